@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"storeadmin/internal/auth"
+	"storeadmin/internal/seed"
+	"storeadmin/models"
+	"storeadmin/resolvers"
+)
+
+func migrate(ctx context.Context, args []string, log *slog.Logger) error {
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	_, closeDB, err := db.openDB(ctx, log) // openDB migrates
+	if err != nil {
+		return err
+	}
+	closeDB()
+	log.Info("migrations applied")
+	return nil
+}
+
+func storesCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("stores create", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	handle := fs.String("handle", "", "the store's handle: lower-case letters, digits and dashes")
+	name := fs.String("name", "", "the store's name")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if !validHandle(*handle) {
+		return errors.New("--handle is required: 1 to 63 lower-case letters, digits and dashes")
+	}
+	if strings.TrimSpace(*name) == "" {
+		return errors.New("--name is required")
+	}
+	bdb, closeDB, err := db.openDB(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	s := &models.Store{Handle: *handle, Name: strings.TrimSpace(*name)}
+	if err := models.CreateStore(ctx, bdb, s); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d\t%s\t%s\n", s.ID, s.Handle, s.Name)
+	return nil
+}
+
+func validHandle(h string) bool {
+	if h == "" || len(h) > 63 || h[0] == '-' || h[len(h)-1] == '-' {
+		return false
+	}
+	for _, c := range h {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func keysCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("keys create", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	store := fs.String("store", "", "the store's handle")
+	name := fs.String("name", "", "a name that says who uses the key")
+	role := fs.String("role", "", "admin or staff")
+	scopes := fs.String("scopes", "", "comma-separated scopes, e.g. orders:read,products:write; empty grants all the role allows")
+	expiresIn := fs.Duration("expires-in", 0, "lifetime, e.g. 24h or 720h; 0 never expires")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	r, err := auth.ParseKeyRole(*role)
+	if err != nil {
+		return err
+	}
+	if *expiresIn < 0 {
+		return errors.New("--expires-in must be positive")
+	}
+	bdb, closeDB, err := db.openDB(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	s, err := models.GetStoreByHandle(ctx, bdb, *store)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	var expires *time.Time
+	if *expiresIn > 0 {
+		t := now.Add(*expiresIn)
+		expires = &t
+	}
+	k, err := resolvers.NewAPIKey(s.ID, *name, r, splitList(*scopes), expires, now)
+	if err != nil {
+		return err
+	}
+	if err := models.CreateAPIKey(ctx, bdb, k); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, *k.Key)
+	return nil
+}
+
+func keysList(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("keys list", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	store := fs.String("store", "", "the store's handle")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	bdb, closeDB, err := db.openDB(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	s, err := models.GetStoreByHandle(ctx, bdb, *store)
+	if err != nil {
+		return err
+	}
+	keys, err := models.ListAPIKeys(ctx, bdb, s.ID, models.Page{Limit: 1 << 30})
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tROLE\tSCOPES\tHINT\tSTATUS\tLAST USED")
+	now := time.Now()
+	for _, k := range keys {
+		scopes, used := "(all the role allows)", "never"
+		if len(k.Scopes) > 0 {
+			scopes = strings.Join(k.Scopes, ",")
+		}
+		if k.LastUsedAt != nil {
+			used = k.LastUsedAt.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Role, scopes, k.Hint,
+			models.KeyStatus(k.RevokedAt, k.ExpiresAt, now), used)
+	}
+	return tw.Flush()
+}
+
+func keysRevoke(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("keys revoke", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	store := fs.String("store", "", "the store's handle")
+	id := fs.Int64("id", 0, "the key's id (see keys list)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	bdb, closeDB, err := db.openDB(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	s, err := models.GetStoreByHandle(ctx, bdb, *store)
+	if err != nil {
+		return err
+	}
+	k, err := models.RevokeAPIKey(ctx, bdb, s.ID, *id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "revoked key %d (%s) at %s\n", k.ID, k.Name, k.RevokedAt.UTC().Format(time.RFC3339))
+	return nil
+}
+
+func seedCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	store := fs.String("store", "", "the store's handle")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	bdb, closeDB, err := db.openDB(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	s, err := models.GetStoreByHandle(ctx, bdb, *store)
+	if err != nil {
+		return err
+	}
+	if err := seed.Store(ctx, bdb, s.ID, time.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "seeded store %s\n", s.Handle)
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

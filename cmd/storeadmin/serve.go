@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"storeadmin/internal/audit"
+	"storeadmin/internal/auth"
+	"storeadmin/internal/seed"
+	"storeadmin/internal/server"
+	"storeadmin/models"
+	"storeadmin/resolvers"
+)
+
+// demoHandle is the store serve --demo creates.
+const demoHandle = "demo"
+
+// shutdownGrace is how long serve waits for requests in flight on SIGTERM.
+const shutdownGrace = 30 * time.Second
+
+func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	addr := fs.String("addr", envOr("STOREADMIN_ADDR", "127.0.0.1:8080"), "listen address (env STOREADMIN_ADDR)")
+	demo := fs.Bool("demo", os.Getenv("STOREADMIN_DEMO") == "1", "create and seed a demo store and print an admin key (env STOREADMIN_DEMO=1)")
+	rateLimit := fs.Int("rate-limit", envInt("STOREADMIN_RATE_LIMIT", server.DefaultRateLimit), "requests per key per minute (env STOREADMIN_RATE_LIMIT)")
+	allowPrivate := fs.Bool("webhook-allow-private", os.Getenv("STOREADMIN_WEBHOOK_ALLOW_PRIVATE") == "1",
+		"allow webhook targets on loopback and private addresses, for tests (env STOREADMIN_WEBHOOK_ALLOW_PRIVATE=1)")
+	publicURL := fs.String("public-url", os.Getenv("STOREADMIN_PUBLIC_URL"), "the service's public base URL; default http://<addr> (env STOREADMIN_PUBLIC_URL)")
+	countryHeader := fs.String("country-header", os.Getenv("STOREADMIN_COUNTRY_HEADER"),
+		"trusted header holding the client's country, e.g. CF-IPCountry (env STOREADMIN_COUNTRY_HEADER)")
+	clientIPHeader := fs.String("client-ip-header", os.Getenv("STOREADMIN_CLIENT_IP_HEADER"),
+		"trusted header holding the client's address, e.g. X-Forwarded-For (env STOREADMIN_CLIENT_IP_HEADER)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+
+	bdb, closeDB, err := db.openDB(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	base := *publicURL
+	if base == "" {
+		base = "http://" + ln.Addr().String()
+	}
+	cfg := server.Config{
+		RateLimit:            *rateLimit,
+		AllowPrivateWebhooks: *allowPrivate,
+		Audit:                audit.Config{CountryHeader: *countryHeader, ClientIPHeader: *clientIPHeader},
+		PublicURL:            base,
+	}
+	srv, err := server.New(bdb, cfg, log, time.Now)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit,
+		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
+		"client_ip_header", cfg.Audit.ClientIPHeader, "database", dbDescription(db))
+
+	if *demo {
+		key, err := prepareDemo(ctx, bdb, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		fmt.Fprintf(stdout, "storeadmin is serving the demo store %q.\n\n", demoHandle)
+		fmt.Fprintf(stdout, "  REST:      %s/api/v1\n", base)
+		fmt.Fprintf(stdout, "  GraphQL:   %s/graphql (open it in a browser for the playground)\n", base)
+		fmt.Fprintf(stdout, "  Admin key: %s\n\n", key)
+		fmt.Fprintf(stdout, "  curl -H \"Authorization: Bearer %s\" %s/api/v1/store\n\n", key, base)
+	}
+
+	httpSrv := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- httpSrv.Serve(ln) }()
+	log.Info("serving", "rest", base+"/api/v1", "graphql", base+"/graphql")
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining requests", "grace", shutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// prepareDemo makes sure the demo store exists and is seeded, and returns a fresh admin key for it.
+func prepareDemo(ctx context.Context, db *bun.DB, log *slog.Logger) (string, error) {
+	store, err := models.GetStoreByHandle(ctx, db, demoHandle)
+	if err != nil {
+		store = &models.Store{Handle: demoHandle, Name: "Demo Outfitters"}
+		if err := models.CreateStore(ctx, db, store); err != nil {
+			return "", err
+		}
+	}
+	// Seeding is idempotent: this fills a new store and completes one whose
+	// earlier seeding was interrupted.
+	log.Info("seeding the demo store", "handle", demoHandle)
+	if err := seed.Store(ctx, db, store.ID, time.Now()); err != nil {
+		return "", fmt.Errorf("seed demo store: %w", err)
+	}
+	k, err := resolvers.NewAPIKey(store.ID, "Demo admin key "+time.Now().UTC().Format(time.DateTime), auth.RoleAdmin, nil, nil, time.Now())
+	if err != nil {
+		return "", err
+	}
+	if err := models.CreateAPIKey(ctx, db, k); err != nil {
+		return "", err
+	}
+	return *k.Key, nil
+}
+
+func dbDescription(f dbFlags) string {
+	if f.url != "" {
+		return redact(f.url)
+	}
+	return "embedded in " + f.dataDir
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}

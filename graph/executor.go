@@ -1,0 +1,105 @@
+// Package graph assembles the GraphQL side of storeadmin: gqlgen's generated
+// executor and models (generated.go, model_gen.go: never edited by hand), the
+// access directives, the error presenter, limits, and the per-request
+// dataloaders. Both surfaces run the one executor built here.
+package graph
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"storeadmin/internal/apperr"
+	"storeadmin/internal/auth"
+)
+
+// MaxComplexity bounds the cost of one operation (gqlgen's default count:
+// one per selected field).
+const MaxComplexity = 2000
+
+// NewExecutor builds the executor that serves POST /graphql and every REST
+// route. Extensions (audit, idempotency ...) are added by the caller.
+func NewExecutor(resolvers ResolverRoot, log *slog.Logger) *executor.Executor {
+	cfg := Config{Resolvers: resolvers}
+	cfg.Directives.Access = accessDirective
+	cfg.Directives.KeysRefused = keysRefusedDirective
+	exec := executor.New(NewExecutableSchema(cfg))
+	exec.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	exec.Use(extension.Introspection{})
+	exec.Use(extension.FixedComplexityLimit(MaxComplexity))
+	exec.SetErrorPresenter(errorPresenter(log))
+	exec.SetRecoverFunc(func(ctx context.Context, v any) error {
+		log.ErrorContext(ctx, "panic in resolver", "panic", v, "stack", string(debug.Stack()))
+		return errors.New("panic in resolver")
+	})
+	return exec
+}
+
+// accessDirective is @access: scope and role gates, plus @keysRefused when
+// the field has it too, so that a refused field says so whatever the key's
+// scopes are.
+func accessDirective(ctx context.Context, _ any, next graphql.Resolver, scope string, role Role) (any, error) {
+	keysRefused := false
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Definition != nil {
+		keysRefused = fc.Field.Definition.Directives.ForName("keysRefused") != nil
+	}
+	if err := auth.Check(ctx, scope, auth.Role(strings.ToLower(role.String())), keysRefused); err != nil {
+		return nil, err
+	}
+	return next(ctx)
+}
+
+// keysRefusedDirective is @keysRefused on its own: it fails closed even if a
+// field were ever declared without @access.
+func keysRefusedDirective(ctx context.Context, _ any, next graphql.Resolver) (any, error) {
+	p := auth.PrincipalFrom(ctx)
+	if p == nil || p.IsKey() {
+		return nil, auth.Check(ctx, "", auth.RoleOwner, true)
+	}
+	return next(ctx)
+}
+
+// errorPresenter gives every error an extensions.code. Errors of ours keep
+// their message; anything else is internal: logged, and hidden from the
+// client.
+func errorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+		if gqlErr.Extensions == nil {
+			gqlErr.Extensions = map[string]any{}
+		}
+		var appErr *apperr.Error
+		if errors.As(err, &appErr) {
+			gqlErr.Message = appErr.Message
+			gqlErr.Extensions["code"] = string(appErr.Code)
+			return gqlErr
+		}
+		if _, ok := gqlErr.Extensions["code"]; ok {
+			return gqlErr // gqlgen's own parse and validation errors
+		}
+		log.ErrorContext(ctx, "internal error", "error", err, "path", gqlErr.Path.String())
+		gqlErr.Message = "internal server error"
+		gqlErr.Extensions["code"] = string(apperr.Internal)
+		return gqlErr
+	}
+}
+
+// ErrorCode is the extensions.code of a presented error.
+func ErrorCode(err *gqlerror.Error) apperr.Code {
+	if err == nil {
+		return ""
+	}
+	if c, ok := err.Extensions["code"].(string); ok {
+		return apperr.Code(c)
+	}
+	return apperr.Internal
+}

@@ -1,0 +1,82 @@
+// Package apperr is the one error type of storeadmin: a code that says what
+// kind of failure it is and a message written for a person.
+//
+// Resolvers and storage functions return these; the GraphQL error presenter
+// turns the code into extensions.code and the REST adapter into an HTTP
+// status, each in exactly one place. Any other error is an internal one: it is
+// logged and the client sees a generic message.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an error. The values are the GraphQL extensions.code that
+// clients see.
+type Code string
+
+// The codes, with the HTTP status the REST surface answers for each.
+const (
+	Invalid         Code = "BAD_USER_INPUT"  // 400
+	Unauthenticated Code = "UNAUTHENTICATED" // 401
+	Forbidden       Code = "FORBIDDEN"       // 403
+	NotFound        Code = "NOT_FOUND"       // 404
+	Conflict        Code = "CONFLICT"        // 409
+	RateLimited     Code = "RATE_LIMITED"    // 429
+	Internal        Code = "INTERNAL"        // 500
+)
+
+// HTTPStatus is the status code the REST surface answers for c.
+func (c Code) HTTPStatus() int {
+	switch c {
+	case Invalid, "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED":
+		return 400
+	case Unauthenticated:
+		return 401
+	case Forbidden:
+		return 403
+	case NotFound:
+		return 404
+	case Conflict:
+		return 409
+	case RateLimited:
+		return 429
+	}
+	return 500
+}
+
+// Error is a failure with a code and a message meant for the client.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// New returns an error with code and a formatted message.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalidf reports a value the client sent that cannot be accepted.
+func Invalidf(format string, args ...any) *Error { return New(Invalid, format, args...) }
+
+// NotFoundf reports a record that does not exist in the caller's store.
+func NotFoundf(format string, args ...any) *Error { return New(NotFound, format, args...) }
+
+// Conflictf reports a request that conflicts with what exists.
+func Conflictf(format string, args ...any) *Error { return New(Conflict, format, args...) }
+
+// Forbiddenf reports a caller that may not do this.
+func Forbiddenf(format string, args ...any) *Error { return New(Forbidden, format, args...) }
+
+// CodeOf is the code of err: that of the first *Error in its chain, else
+// Internal.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}

@@ -1,0 +1,60 @@
+// Package models holds the bun models of storeadmin (one table, one struct),
+// their enums and state rules, and the storage functions that read and write
+// them. Storage functions take a bun.IDB, so they work in or out of a
+// transaction, and a store id, so every query is scoped to one tenant.
+package models
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"storeadmin/internal/apperr"
+)
+
+// MarshalTime writes t as RFC 3339 in UTC.
+func MarshalTime(t time.Time) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) {
+		io.WriteString(w, strconv.Quote(t.UTC().Format(time.RFC3339Nano)))
+	})
+}
+
+// UnmarshalTime reads an RFC 3339 date-time, or a plain date (midnight UTC).
+func UnmarshalTime(v any) (time.Time, error) {
+	s, ok := v.(string)
+	if !ok {
+		return time.Time{}, apperr.Invalidf("a time must be an RFC 3339 string such as 2026-01-31T09:00:00Z")
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, apperr.Invalidf("%q is not a time: use RFC 3339, such as 2026-01-31T09:00:00Z, or a date such as 2026-01-31", s)
+}
+
+// MarshalJSON writes v, any JSON value, untouched.
+func MarshalJSON(v any) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			io.WriteString(w, "null")
+			return
+		}
+		w.Write(b)
+	})
+}
+
+// UnmarshalJSON accepts any value gqlgen decoded from the request.
+func UnmarshalJSON(v any) (any, error) {
+	switch v.(type) {
+	case nil, string, bool, float64, int64, json.Number, map[string]any, []any:
+		return v, nil
+	}
+	return nil, fmt.Errorf("unsupported JSON value %T", v)
+}

@@ -1,0 +1,81 @@
+package models
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Store statuses. A closed store stays readable; it cannot be reopened
+// through the API.
+const (
+	StoreActive = "active"
+	StoreClosed = "closed"
+)
+
+// Store is a tenant: every other table hangs off one.
+type Store struct {
+	bun.BaseModel `bun:"table:stores"`
+
+	ID                int64      `bun:"id,pk,autoincrement" json:"id"`
+	Handle            string     `bun:"handle" json:"handle"`
+	Name              string     `bun:"name" json:"name"`
+	Status            string     `bun:"status" json:"status"`
+	StorefrontEnabled bool       `bun:"storefront_enabled" json:"storefront_enabled"`
+	ContactEmail      string     `bun:"contact_email" json:"contact_email"`
+	ContactPhone      string     `bun:"contact_phone" json:"contact_phone"`
+	Currency          string     `bun:"currency" json:"currency"`
+	Locale            string     `bun:"locale" json:"locale"`
+	Timezone          string     `bun:"timezone" json:"timezone"`
+	WeightUnit        string     `bun:"weight_unit" json:"weight_unit"`
+	OrderNumberPrefix string     `bun:"order_number_prefix" json:"order_number_prefix"`
+	OrderNumberSuffix string     `bun:"order_number_suffix" json:"order_number_suffix"`
+	Address           any        `bun:"address,type:jsonb" json:"address"`
+	ClosedAt          *time.Time `bun:"closed_at" json:"closed_at"`
+	CreatedAt         time.Time  `bun:"created_at,nullzero,default:now()" json:"created_at"`
+	UpdatedAt         time.Time  `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
+}
+
+// GetStore reads one store.
+func GetStore(ctx context.Context, db bun.IDB, storeID int64) (*Store, error) {
+	s := new(Store)
+	err := db.NewSelect().Model(s).Where("id = ?", storeID).Scan(ctx)
+	return s, classify(err, "the store")
+}
+
+// GetStoreByHandle reads one store by its handle.
+func GetStoreByHandle(ctx context.Context, db bun.IDB, handle string) (*Store, error) {
+	s := new(Store)
+	err := db.NewSelect().Model(s).Where("handle = ?", handle).Scan(ctx)
+	return s, classify(err, "a store with handle "+handle)
+}
+
+// CreateStore inserts a store with the defaults of a new one.
+func CreateStore(ctx context.Context, db bun.IDB, s *Store) error {
+	if s.Status == "" {
+		s.Status = StoreActive
+		s.StorefrontEnabled = true
+	}
+	for field, def := range map[*string]string{
+		&s.Currency: "USD", &s.Locale: "en", &s.Timezone: "UTC", &s.WeightUnit: "kg", &s.OrderNumberPrefix: "#",
+	} {
+		if *field == "" {
+			*field = def
+		}
+	}
+	if s.Address == nil {
+		s.Address = map[string]any{}
+	}
+	// Only server-set columns come back: bun cannot scan jsonb into an any
+	// field that already holds a value.
+	_, err := db.NewInsert().Model(s).Returning("id, created_at, updated_at").Exec(ctx)
+	return classify(err, "a store with handle "+s.Handle)
+}
+
+// UpdateStore writes the given columns of s.
+func UpdateStore(ctx context.Context, db bun.IDB, s *Store, columns ...string) error {
+	_, err := db.NewUpdate().Model(s).Column(columns...).Set("updated_at = now()").
+		Where("id = ?", s.ID).Returning("updated_at").Exec(ctx)
+	return classify(err, "the store")
+}

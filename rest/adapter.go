@@ -1,0 +1,174 @@
+// Package rest is the REST surface under /api/v1: a route table of persisted
+// GraphQL operations run in-process on the one executor, so that access,
+// validation, tenancy and dataloaders are the resolvers' on both surfaces.
+//
+// A route binds path, query and body to the operation's variables, runs it,
+// and wraps the data as {"status": true, ...}; errors become the HTTP status
+// of their extensions.code and {"status": false, "message": ...}.
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/go-chi/chi/v5"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"storeadmin/internal/apperr"
+	"storeadmin/internal/audit"
+)
+
+// Adapter serves the route table.
+type Adapter struct {
+	exec   *executor.Executor
+	schema *ast.Schema
+	ops    map[string]*operation
+	routes []Route
+}
+
+var pathParamRE = regexp.MustCompile(`\{(\w+)\}`)
+
+// New loads and validates the persisted operations and checks the route
+// table against them: every route names an operation whose variables its
+// path parameters fill, and every operation is routed. It then warms the
+// executor's cache so that no request parses or validates a document.
+func New(exec *executor.Executor, schema *ast.Schema, routes []Route) (*Adapter, error) {
+	ops, err := loadOperations(schema)
+	if err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	for _, rt := range routes {
+		op := ops[rt.Op]
+		if op == nil {
+			return nil, fmt.Errorf("route %s %s names operation %s, which no operations/*.graphql file defines", rt.Method, rt.Path, rt.Op)
+		}
+		for _, m := range pathParamRE.FindAllStringSubmatch(rt.Path, -1) {
+			if op.vars.ForName(m[1]) == nil {
+				return nil, fmt.Errorf("route %s %s: operation %s has no variable $%s for the path parameter", rt.Method, rt.Path, rt.Op, m[1])
+			}
+		}
+		if rt.Shape == Spread && len(op.root) != 1 {
+			return nil, fmt.Errorf("route %s %s: a spread operation must have exactly one root field", rt.Method, rt.Path)
+		}
+		used[rt.Op] = true
+	}
+	for name := range ops {
+		if !used[name] {
+			return nil, fmt.Errorf("operation %s is not routed: add it to the route table or delete it", name)
+		}
+	}
+	a := &Adapter{exec: exec, schema: schema, ops: ops, routes: routes}
+	for _, op := range ops {
+		// Parsing and validation are cached by query text; variables are
+		// checked per request, so their errors here are expected.
+		exec.CreateOperationContext(graphql.StartOperationTrace(context.Background()), &graphql.RawParams{Query: op.text, OperationName: op.name})
+	}
+	return a, nil
+}
+
+// Mount registers every route on r, plus the 404 and 405 envelopes.
+func (a *Adapter) Mount(r chi.Router) {
+	for _, rt := range a.routes {
+		r.Method(rt.Method, rt.Path, a.handler(rt))
+	}
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		audit.Fail(r.Context(), apperr.NotFound, "no such path")
+		WriteError(w, http.StatusNotFound, fmt.Sprintf("there is no %s under /api/v1; see the API reference for the paths", r.URL.Path))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		audit.Fail(r.Context(), apperr.Invalid, "method not allowed")
+		WriteError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s is not allowed on this path", r.Method))
+	})
+}
+
+func (a *Adapter) handler(rt Route) http.HandlerFunc {
+	op := a.ops[rt.Op]
+	success := rt.Status
+	if success == 0 {
+		success = http.StatusOK
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		vars, err := bind(r, a.schema, op)
+		if err != nil {
+			code := apperr.CodeOf(err)
+			audit.Fail(r.Context(), code, err.Error())
+			WriteError(w, code.HTTPStatus(), err.Error())
+			return
+		}
+		resp := a.run(r.Context(), op, vars)
+		if len(resp.Errors) > 0 {
+			first := resp.Errors[0]
+			code := apperr.Internal
+			if c, ok := first.Extensions["code"].(string); ok {
+				code = apperr.Code(c)
+			}
+			audit.Fail(r.Context(), code, first.Message)
+			WriteError(w, code.HTTPStatus(), message(first))
+			return
+		}
+		body, err := payload(resp.Data, rt.Shape)
+		if err != nil {
+			WriteError(w, http.StatusInternalServerError, "internal server error")
+			return
+		}
+		writeJSON(w, success, body)
+	}
+}
+
+// Run executes a persisted operation in-process, as POST /graphql would.
+func (a *Adapter) run(ctx context.Context, op *operation, vars map[string]any) *graphql.Response {
+	ctx = graphql.StartOperationTrace(ctx)
+	params := &graphql.RawParams{Query: op.text, OperationName: op.name, Variables: vars}
+	oc, errs := a.exec.CreateOperationContext(ctx, params)
+	if errs != nil {
+		return a.exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs)
+	}
+	handle, ctx := a.exec.DispatchOperation(ctx, oc)
+	return handle(ctx)
+}
+
+// payload shapes the data object as the route's answer.
+func payload(data json.RawMessage, shape Shape) ([]byte, error) {
+	switch shape {
+	case Bare:
+		return envelope(nil), nil
+	case Spread:
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(data, &fields); err != nil {
+			return nil, err
+		}
+		for _, obj := range fields {
+			return envelope(obj), nil
+		}
+		return envelope(nil), nil
+	}
+	return envelope(data), nil
+}
+
+// message words a GraphQL error for a REST client: variable paths become
+// the names of the fields the client sent.
+func message(err *gqlerror.Error) string {
+	msg := err.Message
+	if len(err.Path) > 0 && fmt.Sprint(err.Path[0]) == "variable" {
+		var parts []string
+		for i, p := range err.Path[1:] {
+			s := fmt.Sprint(p)
+			if i == 0 && s == bodyVariable && len(err.Path) > 2 {
+				continue
+			}
+			parts = append(parts, s)
+		}
+		field := strings.Join(parts, ".")
+		msg = strings.Replace(msg, "must be defined", "is required", 1)
+		return field + " " + msg
+	}
+	return msg
+}

@@ -1,0 +1,224 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"storeadmin/internal/apperr"
+)
+
+// MaxBodyBytes bounds a JSON request body.
+const MaxBodyBytes = 1 << 20
+
+// bodyVariable is the variable that receives the whole JSON body when an
+// operation declares it; otherwise the body's top-level keys are variables.
+const bodyVariable = "input"
+
+// bind turns a request into the operation's variables: path parameters,
+// then query parameters (also into the fields of an input-object variable,
+// which is how list filters arrive), then the JSON body. Values are coerced
+// to the declared types; unknown query parameters and body fields are
+// ignored, so a client may send back an object it read.
+func bind(r *http.Request, schema *ast.Schema, op *operation) (map[string]any, error) {
+	vars := map[string]any{}
+	query := r.URL.Query()
+	for _, def := range op.vars {
+		if v := chi.URLParam(r, def.Variable); v != "" {
+			val, err := fromString(schema, def.Type, []string{v}, def.Variable)
+			if err != nil {
+				return nil, err
+			}
+			vars[def.Variable] = val
+			continue
+		}
+		if values, ok := query[def.Variable]; ok {
+			val, err := fromString(schema, def.Type, values, def.Variable)
+			if err != nil {
+				return nil, err
+			}
+			vars[def.Variable] = val
+			continue
+		}
+		if obj, err := inputFromQuery(schema, def.Type, query); err != nil {
+			return nil, err
+		} else if obj != nil {
+			vars[def.Variable] = obj
+		}
+	}
+	if err := bindBody(r, schema, op, vars); err != nil {
+		return nil, err
+	}
+	for _, def := range op.vars {
+		if _, ok := vars[def.Variable]; !ok && def.Type.NonNull && def.DefaultValue == nil {
+			if def.Variable == bodyVariable {
+				return nil, apperr.Invalidf("a JSON object body is required")
+			}
+			return nil, apperr.Invalidf("%s is required", def.Variable)
+		}
+	}
+	return vars, nil
+}
+
+func bindBody(r *http.Request, schema *ast.Schema, op *operation, vars map[string]any) error {
+	if r.Body == nil || r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return nil
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil {
+		return apperr.Invalidf("the request body could not be read")
+	}
+	if len(raw) > MaxBodyBytes {
+		return apperr.Invalidf("the request body is larger than %d bytes", MaxBodyBytes)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var body any
+	if err := dec.Decode(&body); err != nil {
+		return apperr.Invalidf("the request body is not valid JSON: %s", jsonProblem(err))
+	}
+	if dec.More() {
+		return apperr.Invalidf("the request body must hold one JSON value")
+	}
+	obj, ok := body.(map[string]any)
+	if !ok {
+		return apperr.Invalidf("the request body must be a JSON object")
+	}
+	if def := op.vars.ForName(bodyVariable); def != nil {
+		vars[bodyVariable] = prune(schema, def.Type, obj)
+		return nil
+	}
+	for key, val := range obj {
+		if def := op.vars.ForName(key); def != nil {
+			if _, fromPath := vars[key]; fromPath && chiParam(r, key) {
+				continue // the path names the record; the body cannot re-point it
+			}
+			vars[key] = prune(schema, def.Type, val)
+		}
+	}
+	return nil
+}
+
+func chiParam(r *http.Request, name string) bool { return chi.URLParam(r, name) != "" }
+
+// jsonProblem says where a body stopped being JSON.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Sprintf("%s (at byte %d)", syn.Error(), syn.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "it ends too early"
+	}
+	return err.Error()
+}
+
+// prune drops the fields of input objects that the type does not declare.
+func prune(schema *ast.Schema, t *ast.Type, v any) any {
+	if t.Elem != nil {
+		list, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, len(list))
+		for i, item := range list {
+			out[i] = prune(schema, t.Elem, item)
+		}
+		return out
+	}
+	def := schema.Types[t.NamedType]
+	obj, ok := v.(map[string]any)
+	if def == nil || def.Kind != ast.InputObject || !ok {
+		return v
+	}
+	out := make(map[string]any, len(obj))
+	for key, val := range obj {
+		if f := def.Fields.ForName(key); f != nil {
+			out[key] = prune(schema, f.Type, val)
+		}
+	}
+	return out
+}
+
+// inputFromQuery fills an input-object variable from the query parameters
+// named like its fields; nil when none is present.
+func inputFromQuery(schema *ast.Schema, t *ast.Type, query url.Values) (map[string]any, error) {
+	def := schema.Types[t.NamedType]
+	if t.Elem != nil || def == nil || def.Kind != ast.InputObject {
+		return nil, nil
+	}
+	var obj map[string]any
+	for _, f := range def.Fields {
+		values, ok := query[f.Name]
+		if !ok {
+			continue
+		}
+		val, err := fromString(schema, f.Type, values, f.Name)
+		if err != nil {
+			return nil, err
+		}
+		if obj == nil {
+			obj = map[string]any{}
+		}
+		obj[f.Name] = val
+	}
+	return obj, nil
+}
+
+// fromString coerces path or query values to a GraphQL input type. Lists
+// take repeated parameters or comma-separated values.
+func fromString(schema *ast.Schema, t *ast.Type, values []string, name string) (any, error) {
+	if t.Elem != nil {
+		var out []any
+		for _, v := range values {
+			for _, part := range strings.Split(v, ",") {
+				if part = strings.TrimSpace(part); part == "" {
+					continue
+				}
+				item, err := fromString(schema, t.Elem, []string{part}, name)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, item)
+			}
+		}
+		return out, nil
+	}
+	v := values[len(values)-1]
+	switch t.NamedType {
+	case "Int":
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return nil, apperr.Invalidf("%s must be a whole number, not %q", name, v)
+		}
+		return n, nil
+	case "Float":
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return nil, apperr.Invalidf("%s must be a number, not %q", name, v)
+		}
+		return f, nil
+	case "Boolean":
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return nil, apperr.Invalidf("%s must be true or false, not %q", name, v)
+		}
+		return b, nil
+	}
+	if def := schema.Types[t.NamedType]; def != nil && def.Kind == ast.Enum {
+		return strings.ToUpper(v), nil
+	}
+	return v, nil
+}
