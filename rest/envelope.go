@@ -11,7 +11,7 @@ func WriteError(w http.ResponseWriter, code int, message string) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // messages are read by people: keep < and > as they are
-	enc.Encode(struct { //nolint:errchkjson // a bool and a string always encode
+	enc.Encode(struct {      //nolint:errchkjson // a bool and a string always encode
 		Status  bool   `json:"status"`
 		Message string `json:"message"`
 	}{false, message})

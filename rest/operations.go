@@ -86,3 +86,17 @@ func fragmentsOf(set ast.SelectionSet, all ast.FragmentDefinitionList, seen ast.
 	}
 	return seen
 }
+
+// OperationText is the runnable text of the persisted operation name, for
+// tests that send the same operation to POST /graphql.
+func OperationText(schema *ast.Schema, name string) (string, error) {
+	ops, err := loadOperations(schema)
+	if err != nil {
+		return "", err
+	}
+	op := ops[name]
+	if op == nil {
+		return "", fmt.Errorf("no persisted operation %s", name)
+	}
+	return op.text, nil
+}

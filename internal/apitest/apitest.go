@@ -1,0 +1,261 @@
+// Package apitest drives the whole service over real HTTP against a real,
+// freshly migrated PostgreSQL database, for the black-box tests of every
+// endpoint: it makes stores and keys, calls REST and GraphQL, and compares
+// the two surfaces.
+//
+// Test packages that use it must call testdb.Main from TestMain.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"storeadmin/graph"
+	"storeadmin/internal/auth"
+	"storeadmin/internal/server"
+	"storeadmin/internal/testdb"
+	"storeadmin/models"
+	"storeadmin/resolvers"
+	"storeadmin/rest"
+)
+
+// Env is one service with its own database.
+type Env struct {
+	T      testing.TB
+	DB     *bun.DB
+	URL    string // base URL of the service
+	Config server.Config
+	stores atomic.Int64
+}
+
+// Option adjusts the service's configuration before it starts.
+type Option func(*server.Config)
+
+// WithRateLimit sets the requests per key per minute.
+func WithRateLimit(n int) Option { return func(c *server.Config) { c.RateLimit = n } }
+
+// WithCountryHeader names the trusted country header.
+func WithCountryHeader(h string) Option { return func(c *server.Config) { c.Audit.CountryHeader = h } }
+
+// New starts the service on a fresh database. Webhook targets on loopback
+// are allowed, as STOREADMIN_WEBHOOK_ALLOW_PRIVATE=1 does.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	db, _ := testdb.New(t)
+	cfg := server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: "http://storeadmin.test"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	srv, err := server.New(db, cfg, log, time.Now)
+	if err != nil {
+		t.Fatalf("server.New: %v", err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg}
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) { w.t.Log(strings.TrimSpace(string(p))); return len(p), nil }
+
+// Store creates a store and returns it.
+func (e *Env) Store(name string) *models.Store {
+	e.T.Helper()
+	n := e.stores.Add(1)
+	s := &models.Store{Handle: strings.ToLower(strings.ReplaceAll(name, " ", "-")) + "-" + strconv.FormatInt(n, 10), Name: name}
+	if err := models.CreateStore(context.Background(), e.DB, s); err != nil {
+		e.T.Fatalf("create store: %v", err)
+	}
+	return s
+}
+
+// Key creates an API key of the store and returns its secret.
+func (e *Env) Key(storeID int64, role auth.Role, scopes ...string) string {
+	e.T.Helper()
+	k, err := resolvers.NewAPIKey(storeID, "test "+string(role)+" "+strings.Join(scopes, ","), role, scopes, nil, time.Now())
+	if err != nil {
+		e.T.Fatalf("new key: %v", err)
+	}
+	if err := models.CreateAPIKey(context.Background(), e.DB, k); err != nil {
+		e.T.Fatalf("create key: %v", err)
+	}
+	return *k.Key
+}
+
+// Response is a decoded answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Raw    []byte
+	Body   map[string]any
+}
+
+// Do calls the REST surface: path is relative to /api/v1; body, when not
+// nil, is sent as JSON (a string or []byte is sent as it is).
+func (e *Env) Do(method, path, key string, body any) *Response {
+	e.T.Helper()
+	return e.request(method, e.URL+"/api/v1"+path, key, body, nil)
+}
+
+// DoHeaders is Do with extra request headers.
+func (e *Env) DoHeaders(method, path, key string, body any, headers map[string]string) *Response {
+	e.T.Helper()
+	return e.request(method, e.URL+"/api/v1"+path, key, body, headers)
+}
+
+// GraphQL posts a query to /graphql.
+func (e *Env) GraphQL(key, query string, vars map[string]any) *Response {
+	e.T.Helper()
+	return e.request(http.MethodPost, e.URL+"/graphql", key, map[string]any{"query": query, "variables": vars}, nil)
+}
+
+func (e *Env) request(method, url, key string, body any, headers map[string]string) *Response {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatalf("encode body: %v", err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		e.T.Fatalf("new request: %v", err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.T.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.T.Fatalf("read body: %v", err)
+	}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(raw, &out.Body); err != nil {
+			e.T.Fatalf("%s %s: answer is not a JSON object: %v\n%s", method, url, err, raw)
+		}
+	}
+	return out
+}
+
+// Expect fails the test unless the answer has status; for failures it also
+// checks the envelope: status false and a message.
+func (r *Response) Expect(t testing.TB, status int) *Response {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d; body: %s", r.Status, status, r.Raw)
+	}
+	if r.Body != nil && status >= 400 && r.Body["errors"] == nil {
+		if r.Body["status"] != false || r.Body["message"] == nil || r.Body["message"] == "" {
+			t.Fatalf("failure envelope must be {status:false, message}, got %s", r.Raw)
+		}
+	}
+	if r.Body != nil && status < 300 && r.Body["errors"] == nil && r.Body["status"] != true {
+		t.Fatalf("success envelope must have status true, got %s", r.Raw)
+	}
+	return r
+}
+
+// Message is the failure message of a REST answer.
+func (r *Response) Message() string {
+	s, _ := r.Body["message"].(string)
+	return s
+}
+
+// Obj returns the object at key of the body.
+func (r *Response) Obj(key string) map[string]any {
+	m, _ := r.Body[key].(map[string]any)
+	return m
+}
+
+// List returns the array at key of the body.
+func (r *Response) List(key string) []any {
+	l, _ := r.Body[key].([]any)
+	return l
+}
+
+// Data is the data object of a GraphQL answer.
+func (r *Response) Data() map[string]any {
+	m, _ := r.Body["data"].(map[string]any)
+	return m
+}
+
+// ErrorCode is the extensions.code of the first GraphQL error, or "".
+func (r *Response) ErrorCode() string {
+	errs, _ := r.Body["errors"].([]any)
+	if len(errs) == 0 {
+		return ""
+	}
+	first, _ := errs[0].(map[string]any)
+	ext, _ := first["extensions"].(map[string]any)
+	code, _ := ext["code"].(string)
+	return code
+}
+
+// SameOnGraphQL sends the persisted operation op with vars to POST /graphql
+// and fails unless its data equals the REST payload rest (the REST body less
+// "status" and, for spread routes, as the one root field's object).
+func (e *Env) SameOnGraphQL(t testing.TB, restResp *Response, key, op string, vars map[string]any) {
+	t.Helper()
+	text, err := rest.OperationText(graph.Schema(), op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := e.GraphQL(key, text, vars)
+	if g.Status != http.StatusOK || g.Body["errors"] != nil {
+		t.Fatalf("GraphQL %s failed: %s", op, g.Raw)
+	}
+	want := map[string]any{}
+	for k, v := range restResp.Body {
+		if k != "status" {
+			want[k] = v
+		}
+	}
+	got := g.Data()
+	if len(got) == 1 && len(want) != 1 {
+		for _, v := range got { // a spread route
+			got, _ = v.(map[string]any)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		gj, _ := json.Marshal(got)
+		wj, _ := json.Marshal(want)
+		t.Fatalf("REST and GraphQL disagree on %s:\nREST:    %s\nGraphQL: %s", op, wj, gj)
+	}
+}
