@@ -1,0 +1,43 @@
+package graph_test
+
+import (
+	"strings"
+	"testing"
+
+	"storeadmin/graph"
+	"storeadmin/internal/auth"
+)
+
+// TestEveryRootFieldHasAccess fails when a query or mutation field has no
+// @access directive, or names a scope no key can be granted.
+func TestEveryRootFieldHasAccess(t *testing.T) {
+	schema := graph.Schema()
+	known := map[string]bool{}
+	for _, r := range auth.Resources {
+		known[r.Resource] = true
+	}
+	for _, root := range []string{"Query", "Mutation"} {
+		def := schema.Types[root]
+		if def == nil {
+			t.Fatalf("schema has no %s type", root)
+		}
+		for _, f := range def.Fields {
+			if strings.HasPrefix(f.Name, "__") {
+				continue
+			}
+			d := f.Directives.ForName("access")
+			if d == nil {
+				t.Errorf("%s.%s has no @access directive", root, f.Name)
+				continue
+			}
+			scope := d.Arguments.ForName("scope").Value.Raw
+			res, action, ok := strings.Cut(scope, ":")
+			if !ok || !known[res] || (action != "read" && action != "write") {
+				t.Errorf("%s.%s: @access scope %q is not <resource>:read|write of a known resource", root, f.Name, scope)
+			}
+			if root == "Mutation" && action != "write" {
+				t.Errorf("Mutation.%s: a mutation needs a write scope, not %q", f.Name, scope)
+			}
+		}
+	}
+}
