@@ -79,8 +79,9 @@ type environment struct {
 // without it, because nothing else would stop the server.
 func Main(m *testing.M) {
 	mainCalled.Store(true)
-	// A test run stopped with Ctrl-C or killed by `go test` would otherwise
-	// leave a PostgreSQL server behind (pg_ctl detaches it from our session).
+	// A test run stopped by Ctrl-C or SIGTERM would otherwise leave its
+	// server running: pg_ctl detaches it from our session, so the signal
+	// does not reach it. Harder deaths are left to sweepOrphans.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -232,6 +233,11 @@ func (e *environment) startServer(ctx context.Context) error {
 func sweepOrphans() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
 	for _, dir := range dirs {
+		// A folder this young may belong to a process that has created
+		// it but not yet locked it.
+		if fi, err := os.Stat(dir); err != nil || time.Since(fi.ModTime()) < time.Minute {
+			continue
+		}
 		lock, err := lockFile(filepath.Join(dir, "owner.lock"), false)
 		if err != nil {
 			continue // alive, or not ours to judge
