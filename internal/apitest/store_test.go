@@ -2,6 +2,7 @@ package apitest_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"storeadmin/internal/apitest"
@@ -107,4 +108,21 @@ func TestRateLimit(t *testing.T) {
 	}
 	// Another key has its own budget.
 	e.Do(http.MethodGet, "/store", other, nil).Expect(t, 200)
+}
+
+func TestCORSPreflight(t *testing.T) {
+	e := apitest.New(t)
+	req, _ := http.NewRequest(http.MethodOptions, e.URL+"/api/v1/store", nil)
+	req.Header.Set("Origin", "https://dashboard.example")
+	req.Header.Set("Access-Control-Request-Method", "PUT")
+	req.Header.Set("Access-Control-Request-Headers", "authorization,content-type")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 300 || resp.Header.Get("Access-Control-Allow-Origin") == "" ||
+		!strings.Contains(strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers")), "authorization") {
+		t.Fatalf("preflight: %d %v", resp.StatusCode, resp.Header)
+	}
 }

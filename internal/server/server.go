@@ -18,6 +18,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/go-chi/cors"
 	"github.com/go-chi/httprate"
 	"github.com/uptrace/bun"
 
@@ -81,7 +82,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		}))
 
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, recoverer(log))
+	r.Use(middleware.RequestID, recoverer(log), corsPolicy())
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if err := db.PingContext(r.Context()); err != nil {
 			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
@@ -108,6 +109,19 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 
 // ServeHTTP serves the whole service.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// corsPolicy lets browser dashboards on any origin call the API. Keys travel
+// in the Authorization header, never in cookies, so no origin gains anything
+// it could not do without a browser.
+func corsPolicy() func(http.Handler) http.Handler {
+	return cors.Handler(cors.Options{
+		AllowedOrigins: []string{"*"},
+		AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key"},
+		ExposedHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Content-Disposition"},
+		MaxAge:         600,
+	})
+}
 
 // graphqlHandler serves POST /graphql (JSON and GraphQL multipart bodies).
 func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
