@@ -74,7 +74,10 @@ func New(t testing.TB, opts ...Option) *Env {
 
 type testWriter struct{ t testing.TB }
 
-func (w testWriter) Write(p []byte) (int, error) { w.t.Log(strings.TrimSpace(string(p))); return len(p), nil }
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
 
 // Store creates a store and returns it.
 func (e *Env) Store(name string) *models.Store {

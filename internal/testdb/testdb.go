@@ -199,7 +199,7 @@ func newEnvironment() (e *environment, err error) {
 
 func (e *environment) startServer(ctx context.Context) error {
 	sweepOrphans()
-	dir, err := os.MkdirTemp("", tempPrefix+strconv.Itoa(os.Getpid())+"-*")
+	dir, err := os.MkdirTemp(scratchDir(), tempPrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return err
 	}
@@ -231,7 +231,7 @@ func (e *environment) startServer(ctx context.Context) error {
 // holds a lock on it while alive; the kernel drops that lock when the process
 // dies, however it dies.
 func sweepOrphans() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
+	dirs, _ := filepath.Glob(filepath.Join(scratchDir(), tempPrefix+"*"))
 	for _, dir := range dirs {
 		// A folder this young may belong to a process that has created
 		// it but not yet locked it.
@@ -346,4 +346,18 @@ func (e *environment) close() {
 // quote makes name an identifier whose case PostgreSQL keeps.
 func quote(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// scratchDir is where throwaway servers live: memory-backed /dev/shm when the
+// machine has it (CREATE DATABASE writes some 300 files, ten times faster
+// there) when it is writable and roomy (containers often give it 64 MiB,
+// less than a cluster needs), else the temp folder. TMPDIR, when set, wins.
+func scratchDir() string {
+	const shm, minFree = "/dev/shm", 1 << 30
+	var st syscall.Statfs_t
+	if os.Getenv("TMPDIR") == "" && syscall.Access(shm, 0x2 /* W_OK */) == nil &&
+		syscall.Statfs(shm, &st) == nil && st.Bavail*uint64(st.Bsize) >= minFree {
+		return shm
+	}
+	return os.TempDir()
 }
