@@ -115,4 +115,3 @@ func TestCommands(t *testing.T) {
 		t.Fatal("an unknown command succeeded")
 	}
 }
-
