@@ -47,15 +47,33 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger) *executor.Executor {
 // accessDirective is @access: scope and role gates, plus @keysRefused when
 // the field has it too, so that a refused field says so whatever the key's
 // scopes are.
-func accessDirective(ctx context.Context, _ any, next graphql.Resolver, scope string, role Role) (any, error) {
-	keysRefused := false
-	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Definition != nil {
-		keysRefused = fc.Field.Definition.Directives.ForName("keysRefused") != nil
-	}
-	if err := auth.Check(ctx, scope, auth.Role(strings.ToLower(role.String())), keysRefused); err != nil {
-		return nil, err
+func accessDirective(ctx context.Context, _ any, next graphql.Resolver, _ string, _ Role) (any, error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil {
+		if err := CheckFieldAccess(ctx, fc.Field.Definition); err != nil {
+			return nil, err
+		}
 	}
 	return next(ctx)
+}
+
+// CheckFieldAccess applies a root field's @access and @keysRefused to the
+// caller of ctx. The REST adapter calls it before it reads a request, so a
+// caller without access learns nothing from input validation; the
+// directives call it when the field runs.
+func CheckFieldAccess(ctx context.Context, def *ast.FieldDefinition) error {
+	if def == nil {
+		return auth.Check(ctx, "", auth.RoleOwner, true) // fail closed
+	}
+	access := def.Directives.ForName("access")
+	if access == nil {
+		return auth.Check(ctx, "", auth.RoleOwner, true)
+	}
+	scope := access.Arguments.ForName("scope").Value.Raw
+	role := auth.RoleStaff
+	if arg := access.Arguments.ForName("role"); arg != nil && arg.Value != nil {
+		role = auth.Role(strings.ToLower(arg.Value.Raw))
+	}
+	return auth.Check(ctx, scope, role, def.Directives.ForName("keysRefused") != nil)
 }
 
 // keysRefusedDirective is @keysRefused on its own: it fails closed even if a

@@ -1584,10 +1584,10 @@ type StoreSettingRef {
 input StoreSettingInput {
   "Lower-case letters, digits, dots, dashes and underscores; up to 64 characters."
   namespace: String!
-  "Same alphabet as namespace; up to 128 characters."
+  "Letters (either case), digits, dots, dashes and underscores; up to 128 characters."
   key: String!
-  "Any JSON value up to 64 KiB."
-  value: JSON
+  "Any JSON value (not null) up to 64 KiB."
+  value: JSON!
 }
 
 extend type Query {
@@ -8870,7 +8870,7 @@ func (ec *executionContext) unmarshalInputStoreSettingInput(ctx context.Context,
 			it.Key = data
 		case "value":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
-			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -11583,13 +11583,13 @@ func (ec *executionContext) unmarshalNStoreUpdateInput2storeadminᚋgraphᚐStor
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
-	res, err := graphql.UnmarshalString(v)
+	res, err := models.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalString(v)
+	res := models.MarshalString(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -11998,7 +11998,7 @@ func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v an
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalString(v)
+	res, err := models.UnmarshalString(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -12008,7 +12008,7 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalString(*v)
+	res := models.MarshalString(*v)
 	return res
 }
 

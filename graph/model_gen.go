@@ -45,10 +45,10 @@ type Query struct {
 type StoreSettingInput struct {
 	// Lower-case letters, digits, dots, dashes and underscores; up to 64 characters.
 	Namespace string `json:"namespace"`
-	// Same alphabet as namespace; up to 128 characters.
+	// Letters (either case), digits, dots, dashes and underscores; up to 128 characters.
 	Key string `json:"key"`
-	// Any JSON value up to 64 KiB.
-	Value any `json:"value,omitempty"`
+	// Any JSON value (not null) up to 64 KiB.
+	Value any `json:"value"`
 }
 
 // Changes to the profile; fields left out keep their value.

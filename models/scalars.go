@@ -58,3 +58,33 @@ func UnmarshalJSON(v any) (any, error) {
 	}
 	return nil, fmt.Errorf("unsupported JSON value %T", v)
 }
+
+// MarshalString writes s.
+func MarshalString(s string) graphql.Marshaler { return graphql.MarshalString(s) }
+
+// UnmarshalString accepts JSON strings only. gqlgen's own String takes
+// numbers and booleans too (a JSON number decodes to json.Number, which
+// passes for a string), so {"name": 42} would be stored as "42"; a client
+// that sends a number for a string has made a mistake worth hearing about.
+func UnmarshalString(v any) (string, error) {
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	return "", apperr.Invalidf("expected a string, got %s", jsonKind(v))
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case json.Number, float64, int64, int:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", v)
+}

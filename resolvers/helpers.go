@@ -1,6 +1,7 @@
 package resolvers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/mail"
@@ -58,13 +59,16 @@ func matches(field, v string, re *regexp.Regexp, shape string) (string, error) {
 	return v, nil
 }
 
-// jsonSize checks that a JSON value encodes within max bytes.
+// jsonSize checks that a JSON value encodes within max bytes, as stored:
+// without HTML escaping, which would count each < as six bytes.
 func jsonSize(field string, v any, max int) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return apperr.Invalidf("%s is not a JSON value", field)
 	}
-	if len(b) > max {
+	if buf.Len()-1 > max { // Encode appends a newline
 		return apperr.Invalidf("%s must be at most %d bytes of JSON", field, max)
 	}
 	return nil

@@ -21,6 +21,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"storeadmin/graph"
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 )
@@ -96,6 +97,13 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 		success = http.StatusOK
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
+		audit.NoteOperation(r.Context(), op.def)
+		if err := a.gate(r.Context(), op); err != nil {
+			code := apperr.CodeOf(err)
+			audit.Fail(r.Context(), code, err.Error())
+			WriteError(w, code.HTTPStatus(), err.Error())
+			return
+		}
 		vars, err := bind(r, a.schema, op)
 		if err != nil {
 			code := apperr.CodeOf(err)
@@ -121,6 +129,24 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 		}
 		writeJSON(w, success, body)
 	}
+}
+
+// gate checks the access of every root field of op before the request is
+// read: 401 and 403 come before any 400. The directives check again when the
+// fields run.
+func (a *Adapter) gate(ctx context.Context, op *operation) error {
+	root := a.schema.Query
+	if op.def.Operation == ast.Mutation {
+		root = a.schema.Mutation
+	}
+	for _, sel := range op.root {
+		if f, ok := sel.(*ast.Field); ok {
+			if err := graph.CheckFieldAccess(ctx, root.Fields.ForName(f.Name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Run executes a persisted operation in-process, as POST /graphql would.

@@ -22,6 +22,7 @@ var operationFiles embed.FS
 type operation struct {
 	name string
 	text string
+	def  *ast.OperationDefinition
 	vars ast.VariableDefinitionList
 	root ast.SelectionSet
 }
@@ -61,7 +62,7 @@ func loadOperations(schema *ast.Schema) (map[string]*operation, error) {
 		doc := &ast.QueryDocument{Operations: ast.OperationList{op}, Fragments: fragmentsOf(op.SelectionSet, all.Fragments, nil)}
 		var buf bytes.Buffer
 		formatter.NewFormatter(&buf, formatter.WithComments()).FormatQueryDocument(doc)
-		ops[op.Name] = &operation{name: op.Name, text: buf.String(), vars: op.VariableDefinitions, root: op.SelectionSet}
+		ops[op.Name] = &operation{name: op.Name, text: buf.String(), def: op, vars: op.VariableDefinitions, root: op.SelectionSet}
 	}
 	return ops, nil
 }

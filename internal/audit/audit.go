@@ -121,7 +121,9 @@ func (cfg Config) ClientIP(r *http.Request) string {
 
 // Middleware records the writes of one surface. It must run after the
 // principal is known: unauthenticated requests name no store and are not
-// recorded.
+// recorded. It runs after the rate limiter too, so requests the limiter
+// refuses are not recorded: a row per refused request would hand the
+// database the very load the limiter is there to keep away.
 func Middleware(db bun.IDB, cfg Config, surface Surface, log *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -242,23 +244,47 @@ func (Extension) Validate(graphql.ExecutableSchema) error { return nil }
 
 // InterceptOperation notes the operation's type, name and root fields.
 func (Extension) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	if e := from(ctx); e != nil {
-		oc := graphql.GetOperationContext(ctx)
-		e.mu.Lock()
-		e.opType, e.opName = oc.Operation.Operation, oc.OperationName
-		for _, sel := range oc.Operation.SelectionSet {
-			if f, ok := sel.(*ast.Field); ok && !strings.HasPrefix(f.Name, "__") {
-				e.fields = append(e.fields, f.Name)
-			}
-		}
-		e.mu.Unlock()
-	}
+	noteOperation(ctx)
 	return next(ctx)
+}
+
+// noteOperation records which operation the request ran. It is also called
+// for responses that never reached execution (variables that failed
+// validation), so that a rejected mutation is still recorded as one.
+func noteOperation(ctx context.Context) {
+	if !graphql.HasOperationContext(ctx) {
+		return
+	}
+	if oc := graphql.GetOperationContext(ctx); oc != nil {
+		NoteOperation(ctx, oc.Operation)
+	}
+}
+
+// NoteOperation tells the entry which operation the request runs: its type,
+// name and root fields. The first call wins. The REST adapter calls it
+// before its access gate, so that refused requests name their operation.
+func NoteOperation(ctx context.Context, op *ast.OperationDefinition) {
+	e := from(ctx)
+	if e == nil || op == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.opType != "" {
+		return
+	}
+	e.opType, e.opName = op.Operation, op.Name
+	for _, sel := range op.SelectionSet {
+		if f, ok := sel.(*ast.Field); ok && !strings.HasPrefix(f.Name, "__") {
+			e.fields = append(e.fields, f.Name)
+		}
+	}
 }
 
 // InterceptResponse notes the first error of the response.
 func (Extension) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 	resp := next(ctx)
+	noteOperation(ctx)
 	if e := from(ctx); e != nil && resp != nil && len(resp.Errors) > 0 {
 		first := resp.Errors[0]
 		code := apperr.Internal

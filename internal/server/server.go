@@ -76,7 +76,6 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	limiter := httprate.NewRateLimiter(cfg.RateLimit, time.Minute,
 		httprate.WithKeyFuncs(rateKey(cfg.Audit)),
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
-			audit.Fail(r.Context(), apperr.RateLimited, "rate limited")
 			writeFailure(w, r, http.StatusTooManyRequests, apperr.RateLimited,
 				"too many requests: the limit is "+strconv.Itoa(cfg.RateLimit)+" per minute; retry after the number of seconds in Retry-After")
 		}))
