@@ -96,23 +96,15 @@ func (r *mutationResolver) DisconnectMcpKey(ctx context.Context, id int64) (*mod
 }
 
 func (r *queryResolver) APIKeys(ctx context.Context, limit *int64, offset *int64) ([]models.APIKey, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := models.NewPage(limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return models.ListAPIKeys(ctx, r.DB, sid, p)
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.APIKey, error) {
+		return models.ListAPIKeys(ctx, r.DB, sid, p)
+	})
 }
 
 func (r *queryResolver) APIKeysCount(ctx context.Context) (int64, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return models.CountAPIKeys(ctx, r.DB, sid)
+	return inStore(ctx, func(sid int64) (int64, error) {
+		return models.CountAPIKeys(ctx, r.DB, sid)
+	})
 }
 
 func (r *queryResolver) APIKeyScopeActions(ctx context.Context) ([]string, error) {
@@ -128,27 +120,15 @@ func (r *queryResolver) McpEndpoint(ctx context.Context) (string, error) {
 }
 
 func (r *queryResolver) McpKeys(ctx context.Context, limit *int64, offset *int64) ([]models.MCPKey, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := models.NewPage(limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return models.ListMCPKeys(ctx, r.DB, sid, p)
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.MCPKey, error) {
+		return models.ListMCPKeys(ctx, r.DB, sid, p)
+	})
 }
 
 func (r *queryResolver) McpActivity(ctx context.Context, limit *int64, offset *int64) ([]models.MCPActivity, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := models.NewPage(limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return models.ListMCPActivity(ctx, r.DB, sid, p)
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.MCPActivity, error) {
+		return models.ListMCPActivity(ctx, r.DB, sid, p)
+	})
 }
 
 func (r *queryResolver) McpPresets(ctx context.Context) ([]models.MCPPreset, error) {

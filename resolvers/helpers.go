@@ -12,6 +12,7 @@ import (
 
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
+	"storeadmin/models"
 )
 
 // storeID is the caller's store; every tenant query starts here.
@@ -82,4 +83,28 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// listPage runs a list of the caller's store with the client's paging: the
+// shape of every list resolver.
+func listPage[T any](ctx context.Context, limit, offset *int64, list func(storeID int64, p models.Page) ([]T, error)) ([]T, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := models.NewPage(limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return list(sid, p)
+}
+
+// inStore runs fn with the caller's store: the shape of counts and reads.
+func inStore[T any](ctx context.Context, fn func(storeID int64) (T, error)) (T, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return fn(sid)
 }

@@ -31,21 +31,13 @@ func (r *mutationResolver) PutStoreSetting(ctx context.Context, input graph.Stor
 }
 
 func (r *queryResolver) StoreSettings(ctx context.Context, namespace *string, limit *int64, offset *int64) ([]models.StoreSetting, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := models.NewPage(limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return models.ListSettings(ctx, r.DB, sid, models.SettingFilter{Namespace: namespace}, p)
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.StoreSetting, error) {
+		return models.ListSettings(ctx, r.DB, sid, models.SettingFilter{Namespace: namespace}, p)
+	})
 }
 
 func (r *queryResolver) StoreSettingsCount(ctx context.Context, namespace *string) (int64, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return models.CountSettings(ctx, r.DB, sid, models.SettingFilter{Namespace: namespace})
+	return inStore(ctx, func(sid int64) (int64, error) {
+		return models.CountSettings(ctx, r.DB, sid, models.SettingFilter{Namespace: namespace})
+	})
 }

@@ -102,21 +102,13 @@ func (r *mutationResolver) RemoveMember(ctx context.Context, userID int64) (bool
 }
 
 func (r *queryResolver) Members(ctx context.Context, limit *int64, offset *int64) ([]models.StoreMember, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := models.NewPage(limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return models.ListMembers(ctx, r.DB, sid, p)
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.StoreMember, error) {
+		return models.ListMembers(ctx, r.DB, sid, p)
+	})
 }
 
 func (r *queryResolver) MembersCount(ctx context.Context) (int64, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return models.CountMembers(ctx, r.DB, sid)
+	return inStore(ctx, func(sid int64) (int64, error) {
+		return models.CountMembers(ctx, r.DB, sid)
+	})
 }

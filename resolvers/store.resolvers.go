@@ -63,11 +63,9 @@ func (r *mutationResolver) CloseStore(ctx context.Context) (*models.Store, error
 }
 
 func (r *queryResolver) Store(ctx context.Context) (*models.Store, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return models.GetStore(ctx, r.DB, sid)
+	return inStore(ctx, func(sid int64) (*models.Store, error) {
+		return models.GetStore(ctx, r.DB, sid)
+	})
 }
 
 func (r *queryResolver) CurrentRole(ctx context.Context) (string, error) {

@@ -79,31 +79,21 @@ func (r *mutationResolver) DeleteWebhook(ctx context.Context, id int64) (bool, e
 }
 
 func (r *queryResolver) Webhooks(ctx context.Context, limit *int64, offset *int64) ([]models.WebhookSubscription, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := models.NewPage(limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return models.ListWebhooks(ctx, r.DB, sid, p)
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.WebhookSubscription, error) {
+		return models.ListWebhooks(ctx, r.DB, sid, p)
+	})
 }
 
 func (r *queryResolver) WebhooksCount(ctx context.Context) (int64, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return models.CountWebhooks(ctx, r.DB, sid)
+	return inStore(ctx, func(sid int64) (int64, error) {
+		return models.CountWebhooks(ctx, r.DB, sid)
+	})
 }
 
 func (r *queryResolver) Webhook(ctx context.Context, id int64) (*models.WebhookSubscription, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return models.GetWebhook(ctx, r.DB, sid, id)
+	return inStore(ctx, func(sid int64) (*models.WebhookSubscription, error) {
+		return models.GetWebhook(ctx, r.DB, sid, id)
+	})
 }
 
 func (r *queryResolver) WebhookTopics(ctx context.Context) ([]string, error) {

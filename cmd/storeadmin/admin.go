@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"storeadmin/internal/auth"
 	"storeadmin/internal/seed"
 	"storeadmin/models"
@@ -75,39 +77,30 @@ func validHandle(h string) bool {
 
 func keysCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("keys create", flag.ContinueOnError)
-	var db dbFlags
-	db.register(fs)
-	store := fs.String("store", "", "the store's handle")
 	name := fs.String("name", "", "a name that says who uses the key")
 	role := fs.String("role", "", "admin or staff")
 	scopes := fs.String("scopes", "", "comma-separated scopes, e.g. orders:read,products:write; empty grants all the role allows")
 	expiresIn := fs.Duration("expires-in", 0, "lifetime, e.g. 24h or 720h; 0 never expires")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	r, err := auth.ParseKeyRole(*role)
+	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store) error {
+		return createKey(ctx, bdb, s, *name, *role, *scopes, *expiresIn, stdout)
+	})
+}
+
+func createKey(ctx context.Context, bdb *bun.DB, s *models.Store, name, role, scopes string, expiresIn time.Duration, stdout io.Writer) error {
+	r, err := auth.ParseKeyRole(role)
 	if err != nil {
 		return err
 	}
-	if *expiresIn < 0 {
+	if expiresIn < 0 {
 		return errors.New("--expires-in must be positive")
-	}
-	bdb, closeDB, err := db.openDB(ctx, log)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	s, err := models.GetStoreByHandle(ctx, bdb, *store)
-	if err != nil {
-		return err
 	}
 	now := time.Now()
 	var expires *time.Time
-	if *expiresIn > 0 {
-		t := now.Add(*expiresIn)
+	if expiresIn > 0 {
+		t := now.Add(expiresIn)
 		expires = &t
 	}
-	k, err := resolvers.NewAPIKey(s.ID, *name, r, splitList(*scopes), expires, now)
+	k, err := resolvers.NewAPIKey(s.ID, name, r, splitList(scopes), expires, now)
 	if err != nil {
 		return err
 	}
@@ -120,21 +113,12 @@ func keysCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.
 
 func keysList(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("keys list", flag.ContinueOnError)
-	var db dbFlags
-	db.register(fs)
-	store := fs.String("store", "", "the store's handle")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	bdb, closeDB, err := db.openDB(ctx, log)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	s, err := models.GetStoreByHandle(ctx, bdb, *store)
-	if err != nil {
-		return err
-	}
+	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store) error {
+		return listKeys(ctx, bdb, s, stdout)
+	})
+}
+
+func listKeys(ctx context.Context, bdb *bun.DB, s *models.Store, stdout io.Writer) error {
 	keys, err := models.ListAPIKeys(ctx, bdb, s.ID, models.Page{Limit: 1 << 30})
 	if err != nil {
 		return err
@@ -158,37 +142,40 @@ func keysList(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 
 func keysRevoke(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("keys revoke", flag.ContinueOnError)
-	var db dbFlags
-	db.register(fs)
-	store := fs.String("store", "", "the store's handle")
 	id := fs.Int64("id", 0, "the key's id (see keys list)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	bdb, closeDB, err := db.openDB(ctx, log)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	s, err := models.GetStoreByHandle(ctx, bdb, *store)
-	if err != nil {
-		return err
-	}
-	k, err := models.RevokeAPIKey(ctx, bdb, s.ID, *id)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "revoked key %d (%s) at %s\n", k.ID, k.Name, k.RevokedAt.UTC().Format(time.RFC3339))
-	return nil
+	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store) error {
+		k, err := models.RevokeAPIKey(ctx, bdb, s.ID, *id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "revoked key %d (%s) at %s\n", k.ID, k.Name, k.RevokedAt.UTC().Format(time.RFC3339))
+		return nil
+	})
 }
 
 func seedCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
+	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store) error {
+		if err := seed.Store(ctx, bdb, s.ID, time.Now()); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "seeded store %s\n", s.Handle)
+		return nil
+	})
+}
+
+// storeCommand is the shape of the commands that act on one store: it adds
+// the database flags and --store to fs, parses args, opens the database,
+// finds the store and runs fn.
+func storeCommand(ctx context.Context, fs *flag.FlagSet, args []string, log *slog.Logger, fn func(*bun.DB, *models.Store) error) error {
 	var db dbFlags
 	db.register(fs)
 	store := fs.String("store", "", "the store's handle")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *store == "" {
+		return errors.New("--store is required")
 	}
 	bdb, closeDB, err := db.openDB(ctx, log)
 	if err != nil {
@@ -199,11 +186,7 @@ func seedCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	if err != nil {
 		return err
 	}
-	if err := seed.Store(ctx, bdb, s.ID, time.Now()); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "seeded store %s\n", s.Handle)
-	return nil
+	return fn(bdb, s)
 }
 
 func splitList(s string) []string {
