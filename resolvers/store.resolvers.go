@@ -14,11 +14,7 @@ import (
 )
 
 func (r *mutationResolver) UpdateStore(ctx context.Context, input graph.StoreUpdateInput) (*models.Store, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := models.GetStore(ctx, r.DB, sid)
+	s, err := r.openStore(ctx)
 	if err != nil {
 		return nil, err
 	}

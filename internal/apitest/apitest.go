@@ -130,6 +130,17 @@ func (e *Env) GraphQL(key, query string, vars map[string]any) *Response {
 	return e.request(http.MethodPost, e.URL+"/graphql", key, map[string]any{"query": query, "variables": vars}, nil)
 }
 
+// GraphQLOp posts a query with an operation name (may be empty) and extra
+// request headers to /graphql.
+func (e *Env) GraphQLOp(key, query, opName string, vars map[string]any, headers map[string]string) *Response {
+	e.T.Helper()
+	body := map[string]any{"query": query, "variables": vars}
+	if opName != "" {
+		body["operationName"] = opName
+	}
+	return e.request(http.MethodPost, e.URL+"/graphql", key, body, headers)
+}
+
 func (e *Env) request(method, url, key string, body any, headers map[string]string) *Response {
 	e.T.Helper()
 	var rd io.Reader

@@ -3,8 +3,6 @@ package apitest_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -42,39 +40,7 @@ func auditKeyID(t *testing.T, e *apitest.Env, storeID int64, secret string) int6
 // extra headers, which e.GraphQL does not send.
 func auditGraphQL(t *testing.T, e *apitest.Env, key, query, opName string, vars map[string]any, headers map[string]string) *apitest.Response {
 	t.Helper()
-	body := map[string]any{"query": query, "variables": vars}
-	if opName != "" {
-		body["operationName"] = opName
-	}
-	buf, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, e.URL+"/graphql", bytes.NewReader(buf))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("POST /graphql: %v", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := &apitest.Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
-	if err := json.Unmarshal(raw, &out.Body); err != nil {
-		t.Fatalf("POST /graphql: answer is not a JSON object: %v\n%s", err, raw)
-	}
-	return out
+	return e.GraphQLOp(key, query, opName, vars, headers)
 }
 
 // auditList reads GET /store/audit-logs with query (without the "?") and

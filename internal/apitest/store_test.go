@@ -1,12 +1,14 @@
 package apitest_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/auth"
+	"storeadmin/models"
 )
 
 func TestStoreProfile(t *testing.T) {
@@ -125,4 +127,19 @@ func TestCORSPreflight(t *testing.T) {
 		!strings.Contains(strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers")), "authorization") {
 		t.Fatalf("preflight: %d %v", resp.StatusCode, resp.Header)
 	}
+}
+
+func TestClosedStoreRefusesChanges(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Acme")
+	admin := e.Key(s.ID, auth.RoleAdmin)
+	s.Status = models.StoreClosed
+	if err := models.UpdateStore(context.Background(), e.DB, s, "status"); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Do(http.MethodGet, "/store", admin, nil).Expect(t, 200); r.Obj("store")["status"] != "closed" {
+		t.Fatalf("closed store reads as %s", r.Raw)
+	}
+	e.Do(http.MethodPut, "/store", admin, map[string]any{"name": "Reopened"}).Expect(t, 409)
+	e.Do(http.MethodPut, "/store/storefront-enabled", admin, map[string]any{"enabled": true}).Expect(t, 409)
 }
