@@ -1,10 +1,14 @@
 package graph_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/vektah/gqlparser/v2/ast"
+
 	"storeadmin/graph"
+	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
 )
 
@@ -39,5 +43,20 @@ func TestEveryRootFieldHasAccess(t *testing.T) {
 				t.Errorf("Mutation.%s: a mutation needs a write scope, not %q", f.Name, scope)
 			}
 		}
+	}
+}
+
+// TestFieldWithoutAccessIsClosed: a field without @access refuses everyone,
+// even an owner's session, which holds every scope.
+func TestFieldWithoutAccessIsClosed(t *testing.T) {
+	owner := auth.WithPrincipal(context.Background(), &auth.Principal{Kind: auth.KindSession, StoreID: 1, ActorID: 1, Role: auth.RoleOwner})
+	for name, def := range map[string]*ast.FieldDefinition{"no definition": nil, "no @access": {Name: "open"}} {
+		if err := graph.CheckFieldAccess(owner, def); apperr.CodeOf(err) != apperr.Forbidden {
+			t.Errorf("%s: CheckFieldAccess = %v, want FORBIDDEN", name, err)
+		}
+	}
+	store := graph.Schema().Query.Fields.ForName("store")
+	if err := graph.CheckFieldAccess(owner, store); err != nil {
+		t.Fatalf("owner session on Query.store: %v", err)
 	}
 }

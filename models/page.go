@@ -3,7 +3,6 @@ package models
 import (
 	"database/sql"
 	"errors"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
@@ -68,14 +67,6 @@ func classify(err error, what string) error {
 		}
 	}
 	return err
-}
-
-// capitalize is used to start messages built from record names.
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // notFoundIfNone turns an update or delete that touched no row into a

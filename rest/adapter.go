@@ -52,11 +52,11 @@ func New(exec *executor.Executor, schema *ast.Schema, routes []Route) (*Adapter,
 			return nil, fmt.Errorf("route %s %s names operation %s, which no operations/*.graphql file defines", rt.Method, rt.Path, rt.Op)
 		}
 		for _, m := range pathParamRE.FindAllStringSubmatch(rt.Path, -1) {
-			if op.vars.ForName(m[1]) == nil {
+			if op.def.VariableDefinitions.ForName(m[1]) == nil {
 				return nil, fmt.Errorf("route %s %s: operation %s has no variable $%s for the path parameter", rt.Method, rt.Path, rt.Op, m[1])
 			}
 		}
-		if rt.Shape == Spread && len(op.root) != 1 {
+		if rt.Shape == Spread && len(op.def.SelectionSet) != 1 {
 			return nil, fmt.Errorf("route %s %s: a spread operation must have exactly one root field", rt.Method, rt.Path)
 		}
 		used[rt.Op] = true
@@ -70,7 +70,7 @@ func New(exec *executor.Executor, schema *ast.Schema, routes []Route) (*Adapter,
 	for _, op := range ops {
 		// Parsing and validation are cached by query text; variables are
 		// checked per request, so their errors here are expected.
-		exec.CreateOperationContext(graphql.StartOperationTrace(context.Background()), &graphql.RawParams{Query: op.text, OperationName: op.name})
+		exec.CreateOperationContext(graphql.StartOperationTrace(context.Background()), &graphql.RawParams{Query: op.text, OperationName: op.def.Name})
 	}
 	return a, nil
 }
@@ -99,16 +99,12 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		audit.NoteOperation(r.Context(), op.def)
 		if err := a.gate(r.Context(), op); err != nil {
-			code := apperr.CodeOf(err)
-			audit.Fail(r.Context(), code, err.Error())
-			WriteError(w, code.HTTPStatus(), err.Error())
+			fail(w, r, apperr.CodeOf(err), err.Error())
 			return
 		}
 		vars, err := bind(r, a.schema, op)
 		if err != nil {
-			code := apperr.CodeOf(err)
-			audit.Fail(r.Context(), code, err.Error())
-			WriteError(w, code.HTTPStatus(), err.Error())
+			fail(w, r, apperr.CodeOf(err), err.Error())
 			return
 		}
 		resp := a.run(r.Context(), op, vars)
@@ -118,8 +114,7 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 			if c, ok := first.Extensions["code"].(string); ok {
 				code = apperr.Code(c)
 			}
-			audit.Fail(r.Context(), code, first.Message)
-			WriteError(w, code.HTTPStatus(), message(first))
+			fail(w, r, code, message(first))
 			return
 		}
 		body, err := payload(resp.Data, rt.Shape)
@@ -131,6 +126,12 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 	}
 }
 
+// fail answers a failure and tells the audit entry how the request ended.
+func fail(w http.ResponseWriter, r *http.Request, code apperr.Code, msg string) {
+	audit.Fail(r.Context(), code, msg)
+	WriteError(w, code.HTTPStatus(), msg)
+}
+
 // gate checks the access of every root field of op before the request is
 // read: 401 and 403 come before any 400. The directives check again when the
 // fields run.
@@ -139,7 +140,7 @@ func (a *Adapter) gate(ctx context.Context, op *operation) error {
 	if op.def.Operation == ast.Mutation {
 		root = a.schema.Mutation
 	}
-	for _, sel := range op.root {
+	for _, sel := range op.def.SelectionSet {
 		if f, ok := sel.(*ast.Field); ok {
 			if err := graph.CheckFieldAccess(ctx, root.Fields.ForName(f.Name)); err != nil {
 				return err
@@ -152,7 +153,7 @@ func (a *Adapter) gate(ctx context.Context, op *operation) error {
 // Run executes a persisted operation in-process, as POST /graphql would.
 func (a *Adapter) run(ctx context.Context, op *operation, vars map[string]any) *graphql.Response {
 	ctx = graphql.StartOperationTrace(ctx)
-	params := &graphql.RawParams{Query: op.text, OperationName: op.name, Variables: vars}
+	params := &graphql.RawParams{Query: op.text, OperationName: op.def.Name, Variables: vars}
 	oc, errs := a.exec.CreateOperationContext(ctx, params)
 	if errs != nil {
 		return a.exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs)

@@ -32,7 +32,7 @@ const bodyVariable = "input"
 func bind(r *http.Request, schema *ast.Schema, op *operation) (map[string]any, error) {
 	vars := map[string]any{}
 	query := r.URL.Query()
-	for _, def := range op.vars {
+	for _, def := range op.def.VariableDefinitions {
 		if v := chi.URLParam(r, def.Variable); v != "" {
 			val, err := fromString(schema, def.Type, []string{v}, def.Variable)
 			if err != nil {
@@ -58,7 +58,7 @@ func bind(r *http.Request, schema *ast.Schema, op *operation) (map[string]any, e
 	if err := bindBody(r, schema, op, vars); err != nil {
 		return nil, err
 	}
-	for _, def := range op.vars {
+	for _, def := range op.def.VariableDefinitions {
 		if _, ok := vars[def.Variable]; !ok && def.Type.NonNull && def.DefaultValue == nil {
 			if def.Variable == bodyVariable {
 				return nil, apperr.Invalidf("a JSON object body is required")
@@ -96,12 +96,12 @@ func bindBody(r *http.Request, schema *ast.Schema, op *operation, vars map[strin
 	if !ok {
 		return apperr.Invalidf("the request body must be a JSON object")
 	}
-	if def := op.vars.ForName(bodyVariable); def != nil {
+	if def := op.def.VariableDefinitions.ForName(bodyVariable); def != nil {
 		vars[bodyVariable] = prune(schema, def.Type, obj)
 		return nil
 	}
 	for key, val := range obj {
-		if def := op.vars.ForName(key); def != nil {
+		if def := op.def.VariableDefinitions.ForName(key); def != nil {
 			if _, fromPath := vars[key]; fromPath && chiParam(r, key) {
 				continue // the path names the record; the body cannot re-point it
 			}

@@ -18,13 +18,10 @@ import (
 var operationFiles embed.FS
 
 // operation is one persisted operation, ready to run: its own text (the
-// operation plus the fragments it uses) and its variable definitions.
+// operation plus the fragments it uses) and its parsed definition.
 type operation struct {
-	name string
 	text string
 	def  *ast.OperationDefinition
-	vars ast.VariableDefinitionList
-	root ast.SelectionSet
 }
 
 // loadOperations parses every operations/*.graphql file, validates them
@@ -62,7 +59,7 @@ func loadOperations(schema *ast.Schema) (map[string]*operation, error) {
 		doc := &ast.QueryDocument{Operations: ast.OperationList{op}, Fragments: fragmentsOf(op.SelectionSet, all.Fragments, nil)}
 		var buf bytes.Buffer
 		formatter.NewFormatter(&buf, formatter.WithComments()).FormatQueryDocument(doc)
-		ops[op.Name] = &operation{name: op.Name, text: buf.String(), def: op, vars: op.VariableDefinitions, root: op.SelectionSet}
+		ops[op.Name] = &operation{text: buf.String(), def: op}
 	}
 	return ops, nil
 }
