@@ -93,10 +93,7 @@ func TestAPIKeysRefusedToEveryKey(t *testing.T) {
 	keysBefore, mcpBefore := akKeyRows(t, e, s.ID), akMCPRows(t, e, s.ID)
 	otherBefore, otherMCPBefore := akKeyRows(t, e, other.ID), akMCPRows(t, e, other.ID)
 
-	calls := []struct {
-		method, path string
-		body         any
-	}{
+	calls := []apitest.Call{
 		{http.MethodGet, "/store/api-keys", nil},
 		{http.MethodGet, "/store/api-keys?limit=5&offset=0", nil},
 		{http.MethodPost, "/store/api-keys", map[string]any{"name": "made by a key", "role": "staff"}},
@@ -113,18 +110,7 @@ func TestAPIKeysRefusedToEveryKey(t *testing.T) {
 		{http.MethodDelete, fmt.Sprintf("/store/mcp-keys/%d", otherMCPID), nil},
 		{http.MethodDelete, "/store/mcp-keys/987654", nil},
 	}
-	for name, key := range keys {
-		for _, c := range calls {
-			r := e.Do(c.method, c.path, key, c.body)
-			if r.Status != 403 {
-				t.Fatalf("%s %s with %s: status %d, want 403; body: %s", c.method, c.path, name, r.Status, r.Raw)
-			}
-			r.Expect(t, 403)
-			if len(r.Body) != 2 {
-				t.Fatalf("%s %s: a refusal carries status and message only: %s", c.method, c.path, r.Raw)
-			}
-		}
-	}
+	e.ExpectEach(t, 403, keys, calls)
 	// GraphQL refuses every operation of the area, and each field alone.
 	admin := keys["admin, api-keys:read and write"]
 	for _, c := range []struct {
@@ -179,7 +165,7 @@ func TestAPIKeysRefusedToEveryKey(t *testing.T) {
 
 	// Without a valid key, every call is 401 first.
 	for _, c := range calls {
-		ssUnauthorized(t, e, s.ID, c.method, c.path, c.body)
+		ssUnauthorized(t, e, s.ID, c.Method, c.Path, c.Body)
 	}
 }
 
@@ -198,10 +184,7 @@ func TestAPIKeysRefusalPrecedesBadInput(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin, "api-keys:write")
-	for _, c := range []struct {
-		method, path string
-		body         any
-	}{
+	e.ExpectEach(t, 403, map[string]string{"admin with the write scope": admin}, []apitest.Call{
 		{http.MethodPost, "/store/api-keys", nil},
 		{http.MethodPost, "/store/api-keys", map[string]any{}},
 		{http.MethodPost, "/store/api-keys", `{"name": `},
@@ -209,13 +192,7 @@ func TestAPIKeysRefusalPrecedesBadInput(t *testing.T) {
 		{http.MethodGet, "/store/mcp-keys/activity?offset=x", nil},
 		{http.MethodDelete, "/store/api-keys/abc", nil},
 		{http.MethodDelete, "/store/mcp-keys/abc", nil},
-	} {
-		r := e.Do(c.method, c.path, admin, c.body)
-		if r.Status != 403 {
-			t.Fatalf("%s %s: status %d, want 403: %s", c.method, c.path, r.Status, r.Raw)
-		}
-		r.Expect(t, 403)
-	}
+	})
 }
 
 func TestAPIKeysAuthentication(t *testing.T) {
@@ -278,10 +255,7 @@ func TestAPIKeysAuthentication(t *testing.T) {
 func TestAPIKeysScopesAndRoles(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
-	calls := []struct {
-		method, path string
-		body         any
-	}{
+	calls := []apitest.Call{
 		{http.MethodGet, "/store", nil},
 		{http.MethodPut, "/store", map[string]any{"name": "Acme"}},
 		{http.MethodGet, "/store/settings", nil},
@@ -308,9 +282,9 @@ func TestAPIKeysScopesAndRoles(t *testing.T) {
 		{"admin, staff:read", e.Key(s.ID, auth.RoleAdmin, "staff:read"), []int{403, 403, 403, 403, 200}},
 	} {
 		for i, call := range calls {
-			r := e.Do(call.method, call.path, c.key, call.body)
+			r := e.Do(call.Method, call.Path, c.key, call.Body)
 			if r.Status != c.want[i] {
-				t.Fatalf("%s %s with %s: status %d, want %d: %s", call.method, call.path, c.name, r.Status, c.want[i], r.Raw)
+				t.Fatalf("%s %s with %s: status %d, want %d: %s", call.Method, call.Path, c.name, r.Status, c.want[i], r.Raw)
 			}
 			r.Expect(t, c.want[i])
 		}

@@ -196,14 +196,35 @@ func (r *Response) Expect(t testing.TB, status int) *Response {
 		t.Fatalf("status %d, want %d; body: %s", r.Status, status, r.Raw)
 	}
 	if r.Body != nil && status >= 400 && r.Body["errors"] == nil {
-		if r.Body["status"] != false || r.Body["message"] == nil || r.Body["message"] == "" {
-			t.Fatalf("failure envelope must be {status:false, message}, got %s", r.Raw)
+		if len(r.Body) != 2 || r.Body["status"] != false || r.Body["message"] == nil || r.Body["message"] == "" {
+			t.Fatalf("failure envelope must be exactly {status:false, message}, got %s", r.Raw)
 		}
 	}
 	if r.Body != nil && status < 300 && r.Body["errors"] == nil && r.Body["status"] != true {
 		t.Fatalf("success envelope must have status true, got %s", r.Raw)
 	}
 	return r
+}
+
+// Call is one REST request of a table of them.
+type Call struct {
+	Method, Path string
+	Body         any
+}
+
+// ExpectEach sends every call with every key (named, for the failure
+// message) and fails unless each answers status, envelope included.
+func (e *Env) ExpectEach(t testing.TB, status int, keys map[string]string, calls []Call) {
+	t.Helper()
+	for name, key := range keys {
+		for _, c := range calls {
+			r := e.Do(c.Method, c.Path, key, c.Body)
+			if r.Status != status {
+				t.Fatalf("%s %s with %s: status %d, want %d; body: %s", c.Method, c.Path, name, r.Status, status, r.Raw)
+			}
+			r.Expect(t, status)
+		}
+	}
 }
 
 // Message is the failure message of a REST answer.

@@ -36,13 +36,6 @@ func auditKeyID(t *testing.T, e *apitest.Env, storeID int64, secret string) int6
 	return 0
 }
 
-// auditGraphQL posts to /graphql with an operationName (when not empty) and
-// extra headers, which e.GraphQL does not send.
-func auditGraphQL(t *testing.T, e *apitest.Env, key, query, opName string, vars map[string]any, headers map[string]string) *apitest.Response {
-	t.Helper()
-	return e.GraphQLOp(key, query, opName, vars, headers)
-}
-
 // auditList reads GET /store/audit-logs with query (without the "?") and
 // returns the rows, the total and the answer.
 func auditList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, int64, *apitest.Response) {
@@ -197,13 +190,13 @@ func TestAuditRecordsWrites(t *testing.T) {
 	// A REST write whose body is not JSON (400): it never reaches an operation.
 	bad := e.DoHeaders(http.MethodPut, "/store/settings", admin, `{"namespace": `, hdr).Expect(t, 400)
 	// A GraphQL mutation, named by operationName.
-	g := auditGraphQL(t, e, admin, auditSaveSettingMutation, "SaveSetting",
+	g := e.GraphQLOp(admin, auditSaveSettingMutation, "SaveSetting",
 		map[string]any{"input": map[string]any{"namespace": "shop", "key": "size", "value": 3}}, hdr)
 	if g.Status != 200 || g.Body["errors"] != nil {
 		t.Fatalf("SaveSetting: %d %s", g.Status, g.Raw)
 	}
 	// Reads on either surface: not recorded.
-	if q := auditGraphQL(t, e, admin, `query ReadSettings { storeSettings { key } }`, "ReadSettings", nil, hdr); q.Status != 200 || q.Body["errors"] != nil {
+	if q := e.GraphQLOp(admin, `query ReadSettings { storeSettings { key } }`, "ReadSettings", nil, hdr); q.Status != 200 || q.Body["errors"] != nil {
 		t.Fatalf("ReadSettings: %d %s", q.Status, q.Raw)
 	}
 	e.DoHeaders(http.MethodGet, "/store/settings", admin, nil, hdr).Expect(t, 200)
@@ -545,7 +538,7 @@ func TestAuditAccess(t *testing.T) {
 	e.Do(http.MethodPut, "/store/settings", "sa_api_nope", body).Expect(t, 401)
 	e.Do(http.MethodPost, "/store/webhooks", "", map[string]any{"url": "https://example.com/h", "topics": []string{"order.paid"}}).Expect(t, 401)
 	e.Do(http.MethodDelete, "/store/webhooks/1", "sa_api_nope", nil).Expect(t, 401)
-	if g := auditGraphQL(t, e, "", auditSaveSettingMutation, "SaveSetting", map[string]any{"input": body}, nil); g.Status != 401 {
+	if g := e.GraphQLOp("", auditSaveSettingMutation, "SaveSetting", map[string]any{"input": body}, nil); g.Status != 401 {
 		t.Fatalf("unauthenticated mutation: %d %s", g.Status, g.Raw)
 	}
 	if n := auditCountAll(t, e); n != 0 {
@@ -562,7 +555,7 @@ func TestAuditRecordsGraphQLMutationWithBadVariables(t *testing.T) {
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	adminID := auditKeyID(t, e, s.ID, admin)
 
-	g := auditGraphQL(t, e, admin, auditSaveSettingMutation, "SaveSetting", map[string]any{"input": map[string]any{"namespace": "shop"}}, nil)
+	g := e.GraphQLOp(admin, auditSaveSettingMutation, "SaveSetting", map[string]any{"input": map[string]any{"namespace": "shop"}}, nil)
 	if g.Body["errors"] == nil {
 		t.Fatalf("SaveSetting without key: %s", g.Raw)
 	}
@@ -584,7 +577,7 @@ func TestAuditGraphQLPathNamesOperation(t *testing.T) {
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
 
-	g := auditGraphQL(t, e, admin, auditSaveSettingMutation, "", map[string]any{"input": map[string]any{"namespace": "shop", "key": "k", "value": 1}}, nil)
+	g := e.GraphQLOp(admin, auditSaveSettingMutation, "", map[string]any{"input": map[string]any{"namespace": "shop", "key": "k", "value": 1}}, nil)
 	if g.Status != 200 || g.Body["errors"] != nil {
 		t.Fatalf("SaveSetting: %s", g.Raw)
 	}

@@ -570,23 +570,14 @@ func TestStaffRefusalPrecedesBadInput(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin, "staff:write")
-	for _, c := range []struct {
-		method, path string
-		body         any
-	}{
+	e.ExpectEach(t, 403, map[string]string{"admin with the write scope": admin}, []apitest.Call{
 		{http.MethodPost, "/store/members/invite", nil},
 		{http.MethodPost, "/store/members/invite", map[string]any{}},
 		{http.MethodPost, "/store/members/invite", `{"email": `},
 		{http.MethodPut, "/store/members/5", map[string]any{}},
 		{http.MethodPut, "/store/members/abc", map[string]any{"role": "admin"}},
 		{http.MethodDelete, "/store/members/abc", nil},
-	} {
-		r := e.Do(c.method, c.path, admin, c.body)
-		if r.Status != 403 {
-			t.Fatalf("%s %s: status %d, want 403: %s", c.method, c.path, r.Status, r.Raw)
-		}
-		r.Expect(t, 403)
-	}
+	})
 }
 
 // ssMember seeds a user and makes them a member of the store.
@@ -720,10 +711,7 @@ func TestStaffWritesRefusedToEveryKey(t *testing.T) {
 		"staff, staff:write":                  e.Key(s.ID, auth.RoleStaff, "staff:write"),
 		"admin, store:read":                   e.Key(s.ID, auth.RoleAdmin, "store:read"),
 	}
-	calls := []struct {
-		method, path string
-		body         any
-	}{
+	calls := []apitest.Call{
 		{http.MethodPost, "/store/members/invite", map[string]any{"email": "new@acme.test", "name": "New", "role": "staff"}},
 		{http.MethodPost, "/store/members/invite", map[string]any{"email": "ivo@bolt.test", "role": "admin"}},
 		{http.MethodPut, fmt.Sprintf("/store/members/%d", carl), map[string]any{"role": "admin"}},
@@ -733,17 +721,9 @@ func TestStaffWritesRefusedToEveryKey(t *testing.T) {
 		{http.MethodDelete, fmt.Sprintf("/store/members/%d", ivo), nil},
 		{http.MethodDelete, "/store/members/987654", nil},
 	}
-	for name, key := range keys {
-		for _, c := range calls {
-			r := e.Do(c.method, c.path, key, c.body)
-			if r.Status != 403 {
-				t.Fatalf("%s %s with %s: status %d, want 403; body: %s", c.method, c.path, name, r.Status, r.Raw)
-			}
-			r.Expect(t, 403)
-		}
-	}
+	e.ExpectEach(t, 403, keys, calls)
 	for _, c := range calls[:1] {
-		ssUnauthorized(t, e, s.ID, c.method, c.path, c.body)
+		ssUnauthorized(t, e, s.ID, c.Method, c.Path, c.Body)
 	}
 	ssUnauthorized(t, e, s.ID, http.MethodPut, fmt.Sprintf("/store/members/%d", carl), map[string]any{"role": "admin"})
 	ssUnauthorized(t, e, s.ID, http.MethodDelete, fmt.Sprintf("/store/members/%d", carl), nil)
