@@ -36,6 +36,7 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger) *executor.Executor {
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	exec.Use(extension.Introspection{})
 	exec.Use(extension.FixedComplexityLimit(MaxComplexity))
+	exec.Use(freshReadsAfterWrites{})
 	exec.SetErrorPresenter(errorPresenter(log))
 	exec.SetRecoverFunc(func(ctx context.Context, v any) error {
 		log.ErrorContext(ctx, "panic in resolver", "panic", v, "stack", string(debug.Stack()))
@@ -113,4 +114,21 @@ func errorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		gqlErr.Extensions["code"] = string(apperr.Internal)
 		return gqlErr
 	}
+}
+
+// freshReadsAfterWrites empties the request's loader caches before each
+// mutation field, so that the answer of a write (and of the next write in
+// the same document) reads what the write left.
+type freshReadsAfterWrites struct{}
+
+func (freshReadsAfterWrites) ExtensionName() string                   { return "FreshReadsAfterWrites" }
+func (freshReadsAfterWrites) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (freshReadsAfterWrites) InterceptRootField(ctx context.Context, next graphql.RootResolver) graphql.Marshaler {
+	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil && oc.Operation.Operation == ast.Mutation {
+		if l, err := LoadersFrom(ctx); err == nil {
+			l.ClearAll()
+		}
+	}
+	return next(ctx)
 }

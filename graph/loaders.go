@@ -2,8 +2,11 @@ package graph
 
 import (
 	"context"
+	"reflect"
+	"sync"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/graph-gophers/dataloader/v7"
 	"github.com/uptrace/bun"
 
@@ -16,9 +19,29 @@ import (
 // made per request (results must not outlive a request or cross stores) and
 // carry the store in their SQL.
 type Loaders struct {
-	UserByID               *dataloader.Loader[int64, *models.User]
-	MCPKeyByID             *dataloader.Loader[int64, *models.MCPKey]
-	RecentDeliveriesBySubs *dataloader.Loader[int64, []models.WebhookDelivery]
+	UserByID               *Loader[*models.User]
+	MCPKeyByID             *Loader[*models.MCPKey]
+	RecentDeliveriesBySubs *Loader[[]models.WebhookDelivery]
+
+	ProductByID             *Loader[*models.Product]
+	VariantsByProduct       *Loader[[]models.ProductVariant]
+	ImagesByProduct         *Loader[[]models.ProductImage]
+	MembershipsByProduct    *Loader[[]models.Membership]
+	CollectionsByProduct    *Loader[[]models.ProductCollection]
+	BundlesByProduct        *Loader[[]models.ProductBundle]
+	CollectionByID          *Loader[*models.Collection]
+	MemberCountByCollection *Loader[*models.CollectionCount]
+	TiersByBundle           *Loader[[]models.BundleOfferTier]
+	ProductLinksByBundle    *Loader[[]models.BundleLink]
+	CollectionLinksByBundle *Loader[[]models.BundleLink]
+
+	db      bun.IDB
+	storeID int64
+	mu      sync.Mutex
+	// Relations with a limit argument get one loader per limit, so that
+	// siblings asking for the same page still batch.
+	membersByCollection map[int64]*Loader[[]models.CollectionMember]
+	reviewsByProduct    map[int64]*Loader[[]models.Review]
 }
 
 // NewLoaders returns the loaders of one request made by storeID's caller.
@@ -33,7 +56,102 @@ func NewLoaders(db bun.IDB, storeID int64) *Loaders {
 		RecentDeliveriesBySubs: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.WebhookDelivery, error) {
 			return models.RecentDeliveriesBySubscription(ctx, db, storeID, ids)
 		}, func(d *models.WebhookDelivery) int64 { return d.SubscriptionID }),
+
+		ProductByID: oneByKey(storeID, func(ctx context.Context, ids []int64) ([]models.Product, error) {
+			return models.ProductsByID(ctx, db, storeID, ids)
+		}, func(p *models.Product) int64 { return p.ID }),
+		VariantsByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.ProductVariant, error) {
+			return models.VariantsByProduct(ctx, db, storeID, ids)
+		}, func(v *models.ProductVariant) int64 { return v.ProductID }),
+		ImagesByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.ProductImage, error) {
+			return models.ImagesByProduct(ctx, db, storeID, ids)
+		}, func(i *models.ProductImage) int64 { return i.ProductID }),
+		MembershipsByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.Membership, error) {
+			return models.MembershipsByProduct(ctx, db, storeID, ids)
+		}, func(m *models.Membership) int64 { return m.ProductID }),
+		CollectionsByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.ProductCollection, error) {
+			return models.CollectionsByProduct(ctx, db, storeID, ids)
+		}, func(c *models.ProductCollection) int64 { return c.ProductID }),
+		BundlesByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.ProductBundle, error) {
+			return models.BundlesByProduct(ctx, db, storeID, ids)
+		}, func(b *models.ProductBundle) int64 { return b.ProductID }),
+		CollectionByID: oneByKey(storeID, func(ctx context.Context, ids []int64) ([]models.Collection, error) {
+			return models.CollectionsByID(ctx, db, storeID, ids)
+		}, func(c *models.Collection) int64 { return c.ID }),
+		MemberCountByCollection: oneByKey(storeID, func(ctx context.Context, ids []int64) ([]models.CollectionCount, error) {
+			return models.MemberCountsByCollection(ctx, db, storeID, ids)
+		}, func(c *models.CollectionCount) int64 { return c.CollectionID }),
+		TiersByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleOfferTier, error) {
+			return models.TiersByBundle(ctx, db, storeID, ids)
+		}, func(t *models.BundleOfferTier) int64 { return t.BundleID }),
+		ProductLinksByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleLink, error) {
+			return models.BundleProductLinks(ctx, db, storeID, ids)
+		}, func(l *models.BundleLink) int64 { return l.BundleID }),
+		CollectionLinksByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleLink, error) {
+			return models.BundleCollectionLinks(ctx, db, storeID, ids)
+		}, func(l *models.BundleLink) int64 { return l.BundleID }),
+
+		db:                  db,
+		storeID:             storeID,
+		membersByCollection: map[int64]*Loader[[]models.CollectionMember]{},
+		reviewsByProduct:    map[int64]*Loader[[]models.Review]{},
 	}
+}
+
+// clearers lists the cache-clearing functions of every loader; l.mu is held.
+func (l *Loaders) clearers() []func() {
+	out := []func(){
+		clearer(l.UserByID), clearer(l.MCPKeyByID), clearer(l.RecentDeliveriesBySubs),
+		clearer(l.ProductByID), clearer(l.VariantsByProduct), clearer(l.ImagesByProduct),
+		clearer(l.MembershipsByProduct), clearer(l.CollectionsByProduct), clearer(l.BundlesByProduct), clearer(l.CollectionByID),
+		clearer(l.MemberCountByCollection), clearer(l.TiersByBundle), clearer(l.ProductLinksByBundle),
+		clearer(l.CollectionLinksByBundle),
+	}
+	for _, ld := range l.membersByCollection {
+		out = append(out, clearer(ld))
+	}
+	for _, ld := range l.reviewsByProduct {
+		out = append(out, clearer(ld))
+	}
+	return out
+}
+
+func clearer[V any](ld *Loader[V]) func() {
+	return func() {
+		ld.ClearAll()
+		ld.mu.Lock()
+		ld.lists = map[*graphql.FieldContext]*sync.Once{}
+		ld.mu.Unlock()
+	}
+}
+
+// MembersByCollection loads the first upto members of collections, in each
+// collection's sort order.
+func (l *Loaders) MembersByCollection(upto int64) *Loader[[]models.CollectionMember] {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ld, ok := l.membersByCollection[upto]; ok {
+		return ld
+	}
+	ld := manyByKey(l.storeID, func(ctx context.Context, ids []int64) ([]models.CollectionMember, error) {
+		return models.MembersByCollection(ctx, l.db, l.storeID, ids, upto)
+	}, func(m *models.CollectionMember) int64 { return m.CollectionID })
+	l.membersByCollection[upto] = ld
+	return ld
+}
+
+// ReviewsByProduct loads the newest limit published reviews of products.
+func (l *Loaders) ReviewsByProduct(limit int64) *Loader[[]models.Review] {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ld, ok := l.reviewsByProduct[limit]; ok {
+		return ld
+	}
+	ld := manyByKey(l.storeID, func(ctx context.Context, ids []int64) ([]models.Review, error) {
+		return models.ReviewsByProduct(ctx, l.db, l.storeID, ids, limit)
+	}, func(r *models.Review) int64 { return r.ProductID })
+	l.reviewsByProduct[limit] = ld
+	return ld
 }
 
 type loadersKey struct{}
@@ -59,7 +177,7 @@ const batchWait = 2 * time.Millisecond
 
 // oneByKey builds a loader of at most one record per key; a missing record
 // is a nil value, and the caller decides whether that is an error.
-func oneByKey[V any](storeID int64, fetch func(context.Context, []int64) ([]V, error), keyOf func(*V) int64) *dataloader.Loader[int64, *V] {
+func oneByKey[V any](storeID int64, fetch func(context.Context, []int64) ([]V, error), keyOf func(*V) int64) *Loader[*V] {
 	batch := func(ctx context.Context, keys []int64) []*dataloader.Result[*V] {
 		rows, err := fetchScoped(ctx, storeID, keys, fetch)
 		byKey := make(map[int64]*V, len(rows))
@@ -72,11 +190,11 @@ func oneByKey[V any](storeID int64, fetch func(context.Context, []int64) ([]V, e
 		}
 		return out
 	}
-	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[int64, *V](batchWait), dataloader.WithCache[int64, *V](&dataloader.NoCache[int64, *V]{}))
+	return newLoader(batch)
 }
 
 // manyByKey builds a loader of the records that belong to each key.
-func manyByKey[V any](storeID int64, fetch func(context.Context, []int64) ([]V, error), keyOf func(*V) int64) *dataloader.Loader[int64, []V] {
+func manyByKey[V any](storeID int64, fetch func(context.Context, []int64) ([]V, error), keyOf func(*V) int64) *Loader[[]V] {
 	batch := func(ctx context.Context, keys []int64) []*dataloader.Result[[]V] {
 		rows, err := fetchScoped(ctx, storeID, keys, fetch)
 		byKey := make(map[int64][]V, len(keys))
@@ -94,7 +212,7 @@ func manyByKey[V any](storeID int64, fetch func(context.Context, []int64) ([]V, 
 		}
 		return out
 	}
-	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[int64, []V](batchWait), dataloader.WithCache[int64, []V](&dataloader.NoCache[int64, []V]{}))
+	return newLoader(batch)
 }
 
 // fetchScoped refuses to query without a store: tenant scoping fails closed.
@@ -103,4 +221,110 @@ func fetchScoped[V any](ctx context.Context, storeID int64, keys []int64, fetch 
 		return nil, apperr.New(apperr.Unauthenticated, "an API key is required: send Authorization: Bearer <key>")
 	}
 	return fetch(ctx, keys)
+}
+
+// Loader is a dataloader with its request cache, plus the means to load a
+// list's relation for every item of the list at once.
+type Loader[V any] struct {
+	*dataloader.Loader[int64, V]
+	batch dataloader.BatchFunc[int64, V]
+
+	mu    sync.Mutex
+	lists map[*graphql.FieldContext]*sync.Once
+}
+
+func newLoader[V any](batch dataloader.BatchFunc[int64, V]) *Loader[V] {
+	return &Loader[V]{
+		Loader: dataloader.NewBatchedLoader(batch, dataloader.WithWait[int64, V](batchWait)),
+		batch:  batch,
+		lists:  map[*graphql.FieldContext]*sync.Once{},
+	}
+}
+
+// LoadFor loads the value of key for the object resolving a field. When
+// that object sits in a list, the first item to ask fetches the keys of
+// every item (field keyField of each element of the list) in one batch and
+// primes the request cache; the others then read the cache. A relation of
+// a list so costs one statement however the resolvers are scheduled, which
+// a batching window alone cannot promise on a busy machine.
+func (l *Loader[V]) LoadFor(ctx context.Context, key int64, keyField string) (V, error) {
+	if list := enclosingList(ctx); list != nil {
+		l.mu.Lock()
+		once, ok := l.lists[list]
+		if !ok {
+			once = new(sync.Once)
+			l.lists[list] = once
+		}
+		l.mu.Unlock()
+		once.Do(func() {
+			keys := keysOf(list.Result, keyField)
+			if len(keys) < 2 {
+				return
+			}
+			for i, res := range l.batch(ctx, keys) {
+				if res.Error == nil {
+					l.Prime(ctx, keys[i], res.Data)
+				}
+			}
+		})
+	}
+	return l.Load(ctx, key)()
+}
+
+// enclosingList is the field context of the list holding the object whose
+// field is being resolved, or nil when the object is not in a list.
+func enclosingList(ctx context.Context) *graphql.FieldContext {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Parent == nil || fc.Parent.Index == nil || fc.Parent.Parent == nil {
+		return nil
+	}
+	return fc.Parent.Parent
+}
+
+// keysOf reads field name (an int64) of each element of a slice of structs
+// or struct pointers, once each.
+func keysOf(list any, name string) []int64 {
+	v := reflect.ValueOf(list)
+	if v.Kind() != reflect.Slice {
+		return nil
+	}
+	seen := make(map[int64]bool, v.Len())
+	keys := make([]int64, 0, v.Len())
+	for i := 0; i < v.Len(); i++ {
+		e := reflect.Indirect(v.Index(i))
+		if e.Kind() != reflect.Struct {
+			return nil
+		}
+		f := e.FieldByName(name)
+		if !f.IsValid() {
+			return nil
+		}
+		var k int64
+		switch f.Kind() {
+		case reflect.Int64:
+			k = f.Int()
+		case reflect.Pointer:
+			if f.IsNil() || f.Elem().Kind() != reflect.Int64 {
+				continue
+			}
+			k = f.Elem().Int()
+		default:
+			return nil
+		}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// ClearAll empties the request cache of every loader; the executor calls it
+// before each mutation, so that a read after a write sees the write.
+func (l *Loaders) ClearAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, c := range l.clearers() {
+		c()
+	}
 }

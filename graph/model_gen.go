@@ -19,6 +19,141 @@ type APIKeyInput struct {
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
+type BulkAdplatformCategoryInput struct {
+	Ids                  []int64 `json:"ids"`
+	AdplatformCategoryID int64   `json:"adplatform_category_id"`
+}
+
+// The result of a bulk write: how many records it changed, and which.
+type BulkResult struct {
+	Ids   []int64 `json:"ids"`
+	Count int64   `json:"count"`
+}
+
+// A new bundle; or, on update, the fields to change (left out: unchanged; lists, when sent, replace).
+type BundleInput struct {
+	Title *string `json:"title,omitempty"`
+	// Defaults to true.
+	Enabled *bool `json:"enabled,omitempty"`
+	// all (default), products or collections.
+	AppliesTo              *string `json:"applies_to,omitempty"`
+	IncludePlainItems      *bool   `json:"include_plain_items,omitempty"`
+	VariantSelectors       *bool   `json:"variant_selectors,omitempty"`
+	VariantSelectorsSingle *bool   `json:"variant_selectors_single,omitempty"`
+	ProductIds             []int64 `json:"product_ids,omitempty"`
+	CollectionIds          []int64 `json:"collection_ids,omitempty"`
+	// 1 to 10 tiers with distinct quantities.
+	Tiers []BundleTierInput `json:"tiers,omitempty"`
+}
+
+type BundleTierInput struct {
+	Quantity     int64   `json:"quantity"`
+	DiscountBps  *int64  `json:"discount_bps,omitempty"`
+	FreeShipping *bool   `json:"free_shipping,omitempty"`
+	Label        *string `json:"label,omitempty"`
+	Title        *string `json:"title,omitempty"`
+	Caption      *string `json:"caption,omitempty"`
+	BenefitLabel *string `json:"benefit_label,omitempty"`
+	Preselected  *bool   `json:"preselected,omitempty"`
+}
+
+// A new collection; or, on update, the fields to change (left out: unchanged).
+type CollectionInput struct {
+	Title *string `json:"title,omitempty"`
+	// Generated from the title when left out.
+	Handle      *string `json:"handle,omitempty"`
+	Description *string `json:"description,omitempty"`
+	// manual (default) or smart; fixed once created.
+	CollectionType *string               `json:"collection_type,omitempty"`
+	Disjunctive    *bool                 `json:"disjunctive,omitempty"`
+	Rules          []CollectionRuleInput `json:"rules,omitempty"`
+	SortOrder      *string               `json:"sort_order,omitempty"`
+	// Defaults to true.
+	Published *bool   `json:"published,omitempty"`
+	ImageSrc  *string `json:"image_src,omitempty"`
+	Seo       any     `json:"seo,omitempty"`
+	// Manual: the first members, in order.
+	ProductIds []int64 `json:"product_ids,omitempty"`
+}
+
+// What a collection with these fields would hold, without saving it.
+type CollectionPreview struct {
+	ID             int64     `json:"id"`
+	Handle         string    `json:"handle"`
+	Title          string    `json:"title"`
+	Description    string    `json:"description"`
+	CollectionType string    `json:"collection_type"`
+	Disjunctive    bool      `json:"disjunctive"`
+	Rules          any       `json:"rules"`
+	SortOrder      string    `json:"sort_order"`
+	Published      bool      `json:"published"`
+	ImageSrc       string    `json:"image_src"`
+	Seo            any       `json:"seo"`
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
+	// Always 0: a preview is not in any order.
+	Position int64 `json:"position"`
+	// The lowest price among the matching products; 0 when none match.
+	PriceCents int64 `json:"price_cents"`
+	// The first matching products (at most limit, default 50), in the sort order.
+	Products      []models.CollectionMember `json:"products"`
+	ProductsCount int64                     `json:"products_count"`
+}
+
+type CollectionProductInput struct {
+	ProductID int64 `json:"product_id"`
+}
+
+type CollectionReorderInput struct {
+	// Members in their new order; members left out follow, in their old order.
+	ProductIds []int64 `json:"product_ids"`
+}
+
+// A smart-collection rule. column: title, type, vendor, tag, variant_price, variant_compare_at_price, variant_weight, variant_inventory, variant_title. relation: equals, not_equals, greater_than, less_than, starts_with, ends_with, contains, not_contains (text columns compare case-insensitively; prices are in cents, weights in grams). A variant rule matches when any variant matches.
+type CollectionRuleInput struct {
+	Column    string `json:"column"`
+	Relation  string `json:"relation"`
+	Condition string `json:"condition"`
+}
+
+// A generated file: fetch `url` (no key needed, it is signed) before `expires_at`. REST routes stream the bytes instead.
+type Download struct {
+	Filename    string    `json:"filename"`
+	ContentType string    `json:"content_type"`
+	URL         string    `json:"url"`
+	ExpiresAt   time.Time `json:"expires_at"`
+}
+
+type IdsInput struct {
+	Ids []int64 `json:"ids"`
+}
+
+// What an import did, row by row.
+type ImportReport struct {
+	Created int64 `json:"created"`
+	Updated int64 `json:"updated"`
+	// [{row, handle, reason}]
+	Skipped any `json:"skipped"`
+	// [{row, column, message}]: the products with errors were not written.
+	Errors any `json:"errors"`
+	// [{row, handle, from, to}]: SKUs another product already had.
+	RenamedSkus any `json:"renamed_skus"`
+	// [{row, column, before, after}]: cells that were trimmed or repaired.
+	CleanedCells any `json:"cleaned_cells"`
+}
+
+// An uploaded, verified image: use src on products, collections and articles.
+type MediaImage struct {
+	Src         string `json:"src"`
+	Filename    string `json:"filename"`
+	ContentType string `json:"content_type"`
+	Width       int64  `json:"width"`
+	Height      int64  `json:"height"`
+	// Base64 ThumbHash placeholder.
+	Thumbhash string `json:"thumbhash"`
+	Bytes     int64  `json:"bytes"`
+}
+
 // What an invitation did: added is true when the person already had an account.
 type MemberInvitation struct {
 	Added   bool                `json:"added"`
@@ -39,7 +174,97 @@ type MemberUpdateInput struct {
 type Mutation struct {
 }
 
+type ProductImageInput struct {
+	// An uploaded media src (POST /store/uploads/finalize) or an absolute https URL.
+	Src string  `json:"src"`
+	Alt *string `json:"alt,omitempty"`
+}
+
+// A new product; or, on update, the fields to change (left out: unchanged; variants and images, when sent, replace the lists).
+type ProductInput struct {
+	Title *string `json:"title,omitempty"`
+	// Generated from the title when left out; lowercase letters, digits and dashes.
+	Handle      *string `json:"handle,omitempty"`
+	BodyHTML    *string `json:"body_html,omitempty"`
+	Vendor      *string `json:"vendor,omitempty"`
+	ProductType *string `json:"product_type,omitempty"`
+	// draft (default), active or archived.
+	Status *string  `json:"status,omitempty"`
+	Tags   []string `json:"tags,omitempty"`
+	// {title, description}.
+	Seo                  any                   `json:"seo,omitempty"`
+	AdplatformCategoryID *int64                `json:"adplatform_category_id,omitempty"`
+	Options              []ProductOptionInput  `json:"options,omitempty"`
+	Variants             []ProductVariantInput `json:"variants,omitempty"`
+	// In position order.
+	Images []ProductImageInput `json:"images,omitempty"`
+}
+
+type ProductOptionInput struct {
+	Name string `json:"name"`
+	// Optional: derived from the variants when left out.
+	Values []string `json:"values,omitempty"`
+}
+
+type ProductVariantInput struct {
+	// A variant of this product to keep and change; new variants have none.
+	ID                  *int64  `json:"id,omitempty"`
+	Option1             *string `json:"option1,omitempty"`
+	Option2             *string `json:"option2,omitempty"`
+	Option3             *string `json:"option3,omitempty"`
+	Sku                 *string `json:"sku,omitempty"`
+	Barcode             *string `json:"barcode,omitempty"`
+	PriceCents          int64   `json:"price_cents"`
+	CompareAtPriceCents *int64  `json:"compare_at_price_cents,omitempty"`
+	CostCents           *int64  `json:"cost_cents,omitempty"`
+	WeightGrams         *int64  `json:"weight_grams,omitempty"`
+	InventoryQuantity   *int64  `json:"inventory_quantity,omitempty"`
+	// deny (default) or continue.
+	InventoryPolicy *string `json:"inventory_policy,omitempty"`
+	// Defaults to true.
+	TrackInventory *bool `json:"track_inventory,omitempty"`
+	// Defaults to true.
+	Taxable *bool `json:"taxable,omitempty"`
+	// Defaults to true.
+	RequiresShipping *bool `json:"requires_shipping,omitempty"`
+	// The src of one of the product's images.
+	ImageSrc *string `json:"image_src,omitempty"`
+}
+
 type Query struct {
+}
+
+type ReviewBulkInput struct {
+	// approve, reject or delete.
+	Action string  `json:"action"`
+	Ids    []int64 `json:"ids"`
+}
+
+type ReviewFeaturedInput struct {
+	Featured bool `json:"featured"`
+}
+
+// What a reviews import did.
+type ReviewImportReport struct {
+	Created int64 `json:"created"`
+	// Reviews already in the store (same product, author email or name, and date) that the sheet's rows replaced.
+	Replaced int64 `json:"replaced"`
+	// How many distinct products the imported reviews belong to.
+	Products int64 `json:"products"`
+	// [{row, handle, reason}]
+	Skipped any `json:"skipped"`
+	// [{row, column, message}]
+	Errors any `json:"errors"`
+}
+
+type ReviewReplyInput struct {
+	// The store's public answer; empty removes it.
+	Reply string `json:"reply"`
+}
+
+type ReviewStatusInput struct {
+	// pending, published or rejected.
+	Status string `json:"status"`
 }
 
 type StoreSettingInput struct {
@@ -63,6 +288,30 @@ type StoreUpdateInput struct {
 	OrderNumberPrefix *string `json:"order_number_prefix,omitempty"`
 	OrderNumberSuffix *string `json:"order_number_suffix,omitempty"`
 	Address           any     `json:"address,omitempty"`
+}
+
+type UploadFinalizeInput struct {
+	Key string `json:"key"`
+}
+
+type UploadRequestInput struct {
+	Filename string `json:"filename"`
+	// image/png, image/jpeg, image/gif or image/webp; derived from the filename when left out.
+	ContentType *string `json:"content_type,omitempty"`
+	// The size in bytes, when known: refused early when over the limit.
+	Size *int64 `json:"size,omitempty"`
+}
+
+// Where and how to send one file: PUT the bytes to url with these headers before expires_at.
+type UploadTicket struct {
+	UploadURL string `json:"upload_url"`
+	Method    string `json:"method"`
+	// Headers the PUT must carry, e.g. {"Content-Type": "image/png"}.
+	Headers any `json:"headers"`
+	// Pass it to finalizeUpload.
+	Key       string    `json:"key"`
+	MaxBytes  int64     `json:"max_bytes"`
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 type WebhookInput struct {
@@ -131,6 +380,62 @@ func (e *Role) UnmarshalJSON(b []byte) error {
 }
 
 func (e Role) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Which spreadsheet format a download is written in.
+type SheetFormat string
+
+const (
+	SheetFormatCSV  SheetFormat = "CSV"
+	SheetFormatXlsx SheetFormat = "XLSX"
+)
+
+var AllSheetFormat = []SheetFormat{
+	SheetFormatCSV,
+	SheetFormatXlsx,
+}
+
+func (e SheetFormat) IsValid() bool {
+	switch e {
+	case SheetFormatCSV, SheetFormatXlsx:
+		return true
+	}
+	return false
+}
+
+func (e SheetFormat) String() string {
+	return string(e)
+}
+
+func (e *SheetFormat) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SheetFormat(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SheetFormat", str)
+	}
+	return nil
+}
+
+func (e SheetFormat) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SheetFormat) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SheetFormat) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -88,3 +88,32 @@ func jsonKind(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// MarshalID writes an id as a string, as the spec shows review ids.
+func MarshalID(id int64) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) {
+		io.WriteString(w, strconv.Quote(strconv.FormatInt(id, 10)))
+	})
+}
+
+// UnmarshalID reads an id sent as a string of digits or as a number.
+func UnmarshalID(v any) (int64, error) {
+	var s string
+	switch v := v.(type) {
+	case string:
+		s = v
+	case json.Number:
+		s = v.String()
+	case int64:
+		return v, nil
+	case float64:
+		if v == float64(int64(v)) {
+			return int64(v), nil
+		}
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id < 1 {
+		return 0, apperr.Invalidf("an id must be a positive whole number such as \"42\"")
+	}
+	return id, nil
+}

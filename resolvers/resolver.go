@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"storeadmin/internal/media"
 )
 
 // Resolver holds what every resolver needs. It is built once, in
@@ -19,4 +21,6 @@ type Resolver struct {
 	AllowPrivateWebhooks bool
 	// MCPEndpoint is the URL AI assistants connect to.
 	MCPEndpoint string
+	// Media keeps uploaded images and generated downloads.
+	Media *media.Media
 }

@@ -11,7 +11,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -32,6 +35,12 @@ type Adapter struct {
 	schema *ast.Schema
 	ops    map[string]*operation
 	routes []Route
+	files  Files
+}
+
+// Files opens the generated downloads that File routes stream.
+type Files interface {
+	OpenDownload(ctx context.Context, key string) (io.ReadCloser, error)
 }
 
 var pathParamRE = regexp.MustCompile(`\{(\w+)\}`)
@@ -40,7 +49,7 @@ var pathParamRE = regexp.MustCompile(`\{(\w+)\}`)
 // table against them: every route names an operation whose variables its
 // path parameters fill, and every operation is routed. It then warms the
 // executor's cache so that no request parses or validates a document.
-func New(exec *executor.Executor, schema *ast.Schema, routes []Route) (*Adapter, error) {
+func New(exec *executor.Executor, schema *ast.Schema, routes []Route, files Files) (*Adapter, error) {
 	ops, err := loadOperations(schema)
 	if err != nil {
 		return nil, err
@@ -56,8 +65,8 @@ func New(exec *executor.Executor, schema *ast.Schema, routes []Route) (*Adapter,
 				return nil, fmt.Errorf("route %s %s: operation %s has no variable $%s for the path parameter", rt.Method, rt.Path, rt.Op, m[1])
 			}
 		}
-		if rt.Shape == Spread && len(op.def.SelectionSet) != 1 {
-			return nil, fmt.Errorf("route %s %s: a spread operation must have exactly one root field", rt.Method, rt.Path)
+		if (rt.Shape == Spread || rt.Shape == File) && len(op.def.SelectionSet) != 1 {
+			return nil, fmt.Errorf("route %s %s: a spread or file operation must have exactly one root field", rt.Method, rt.Path)
 		}
 		used[rt.Op] = true
 	}
@@ -66,7 +75,7 @@ func New(exec *executor.Executor, schema *ast.Schema, routes []Route) (*Adapter,
 			return nil, fmt.Errorf("operation %s is not routed: add it to the route table or delete it", name)
 		}
 	}
-	a := &Adapter{exec: exec, schema: schema, ops: ops, routes: routes}
+	a := &Adapter{exec: exec, schema: schema, ops: ops, routes: routes, files: files}
 	for _, op := range ops {
 		// Parsing and validation are cached by query text; variables are
 		// checked per request, so their errors here are expected.
@@ -117,12 +126,51 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 			fail(w, r, code, message(first))
 			return
 		}
+		if rt.Shape == File {
+			a.stream(w, r, resp.Data)
+			return
+		}
 		body, err := payload(resp.Data, rt.Shape)
 		if err != nil {
 			WriteError(w, http.StatusInternalServerError, "internal server error")
 			return
 		}
 		writeJSON(w, success, body)
+	}
+}
+
+// stream answers with the bytes of the Download the operation returned:
+// the resolver made the file after its own access checks, so the REST
+// client gets the file itself rather than a link to it.
+func (a *Adapter) stream(w http.ResponseWriter, r *http.Request, data json.RawMessage) {
+	var fields map[string]struct {
+		Filename    string `json:"filename"`
+		ContentType string `json:"content_type"`
+		URL         string `json:"url"`
+	}
+	if err := json.Unmarshal(data, &fields); err != nil {
+		WriteError(w, http.StatusInternalServerError, "internal server error")
+		return
+	}
+	for _, d := range fields {
+		u, err := url.Parse(d.URL)
+		if err != nil || !strings.Contains(u.Path, "/files/") {
+			WriteError(w, http.StatusInternalServerError, "internal server error")
+			return
+		}
+		key := u.Path[strings.Index(u.Path, "/files/")+len("/files/"):]
+		body, err := a.files.OpenDownload(r.Context(), key)
+		if err != nil {
+			fail(w, r, apperr.CodeOf(err), err.Error())
+			return
+		}
+		defer body.Close()
+		w.Header().Set("Content-Type", d.ContentType)
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": d.Filename}))
+		w.Header().Set("Cache-Control", "private, no-store")
+		w.WriteHeader(http.StatusOK)
+		io.Copy(w, body)
+		return
 	}
 }
 

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/go-chi/chi/v5"
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -19,6 +21,9 @@ import (
 
 // MaxBodyBytes bounds a JSON request body.
 const MaxBodyBytes = 1 << 20
+
+// MaxUploadBytes bounds a file sent to an upload route (a sheet import).
+const MaxUploadBytes = 32 << 20
 
 // bodyVariable is the variable that receives the whole JSON body when an
 // operation declares it; otherwise the body's top-level keys are variables.
@@ -55,7 +60,13 @@ func bind(r *http.Request, schema *ast.Schema, op *operation) (map[string]any, e
 			vars[def.Variable] = obj
 		}
 	}
-	if err := bindBody(r, schema, op, vars); err != nil {
+	if name := uploadVariable(op); name != "" {
+		up, err := readUpload(r)
+		if err != nil {
+			return nil, err
+		}
+		vars[name] = up
+	} else if err := bindBody(r, schema, op, vars); err != nil {
 		return nil, err
 	}
 	for _, def := range op.def.VariableDefinitions {
@@ -221,4 +232,53 @@ func fromString(schema *ast.Schema, t *ast.Type, values []string, name string) (
 		return strings.ToUpper(v), nil
 	}
 	return v, nil
+}
+
+// uploadVariable names the operation's Upload variable, if it has one.
+func uploadVariable(op *operation) string {
+	for _, def := range op.def.VariableDefinitions {
+		if def.Type.Name() == "Upload" {
+			return def.Variable
+		}
+	}
+	return ""
+}
+
+// readUpload reads the file of an upload route: the part named file of a
+// multipart/form-data body, or else the raw body (named by ?filename=).
+func readUpload(r *http.Request) (graphql.Upload, error) {
+	r.Body = http.MaxBytesReader(nil, r.Body, MaxUploadBytes+1<<20)
+	up := graphql.Upload{Filename: r.URL.Query().Get("filename"), ContentType: r.Header.Get("Content-Type")}
+	var src io.Reader = r.Body
+	if mt, _, _ := mime.ParseMediaType(up.ContentType); mt == "multipart/form-data" {
+		mr, err := r.MultipartReader()
+		if err != nil {
+			return up, apperr.Invalidf("the multipart body could not be read: %s", err.Error())
+		}
+		for {
+			part, err := mr.NextPart()
+			if err == io.EOF {
+				return up, apperr.Invalidf("the multipart body has no part named file")
+			}
+			if err != nil {
+				return up, apperr.Invalidf("the multipart body could not be read: %s", err.Error())
+			}
+			if part.FormName() == "file" {
+				up.Filename, up.ContentType, src = part.FileName(), part.Header.Get("Content-Type"), part
+				break
+			}
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(src, MaxUploadBytes+1))
+	if err != nil {
+		return up, apperr.Invalidf("the file could not be read: %s", err.Error())
+	}
+	if len(data) > MaxUploadBytes {
+		return up, apperr.Invalidf("the file is larger than %d MiB", MaxUploadBytes>>20)
+	}
+	if len(data) == 0 {
+		return up, apperr.Invalidf("send the file: as the request body, or as a multipart/form-data part named file")
+	}
+	up.File, up.Size = bytes.NewReader(data), int64(len(data))
+	return up, nil
 }

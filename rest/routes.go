@@ -13,6 +13,8 @@ const (
 	// Spread: the one root field is an object whose fields are the payload
 	// keys (for answers such as {"added": ..., "invited": ...}).
 	Spread
+	// File: the one root field is a Download; the answer is its bytes.
+	File
 )
 
 // Route maps one REST call onto a persisted operation.
@@ -65,4 +67,55 @@ var Routes = []Route{
 	{http.MethodPut, "/store/webhooks/{id}", "UpdateWebhook", 0, Fields},
 	{http.MethodDelete, "/store/webhooks/{id}", "DeleteWebhook", 0, Bare},
 	{http.MethodGet, "/store/webhooks/{id}/deliveries", "ListWebhookDeliveries", 0, Fields},
+
+	// Products
+	{http.MethodGet, "/store/products", "ListProducts", 0, Fields},
+	{http.MethodPost, "/store/products", "CreateProduct", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/products/bulk-adplatform-category", "BulkSetAdplatformCategory", 0, Spread},
+	{http.MethodPost, "/store/products/bulk-delete", "BulkDeleteProducts", 0, Spread},
+	{http.MethodGet, "/store/products/export", "ExportProducts", 0, File},
+	{http.MethodGet, "/store/products/handle-available", "ProductHandleAvailable", 0, Fields},
+	{http.MethodPost, "/store/products/import", "ImportProducts", 0, Spread},
+	{http.MethodGet, "/store/products/import/template", "ProductImportTemplate", 0, File},
+	{http.MethodGet, "/store/products/options", "ListProductOptions", 0, Fields},
+	{http.MethodGet, "/store/products/{id}", "GetProduct", 0, Fields},
+	{http.MethodPut, "/store/products/{id}", "UpdateProduct", 0, Fields},
+	{http.MethodDelete, "/store/products/{id}", "DeleteProduct", 0, Bare},
+
+	// Collections
+	{http.MethodGet, "/store/collections", "ListCollections", 0, Fields},
+	{http.MethodPost, "/store/collections", "CreateCollection", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/collections/bulk-delete", "BulkDeleteCollections", 0, Spread},
+	{http.MethodGet, "/store/collections/handle-available", "CollectionHandleAvailable", 0, Fields},
+	{http.MethodGet, "/store/collections/options", "ListCollectionOptions", 0, Fields},
+	{http.MethodPost, "/store/collections/preview", "PreviewCollection", 0, Spread},
+	{http.MethodGet, "/store/collections/{id}", "GetCollection", 0, Fields},
+	{http.MethodPut, "/store/collections/{id}", "UpdateCollection", 0, Fields},
+	{http.MethodDelete, "/store/collections/{id}", "DeleteCollection", 0, Bare},
+	{http.MethodGet, "/store/collections/{id}/products", "ListCollectionProducts", 0, Fields},
+	{http.MethodPost, "/store/collections/{id}/products", "AddCollectionProduct", 0, Bare},
+	{http.MethodPut, "/store/collections/{id}/products/reorder", "ReorderCollectionProducts", 0, Bare},
+	{http.MethodDelete, "/store/collections/{id}/products/{pid}", "RemoveCollectionProduct", 0, Bare},
+
+	// Media uploads
+	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
+	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},
+
+	// Volume bundles
+	{http.MethodGet, "/store/bundles", "ListBundles", 0, Fields},
+	{http.MethodPost, "/store/bundles", "CreateBundle", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/bundles/{id}", "GetBundle", 0, Fields},
+	{http.MethodPut, "/store/bundles/{id}", "UpdateBundle", 0, Fields},
+	{http.MethodDelete, "/store/bundles/{id}", "DeleteBundle", 0, Bare},
+
+	// Product reviews
+	{http.MethodGet, "/store/reviews", "ListReviews", 0, Fields},
+	{http.MethodPost, "/store/reviews/bulk", "BulkUpdateReviews", 0, Fields},
+	{http.MethodGet, "/store/reviews/export", "ExportReviews", 0, File},
+	{http.MethodPost, "/store/reviews/import", "ImportReviews", 0, Spread},
+	{http.MethodGet, "/store/reviews/import/template", "ReviewImportTemplate", 0, File},
+	{http.MethodDelete, "/store/reviews/{id}", "DeleteReview", 0, Bare},
+	{http.MethodPut, "/store/reviews/{id}/featured", "SetReviewFeatured", 0, Fields},
+	{http.MethodPut, "/store/reviews/{id}/reply", "ReplyToReview", 0, Fields},
+	{http.MethodPut, "/store/reviews/{id}/status", "SetReviewStatus", 0, Fields},
 }

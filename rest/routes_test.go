@@ -17,7 +17,7 @@ import (
 // does.
 func TestRoutesAndOperations(t *testing.T) {
 	exec := graph.NewExecutor(&resolvers.Resolver{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if _, err := rest.New(exec, graph.Schema(), rest.Routes); err != nil {
+	if _, err := rest.New(exec, graph.Schema(), rest.Routes, nil); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
@@ -42,12 +42,12 @@ func TestBrokenRouteTableFails(t *testing.T) {
 	exec := graph.NewExecutor(&resolvers.Resolver{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	broken := append([]rest.Route{}, rest.Routes...)
 	broken = append(broken, rest.Route{Method: http.MethodGet, Path: "/store/nothing", Op: "NoSuchOperation"})
-	if _, err := rest.New(exec, graph.Schema(), broken); err == nil {
+	if _, err := rest.New(exec, graph.Schema(), broken, nil); err == nil {
 		t.Fatal("a route naming a missing operation was accepted")
 	}
 	broken = append([]rest.Route{}, rest.Routes...)
 	broken = append(broken, rest.Route{Method: http.MethodGet, Path: "/store/{storeId}", Op: "GetStore"})
-	if _, err := rest.New(exec, graph.Schema(), broken); err == nil {
+	if _, err := rest.New(exec, graph.Schema(), broken, nil); err == nil {
 		t.Fatal("a path parameter without a variable was accepted")
 	}
 }

@@ -81,7 +81,7 @@ func keysCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.
 	role := fs.String("role", "", "admin or staff")
 	scopes := fs.String("scopes", "", "comma-separated scopes, e.g. orders:read,products:write; empty grants all the role allows")
 	expiresIn := fs.Duration("expires-in", 0, "lifetime, e.g. 24h or 720h; 0 never expires")
-	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store) error {
+	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store, _ *dbFlags) error {
 		return createKey(ctx, bdb, s, *name, *role, *scopes, *expiresIn, stdout)
 	})
 }
@@ -113,7 +113,7 @@ func createKey(ctx context.Context, bdb *bun.DB, s *models.Store, name, role, sc
 
 func keysList(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("keys list", flag.ContinueOnError)
-	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store) error {
+	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store, _ *dbFlags) error {
 		return listKeys(ctx, bdb, s, stdout)
 	})
 }
@@ -143,7 +143,7 @@ func listKeys(ctx context.Context, bdb *bun.DB, s *models.Store, stdout io.Write
 func keysRevoke(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("keys revoke", flag.ContinueOnError)
 	id := fs.Int64("id", 0, "the key's id (see keys list)")
-	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store) error {
+	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store, _ *dbFlags) error {
 		k, err := models.RevokeAPIKey(ctx, bdb, s.ID, *id)
 		if err != nil {
 			return err
@@ -155,8 +155,17 @@ func keysRevoke(ctx context.Context, args []string, stdout io.Writer, log *slog.
 
 func seedCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
-	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store) error {
-		if err := seed.Store(ctx, bdb, s.ID, time.Now()); err != nil {
+	var mf mediaFlags
+	mf.register(fs)
+	publicURL := fs.String("public-url", envOr("STOREADMIN_PUBLIC_URL", "http://127.0.0.1:8080"),
+		"the base URL serve will answer at, for the seeded images' links (env STOREADMIN_PUBLIC_URL)")
+	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store, db *dbFlags) error {
+		files, err := mf.open(ctx, bdb, db.dataDir, *publicURL)
+		if err != nil {
+			return err
+		}
+		defer files.Close()
+		if err := seed.Store(ctx, bdb, files, s.ID, time.Now()); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "seeded store %s\n", s.Handle)
@@ -167,7 +176,7 @@ func seedCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 // storeCommand is the shape of the commands that act on one store: it adds
 // the database flags and --store to fs, parses args, opens the database,
 // finds the store and runs fn.
-func storeCommand(ctx context.Context, fs *flag.FlagSet, args []string, log *slog.Logger, fn func(*bun.DB, *models.Store) error) error {
+func storeCommand(ctx context.Context, fs *flag.FlagSet, args []string, log *slog.Logger, fn func(*bun.DB, *models.Store, *dbFlags) error) error {
 	var db dbFlags
 	db.register(fs)
 	store := fs.String("store", "", "the store's handle")
@@ -186,7 +195,7 @@ func storeCommand(ctx context.Context, fs *flag.FlagSet, args []string, log *slo
 	if err != nil {
 		return err
 	}
-	return fn(bdb, s)
+	return fn(bdb, s, &db)
 }
 
 func splitList(s string) []string {

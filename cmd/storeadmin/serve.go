@@ -17,6 +17,7 @@ import (
 
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/media"
 	"storeadmin/internal/seed"
 	"storeadmin/internal/server"
 	"storeadmin/models"
@@ -33,6 +34,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs)
+	var mf mediaFlags
+	mf.register(fs)
 	addr := fs.String("addr", envOr("STOREADMIN_ADDR", "127.0.0.1:8080"), "listen address (env STOREADMIN_ADDR)")
 	demo := fs.Bool("demo", os.Getenv("STOREADMIN_DEMO") == "1", "create and seed a demo store and print an admin key (env STOREADMIN_DEMO=1)")
 	rateLimit := fs.Int("rate-limit", envInt("STOREADMIN_RATE_LIMIT", server.DefaultRateLimit), "requests per key per minute (env STOREADMIN_RATE_LIMIT)")
@@ -61,7 +64,15 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	if base == "" {
 		base = "http://" + ln.Addr().String()
 	}
+	files, err := mf.open(ctx, bdb, db.dataDir, base)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer files.Close()
+	go sweep(ctx, files, log)
 	cfg := server.Config{
+		Media:                files,
 		RateLimit:            *rateLimit,
 		AllowPrivateWebhooks: *allowPrivate,
 		Audit:                audit.Config{CountryHeader: *countryHeader, ClientIPHeader: *clientIPHeader},
@@ -77,7 +88,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"client_ip_header", cfg.Audit.ClientIPHeader, "database", dbDescription(db))
 
 	if *demo {
-		key, err := prepareDemo(ctx, bdb, log)
+		key, err := prepareDemo(ctx, bdb, files, log)
 		if err != nil {
 			ln.Close()
 			return err
@@ -117,7 +128,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 }
 
 // prepareDemo makes sure the demo store exists and is seeded, and returns a fresh admin key for it.
-func prepareDemo(ctx context.Context, db *bun.DB, log *slog.Logger) (string, error) {
+func prepareDemo(ctx context.Context, db *bun.DB, files *media.Media, log *slog.Logger) (string, error) {
 	store, err := models.GetStoreByHandle(ctx, db, demoHandle)
 	if err != nil {
 		store = &models.Store{Handle: demoHandle, Name: "Demo Outfitters"}
@@ -128,7 +139,7 @@ func prepareDemo(ctx context.Context, db *bun.DB, log *slog.Logger) (string, err
 	// Seeding is idempotent: this fills a new store and completes one whose
 	// earlier seeding was interrupted.
 	log.Info("seeding the demo store", "handle", demoHandle)
-	if err := seed.Store(ctx, db, store.ID, time.Now()); err != nil {
+	if err := seed.Store(ctx, db, files, store.ID, time.Now()); err != nil {
 		return "", fmt.Errorf("seed demo store: %w", err)
 	}
 	k, err := resolvers.NewAPIKey(store.ID, "Demo admin key "+time.Now().UTC().Format(time.DateTime), auth.RoleAdmin, nil, nil, time.Now())
@@ -153,4 +164,25 @@ func envInt(name string, def int) int {
 		return v
 	}
 	return def
+}
+
+// sweepEvery is how often expired downloads and stale uploads are deleted.
+const sweepEvery = 5 * time.Minute
+
+// sweep deletes expired blobs until ctx ends.
+func sweep(ctx context.Context, files *media.Media, log *slog.Logger) {
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := files.Sweep(ctx); err != nil {
+				log.Warn("sweeping blobs", "err", err)
+			} else if n > 0 {
+				log.Info("swept blobs", "deleted", n)
+			}
+		}
+	}
 }

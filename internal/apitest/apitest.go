@@ -27,6 +27,7 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/server"
 	"storeadmin/internal/testdb"
+	"storeadmin/internal/media"
 	"storeadmin/models"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
@@ -38,6 +39,7 @@ type Env struct {
 	DB     *bun.DB
 	URL    string // base URL of the service
 	Config server.Config
+	Media  *media.Media
 	stores atomic.Int64
 }
 
@@ -55,7 +57,16 @@ func WithCountryHeader(h string) Option { return func(c *server.Config) { c.Audi
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	db, _ := testdb.New(t)
-	cfg := server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: "http://storeadmin.test"}
+	// The listener comes first: signed upload and download URLs must point
+	// at this very server.
+	hs := httptest.NewUnstartedServer(nil)
+	base := "http://" + hs.Listener.Addr().String()
+	files, err := media.Open(context.Background(), media.Config{BucketURL: "mem://", PublicURL: base, SigningKey: []byte(strings.Repeat("k", 32))}, time.Now)
+	if err != nil {
+		t.Fatalf("media.Open: %v", err)
+	}
+	t.Cleanup(func() { files.Close() })
+	cfg := server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: base, Media: files}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -67,9 +78,10 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}
-	hs := httptest.NewServer(srv)
+	hs.Config.Handler = srv
+	hs.Start()
 	t.Cleanup(hs.Close)
-	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg}
+	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files}
 }
 
 type testWriter struct{ t testing.TB }

@@ -9,12 +9,20 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"storeadmin/internal/media"
 )
 
 // area seeds one part of a store.
 type area struct {
 	name string
 	fill func(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error
+}
+
+// mediaArea seeds one part of a store that needs blobs (images).
+type mediaArea struct {
+	name string
+	fill func(ctx context.Context, tx bun.Tx, files *media.Media, storeID int64, now time.Time) error
 }
 
 // areas run in order; later areas may use what earlier ones made.
@@ -27,11 +35,24 @@ var areas = []area{
 	{"webhooks", webhookSubscriptions},
 }
 
+// mediaAreas run after areas, in order.
+var mediaAreas = []mediaArea{
+	{"catalogue", catalogue},
+}
+
 // Store seeds every area of the store, each in its own transaction.
-func Store(ctx context.Context, db *bun.DB, storeID int64, now time.Time) error {
+func Store(ctx context.Context, db *bun.DB, files *media.Media, storeID int64, now time.Time) error {
 	for _, a := range areas {
 		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			return a.fill(ctx, tx, storeID, now)
+		})
+		if err != nil {
+			return fmt.Errorf("seed %s: %w", a.name, err)
+		}
+	}
+	for _, a := range mediaAreas {
+		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			return a.fill(ctx, tx, files, storeID, now)
 		})
 		if err != nil {
 			return fmt.Errorf("seed %s: %w", a.name, err)

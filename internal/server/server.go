@@ -26,6 +26,7 @@ import (
 	"storeadmin/graph/playground"
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
+	"storeadmin/internal/media"
 	"storeadmin/internal/auth"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
@@ -46,6 +47,9 @@ type Config struct {
 	Audit audit.Config
 	// PublicURL is the service's own base URL, for links it hands out.
 	PublicURL string
+	// Media keeps uploaded images and generated downloads, and serves
+	// their signed URLs (/uploads/, /media/, /files/).
+	Media *media.Media
 }
 
 // Server is the assembled service.
@@ -64,10 +68,11 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Now:                  now,
 		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks,
 		MCPEndpoint:          strings.TrimSuffix(cfg.PublicURL, "/") + "/mcp",
+		Media:                cfg.Media,
 	}
 	exec := graph.NewExecutor(res, log)
 	exec.Use(audit.Extension{})
-	adapter, err := rest.New(exec, graph.Schema(), rest.Routes)
+	adapter, err := rest.New(exec, graph.Schema(), rest.Routes, cfg.Media)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +97,13 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	pg := playground.Handler("storeadmin GraphQL", "/graphql", "/graphql/assets/")
 	r.Get("/graphql", pg.ServeHTTP)
 	r.Get("/graphql/assets/*", pg.ServeHTTP)
+	if cfg.Media != nil {
+		// Signed URLs: the signature is the credential, not an API key.
+		files := cfg.Media.Handler()
+		r.Handle("/uploads/*", files)
+		r.Handle("/media/*", files)
+		r.Handle("/files/*", files)
+	}
 	r.Group(func(r chi.Router) {
 		r.Use(identify(authn, log), limiter.Handler, requireKey(db))
 		r.With(audit.Middleware(db, cfg.Audit, audit.GraphQL, log)).Post("/graphql", graphqlHandler(exec))

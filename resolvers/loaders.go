@@ -1,0 +1,67 @@
+package resolvers
+
+import (
+	"context"
+
+	"storeadmin/graph"
+	"storeadmin/internal/apperr"
+)
+
+// loadMany loads the records that belong to key through the request's
+// loader picked by pick; keyField names the field of the object being
+// resolved that holds key, so that a list's items load together.
+func loadMany[V any](ctx context.Context, key int64, keyField string, pick func(*graph.Loaders) *graph.Loader[[]V]) ([]V, error) {
+	l, err := graph.LoadersFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return pick(l).LoadFor(ctx, key, keyField)
+}
+
+// loadOne loads the record with key, as loadMany does; what names it in
+// the not-found error.
+func loadOne[V any](ctx context.Context, key int64, keyField, what string, pick func(*graph.Loaders) *graph.Loader[*V]) (*V, error) {
+	l, err := graph.LoadersFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := pick(l).LoadFor(ctx, key, keyField)
+	if err == nil && v == nil {
+		err = apperr.NotFoundf("%s was not found", what)
+	}
+	return v, err
+}
+
+// loadEach loads the records with keys, in order, skipping keys with no
+// record.
+func loadEach[V any](ctx context.Context, keys []int64, pick func(*graph.Loaders) *graph.Loader[*V]) ([]V, error) {
+	l, err := graph.LoadersFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vals, errs := pick(l).LoadMany(ctx, keys)()
+	out := make([]V, 0, len(vals))
+	for i, v := range vals {
+		if errs != nil && errs[i] != nil {
+			return nil, errs[i]
+		}
+		if v != nil {
+			out = append(out, *v)
+		}
+	}
+	return out, nil
+}
+
+// maxBulkIDs bounds the ids of one bulk call.
+const maxBulkIDs = 500
+
+// checkBulkIDs checks the ids of a bulk call.
+func checkBulkIDs(ids []int64) error {
+	if len(ids) == 0 {
+		return apperr.Invalidf("ids must list at least one id")
+	}
+	if len(ids) > maxBulkIDs {
+		return apperr.Invalidf("ids may list at most %d ids", maxBulkIDs)
+	}
+	return nil
+}

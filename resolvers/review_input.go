@@ -1,0 +1,92 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+
+	"storeadmin/graph"
+	"storeadmin/internal/apperr"
+	"storeadmin/internal/audit"
+	"storeadmin/models"
+)
+
+// Bounds of review moderation.
+const (
+	maxReviewReply = 5000 // characters of a store's reply
+	maxReviewBulk  = 500  // ids of one bulk action
+)
+
+// Bulk actions on reviews.
+const (
+	reviewApprove = "approve"
+	reviewReject  = "reject"
+	reviewDelete  = "delete"
+)
+
+// reviewFilter checks a list filter; left out, it filters nothing.
+func reviewFilter(f *models.ReviewFilter) (models.ReviewFilter, error) {
+	if f == nil {
+		return models.ReviewFilter{}, nil
+	}
+	return *f, f.Check()
+}
+
+// checkReviewBulk checks a bulk action and returns the status it moves
+// reviews to ("" for delete) and its ids without repeats.
+func checkReviewBulk(in graph.ReviewBulkInput) (string, []int64, error) {
+	action, err := oneOf("action", in.Action, reviewApprove, reviewReject, reviewDelete)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(in.Ids) < 1 || len(in.Ids) > maxReviewBulk {
+		return "", nil, apperr.Invalidf("ids must list 1 to %d reviews, not %d", maxReviewBulk, len(in.Ids))
+	}
+	status := map[string]string{reviewApprove: models.ReviewPublished, reviewReject: models.ReviewRejected}[action]
+	return status, distinctIDs(in.Ids), nil
+}
+
+// refreshRatings recomputes the ratings of the products (repeats allowed)
+// whose published reviews a write may have changed.
+func refreshRatings(ctx context.Context, tx bun.IDB, storeID int64, products []int64) error {
+	return models.RefreshProductRatings(ctx, tx, storeID, distinctIDs(products))
+}
+
+// changeReview reads the store's review id, lets change edit it, writes its
+// moderation fields and, when ratings, recomputes its product's rating, all
+// in one transaction.
+func (r *Resolver) changeReview(ctx context.Context, id int64, ratings bool, change func(*models.Review)) (*models.Review, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rv *models.Review
+	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if rv, err = models.GetReview(ctx, tx, sid, id); err != nil {
+			return err
+		}
+		change(rv)
+		if err := models.UpdateReview(ctx, tx, rv); err != nil {
+			return err
+		}
+		if ratings {
+			return refreshRatings(ctx, tx, sid, []int64{rv.ProductID})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "review", rv.ID)
+	return rv, nil
+}
+
+// reviewProduct is the product a review is about.
+func reviewProduct(ctx context.Context, rv *models.Review) (*models.Product, error) {
+	l, err := graph.LoadersFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return l.ProductByID.Load(ctx, rv.ProductID)()
+}
