@@ -25,9 +25,9 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/media"
 	"storeadmin/internal/server"
 	"storeadmin/internal/testdb"
-	"storeadmin/internal/media"
 	"storeadmin/models"
 	"storeadmin/resolvers"
 	"storeadmin/rest"

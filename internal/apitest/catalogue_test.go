@@ -2,8 +2,8 @@ package apitest_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"mime/multipart"
 	"net/http"
@@ -105,7 +105,9 @@ func TestProductListStatementsDoNotGrowWithRows(t *testing.T) {
 	}
 	rest := map[int]int64{}
 	for _, n := range []int{5, 100} {
-		rest[n] = count(func() { e.Do(http.MethodGet, fmt.Sprintf("/store/products?limit=%d", n), key, nil).Expect(t, http.StatusOK) })
+		rest[n] = count(func() {
+			e.Do(http.MethodGet, fmt.Sprintf("/store/products?limit=%d", n), key, nil).Expect(t, http.StatusOK)
+		})
 	}
 	if rest[5] != rest[100] {
 		t.Fatalf("REST: 5 products cost %d statements, 100 cost %d", rest[5], rest[100])

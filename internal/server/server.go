@@ -26,8 +26,8 @@ import (
 	"storeadmin/graph/playground"
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
-	"storeadmin/internal/media"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/media"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
 )
