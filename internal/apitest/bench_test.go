@@ -70,3 +70,43 @@ func BenchmarkStoreRead(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkProductsList measures a page of 50 products: REST
+// GET /store/products?limit=50 and the GraphQL products query with variants
+// and images (three variants and two images per product).
+func BenchmarkProductsList(b *testing.B) {
+	e := apitest.New(b)
+	s := e.Store("BenchProducts")
+	key := e.Key(s.ID, auth.RoleAdmin)
+	catSeedProducts(b, e, s.ID, 200)
+	client := &http.Client{}
+	run := func(b *testing.B, req func() *http.Request) {
+		for b.Loop() {
+			resp, err := client.Do(req())
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				b.Fatalf("status %d", resp.StatusCode)
+			}
+		}
+	}
+	b.Run("rest", func(b *testing.B) {
+		run(b, func() *http.Request {
+			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1/store/products?limit=50", nil)
+			r.Header.Set("Authorization", "Bearer "+key)
+			return r
+		})
+	})
+	const query = `{"query":"{ products(limit: 50) { id title handle status price_cents variants { id sku price_cents option1 inventory_quantity } images { id src width height thumbhash } } }"}`
+	b.Run("graphql", func(b *testing.B) {
+		run(b, func() *http.Request {
+			r, _ := http.NewRequest(http.MethodPost, e.URL+"/graphql", strings.NewReader(query))
+			r.Header.Set("Authorization", "Bearer "+key)
+			r.Header.Set("Content-Type", "application/json")
+			return r
+		})
+	})
+}

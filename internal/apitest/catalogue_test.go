@@ -32,7 +32,7 @@ func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Ad
 
 // catSeedProducts stores n products of the store, each with three variants,
 // two images and two collections, straight through the models.
-func catSeedProducts(t *testing.T, e *apitest.Env, storeID int64, n int) {
+func catSeedProducts(t testing.TB, e *apitest.Env, storeID int64, n int) {
 	t.Helper()
 	ctx := context.Background()
 	var cols []int64
