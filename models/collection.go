@@ -26,6 +26,11 @@ var CollectionSortOrders = []string{"manual", "alpha-asc", "alpha-desc", "price-
 // ORDER BY cannot see output column names.
 const memberPrice = "coalesce((SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = product.id), 0)"
 
+// memberPlace numbers a collection's members 1, 2, 3 ... in manual order:
+// stored positions keep gaps where members left (removed, deleted, or no
+// longer matching a smart collection's rules), which the API does not show.
+const memberPlace = "row_number() OVER (PARTITION BY cp.collection_id ORDER BY cp.position, product.id) AS position"
+
 // memberOrder maps a sort order to ORDER BY terms over the members query.
 var memberOrder = map[string]string{
 	"manual":       "cp.position, product.id",
@@ -228,7 +233,7 @@ func membersQuery(db bun.IDB) *bun.SelectQuery {
 func ListCollectionMembers(ctx context.Context, db bun.IDB, c *Collection, p Page) ([]CollectionMember, error) {
 	out := []CollectionMember{}
 	q := membersQuery(db).Join("JOIN collection_products AS cp ON cp.product_id = product.id").
-		ColumnExpr("cp.collection_id, cp.position").
+		ColumnExpr("cp.collection_id").ColumnExpr(memberPlace).
 		Where("cp.store_id = ? AND cp.collection_id = ?", c.StoreID, c.ID).OrderExpr(memberOrder[c.SortOrder])
 	return out, p.Apply(q).Scan(ctx, &out)
 }
@@ -249,7 +254,7 @@ func MembersByCollection(ctx context.Context, db bun.IDB, storeID int64, ids []i
 	}
 	inner := membersQuery(db).Join("JOIN collection_products AS cp ON cp.product_id = product.id").
 		Join("JOIN collections AS c ON c.id = cp.collection_id").
-		ColumnExpr("cp.collection_id, cp.position").
+		ColumnExpr("cp.collection_id").ColumnExpr(memberPlace).
 		ColumnExpr("CASE c.sort_order "+strings.Join(ranks, " ")+" END AS rank").
 		Where("cp.store_id = ? AND cp.collection_id IN (?)", storeID, bun.In(ids))
 	err := db.NewSelect().TableExpr("(?) AS m", inner).

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graph-gophers/dataloader/v7"
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
@@ -198,26 +197,6 @@ func checkBundleTargets(ctx context.Context, tx bun.IDB, b *models.BundleOffer, 
 	return nil
 }
 
-// bundleTargets loads a bundle's products or collections by id through
-// the loader, skipping ids whose record is gone.
-func bundleTargets[V any](ctx context.Context, links []models.BundleLink, load *graph.Loader[*V]) ([]V, error) {
-	thunks := make([]dataloader.Thunk[*V], len(links))
-	for i, l := range links {
-		thunks[i] = load.Load(ctx, l.TargetID)
-	}
-	out := make([]V, 0, len(links))
-	for _, th := range thunks {
-		v, err := th()
-		if err != nil {
-			return nil, err
-		}
-		if v != nil {
-			out = append(out, *v)
-		}
-	}
-	return out, nil
-}
-
 // linkIDs is the target ids of links.
 func linkIDs(links []models.BundleLink) []int64 {
 	out := make([]int64, len(links))
@@ -227,23 +206,18 @@ func linkIDs(links []models.BundleLink) []int64 {
 	return out
 }
 
-// bundleLinks loads a bundle's product or collection links.
+// bundleLinks loads a bundle's product (products) or collection links,
+// for every bundle of a list at once.
 func bundleLinks(ctx context.Context, id int64, products bool) ([]models.BundleLink, error) {
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if products {
-		return l.ProductLinksByBundle.Load(ctx, id)()
-	}
-	return l.CollectionLinksByBundle.Load(ctx, id)()
+	return loadMany(ctx, id, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleLink] {
+		if products {
+			return l.ProductLinksByBundle
+		}
+		return l.CollectionLinksByBundle
+	})
 }
 
 // bundleTiers loads a bundle's tiers, smallest quantity first.
 func bundleTiers(ctx context.Context, id int64) ([]models.BundleOfferTier, error) {
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return l.TiersByBundle.Load(ctx, id)()
+	return loadMany(ctx, id, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleOfferTier] { return l.TiersByBundle })
 }

@@ -39,11 +39,7 @@ func (r *bundleOfferResolver) Products(ctx context.Context, obj *models.BundleOf
 	if err != nil {
 		return nil, err
 	}
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return bundleTargets(ctx, links, l.ProductByID)
+	return loadEach(ctx, linkIDs(links), func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *bundleOfferResolver) Collections(ctx context.Context, obj *models.BundleOffer) ([]models.Collection, error) {
@@ -51,11 +47,7 @@ func (r *bundleOfferResolver) Collections(ctx context.Context, obj *models.Bundl
 	if err != nil {
 		return nil, err
 	}
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return bundleTargets(ctx, links, l.CollectionByID)
+	return loadEach(ctx, linkIDs(links), func(l *graph.Loaders) *graph.Loader[*models.Collection] { return l.CollectionByID })
 }
 
 func (r *bundleOfferResolver) ProductCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {

@@ -6,16 +6,12 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/models"
 )
 
-// Bounds of review moderation.
-const (
-	maxReviewReply = 5000 // characters of a store's reply
-	maxReviewBulk  = 500  // ids of one bulk action
-)
+// maxReviewReply bounds the characters of a store's reply to a review.
+const maxReviewReply = 5000
 
 // Bulk actions on reviews.
 const (
@@ -39,8 +35,8 @@ func checkReviewBulk(in graph.ReviewBulkInput) (string, []int64, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if len(in.Ids) < 1 || len(in.Ids) > maxReviewBulk {
-		return "", nil, apperr.Invalidf("ids must list 1 to %d reviews, not %d", maxReviewBulk, len(in.Ids))
+	if err := checkBulkIDs(in.Ids); err != nil {
+		return "", nil, err
 	}
 	status := map[string]string{reviewApprove: models.ReviewPublished, reviewReject: models.ReviewRejected}[action]
 	return status, distinctIDs(in.Ids), nil
@@ -82,11 +78,8 @@ func (r *Resolver) changeReview(ctx context.Context, id int64, ratings bool, cha
 	return rv, nil
 }
 
-// reviewProduct is the product a review is about.
+// reviewProduct is the product a review is about, loaded for every review
+// of a list at once.
 func reviewProduct(ctx context.Context, rv *models.Review) (*models.Product, error) {
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return l.ProductByID.Load(ctx, rv.ProductID)()
+	return loadOne(ctx, rv.ProductID, "ProductID", "the review's product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }

@@ -169,7 +169,7 @@ func (r *queryResolver) ReviewImportTemplate(ctx context.Context, format *graph.
 
 func (r *reviewResolver) ProductHandle(ctx context.Context, obj *models.Review) (string, error) {
 	p, err := reviewProduct(ctx, obj)
-	if err != nil || p == nil {
+	if err != nil {
 		return "", err
 	}
 	return p.Handle, nil
@@ -177,18 +177,14 @@ func (r *reviewResolver) ProductHandle(ctx context.Context, obj *models.Review) 
 
 func (r *reviewResolver) ProductTitle(ctx context.Context, obj *models.Review) (string, error) {
 	p, err := reviewProduct(ctx, obj)
-	if err != nil || p == nil {
+	if err != nil {
 		return "", err
 	}
 	return p.Title, nil
 }
 
 func (r *reviewResolver) Product(ctx context.Context, obj *models.Review) (*models.Product, error) {
-	p, err := reviewProduct(ctx, obj)
-	if err == nil && p == nil {
-		err = apperr.NotFoundf("the review's product was not found")
-	}
-	return p, err
+	return reviewProduct(ctx, obj)
 }
 
 func (r *Resolver) Review() graph.ReviewResolver { return &reviewResolver{r} }
