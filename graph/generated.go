@@ -3705,9 +3705,9 @@ extend type Query {
 }
 
 extend type Mutation {
-  createBundle(input: BundleInput!): BundleOffer! @access(scope: "bundles:write")
-  updateBundle(id: Int!, input: BundleInput!): BundleOffer! @access(scope: "bundles:write")
-  deleteBundle(id: Int!): Boolean! @access(scope: "bundles:write")
+  createBundle(input: BundleInput!): BundleOffer! @access(scope: "bundles:write", role: ADMIN)
+  updateBundle(id: Int!, input: BundleInput!): BundleOffer! @access(scope: "bundles:write", role: ADMIN)
+  deleteBundle(id: Int!): Boolean! @access(scope: "bundles:write", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/collections.graphqls", Input: `"A collection: manual (products chosen and ordered by hand) or smart (products matching its rules)."
@@ -3839,16 +3839,16 @@ extend type Query {
 }
 
 extend type Mutation {
-  createCollection(input: CollectionInput!): Collection! @access(scope: "collections:write")
-  updateCollection(id: Int!, input: CollectionInput!): Collection! @access(scope: "collections:write")
-  deleteCollection(id: Int!): Boolean! @access(scope: "collections:write")
-  bulkDeleteCollections(input: IdsInput!): BulkResult! @access(scope: "collections:write")
+  createCollection(input: CollectionInput!): Collection! @access(scope: "collections:write", role: ADMIN)
+  updateCollection(id: Int!, input: CollectionInput!): Collection! @access(scope: "collections:write", role: ADMIN)
+  deleteCollection(id: Int!): Boolean! @access(scope: "collections:write", role: ADMIN)
+  bulkDeleteCollections(input: IdsInput!): BulkResult! @access(scope: "collections:write", role: ADMIN)
   "Evaluates a collection's rules over the catalogue without saving anything."
-  previewCollection(input: CollectionInput!, limit: Int): CollectionPreview! @access(scope: "collections:write")
+  previewCollection(input: CollectionInput!, limit: Int): CollectionPreview! @access(scope: "collections:write", role: ADMIN)
   "Adds a product to the end of a manual collection."
-  addCollectionProduct(id: Int!, input: CollectionProductInput!): Boolean! @access(scope: "collections:write")
-  removeCollectionProduct(id: Int!, pid: Int!): Boolean! @access(scope: "collections:write")
-  reorderCollectionProducts(id: Int!, input: CollectionReorderInput!): Boolean! @access(scope: "collections:write")
+  addCollectionProduct(id: Int!, input: CollectionProductInput!): Boolean! @access(scope: "collections:write", role: ADMIN)
+  removeCollectionProduct(id: Int!, pid: Int!): Boolean! @access(scope: "collections:write", role: ADMIN)
+  reorderCollectionProducts(id: Int!, input: CollectionReorderInput!): Boolean! @access(scope: "collections:write", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/media.graphqls", Input: `"Where and how to send one file: PUT the bytes to url with these headers before expires_at."
@@ -3888,9 +3888,9 @@ input UploadFinalizeInput {
 }
 
 extend type Mutation {
-  requestUpload(input: UploadRequestInput!): UploadTicket! @access(scope: "media:write")
+  requestUpload(input: UploadRequestInput!): UploadTicket! @access(scope: "media:write", role: ADMIN)
   "Checks that the uploaded file is an image, records its size and ThumbHash, and publishes it."
-  finalizeUpload(input: UploadFinalizeInput!): MediaImage! @access(scope: "media:write")
+  finalizeUpload(input: UploadFinalizeInput!): MediaImage! @access(scope: "media:write", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/products.graphqls", Input: `"A product: its variants (each a purchasable combination of option values), options, images and SEO."
@@ -4088,14 +4088,14 @@ extend type Query {
 }
 
 extend type Mutation {
-  createProduct(input: ProductInput!): Product! @access(scope: "products:write")
-  updateProduct(id: Int!, input: ProductInput!): Product! @access(scope: "products:write")
-  deleteProduct(id: Int!): Boolean! @access(scope: "products:write")
+  createProduct(input: ProductInput!): Product! @access(scope: "products:write", role: ADMIN)
+  updateProduct(id: Int!, input: ProductInput!): Product! @access(scope: "products:write", role: ADMIN)
+  deleteProduct(id: Int!): Boolean! @access(scope: "products:write", role: ADMIN)
   "Deletes the listed products of the store; ids of no product are ignored."
-  bulkDeleteProducts(input: IdsInput!): BulkResult! @access(scope: "products:write")
-  bulkSetAdplatformCategory(input: BulkAdplatformCategoryInput!): BulkResult! @access(scope: "products:write")
+  bulkDeleteProducts(input: IdsInput!): BulkResult! @access(scope: "products:write", role: ADMIN)
+  bulkSetAdplatformCategory(input: BulkAdplatformCategoryInput!): BulkResult! @access(scope: "products:write", role: ADMIN)
   "Creates and updates products by handle from a CSV or XLSX product sheet (format read from the content)."
-  importProducts(file: Upload!): ImportReport! @access(scope: "products:write")
+  importProducts(file: Upload!): ImportReport! @access(scope: "products:write", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/reviews.graphqls", Input: `"A shopper's review of a product."
@@ -4194,13 +4194,13 @@ extend type Query {
 
 extend type Mutation {
   "Applies approve, reject or delete to the listed reviews; returns how many changed."
-  bulkUpdateReviews(input: ReviewBulkInput!): Int! @access(scope: "reviews:write")
-  deleteReview(id: ID!): Boolean! @access(scope: "reviews:write")
-  setReviewFeatured(id: ID!, input: ReviewFeaturedInput!): Review! @access(scope: "reviews:write")
-  replyToReview(id: ID!, input: ReviewReplyInput!): Review! @access(scope: "reviews:write")
-  setReviewStatus(id: ID!, input: ReviewStatusInput!): Review! @access(scope: "reviews:write")
+  bulkUpdateReviews(input: ReviewBulkInput!): Int! @access(scope: "reviews:write", role: ADMIN)
+  deleteReview(id: ID!): Boolean! @access(scope: "reviews:write", role: ADMIN)
+  setReviewFeatured(id: ID!, input: ReviewFeaturedInput!): Review! @access(scope: "reviews:write", role: ADMIN)
+  replyToReview(id: ID!, input: ReviewReplyInput!): Review! @access(scope: "reviews:write", role: ADMIN)
+  setReviewStatus(id: ID!, input: ReviewStatusInput!): Review! @access(scope: "reviews:write", role: ADMIN)
   "Imports reviews from a CSV or XLSX sheet in the Judge.me layout (format read from the content)."
-  importReviews(file: Upload!): ReviewImportReport! @access(scope: "reviews:write")
+  importReviews(file: Upload!): ReviewImportReport! @access(scope: "reviews:write", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `# The storeadmin graph. Field names are the spec's, verbatim, so that a REST
@@ -10758,7 +10758,7 @@ func (ec *executionContext) _Mutation_createBundle(ctx context.Context, field gr
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
@@ -10825,7 +10825,7 @@ func (ec *executionContext) _Mutation_updateBundle(ctx context.Context, field gr
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
@@ -10892,7 +10892,7 @@ func (ec *executionContext) _Mutation_deleteBundle(ctx context.Context, field gr
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal bool
 					return zeroVal, err
@@ -10959,7 +10959,7 @@ func (ec *executionContext) _Mutation_createCollection(ctx context.Context, fiel
 					var zeroVal *models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.Collection
 					return zeroVal, err
@@ -11026,7 +11026,7 @@ func (ec *executionContext) _Mutation_updateCollection(ctx context.Context, fiel
 					var zeroVal *models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.Collection
 					return zeroVal, err
@@ -11093,7 +11093,7 @@ func (ec *executionContext) _Mutation_deleteCollection(ctx context.Context, fiel
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal bool
 					return zeroVal, err
@@ -11160,7 +11160,7 @@ func (ec *executionContext) _Mutation_bulkDeleteCollections(ctx context.Context,
 					var zeroVal *BulkResult
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *BulkResult
 					return zeroVal, err
@@ -11227,7 +11227,7 @@ func (ec *executionContext) _Mutation_previewCollection(ctx context.Context, fie
 					var zeroVal *CollectionPreview
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *CollectionPreview
 					return zeroVal, err
@@ -11294,7 +11294,7 @@ func (ec *executionContext) _Mutation_addCollectionProduct(ctx context.Context, 
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal bool
 					return zeroVal, err
@@ -11361,7 +11361,7 @@ func (ec *executionContext) _Mutation_removeCollectionProduct(ctx context.Contex
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal bool
 					return zeroVal, err
@@ -11428,7 +11428,7 @@ func (ec *executionContext) _Mutation_reorderCollectionProducts(ctx context.Cont
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal bool
 					return zeroVal, err
@@ -11495,7 +11495,7 @@ func (ec *executionContext) _Mutation_requestUpload(ctx context.Context, field g
 					var zeroVal *UploadTicket
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *UploadTicket
 					return zeroVal, err
@@ -11562,7 +11562,7 @@ func (ec *executionContext) _Mutation_finalizeUpload(ctx context.Context, field 
 					var zeroVal *MediaImage
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *MediaImage
 					return zeroVal, err
@@ -11629,7 +11629,7 @@ func (ec *executionContext) _Mutation_createProduct(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.Product
 					return zeroVal, err
@@ -11696,7 +11696,7 @@ func (ec *executionContext) _Mutation_updateProduct(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.Product
 					return zeroVal, err
@@ -11763,7 +11763,7 @@ func (ec *executionContext) _Mutation_deleteProduct(ctx context.Context, field g
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal bool
 					return zeroVal, err
@@ -11830,7 +11830,7 @@ func (ec *executionContext) _Mutation_bulkDeleteProducts(ctx context.Context, fi
 					var zeroVal *BulkResult
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *BulkResult
 					return zeroVal, err
@@ -11897,7 +11897,7 @@ func (ec *executionContext) _Mutation_bulkSetAdplatformCategory(ctx context.Cont
 					var zeroVal *BulkResult
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *BulkResult
 					return zeroVal, err
@@ -11964,7 +11964,7 @@ func (ec *executionContext) _Mutation_importProducts(ctx context.Context, field 
 					var zeroVal *ImportReport
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *ImportReport
 					return zeroVal, err
@@ -12031,7 +12031,7 @@ func (ec *executionContext) _Mutation_bulkUpdateReviews(ctx context.Context, fie
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal int64
 					return zeroVal, err
@@ -12098,7 +12098,7 @@ func (ec *executionContext) _Mutation_deleteReview(ctx context.Context, field gr
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal bool
 					return zeroVal, err
@@ -12165,7 +12165,7 @@ func (ec *executionContext) _Mutation_setReviewFeatured(ctx context.Context, fie
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.Review
 					return zeroVal, err
@@ -12232,7 +12232,7 @@ func (ec *executionContext) _Mutation_replyToReview(ctx context.Context, field g
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.Review
 					return zeroVal, err
@@ -12299,7 +12299,7 @@ func (ec *executionContext) _Mutation_setReviewStatus(ctx context.Context, field
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *models.Review
 					return zeroVal, err
@@ -12366,7 +12366,7 @@ func (ec *executionContext) _Mutation_importReviews(ctx context.Context, field g
 					var zeroVal *ReviewImportReport
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *ReviewImportReport
 					return zeroVal, err

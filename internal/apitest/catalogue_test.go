@@ -222,7 +222,7 @@ func TestProductSheetImportsPlatformTemplate(t *testing.T) {
 	}
 	e := apitest.New(t)
 	s := e.Store("template")
-	key := e.Key(s.ID, auth.RoleStaff, "products:write")
+	key := e.Key(s.ID, auth.RoleAdmin, "products:write")
 
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)

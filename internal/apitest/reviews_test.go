@@ -715,7 +715,6 @@ func TestReviewsAccess(t *testing.T) {
 // TestReviewsStaffWritesRefused: the spec's "w" is the write scope and the
 // admin role, so staff keys may not moderate reviews.
 func TestReviewsStaffWritesRefused(t *testing.T) {
-	t.Skip("schema/reviews.graphqls: the review mutations lack role: ADMIN in @access (needs a schema change and gqlgen generate)")
 	f := rvReviewsFixture(t)
 	id := f.rv[2].ID
 	f.e.ExpectEach(t, 403, map[string]string{"staff": f.e.Key(f.a.ID, auth.RoleStaff), "staff write": f.e.Key(f.a.ID, auth.RoleStaff, "reviews:write")}, []apitest.Call{
