@@ -24,19 +24,7 @@ func BenchmarkStoreRead(b *testing.B) {
 	s := e.Store("Bench")
 	key := e.Key(s.ID, auth.RoleAdmin)
 	client := &http.Client{}
-	call := func(b *testing.B, req func() *http.Request) {
-		for b.Loop() {
-			resp, err := client.Do(req())
-			if err != nil {
-				b.Fatal(err)
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				b.Fatalf("status %d", resp.StatusCode)
-			}
-		}
-	}
+	call := func(b *testing.B, req func() *http.Request) { benchRequests(b, client, req) }
 	b.Run("rest", func(b *testing.B) {
 		call(b, func() *http.Request {
 			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1/store", nil)
@@ -80,19 +68,7 @@ func BenchmarkProductsList(b *testing.B) {
 	key := e.Key(s.ID, auth.RoleAdmin)
 	catSeedProducts(b, e, s.ID, 200)
 	client := &http.Client{}
-	run := func(b *testing.B, req func() *http.Request) {
-		for b.Loop() {
-			resp, err := client.Do(req())
-			if err != nil {
-				b.Fatal(err)
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				b.Fatalf("status %d", resp.StatusCode)
-			}
-		}
-	}
+	run := func(b *testing.B, req func() *http.Request) { benchRequests(b, client, req) }
 	b.Run("rest", func(b *testing.B) {
 		run(b, func() *http.Request {
 			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1/store/products?limit=50", nil)
@@ -109,4 +85,19 @@ func BenchmarkProductsList(b *testing.B) {
 			return r
 		})
 	})
+}
+
+// benchRequests sends req's requests in a benchmark loop, expecting 200.
+func benchRequests(b *testing.B, client *http.Client, req func() *http.Request) {
+	for b.Loop() {
+		resp, err := client.Do(req())
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
 }
