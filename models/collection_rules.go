@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,7 +72,7 @@ func CheckRules(rules []CollectionRule) ([]CollectionRule, error) {
 		case col.tag:
 			allowed = tagRelations
 		}
-		if !oneOfStrings(r.Relation, allowed) {
+		if !slices.Contains(allowed, r.Relation) {
 			return nil, apperr.Invalidf("rules[%d].relation for %s must be one of %s, not %q", i, r.Column, strings.Join(allowed, ", "), r.Relation)
 		}
 		if r.Condition == "" {

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,7 +144,7 @@ var productSorts = map[string]string{
 
 // Check refuses a filter the list cannot run.
 func (f ProductFilter) Check() error {
-	if f.Status != nil && !oneOfStrings(*f.Status, ProductStatuses) {
+	if f.Status != nil && !slices.Contains(ProductStatuses, *f.Status) {
 		return apperr.Invalidf("status must be one of draft, active, archived, not %q", *f.Status)
 	}
 	if f.Sort != nil {
@@ -189,15 +190,6 @@ func containsPattern(s string) string {
 	return "%" + s + "%"
 }
 
-func oneOfStrings(v string, allowed []string) bool {
-	for _, a := range allowed {
-		if v == a {
-			return true
-		}
-	}
-	return false
-}
-
 // ListProducts lists a store's products.
 func ListProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilter, p Page) ([]Product, error) {
 	var out []Product
@@ -219,17 +211,6 @@ func GetProduct(ctx context.Context, db bun.IDB, storeID, id int64) (*Product, e
 	p := new(Product)
 	err := db.NewSelect().Model(p).Where("store_id = ? AND id = ?", storeID, id).Scan(ctx)
 	return p, classify(err, "the product")
-}
-
-// GetProductByHandle reads one product of the store by handle; nil when
-// there is none.
-func GetProductByHandle(ctx context.Context, db bun.IDB, storeID int64, handle string) (*Product, error) {
-	var out []Product
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND handle = ?", storeID, handle).Scan(ctx)
-	if err != nil || len(out) == 0 {
-		return nil, err
-	}
-	return &out[0], nil
 }
 
 // ProductsByID loads products of the store by id, for a dataloader.
@@ -275,17 +256,6 @@ func UpdateProduct(ctx context.Context, db bun.IDB, p *Product) error {
 		return err
 	}
 	return db.NewSelect().Model(p).Column("updated_at").Where("id = ?", p.ID).Scan(ctx)
-}
-
-// TouchProducts bumps updated_at of the products, for changes that live in
-// other tables.
-func TouchProducts(ctx context.Context, db bun.IDB, storeID int64, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	_, err := db.NewUpdate().Model((*Product)(nil)).Set("updated_at = now()").
-		Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Exec(ctx)
-	return err
 }
 
 // DeleteProducts deletes the listed products of the store and returns the
@@ -345,13 +315,6 @@ func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productID
 	var out []ProductVariant
 	err := db.NewSelect().Model(&out).Where("store_id = ? AND product_id IN (?)", storeID, bun.In(productIDs)).
 		Order("product_id", "position", "id").Scan(ctx)
-	return out, err
-}
-
-// VariantsByID loads variants of the store by id, for a dataloader.
-func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]ProductVariant, error) {
-	var out []ProductVariant
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -482,12 +445,4 @@ func SaveVariants(ctx context.Context, db bun.IDB, storeID, productID int64, vs 
 		}
 	}
 	return nil
-}
-
-// VariantIDsOf lists the ids of a product's variants.
-func VariantIDsOf(ctx context.Context, db bun.IDB, storeID, productID int64) ([]int64, error) {
-	ids := []int64{}
-	err := db.NewSelect().Model((*ProductVariant)(nil)).Column("id").
-		Where("store_id = ? AND product_id = ?", storeID, productID).Scan(ctx, &ids)
-	return ids, err
 }

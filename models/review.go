@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ type ReviewFilter struct {
 
 // Check refuses a filter the list cannot run.
 func (f ReviewFilter) Check() error {
-	if f.Status != nil && !oneOfStrings(*f.Status, ReviewStatuses) {
+	if f.Status != nil && !slices.Contains(ReviewStatuses, *f.Status) {
 		return apperr.Invalidf("status must be one of pending, published, rejected, not %q", *f.Status)
 	}
 	if f.Rating != nil && (*f.Rating < 1 || *f.Rating > 5) {

@@ -137,10 +137,7 @@ func (r *mutationResolver) DeleteBundle(ctx context.Context, id int64) (bool, er
 	if err != nil {
 		return false, err
 	}
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return models.DeleteBundle(ctx, tx, sid, id)
-	})
-	if err != nil {
+	if err := models.DeleteBundle(ctx, r.DB, sid, id); err != nil {
 		return false, err
 	}
 	audit.Touch(ctx, "bundle", id)

@@ -11,7 +11,6 @@ import (
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/models"
-	"strings"
 
 	"github.com/uptrace/bun"
 )
@@ -88,37 +87,15 @@ func (r *mutationResolver) UpdateCollection(ctx context.Context, id int64, input
 }
 
 func (r *mutationResolver) DeleteCollection(ctx context.Context, id int64) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
-	}
-	deleted, err := models.DeleteCollections(ctx, r.DB, sid, []int64{id})
-	if err != nil {
-		return false, err
-	}
-	if len(deleted) == 0 {
-		return false, apperr.NotFoundf("the collection was not found")
-	}
-	audit.Touch(ctx, "collection", id)
-	return true, nil
+	return deleteOne(ctx, "collection", id, func(ctx context.Context, sid int64, ids []int64) ([]int64, error) {
+		return models.DeleteCollections(ctx, r.DB, sid, ids)
+	})
 }
 
 func (r *mutationResolver) BulkDeleteCollections(ctx context.Context, input graph.IdsInput) (*graph.BulkResult, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkBulkIDs(input.Ids); err != nil {
-		return nil, err
-	}
-	deleted, err := models.DeleteCollections(ctx, r.DB, sid, input.Ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range deleted {
-		audit.Touch(ctx, "collection", id)
-	}
-	return &graph.BulkResult{Ids: deleted, Count: int64(len(deleted))}, nil
+	return bulkDelete(ctx, "collection", input.Ids, func(ctx context.Context, sid int64, ids []int64) ([]int64, error) {
+		return models.DeleteCollections(ctx, r.DB, sid, ids)
+	})
 }
 
 func (r *mutationResolver) PreviewCollection(ctx context.Context, input graph.CollectionInput, limit *int64) (*graph.CollectionPreview, error) {
@@ -270,19 +247,13 @@ func (r *queryResolver) Collection(ctx context.Context, id int64) (*models.Colle
 }
 
 func (r *queryResolver) CollectionProducts(ctx context.Context, id int64, limit *int64, offset *int64) ([]models.CollectionMember, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := models.NewPage(limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	c, err := models.GetCollection(ctx, r.DB, sid, id)
-	if err != nil {
-		return nil, err
-	}
-	return models.ListCollectionMembers(ctx, r.DB, c, p)
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.CollectionMember, error) {
+		c, err := models.GetCollection(ctx, r.DB, sid, id)
+		if err != nil {
+			return nil, err
+		}
+		return models.ListCollectionMembers(ctx, r.DB, c, p)
+	})
 }
 
 func (r *queryResolver) CollectionProductsCount(ctx context.Context, id int64) (int64, error) {
@@ -295,17 +266,8 @@ func (r *queryResolver) CollectionProductsCount(ctx context.Context, id int64) (
 }
 
 func (r *queryResolver) CollectionHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error) {
-	return inStore(ctx, func(sid int64) (bool, error) {
-		h := strings.TrimSpace(handle)
-		if !models.HandleRE.MatchString(h) || len(h) > models.MaxHandleLength {
-			return false, nil
-		}
-		var except int64
-		if id != nil {
-			except = *id
-		}
-		taken, err := models.CollectionHandleTaken(ctx, r.DB, sid, h, except)
-		return !taken, err
+	return handleAvailable(ctx, handle, id, func(sid int64, h string, except int64) (bool, error) {
+		return models.CollectionHandleTaken(ctx, r.DB, sid, h, except)
 	})
 }
 

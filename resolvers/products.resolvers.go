@@ -12,7 +12,6 @@ import (
 	"storeadmin/internal/audit"
 	"storeadmin/internal/sheets/productsheet"
 	"storeadmin/models"
-	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
@@ -66,37 +65,15 @@ func (r *mutationResolver) UpdateProduct(ctx context.Context, id int64, input gr
 }
 
 func (r *mutationResolver) DeleteProduct(ctx context.Context, id int64) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
-	}
-	deleted, err := models.DeleteProducts(ctx, r.DB, sid, []int64{id})
-	if err != nil {
-		return false, err
-	}
-	if len(deleted) == 0 {
-		return false, apperr.NotFoundf("the product was not found")
-	}
-	audit.Touch(ctx, "product", id)
-	return true, nil
+	return deleteOne(ctx, "product", id, func(ctx context.Context, sid int64, ids []int64) ([]int64, error) {
+		return models.DeleteProducts(ctx, r.DB, sid, ids)
+	})
 }
 
 func (r *mutationResolver) BulkDeleteProducts(ctx context.Context, input graph.IdsInput) (*graph.BulkResult, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkBulkIDs(input.Ids); err != nil {
-		return nil, err
-	}
-	deleted, err := models.DeleteProducts(ctx, r.DB, sid, input.Ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range deleted {
-		audit.Touch(ctx, "product", id)
-	}
-	return &graph.BulkResult{Ids: deleted, Count: int64(len(deleted))}, nil
+	return bulkDelete(ctx, "product", input.Ids, func(ctx context.Context, sid int64, ids []int64) ([]int64, error) {
+		return models.DeleteProducts(ctx, r.DB, sid, ids)
+	})
 }
 
 func (r *mutationResolver) BulkSetAdplatformCategory(ctx context.Context, input graph.BulkAdplatformCategoryInput) (*graph.BulkResult, error) {
@@ -225,17 +202,8 @@ func (r *queryResolver) Product(ctx context.Context, id int64) (*models.Product,
 }
 
 func (r *queryResolver) ProductHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error) {
-	return inStore(ctx, func(sid int64) (bool, error) {
-		h := strings.TrimSpace(handle)
-		if !models.HandleRE.MatchString(h) || len(h) > models.MaxHandleLength {
-			return false, nil
-		}
-		var except int64
-		if id != nil {
-			except = *id
-		}
-		taken, err := models.ProductHandleTaken(ctx, r.DB, sid, h, except)
-		return !taken, err
+	return handleAvailable(ctx, handle, id, func(sid int64, h string, except int64) (bool, error) {
+		return models.ProductHandleTaken(ctx, r.DB, sid, h, except)
 	})
 }
 

@@ -88,16 +88,6 @@ func mdFinalize(t *testing.T, e *apitest.Env, key, uploadKey string) map[string]
 	return pdShape(t, "image", r.Body, mdWithStatus(mdImageSpec))
 }
 
-// mdUpload requests, sends and finalises one file, returning the image.
-func mdUpload(t *testing.T, e *apitest.Env, key, filename string, data []byte) map[string]any {
-	t.Helper()
-	ticket := mdRequest(t, e, key, map[string]any{"filename": filename, "size": len(data)})
-	if st := mdPut(t, ticket, data, nil); st != http.StatusCreated {
-		t.Fatalf("PUT upload: status %d", st)
-	}
-	return mdFinalize(t, e, key, ticket["key"].(string))
-}
-
 func mdGet(t *testing.T, url string) (int, http.Header, []byte) {
 	t.Helper()
 	resp, err := http.Get(url)

@@ -459,7 +459,7 @@ func TestReviewsReplyAndFeatured(t *testing.T) {
 	e := f.e
 	id := f.rv[0].ID
 	before := time.Now().Add(-time.Second)
-	v, r := rvPut(t, e, f.aKey, id, "reply", map[string]any{"reply": "  Thanks for the kind words!  "})
+	v, _ := rvPut(t, e, f.aKey, id, "reply", map[string]any{"reply": "  Thanks for the kind words!  "})
 	if v["reply"] != "Thanks for the kind words!" || v["status"] != "published" {
 		t.Fatalf("reply: %v", v)
 	}
@@ -479,7 +479,7 @@ func TestReviewsReplyAndFeatured(t *testing.T) {
 	for _, body := range []any{map[string]any{"reply": long + "x"}, map[string]any{"reply": 5}, map[string]any{}, nil} {
 		e.Do(http.MethodPut, rvPath(id, "/reply"), f.aKey, body).Expect(t, 400)
 	}
-	v, r = rvPut(t, e, f.aKey, id, "reply", map[string]any{"reply": "   "})
+	v, r := rvPut(t, e, f.aKey, id, "reply", map[string]any{"reply": "   "})
 	if v["reply"] != "" || v["replied_at"] != nil {
 		t.Fatalf("an empty reply must clear reply and replied_at: %v", v)
 	}
