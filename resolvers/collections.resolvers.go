@@ -221,25 +221,21 @@ func (r *mutationResolver) ReorderCollectionProducts(ctx context.Context, id int
 }
 
 func (r *queryResolver) Collections(ctx context.Context, filter *models.CollectionFilter, limit *int64, offset *int64) ([]models.Collection, error) {
-	if filter == nil {
-		filter = &models.CollectionFilter{}
-	}
-	if err := filter.Check(); err != nil {
+	f, err := checkedFilter(filter)
+	if err != nil {
 		return nil, err
 	}
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Collection, error) {
-		return models.ListCollections(ctx, r.DB, sid, *filter, p)
+		return models.ListCollections(ctx, r.DB, sid, f, p)
 	})
 }
 
 func (r *queryResolver) CollectionsCount(ctx context.Context, filter *models.CollectionFilter) (int64, error) {
-	if filter == nil {
-		filter = &models.CollectionFilter{}
-	}
-	if err := filter.Check(); err != nil {
+	f, err := checkedFilter(filter)
+	if err != nil {
 		return 0, err
 	}
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountCollections(ctx, r.DB, sid, *filter) })
+	return inStore(ctx, func(sid int64) (int64, error) { return models.CountCollections(ctx, r.DB, sid, f) })
 }
 
 func (r *queryResolver) Collection(ctx context.Context, id int64) (*models.Collection, error) {

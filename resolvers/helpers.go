@@ -108,3 +108,15 @@ func inStore[T any](ctx context.Context, fn func(storeID int64) (T, error)) (T, 
 	}
 	return fn(sid)
 }
+
+// checkedFilter checks a list filter; left out, it filters nothing.
+func checkedFilter[F any, P interface {
+	*F
+	Check() error
+}](f P) (F, error) {
+	if f == nil {
+		var zero F
+		return zero, nil
+	}
+	return *f, f.Check()
+}

@@ -176,25 +176,21 @@ func (r *productVariantResolver) Product(ctx context.Context, obj *models.Produc
 }
 
 func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error) {
-	if filter == nil {
-		filter = &models.ProductFilter{}
-	}
-	if err := filter.Check(); err != nil {
+	f, err := checkedFilter(filter)
+	if err != nil {
 		return nil, err
 	}
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Product, error) {
-		return models.ListProducts(ctx, r.DB, sid, *filter, p)
+		return models.ListProducts(ctx, r.DB, sid, f, p)
 	})
 }
 
 func (r *queryResolver) ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error) {
-	if filter == nil {
-		filter = &models.ProductFilter{}
-	}
-	if err := filter.Check(); err != nil {
+	f, err := checkedFilter(filter)
+	if err != nil {
 		return 0, err
 	}
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountProducts(ctx, r.DB, sid, *filter) })
+	return inStore(ctx, func(sid int64) (int64, error) { return models.CountProducts(ctx, r.DB, sid, f) })
 }
 
 func (r *queryResolver) Product(ctx context.Context, id int64) (*models.Product, error) {
@@ -222,13 +218,11 @@ func (r *queryResolver) ProductsExport(ctx context.Context, filter *models.Produ
 	if err != nil {
 		return nil, err
 	}
-	if filter == nil {
-		filter = &models.ProductFilter{}
-	}
-	if err := filter.Check(); err != nil {
+	f, err := checkedFilter(filter)
+	if err != nil {
 		return nil, err
 	}
-	return r.exportProducts(ctx, sid, *filter, format)
+	return r.exportProducts(ctx, sid, f, format)
 }
 
 func (r *queryResolver) ProductImportTemplate(ctx context.Context, format *graph.SheetFormat) (*graph.Download, error) {

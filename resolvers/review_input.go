@@ -20,14 +20,6 @@ const (
 	reviewDelete  = "delete"
 )
 
-// reviewFilter checks a list filter; left out, it filters nothing.
-func reviewFilter(f *models.ReviewFilter) (models.ReviewFilter, error) {
-	if f == nil {
-		return models.ReviewFilter{}, nil
-	}
-	return *f, f.Check()
-}
-
 // checkReviewBulk checks a bulk action and returns the status it moves
 // reviews to ("" for delete) and its ids without repeats.
 func checkReviewBulk(in graph.ReviewBulkInput) (string, []int64, error) {

@@ -97,7 +97,6 @@ func (r *Resolver) importReviews(ctx context.Context, storeID int64, file graphq
 			return err
 		}
 		var rows []models.Review
-		touched := map[int64]bool{}
 		for _, sr := range res.Reviews {
 			pid, ok := byHandle[strings.ToLower(sr.ProductHandle)]
 			if !ok {
@@ -106,7 +105,6 @@ func (r *Resolver) importReviews(ctx context.Context, storeID int64, file graphq
 				continue
 			}
 			rows = append(rows, reviewFromSheet(sr, storeID, pid, media, r.Now()))
-			touched[pid] = true
 		}
 		replaced, err := models.DeleteMatchingReviews(ctx, tx, storeID, rows)
 		if err != nil {
@@ -115,12 +113,13 @@ func (r *Resolver) importReviews(ctx context.Context, storeID int64, file graphq
 		if err := models.InsertReviews(ctx, tx, rows); err != nil {
 			return err
 		}
-		ids := make([]int64, 0, len(touched))
-		for id := range touched {
-			ids = append(ids, id)
+		reviewed := make([]int64, len(rows))
+		for i, rv := range rows {
+			reviewed[i] = rv.ProductID
 		}
-		report.Created, report.Replaced, report.Products = int64(len(rows))-replaced, replaced, int64(len(ids))
-		return models.RefreshProductRatings(ctx, tx, storeID, ids)
+		reviewed = distinctIDs(reviewed)
+		report.Created, report.Replaced, report.Products = int64(len(rows))-replaced, replaced, int64(len(reviewed))
+		return models.RefreshProductRatings(ctx, tx, storeID, reviewed)
 	})
 	if err != nil {
 		return nil, err

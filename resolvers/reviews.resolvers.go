@@ -114,7 +114,7 @@ func (r *mutationResolver) ImportReviews(ctx context.Context, file graphql.Uploa
 }
 
 func (r *queryResolver) Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64) ([]models.Review, error) {
-	f, err := reviewFilter(filter)
+	f, err := checkedFilter(filter)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func (r *queryResolver) Reviews(ctx context.Context, filter *models.ReviewFilter
 }
 
 func (r *queryResolver) ReviewsCount(ctx context.Context, filter *models.ReviewFilter) (int64, error) {
-	f, err := reviewFilter(filter)
+	f, err := checkedFilter(filter)
 	if err != nil {
 		return 0, err
 	}
@@ -134,7 +134,7 @@ func (r *queryResolver) ReviewsCount(ctx context.Context, filter *models.ReviewF
 }
 
 func (r *queryResolver) ReviewCounts(ctx context.Context, filter *models.ReviewFilter) (*models.ReviewCounts, error) {
-	f, err := reviewFilter(filter)
+	f, err := checkedFilter(filter)
 	if err != nil {
 		return nil, err
 	}
@@ -149,13 +149,11 @@ func (r *queryResolver) ReviewsExport(ctx context.Context, filter *models.Review
 	if err != nil {
 		return nil, err
 	}
-	if filter == nil {
-		filter = &models.ReviewFilter{}
-	}
-	if err := filter.Check(); err != nil {
+	f, err := checkedFilter(filter)
+	if err != nil {
 		return nil, err
 	}
-	return r.exportReviews(ctx, sid, *filter, format)
+	return r.exportReviews(ctx, sid, f, format)
 }
 
 func (r *queryResolver) ReviewImportTemplate(ctx context.Context, format *graph.SheetFormat) (*graph.Download, error) {
