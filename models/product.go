@@ -369,19 +369,22 @@ func SaveImages(ctx context.Context, db bun.IDB, storeID, productID int64, imgs 
 		bySrc[e.Src] = e.ID
 	}
 	keep := []int64{}
-	var fresh []*ProductImage
+	var fresh, kept []*ProductImage
 	for i := range imgs {
 		img := &imgs[i]
 		img.StoreID, img.ProductID, img.Position = storeID, productID, int64(i+1)
 		if id, ok := bySrc[img.Src]; ok {
 			img.ID = id
 			keep = append(keep, id)
-			if _, err := db.NewUpdate().Model(img).Column("position", "alt", "width", "height", "thumbhash").WherePK().Exec(ctx); err != nil {
-				return err
-			}
+			kept = append(kept, img)
 			continue
 		}
 		fresh = append(fresh, img)
+	}
+	if len(kept) > 0 {
+		if _, err := db.NewUpdate().Model(&kept).Column("position", "alt", "width", "height", "thumbhash").Bulk().Exec(ctx); err != nil {
+			return err
+		}
 	}
 	if _, err := db.NewDelete().Model((*ProductImage)(nil)).
 		Where("store_id = ? AND product_id = ? AND NOT (id IN (?))", storeID, productID, bun.In(append(keep, 0))).Exec(ctx); err != nil {
@@ -432,11 +435,18 @@ func SaveVariants(ctx context.Context, db bun.IDB, storeID, productID int64, vs 
 			return err
 		}
 	}
-	for _, v := range changed {
-		res, err := db.NewUpdate().Model(v).ExcludeColumn("id", "store_id", "product_id", "created_at", "updated_at").
-			Set("updated_at = now()").Where("store_id = ? AND product_id = ? AND id = ?", storeID, productID, v.ID).Exec(ctx)
-		if err := notFoundIfNone(res, err, "the variant"); err != nil {
-			return err
+	if len(changed) > 0 {
+		res, err := db.NewUpdate().Model(&changed).
+			Column("position", "title", "option1", "option2", "option3", "sku", "barcode", "price_cents",
+				"compare_at_price_cents", "cost_cents", "weight_grams", "inventory_quantity", "inventory_policy",
+				"track_inventory", "taxable", "requires_shipping", "image_id").
+			Set("updated_at = now()").Bulk().
+			Where("product_variant.store_id = ? AND product_variant.product_id = ?", storeID, productID).Exec(ctx)
+		if err != nil {
+			return classify(err, "a variant with this SKU")
+		}
+		if n, _ := res.RowsAffected(); n != int64(len(changed)) {
+			return apperr.NotFoundf("a variant of this product was not found")
 		}
 	}
 	if len(fresh) > 0 {

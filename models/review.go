@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"storeadmin/internal/apperr"
 )
@@ -231,27 +232,33 @@ func ReviewsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs
 	return out, err
 }
 
-// DeleteMatchingReviews deletes the reviews of the store that rs would
-// duplicate (same product, same reviewer email or, without one, name, same
-// day) and returns how many of rs replaced at least one.
+// DeleteMatchingReviews deletes, in one statement, the reviews of the store
+// that rs would duplicate (same product, same reviewer email or, without
+// one, name, same UTC day) and returns how many of rs replaced at least one.
 func DeleteMatchingReviews(ctx context.Context, db bun.IDB, storeID int64, rs []Review) (int64, error) {
-	var n int64
-	for _, r := range rs {
-		day := r.CreatedAt.UTC().Truncate(24 * time.Hour)
-		q := db.NewDelete().Model((*Review)(nil)).
-			Where("store_id = ? AND product_id = ? AND created_at >= ? AND created_at < ?", storeID, r.ProductID, day, day.Add(24*time.Hour))
-		if r.Email != "" {
-			q = q.Where("lower(email) = lower(?)", r.Email)
-		} else {
-			q = q.Where("email = '' AND lower(author) = lower(?)", r.Author)
-		}
-		res, err := q.Exec(ctx)
-		if err != nil {
-			return 0, err
-		}
-		if k, _ := res.RowsAffected(); k > 0 {
-			n++
-		}
+	if len(rs) == 0 {
+		return 0, nil
 	}
-	return n, nil
+	products, emails, authors, days := make([]int64, len(rs)), make([]string, len(rs)), make([]string, len(rs)), make([]time.Time, len(rs))
+	for i, r := range rs {
+		products[i], emails[i], authors[i] = r.ProductID, strings.ToLower(r.Email), strings.ToLower(r.Author)
+		days[i] = r.CreatedAt.UTC().Truncate(24 * time.Hour)
+	}
+	var matched []int64
+	err := db.NewRaw(`
+		WITH k AS (
+			SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::timestamptz[]) WITH ORDINALITY AS k(product_id, email, author, day, ord)
+		), gone AS (
+			DELETE FROM reviews r USING k
+			WHERE r.store_id = ? AND r.product_id = k.product_id
+			  AND r.created_at >= k.day AND r.created_at < k.day + interval '1 day'
+			  AND CASE WHEN k.email <> '' THEN lower(r.email) = k.email ELSE r.email = '' AND lower(r.author) = k.author END
+			RETURNING k.ord
+		)
+		SELECT count(DISTINCT ord) FROM gone`,
+		pgdialect.Array(products), pgdialect.Array(emails), pgdialect.Array(authors), pgdialect.Array(days), storeID).Scan(ctx, &matched)
+	if err != nil || len(matched) == 0 {
+		return 0, err
+	}
+	return matched[0], nil
 }
