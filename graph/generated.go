@@ -4020,7 +4020,7 @@ input ProductVariantInput {
   taxable: Boolean
   "Defaults to true."
   requires_shipping: Boolean
-  "The src of one of the product's images."
+  "The src of one of the product's images; left out, a variant keeps its image; empty removes it."
   image_src: String
 }
 

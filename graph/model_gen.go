@@ -227,7 +227,7 @@ type ProductVariantInput struct {
 	Taxable *bool `json:"taxable,omitempty"`
 	// Defaults to true.
 	RequiresShipping *bool `json:"requires_shipping,omitempty"`
-	// The src of one of the product's images.
+	// The src of one of the product's images; left out, a variant keeps its image; empty removes it.
 	ImageSrc *string `json:"image_src,omitempty"`
 }
 

@@ -400,21 +400,28 @@ func SaveImages(ctx context.Context, db bun.IDB, storeID, productID int64, imgs 
 
 // SaveVariants makes the product's variants exactly vs, in order: a
 // variant with an id of this product is updated, one without is inserted,
-// and variants no longer listed are deleted. Each variant's ImageSrc is
-// linked to the product image with that src. vs get their ids.
+// and variants no longer listed are deleted. A variant with an ImageSrc is
+// linked to the product image with that src; one without keeps its ImageID
+// while that image is among images. vs get their ids.
 func SaveVariants(ctx context.Context, db bun.IDB, storeID, productID int64, vs []ProductVariant, images []ProductImage) error {
 	imageBySrc := make(map[string]int64, len(images))
+	imageIDs := make(map[int64]bool, len(images))
 	for _, img := range images {
 		imageBySrc[img.Src] = img.ID
+		imageIDs[img.ID] = true
 	}
 	keep := []int64{}
 	var fresh, changed []*ProductVariant
 	for i := range vs {
 		v := &vs[i]
 		v.StoreID, v.ProductID, v.Position = storeID, productID, int64(i+1)
-		v.ImageID = nil
-		if id, ok := imageBySrc[v.ImageSrc]; ok && v.ImageSrc != "" {
-			v.ImageID = &id
+		if v.ImageSrc != "" {
+			v.ImageID = nil
+			if id, ok := imageBySrc[v.ImageSrc]; ok {
+				v.ImageID = &id
+			}
+		} else if v.ImageID != nil && !imageIDs[*v.ImageID] {
+			v.ImageID = nil // its image is gone
 		}
 		if v.ID != 0 {
 			keep = append(keep, v.ID)

@@ -390,13 +390,16 @@ func checkVariants(d *productDraft, cur *models.Product, curVariants []models.Pr
 				*b.out = *b.in
 			}
 		}
+		// image_src left out keeps a variant's image; empty removes it.
 		v.ImageSrc = ""
-		if vi.ImageSrc != nil && strings.TrimSpace(*vi.ImageSrc) != "" {
-			src := strings.TrimSpace(*vi.ImageSrc)
-			if !imageSrcs[src] {
-				return apperr.Invalidf("%s.image_src must be the src of one of the product's images", field)
+		if vi.ImageSrc != nil {
+			v.ImageID = nil
+			if src := strings.TrimSpace(*vi.ImageSrc); src != "" {
+				if !imageSrcs[src] {
+					return apperr.Invalidf("%s.image_src must be the src of one of the product's images", field)
+				}
+				v.ImageSrc = src
 			}
-			v.ImageSrc = src
 		}
 		out[i] = v
 	}

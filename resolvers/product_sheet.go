@@ -275,8 +275,8 @@ func sheetProductInput(sp productsheet.Product, current []models.ProductVariant)
 		if id, ok := idByCombo[v.Option1+"\x00"+v.Option2+"\x00"+v.Option3]; ok {
 			vi.ID = &id
 		}
+		vi.ImageSrc = &v.ImageSrc // an empty cell means no image
 		if v.ImageSrc != "" {
-			vi.ImageSrc = &v.ImageSrc
 			if !seen[v.ImageSrc] {
 				in.Images = append(in.Images, graph.ProductImageInput{Src: v.ImageSrc})
 				seen[v.ImageSrc] = true
