@@ -166,8 +166,21 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 		return nil, err
 	}
 	byHandle := make(map[string]*models.Product, len(existing))
+	ids := make([]int64, len(existing))
 	for i := range existing {
 		byHandle[existing[i].Handle] = &existing[i]
+		ids[i] = existing[i].ID
+	}
+	// The variants of every product the sheet updates, in one statement.
+	variantsOf := map[int64][]models.ProductVariant{}
+	if len(ids) > 0 {
+		vs, err := models.VariantsByProduct(ctx, r.DB, storeID, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			variantsOf[v.ProductID] = append(variantsOf[v.ProductID], v)
+		}
 	}
 	report := &graph.ImportReport{}
 	problems, skipped := append([]sheets.Problem{}, res.Errors...), append([]sheets.Skip{}, res.Skipped...)
@@ -178,11 +191,7 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 		err := r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			base, variants := &models.Product{StoreID: storeID}, []models.ProductVariant(nil)
 			if cur != nil {
-				base = cur
-				var err error
-				if variants, err = models.VariantsByProduct(ctx, tx, storeID, []int64{cur.ID}); err != nil {
-					return err
-				}
+				base, variants = cur, variantsOf[cur.ID]
 			}
 			var err error
 			if d, err = checkProduct(ctx, tx, base, variants, sheetProductInput(sp, variants)); err != nil {
