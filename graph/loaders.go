@@ -34,6 +34,8 @@ type Loaders struct {
 	TiersByBundle           *Loader[[]models.BundleOfferTier]
 	ProductLinksByBundle    *Loader[[]models.BundleLink]
 	CollectionLinksByBundle *Loader[[]models.BundleLink]
+	ProductsByBundle        *Loader[[]models.BundleProduct]
+	CollectionsByBundle     *Loader[[]models.BundleCollection]
 
 	db      bun.IDB
 	storeID int64
@@ -91,6 +93,13 @@ func NewLoaders(db bun.IDB, storeID int64) *Loaders {
 			return models.BundleCollectionLinks(ctx, db, storeID, ids)
 		}, func(l *models.BundleLink) int64 { return l.BundleID }),
 
+		ProductsByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleProduct, error) {
+			return models.ProductsByBundle(ctx, db, storeID, ids)
+		}, func(p *models.BundleProduct) int64 { return p.BundleID }),
+		CollectionsByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleCollection, error) {
+			return models.CollectionsByBundle(ctx, db, storeID, ids)
+		}, func(c *models.BundleCollection) int64 { return c.BundleID }),
+
 		db:                  db,
 		storeID:             storeID,
 		membersByCollection: map[int64]*Loader[[]models.CollectionMember]{},
@@ -98,31 +107,13 @@ func NewLoaders(db bun.IDB, storeID int64) *Loaders {
 	}
 }
 
-// clearers lists the cache-clearing functions of every loader; l.mu is held.
-func (l *Loaders) clearers() []func() {
-	out := []func(){
-		clearer(l.UserByID), clearer(l.MCPKeyByID), clearer(l.RecentDeliveriesBySubs),
-		clearer(l.ProductByID), clearer(l.VariantsByProduct), clearer(l.ImagesByProduct),
-		clearer(l.MembershipsByProduct), clearer(l.CollectionsByProduct), clearer(l.BundlesByProduct), clearer(l.CollectionByID),
-		clearer(l.MemberCountByCollection), clearer(l.TiersByBundle), clearer(l.ProductLinksByBundle),
-		clearer(l.CollectionLinksByBundle),
-	}
-	for _, ld := range l.membersByCollection {
-		out = append(out, clearer(ld))
-	}
-	for _, ld := range l.reviewsByProduct {
-		out = append(out, clearer(ld))
-	}
-	return out
-}
-
-func clearer[V any](ld *Loader[V]) func() {
-	return func() {
-		ld.ClearAll()
-		ld.mu.Lock()
-		ld.lists = map[*graphql.FieldContext]*sync.Once{}
-		ld.mu.Unlock()
-	}
+// reset empties the loader's request cache and forgets which lists it
+// loaded.
+func (l *Loader[V]) reset() {
+	l.ClearAll()
+	l.mu.Lock()
+	l.lists = map[*graphql.FieldContext]*sync.Once{}
+	l.mu.Unlock()
 }
 
 // MembersByCollection loads the first upto members of collections, in each
@@ -320,11 +311,24 @@ func keysOf(list any, name string) []int64 {
 }
 
 // ClearAll empties the request cache of every loader; the executor calls it
-// before each mutation, so that a read after a write sees the write.
+// before each mutation, so that a read after a write sees the write. The
+// loaders are found by reflection, so a new one cannot be forgotten here.
 func (l *Loaders) ClearAll() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, c := range l.clearers() {
-		c()
+	v := reflect.ValueOf(l).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if !v.Type().Field(i).IsExported() {
+			continue
+		}
+		if ld, ok := v.Field(i).Interface().(interface{ reset() }); ok {
+			ld.reset()
+		}
+	}
+	for _, ld := range l.membersByCollection {
+		ld.reset()
+	}
+	for _, ld := range l.reviewsByProduct {
+		ld.reset()
 	}
 }

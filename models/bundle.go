@@ -211,3 +211,37 @@ func ExistingIDs(ctx context.Context, db bun.IDB, table string, storeID int64, i
 	}
 	return out, nil
 }
+
+// BundleProduct is a product a bundle names.
+type BundleProduct struct {
+	Product  `bun:",extend"`
+	BundleID int64 `bun:"bundle_id"`
+}
+
+// ProductsByBundle loads the products several bundles name, for a
+// dataloader.
+func ProductsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleProduct, error) {
+	var out []BundleProduct
+	err := db.NewSelect().Model(&out).ColumnExpr("product.*, bp.bundle_id").
+		Join("JOIN bundle_products AS bp ON bp.product_id = product.id").
+		Where("product.store_id = ? AND bp.bundle_id IN (?)", storeID, bun.In(ids)).
+		Order("bp.bundle_id", "product.id").Scan(ctx)
+	return out, err
+}
+
+// BundleCollection is a collection a bundle names.
+type BundleCollection struct {
+	Collection `bun:",extend"`
+	BundleID   int64 `bun:"bundle_id"`
+}
+
+// CollectionsByBundle loads the collections several bundles name, for a
+// dataloader.
+func CollectionsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleCollection, error) {
+	var out []BundleCollection
+	err := db.NewSelect().Model(&out).ColumnExpr("collection.*, bc.bundle_id").
+		Join("JOIN bundle_collections AS bc ON bc.collection_id = collection.id").
+		Where("collection.store_id = ? AND bc.bundle_id IN (?)", storeID, bun.In(ids)).
+		Order("bc.bundle_id", "collection.id").Scan(ctx)
+	return out, err
+}

@@ -35,19 +35,21 @@ func (r *bundleOfferResolver) Tiers(ctx context.Context, obj *models.BundleOffer
 }
 
 func (r *bundleOfferResolver) Products(ctx context.Context, obj *models.BundleOffer) ([]models.Product, error) {
-	links, err := bundleLinks(ctx, obj.ID, true)
-	if err != nil {
-		return nil, err
+	bps, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleProduct] { return l.ProductsByBundle })
+	out := make([]models.Product, len(bps))
+	for i, bp := range bps {
+		out[i] = bp.Product
 	}
-	return loadEach(ctx, linkIDs(links), func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return out, err
 }
 
 func (r *bundleOfferResolver) Collections(ctx context.Context, obj *models.BundleOffer) ([]models.Collection, error) {
-	links, err := bundleLinks(ctx, obj.ID, false)
-	if err != nil {
-		return nil, err
+	bcs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleCollection] { return l.CollectionsByBundle })
+	out := make([]models.Collection, len(bcs))
+	for i, bc := range bcs {
+		out[i] = bc.Collection
 	}
-	return loadEach(ctx, linkIDs(links), func(l *graph.Loaders) *graph.Loader[*models.Collection] { return l.CollectionByID })
+	return out, err
 }
 
 func (r *bundleOfferResolver) ProductCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {

@@ -32,26 +32,6 @@ func loadOne[V any](ctx context.Context, key int64, keyField, what string, pick 
 	return v, err
 }
 
-// loadEach loads the records with keys, in order, skipping keys with no
-// record.
-func loadEach[V any](ctx context.Context, keys []int64, pick func(*graph.Loaders) *graph.Loader[*V]) ([]V, error) {
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	vals, errs := pick(l).LoadMany(ctx, keys)()
-	out := make([]V, 0, len(vals))
-	for i, v := range vals {
-		if errs != nil && errs[i] != nil {
-			return nil, errs[i]
-		}
-		if v != nil {
-			out = append(out, *v)
-		}
-	}
-	return out, nil
-}
-
 // maxBulkIDs bounds the ids of one bulk call.
 const maxBulkIDs = 500
 

@@ -275,3 +275,23 @@ func TestProductSheetImportsPlatformTemplate(t *testing.T) {
 func jsonDecode(r interface{ Read([]byte) (int, error) }, v any) error {
 	return json.NewDecoder(r).Decode(v)
 }
+
+// TestMutationsReadTheirOwnWrites: loaders cache per request, and are
+// emptied before each mutation, so the second of two writes in one document
+// answers what it wrote.
+func TestMutationsReadTheirOwnWrites(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("fresh-reads")
+	key := e.Key(s.ID, auth.RoleAdmin)
+	id := int64(e.Do(http.MethodPost, "/store/products", key, map[string]any{"title": "Mug"}).Expect(t, http.StatusCreated).Obj("product")["id"].(float64))
+	r := e.GraphQL(key, `mutation($id: Int!) {
+		a: updateProduct(id: $id, input: {variants: [{price_cents: 100}]}) { variants { price_cents } }
+		b: updateProduct(id: $id, input: {variants: [{price_cents: 200}]}) { variants { price_cents } }
+	}`, map[string]any{"id": id})
+	for alias, want := range map[string]float64{"a": 100, "b": 200} {
+		vs := r.Data()[alias].(map[string]any)["variants"].([]any)
+		if got := vs[0].(map[string]any)["price_cents"]; got != want {
+			t.Fatalf("%s answered price %v, want %v: %s", alias, got, want, r.Raw)
+		}
+	}
+}
