@@ -6,10 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
+	"storeadmin/internal/handle"
 	"storeadmin/internal/sheets"
 )
 
@@ -160,30 +158,30 @@ func (p *parser) row(r *sheets.Row) {
 		p.loose = append(p.loose, r.Problems()...)
 		return
 	}
-	handle := NormalizeHandle(rawHandle)
-	if handle == "" {
+	h := handle.From(rawHandle)
+	if h == "" {
 		r.Fail(c.handle, "the handle %q has no letters or digits", rawHandle)
 		p.loose = append(p.loose, r.Problems()...)
 		return
 	}
-	if len(handle) > MaxHandleLength {
-		r.Fail(c.handle, "the handle is longer than %d characters", MaxHandleLength)
+	if len(h) > handle.MaxLength {
+		r.Fail(c.handle, "the handle is longer than %d characters", handle.MaxLength)
 		p.loose = append(p.loose, r.Problems()...)
 		return
 	}
-	if handle != rawHandle {
-		r.Changed(c.handle, handle)
+	if h != rawHandle {
+		r.Changed(c.handle, h)
 	}
 
-	g := p.byHandle[handle]
+	g := p.byHandle[h]
 	first := g == nil
 	if first {
 		g = &group{
-			p:        Product{Row: r.Num, Handle: handle},
+			p:        Product{Row: r.Num, Handle: h},
 			combos:   map[string]int{},
 			imageSet: map[string]bool{},
 		}
-		p.byHandle[handle] = g
+		p.byHandle[h] = g
 		p.groups = append(p.groups, g)
 		p.productFields(r, g)
 	}
@@ -552,62 +550,4 @@ func splitTags(s string) []string {
 		tags = append(tags, tag)
 	}
 	return tags
-}
-
-var handleFolds = map[rune]string{
-	'ß': "ss", 'æ': "ae", 'Æ': "ae", 'ø': "o", 'Ø': "o", 'œ': "oe", 'Œ': "oe",
-	'ł': "l", 'Ł': "l", 'đ': "d", 'Đ': "d", 'þ': "th", 'Þ': "th",
-}
-
-// NormalizeHandle makes a handle usable in a URL: lower case ASCII letters,
-// digits and single dashes. Accents are folded ("Café" -> "cafe"),
-// apostrophes dropped ("Women's" -> "womens") and any other run of
-// characters becomes one dash.
-func NormalizeHandle(s string) string {
-	if isHandle(s) {
-		return s
-	}
-	var b strings.Builder
-	dash := false
-	write := func(str string) {
-		b.WriteString(str)
-		dash = false
-	}
-	for _, r := range norm.NFKD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			write(string(r))
-		case r >= 'A' && r <= 'Z':
-			write(string(r + ('a' - 'A')))
-		case r == '\'' || r == '’' || r == '`':
-		case handleFolds[r] != "":
-			write(handleFolds[r])
-		default:
-			if b.Len() > 0 && !dash {
-				b.WriteByte('-')
-				dash = true
-			}
-		}
-	}
-	return strings.TrimRight(b.String(), "-")
-}
-
-func isHandle(s string) bool {
-	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-		case c == '-':
-			if s[i-1] == '-' {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }

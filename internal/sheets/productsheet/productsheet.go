@@ -108,9 +108,6 @@ type Options struct {
 	ExistingSKUs map[string]string
 }
 
-// MaxHandleLength bounds a handle, which becomes part of the product's URL.
-const MaxHandleLength = 255
-
 // MaxVariants is the most variants one product may have, the platform's
 // classic limit and a guard against a runaway file.
 const MaxVariants = 100

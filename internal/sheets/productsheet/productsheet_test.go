@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"storeadmin/internal/handle"
 	"strings"
 	"testing"
 
@@ -473,7 +474,7 @@ func TestHandleNormalisation(t *testing.T) {
 		"  WOMENS CAFE SHIRT ,,1,,L\n" +
 		"Straße_Œuvre,Street,1,,\n" +
 		"!!!,Bad,1,,\n" +
-		strings.Repeat("x", MaxHandleLength+1) + ",Long,1,,\n"
+		strings.Repeat("x", handle.MaxLength+1) + ",Long,1,,\n"
 	res := parseCSV(t, csv, Options{})
 	if len(res.Products) != 2 {
 		t.Fatalf("products %+v errors %+v", res.Products, res.Errors)
@@ -679,17 +680,6 @@ func TestCategoryID(t *testing.T) {
 	} {
 		if got := categoryID(in); got != want {
 			t.Errorf("categoryID(%q) = %d, want %d", in, got, want)
-		}
-	}
-}
-
-func TestNormalizeHandle(t *testing.T) {
-	for in, want := range map[string]string{
-		"red-shirt": "red-shirt", "Red Shirt": "red-shirt", "red--shirt": "red-shirt", "-red-": "red",
-		"Crème Brûlée": "creme-brulee", "a_b/c.d": "a-b-c-d", "Women’s": "womens", "日本": "", "ＡＢＣ": "abc",
-	} {
-		if got := NormalizeHandle(in); got != want {
-			t.Errorf("NormalizeHandle(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -18,8 +18,8 @@ import (
 	"time"
 	"unicode"
 
+	"storeadmin/internal/handle"
 	"storeadmin/internal/sheets"
-	"storeadmin/internal/sheets/productsheet"
 )
 
 // Review is one product review.
@@ -138,7 +138,7 @@ func parseRow(r *sheets.Row, c columns) Review {
 	rv := Review{Row: r.Num}
 
 	raw := r.Cell(c.handle)
-	rv.ProductHandle = productsheet.NormalizeHandle(raw)
+	rv.ProductHandle = handle.From(raw)
 	switch {
 	case raw == "":
 		r.Fail(c.handle, "the product handle is empty")
