@@ -73,6 +73,28 @@ func UnmarshalString(v any) (string, error) {
 	return "", apperr.Invalidf("expected a string, got %s", jsonKind(v))
 }
 
+// MarshalInt writes n.
+func MarshalInt(n int64) graphql.Marshaler { return graphql.MarshalInt64(n) }
+
+// UnmarshalInt accepts whole JSON numbers only. gqlgen's own Int64 takes
+// numeric strings too, so {"ids": "5"} would pass for [5]; as with
+// strings, a client that sends the wrong type should hear so.
+func UnmarshalInt(v any) (int64, error) {
+	switch v := v.(type) {
+	case int64:
+		return v, nil
+	case int:
+		return int64(v), nil
+	case json.Number:
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return 0, apperr.Invalidf("expected a whole number, got %s", v)
+		}
+		return n, nil
+	}
+	return 0, apperr.Invalidf("expected a whole number, got %s", jsonKind(v))
+}
+
 func jsonKind(v any) string {
 	switch v.(type) {
 	case json.Number, float64, int64, int:

@@ -295,3 +295,21 @@ func TestMutationsReadTheirOwnWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestIntsAreNumbers: a number sent as a string is a 400, not a guess.
+func TestIntsAreNumbers(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("strict-ints")
+	key := e.Key(s.ID, auth.RoleAdmin)
+	for _, body := range []map[string]any{{"ids": "5"}, {"ids": []any{"5"}}} {
+		r := e.Do(http.MethodPost, "/store/products/bulk-delete", key, body).Expect(t, http.StatusBadRequest)
+		if !strings.Contains(r.Message(), "whole number") {
+			t.Fatalf("message %q", r.Message())
+		}
+	}
+	e.Do(http.MethodPost, "/store/products", key, map[string]any{"title": "Mug", "variants": []any{map[string]any{"price_cents": "12"}}}).Expect(t, http.StatusBadRequest)
+	if g := e.GraphQL(key, `query($n: Int) { products(limit: $n) { id } }`, map[string]any{"n": "5"}); g.ErrorCode() != "BAD_USER_INPUT" {
+		t.Fatalf("GraphQL Int variable as a string: %s", g.Raw)
+	}
+	e.Do(http.MethodGet, "/store/products?limit=5", key, nil).Expect(t, http.StatusOK) // query strings are text by nature
+}
