@@ -38,6 +38,13 @@ type WebhookSubscription struct {
 	SigningSecret string    `bun:"secret" json:"-"`
 	CreatedAt     time.Time `bun:"created_at,nullzero,default:now()" json:"created_at"`
 	UpdatedAt     time.Time `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
+	// FailingSince is the first failed delivery attempt not followed by a
+	// success; nil while the last attempt succeeded.
+	FailingSince *time.Time `bun:"failing_since" json:"-"`
+	// PausedAt is when the events engine turned the subscription off for
+	// failing (Active is false then); nil if it was never paused, or was
+	// turned back on.
+	PausedAt *time.Time `bun:"paused_at" json:"-"`
 
 	// revealSecret is set on the subscription CreateWebhook returns: the
 	// secret is shown once.
@@ -79,10 +86,14 @@ func CountWebhooks(ctx context.Context, db bun.IDB, storeID int64) (int64, error
 	return db.NewSelect().Model((*WebhookSubscription)(nil)).Where("store_id = ?", storeID).Count(ctx)
 }
 
-// UpdateWebhook writes url, topics and active of w.
+// UpdateWebhook writes url, topics and active of w. Turning a subscription
+// on forgets that it was paused and its failures: it starts afresh.
 func UpdateWebhook(ctx context.Context, db bun.IDB, w *WebhookSubscription) error {
-	res, err := db.NewUpdate().Model(w).Column("url", "topics", "active").Set("updated_at = now()").
-		Where("store_id = ? AND id = ?", w.StoreID, w.ID).Returning("*").Exec(ctx)
+	q := db.NewUpdate().Model(w).Column("url", "topics", "active").Set("updated_at = now()")
+	if w.Active {
+		q = q.Set("paused_at = NULL, failing_since = NULL")
+	}
+	res, err := q.Where("store_id = ? AND id = ?", w.StoreID, w.ID).Returning("*").Exec(ctx)
 	return notFoundIfNone(res, err, "the webhook subscription")
 }
 

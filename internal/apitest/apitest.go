@@ -25,6 +25,7 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/events"
 	"storeadmin/internal/media"
 	"storeadmin/internal/server"
 	"storeadmin/internal/testdb"
@@ -40,17 +41,46 @@ type Env struct {
 	URL    string // base URL of the service
 	Config server.Config
 	Media  *media.Media
+	// Events is the service's events engine, configured by EventsConfig
+	// and started unless WithoutEventWorkers.
+	Events *events.Engine
 	stores atomic.Int64
 }
 
-// Option adjusts the service's configuration before it starts.
-type Option func(*server.Config)
+// Option adjusts the service before it starts.
+type Option func(*setup)
+
+// setup is what the options adjust: the service's configuration, and
+// whether its events engine runs workers.
+type setup struct {
+	server.Config
+	idleEvents bool
+}
 
 // WithRateLimit sets the requests per key per minute.
-func WithRateLimit(n int) Option { return func(c *server.Config) { c.RateLimit = n } }
+func WithRateLimit(n int) Option { return func(s *setup) { s.RateLimit = n } }
 
 // WithCountryHeader names the trusted country header.
-func WithCountryHeader(h string) Option { return func(c *server.Config) { c.Audit.CountryHeader = h } }
+func WithCountryHeader(h string) Option { return func(s *setup) { s.Audit.CountryHeader = h } }
+
+// WithoutEventWorkers leaves the events engine unstarted: changes still
+// record their events and schedule deliveries, but nothing is sent until the
+// test starts an engine (e.Events, or another one on e.DB), as when the
+// process that committed a change dies before delivering it.
+func WithoutEventWorkers() Option { return func(s *setup) { s.idleEvents = true } }
+
+// EventsConfig is the events engine of the tests: loopback targets allowed,
+// retries after 5 ms, workers polling every 20 ms.
+func EventsConfig(log *slog.Logger) events.Config {
+	return events.Config{
+		AllowPrivate:      true,
+		Backoff:           func(int) time.Duration { return 5 * time.Millisecond },
+		FetchPollInterval: 20 * time.Millisecond,
+		Timeout:           5 * time.Second,
+		Workers:           4,
+		Log:               log,
+	}
+}
 
 // New starts the service on a fresh database. Webhook targets on loopback
 // are allowed, as STOREADMIN_WEBHOOK_ALLOW_PRIVATE=1 does.
@@ -66,14 +96,16 @@ func New(t testing.TB, opts ...Option) *Env {
 		t.Fatalf("media.Open: %v", err)
 	}
 	t.Cleanup(func() { files.Close() })
-	cfg := server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: base, Media: files}
+	st := setup{Config: server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: base, Media: files}}
 	for _, o := range opts {
-		o(&cfg)
+		o(&st)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	st.Events = startEvents(t, db, log, !st.idleEvents)
+	cfg := st.Config
 	srv, err := server.New(db, cfg, log, time.Now)
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
@@ -81,7 +113,30 @@ func New(t testing.TB, opts ...Option) *Env {
 	hs.Config.Handler = srv
 	hs.Start()
 	t.Cleanup(hs.Close)
-	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files}
+	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events}
+}
+
+// startEvents builds the events engine on db, starts it if start, and stops
+// it when the test ends (before the database goes).
+func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, start bool) *events.Engine {
+	t.Helper()
+	e, err := events.New(db, EventsConfig(log))
+	if err != nil {
+		t.Fatalf("events.New: %v", err)
+	}
+	if start {
+		if err := e.Start(context.Background()); err != nil {
+			t.Fatalf("start events: %v", err)
+		}
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := e.Stop(ctx); err != nil {
+			t.Errorf("stop events: %v", err)
+		}
+	})
+	return e
 }
 
 type testWriter struct{ t testing.TB }

@@ -2,8 +2,14 @@ package apitest_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strconv"
@@ -11,9 +17,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/events"
 	"storeadmin/internal/webhooks"
 	"storeadmin/models"
 )
@@ -64,8 +73,9 @@ func whView(t *testing.T, v any, withSecret bool) map[string]any {
 		if !ok || rest == "" {
 			t.Fatalf("secret %q must be non-empty and start with whsec_", s)
 		}
-		if b, err := hex.DecodeString(rest); err != nil || len(b) < 16 {
-			t.Fatalf("secret %q does not carry enough random bytes", s)
+		// Standard Webhooks: whsec_ and the key in standard base64.
+		if b, err := base64.StdEncoding.DecodeString(rest); err != nil || len(b) < 24 {
+			t.Fatalf("secret %q is not whsec_ and enough random bytes in base64", s)
 		}
 	}
 	return m
@@ -611,6 +621,16 @@ func whDeliveriesFixture(t *testing.T) *whFixture {
 		batch = append(batch, mk(f.b.ID, f.b1, 200+i, base.Add(time.Duration(i)*time.Minute+45*time.Second)))
 	}
 	ctx := context.Background()
+	// Every delivery belongs to an event.
+	evs := map[int64]models.Event{}
+	for _, d := range batch {
+		evs[d.EventID] = models.Event{ID: d.EventID, StoreID: d.StoreID, Topic: d.Topic, Resource: "order", ResourceID: 1, Payload: []byte(`{}`)}
+	}
+	for _, ev := range evs {
+		if _, err := e.DB.NewInsert().Model(&ev).Exec(ctx); err != nil {
+			t.Fatalf("insert event: %v", err)
+		}
+	}
 	if _, err := e.DB.NewInsert().Model(&batch).Returning("*").Exec(ctx); err != nil {
 		t.Fatalf("insert deliveries: %v", err)
 	}
@@ -772,4 +792,145 @@ func TestWebhooksRecentDeliveries(t *testing.T) {
 	if len(rd) != 20 || auditMustWhole(t, rd[0].(map[string]any)["id"]) != f.dels[f.s1][0].ID {
 		t.Fatalf("webhook(id).recent_deliveries: %s", g.Raw)
 	}
+}
+
+// whReceiver is a subscriber endpoint on loopback that keeps what it gets.
+type whReceiver struct {
+	*httptest.Server
+	got chan whReceived
+}
+
+type whReceived struct {
+	header http.Header
+	body   []byte
+}
+
+func newWHReceiver(t *testing.T) *whReceiver {
+	r := &whReceiver{got: make(chan whReceived, 16)}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.got <- whReceived{header: req.Header.Clone(), body: body}
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+// next waits for the next request.
+func (r *whReceiver) next(t *testing.T) whReceived {
+	t.Helper()
+	select {
+	case got := <-r.got:
+		return got
+	case <-time.After(time.Minute):
+		t.Fatal("no webhook arrived")
+		return whReceived{}
+	}
+}
+
+// whEmit records an order.refunded event of the store through the service's
+// events engine, in a committed transaction.
+func whEmit(t *testing.T, e *apitest.Env, storeID, orderID int64) int64 {
+	t.Helper()
+	var id int64
+	err := e.DB.RunInTx(context.Background(), nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		id, err = e.Events.Emit(ctx, tx, events.Event{StoreID: storeID, Topic: "order.refunded", Resource: "order", ResourceID: orderID,
+			Data: json.RawMessage(`{"order": {"id": ` + strconv.FormatInt(orderID, 10) + `}}`)})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("emit: %v", err)
+	}
+	return id
+}
+
+// whVerify checks a request as a subscriber would, with the secret the API
+// showed: X-Shop-Signature and the Standard Webhooks signature.
+func whVerify(t *testing.T, secret string, r whReceived) {
+	t.Helper()
+	ts := r.header.Get("X-Shop-Timestamp")
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(ts + "." + string(r.body)))
+	if got := r.header.Get("X-Shop-Signature"); got != hex.EncodeToString(mac.Sum(nil)) {
+		t.Fatalf("X-Shop-Signature %q does not verify", got)
+	}
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mac = hmac.New(sha256.New, key)
+	mac.Write([]byte(r.header.Get("webhook-id") + "." + r.header.Get("webhook-timestamp") + "." + string(r.body)))
+	if got, want := r.header.Get("webhook-signature"), "v1,"+base64.StdEncoding.EncodeToString(mac.Sum(nil)); got != want {
+		t.Fatalf("webhook-signature %q, want %q", got, want)
+	}
+}
+
+// whWaitDelivery polls GET /store/webhooks/{id}/deliveries until its newest
+// delivery has the status.
+func whWaitDelivery(t *testing.T, e *apitest.Env, key string, subID int64, status string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		r := e.Do(http.MethodGet, whPath(subID, "/deliveries"), key, nil).Expect(t, 200)
+		if ds := r.List("deliveries"); len(ds) > 0 && ds[0].(map[string]any)["status"] == status {
+			return ds[0].(map[string]any)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s delivery: %s", status, r.Raw)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestWebhooksEventDelivered: a subscription made over REST receives an
+// event signed with the secret the API showed once, and lists the delivery.
+func TestWebhooksEventDelivered(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Acme")
+	admin := e.Key(s.ID, auth.RoleAdmin)
+	rcv := newWHReceiver(t)
+	w := whCreate(t, e, admin, map[string]any{"url": rcv.URL + "/hooks", "topics": []string{"order.refunded"}})
+	id := whEmit(t, e, s.ID, 41)
+
+	got := rcv.next(t)
+	whVerify(t, w["secret"].(string), got)
+	if got.header.Get("X-Shop-Event-Id") != strconv.FormatInt(id, 10) || got.header.Get("X-Shop-Topic") != "order.refunded" {
+		t.Fatalf("headers: %v", got.header)
+	}
+	d := whWaitDelivery(t, e, admin, auditMustWhole(t, w["id"]), models.DeliverySucceeded)
+	if auditMustWhole(t, d["attempts"]) != 1 || auditMustWhole(t, d["last_status_code"]) != 200 || d["last_error"] != "" || d["topic"] != "order.refunded" {
+		t.Fatalf("delivery: %v", d)
+	}
+}
+
+// TestWebhooksDeliveredAfterRestart: events committed while no worker runs
+// (the process died after the commit) are delivered by the next engine
+// started on the database.
+func TestWebhooksDeliveredAfterRestart(t *testing.T) {
+	e := apitest.New(t, apitest.WithoutEventWorkers())
+	s := e.Store("Acme")
+	admin := e.Key(s.ID, auth.RoleAdmin)
+	rcv := newWHReceiver(t)
+	w := whCreate(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded"}})
+	id := whEmit(t, e, s.ID, 42)
+	if d := whWaitDelivery(t, e, admin, auditMustWhole(t, w["id"]), models.DeliveryPending); auditMustWhole(t, d["attempts"]) != 0 {
+		t.Fatalf("delivery sent without workers: %v", d)
+	}
+
+	next, err := events.New(e.DB, apitest.EventsConfig(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := next.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		next.Stop(ctx)
+	})
+	if got := rcv.next(t); got.header.Get("X-Shop-Event-Id") != strconv.FormatInt(id, 10) {
+		t.Fatalf("delivered event %s, want %d", got.header.Get("X-Shop-Event-Id"), id)
+	}
+	whWaitDelivery(t, e, admin, auditMustWhole(t, w["id"]), models.DeliverySucceeded)
 }

@@ -1,11 +1,12 @@
-// Package webhooks holds what the API knows about subscriber URLs: which
-// targets are allowed. The same rule is applied when a subscription is saved
-// and, by the delivery engine, when a connection is dialled.
+// Package webhooks holds what the API knows about subscriber URLs (which
+// targets are allowed) and their signing secrets. The target rule is applied
+// when a subscription is saved and, by the events engine, when a connection
+// is dialled.
 package webhooks
 
 import (
 	"crypto/rand"
-	"encoding/hex"
+	"encoding/base64"
 	"net"
 	"net/netip"
 	"net/url"
@@ -69,10 +70,14 @@ func CheckURL(raw string, allowPrivate bool) (string, error) {
 	return u.String(), nil
 }
 
-// NewSecret returns a fresh signing secret: 32 random bytes, hex-encoded,
-// prefixed so that people recognise what it is.
+// SecretPrefix starts every signing secret, so that people recognise it.
+const SecretPrefix = "whsec_"
+
+// NewSecret returns a fresh signing secret: "whsec_" and 32 random bytes in
+// standard base64, the Standard Webhooks format, so that its verifier
+// libraries take the secret exactly as it is shown.
 func NewSecret() string {
 	b := make([]byte, 32)
 	rand.Read(b) //nolint:errcheck // crypto/rand.Read does not fail on supported platforms
-	return "whsec_" + hex.EncodeToString(b)
+	return SecretPrefix + base64.StdEncoding.EncodeToString(b)
 }

@@ -1,0 +1,218 @@
+// Package events is the transactional outbox behind webhooks. A change
+// records its event with Emit in its own transaction; Emit adds one pending
+// delivery and one River job per subscription of the event's topic, so the
+// change, its event and the promise to deliver it commit together or not at
+// all. River workers (in this process or any other replica) then POST the
+// signed event to each subscriber, retry failures with backoff, record every
+// attempt on the delivery, and pause subscriptions that keep failing.
+//
+// River runs on riverdatabasesql over the *sql.DB inside bun, so its jobs
+// are inserted in the caller's bun transaction. That driver has no
+// LISTEN/NOTIFY: workers poll for due jobs every Config.FetchPollInterval.
+package events
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/uptrace/bun"
+
+	"storeadmin/models"
+)
+
+// Event is a state change to tell subscribers about.
+type Event struct {
+	StoreID    int64
+	Topic      string // one of models.WebhookTopics, e.g. "order.refunded"
+	Resource   string // the kind of record that changed, e.g. "order"
+	ResourceID int64
+	// Data is the "data" of the body sent: the REST payload of the record,
+	// e.g. {"order": {...}}.
+	Data json.RawMessage
+}
+
+// Defaults of Config's zero fields.
+const (
+	DefaultPauseAfter        = 24 * time.Hour
+	DefaultWorkers           = 10
+	DefaultFetchPollInterval = time.Second
+	DefaultTimeout           = 10 * time.Second
+	DefaultMaxResponseBytes  = 64 << 10
+)
+
+// Config tunes the engine; every zero field takes its default.
+type Config struct {
+	// AllowPrivate lets deliveries reach loopback, private, link-local and
+	// other non-public addresses (tests, local development). Otherwise such
+	// addresses are refused when the connection is dialled, whatever the
+	// URL's host name resolves to.
+	AllowPrivate bool
+	// MaxAttempts bounds the attempts of one delivery, the first included.
+	// Default DefaultMaxAttempts.
+	MaxAttempts int
+	// Backoff is the wait after failed attempt n (1 for the first) before
+	// the next one. Default DefaultBackoff. Waits up to 5 s make the job
+	// available again at once (due after the wait); longer ones wait for
+	// River's scheduler, which runs every 5 s on the elected leader.
+	Backoff func(attempt int) time.Duration
+	// PauseAfter pauses a subscription that has had no successful delivery
+	// for this long since its first failure. Default DefaultPauseAfter.
+	PauseAfter time.Duration
+	// Workers is how many deliveries this process sends at once.
+	// Default DefaultWorkers.
+	Workers int
+	// FetchPollInterval is how often idle workers look for due deliveries.
+	// Default DefaultFetchPollInterval; tests use a few tens of
+	// milliseconds.
+	FetchPollInterval time.Duration
+	// Timeout bounds one attempt: connecting, sending, and reading the
+	// answer. Default DefaultTimeout.
+	Timeout time.Duration
+	// MaxResponseBytes is how much of a subscriber's answer is read; the
+	// rest is never read. Default DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+	// Log receives paused subscriptions and River's own messages. Default:
+	// discarded.
+	Log *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	c.MaxAttempts = orDefault(c.MaxAttempts, DefaultMaxAttempts)
+	if c.Backoff == nil {
+		c.Backoff = DefaultBackoff
+	}
+	c.PauseAfter = orDefault(c.PauseAfter, DefaultPauseAfter)
+	c.Workers = orDefault(c.Workers, DefaultWorkers)
+	c.FetchPollInterval = orDefault(c.FetchPollInterval, DefaultFetchPollInterval)
+	c.Timeout = orDefault(c.Timeout, DefaultTimeout)
+	c.MaxResponseBytes = orDefault(c.MaxResponseBytes, DefaultMaxResponseBytes)
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// queue is the River queue of webhook deliveries.
+const queue = "webhooks"
+
+// Engine records events and delivers them.
+type Engine struct {
+	db     *bun.DB
+	cfg    Config
+	client *river.Client[*sql.Tx]
+}
+
+// New builds an engine on db. Emit works at once; deliveries are sent by
+// the engines that are started, in this process or another.
+func New(db *bun.DB, cfg Config) (*Engine, error) {
+	cfg = cfg.withDefaults()
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, newWorker(db, cfg)); err != nil {
+		return nil, fmt.Errorf("events: %w", err)
+	}
+	client, err := river.NewClient(riverdatabasesql.New(db.DB), &river.Config{
+		Logger:            cfg.Log,
+		Workers:           workers,
+		Queues:            map[string]river.QueueConfig{queue: {MaxWorkers: cfg.Workers}},
+		FetchPollInterval: cfg.FetchPollInterval,
+		FetchCooldown:     min(cfg.FetchPollInterval, river.FetchCooldownDefault),
+		MaxAttempts:       cfg.MaxAttempts,
+		// The attempt's own deadline is cfg.Timeout; the margin is for
+		// reading the delivery and recording the outcome.
+		JobTimeout: cfg.Timeout + 30*time.Second,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("events: %w", err)
+	}
+	return &Engine{db: db, cfg: cfg, client: client}, nil
+}
+
+// Emit records the event and schedules one delivery per active subscription
+// of ev.StoreID whose topics include ev.Topic, all inside tx (the caller's
+// transaction), so the change and its event commit together or not at all.
+// It returns the event id.
+func (e *Engine) Emit(ctx context.Context, tx bun.Tx, ev Event) (int64, error) {
+	if err := ev.check(); err != nil {
+		return 0, err
+	}
+	if tx.Tx == nil {
+		return 0, errors.New("events: Emit needs the transaction of the change")
+	}
+	row := &models.Event{StoreID: ev.StoreID, Topic: ev.Topic, Resource: ev.Resource, ResourceID: ev.ResourceID}
+	if err := models.InsertEvent(ctx, tx, row, ev.Data); err != nil {
+		return 0, fmt.Errorf("record event %s: %w", ev.Topic, err)
+	}
+	ids, err := models.CreateDeliveries(ctx, tx, row)
+	if err != nil {
+		return 0, fmt.Errorf("schedule deliveries of event %d: %w", row.ID, err)
+	}
+	if len(ids) == 0 {
+		return row.ID, nil
+	}
+	jobs := make([]river.InsertManyParams, len(ids))
+	for i, id := range ids {
+		jobs[i] = river.InsertManyParams{Args: deliverArgs{DeliveryID: id},
+			InsertOpts: &river.InsertOpts{Queue: queue, MaxAttempts: e.cfg.MaxAttempts}}
+	}
+	if _, err := e.client.InsertManyTx(ctx, tx.Tx, jobs); err != nil {
+		return 0, fmt.Errorf("queue deliveries of event %d: %w", row.ID, err)
+	}
+	return row.ID, nil
+}
+
+// check refuses an event the code should never emit.
+func (ev Event) check() error {
+	switch {
+	case ev.StoreID <= 0:
+		return errors.New("events: an event needs its store")
+	case !slices.Contains(models.WebhookTopics, ev.Topic):
+		return fmt.Errorf("events: %q is not a webhook topic", ev.Topic)
+	case ev.Resource == "" || ev.ResourceID <= 0:
+		return fmt.Errorf("events: event %s names no resource", ev.Topic)
+	case !json.Valid(ev.Data):
+		return fmt.Errorf("events: the data of event %s is not JSON", ev.Topic)
+	}
+	return nil
+}
+
+// Start starts this engine's workers. They run until Stop; cancelling ctx
+// does not stop them, so that a shutdown can let deliveries in flight
+// finish.
+func (e *Engine) Start(ctx context.Context) error {
+	if err := e.client.Start(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("events: start workers: %w", err)
+	}
+	return nil
+}
+
+// hardStopGrace is how long Stop waits for cancelled attempts to wind up.
+const hardStopGrace = 5 * time.Second
+
+// Stop stops fetching deliveries and waits, until ctx is done, for the ones
+// in flight. Those still running then are cancelled: each is retried later,
+// by whichever engine runs next. Stopping an engine never started does
+// nothing.
+func (e *Engine) Stop(ctx context.Context) error {
+	err := e.client.Stop(ctx)
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	hard, cancel := context.WithTimeout(context.WithoutCancel(ctx), hardStopGrace)
+	defer cancel()
+	return e.client.StopAndCancel(hard)
+}

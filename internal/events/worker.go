@@ -1,0 +1,90 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"storeadmin/models"
+)
+
+// deliverArgs is the River job of one delivery: everything else is read
+// when it runs, so a subscription changed or deleted meanwhile is honoured.
+type deliverArgs struct {
+	DeliveryID int64 `json:"delivery_id"`
+}
+
+func (deliverArgs) Kind() string { return "webhook_delivery" }
+
+// worker sends deliveries, one attempt per River run.
+type worker struct {
+	river.WorkerDefaults[deliverArgs]
+	db         *bun.DB
+	sender     *sender
+	backoff    func(attempt int) time.Duration
+	pauseAfter time.Duration
+	log        *slog.Logger
+}
+
+func newWorker(db *bun.DB, cfg Config) *worker {
+	return &worker{db: db, sender: newSender(cfg), backoff: cfg.Backoff, pauseAfter: cfg.PauseAfter, log: cfg.Log}
+}
+
+// NextRetry schedules the attempt after a failed one.
+func (w *worker) NextRetry(job *river.Job[deliverArgs]) time.Time {
+	return time.Now().Add(w.backoff(job.Attempt))
+}
+
+// Work makes one attempt of the delivery and records it. An error asks
+// River for another attempt (NextRetry); nil or a cancel ends the job.
+func (w *worker) Work(ctx context.Context, job *river.Job[deliverArgs]) error {
+	t, err := models.GetDeliveryTarget(ctx, w.db, job.Args.DeliveryID)
+	if err != nil {
+		return fmt.Errorf("read delivery %d: %w", job.Args.DeliveryID, err)
+	}
+	if t == nil || t.Status != models.DeliveryPending {
+		return nil // deleted with its subscription, or settled (failed by a pause)
+	}
+	if !t.Active {
+		return models.SkipDelivery(ctx, w.db, t.DeliveryID, offReason(t))
+	}
+	out := w.sender.send(ctx, t)
+	if ctx.Err() != nil {
+		// Cut short by a hard stop or River's job timeout, not by the
+		// subscriber: leave the delivery as it was and try again later.
+		return ctx.Err()
+	}
+	status, paused, err := models.RecordDeliveryAttempt(ctx, w.db, models.DeliveryAttempt{
+		DeliveryID: t.DeliveryID, SubscriptionID: t.SubscriptionID,
+		StatusCode: out.status, Error: out.err, Succeeded: out.ok(),
+		Final: job.Attempt >= job.MaxAttempts, PauseAfter: w.pauseAfter,
+	})
+	if err != nil {
+		return fmt.Errorf("record attempt %d of delivery %d: %w", job.Attempt, t.DeliveryID, err)
+	}
+	if paused != "" {
+		w.log.Warn("webhook subscription paused", "store_id", t.StoreID, "subscription_id", t.SubscriptionID,
+			"url", t.URL, "reason", paused, "last_error", out.err)
+	}
+	switch status {
+	case models.DeliverySucceeded:
+		return nil
+	case models.DeliveryFailed:
+		return river.JobCancel(errors.New(out.err)) // settled: no retry
+	}
+	return errors.New(out.err)
+}
+
+// offReason is last_error of a delivery not sent because its subscription
+// is off.
+func offReason(t *models.DeliveryTarget) string {
+	if t.PausedAt != nil {
+		return "not sent: the subscription is paused after failing deliveries; set active to true to resume"
+	}
+	return "not sent: the subscription is inactive"
+}
