@@ -38,6 +38,15 @@ var areas = []area{
 // mediaAreas run after areas, in order.
 var mediaAreas = []mediaArea{
 	{"catalogue", catalogue},
+	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
+}
+
+// withoutMedia runs an area that needs no blobs among the media areas, for
+// it needs what one of them made.
+func withoutMedia(fill func(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error) func(context.Context, bun.Tx, *media.Media, int64, time.Time) error {
+	return func(ctx context.Context, tx bun.Tx, _ *media.Media, storeID int64, now time.Time) error {
+		return fill(ctx, tx, storeID, now)
+	}
 }
 
 // Store seeds every area of the store, each in its own transaction.
