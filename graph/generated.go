@@ -34,12 +34,17 @@ type ResolverRoot interface {
 	BundleOffer() BundleOfferResolver
 	Collection() CollectionResolver
 	CollectionMember() CollectionMemberResolver
+	Customer() CustomerResolver
+	Fulfillment() FulfillmentResolver
 	MCPActivity() MCPActivityResolver
 	MCPKey() MCPKeyResolver
 	Mutation() MutationResolver
+	Order() OrderResolver
+	OrderLineItem() OrderLineItemResolver
 	Product() ProductResolver
 	ProductVariant() ProductVariantResolver
 	Query() QueryResolver
+	Refund() RefundResolver
 	Review() ReviewResolver
 	WebhookSubscription() WebhookSubscriptionResolver
 }
@@ -79,6 +84,34 @@ type ComplexityRoot struct {
 		StatusCode func(childComplexity int) int
 		StoreID    func(childComplexity int) int
 		UserAgent  func(childComplexity int) int
+	}
+
+	AwaitingCapture struct {
+		AmountCents     func(childComplexity int) int
+		Attempts        func(childComplexity int) int
+		AuthorizedAt    func(childComplexity int) int
+		CaptureModel    func(childComplexity int) int
+		Currency        func(childComplexity int) int
+		CurrentPosition func(childComplexity int) int
+		DraftName       func(childComplexity int) int
+		DraftOrderID    func(childComplexity int) int
+		Email           func(childComplexity int) int
+		Error           func(childComplexity int) int
+		ExpiresAt       func(childComplexity int) int
+		FunnelID        func(childComplexity int) int
+		FunnelName      func(childComplexity int) int
+		HasFunnel       func(childComplexity int) int
+		ItemCount       func(childComplexity int) int
+		LastAttemptAt   func(childComplexity int) int
+		NeedsAttention  func(childComplexity int) int
+		OfferCount      func(childComplexity int) int
+		OrderID         func(childComplexity int) int
+		PaymentMethod   func(childComplexity int) int
+		Provider        func(childComplexity int) int
+		State           func(childComplexity int) int
+		SurchargeCents  func(childComplexity int) int
+		TotalCents      func(childComplexity int) int
+		TransactionID   func(childComplexity int) int
 	}
 
 	BulkResult struct {
@@ -184,11 +217,53 @@ type ComplexityRoot struct {
 		UpdatedAt      func(childComplexity int) int
 	}
 
+	Customer struct {
+		AcceptsMarketing func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Email            func(childComplexity int) int
+		FirstName        func(childComplexity int) int
+		ID               func(childComplexity int) int
+		LastName         func(childComplexity int) int
+		Orders           func(childComplexity int) int
+		OrdersCount      func(childComplexity int) int
+		Phone            func(childComplexity int) int
+	}
+
 	Download struct {
 		ContentType func(childComplexity int) int
 		ExpiresAt   func(childComplexity int) int
 		Filename    func(childComplexity int) int
 		URL         func(childComplexity int) int
+	}
+
+	FulfilledQuantity struct {
+		LineItemID func(childComplexity int) int
+		Quantity   func(childComplexity int) int
+	}
+
+	Fulfillment struct {
+		CancelledAt    func(childComplexity int) int
+		Carrier        func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Items          func(childComplexity int) int
+		Note           func(childComplexity int) int
+		OrderID        func(childComplexity int) int
+		Status         func(childComplexity int) int
+		TrackingNumber func(childComplexity int) int
+		TrackingURL    func(childComplexity int) int
+	}
+
+	FulfillmentCreated struct {
+		Fulfillment       func(childComplexity int) int
+		FulfillmentStatus func(childComplexity int) int
+	}
+
+	FulfillmentItem struct {
+		LineItemID   func(childComplexity int) int
+		Quantity     func(childComplexity int) int
+		Title        func(childComplexity int) int
+		VariantTitle func(childComplexity int) int
 	}
 
 	ImportReport struct {
@@ -260,14 +335,18 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddCollectionProduct      func(childComplexity int, id int64, input CollectionProductInput) int
+		ArchiveOrder              func(childComplexity int, id int64) int
 		BulkDeleteCollections     func(childComplexity int, input IdsInput) int
 		BulkDeleteProducts        func(childComplexity int, input IdsInput) int
 		BulkSetAdplatformCategory func(childComplexity int, input BulkAdplatformCategoryInput) int
 		BulkUpdateReviews         func(childComplexity int, input ReviewBulkInput) int
+		CancelFulfillment         func(childComplexity int, id int64) int
+		CancelOrder               func(childComplexity int, id int64, input *OrderCancelInput) int
 		CloseStore                func(childComplexity int) int
 		CreateAPIKey              func(childComplexity int, input APIKeyInput) int
 		CreateBundle              func(childComplexity int, input BundleInput) int
 		CreateCollection          func(childComplexity int, input CollectionInput) int
+		CreateFulfillment         func(childComplexity int, id int64, input *FulfillmentInput) int
 		CreateProduct             func(childComplexity int, input ProductInput) int
 		CreateWebhook             func(childComplexity int, input WebhookInput) int
 		DeleteBundle              func(childComplexity int, id int64) int
@@ -282,6 +361,7 @@ type ComplexityRoot struct {
 		InviteMember              func(childComplexity int, input MemberInviteInput) int
 		PreviewCollection         func(childComplexity int, input CollectionInput, limit *int64) int
 		PutStoreSetting           func(childComplexity int, input StoreSettingInput) int
+		RefundOrder               func(childComplexity int, id int64, input RefundInput) int
 		RemoveCollectionProduct   func(childComplexity int, id int64, pid int64) int
 		RemoveMember              func(childComplexity int, userID int64) int
 		ReorderCollectionProducts func(childComplexity int, id int64, input CollectionReorderInput) int
@@ -294,9 +374,111 @@ type ComplexityRoot struct {
 		UpdateBundle              func(childComplexity int, id int64, input BundleInput) int
 		UpdateCollection          func(childComplexity int, id int64, input CollectionInput) int
 		UpdateMember              func(childComplexity int, userID int64, input MemberUpdateInput) int
+		UpdateOrder               func(childComplexity int, id int64, input OrderUpdateInput) int
 		UpdateProduct             func(childComplexity int, id int64, input ProductInput) int
 		UpdateStore               func(childComplexity int, input StoreUpdateInput) int
 		UpdateWebhook             func(childComplexity int, id int64, input WebhookUpdateInput) int
+	}
+
+	Order struct {
+		ArchivedAt         func(childComplexity int) int
+		Attribution        func(childComplexity int) int
+		BillingAddress     func(childComplexity int) int
+		CancelReason       func(childComplexity int) int
+		CancelledAt        func(childComplexity int) int
+		CheckoutStartedAt  func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		Currency           func(childComplexity int) int
+		Customer           func(childComplexity int) int
+		DiscountCents      func(childComplexity int) int
+		DiscountCode       func(childComplexity int) int
+		DraftOrderID       func(childComplexity int) int
+		Email              func(childComplexity int) int
+		FinancialStatus    func(childComplexity int) int
+		Fulfilled          func(childComplexity int) int
+		FulfillmentStatus  func(childComplexity int) int
+		Fulfillments       func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		LineItems          func(childComplexity int) int
+		Note               func(childComplexity int) int
+		OrderNumber        func(childComplexity int) int
+		OrderNumberDisplay func(childComplexity int) int
+		PaidAt             func(childComplexity int) int
+		Refunds            func(childComplexity int) int
+		ShippingAddress    func(childComplexity int) int
+		ShippingCents      func(childComplexity int) int
+		ShippingLine       func(childComplexity int) int
+		Source             func(childComplexity int) int
+		Status             func(childComplexity int) int
+		SubtotalCents      func(childComplexity int) int
+		SystemTags         func(childComplexity int) int
+		Tags               func(childComplexity int) int
+		TaxCents           func(childComplexity int) int
+		TipCents           func(childComplexity int) int
+		Token              func(childComplexity int) int
+		TotalCents         func(childComplexity int) int
+		Transactions       func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+		Upsell             func(childComplexity int) int
+	}
+
+	OrderAttribution struct {
+		AdSource           func(childComplexity int) int
+		ClickIDs           func(childComplexity int) int
+		Referrer           func(childComplexity int) int
+		UTMCampaign        func(childComplexity int) int
+		UTMContent         func(childComplexity int) int
+		UTMCreativeFormat  func(childComplexity int) int
+		UTMID              func(childComplexity int) int
+		UTMMarketingTactic func(childComplexity int) int
+		UTMMedium          func(childComplexity int) int
+		UTMSource          func(childComplexity int) int
+		UTMSourcePlatform  func(childComplexity int) int
+		UTMTerm            func(childComplexity int) int
+	}
+
+	OrderLineItem struct {
+		BundleGroup        func(childComplexity int) int
+		BundleTitle        func(childComplexity int) int
+		FulfilledQuantity  func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		ImageSrc           func(childComplexity int) int
+		ImageThumbhash     func(childComplexity int) int
+		OriginalPriceCents func(childComplexity int) int
+		PriceCents         func(childComplexity int) int
+		Product            func(childComplexity int) int
+		ProductID          func(childComplexity int) int
+		Properties         func(childComplexity int) int
+		Quantity           func(childComplexity int) int
+		RefundedQuantity   func(childComplexity int) int
+		RequiresShipping   func(childComplexity int) int
+		SKU                func(childComplexity int) int
+		Source             func(childComplexity int) int
+		Title              func(childComplexity int) int
+		Variant            func(childComplexity int) int
+		VariantID          func(childComplexity int) int
+		VariantTitle       func(childComplexity int) int
+	}
+
+	OrderTransaction struct {
+		AmountCents   func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Currency      func(childComplexity int) int
+		Error         func(childComplexity int) int
+		ExpiresAt     func(childComplexity int) int
+		ExternalID    func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		ParentID      func(childComplexity int) int
+		PaymentMethod func(childComplexity int) int
+		Provider      func(childComplexity int) int
+		Status        func(childComplexity int) int
+	}
+
+	OrderUpsell struct {
+		EnteredAt  func(childComplexity int) int
+		FunnelName func(childComplexity int) int
+		Status     func(childComplexity int) int
 	}
 
 	Product struct {
@@ -371,6 +553,11 @@ type ComplexityRoot struct {
 		APIKeysCount              func(childComplexity int) int
 		AuditLogs                 func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64) int
 		AuditLogsCount            func(childComplexity int, filter *models.AuditLogFilter) int
+		AwaitingCapture           func(childComplexity int, limit *int64, offset *int64) int
+		AwaitingCaptureActivity   func(childComplexity int, id int64) int
+		AwaitingCaptureAttention  func(childComplexity int) int
+		AwaitingCaptureCount      func(childComplexity int) int
+		AwaitingCapturePayment    func(childComplexity int, id int64) int
 		Bundle                    func(childComplexity int, id int64) int
 		Bundles                   func(childComplexity int, limit *int64, offset *int64) int
 		BundlesCount              func(childComplexity int) int
@@ -390,6 +577,13 @@ type ComplexityRoot struct {
 		McpPresets                func(childComplexity int) int
 		Members                   func(childComplexity int, limit *int64, offset *int64) int
 		MembersCount              func(childComplexity int) int
+		Order                     func(childComplexity int, id int64) int
+		OrderActivity             func(childComplexity int, id int64) int
+		OrderFulfilled            func(childComplexity int, id int64) int
+		OrderFulfillments         func(childComplexity int, id int64) int
+		Orders                    func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64) int
+		OrdersCount               func(childComplexity int, filter *models.OrderFilter) int
+		OrdersExport              func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
 		Product                   func(childComplexity int, id int64) int
 		ProductHandleAvailable    func(childComplexity int, handle string, id *int64) int
 		ProductImportTemplate     func(childComplexity int, format *SheetFormat) int
@@ -412,6 +606,17 @@ type ComplexityRoot struct {
 		WebhookTopics             func(childComplexity int) int
 		Webhooks                  func(childComplexity int, limit *int64, offset *int64) int
 		WebhooksCount             func(childComplexity int) int
+	}
+
+	Refund struct {
+		AmountCents          func(childComplexity int) int
+		CreatedAt            func(childComplexity int) int
+		Currency             func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		OrderFinancialStatus func(childComplexity int) int
+		Reason               func(childComplexity int) int
+		Restock              func(childComplexity int) int
+		Status               func(childComplexity int) int
 	}
 
 	Review struct {
@@ -502,6 +707,31 @@ type ComplexityRoot struct {
 		Namespace func(childComplexity int) int
 	}
 
+	StoreeventsSession struct {
+		Browser        func(childComplexity int) int
+		BrowserVersion func(childComplexity int) int
+		City           func(childComplexity int) int
+		Country        func(childComplexity int) int
+		Device         func(childComplexity int) int
+		FirstSeenAt    func(childComplexity int) int
+		IP             func(childComplexity int) int
+		IsBot          func(childComplexity int) int
+		LandingPath    func(childComplexity int) int
+		Language       func(childComplexity int) int
+		LastSeenAt     func(childComplexity int) int
+		Os             func(childComplexity int) int
+		OsVersion      func(childComplexity int) int
+		Referrer       func(childComplexity int) int
+		Region         func(childComplexity int) int
+		ScreenH        func(childComplexity int) int
+		ScreenW        func(childComplexity int) int
+		SessionID      func(childComplexity int) int
+		Timezone       func(childComplexity int) int
+		UserAgent      func(childComplexity int) int
+		ViewportH      func(childComplexity int) int
+		ViewportW      func(childComplexity int) int
+	}
+
 	UploadTicket struct {
 		ExpiresAt func(childComplexity int) int
 		Headers   func(childComplexity int) int
@@ -509,6 +739,78 @@ type ComplexityRoot struct {
 		MaxBytes  func(childComplexity int) int
 		Method    func(childComplexity int) int
 		UploadURL func(childComplexity int) int
+	}
+
+	UseractivityAnchor struct {
+		ID    func(childComplexity int) int
+		Kind  func(childComplexity int) int
+		Label func(childComplexity int) int
+		Token func(childComplexity int) int
+	}
+
+	UseractivityCoverage struct {
+		Browsing          func(childComplexity int) int
+		BrowsingCollapsed func(childComplexity int) int
+		Drafts            func(childComplexity int) int
+		DraftsTruncated   func(childComplexity int) int
+		EventsTruncated   func(childComplexity int) int
+		OrdersTruncated   func(childComplexity int) int
+		Purged            func(childComplexity int) int
+		SessionScoped     func(childComplexity int) int
+	}
+
+	UseractivityEvent struct {
+		AmountCents   func(childComplexity int) int
+		Anchor        func(childComplexity int) int
+		At            func(childComplexity int) int
+		Attempt       func(childComplexity int) int
+		CartID        func(childComplexity int) int
+		Currency      func(childComplexity int) int
+		Detail        func(childComplexity int) int
+		DraftOrderID  func(childComplexity int) int
+		DwellSeconds  func(childComplexity int) int
+		ElSelector    func(childComplexity int) int
+		ElText        func(childComplexity int) int
+		ErrorCode     func(childComplexity int) int
+		ErrorMessage  func(childComplexity int) int
+		Exact         func(childComplexity int) int
+		GapHours      func(childComplexity int) int
+		Name          func(childComplexity int) int
+		OrderID       func(childComplexity int) int
+		Origin        func(childComplexity int) int
+		PageDwellMs   func(childComplexity int) int
+		Path          func(childComplexity int) int
+		PaymentMethod func(childComplexity int) int
+		ProductID     func(childComplexity int) int
+		ProductTitle  func(childComplexity int) int
+		Provider      func(childComplexity int) int
+		ResultCount   func(childComplexity int) int
+		ScrollPct     func(childComplexity int) int
+		Source        func(childComplexity int) int
+		TransactionID func(childComplexity int) int
+		VariantID     func(childComplexity int) int
+	}
+
+	UseractivityLog struct {
+		Anchor   func(childComplexity int) int
+		Coverage func(childComplexity int) int
+		Events   func(childComplexity int) int
+		Session  func(childComplexity int) int
+		Summary  func(childComplexity int) int
+	}
+
+	UseractivitySummary struct {
+		CartAdds               func(childComplexity int) int
+		CheckoutSteps          func(childComplexity int) int
+		FailedPayments         func(childComplexity int) int
+		FirstSeenAt            func(childComplexity int) int
+		LastSeenAt             func(childComplexity int) int
+		PageViews              func(childComplexity int) int
+		ProductViews           func(childComplexity int) int
+		RecoveryEmails         func(childComplexity int) int
+		RecoveryLinkValidUntil func(childComplexity int) int
+		VisitBasis             func(childComplexity int) int
+		VisitSeconds           func(childComplexity int) int
 	}
 
 	WebhookDelivery struct {
@@ -559,6 +861,13 @@ type CollectionResolver interface {
 type CollectionMemberResolver interface {
 	Product(ctx context.Context, obj *models.CollectionMember) (*models.Product, error)
 }
+type CustomerResolver interface {
+	OrdersCount(ctx context.Context, obj *models.Customer) (int64, error)
+	Orders(ctx context.Context, obj *models.Customer) ([]models.Order, error)
+}
+type FulfillmentResolver interface {
+	Items(ctx context.Context, obj *models.Fulfillment) ([]models.FulfillmentItem, error)
+}
 type MCPActivityResolver interface {
 	KeyName(ctx context.Context, obj *models.MCPActivity) (string, error)
 }
@@ -584,6 +893,12 @@ type MutationResolver interface {
 	ReorderCollectionProducts(ctx context.Context, id int64, input CollectionReorderInput) (bool, error)
 	RequestUpload(ctx context.Context, input UploadRequestInput) (*UploadTicket, error)
 	FinalizeUpload(ctx context.Context, input UploadFinalizeInput) (*MediaImage, error)
+	UpdateOrder(ctx context.Context, id int64, input OrderUpdateInput) (*models.Order, error)
+	ArchiveOrder(ctx context.Context, id int64) (*models.Order, error)
+	CancelOrder(ctx context.Context, id int64, input *OrderCancelInput) (*models.Order, error)
+	RefundOrder(ctx context.Context, id int64, input RefundInput) (*models.Refund, error)
+	CreateFulfillment(ctx context.Context, id int64, input *FulfillmentInput) (*FulfillmentCreated, error)
+	CancelFulfillment(ctx context.Context, id int64) (*models.Order, error)
 	CreateProduct(ctx context.Context, input ProductInput) (*models.Product, error)
 	UpdateProduct(ctx context.Context, id int64, input ProductInput) (*models.Product, error)
 	DeleteProduct(ctx context.Context, id int64) (bool, error)
@@ -606,6 +921,18 @@ type MutationResolver interface {
 	CreateWebhook(ctx context.Context, input WebhookInput) (*models.WebhookSubscription, error)
 	UpdateWebhook(ctx context.Context, id int64, input WebhookUpdateInput) (*models.WebhookSubscription, error)
 	DeleteWebhook(ctx context.Context, id int64) (bool, error)
+}
+type OrderResolver interface {
+	Customer(ctx context.Context, obj *models.Order) (*models.Customer, error)
+	LineItems(ctx context.Context, obj *models.Order) ([]models.OrderLineItem, error)
+	Transactions(ctx context.Context, obj *models.Order) ([]models.OrderTransaction, error)
+	Fulfillments(ctx context.Context, obj *models.Order) ([]models.Fulfillment, error)
+	Fulfilled(ctx context.Context, obj *models.Order) ([]models.FulfilledQuantity, error)
+	Refunds(ctx context.Context, obj *models.Order) ([]models.Refund, error)
+}
+type OrderLineItemResolver interface {
+	Variant(ctx context.Context, obj *models.OrderLineItem) (*models.ProductVariant, error)
+	Product(ctx context.Context, obj *models.OrderLineItem) (*models.Product, error)
 }
 type ProductResolver interface {
 	Variants(ctx context.Context, obj *models.Product) ([]models.ProductVariant, error)
@@ -642,6 +969,18 @@ type QueryResolver interface {
 	CollectionHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error)
 	CollectionOptions(ctx context.Context, q *string, limit *int64, offset *int64) ([]models.CatalogCollectionOption, error)
 	CollectionOptionsCount(ctx context.Context, q *string) (int64, error)
+	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error)
+	OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error)
+	Order(ctx context.Context, id int64) (*models.Order, error)
+	OrderActivity(ctx context.Context, id int64) (*UseractivityLog, error)
+	OrderFulfillments(ctx context.Context, id int64) ([]models.Fulfillment, error)
+	OrderFulfilled(ctx context.Context, id int64) ([]models.FulfilledQuantity, error)
+	OrdersExport(ctx context.Context, filter *models.OrderFilter, format *SheetFormat) (*Download, error)
+	AwaitingCapture(ctx context.Context, limit *int64, offset *int64) ([]models.AwaitingCapture, error)
+	AwaitingCaptureCount(ctx context.Context) (int64, error)
+	AwaitingCaptureAttention(ctx context.Context) (int64, error)
+	AwaitingCapturePayment(ctx context.Context, id int64) (*models.AwaitingCapture, error)
+	AwaitingCaptureActivity(ctx context.Context, id int64) (*UseractivityLog, error)
 	Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error)
 	ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error)
 	Product(ctx context.Context, id int64) (*models.Product, error)
@@ -668,6 +1007,9 @@ type QueryResolver interface {
 	WebhookTopics(ctx context.Context) ([]string, error)
 	WebhookDeliveries(ctx context.Context, id int64, status *string, limit *int64, offset *int64) ([]models.WebhookDelivery, error)
 	WebhookDeliveriesCount(ctx context.Context, id int64, status *string) (int64, error)
+}
+type RefundResolver interface {
+	OrderFinancialStatus(ctx context.Context, obj *models.Refund) (string, error)
 }
 type ReviewResolver interface {
 	ProductHandle(ctx context.Context, obj *models.Review) (string, error)
@@ -847,6 +1189,157 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditLog.UserAgent(childComplexity), true
+
+	case "AwaitingCapture.amount_cents":
+		if e.ComplexityRoot.AwaitingCapture.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.AmountCents(childComplexity), true
+	case "AwaitingCapture.attempts":
+		if e.ComplexityRoot.AwaitingCapture.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.Attempts(childComplexity), true
+	case "AwaitingCapture.authorized_at":
+		if e.ComplexityRoot.AwaitingCapture.AuthorizedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.AuthorizedAt(childComplexity), true
+	case "AwaitingCapture.capture_model":
+		if e.ComplexityRoot.AwaitingCapture.CaptureModel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.CaptureModel(childComplexity), true
+	case "AwaitingCapture.currency":
+		if e.ComplexityRoot.AwaitingCapture.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.Currency(childComplexity), true
+	case "AwaitingCapture.current_position":
+		if e.ComplexityRoot.AwaitingCapture.CurrentPosition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.CurrentPosition(childComplexity), true
+	case "AwaitingCapture.draft_name":
+		if e.ComplexityRoot.AwaitingCapture.DraftName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.DraftName(childComplexity), true
+	case "AwaitingCapture.draft_order_id":
+		if e.ComplexityRoot.AwaitingCapture.DraftOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.DraftOrderID(childComplexity), true
+	case "AwaitingCapture.email":
+		if e.ComplexityRoot.AwaitingCapture.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.Email(childComplexity), true
+	case "AwaitingCapture.error":
+		if e.ComplexityRoot.AwaitingCapture.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.Error(childComplexity), true
+	case "AwaitingCapture.expires_at":
+		if e.ComplexityRoot.AwaitingCapture.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.ExpiresAt(childComplexity), true
+	case "AwaitingCapture.funnel_id":
+		if e.ComplexityRoot.AwaitingCapture.FunnelID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.FunnelID(childComplexity), true
+	case "AwaitingCapture.funnel_name":
+		if e.ComplexityRoot.AwaitingCapture.FunnelName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.FunnelName(childComplexity), true
+	case "AwaitingCapture.has_funnel":
+		if e.ComplexityRoot.AwaitingCapture.HasFunnel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.HasFunnel(childComplexity), true
+	case "AwaitingCapture.item_count":
+		if e.ComplexityRoot.AwaitingCapture.ItemCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.ItemCount(childComplexity), true
+	case "AwaitingCapture.last_attempt_at":
+		if e.ComplexityRoot.AwaitingCapture.LastAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.LastAttemptAt(childComplexity), true
+	case "AwaitingCapture.needs_attention":
+		if e.ComplexityRoot.AwaitingCapture.NeedsAttention == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.NeedsAttention(childComplexity), true
+	case "AwaitingCapture.offer_count":
+		if e.ComplexityRoot.AwaitingCapture.OfferCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.OfferCount(childComplexity), true
+	case "AwaitingCapture.order_id":
+		if e.ComplexityRoot.AwaitingCapture.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.OrderID(childComplexity), true
+	case "AwaitingCapture.payment_method":
+		if e.ComplexityRoot.AwaitingCapture.PaymentMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.PaymentMethod(childComplexity), true
+	case "AwaitingCapture.provider":
+		if e.ComplexityRoot.AwaitingCapture.Provider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.Provider(childComplexity), true
+	case "AwaitingCapture.state":
+		if e.ComplexityRoot.AwaitingCapture.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.State(childComplexity), true
+	case "AwaitingCapture.surcharge_cents":
+		if e.ComplexityRoot.AwaitingCapture.SurchargeCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.SurchargeCents(childComplexity), true
+	case "AwaitingCapture.total_cents":
+		if e.ComplexityRoot.AwaitingCapture.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.TotalCents(childComplexity), true
+	case "AwaitingCapture.transaction_id":
+		if e.ComplexityRoot.AwaitingCapture.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwaitingCapture.TransactionID(childComplexity), true
 
 	case "BulkResult.count":
 		if e.ComplexityRoot.BulkResult.Count == nil {
@@ -1335,6 +1828,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CollectionPreview.UpdatedAt(childComplexity), true
 
+	case "Customer.accepts_marketing":
+		if e.ComplexityRoot.Customer.AcceptsMarketing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.AcceptsMarketing(childComplexity), true
+	case "Customer.created_at":
+		if e.ComplexityRoot.Customer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.CreatedAt(childComplexity), true
+	case "Customer.email":
+		if e.ComplexityRoot.Customer.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Email(childComplexity), true
+	case "Customer.first_name":
+		if e.ComplexityRoot.Customer.FirstName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.FirstName(childComplexity), true
+	case "Customer.id":
+		if e.ComplexityRoot.Customer.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.ID(childComplexity), true
+	case "Customer.last_name":
+		if e.ComplexityRoot.Customer.LastName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.LastName(childComplexity), true
+	case "Customer.orders":
+		if e.ComplexityRoot.Customer.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Orders(childComplexity), true
+	case "Customer.orders_count":
+		if e.ComplexityRoot.Customer.OrdersCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.OrdersCount(childComplexity), true
+	case "Customer.phone":
+		if e.ComplexityRoot.Customer.Phone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Phone(childComplexity), true
+
 	case "Download.content_type":
 		if e.ComplexityRoot.Download.ContentType == nil {
 			break
@@ -1359,6 +1907,118 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Download.URL(childComplexity), true
+
+	case "FulfilledQuantity.line_item_id":
+		if e.ComplexityRoot.FulfilledQuantity.LineItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfilledQuantity.LineItemID(childComplexity), true
+	case "FulfilledQuantity.quantity":
+		if e.ComplexityRoot.FulfilledQuantity.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfilledQuantity.Quantity(childComplexity), true
+
+	case "Fulfillment.cancelled_at":
+		if e.ComplexityRoot.Fulfillment.CancelledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.CancelledAt(childComplexity), true
+	case "Fulfillment.carrier":
+		if e.ComplexityRoot.Fulfillment.Carrier == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.Carrier(childComplexity), true
+	case "Fulfillment.created_at":
+		if e.ComplexityRoot.Fulfillment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.CreatedAt(childComplexity), true
+	case "Fulfillment.id":
+		if e.ComplexityRoot.Fulfillment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.ID(childComplexity), true
+	case "Fulfillment.items":
+		if e.ComplexityRoot.Fulfillment.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.Items(childComplexity), true
+	case "Fulfillment.note":
+		if e.ComplexityRoot.Fulfillment.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.Note(childComplexity), true
+	case "Fulfillment.order_id":
+		if e.ComplexityRoot.Fulfillment.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.OrderID(childComplexity), true
+	case "Fulfillment.status":
+		if e.ComplexityRoot.Fulfillment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.Status(childComplexity), true
+	case "Fulfillment.tracking_number":
+		if e.ComplexityRoot.Fulfillment.TrackingNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.TrackingNumber(childComplexity), true
+	case "Fulfillment.tracking_url":
+		if e.ComplexityRoot.Fulfillment.TrackingURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fulfillment.TrackingURL(childComplexity), true
+
+	case "FulfillmentCreated.fulfillment":
+		if e.ComplexityRoot.FulfillmentCreated.Fulfillment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfillmentCreated.Fulfillment(childComplexity), true
+	case "FulfillmentCreated.fulfillment_status":
+		if e.ComplexityRoot.FulfillmentCreated.FulfillmentStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfillmentCreated.FulfillmentStatus(childComplexity), true
+
+	case "FulfillmentItem.line_item_id":
+		if e.ComplexityRoot.FulfillmentItem.LineItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfillmentItem.LineItemID(childComplexity), true
+	case "FulfillmentItem.quantity":
+		if e.ComplexityRoot.FulfillmentItem.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfillmentItem.Quantity(childComplexity), true
+	case "FulfillmentItem.title":
+		if e.ComplexityRoot.FulfillmentItem.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfillmentItem.Title(childComplexity), true
+	case "FulfillmentItem.variant_title":
+		if e.ComplexityRoot.FulfillmentItem.VariantTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfillmentItem.VariantTitle(childComplexity), true
 
 	case "ImportReport.cleaned_cells":
 		if e.ComplexityRoot.ImportReport.CleanedCells == nil {
@@ -1671,6 +2331,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddCollectionProduct(childComplexity, args["id"].(int64), args["input"].(CollectionProductInput)), true
+	case "Mutation.archiveOrder":
+		if e.ComplexityRoot.Mutation.ArchiveOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_archiveOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ArchiveOrder(childComplexity, args["id"].(int64)), true
 	case "Mutation.bulkDeleteCollections":
 		if e.ComplexityRoot.Mutation.BulkDeleteCollections == nil {
 			break
@@ -1715,6 +2386,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.BulkUpdateReviews(childComplexity, args["input"].(ReviewBulkInput)), true
+	case "Mutation.cancelFulfillment":
+		if e.ComplexityRoot.Mutation.CancelFulfillment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelFulfillment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelFulfillment(childComplexity, args["id"].(int64)), true
+	case "Mutation.cancelOrder":
+		if e.ComplexityRoot.Mutation.CancelOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelOrder(childComplexity, args["id"].(int64), args["input"].(*OrderCancelInput)), true
 	case "Mutation.closeStore":
 		if e.ComplexityRoot.Mutation.CloseStore == nil {
 			break
@@ -1754,6 +2447,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["input"].(CollectionInput)), true
+	case "Mutation.createFulfillment":
+		if e.ComplexityRoot.Mutation.CreateFulfillment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createFulfillment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateFulfillment(childComplexity, args["id"].(int64), args["input"].(*FulfillmentInput)), true
 	case "Mutation.createProduct":
 		if e.ComplexityRoot.Mutation.CreateProduct == nil {
 			break
@@ -1908,6 +2612,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutStoreSetting(childComplexity, args["input"].(StoreSettingInput)), true
+	case "Mutation.refundOrder":
+		if e.ComplexityRoot.Mutation.RefundOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_refundOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RefundOrder(childComplexity, args["id"].(int64), args["input"].(RefundInput)), true
 	case "Mutation.removeCollectionProduct":
 		if e.ComplexityRoot.Mutation.RemoveCollectionProduct == nil {
 			break
@@ -2040,6 +2755,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["userId"].(int64), args["input"].(MemberUpdateInput)), true
+	case "Mutation.updateOrder":
+		if e.ComplexityRoot.Mutation.UpdateOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOrder(childComplexity, args["id"].(int64), args["input"].(OrderUpdateInput)), true
 	case "Mutation.updateProduct":
 		if e.ComplexityRoot.Mutation.UpdateProduct == nil {
 			break
@@ -2073,6 +2799,527 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(int64), args["input"].(WebhookUpdateInput)), true
+
+	case "Order.archived_at":
+		if e.ComplexityRoot.Order.ArchivedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ArchivedAt(childComplexity), true
+	case "Order.attribution":
+		if e.ComplexityRoot.Order.Attribution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Attribution(childComplexity), true
+	case "Order.billing_address":
+		if e.ComplexityRoot.Order.BillingAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.BillingAddress(childComplexity), true
+	case "Order.cancel_reason":
+		if e.ComplexityRoot.Order.CancelReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.CancelReason(childComplexity), true
+	case "Order.cancelled_at":
+		if e.ComplexityRoot.Order.CancelledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.CancelledAt(childComplexity), true
+	case "Order.checkout_started_at":
+		if e.ComplexityRoot.Order.CheckoutStartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.CheckoutStartedAt(childComplexity), true
+	case "Order.created_at":
+		if e.ComplexityRoot.Order.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.CreatedAt(childComplexity), true
+	case "Order.currency":
+		if e.ComplexityRoot.Order.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Currency(childComplexity), true
+	case "Order.customer":
+		if e.ComplexityRoot.Order.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Customer(childComplexity), true
+	case "Order.discount_cents":
+		if e.ComplexityRoot.Order.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.DiscountCents(childComplexity), true
+	case "Order.discount_code":
+		if e.ComplexityRoot.Order.DiscountCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.DiscountCode(childComplexity), true
+	case "Order.draft_order_id":
+		if e.ComplexityRoot.Order.DraftOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.DraftOrderID(childComplexity), true
+	case "Order.email":
+		if e.ComplexityRoot.Order.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Email(childComplexity), true
+	case "Order.financial_status":
+		if e.ComplexityRoot.Order.FinancialStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.FinancialStatus(childComplexity), true
+	case "Order.fulfilled":
+		if e.ComplexityRoot.Order.Fulfilled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Fulfilled(childComplexity), true
+	case "Order.fulfillment_status":
+		if e.ComplexityRoot.Order.FulfillmentStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.FulfillmentStatus(childComplexity), true
+	case "Order.fulfillments":
+		if e.ComplexityRoot.Order.Fulfillments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Fulfillments(childComplexity), true
+	case "Order.id":
+		if e.ComplexityRoot.Order.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ID(childComplexity), true
+	case "Order.line_items":
+		if e.ComplexityRoot.Order.LineItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.LineItems(childComplexity), true
+	case "Order.note":
+		if e.ComplexityRoot.Order.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Note(childComplexity), true
+	case "Order.order_number":
+		if e.ComplexityRoot.Order.OrderNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.OrderNumber(childComplexity), true
+	case "Order.order_number_display":
+		if e.ComplexityRoot.Order.OrderNumberDisplay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.OrderNumberDisplay(childComplexity), true
+	case "Order.paid_at":
+		if e.ComplexityRoot.Order.PaidAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.PaidAt(childComplexity), true
+	case "Order.refunds":
+		if e.ComplexityRoot.Order.Refunds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Refunds(childComplexity), true
+	case "Order.shipping_address":
+		if e.ComplexityRoot.Order.ShippingAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ShippingAddress(childComplexity), true
+	case "Order.shipping_cents":
+		if e.ComplexityRoot.Order.ShippingCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ShippingCents(childComplexity), true
+	case "Order.shipping_line":
+		if e.ComplexityRoot.Order.ShippingLine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ShippingLine(childComplexity), true
+	case "Order.source":
+		if e.ComplexityRoot.Order.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Source(childComplexity), true
+	case "Order.status":
+		if e.ComplexityRoot.Order.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Status(childComplexity), true
+	case "Order.subtotal_cents":
+		if e.ComplexityRoot.Order.SubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.SubtotalCents(childComplexity), true
+	case "Order.system_tags":
+		if e.ComplexityRoot.Order.SystemTags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.SystemTags(childComplexity), true
+	case "Order.tags":
+		if e.ComplexityRoot.Order.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Tags(childComplexity), true
+	case "Order.tax_cents":
+		if e.ComplexityRoot.Order.TaxCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.TaxCents(childComplexity), true
+	case "Order.tip_cents":
+		if e.ComplexityRoot.Order.TipCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.TipCents(childComplexity), true
+	case "Order.token":
+		if e.ComplexityRoot.Order.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Token(childComplexity), true
+	case "Order.total_cents":
+		if e.ComplexityRoot.Order.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.TotalCents(childComplexity), true
+	case "Order.transactions":
+		if e.ComplexityRoot.Order.Transactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Transactions(childComplexity), true
+	case "Order.updated_at":
+		if e.ComplexityRoot.Order.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.UpdatedAt(childComplexity), true
+	case "Order.upsell":
+		if e.ComplexityRoot.Order.Upsell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Upsell(childComplexity), true
+
+	case "OrderAttribution.ad_source":
+		if e.ComplexityRoot.OrderAttribution.AdSource == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.AdSource(childComplexity), true
+	case "OrderAttribution.click_ids":
+		if e.ComplexityRoot.OrderAttribution.ClickIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.ClickIDs(childComplexity), true
+	case "OrderAttribution.referrer":
+		if e.ComplexityRoot.OrderAttribution.Referrer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.Referrer(childComplexity), true
+	case "OrderAttribution.utm_campaign":
+		if e.ComplexityRoot.OrderAttribution.UTMCampaign == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMCampaign(childComplexity), true
+	case "OrderAttribution.utm_content":
+		if e.ComplexityRoot.OrderAttribution.UTMContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMContent(childComplexity), true
+	case "OrderAttribution.utm_creative_format":
+		if e.ComplexityRoot.OrderAttribution.UTMCreativeFormat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMCreativeFormat(childComplexity), true
+	case "OrderAttribution.utm_id":
+		if e.ComplexityRoot.OrderAttribution.UTMID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMID(childComplexity), true
+	case "OrderAttribution.utm_marketing_tactic":
+		if e.ComplexityRoot.OrderAttribution.UTMMarketingTactic == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMMarketingTactic(childComplexity), true
+	case "OrderAttribution.utm_medium":
+		if e.ComplexityRoot.OrderAttribution.UTMMedium == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMMedium(childComplexity), true
+	case "OrderAttribution.utm_source":
+		if e.ComplexityRoot.OrderAttribution.UTMSource == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMSource(childComplexity), true
+	case "OrderAttribution.utm_source_platform":
+		if e.ComplexityRoot.OrderAttribution.UTMSourcePlatform == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMSourcePlatform(childComplexity), true
+	case "OrderAttribution.utm_term":
+		if e.ComplexityRoot.OrderAttribution.UTMTerm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAttribution.UTMTerm(childComplexity), true
+
+	case "OrderLineItem.bundle_group":
+		if e.ComplexityRoot.OrderLineItem.BundleGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.BundleGroup(childComplexity), true
+	case "OrderLineItem.bundle_title":
+		if e.ComplexityRoot.OrderLineItem.BundleTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.BundleTitle(childComplexity), true
+	case "OrderLineItem.fulfilled_quantity":
+		if e.ComplexityRoot.OrderLineItem.FulfilledQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.FulfilledQuantity(childComplexity), true
+	case "OrderLineItem.id":
+		if e.ComplexityRoot.OrderLineItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.ID(childComplexity), true
+	case "OrderLineItem.image_src":
+		if e.ComplexityRoot.OrderLineItem.ImageSrc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.ImageSrc(childComplexity), true
+	case "OrderLineItem.image_thumbhash":
+		if e.ComplexityRoot.OrderLineItem.ImageThumbhash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.ImageThumbhash(childComplexity), true
+	case "OrderLineItem.original_price_cents":
+		if e.ComplexityRoot.OrderLineItem.OriginalPriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.OriginalPriceCents(childComplexity), true
+	case "OrderLineItem.price_cents":
+		if e.ComplexityRoot.OrderLineItem.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.PriceCents(childComplexity), true
+	case "OrderLineItem.product":
+		if e.ComplexityRoot.OrderLineItem.Product == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.Product(childComplexity), true
+	case "OrderLineItem.product_id":
+		if e.ComplexityRoot.OrderLineItem.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.ProductID(childComplexity), true
+	case "OrderLineItem.properties":
+		if e.ComplexityRoot.OrderLineItem.Properties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.Properties(childComplexity), true
+	case "OrderLineItem.quantity":
+		if e.ComplexityRoot.OrderLineItem.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.Quantity(childComplexity), true
+	case "OrderLineItem.refunded_quantity":
+		if e.ComplexityRoot.OrderLineItem.RefundedQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.RefundedQuantity(childComplexity), true
+	case "OrderLineItem.requires_shipping":
+		if e.ComplexityRoot.OrderLineItem.RequiresShipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.RequiresShipping(childComplexity), true
+	case "OrderLineItem.sku":
+		if e.ComplexityRoot.OrderLineItem.SKU == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.SKU(childComplexity), true
+	case "OrderLineItem.source":
+		if e.ComplexityRoot.OrderLineItem.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.Source(childComplexity), true
+	case "OrderLineItem.title":
+		if e.ComplexityRoot.OrderLineItem.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.Title(childComplexity), true
+	case "OrderLineItem.variant":
+		if e.ComplexityRoot.OrderLineItem.Variant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.Variant(childComplexity), true
+	case "OrderLineItem.variant_id":
+		if e.ComplexityRoot.OrderLineItem.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.VariantID(childComplexity), true
+	case "OrderLineItem.variant_title":
+		if e.ComplexityRoot.OrderLineItem.VariantTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderLineItem.VariantTitle(childComplexity), true
+
+	case "OrderTransaction.amount_cents":
+		if e.ComplexityRoot.OrderTransaction.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.AmountCents(childComplexity), true
+	case "OrderTransaction.created_at":
+		if e.ComplexityRoot.OrderTransaction.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.CreatedAt(childComplexity), true
+	case "OrderTransaction.currency":
+		if e.ComplexityRoot.OrderTransaction.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.Currency(childComplexity), true
+	case "OrderTransaction.error":
+		if e.ComplexityRoot.OrderTransaction.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.Error(childComplexity), true
+	case "OrderTransaction.expires_at":
+		if e.ComplexityRoot.OrderTransaction.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.ExpiresAt(childComplexity), true
+	case "OrderTransaction.external_id":
+		if e.ComplexityRoot.OrderTransaction.ExternalID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.ExternalID(childComplexity), true
+	case "OrderTransaction.id":
+		if e.ComplexityRoot.OrderTransaction.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.ID(childComplexity), true
+	case "OrderTransaction.kind":
+		if e.ComplexityRoot.OrderTransaction.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.Kind(childComplexity), true
+	case "OrderTransaction.parent_id":
+		if e.ComplexityRoot.OrderTransaction.ParentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.ParentID(childComplexity), true
+	case "OrderTransaction.payment_method":
+		if e.ComplexityRoot.OrderTransaction.PaymentMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.PaymentMethod(childComplexity), true
+	case "OrderTransaction.provider":
+		if e.ComplexityRoot.OrderTransaction.Provider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.Provider(childComplexity), true
+	case "OrderTransaction.status":
+		if e.ComplexityRoot.OrderTransaction.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderTransaction.Status(childComplexity), true
+
+	case "OrderUpsell.entered_at":
+		if e.ComplexityRoot.OrderUpsell.EnteredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderUpsell.EnteredAt(childComplexity), true
+	case "OrderUpsell.funnel_name":
+		if e.ComplexityRoot.OrderUpsell.FunnelName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderUpsell.FunnelName(childComplexity), true
+	case "OrderUpsell.status":
+		if e.ComplexityRoot.OrderUpsell.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderUpsell.Status(childComplexity), true
 
 	case "Product.adplatform_category_id":
 		if e.ComplexityRoot.Product.AdplatformCategoryID == nil {
@@ -2452,6 +3699,51 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AuditLogsCount(childComplexity, args["filter"].(*models.AuditLogFilter)), true
+	case "Query.awaitingCapture":
+		if e.ComplexityRoot.Query.AwaitingCapture == nil {
+			break
+		}
+
+		args, err := ec.field_Query_awaitingCapture_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AwaitingCapture(childComplexity, args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.awaitingCaptureActivity":
+		if e.ComplexityRoot.Query.AwaitingCaptureActivity == nil {
+			break
+		}
+
+		args, err := ec.field_Query_awaitingCaptureActivity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AwaitingCaptureActivity(childComplexity, args["id"].(int64)), true
+	case "Query.awaitingCaptureAttention":
+		if e.ComplexityRoot.Query.AwaitingCaptureAttention == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AwaitingCaptureAttention(childComplexity), true
+	case "Query.awaitingCaptureCount":
+		if e.ComplexityRoot.Query.AwaitingCaptureCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AwaitingCaptureCount(childComplexity), true
+	case "Query.awaitingCapturePayment":
+		if e.ComplexityRoot.Query.AwaitingCapturePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_awaitingCapturePayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AwaitingCapturePayment(childComplexity, args["id"].(int64)), true
 	case "Query.bundle":
 		if e.ComplexityRoot.Query.Bundle == nil {
 			break
@@ -2632,6 +3924,83 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MembersCount(childComplexity), true
+	case "Query.order":
+		if e.ComplexityRoot.Query.Order == nil {
+			break
+		}
+
+		args, err := ec.field_Query_order_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Order(childComplexity, args["id"].(int64)), true
+	case "Query.orderActivity":
+		if e.ComplexityRoot.Query.OrderActivity == nil {
+			break
+		}
+
+		args, err := ec.field_Query_orderActivity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrderActivity(childComplexity, args["id"].(int64)), true
+	case "Query.orderFulfilled":
+		if e.ComplexityRoot.Query.OrderFulfilled == nil {
+			break
+		}
+
+		args, err := ec.field_Query_orderFulfilled_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrderFulfilled(childComplexity, args["id"].(int64)), true
+	case "Query.orderFulfillments":
+		if e.ComplexityRoot.Query.OrderFulfillments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_orderFulfillments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrderFulfillments(childComplexity, args["id"].(int64)), true
+	case "Query.orders":
+		if e.ComplexityRoot.Query.Orders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_orders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Orders(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.ordersCount":
+		if e.ComplexityRoot.Query.OrdersCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ordersCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrdersCount(childComplexity, args["filter"].(*models.OrderFilter)), true
+	case "Query.ordersExport":
+		if e.ComplexityRoot.Query.OrdersExport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ordersExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrdersExport(childComplexity, args["filter"].(*models.OrderFilter), args["format"].(*SheetFormat)), true
 	case "Query.product":
 		if e.ComplexityRoot.Query.Product == nil {
 			break
@@ -2859,6 +4228,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.WebhooksCount(childComplexity), true
+
+	case "Refund.amount_cents":
+		if e.ComplexityRoot.Refund.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.AmountCents(childComplexity), true
+	case "Refund.created_at":
+		if e.ComplexityRoot.Refund.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.CreatedAt(childComplexity), true
+	case "Refund.currency":
+		if e.ComplexityRoot.Refund.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.Currency(childComplexity), true
+	case "Refund.id":
+		if e.ComplexityRoot.Refund.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.ID(childComplexity), true
+	case "Refund.order_financial_status":
+		if e.ComplexityRoot.Refund.OrderFinancialStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.OrderFinancialStatus(childComplexity), true
+	case "Refund.reason":
+		if e.ComplexityRoot.Refund.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.Reason(childComplexity), true
+	case "Refund.restock":
+		if e.ComplexityRoot.Refund.Restock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.Restock(childComplexity), true
+	case "Refund.status":
+		if e.ComplexityRoot.Refund.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.Status(childComplexity), true
 
 	case "Review.author":
 		if e.ComplexityRoot.Review.Author == nil {
@@ -3235,6 +4653,139 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StoreSettingRef.Namespace(childComplexity), true
 
+	case "StoreeventsSession.browser":
+		if e.ComplexityRoot.StoreeventsSession.Browser == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Browser(childComplexity), true
+	case "StoreeventsSession.browser_version":
+		if e.ComplexityRoot.StoreeventsSession.BrowserVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.BrowserVersion(childComplexity), true
+	case "StoreeventsSession.city":
+		if e.ComplexityRoot.StoreeventsSession.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.City(childComplexity), true
+	case "StoreeventsSession.country":
+		if e.ComplexityRoot.StoreeventsSession.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Country(childComplexity), true
+	case "StoreeventsSession.device":
+		if e.ComplexityRoot.StoreeventsSession.Device == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Device(childComplexity), true
+	case "StoreeventsSession.first_seen_at":
+		if e.ComplexityRoot.StoreeventsSession.FirstSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.FirstSeenAt(childComplexity), true
+	case "StoreeventsSession.ip":
+		if e.ComplexityRoot.StoreeventsSession.IP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.IP(childComplexity), true
+	case "StoreeventsSession.is_bot":
+		if e.ComplexityRoot.StoreeventsSession.IsBot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.IsBot(childComplexity), true
+	case "StoreeventsSession.landing_path":
+		if e.ComplexityRoot.StoreeventsSession.LandingPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.LandingPath(childComplexity), true
+	case "StoreeventsSession.language":
+		if e.ComplexityRoot.StoreeventsSession.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Language(childComplexity), true
+	case "StoreeventsSession.last_seen_at":
+		if e.ComplexityRoot.StoreeventsSession.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.LastSeenAt(childComplexity), true
+	case "StoreeventsSession.os":
+		if e.ComplexityRoot.StoreeventsSession.Os == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Os(childComplexity), true
+	case "StoreeventsSession.os_version":
+		if e.ComplexityRoot.StoreeventsSession.OsVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.OsVersion(childComplexity), true
+	case "StoreeventsSession.referrer":
+		if e.ComplexityRoot.StoreeventsSession.Referrer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Referrer(childComplexity), true
+	case "StoreeventsSession.region":
+		if e.ComplexityRoot.StoreeventsSession.Region == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Region(childComplexity), true
+	case "StoreeventsSession.screen_h":
+		if e.ComplexityRoot.StoreeventsSession.ScreenH == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.ScreenH(childComplexity), true
+	case "StoreeventsSession.screen_w":
+		if e.ComplexityRoot.StoreeventsSession.ScreenW == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.ScreenW(childComplexity), true
+	case "StoreeventsSession.session_id":
+		if e.ComplexityRoot.StoreeventsSession.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.SessionID(childComplexity), true
+	case "StoreeventsSession.timezone":
+		if e.ComplexityRoot.StoreeventsSession.Timezone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Timezone(childComplexity), true
+	case "StoreeventsSession.user_agent":
+		if e.ComplexityRoot.StoreeventsSession.UserAgent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.UserAgent(childComplexity), true
+	case "StoreeventsSession.viewport_h":
+		if e.ComplexityRoot.StoreeventsSession.ViewportH == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.ViewportH(childComplexity), true
+	case "StoreeventsSession.viewport_w":
+		if e.ComplexityRoot.StoreeventsSession.ViewportW == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.ViewportW(childComplexity), true
+
 	case "UploadTicket.expires_at":
 		if e.ComplexityRoot.UploadTicket.ExpiresAt == nil {
 			break
@@ -3271,6 +4822,353 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UploadTicket.UploadURL(childComplexity), true
+
+	case "UseractivityAnchor.id":
+		if e.ComplexityRoot.UseractivityAnchor.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityAnchor.ID(childComplexity), true
+	case "UseractivityAnchor.kind":
+		if e.ComplexityRoot.UseractivityAnchor.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityAnchor.Kind(childComplexity), true
+	case "UseractivityAnchor.label":
+		if e.ComplexityRoot.UseractivityAnchor.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityAnchor.Label(childComplexity), true
+	case "UseractivityAnchor.token":
+		if e.ComplexityRoot.UseractivityAnchor.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityAnchor.Token(childComplexity), true
+
+	case "UseractivityCoverage.browsing":
+		if e.ComplexityRoot.UseractivityCoverage.Browsing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityCoverage.Browsing(childComplexity), true
+	case "UseractivityCoverage.browsing_collapsed":
+		if e.ComplexityRoot.UseractivityCoverage.BrowsingCollapsed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityCoverage.BrowsingCollapsed(childComplexity), true
+	case "UseractivityCoverage.drafts":
+		if e.ComplexityRoot.UseractivityCoverage.Drafts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityCoverage.Drafts(childComplexity), true
+	case "UseractivityCoverage.drafts_truncated":
+		if e.ComplexityRoot.UseractivityCoverage.DraftsTruncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityCoverage.DraftsTruncated(childComplexity), true
+	case "UseractivityCoverage.events_truncated":
+		if e.ComplexityRoot.UseractivityCoverage.EventsTruncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityCoverage.EventsTruncated(childComplexity), true
+	case "UseractivityCoverage.orders_truncated":
+		if e.ComplexityRoot.UseractivityCoverage.OrdersTruncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityCoverage.OrdersTruncated(childComplexity), true
+	case "UseractivityCoverage.purged":
+		if e.ComplexityRoot.UseractivityCoverage.Purged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityCoverage.Purged(childComplexity), true
+	case "UseractivityCoverage.session_scoped":
+		if e.ComplexityRoot.UseractivityCoverage.SessionScoped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityCoverage.SessionScoped(childComplexity), true
+
+	case "UseractivityEvent.amount_cents":
+		if e.ComplexityRoot.UseractivityEvent.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.AmountCents(childComplexity), true
+	case "UseractivityEvent.anchor":
+		if e.ComplexityRoot.UseractivityEvent.Anchor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Anchor(childComplexity), true
+	case "UseractivityEvent.at":
+		if e.ComplexityRoot.UseractivityEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.At(childComplexity), true
+	case "UseractivityEvent.attempt":
+		if e.ComplexityRoot.UseractivityEvent.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Attempt(childComplexity), true
+	case "UseractivityEvent.cart_id":
+		if e.ComplexityRoot.UseractivityEvent.CartID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.CartID(childComplexity), true
+	case "UseractivityEvent.currency":
+		if e.ComplexityRoot.UseractivityEvent.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Currency(childComplexity), true
+	case "UseractivityEvent.detail":
+		if e.ComplexityRoot.UseractivityEvent.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Detail(childComplexity), true
+	case "UseractivityEvent.draft_order_id":
+		if e.ComplexityRoot.UseractivityEvent.DraftOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.DraftOrderID(childComplexity), true
+	case "UseractivityEvent.dwell_seconds":
+		if e.ComplexityRoot.UseractivityEvent.DwellSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.DwellSeconds(childComplexity), true
+	case "UseractivityEvent.el_selector":
+		if e.ComplexityRoot.UseractivityEvent.ElSelector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.ElSelector(childComplexity), true
+	case "UseractivityEvent.el_text":
+		if e.ComplexityRoot.UseractivityEvent.ElText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.ElText(childComplexity), true
+	case "UseractivityEvent.error_code":
+		if e.ComplexityRoot.UseractivityEvent.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.ErrorCode(childComplexity), true
+	case "UseractivityEvent.error_message":
+		if e.ComplexityRoot.UseractivityEvent.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.ErrorMessage(childComplexity), true
+	case "UseractivityEvent.exact":
+		if e.ComplexityRoot.UseractivityEvent.Exact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Exact(childComplexity), true
+	case "UseractivityEvent.gap_hours":
+		if e.ComplexityRoot.UseractivityEvent.GapHours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.GapHours(childComplexity), true
+	case "UseractivityEvent.name":
+		if e.ComplexityRoot.UseractivityEvent.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Name(childComplexity), true
+	case "UseractivityEvent.order_id":
+		if e.ComplexityRoot.UseractivityEvent.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.OrderID(childComplexity), true
+	case "UseractivityEvent.origin":
+		if e.ComplexityRoot.UseractivityEvent.Origin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Origin(childComplexity), true
+	case "UseractivityEvent.page_dwell_ms":
+		if e.ComplexityRoot.UseractivityEvent.PageDwellMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.PageDwellMs(childComplexity), true
+	case "UseractivityEvent.path":
+		if e.ComplexityRoot.UseractivityEvent.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Path(childComplexity), true
+	case "UseractivityEvent.payment_method":
+		if e.ComplexityRoot.UseractivityEvent.PaymentMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.PaymentMethod(childComplexity), true
+	case "UseractivityEvent.product_id":
+		if e.ComplexityRoot.UseractivityEvent.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.ProductID(childComplexity), true
+	case "UseractivityEvent.product_title":
+		if e.ComplexityRoot.UseractivityEvent.ProductTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.ProductTitle(childComplexity), true
+	case "UseractivityEvent.provider":
+		if e.ComplexityRoot.UseractivityEvent.Provider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Provider(childComplexity), true
+	case "UseractivityEvent.result_count":
+		if e.ComplexityRoot.UseractivityEvent.ResultCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.ResultCount(childComplexity), true
+	case "UseractivityEvent.scroll_pct":
+		if e.ComplexityRoot.UseractivityEvent.ScrollPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.ScrollPct(childComplexity), true
+	case "UseractivityEvent.source":
+		if e.ComplexityRoot.UseractivityEvent.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.Source(childComplexity), true
+	case "UseractivityEvent.transaction_id":
+		if e.ComplexityRoot.UseractivityEvent.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.TransactionID(childComplexity), true
+	case "UseractivityEvent.variant_id":
+		if e.ComplexityRoot.UseractivityEvent.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityEvent.VariantID(childComplexity), true
+
+	case "UseractivityLog.anchor":
+		if e.ComplexityRoot.UseractivityLog.Anchor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityLog.Anchor(childComplexity), true
+	case "UseractivityLog.coverage":
+		if e.ComplexityRoot.UseractivityLog.Coverage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityLog.Coverage(childComplexity), true
+	case "UseractivityLog.events":
+		if e.ComplexityRoot.UseractivityLog.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityLog.Events(childComplexity), true
+	case "UseractivityLog.session":
+		if e.ComplexityRoot.UseractivityLog.Session == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityLog.Session(childComplexity), true
+	case "UseractivityLog.summary":
+		if e.ComplexityRoot.UseractivityLog.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivityLog.Summary(childComplexity), true
+
+	case "UseractivitySummary.cart_adds":
+		if e.ComplexityRoot.UseractivitySummary.CartAdds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.CartAdds(childComplexity), true
+	case "UseractivitySummary.checkout_steps":
+		if e.ComplexityRoot.UseractivitySummary.CheckoutSteps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.CheckoutSteps(childComplexity), true
+	case "UseractivitySummary.failed_payments":
+		if e.ComplexityRoot.UseractivitySummary.FailedPayments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.FailedPayments(childComplexity), true
+	case "UseractivitySummary.first_seen_at":
+		if e.ComplexityRoot.UseractivitySummary.FirstSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.FirstSeenAt(childComplexity), true
+	case "UseractivitySummary.last_seen_at":
+		if e.ComplexityRoot.UseractivitySummary.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.LastSeenAt(childComplexity), true
+	case "UseractivitySummary.page_views":
+		if e.ComplexityRoot.UseractivitySummary.PageViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.PageViews(childComplexity), true
+	case "UseractivitySummary.product_views":
+		if e.ComplexityRoot.UseractivitySummary.ProductViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.ProductViews(childComplexity), true
+	case "UseractivitySummary.recovery_emails":
+		if e.ComplexityRoot.UseractivitySummary.RecoveryEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.RecoveryEmails(childComplexity), true
+	case "UseractivitySummary.recovery_link_valid_until":
+		if e.ComplexityRoot.UseractivitySummary.RecoveryLinkValidUntil == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.RecoveryLinkValidUntil(childComplexity), true
+	case "UseractivitySummary.visit_basis":
+		if e.ComplexityRoot.UseractivitySummary.VisitBasis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.VisitBasis(childComplexity), true
+	case "UseractivitySummary.visit_seconds":
+		if e.ComplexityRoot.UseractivitySummary.VisitSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UseractivitySummary.VisitSeconds(childComplexity), true
 
 	case "WebhookDelivery.attempts":
 		if e.ComplexityRoot.WebhookDelivery.Attempts == nil {
@@ -3394,14 +5292,21 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCollectionProductInput,
 		ec.unmarshalInputCollectionReorderInput,
 		ec.unmarshalInputCollectionRuleInput,
+		ec.unmarshalInputFulfillmentInput,
+		ec.unmarshalInputFulfillmentLineInput,
 		ec.unmarshalInputIdsInput,
 		ec.unmarshalInputMemberInviteInput,
 		ec.unmarshalInputMemberUpdateInput,
+		ec.unmarshalInputOrderCancelInput,
+		ec.unmarshalInputOrderFilter,
+		ec.unmarshalInputOrderUpdateInput,
 		ec.unmarshalInputProductFilter,
 		ec.unmarshalInputProductImageInput,
 		ec.unmarshalInputProductInput,
 		ec.unmarshalInputProductOptionInput,
 		ec.unmarshalInputProductVariantInput,
+		ec.unmarshalInputRefundInput,
+		ec.unmarshalInputRefundLineInput,
 		ec.unmarshalInputReviewBulkInput,
 		ec.unmarshalInputReviewFeaturedInput,
 		ec.unmarshalInputReviewFilter,
@@ -3488,6 +5393,121 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/activity.graphqls", Input: `# A shopper's activity around one record (an order, a payment awaiting
+# capture): the record's own timeline, joined by the shopper's browsing
+# when storefront sessions are recorded.
+
+type UseractivityLog {
+  anchor: UseractivityAnchor!
+  coverage: UseractivityCoverage!
+  "Oldest first."
+  events: [UseractivityEvent!]!
+  "The storefront session that led to the record, when one was recorded."
+  session: StoreeventsSession
+  summary: UseractivitySummary!
+}
+
+"The record the log is about."
+type UseractivityAnchor {
+  id: Int!
+  "order."
+  kind: String!
+  label: String
+  token: String
+}
+
+"What the log covers, and where it was cut short."
+type UseractivityCoverage {
+  "Whether storefront browsing is included."
+  browsing: Boolean!
+  browsing_collapsed: Boolean!
+  drafts: Int!
+  drafts_truncated: Boolean!
+  "The timeline held more events than the log shows (the first 500 are shown)."
+  events_truncated: Boolean!
+  orders_truncated: Boolean!
+  "Browsing older than the retention window was removed."
+  purged: Boolean!
+  session_scoped: Boolean!
+}
+
+type UseractivityEvent {
+  "created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated."
+  name: String!
+  at: Time!
+  "order, payment, fulfillment or browsing."
+  origin: String!
+  "Who caused it: checkout, admin, api or system."
+  source: String!
+  "Whether at is the exact time (false when it was inferred)."
+  exact: Boolean!
+  anchor: Boolean
+  amount_cents: Int
+  currency: String
+  order_id: Int
+  transaction_id: Int
+  draft_order_id: Int
+  cart_id: Int
+  attempt: Int
+  provider: String
+  payment_method: String
+  error_code: String
+  error_message: String
+  detail: JSON
+  product_id: Int
+  product_title: String
+  variant_id: Int
+  path: String
+  el_selector: String
+  el_text: String
+  dwell_seconds: Int
+  page_dwell_ms: Int
+  scroll_pct: Int
+  result_count: Int
+  gap_hours: Int
+}
+
+type UseractivitySummary {
+  cart_adds: Int!
+  checkout_steps: Int!
+  failed_payments: Int!
+  first_seen_at: Time
+  last_seen_at: Time
+  page_views: Int!
+  product_views: Int!
+  recovery_emails: Int!
+  recovery_link_valid_until: Time
+  "What first_seen_at and last_seen_at measure: order (the order's own timeline) or session."
+  visit_basis: String!
+  visit_seconds: Int!
+}
+
+"A storefront visit."
+type StoreeventsSession {
+  session_id: String!
+  first_seen_at: Time!
+  last_seen_at: Time!
+  browser: String
+  browser_version: String
+  city: String
+  country: String
+  device: String
+  ip: String
+  is_bot: Boolean
+  landing_path: String
+  language: String
+  os: String
+  os_version: String
+  referrer: String
+  region: String
+  screen_h: Int
+  screen_w: Int
+  timezone: String
+  user_agent: String
+  viewport_h: Int
+  viewport_w: Int
+}
+`, BuiltIn: false},
 	{Name: "../schema/apikeys.graphqls", Input: `"A store API key. The secret (key) is present only in the answer that creates it."
 type APIKey {
   id: Int!
@@ -3891,6 +5911,338 @@ extend type Mutation {
   requestUpload(input: UploadRequestInput!): UploadTicket! @access(scope: "media:write", role: ADMIN)
   "Checks that the uploaded file is an image, records its size and ThumbHash, and publishes it."
   finalizeUpload(input: UploadFinalizeInput!): MediaImage! @access(scope: "media:write", role: ADMIN)
+}
+`, BuiltIn: false},
+	{Name: "../schema/orders.graphqls", Input: `"""
+A placed order. ` + "`" + `status` + "`" + ` is open, archived or cancelled; ` + "`" + `financial_status` + "`" + `
+(pending, authorized, paid, partially_paid, partially_refunded, refunded,
+voided) follows from the transactions and ` + "`" + `fulfillment_status` + "`" + ` (unfulfilled,
+partial, fulfilled, restocked) from the shipped quantities. README "Orders"
+lists the transitions.
+"""
+type Order {
+  id: Int!
+  order_number: Int!
+  "The number with the store's prefix and suffix, as it was when the order was placed: #1001."
+  order_number_display: String!
+  "Names the order to its shopper (order status page)."
+  token: String!
+  email: String!
+  currency: String!
+  status: String!
+  financial_status: String!
+  fulfillment_status: String!
+  subtotal_cents: Int!
+  discount_cents: Int!
+  discount_code: String!
+  shipping_cents: Int!
+  tax_cents: Int!
+  tip_cents: Int!
+  total_cents: Int!
+  "{title, code, price_cents, carrier}"
+  shipping_line: JSON
+  shipping_address: JSON
+  billing_address: JSON
+  attribution: OrderAttribution
+  "The post-purchase funnel the shopper entered after paying."
+  upsell: OrderUpsell
+  note: String!
+  tags: [String!]!
+  "Tags the store sets itself (draft_order, upsell, gift, ...); they cannot be edited."
+  system_tags: [String!]!
+  "Where the order was placed: web, draft_order, pos or import."
+  source: String!
+  draft_order_id: Int
+  "customer, fraud, inventory, declined or other; empty unless cancelled."
+  cancel_reason: String!
+  cancelled_at: Time
+  archived_at: Time
+  paid_at: Time
+  checkout_started_at: Time
+  created_at: Time!
+  updated_at: Time!
+  customer: Customer
+  line_items: [OrderLineItem!]!
+  "Oldest first."
+  transactions: [OrderTransaction!]!
+  fulfillments: [Fulfillment!]!
+  "How much of each line has shipped (cancelled shipments excluded)."
+  fulfilled: [FulfilledQuantity!]!
+  refunds: [Refund!]!
+}
+
+"Where an order came from, as the storefront recorded it at checkout."
+type OrderAttribution {
+  ad_source: String
+  "Ad click ids by name: {gclid, fbclid, ttclid, msclkid, ...}."
+  click_ids: JSON
+  referrer: String
+  utm_campaign: String!
+  utm_content: String!
+  utm_creative_format: String
+  utm_id: String
+  utm_marketing_tactic: String
+  utm_medium: String!
+  utm_source: String!
+  utm_source_platform: String
+  utm_term: String!
+}
+
+type OrderUpsell {
+  entered_at: Time!
+  funnel_name: String!
+  status: String!
+}
+
+"A shopper who has ordered, known by email."
+type Customer {
+  id: Int!
+  email: String!
+  first_name: String!
+  last_name: String!
+  phone: String!
+  accepts_marketing: Boolean!
+  created_at: Time!
+  orders_count: Int!
+  "Newest first."
+  orders: [Order!]!
+}
+
+type OrderLineItem {
+  id: Int!
+  variant_id: Int
+  product_id: Int
+  title: String!
+  variant_title: String!
+  sku: String!
+  price_cents: Int!
+  "The price before a discount or bundle lowered it."
+  original_price_cents: Int
+  quantity: Int!
+  refunded_quantity: Int!
+  fulfilled_quantity: Int!
+  requires_shipping: Boolean!
+  properties: JSON
+  image_src: String!
+  image_thumbhash: String!
+  bundle_group: String
+  bundle_title: String
+  "checkout, draft_order, upsell or import."
+  source: String!
+  "The variant bought, while it exists."
+  variant: ProductVariant
+  product: Product
+}
+
+type OrderTransaction {
+  id: Int!
+  "authorization, capture, sale, refund or void."
+  kind: String!
+  "pending, success, failure or error."
+  status: String!
+  amount_cents: Int!
+  currency: String!
+  provider: String!
+  external_id: String!
+  payment_method: String
+  error: String
+  "The transaction this one captures, voids or refunds."
+  parent_id: Int
+  "When an authorization lapses if not captured."
+  expires_at: Time
+  created_at: Time!
+}
+
+type Refund {
+  id: Int!
+  amount_cents: Int!
+  currency: String!
+  "success."
+  status: String!
+  reason: String!
+  restock: Boolean!
+  created_at: Time!
+  "The order's financial status (after this refund, when it is the answer to refundOrder)."
+  order_financial_status: String!
+}
+
+"One shipment. status is success, or cancelled (its quantities went back to the order)."
+type Fulfillment {
+  id: Int!
+  order_id: Int!
+  status: String!
+  carrier: String!
+  tracking_number: String!
+  tracking_url: String!
+  note: String!
+  created_at: Time!
+  cancelled_at: Time
+  items: [FulfillmentItem!]!
+}
+
+type FulfillmentItem {
+  line_item_id: Int!
+  quantity: Int!
+  title: String!
+  variant_title: String!
+}
+
+type FulfilledQuantity {
+  line_item_id: Int!
+  quantity: Int!
+}
+
+"A payment authorized and not yet captured."
+type AwaitingCapture {
+  "The authorization transaction; also the id of /orders/awaiting-capture/{id}."
+  transaction_id: Int!
+  order_id: Int!
+  amount_cents: Int!
+  "Capture attempts made so far (failed ones included)."
+  attempts: Int!
+  authorized_at: Time!
+  "manual: captured by the merchant."
+  capture_model: String!
+  current_position: Int
+  "The order's number, or the draft order's name when it came from one."
+  draft_name: String!
+  "The draft order the order came from; 0 when none."
+  draft_order_id: Int!
+  email: String!
+  "The last capture error; empty when none."
+  error: String!
+  expires_at: Time
+  funnel_id: Int
+  funnel_name: String
+  has_funnel: Boolean!
+  item_count: Int!
+  last_attempt_at: Time
+  "A capture failed, or the authorization lapses within 48 hours."
+  needs_attention: Boolean!
+  offer_count: Int
+  payment_method: String
+  provider: String!
+  "authorized, capture_failed, expiring or expired."
+  state: String!
+  surcharge_cents: Int!
+  total_cents: Int!
+  currency: String!
+}
+
+input OrderFilter {
+  "open, archived or cancelled."
+  status: String
+  financial_status: String
+  fulfillment_status: String
+  created_at_min: Time
+  created_at_max: Time
+  tag: String
+  "The customer's email, exactly (any case)."
+  email: String
+  customer_id: Int
+  "Free text over the order number, email and line SKUs."
+  q: String
+  "created_at, -created_at (default), order_number, -order_number, total, -total, updated_at, -updated_at."
+  sort: String
+}
+
+input OrderUpdateInput {
+  "Left out: unchanged."
+  note: String
+  "A list of tags, or one comma-separated string; left out: unchanged."
+  tags: JSON
+}
+
+input OrderCancelInput {
+  "customer, fraud, inventory, declined or other (default other)."
+  reason: String
+  "Put the unshipped quantities back into stock."
+  restock: Boolean
+  "Refund everything captured and not yet refunded."
+  refund: Boolean
+  "Added to the order's timeline."
+  note: String
+}
+
+input RefundLineInput {
+  line_item_id: Int!
+  quantity: Int!
+}
+
+"""
+A refund by lines, by amount, or both. Without amount_cents the amount is the
+lines' share of what was paid (their price less their share of the discount,
+plus their share of the tax), and shipping_cents when refund_shipping; with it,
+exactly that amount. Never more than was captured and not yet refunded.
+"""
+input RefundInput {
+  line_items: [RefundLineInput!]
+  amount_cents: Int
+  refund_shipping: Boolean
+  "Put the refunded quantities back into stock."
+  restock: Boolean
+  reason: String
+}
+
+input FulfillmentLineInput {
+  line_item_id: Int!
+  quantity: Int!
+}
+
+"""
+A shipment. Without line_items it carries everything left to ship. A known
+carrier (UPS, USPS, FedEx, DHL) without tracking_url gets the carrier's
+tracking link.
+"""
+input FulfillmentInput {
+  line_items: [FulfillmentLineInput!]
+  carrier: String
+  tracking_number: String
+  tracking_url: String
+  note: String
+}
+
+"A shipment just created, with the order's fulfilment status after it."
+type FulfillmentCreated {
+  fulfillment: Fulfillment!
+  fulfillment_status: String!
+}
+
+extend type Query {
+  orders(filter: OrderFilter, limit: Int, offset: Int): [Order!]! @access(scope: "orders:read")
+  ordersCount(filter: OrderFilter): Int! @access(scope: "orders:read")
+  order(id: Int!): Order! @access(scope: "orders:read")
+  "The order's timeline; the shopper's browsing joins it when sessions are recorded."
+  orderActivity(id: Int!): UseractivityLog! @access(scope: "orders:read")
+  "The order's shipments, cancelled ones included."
+  orderFulfillments(id: Int!): [Fulfillment!]! @access(scope: "orders:read")
+  orderFulfilled(id: Int!): [FulfilledQuantity!]! @access(scope: "orders:read")
+  "One row per line item of the orders under filter."
+  ordersExport(filter: OrderFilter, format: SheetFormat): Download! @access(scope: "orders:read", role: ADMIN)
+  "Payments authorized and not captured, of orders not cancelled, oldest authorization first."
+  awaitingCapture(limit: Int, offset: Int): [AwaitingCapture!]! @access(scope: "orders:read")
+  awaitingCaptureCount: Int! @access(scope: "orders:read")
+  "How many of them need attention."
+  awaitingCaptureAttention: Int! @access(scope: "orders:read")
+  "One payment awaiting capture, by its authorization transaction id."
+  awaitingCapturePayment(id: Int!): AwaitingCapture! @access(scope: "orders:read")
+  "The timeline of the order a payment awaiting capture belongs to."
+  awaitingCaptureActivity(id: Int!): UseractivityLog! @access(scope: "orders:read")
+}
+
+extend type Mutation {
+  "Replaces the note and tags sent."
+  updateOrder(id: Int!, input: OrderUpdateInput!): Order! @access(scope: "orders:write", role: ADMIN)
+  "Archives an open order (409 when it is not open)."
+  archiveOrder(id: Int!): Order! @access(scope: "orders:write", role: ADMIN)
+  "Cancels an order (409 when it is cancelled already or has active shipments); voids open authorizations; emits order.cancelled."
+  cancelOrder(id: Int!, input: OrderCancelInput): Order! @access(scope: "orders:write", role: ADMIN)
+  "Refunds lines, an amount, or both (409 beyond what is refundable); emits order.refunded."
+  refundOrder(id: Int!, input: RefundInput!): Refund! @access(scope: "orders:write", role: ADMIN)
+  "Ships lines of an order (409 beyond what is left to ship); emits order.fulfilled."
+  createFulfillment(id: Int!, input: FulfillmentInput): FulfillmentCreated! @access(scope: "orders:write", role: ADMIN)
+  "Cancels a shipment; its quantities return to the order. Answers the order."
+  cancelFulfillment(id: Int!): Order! @access(scope: "fulfillments:write", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/products.graphqls", Input: `"A product: its variants (each a purchasable combination of option values), options, images and SEO."
@@ -4513,6 +6865,62 @@ func (ec *executionContext) childFields_AuditLog(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type AuditLog", field.Name)
 }
 
+func (ec *executionContext) childFields_AwaitingCapture(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "transaction_id":
+		return ec.fieldContext_AwaitingCapture_transaction_id(ctx, field)
+	case "order_id":
+		return ec.fieldContext_AwaitingCapture_order_id(ctx, field)
+	case "amount_cents":
+		return ec.fieldContext_AwaitingCapture_amount_cents(ctx, field)
+	case "attempts":
+		return ec.fieldContext_AwaitingCapture_attempts(ctx, field)
+	case "authorized_at":
+		return ec.fieldContext_AwaitingCapture_authorized_at(ctx, field)
+	case "capture_model":
+		return ec.fieldContext_AwaitingCapture_capture_model(ctx, field)
+	case "current_position":
+		return ec.fieldContext_AwaitingCapture_current_position(ctx, field)
+	case "draft_name":
+		return ec.fieldContext_AwaitingCapture_draft_name(ctx, field)
+	case "draft_order_id":
+		return ec.fieldContext_AwaitingCapture_draft_order_id(ctx, field)
+	case "email":
+		return ec.fieldContext_AwaitingCapture_email(ctx, field)
+	case "error":
+		return ec.fieldContext_AwaitingCapture_error(ctx, field)
+	case "expires_at":
+		return ec.fieldContext_AwaitingCapture_expires_at(ctx, field)
+	case "funnel_id":
+		return ec.fieldContext_AwaitingCapture_funnel_id(ctx, field)
+	case "funnel_name":
+		return ec.fieldContext_AwaitingCapture_funnel_name(ctx, field)
+	case "has_funnel":
+		return ec.fieldContext_AwaitingCapture_has_funnel(ctx, field)
+	case "item_count":
+		return ec.fieldContext_AwaitingCapture_item_count(ctx, field)
+	case "last_attempt_at":
+		return ec.fieldContext_AwaitingCapture_last_attempt_at(ctx, field)
+	case "needs_attention":
+		return ec.fieldContext_AwaitingCapture_needs_attention(ctx, field)
+	case "offer_count":
+		return ec.fieldContext_AwaitingCapture_offer_count(ctx, field)
+	case "payment_method":
+		return ec.fieldContext_AwaitingCapture_payment_method(ctx, field)
+	case "provider":
+		return ec.fieldContext_AwaitingCapture_provider(ctx, field)
+	case "state":
+		return ec.fieldContext_AwaitingCapture_state(ctx, field)
+	case "surcharge_cents":
+		return ec.fieldContext_AwaitingCapture_surcharge_cents(ctx, field)
+	case "total_cents":
+		return ec.fieldContext_AwaitingCapture_total_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_AwaitingCapture_currency(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AwaitingCapture", field.Name)
+}
+
 func (ec *executionContext) childFields_BulkResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "ids":
@@ -4719,6 +7127,30 @@ func (ec *executionContext) childFields_CollectionPreview(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type CollectionPreview", field.Name)
 }
 
+func (ec *executionContext) childFields_Customer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Customer_id(ctx, field)
+	case "email":
+		return ec.fieldContext_Customer_email(ctx, field)
+	case "first_name":
+		return ec.fieldContext_Customer_first_name(ctx, field)
+	case "last_name":
+		return ec.fieldContext_Customer_last_name(ctx, field)
+	case "phone":
+		return ec.fieldContext_Customer_phone(ctx, field)
+	case "accepts_marketing":
+		return ec.fieldContext_Customer_accepts_marketing(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Customer_created_at(ctx, field)
+	case "orders_count":
+		return ec.fieldContext_Customer_orders_count(ctx, field)
+	case "orders":
+		return ec.fieldContext_Customer_orders(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
+}
+
 func (ec *executionContext) childFields_Download(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "filename":
@@ -4731,6 +7163,66 @@ func (ec *executionContext) childFields_Download(ctx context.Context, field grap
 		return ec.fieldContext_Download_expires_at(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Download", field.Name)
+}
+
+func (ec *executionContext) childFields_FulfilledQuantity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "line_item_id":
+		return ec.fieldContext_FulfilledQuantity_line_item_id(ctx, field)
+	case "quantity":
+		return ec.fieldContext_FulfilledQuantity_quantity(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FulfilledQuantity", field.Name)
+}
+
+func (ec *executionContext) childFields_Fulfillment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Fulfillment_id(ctx, field)
+	case "order_id":
+		return ec.fieldContext_Fulfillment_order_id(ctx, field)
+	case "status":
+		return ec.fieldContext_Fulfillment_status(ctx, field)
+	case "carrier":
+		return ec.fieldContext_Fulfillment_carrier(ctx, field)
+	case "tracking_number":
+		return ec.fieldContext_Fulfillment_tracking_number(ctx, field)
+	case "tracking_url":
+		return ec.fieldContext_Fulfillment_tracking_url(ctx, field)
+	case "note":
+		return ec.fieldContext_Fulfillment_note(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Fulfillment_created_at(ctx, field)
+	case "cancelled_at":
+		return ec.fieldContext_Fulfillment_cancelled_at(ctx, field)
+	case "items":
+		return ec.fieldContext_Fulfillment_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Fulfillment", field.Name)
+}
+
+func (ec *executionContext) childFields_FulfillmentCreated(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fulfillment":
+		return ec.fieldContext_FulfillmentCreated_fulfillment(ctx, field)
+	case "fulfillment_status":
+		return ec.fieldContext_FulfillmentCreated_fulfillment_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FulfillmentCreated", field.Name)
+}
+
+func (ec *executionContext) childFields_FulfillmentItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "line_item_id":
+		return ec.fieldContext_FulfillmentItem_line_item_id(ctx, field)
+	case "quantity":
+		return ec.fieldContext_FulfillmentItem_quantity(ctx, field)
+	case "title":
+		return ec.fieldContext_FulfillmentItem_title(ctx, field)
+	case "variant_title":
+		return ec.fieldContext_FulfillmentItem_variant_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FulfillmentItem", field.Name)
 }
 
 func (ec *executionContext) childFields_ImportReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4867,6 +7359,208 @@ func (ec *executionContext) childFields_MemberInvitation(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type MemberInvitation", field.Name)
 }
 
+func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Order_id(ctx, field)
+	case "order_number":
+		return ec.fieldContext_Order_order_number(ctx, field)
+	case "order_number_display":
+		return ec.fieldContext_Order_order_number_display(ctx, field)
+	case "token":
+		return ec.fieldContext_Order_token(ctx, field)
+	case "email":
+		return ec.fieldContext_Order_email(ctx, field)
+	case "currency":
+		return ec.fieldContext_Order_currency(ctx, field)
+	case "status":
+		return ec.fieldContext_Order_status(ctx, field)
+	case "financial_status":
+		return ec.fieldContext_Order_financial_status(ctx, field)
+	case "fulfillment_status":
+		return ec.fieldContext_Order_fulfillment_status(ctx, field)
+	case "subtotal_cents":
+		return ec.fieldContext_Order_subtotal_cents(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_Order_discount_cents(ctx, field)
+	case "discount_code":
+		return ec.fieldContext_Order_discount_code(ctx, field)
+	case "shipping_cents":
+		return ec.fieldContext_Order_shipping_cents(ctx, field)
+	case "tax_cents":
+		return ec.fieldContext_Order_tax_cents(ctx, field)
+	case "tip_cents":
+		return ec.fieldContext_Order_tip_cents(ctx, field)
+	case "total_cents":
+		return ec.fieldContext_Order_total_cents(ctx, field)
+	case "shipping_line":
+		return ec.fieldContext_Order_shipping_line(ctx, field)
+	case "shipping_address":
+		return ec.fieldContext_Order_shipping_address(ctx, field)
+	case "billing_address":
+		return ec.fieldContext_Order_billing_address(ctx, field)
+	case "attribution":
+		return ec.fieldContext_Order_attribution(ctx, field)
+	case "upsell":
+		return ec.fieldContext_Order_upsell(ctx, field)
+	case "note":
+		return ec.fieldContext_Order_note(ctx, field)
+	case "tags":
+		return ec.fieldContext_Order_tags(ctx, field)
+	case "system_tags":
+		return ec.fieldContext_Order_system_tags(ctx, field)
+	case "source":
+		return ec.fieldContext_Order_source(ctx, field)
+	case "draft_order_id":
+		return ec.fieldContext_Order_draft_order_id(ctx, field)
+	case "cancel_reason":
+		return ec.fieldContext_Order_cancel_reason(ctx, field)
+	case "cancelled_at":
+		return ec.fieldContext_Order_cancelled_at(ctx, field)
+	case "archived_at":
+		return ec.fieldContext_Order_archived_at(ctx, field)
+	case "paid_at":
+		return ec.fieldContext_Order_paid_at(ctx, field)
+	case "checkout_started_at":
+		return ec.fieldContext_Order_checkout_started_at(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Order_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_Order_updated_at(ctx, field)
+	case "customer":
+		return ec.fieldContext_Order_customer(ctx, field)
+	case "line_items":
+		return ec.fieldContext_Order_line_items(ctx, field)
+	case "transactions":
+		return ec.fieldContext_Order_transactions(ctx, field)
+	case "fulfillments":
+		return ec.fieldContext_Order_fulfillments(ctx, field)
+	case "fulfilled":
+		return ec.fieldContext_Order_fulfilled(ctx, field)
+	case "refunds":
+		return ec.fieldContext_Order_refunds(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Order", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderAttribution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ad_source":
+		return ec.fieldContext_OrderAttribution_ad_source(ctx, field)
+	case "click_ids":
+		return ec.fieldContext_OrderAttribution_click_ids(ctx, field)
+	case "referrer":
+		return ec.fieldContext_OrderAttribution_referrer(ctx, field)
+	case "utm_campaign":
+		return ec.fieldContext_OrderAttribution_utm_campaign(ctx, field)
+	case "utm_content":
+		return ec.fieldContext_OrderAttribution_utm_content(ctx, field)
+	case "utm_creative_format":
+		return ec.fieldContext_OrderAttribution_utm_creative_format(ctx, field)
+	case "utm_id":
+		return ec.fieldContext_OrderAttribution_utm_id(ctx, field)
+	case "utm_marketing_tactic":
+		return ec.fieldContext_OrderAttribution_utm_marketing_tactic(ctx, field)
+	case "utm_medium":
+		return ec.fieldContext_OrderAttribution_utm_medium(ctx, field)
+	case "utm_source":
+		return ec.fieldContext_OrderAttribution_utm_source(ctx, field)
+	case "utm_source_platform":
+		return ec.fieldContext_OrderAttribution_utm_source_platform(ctx, field)
+	case "utm_term":
+		return ec.fieldContext_OrderAttribution_utm_term(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderAttribution", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderLineItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OrderLineItem_id(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_OrderLineItem_variant_id(ctx, field)
+	case "product_id":
+		return ec.fieldContext_OrderLineItem_product_id(ctx, field)
+	case "title":
+		return ec.fieldContext_OrderLineItem_title(ctx, field)
+	case "variant_title":
+		return ec.fieldContext_OrderLineItem_variant_title(ctx, field)
+	case "sku":
+		return ec.fieldContext_OrderLineItem_sku(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_OrderLineItem_price_cents(ctx, field)
+	case "original_price_cents":
+		return ec.fieldContext_OrderLineItem_original_price_cents(ctx, field)
+	case "quantity":
+		return ec.fieldContext_OrderLineItem_quantity(ctx, field)
+	case "refunded_quantity":
+		return ec.fieldContext_OrderLineItem_refunded_quantity(ctx, field)
+	case "fulfilled_quantity":
+		return ec.fieldContext_OrderLineItem_fulfilled_quantity(ctx, field)
+	case "requires_shipping":
+		return ec.fieldContext_OrderLineItem_requires_shipping(ctx, field)
+	case "properties":
+		return ec.fieldContext_OrderLineItem_properties(ctx, field)
+	case "image_src":
+		return ec.fieldContext_OrderLineItem_image_src(ctx, field)
+	case "image_thumbhash":
+		return ec.fieldContext_OrderLineItem_image_thumbhash(ctx, field)
+	case "bundle_group":
+		return ec.fieldContext_OrderLineItem_bundle_group(ctx, field)
+	case "bundle_title":
+		return ec.fieldContext_OrderLineItem_bundle_title(ctx, field)
+	case "source":
+		return ec.fieldContext_OrderLineItem_source(ctx, field)
+	case "variant":
+		return ec.fieldContext_OrderLineItem_variant(ctx, field)
+	case "product":
+		return ec.fieldContext_OrderLineItem_product(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderLineItem", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OrderTransaction_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_OrderTransaction_kind(ctx, field)
+	case "status":
+		return ec.fieldContext_OrderTransaction_status(ctx, field)
+	case "amount_cents":
+		return ec.fieldContext_OrderTransaction_amount_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_OrderTransaction_currency(ctx, field)
+	case "provider":
+		return ec.fieldContext_OrderTransaction_provider(ctx, field)
+	case "external_id":
+		return ec.fieldContext_OrderTransaction_external_id(ctx, field)
+	case "payment_method":
+		return ec.fieldContext_OrderTransaction_payment_method(ctx, field)
+	case "error":
+		return ec.fieldContext_OrderTransaction_error(ctx, field)
+	case "parent_id":
+		return ec.fieldContext_OrderTransaction_parent_id(ctx, field)
+	case "expires_at":
+		return ec.fieldContext_OrderTransaction_expires_at(ctx, field)
+	case "created_at":
+		return ec.fieldContext_OrderTransaction_created_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderTransaction", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderUpsell(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "entered_at":
+		return ec.fieldContext_OrderUpsell_entered_at(ctx, field)
+	case "funnel_name":
+		return ec.fieldContext_OrderUpsell_funnel_name(ctx, field)
+	case "status":
+		return ec.fieldContext_OrderUpsell_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderUpsell", field.Name)
+}
+
 func (ec *executionContext) childFields_Product(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4995,6 +7689,28 @@ func (ec *executionContext) childFields_ProductVariant(ctx context.Context, fiel
 		return ec.fieldContext_ProductVariant_product(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProductVariant", field.Name)
+}
+
+func (ec *executionContext) childFields_Refund(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Refund_id(ctx, field)
+	case "amount_cents":
+		return ec.fieldContext_Refund_amount_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_Refund_currency(ctx, field)
+	case "status":
+		return ec.fieldContext_Refund_status(ctx, field)
+	case "reason":
+		return ec.fieldContext_Refund_reason(ctx, field)
+	case "restock":
+		return ec.fieldContext_Refund_restock(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Refund_created_at(ctx, field)
+	case "order_financial_status":
+		return ec.fieldContext_Refund_order_financial_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Refund", field.Name)
 }
 
 func (ec *executionContext) childFields_Review(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5173,6 +7889,56 @@ func (ec *executionContext) childFields_StoreSettingRef(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type StoreSettingRef", field.Name)
 }
 
+func (ec *executionContext) childFields_StoreeventsSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "session_id":
+		return ec.fieldContext_StoreeventsSession_session_id(ctx, field)
+	case "first_seen_at":
+		return ec.fieldContext_StoreeventsSession_first_seen_at(ctx, field)
+	case "last_seen_at":
+		return ec.fieldContext_StoreeventsSession_last_seen_at(ctx, field)
+	case "browser":
+		return ec.fieldContext_StoreeventsSession_browser(ctx, field)
+	case "browser_version":
+		return ec.fieldContext_StoreeventsSession_browser_version(ctx, field)
+	case "city":
+		return ec.fieldContext_StoreeventsSession_city(ctx, field)
+	case "country":
+		return ec.fieldContext_StoreeventsSession_country(ctx, field)
+	case "device":
+		return ec.fieldContext_StoreeventsSession_device(ctx, field)
+	case "ip":
+		return ec.fieldContext_StoreeventsSession_ip(ctx, field)
+	case "is_bot":
+		return ec.fieldContext_StoreeventsSession_is_bot(ctx, field)
+	case "landing_path":
+		return ec.fieldContext_StoreeventsSession_landing_path(ctx, field)
+	case "language":
+		return ec.fieldContext_StoreeventsSession_language(ctx, field)
+	case "os":
+		return ec.fieldContext_StoreeventsSession_os(ctx, field)
+	case "os_version":
+		return ec.fieldContext_StoreeventsSession_os_version(ctx, field)
+	case "referrer":
+		return ec.fieldContext_StoreeventsSession_referrer(ctx, field)
+	case "region":
+		return ec.fieldContext_StoreeventsSession_region(ctx, field)
+	case "screen_h":
+		return ec.fieldContext_StoreeventsSession_screen_h(ctx, field)
+	case "screen_w":
+		return ec.fieldContext_StoreeventsSession_screen_w(ctx, field)
+	case "timezone":
+		return ec.fieldContext_StoreeventsSession_timezone(ctx, field)
+	case "user_agent":
+		return ec.fieldContext_StoreeventsSession_user_agent(ctx, field)
+	case "viewport_h":
+		return ec.fieldContext_StoreeventsSession_viewport_h(ctx, field)
+	case "viewport_w":
+		return ec.fieldContext_StoreeventsSession_viewport_w(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StoreeventsSession", field.Name)
+}
+
 func (ec *executionContext) childFields_UploadTicket(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "upload_url":
@@ -5189,6 +7955,150 @@ func (ec *executionContext) childFields_UploadTicket(ctx context.Context, field 
 		return ec.fieldContext_UploadTicket_expires_at(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UploadTicket", field.Name)
+}
+
+func (ec *executionContext) childFields_UseractivityAnchor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_UseractivityAnchor_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_UseractivityAnchor_kind(ctx, field)
+	case "label":
+		return ec.fieldContext_UseractivityAnchor_label(ctx, field)
+	case "token":
+		return ec.fieldContext_UseractivityAnchor_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UseractivityAnchor", field.Name)
+}
+
+func (ec *executionContext) childFields_UseractivityCoverage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "browsing":
+		return ec.fieldContext_UseractivityCoverage_browsing(ctx, field)
+	case "browsing_collapsed":
+		return ec.fieldContext_UseractivityCoverage_browsing_collapsed(ctx, field)
+	case "drafts":
+		return ec.fieldContext_UseractivityCoverage_drafts(ctx, field)
+	case "drafts_truncated":
+		return ec.fieldContext_UseractivityCoverage_drafts_truncated(ctx, field)
+	case "events_truncated":
+		return ec.fieldContext_UseractivityCoverage_events_truncated(ctx, field)
+	case "orders_truncated":
+		return ec.fieldContext_UseractivityCoverage_orders_truncated(ctx, field)
+	case "purged":
+		return ec.fieldContext_UseractivityCoverage_purged(ctx, field)
+	case "session_scoped":
+		return ec.fieldContext_UseractivityCoverage_session_scoped(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UseractivityCoverage", field.Name)
+}
+
+func (ec *executionContext) childFields_UseractivityEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_UseractivityEvent_name(ctx, field)
+	case "at":
+		return ec.fieldContext_UseractivityEvent_at(ctx, field)
+	case "origin":
+		return ec.fieldContext_UseractivityEvent_origin(ctx, field)
+	case "source":
+		return ec.fieldContext_UseractivityEvent_source(ctx, field)
+	case "exact":
+		return ec.fieldContext_UseractivityEvent_exact(ctx, field)
+	case "anchor":
+		return ec.fieldContext_UseractivityEvent_anchor(ctx, field)
+	case "amount_cents":
+		return ec.fieldContext_UseractivityEvent_amount_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_UseractivityEvent_currency(ctx, field)
+	case "order_id":
+		return ec.fieldContext_UseractivityEvent_order_id(ctx, field)
+	case "transaction_id":
+		return ec.fieldContext_UseractivityEvent_transaction_id(ctx, field)
+	case "draft_order_id":
+		return ec.fieldContext_UseractivityEvent_draft_order_id(ctx, field)
+	case "cart_id":
+		return ec.fieldContext_UseractivityEvent_cart_id(ctx, field)
+	case "attempt":
+		return ec.fieldContext_UseractivityEvent_attempt(ctx, field)
+	case "provider":
+		return ec.fieldContext_UseractivityEvent_provider(ctx, field)
+	case "payment_method":
+		return ec.fieldContext_UseractivityEvent_payment_method(ctx, field)
+	case "error_code":
+		return ec.fieldContext_UseractivityEvent_error_code(ctx, field)
+	case "error_message":
+		return ec.fieldContext_UseractivityEvent_error_message(ctx, field)
+	case "detail":
+		return ec.fieldContext_UseractivityEvent_detail(ctx, field)
+	case "product_id":
+		return ec.fieldContext_UseractivityEvent_product_id(ctx, field)
+	case "product_title":
+		return ec.fieldContext_UseractivityEvent_product_title(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_UseractivityEvent_variant_id(ctx, field)
+	case "path":
+		return ec.fieldContext_UseractivityEvent_path(ctx, field)
+	case "el_selector":
+		return ec.fieldContext_UseractivityEvent_el_selector(ctx, field)
+	case "el_text":
+		return ec.fieldContext_UseractivityEvent_el_text(ctx, field)
+	case "dwell_seconds":
+		return ec.fieldContext_UseractivityEvent_dwell_seconds(ctx, field)
+	case "page_dwell_ms":
+		return ec.fieldContext_UseractivityEvent_page_dwell_ms(ctx, field)
+	case "scroll_pct":
+		return ec.fieldContext_UseractivityEvent_scroll_pct(ctx, field)
+	case "result_count":
+		return ec.fieldContext_UseractivityEvent_result_count(ctx, field)
+	case "gap_hours":
+		return ec.fieldContext_UseractivityEvent_gap_hours(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UseractivityEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_UseractivityLog(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "anchor":
+		return ec.fieldContext_UseractivityLog_anchor(ctx, field)
+	case "coverage":
+		return ec.fieldContext_UseractivityLog_coverage(ctx, field)
+	case "events":
+		return ec.fieldContext_UseractivityLog_events(ctx, field)
+	case "session":
+		return ec.fieldContext_UseractivityLog_session(ctx, field)
+	case "summary":
+		return ec.fieldContext_UseractivityLog_summary(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UseractivityLog", field.Name)
+}
+
+func (ec *executionContext) childFields_UseractivitySummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cart_adds":
+		return ec.fieldContext_UseractivitySummary_cart_adds(ctx, field)
+	case "checkout_steps":
+		return ec.fieldContext_UseractivitySummary_checkout_steps(ctx, field)
+	case "failed_payments":
+		return ec.fieldContext_UseractivitySummary_failed_payments(ctx, field)
+	case "first_seen_at":
+		return ec.fieldContext_UseractivitySummary_first_seen_at(ctx, field)
+	case "last_seen_at":
+		return ec.fieldContext_UseractivitySummary_last_seen_at(ctx, field)
+	case "page_views":
+		return ec.fieldContext_UseractivitySummary_page_views(ctx, field)
+	case "product_views":
+		return ec.fieldContext_UseractivitySummary_product_views(ctx, field)
+	case "recovery_emails":
+		return ec.fieldContext_UseractivitySummary_recovery_emails(ctx, field)
+	case "recovery_link_valid_until":
+		return ec.fieldContext_UseractivitySummary_recovery_link_valid_until(ctx, field)
+	case "visit_basis":
+		return ec.fieldContext_UseractivitySummary_visit_basis(ctx, field)
+	case "visit_seconds":
+		return ec.fieldContext_UseractivitySummary_visit_seconds(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UseractivitySummary", field.Name)
 }
 
 func (ec *executionContext) childFields_WebhookDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5419,6 +8329,20 @@ func (ec *executionContext) field_Mutation_addCollectionProduct_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_archiveOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_bulkDeleteCollections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5475,6 +8399,42 @@ func (ec *executionContext) field_Mutation_bulkUpdateReviews_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelFulfillment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_cancelOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*OrderCancelInput, error) {
+			return ec.unmarshalOOrderCancelInput2ᚖstoreadminᚋgraphᚐOrderCancelInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5514,6 +8474,28 @@ func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createFulfillment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*FulfillmentInput, error) {
+			return ec.unmarshalOFulfillmentInput2ᚖstoreadminᚋgraphᚐFulfillmentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -5718,6 +8700,28 @@ func (ec *executionContext) field_Mutation_putStoreSetting_args(ctx context.Cont
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_refundOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (RefundInput, error) {
+			return ec.unmarshalNRefundInput2storeadminᚋgraphᚐRefundInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -5953,6 +8957,28 @@ func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (OrderUpdateInput, error) {
+			return ec.unmarshalNOrderUpdateInput2storeadminᚋgraphᚐOrderUpdateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateProduct_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6102,6 +9128,56 @@ func (ec *executionContext) field_Query_auditLogs_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["offset"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_awaitingCaptureActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_awaitingCapturePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_awaitingCapture_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
 	return args, nil
 }
 
@@ -6372,6 +9448,128 @@ func (ec *executionContext) field_Query_members_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_orderActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_orderFulfilled_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_orderFulfillments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_order_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_ordersCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.OrderFilter, error) {
+			return ec.unmarshalOOrderFilter2ᚖstoreadminᚋmodelsᚐOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_ordersExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.OrderFilter, error) {
+			return ec.unmarshalOOrderFilter2ᚖstoreadminᚋmodelsᚐOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*SheetFormat, error) {
+			return ec.unmarshalOSheetFormat2ᚖstoreadminᚋgraphᚐSheetFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.OrderFilter, error) {
+			return ec.unmarshalOOrderFilter2ᚖstoreadminᚋmodelsᚐOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
 	return args, nil
 }
 
@@ -7402,6 +10600,581 @@ func (ec *executionContext) _AuditLog_created_at(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_AuditLog_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_transaction_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_transaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_order_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_amount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_attempts(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_authorized_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_authorized_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthorizedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_authorized_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_capture_model(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_capture_model(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CaptureModel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_capture_model(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_current_position(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_current_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentPosition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_current_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_draft_name(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_draft_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_draft_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_draft_order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_email(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_error(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_expires_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_funnel_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_funnel_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FunnelID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_funnel_name(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_funnel_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FunnelName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_has_funnel(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_has_funnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasFunnel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_has_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_item_count(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_item_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_item_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_last_attempt_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_last_attempt_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastAttemptAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_last_attempt_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_needs_attention(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_needs_attention(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NeedsAttention, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_needs_attention(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_offer_count(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_offer_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OfferCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_offer_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_payment_method(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_payment_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_provider(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_provider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Provider, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_state(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_surcharge_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SurchargeCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_total_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwaitingCapture_currency(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwaitingCapture_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwaitingCapture_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BulkResult_ids(ctx context.Context, field graphql.CollectedField, obj *BulkResult) (ret graphql.Marshaler) {
@@ -9287,6 +13060,222 @@ func (ec *executionContext) fieldContext_CollectionPreview_products_count(_ cont
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_email(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_first_name(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_first_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_first_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_last_name(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_last_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_last_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_phone(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_phone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_accepts_marketing(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_accepts_marketing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AcceptsMarketing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_accepts_marketing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_orders_count(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_orders_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().OrdersCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_orders_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_orders(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Orders(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Download_filename(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9377,6 +13366,438 @@ func (ec *executionContext) _Download_expires_at(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Download_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FulfilledQuantity_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FulfilledQuantity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfilledQuantity_line_item_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfilledQuantity_line_item_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FulfilledQuantity", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FulfilledQuantity_quantity(ctx context.Context, field graphql.CollectedField, obj *models.FulfilledQuantity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfilledQuantity_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfilledQuantity_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FulfilledQuantity", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_id(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_order_id(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_carrier(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_carrier(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Carrier, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_carrier(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_tracking_number(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_tracking_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrackingNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_tracking_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_tracking_url(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_tracking_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrackingURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_tracking_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_note(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_cancelled_at(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_cancelled_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_cancelled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Fulfillment_items(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Fulfillment_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Fulfillment().Items(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.FulfillmentItem) graphql.Marshaler {
+			return ec.marshalNFulfillmentItem2ᚕstoreadminᚋmodelsᚐFulfillmentItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Fulfillment_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fulfillment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FulfillmentItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FulfillmentCreated_fulfillment(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCreated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfillmentCreated_fulfillment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fulfillment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Fulfillment) graphql.Marshaler {
+			return ec.marshalNFulfillment2ᚖstoreadminᚋmodelsᚐFulfillment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfillmentCreated_fulfillment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FulfillmentCreated",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Fulfillment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FulfillmentCreated_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCreated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfillmentCreated_fulfillment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfillmentStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfillmentCreated_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FulfillmentCreated", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FulfillmentItem_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfillmentItem_line_item_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfillmentItem_line_item_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FulfillmentItem_quantity(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfillmentItem_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfillmentItem_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FulfillmentItem_title(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfillmentItem_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfillmentItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FulfillmentItem_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfillmentItem_variant_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfillmentItem_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ImportReport_created(ctx context.Context, field graphql.CollectedField, obj *ImportReport) (ret graphql.Marshaler) {
@@ -11608,6 +16029,408 @@ func (ec *executionContext) fieldContext_Mutation_finalizeUpload(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOrder(ctx, fc.Args["id"].(int64), fc.Args["input"].(OrderUpdateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_archiveOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_archiveOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ArchiveOrder(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_archiveOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_archiveOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelOrder(ctx, fc.Args["id"].(int64), fc.Args["input"].(*OrderCancelInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_refundOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_refundOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RefundOrder(ctx, fc.Args["id"].(int64), fc.Args["input"].(RefundInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
+				if err != nil {
+					var zeroVal *models.Refund
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.Refund
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Refund
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Refund) graphql.Marshaler {
+			return ec.marshalNRefund2ᚖstoreadminᚋmodelsᚐRefund(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_refundOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Refund(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_refundOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createFulfillment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createFulfillment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateFulfillment(ctx, fc.Args["id"].(int64), fc.Args["input"].(*FulfillmentInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
+				if err != nil {
+					var zeroVal *FulfillmentCreated
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *FulfillmentCreated
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *FulfillmentCreated
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *FulfillmentCreated) graphql.Marshaler {
+			return ec.marshalNFulfillmentCreated2ᚖstoreadminᚋgraphᚐFulfillmentCreated(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createFulfillment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FulfillmentCreated(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createFulfillment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelFulfillment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelFulfillment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelFulfillment(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "fulfillments:write")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelFulfillment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelFulfillment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createProduct(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13096,6 +17919,2074 @@ func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Cont
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Order_id(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_order_number(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_order_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_order_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_order_number_display(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_order_number_display(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderNumberDisplay, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_order_number_display(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_token(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_email(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_currency(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_financial_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_financial_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinancialStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_financial_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_fulfillment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfillmentStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_subtotal_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubtotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_discount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_discount_code(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_discount_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_shipping_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_tax_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_tax_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_tip_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_tip_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TipCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_tip_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_total_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_shipping_line(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_shipping_line(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingLine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_shipping_line(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Order_shipping_address(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_shipping_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_shipping_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Order_billing_address(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_billing_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillingAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_billing_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Order_attribution(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_attribution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attribution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.OrderAttribution) graphql.Marshaler {
+			return ec.marshalOOrderAttribution2ᚖstoreadminᚋmodelsᚐOrderAttribution(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_attribution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderAttribution(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_upsell(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_upsell(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Upsell, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.OrderUpsell) graphql.Marshaler {
+			return ec.marshalOOrderUpsell2ᚖstoreadminᚋmodelsᚐOrderUpsell(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_upsell(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderUpsell(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_note(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_tags(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_system_tags(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_system_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SystemTags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_system_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_source(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_draft_order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_cancel_reason(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_cancel_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_cancel_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_cancelled_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_cancelled_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_cancelled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Order_archived_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_archived_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ArchivedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_archived_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Order_paid_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_paid_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaidAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_paid_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Order_checkout_started_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_checkout_started_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CheckoutStartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_checkout_started_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Order_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Order_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_updated_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Order_customer(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Customer) graphql.Marshaler {
+			return ec.marshalOCustomer2ᚖstoreadminᚋmodelsᚐCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_line_items(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_line_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().LineItems(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.OrderLineItem) graphql.Marshaler {
+			return ec.marshalNOrderLineItem2ᚕstoreadminᚋmodelsᚐOrderLineItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_line_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderLineItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_transactions(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().Transactions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.OrderTransaction) graphql.Marshaler {
+			return ec.marshalNOrderTransaction2ᚕstoreadminᚋmodelsᚐOrderTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_transactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderTransaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_fulfillments(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_fulfillments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().Fulfillments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Fulfillment) graphql.Marshaler {
+			return ec.marshalNFulfillment2ᚕstoreadminᚋmodelsᚐFulfillmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_fulfillments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Fulfillment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_fulfilled(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_fulfilled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().Fulfilled(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.FulfilledQuantity) graphql.Marshaler {
+			return ec.marshalNFulfilledQuantity2ᚕstoreadminᚋmodelsᚐFulfilledQuantityᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_fulfilled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FulfilledQuantity(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_refunds(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_refunds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().Refunds(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Refund) graphql.Marshaler {
+			return ec.marshalNRefund2ᚕstoreadminᚋmodelsᚐRefundᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_refunds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Refund(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderAttribution_ad_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_ad_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdSource, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_ad_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_click_ids(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_click_ids(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClickIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_click_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_referrer(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_referrer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Referrer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_referrer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_campaign(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_campaign(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMCampaign, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_campaign(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_content(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMContent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_creative_format(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_creative_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMCreativeFormat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_creative_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_marketing_tactic(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_marketing_tactic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMMarketingTactic, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_marketing_tactic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_medium(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_medium(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMMedium, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_medium(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMSource, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_source_platform(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_source_platform(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMSourcePlatform, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_source_platform(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAttribution_utm_term(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAttribution_utm_term(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UTMTerm, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAttribution_utm_term(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_variant_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_product_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_product_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_variant_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_sku(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_sku(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SKU, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_price_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PriceCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_original_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_original_price_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OriginalPriceCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_original_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_refunded_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_refunded_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefundedQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_refunded_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_fulfilled_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_fulfilled_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfilledQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_fulfilled_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_requires_shipping(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_requires_shipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresShipping, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_requires_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_properties(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_properties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Properties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_properties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_image_src(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_image_src(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImageSrc, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_image_thumbhash(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_image_thumbhash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImageThumbhash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_image_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_bundle_group(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_bundle_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BundleGroup, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_bundle_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_bundle_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_bundle_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BundleTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_bundle_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderLineItem_variant(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_variant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OrderLineItem().Variant(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ProductVariant) graphql.Marshaler {
+			return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_variant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderLineItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductVariant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderLineItem_product(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderLineItem_product(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OrderLineItem().Product(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
+			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderLineItem_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderLineItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Product(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderTransaction_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_kind(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_status(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_amount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_currency(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_provider(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_provider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Provider, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_external_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_external_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_external_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_payment_method(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_payment_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_error(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_parent_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_parent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_parent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_expires_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OrderTransaction_created_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderTransaction_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderTransaction_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OrderUpsell_entered_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderUpsell_entered_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EnteredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderUpsell_entered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OrderUpsell_funnel_name(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderUpsell_funnel_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FunnelName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderUpsell_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderUpsell_status(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderUpsell_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderUpsell_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_id(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
@@ -15747,6 +22638,768 @@ func (ec *executionContext) fieldContext_Query_collectionOptionsCount(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_orders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Orders(ctx, fc.Args["filter"].(*models.OrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal []models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_orders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_ordersCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_ordersCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrdersCount(ctx, fc.Args["filter"].(*models.OrderFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_ordersCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_ordersCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_order(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Order(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_order(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_order_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_orderActivity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_orderActivity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrderActivity(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityLog) graphql.Marshaler {
+			return ec.marshalNUseractivityLog2ᚖstoreadminᚋgraphᚐUseractivityLog(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_orderActivity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UseractivityLog(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_orderActivity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_orderFulfillments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_orderFulfillments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrderFulfillments(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal []models.Fulfillment
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Fulfillment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Fulfillment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Fulfillment) graphql.Marshaler {
+			return ec.marshalNFulfillment2ᚕstoreadminᚋmodelsᚐFulfillmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_orderFulfillments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Fulfillment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_orderFulfillments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_orderFulfilled(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_orderFulfilled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrderFulfilled(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal []models.FulfilledQuantity
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.FulfilledQuantity
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.FulfilledQuantity
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.FulfilledQuantity) graphql.Marshaler {
+			return ec.marshalNFulfilledQuantity2ᚕstoreadminᚋmodelsᚐFulfilledQuantityᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_orderFulfilled(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FulfilledQuantity(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_orderFulfilled_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_ordersExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_ordersExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrdersExport(ctx, fc.Args["filter"].(*models.OrderFilter), fc.Args["format"].(*SheetFormat))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *Download
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *Download
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *Download
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *Download) graphql.Marshaler {
+			return ec.marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_ordersExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Download(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_ordersExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_awaitingCapture(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_awaitingCapture(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AwaitingCapture(ctx, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal []models.AwaitingCapture
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.AwaitingCapture
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.AwaitingCapture
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.AwaitingCapture) graphql.Marshaler {
+			return ec.marshalNAwaitingCapture2ᚕstoreadminᚋmodelsᚐAwaitingCaptureᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_awaitingCapture(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwaitingCapture(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_awaitingCapture_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_awaitingCaptureCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_awaitingCaptureCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AwaitingCaptureCount(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_awaitingCaptureCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_awaitingCaptureAttention(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_awaitingCaptureAttention(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AwaitingCaptureAttention(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_awaitingCaptureAttention(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_awaitingCapturePayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_awaitingCapturePayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AwaitingCapturePayment(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.AwaitingCapture
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.AwaitingCapture
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.AwaitingCapture
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.AwaitingCapture) graphql.Marshaler {
+			return ec.marshalNAwaitingCapture2ᚖstoreadminᚋmodelsᚐAwaitingCapture(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_awaitingCapturePayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwaitingCapture(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_awaitingCapturePayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_awaitingCaptureActivity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_awaitingCaptureActivity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AwaitingCaptureActivity(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityLog) graphql.Marshaler {
+			return ec.marshalNUseractivityLog2ᚖstoreadminᚋgraphᚐUseractivityLog(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_awaitingCaptureActivity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UseractivityLog(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_awaitingCaptureActivity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_products(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17448,6 +25101,190 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Refund_id(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_amount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_currency(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_status(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_reason(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_restock(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_restock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Restock, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_restock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_order_financial_status(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_order_financial_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Refund().OrderFinancialStatus(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_order_financial_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Review_id(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18869,6 +26706,512 @@ func (ec *executionContext) fieldContext_StoreSettingRef_key(_ context.Context, 
 	return graphql.NewScalarFieldContext("StoreSettingRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _StoreeventsSession_session_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_session_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_session_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_first_seen_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_last_seen_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_browser(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_browser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Browser, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_browser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_browser_version(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_browser_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BrowserVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_browser_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_city(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_city(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.City, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_country(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_device(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_device(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Device, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_device(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_ip(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_ip(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_is_bot(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_is_bot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsBot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_is_bot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_landing_path(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_landing_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LandingPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_landing_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_language(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_language(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Language, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_os(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_os(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Os, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_os(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_os_version(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_os_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OsVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_os_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_referrer(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_referrer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Referrer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_referrer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_region(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_region(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Region, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_region(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_screen_h(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_screen_h(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScreenH, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_screen_h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_screen_w(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_screen_w(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScreenW, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_screen_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_timezone(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_timezone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Timezone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_user_agent(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_user_agent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_viewport_h(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_viewport_h(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ViewportH, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_viewport_h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_viewport_w(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_viewport_w(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ViewportW, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_viewport_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _UploadTicket_upload_url(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19005,6 +27348,1362 @@ func (ec *executionContext) _UploadTicket_expires_at(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_UploadTicket_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityAnchor_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityAnchor_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityAnchor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityAnchor_kind(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityAnchor_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityAnchor_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityAnchor_label(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityAnchor_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityAnchor_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityAnchor_token(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityAnchor_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityAnchor_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityCoverage_browsing(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityCoverage_browsing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Browsing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityCoverage_browsing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityCoverage_browsing_collapsed(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityCoverage_browsing_collapsed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BrowsingCollapsed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityCoverage_browsing_collapsed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityCoverage_drafts(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityCoverage_drafts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Drafts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityCoverage_drafts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityCoverage_drafts_truncated(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityCoverage_drafts_truncated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftsTruncated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityCoverage_drafts_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityCoverage_events_truncated(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityCoverage_events_truncated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventsTruncated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityCoverage_events_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityCoverage_orders_truncated(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityCoverage_orders_truncated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrdersTruncated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityCoverage_orders_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityCoverage_purged(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityCoverage_purged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Purged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityCoverage_purged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityCoverage_session_scoped(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityCoverage_session_scoped(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionScoped, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityCoverage_session_scoped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_name(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_at(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_origin(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_origin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Origin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_origin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_source(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_exact(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_exact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Exact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_exact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_anchor(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_anchor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Anchor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_amount_cents(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_amount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_currency(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_order_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_transaction_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_transaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_draft_order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_cart_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_cart_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CartID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_cart_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_attempt(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_provider(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_provider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Provider, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_payment_method(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_payment_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_error_code(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_error_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_error_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_error_message(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_error_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_error_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_detail(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_product_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_product_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_product_title(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_product_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_product_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_variant_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_variant_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_path(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_el_selector(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_el_selector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ElSelector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_el_selector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_el_text(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_el_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ElText, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_el_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_dwell_seconds(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_dwell_seconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DwellSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_dwell_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_page_dwell_ms(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_page_dwell_ms(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageDwellMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_page_dwell_ms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_scroll_pct(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_scroll_pct(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScrollPct, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_scroll_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_result_count(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_result_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResultCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_result_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityEvent_gap_hours(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityEvent_gap_hours(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GapHours, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityEvent_gap_hours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivityLog_anchor(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityLog_anchor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Anchor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityAnchor) graphql.Marshaler {
+			return ec.marshalNUseractivityAnchor2ᚖstoreadminᚋgraphᚐUseractivityAnchor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityLog_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UseractivityAnchor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UseractivityLog_coverage(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityLog_coverage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Coverage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityCoverage) graphql.Marshaler {
+			return ec.marshalNUseractivityCoverage2ᚖstoreadminᚋgraphᚐUseractivityCoverage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityLog_coverage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UseractivityCoverage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UseractivityLog_events(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityLog_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []UseractivityEvent) graphql.Marshaler {
+			return ec.marshalNUseractivityEvent2ᚕstoreadminᚋgraphᚐUseractivityEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityLog_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UseractivityEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UseractivityLog_session(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityLog_session(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Session, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *StoreeventsSession) graphql.Marshaler {
+			return ec.marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityLog_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StoreeventsSession(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UseractivityLog_summary(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivityLog_summary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UseractivitySummary) graphql.Marshaler {
+			return ec.marshalNUseractivitySummary2ᚖstoreadminᚋgraphᚐUseractivitySummary(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivityLog_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UseractivitySummary(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UseractivitySummary_cart_adds(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_cart_adds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CartAdds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_cart_adds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_checkout_steps(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_checkout_steps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CheckoutSteps, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_checkout_steps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_failed_payments(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_failed_payments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedPayments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_failed_payments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_first_seen_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_last_seen_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_page_views(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_page_views(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageViews, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_page_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_product_views(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_product_views(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductViews, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_product_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_recovery_emails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecoveryEmails, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_recovery_link_valid_until(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_recovery_link_valid_until(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecoveryLinkValidUntil, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_recovery_link_valid_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_visit_basis(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_visit_basis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VisitBasis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_visit_basis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UseractivitySummary_visit_seconds(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UseractivitySummary_visit_seconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VisitSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UseractivitySummary_visit_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
@@ -21046,6 +30745,101 @@ func (ec *executionContext) unmarshalInputCollectionRuleInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputFulfillmentInput(ctx context.Context, obj any) (FulfillmentInput, error) {
+	var it FulfillmentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"line_items", "carrier", "tracking_number", "tracking_url", "note"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "line_items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("line_items"))
+			data, err := ec.unmarshalOFulfillmentLineInput2ᚕstoreadminᚋgraphᚐFulfillmentLineInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItems = data
+		case "carrier":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("carrier"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Carrier = data
+		case "tracking_number":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tracking_number"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrackingNumber = data
+		case "tracking_url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tracking_url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrackingURL = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputFulfillmentLineInput(ctx context.Context, obj any) (FulfillmentLineInput, error) {
+	var it FulfillmentLineInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"line_item_id", "quantity"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "line_item_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("line_item_id"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemID = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputIdsInput(ctx context.Context, obj any) (IdsInput, error) {
 	var it IdsInput
 	if obj == nil {
@@ -21145,6 +30939,187 @@ func (ec *executionContext) unmarshalInputMemberUpdateInput(ctx context.Context,
 				return it, err
 			}
 			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputOrderCancelInput(ctx context.Context, obj any) (OrderCancelInput, error) {
+	var it OrderCancelInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"reason", "restock", "refund", "note"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "reason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reason = data
+		case "restock":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restock"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Restock = data
+		case "refund":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refund"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Refund = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputOrderFilter(ctx context.Context, obj any) (models.OrderFilter, error) {
+	var it models.OrderFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "financial_status", "fulfillment_status", "created_at_min", "created_at_max", "tag", "email", "customer_id", "q", "sort"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "financial_status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financial_status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatus = data
+		case "fulfillment_status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillment_status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatus = data
+		case "created_at_min":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("created_at_min"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtMin = data
+		case "created_at_max":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("created_at_max"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtMax = data
+		case "tag":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tag"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tag = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "customer_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer_id"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		case "sort":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sort"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sort = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputOrderUpdateInput(ctx context.Context, obj any) (OrderUpdateInput, error) {
+	var it OrderUpdateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"note", "tags"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
 		}
 	}
 	return it, nil
@@ -21533,6 +31508,101 @@ func (ec *executionContext) unmarshalInputProductVariantInput(ctx context.Contex
 				return it, err
 			}
 			it.ImageSrc = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRefundInput(ctx context.Context, obj any) (RefundInput, error) {
+	var it RefundInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"line_items", "amount_cents", "refund_shipping", "restock", "reason"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "line_items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("line_items"))
+			data, err := ec.unmarshalORefundLineInput2ᚕstoreadminᚋgraphᚐRefundLineInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItems = data
+		case "amount_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountCents = data
+		case "refund_shipping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refund_shipping"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundShipping = data
+		case "restock":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restock"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Restock = data
+		case "reason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reason = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRefundLineInput(ctx context.Context, obj any) (RefundLineInput, error) {
+	var it RefundLineInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"line_item_id", "quantity"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "line_item_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("line_item_id"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemID = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
 		}
 	}
 	return it, nil
@@ -22237,6 +32307,164 @@ func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "created_at":
 			out.Values[i] = ec._AuditLog_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var awaitingCaptureImplementors = []string{"AwaitingCapture"}
+
+func (ec *executionContext) _AwaitingCapture(ctx context.Context, sel ast.SelectionSet, obj *models.AwaitingCapture) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, awaitingCaptureImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AwaitingCapture")
+		case "transaction_id":
+			out.Values[i] = ec._AwaitingCapture_transaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_id":
+			out.Values[i] = ec._AwaitingCapture_order_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount_cents":
+			out.Values[i] = ec._AwaitingCapture_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._AwaitingCapture_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "authorized_at":
+			out.Values[i] = ec._AwaitingCapture_authorized_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "capture_model":
+			out.Values[i] = ec._AwaitingCapture_capture_model(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "current_position":
+			out.Values[i] = ec._AwaitingCapture_current_position(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "draft_name":
+			out.Values[i] = ec._AwaitingCapture_draft_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft_order_id":
+			out.Values[i] = ec._AwaitingCapture_draft_order_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._AwaitingCapture_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._AwaitingCapture_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expires_at":
+			out.Values[i] = ec._AwaitingCapture_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "funnel_id":
+			out.Values[i] = ec._AwaitingCapture_funnel_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "funnel_name":
+			out.Values[i] = ec._AwaitingCapture_funnel_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "has_funnel":
+			out.Values[i] = ec._AwaitingCapture_has_funnel(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "item_count":
+			out.Values[i] = ec._AwaitingCapture_item_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last_attempt_at":
+			out.Values[i] = ec._AwaitingCapture_last_attempt_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "needs_attention":
+			out.Values[i] = ec._AwaitingCapture_needs_attention(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "offer_count":
+			out.Values[i] = ec._AwaitingCapture_offer_count(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "payment_method":
+			out.Values[i] = ec._AwaitingCapture_payment_method(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "provider":
+			out.Values[i] = ec._AwaitingCapture_provider(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._AwaitingCapture_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "surcharge_cents":
+			out.Values[i] = ec._AwaitingCapture_surcharge_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total_cents":
+			out.Values[i] = ec._AwaitingCapture_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._AwaitingCapture_currency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -23283,6 +33511,150 @@ func (ec *executionContext) _CollectionPreview(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var customerImplementors = []string{"Customer"}
+
+func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *models.Customer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Customer")
+		case "id":
+			out.Values[i] = ec._Customer_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "email":
+			out.Values[i] = ec._Customer_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "first_name":
+			out.Values[i] = ec._Customer_first_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "last_name":
+			out.Values[i] = ec._Customer_last_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "phone":
+			out.Values[i] = ec._Customer_phone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "accepts_marketing":
+			out.Values[i] = ec._Customer_accepts_marketing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._Customer_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orders_count":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Customer_orders_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "orders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Customer_orders(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var downloadImplementors = []string{"Download"}
 
 func (ec *executionContext) _Download(ctx context.Context, sel ast.SelectionSet, obj *Download) graphql.Marshaler {
@@ -23312,6 +33684,261 @@ func (ec *executionContext) _Download(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "expires_at":
 			out.Values[i] = ec._Download_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var fulfilledQuantityImplementors = []string{"FulfilledQuantity"}
+
+func (ec *executionContext) _FulfilledQuantity(ctx context.Context, sel ast.SelectionSet, obj *models.FulfilledQuantity) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fulfilledQuantityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FulfilledQuantity")
+		case "line_item_id":
+			out.Values[i] = ec._FulfilledQuantity_line_item_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._FulfilledQuantity_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var fulfillmentImplementors = []string{"Fulfillment"}
+
+func (ec *executionContext) _Fulfillment(ctx context.Context, sel ast.SelectionSet, obj *models.Fulfillment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fulfillmentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Fulfillment")
+		case "id":
+			out.Values[i] = ec._Fulfillment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order_id":
+			out.Values[i] = ec._Fulfillment_order_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Fulfillment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "carrier":
+			out.Values[i] = ec._Fulfillment_carrier(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tracking_number":
+			out.Values[i] = ec._Fulfillment_tracking_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tracking_url":
+			out.Values[i] = ec._Fulfillment_tracking_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "note":
+			out.Values[i] = ec._Fulfillment_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._Fulfillment_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancelled_at":
+			out.Values[i] = ec._Fulfillment_cancelled_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "items":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Fulfillment_items(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var fulfillmentCreatedImplementors = []string{"FulfillmentCreated"}
+
+func (ec *executionContext) _FulfillmentCreated(ctx context.Context, sel ast.SelectionSet, obj *FulfillmentCreated) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fulfillmentCreatedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FulfillmentCreated")
+		case "fulfillment":
+			out.Values[i] = ec._FulfillmentCreated_fulfillment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fulfillment_status":
+			out.Values[i] = ec._FulfillmentCreated_fulfillment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var fulfillmentItemImplementors = []string{"FulfillmentItem"}
+
+func (ec *executionContext) _FulfillmentItem(ctx context.Context, sel ast.SelectionSet, obj *models.FulfillmentItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fulfillmentItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FulfillmentItem")
+		case "line_item_id":
+			out.Values[i] = ec._FulfillmentItem_line_item_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._FulfillmentItem_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._FulfillmentItem_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variant_title":
+			out.Values[i] = ec._FulfillmentItem_variant_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -24010,6 +34637,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "archiveOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_archiveOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refundOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_refundOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createFulfillment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createFulfillment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelFulfillment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelFulfillment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createProduct":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createProduct(ctx, field)
@@ -24161,6 +34830,865 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteWebhook(ctx, field)
 			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderImplementors = []string{"Order"}
+
+func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, obj *models.Order) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Order")
+		case "id":
+			out.Values[i] = ec._Order_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order_number":
+			out.Values[i] = ec._Order_order_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order_number_display":
+			out.Values[i] = ec._Order_order_number_display(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "token":
+			out.Values[i] = ec._Order_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "email":
+			out.Values[i] = ec._Order_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._Order_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Order_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "financial_status":
+			out.Values[i] = ec._Order_financial_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fulfillment_status":
+			out.Values[i] = ec._Order_fulfillment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subtotal_cents":
+			out.Values[i] = ec._Order_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discount_cents":
+			out.Values[i] = ec._Order_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discount_code":
+			out.Values[i] = ec._Order_discount_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping_cents":
+			out.Values[i] = ec._Order_shipping_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tax_cents":
+			out.Values[i] = ec._Order_tax_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tip_cents":
+			out.Values[i] = ec._Order_tip_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "total_cents":
+			out.Values[i] = ec._Order_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping_line":
+			out.Values[i] = ec._Order_shipping_line(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping_address":
+			out.Values[i] = ec._Order_shipping_address(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "billing_address":
+			out.Values[i] = ec._Order_billing_address(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attribution":
+			out.Values[i] = ec._Order_attribution(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "upsell":
+			out.Values[i] = ec._Order_upsell(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "note":
+			out.Values[i] = ec._Order_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tags":
+			out.Values[i] = ec._Order_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "system_tags":
+			out.Values[i] = ec._Order_system_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._Order_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "draft_order_id":
+			out.Values[i] = ec._Order_draft_order_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancel_reason":
+			out.Values[i] = ec._Order_cancel_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancelled_at":
+			out.Values[i] = ec._Order_cancelled_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "archived_at":
+			out.Values[i] = ec._Order_archived_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paid_at":
+			out.Values[i] = ec._Order_paid_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "checkout_started_at":
+			out.Values[i] = ec._Order_checkout_started_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._Order_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._Order_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_customer(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "line_items":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_line_items(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "transactions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_transactions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "fulfillments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_fulfillments(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "fulfilled":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_fulfilled(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "refunds":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_refunds(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderAttributionImplementors = []string{"OrderAttribution"}
+
+func (ec *executionContext) _OrderAttribution(ctx context.Context, sel ast.SelectionSet, obj *models.OrderAttribution) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderAttributionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderAttribution")
+		case "ad_source":
+			out.Values[i] = ec._OrderAttribution_ad_source(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "click_ids":
+			out.Values[i] = ec._OrderAttribution_click_ids(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "referrer":
+			out.Values[i] = ec._OrderAttribution_referrer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "utm_campaign":
+			out.Values[i] = ec._OrderAttribution_utm_campaign(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "utm_content":
+			out.Values[i] = ec._OrderAttribution_utm_content(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "utm_creative_format":
+			out.Values[i] = ec._OrderAttribution_utm_creative_format(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "utm_id":
+			out.Values[i] = ec._OrderAttribution_utm_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "utm_marketing_tactic":
+			out.Values[i] = ec._OrderAttribution_utm_marketing_tactic(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "utm_medium":
+			out.Values[i] = ec._OrderAttribution_utm_medium(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "utm_source":
+			out.Values[i] = ec._OrderAttribution_utm_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "utm_source_platform":
+			out.Values[i] = ec._OrderAttribution_utm_source_platform(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "utm_term":
+			out.Values[i] = ec._OrderAttribution_utm_term(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderLineItemImplementors = []string{"OrderLineItem"}
+
+func (ec *executionContext) _OrderLineItem(ctx context.Context, sel ast.SelectionSet, obj *models.OrderLineItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderLineItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderLineItem")
+		case "id":
+			out.Values[i] = ec._OrderLineItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant_id":
+			out.Values[i] = ec._OrderLineItem_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "product_id":
+			out.Values[i] = ec._OrderLineItem_product_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._OrderLineItem_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant_title":
+			out.Values[i] = ec._OrderLineItem_variant_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sku":
+			out.Values[i] = ec._OrderLineItem_sku(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "price_cents":
+			out.Values[i] = ec._OrderLineItem_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "original_price_cents":
+			out.Values[i] = ec._OrderLineItem_original_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "quantity":
+			out.Values[i] = ec._OrderLineItem_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "refunded_quantity":
+			out.Values[i] = ec._OrderLineItem_refunded_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fulfilled_quantity":
+			out.Values[i] = ec._OrderLineItem_fulfilled_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "requires_shipping":
+			out.Values[i] = ec._OrderLineItem_requires_shipping(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "properties":
+			out.Values[i] = ec._OrderLineItem_properties(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image_src":
+			out.Values[i] = ec._OrderLineItem_image_src(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image_thumbhash":
+			out.Values[i] = ec._OrderLineItem_image_thumbhash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bundle_group":
+			out.Values[i] = ec._OrderLineItem_bundle_group(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bundle_title":
+			out.Values[i] = ec._OrderLineItem_bundle_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._OrderLineItem_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OrderLineItem_variant(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "product":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OrderLineItem_product(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderTransactionImplementors = []string{"OrderTransaction"}
+
+func (ec *executionContext) _OrderTransaction(ctx context.Context, sel ast.SelectionSet, obj *models.OrderTransaction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderTransactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderTransaction")
+		case "id":
+			out.Values[i] = ec._OrderTransaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._OrderTransaction_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._OrderTransaction_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount_cents":
+			out.Values[i] = ec._OrderTransaction_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._OrderTransaction_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "provider":
+			out.Values[i] = ec._OrderTransaction_provider(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "external_id":
+			out.Values[i] = ec._OrderTransaction_external_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payment_method":
+			out.Values[i] = ec._OrderTransaction_payment_method(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._OrderTransaction_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parent_id":
+			out.Values[i] = ec._OrderTransaction_parent_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expires_at":
+			out.Values[i] = ec._OrderTransaction_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "created_at":
+			out.Values[i] = ec._OrderTransaction_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderUpsellImplementors = []string{"OrderUpsell"}
+
+func (ec *executionContext) _OrderUpsell(ctx context.Context, sel ast.SelectionSet, obj *models.OrderUpsell) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderUpsellImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderUpsell")
+		case "entered_at":
+			out.Values[i] = ec._OrderUpsell_entered_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "funnel_name":
+			out.Values[i] = ec._OrderUpsell_funnel_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._OrderUpsell_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -25361,6 +36889,270 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "orders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_orders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "ordersCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_ordersCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "order":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_order(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "orderActivity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_orderActivity(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "orderFulfillments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_orderFulfillments(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "orderFulfilled":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_orderFulfilled(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "ordersExport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_ordersExport(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "awaitingCapture":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_awaitingCapture(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "awaitingCaptureCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_awaitingCaptureCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "awaitingCaptureAttention":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_awaitingCaptureAttention(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "awaitingCapturePayment":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_awaitingCapturePayment(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "awaitingCaptureActivity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_awaitingCaptureActivity(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "products":
 			field := field
 
@@ -25947,6 +37739,112 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var refundImplementors = []string{"Refund"}
+
+func (ec *executionContext) _Refund(ctx context.Context, sel ast.SelectionSet, obj *models.Refund) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, refundImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Refund")
+		case "id":
+			out.Values[i] = ec._Refund_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount_cents":
+			out.Values[i] = ec._Refund_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._Refund_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Refund_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reason":
+			out.Values[i] = ec._Refund_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "restock":
+			out.Values[i] = ec._Refund_restock(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._Refund_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order_financial_status":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Refund_order_financial_status(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -26669,6 +38567,149 @@ func (ec *executionContext) _StoreSettingRef(ctx context.Context, sel ast.Select
 	return out
 }
 
+var storeeventsSessionImplementors = []string{"StoreeventsSession"}
+
+func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.SelectionSet, obj *StoreeventsSession) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storeeventsSessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StoreeventsSession")
+		case "session_id":
+			out.Values[i] = ec._StoreeventsSession_session_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "first_seen_at":
+			out.Values[i] = ec._StoreeventsSession_first_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last_seen_at":
+			out.Values[i] = ec._StoreeventsSession_last_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "browser":
+			out.Values[i] = ec._StoreeventsSession_browser(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "browser_version":
+			out.Values[i] = ec._StoreeventsSession_browser_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "city":
+			out.Values[i] = ec._StoreeventsSession_city(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._StoreeventsSession_country(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "device":
+			out.Values[i] = ec._StoreeventsSession_device(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ip":
+			out.Values[i] = ec._StoreeventsSession_ip(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "is_bot":
+			out.Values[i] = ec._StoreeventsSession_is_bot(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "landing_path":
+			out.Values[i] = ec._StoreeventsSession_landing_path(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "language":
+			out.Values[i] = ec._StoreeventsSession_language(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "os":
+			out.Values[i] = ec._StoreeventsSession_os(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "os_version":
+			out.Values[i] = ec._StoreeventsSession_os_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "referrer":
+			out.Values[i] = ec._StoreeventsSession_referrer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "region":
+			out.Values[i] = ec._StoreeventsSession_region(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "screen_h":
+			out.Values[i] = ec._StoreeventsSession_screen_h(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "screen_w":
+			out.Values[i] = ec._StoreeventsSession_screen_w(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "timezone":
+			out.Values[i] = ec._StoreeventsSession_timezone(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "user_agent":
+			out.Values[i] = ec._StoreeventsSession_user_agent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "viewport_h":
+			out.Values[i] = ec._StoreeventsSession_viewport_h(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "viewport_w":
+			out.Values[i] = ec._StoreeventsSession_viewport_w(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var uploadTicketImplementors = []string{"UploadTicket"}
 
 func (ec *executionContext) _UploadTicket(ctx context.Context, sel ast.SelectionSet, obj *UploadTicket) graphql.Marshaler {
@@ -26708,6 +38749,456 @@ func (ec *executionContext) _UploadTicket(ctx context.Context, sel ast.Selection
 			}
 		case "expires_at":
 			out.Values[i] = ec._UploadTicket_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var useractivityAnchorImplementors = []string{"UseractivityAnchor"}
+
+func (ec *executionContext) _UseractivityAnchor(ctx context.Context, sel ast.SelectionSet, obj *UseractivityAnchor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, useractivityAnchorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UseractivityAnchor")
+		case "id":
+			out.Values[i] = ec._UseractivityAnchor_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._UseractivityAnchor_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._UseractivityAnchor_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._UseractivityAnchor_token(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var useractivityCoverageImplementors = []string{"UseractivityCoverage"}
+
+func (ec *executionContext) _UseractivityCoverage(ctx context.Context, sel ast.SelectionSet, obj *UseractivityCoverage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, useractivityCoverageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UseractivityCoverage")
+		case "browsing":
+			out.Values[i] = ec._UseractivityCoverage_browsing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "browsing_collapsed":
+			out.Values[i] = ec._UseractivityCoverage_browsing_collapsed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drafts":
+			out.Values[i] = ec._UseractivityCoverage_drafts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drafts_truncated":
+			out.Values[i] = ec._UseractivityCoverage_drafts_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "events_truncated":
+			out.Values[i] = ec._UseractivityCoverage_events_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders_truncated":
+			out.Values[i] = ec._UseractivityCoverage_orders_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "purged":
+			out.Values[i] = ec._UseractivityCoverage_purged(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "session_scoped":
+			out.Values[i] = ec._UseractivityCoverage_session_scoped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var useractivityEventImplementors = []string{"UseractivityEvent"}
+
+func (ec *executionContext) _UseractivityEvent(ctx context.Context, sel ast.SelectionSet, obj *UseractivityEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, useractivityEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UseractivityEvent")
+		case "name":
+			out.Values[i] = ec._UseractivityEvent_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._UseractivityEvent_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "origin":
+			out.Values[i] = ec._UseractivityEvent_origin(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._UseractivityEvent_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exact":
+			out.Values[i] = ec._UseractivityEvent_exact(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "anchor":
+			out.Values[i] = ec._UseractivityEvent_anchor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount_cents":
+			out.Values[i] = ec._UseractivityEvent_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._UseractivityEvent_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "order_id":
+			out.Values[i] = ec._UseractivityEvent_order_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "transaction_id":
+			out.Values[i] = ec._UseractivityEvent_transaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "draft_order_id":
+			out.Values[i] = ec._UseractivityEvent_draft_order_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cart_id":
+			out.Values[i] = ec._UseractivityEvent_cart_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attempt":
+			out.Values[i] = ec._UseractivityEvent_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "provider":
+			out.Values[i] = ec._UseractivityEvent_provider(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "payment_method":
+			out.Values[i] = ec._UseractivityEvent_payment_method(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error_code":
+			out.Values[i] = ec._UseractivityEvent_error_code(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error_message":
+			out.Values[i] = ec._UseractivityEvent_error_message(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._UseractivityEvent_detail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "product_id":
+			out.Values[i] = ec._UseractivityEvent_product_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "product_title":
+			out.Values[i] = ec._UseractivityEvent_product_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "variant_id":
+			out.Values[i] = ec._UseractivityEvent_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._UseractivityEvent_path(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "el_selector":
+			out.Values[i] = ec._UseractivityEvent_el_selector(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "el_text":
+			out.Values[i] = ec._UseractivityEvent_el_text(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dwell_seconds":
+			out.Values[i] = ec._UseractivityEvent_dwell_seconds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "page_dwell_ms":
+			out.Values[i] = ec._UseractivityEvent_page_dwell_ms(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "scroll_pct":
+			out.Values[i] = ec._UseractivityEvent_scroll_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "result_count":
+			out.Values[i] = ec._UseractivityEvent_result_count(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "gap_hours":
+			out.Values[i] = ec._UseractivityEvent_gap_hours(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var useractivityLogImplementors = []string{"UseractivityLog"}
+
+func (ec *executionContext) _UseractivityLog(ctx context.Context, sel ast.SelectionSet, obj *UseractivityLog) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, useractivityLogImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UseractivityLog")
+		case "anchor":
+			out.Values[i] = ec._UseractivityLog_anchor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "coverage":
+			out.Values[i] = ec._UseractivityLog_coverage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "events":
+			out.Values[i] = ec._UseractivityLog_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "session":
+			out.Values[i] = ec._UseractivityLog_session(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "summary":
+			out.Values[i] = ec._UseractivityLog_summary(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var useractivitySummaryImplementors = []string{"UseractivitySummary"}
+
+func (ec *executionContext) _UseractivitySummary(ctx context.Context, sel ast.SelectionSet, obj *UseractivitySummary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, useractivitySummaryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UseractivitySummary")
+		case "cart_adds":
+			out.Values[i] = ec._UseractivitySummary_cart_adds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkout_steps":
+			out.Values[i] = ec._UseractivitySummary_checkout_steps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failed_payments":
+			out.Values[i] = ec._UseractivitySummary_failed_payments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "first_seen_at":
+			out.Values[i] = ec._UseractivitySummary_first_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "last_seen_at":
+			out.Values[i] = ec._UseractivitySummary_last_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "page_views":
+			out.Values[i] = ec._UseractivitySummary_page_views(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "product_views":
+			out.Values[i] = ec._UseractivitySummary_product_views(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovery_emails":
+			out.Values[i] = ec._UseractivitySummary_recovery_emails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovery_link_valid_until":
+			out.Values[i] = ec._UseractivitySummary_recovery_link_valid_until(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "visit_basis":
+			out.Values[i] = ec._UseractivitySummary_visit_basis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visit_seconds":
+			out.Values[i] = ec._UseractivitySummary_visit_seconds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -27363,6 +39854,36 @@ func (ec *executionContext) marshalNAuditLog2ᚕstoreadminᚋmodelsᚐAuditLog�
 	return ret
 }
 
+func (ec *executionContext) marshalNAwaitingCapture2storeadminᚋmodelsᚐAwaitingCapture(ctx context.Context, sel ast.SelectionSet, v models.AwaitingCapture) graphql.Marshaler {
+	return ec._AwaitingCapture(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAwaitingCapture2ᚕstoreadminᚋmodelsᚐAwaitingCaptureᚄ(ctx context.Context, sel ast.SelectionSet, v []models.AwaitingCapture) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAwaitingCapture2storeadminᚋmodelsᚐAwaitingCapture(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAwaitingCapture2ᚖstoreadminᚋmodelsᚐAwaitingCapture(ctx context.Context, sel ast.SelectionSet, v *models.AwaitingCapture) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AwaitingCapture(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -27582,6 +40103,91 @@ func (ec *executionContext) marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ct
 		return graphql.Null
 	}
 	return ec._Download(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFulfilledQuantity2storeadminᚋmodelsᚐFulfilledQuantity(ctx context.Context, sel ast.SelectionSet, v models.FulfilledQuantity) graphql.Marshaler {
+	return ec._FulfilledQuantity(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFulfilledQuantity2ᚕstoreadminᚋmodelsᚐFulfilledQuantityᚄ(ctx context.Context, sel ast.SelectionSet, v []models.FulfilledQuantity) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFulfilledQuantity2storeadminᚋmodelsᚐFulfilledQuantity(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFulfillment2storeadminᚋmodelsᚐFulfillment(ctx context.Context, sel ast.SelectionSet, v models.Fulfillment) graphql.Marshaler {
+	return ec._Fulfillment(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFulfillment2ᚕstoreadminᚋmodelsᚐFulfillmentᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Fulfillment) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFulfillment2storeadminᚋmodelsᚐFulfillment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFulfillment2ᚖstoreadminᚋmodelsᚐFulfillment(ctx context.Context, sel ast.SelectionSet, v *models.Fulfillment) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Fulfillment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFulfillmentCreated2ᚖstoreadminᚋgraphᚐFulfillmentCreated(ctx context.Context, sel ast.SelectionSet, v *FulfillmentCreated) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FulfillmentCreated(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFulfillmentItem2storeadminᚋmodelsᚐFulfillmentItem(ctx context.Context, sel ast.SelectionSet, v models.FulfillmentItem) graphql.Marshaler {
+	return ec._FulfillmentItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFulfillmentItem2ᚕstoreadminᚋmodelsᚐFulfillmentItemᚄ(ctx context.Context, sel ast.SelectionSet, v []models.FulfillmentItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFulfillmentItem2storeadminᚋmodelsᚐFulfillmentItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNFulfillmentLineInput2storeadminᚋgraphᚐFulfillmentLineInput(ctx context.Context, v any) (FulfillmentLineInput, error) {
+	res, err := ec.unmarshalInputFulfillmentLineInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNID2int64(ctx context.Context, v any) (int64, error) {
@@ -27811,6 +40417,81 @@ func (ec *executionContext) unmarshalNMemberUpdateInput2storeadminᚋgraphᚐMem
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNOrder2storeadminᚋmodelsᚐOrder(ctx context.Context, sel ast.SelectionSet, v models.Order) graphql.Marshaler {
+	return ec._Order(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Order) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOrder2storeadminᚋmodelsᚐOrder(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx context.Context, sel ast.SelectionSet, v *models.Order) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Order(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOrderLineItem2storeadminᚋmodelsᚐOrderLineItem(ctx context.Context, sel ast.SelectionSet, v models.OrderLineItem) graphql.Marshaler {
+	return ec._OrderLineItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOrderLineItem2ᚕstoreadminᚋmodelsᚐOrderLineItemᚄ(ctx context.Context, sel ast.SelectionSet, v []models.OrderLineItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOrderLineItem2storeadminᚋmodelsᚐOrderLineItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOrderTransaction2storeadminᚋmodelsᚐOrderTransaction(ctx context.Context, sel ast.SelectionSet, v models.OrderTransaction) graphql.Marshaler {
+	return ec._OrderTransaction(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOrderTransaction2ᚕstoreadminᚋmodelsᚐOrderTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []models.OrderTransaction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOrderTransaction2storeadminᚋmodelsᚐOrderTransaction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNOrderUpdateInput2storeadminᚋgraphᚐOrderUpdateInput(ctx context.Context, v any) (OrderUpdateInput, error) {
+	res, err := ec.unmarshalInputOrderUpdateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNProduct2storeadminᚋmodelsᚐProduct(ctx context.Context, sel ast.SelectionSet, v models.Product) graphql.Marshaler {
 	return ec._Product(ctx, sel, &v)
 }
@@ -27918,6 +40599,46 @@ func (ec *executionContext) marshalNProductVariant2ᚕstoreadminᚋmodelsᚐProd
 
 func (ec *executionContext) unmarshalNProductVariantInput2storeadminᚋgraphᚐProductVariantInput(ctx context.Context, v any) (ProductVariantInput, error) {
 	res, err := ec.unmarshalInputProductVariantInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRefund2storeadminᚋmodelsᚐRefund(ctx context.Context, sel ast.SelectionSet, v models.Refund) graphql.Marshaler {
+	return ec._Refund(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRefund2ᚕstoreadminᚋmodelsᚐRefundᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Refund) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRefund2storeadminᚋmodelsᚐRefund(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRefund2ᚖstoreadminᚋmodelsᚐRefund(ctx context.Context, sel ast.SelectionSet, v *models.Refund) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Refund(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRefundInput2storeadminᚋgraphᚐRefundInput(ctx context.Context, v any) (RefundInput, error) {
+	res, err := ec.unmarshalInputRefundInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRefundLineInput2storeadminᚋgraphᚐRefundLineInput(ctx context.Context, v any) (RefundLineInput, error) {
+	res, err := ec.unmarshalInputRefundLineInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -28208,6 +40929,66 @@ func (ec *executionContext) marshalNUploadTicket2ᚖstoreadminᚋgraphᚐUploadT
 	return ec._UploadTicket(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNUseractivityAnchor2ᚖstoreadminᚋgraphᚐUseractivityAnchor(ctx context.Context, sel ast.SelectionSet, v *UseractivityAnchor) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UseractivityAnchor(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUseractivityCoverage2ᚖstoreadminᚋgraphᚐUseractivityCoverage(ctx context.Context, sel ast.SelectionSet, v *UseractivityCoverage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UseractivityCoverage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUseractivityEvent2storeadminᚋgraphᚐUseractivityEvent(ctx context.Context, sel ast.SelectionSet, v UseractivityEvent) graphql.Marshaler {
+	return ec._UseractivityEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNUseractivityEvent2ᚕstoreadminᚋgraphᚐUseractivityEventᚄ(ctx context.Context, sel ast.SelectionSet, v []UseractivityEvent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUseractivityEvent2storeadminᚋgraphᚐUseractivityEvent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUseractivityLog2ᚖstoreadminᚋgraphᚐUseractivityLog(ctx context.Context, sel ast.SelectionSet, v *UseractivityLog) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UseractivityLog(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUseractivitySummary2ᚖstoreadminᚋgraphᚐUseractivitySummary(ctx context.Context, sel ast.SelectionSet, v *UseractivitySummary) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UseractivitySummary(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNWebhookDelivery2storeadminᚋmodelsᚐWebhookDelivery(ctx context.Context, sel ast.SelectionSet, v models.WebhookDelivery) graphql.Marshaler {
 	return ec._WebhookDelivery(ctx, sel, &v)
 }
@@ -28488,6 +41269,38 @@ func (ec *executionContext) unmarshalOCollectionRuleInput2ᚕstoreadminᚋgraph�
 	return res, nil
 }
 
+func (ec *executionContext) marshalOCustomer2ᚖstoreadminᚋmodelsᚐCustomer(ctx context.Context, sel ast.SelectionSet, v *models.Customer) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Customer(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOFulfillmentInput2ᚖstoreadminᚋgraphᚐFulfillmentInput(ctx context.Context, v any) (*FulfillmentInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputFulfillmentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOFulfillmentLineInput2ᚕstoreadminᚋgraphᚐFulfillmentLineInputᚄ(ctx context.Context, v any) ([]FulfillmentLineInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]FulfillmentLineInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFulfillmentLineInput2storeadminᚋgraphᚐFulfillmentLineInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalOID2ᚖint64(ctx context.Context, v any) (*int64, error) {
 	if v == nil {
 		return nil, nil
@@ -28612,6 +41425,43 @@ func (ec *executionContext) marshalOJSON2ᚕinterfaceᚄ(ctx context.Context, se
 	return ret
 }
 
+func (ec *executionContext) marshalOOrderAttribution2ᚖstoreadminᚋmodelsᚐOrderAttribution(ctx context.Context, sel ast.SelectionSet, v *models.OrderAttribution) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderAttribution(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOrderCancelInput2ᚖstoreadminᚋgraphᚐOrderCancelInput(ctx context.Context, v any) (*OrderCancelInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputOrderCancelInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOOrderFilter2ᚖstoreadminᚋmodelsᚐOrderFilter(ctx context.Context, v any) (*models.OrderFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputOrderFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrderUpsell2ᚖstoreadminᚋmodelsᚐOrderUpsell(ctx context.Context, sel ast.SelectionSet, v *models.OrderUpsell) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderUpsell(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx context.Context, sel ast.SelectionSet, v *models.Product) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Product(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOProductFilter2ᚖstoreadminᚋmodelsᚐProductFilter(ctx context.Context, v any) (*models.ProductFilter, error) {
 	if v == nil {
 		return nil, nil
@@ -28654,6 +41504,13 @@ func (ec *executionContext) unmarshalOProductOptionInput2ᚕstoreadminᚋgraph�
 	return res, nil
 }
 
+func (ec *executionContext) marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx context.Context, sel ast.SelectionSet, v *models.ProductVariant) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ProductVariant(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOProductVariantInput2ᚕstoreadminᚋgraphᚐProductVariantInputᚄ(ctx context.Context, v any) ([]ProductVariantInput, error) {
 	if v == nil {
 		return nil, nil
@@ -28664,6 +41521,23 @@ func (ec *executionContext) unmarshalOProductVariantInput2ᚕstoreadminᚋgraph�
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
 		res[i], err = ec.unmarshalNProductVariantInput2storeadminᚋgraphᚐProductVariantInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalORefundLineInput2ᚕstoreadminᚋgraphᚐRefundLineInputᚄ(ctx context.Context, v any) ([]RefundLineInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]RefundLineInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRefundLineInput2storeadminᚋgraphᚐRefundLineInput(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -28700,6 +41574,13 @@ func (ec *executionContext) marshalOStoreMember2ᚖstoreadminᚋmodelsᚐStoreMe
 		return graphql.Null
 	}
 	return ec._StoreMember(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx context.Context, sel ast.SelectionSet, v *StoreeventsSession) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._StoreeventsSession(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

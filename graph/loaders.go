@@ -36,10 +36,21 @@ type Loaders struct {
 	CollectionLinksByBundle *Loader[[]models.BundleLink]
 	ProductsByBundle        *Loader[[]models.BundleProduct]
 	CollectionsByBundle     *Loader[[]models.BundleCollection]
+	VariantByID             *Loader[*models.ProductVariant]
 
-	db      bun.IDB
-	storeID int64
-	mu      sync.Mutex
+	OrderByID            *Loader[*models.Order]
+	CustomerByID         *Loader[*models.Customer]
+	OrderCountByCustomer *Loader[*models.CustomerOrderCount]
+	OrdersByCustomer     *Loader[[]models.Order]
+	LineItemsByOrder     *Loader[[]models.OrderLineItem]
+	TransactionsByOrder  *Loader[[]models.OrderTransaction]
+	FulfillmentsByOrder  *Loader[[]models.Fulfillment]
+	ItemsByFulfillment   *Loader[[]models.FulfillmentItem]
+	RefundsByOrder       *Loader[[]models.Refund]
+
+	db    bun.IDB
+	scope scope
+	mu    sync.Mutex
 	// Relations with a limit argument get one loader per limit, so that
 	// siblings asking for the same page still batch.
 	membersByCollection map[int64]*Loader[[]models.CollectionMember]
@@ -48,60 +59,98 @@ type Loaders struct {
 
 // NewLoaders returns the loaders of one request made by storeID's caller.
 func NewLoaders(db bun.IDB, storeID int64) *Loaders {
+	sc := scope{storeID: storeID, cohorts: &cohorts{of: map[recordID]*cohort{}}}
+	switch db.(type) {
+	case bun.Tx, *bun.Tx:
+		// A transaction is one connection: its statements must not overlap,
+		// and gqlgen resolves sibling fields concurrently.
+		sc.oneAtATime = new(sync.Mutex)
+	}
 	return &Loaders{
-		UserByID: oneByKey(storeID, func(ctx context.Context, ids []int64) ([]models.User, error) {
+		UserByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.User, error) {
 			return models.UsersByID(ctx, db, ids)
 		}, func(u *models.User) int64 { return u.ID }),
-		MCPKeyByID: oneByKey(storeID, func(ctx context.Context, ids []int64) ([]models.MCPKey, error) {
+		MCPKeyByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.MCPKey, error) {
 			return models.MCPKeysByID(ctx, db, storeID, ids)
 		}, func(k *models.MCPKey) int64 { return k.ID }),
-		RecentDeliveriesBySubs: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.WebhookDelivery, error) {
+		RecentDeliveriesBySubs: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.WebhookDelivery, error) {
 			return models.RecentDeliveriesBySubscription(ctx, db, storeID, ids)
 		}, func(d *models.WebhookDelivery) int64 { return d.SubscriptionID }),
 
-		ProductByID: oneByKey(storeID, func(ctx context.Context, ids []int64) ([]models.Product, error) {
+		ProductByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.Product, error) {
 			return models.ProductsByID(ctx, db, storeID, ids)
 		}, func(p *models.Product) int64 { return p.ID }),
-		VariantsByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.ProductVariant, error) {
+		VariantsByProduct: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.ProductVariant, error) {
 			return models.VariantsByProduct(ctx, db, storeID, ids)
 		}, func(v *models.ProductVariant) int64 { return v.ProductID }),
-		ImagesByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.ProductImage, error) {
+		ImagesByProduct: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.ProductImage, error) {
 			return models.ImagesByProduct(ctx, db, storeID, ids)
 		}, func(i *models.ProductImage) int64 { return i.ProductID }),
-		MembershipsByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.Membership, error) {
+		MembershipsByProduct: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.Membership, error) {
 			return models.MembershipsByProduct(ctx, db, storeID, ids)
 		}, func(m *models.Membership) int64 { return m.ProductID }),
-		CollectionsByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.ProductCollection, error) {
+		CollectionsByProduct: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.ProductCollection, error) {
 			return models.CollectionsByProduct(ctx, db, storeID, ids)
 		}, func(c *models.ProductCollection) int64 { return c.ProductID }),
-		BundlesByProduct: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.ProductBundle, error) {
+		BundlesByProduct: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.ProductBundle, error) {
 			return models.BundlesByProduct(ctx, db, storeID, ids)
 		}, func(b *models.ProductBundle) int64 { return b.ProductID }),
-		CollectionByID: oneByKey(storeID, func(ctx context.Context, ids []int64) ([]models.Collection, error) {
+		CollectionByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.Collection, error) {
 			return models.CollectionsByID(ctx, db, storeID, ids)
 		}, func(c *models.Collection) int64 { return c.ID }),
-		MemberCountByCollection: oneByKey(storeID, func(ctx context.Context, ids []int64) ([]models.CollectionCount, error) {
+		MemberCountByCollection: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.CollectionCount, error) {
 			return models.MemberCountsByCollection(ctx, db, storeID, ids)
 		}, func(c *models.CollectionCount) int64 { return c.CollectionID }),
-		TiersByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleOfferTier, error) {
+		TiersByBundle: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.BundleOfferTier, error) {
 			return models.TiersByBundle(ctx, db, storeID, ids)
 		}, func(t *models.BundleOfferTier) int64 { return t.BundleID }),
-		ProductLinksByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleLink, error) {
+		ProductLinksByBundle: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.BundleLink, error) {
 			return models.BundleProductLinks(ctx, db, storeID, ids)
 		}, func(l *models.BundleLink) int64 { return l.BundleID }),
-		CollectionLinksByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleLink, error) {
+		CollectionLinksByBundle: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.BundleLink, error) {
 			return models.BundleCollectionLinks(ctx, db, storeID, ids)
 		}, func(l *models.BundleLink) int64 { return l.BundleID }),
 
-		ProductsByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleProduct, error) {
+		ProductsByBundle: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.BundleProduct, error) {
 			return models.ProductsByBundle(ctx, db, storeID, ids)
 		}, func(p *models.BundleProduct) int64 { return p.BundleID }),
-		CollectionsByBundle: manyByKey(storeID, func(ctx context.Context, ids []int64) ([]models.BundleCollection, error) {
+		CollectionsByBundle: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.BundleCollection, error) {
 			return models.CollectionsByBundle(ctx, db, storeID, ids)
 		}, func(c *models.BundleCollection) int64 { return c.BundleID }),
+		VariantByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.ProductVariant, error) {
+			return models.VariantsByID(ctx, db, storeID, ids)
+		}, func(v *models.ProductVariant) int64 { return v.ID }),
+
+		OrderByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.Order, error) {
+			return models.OrdersByID(ctx, db, storeID, ids)
+		}, func(o *models.Order) int64 { return o.ID }),
+		CustomerByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.Customer, error) {
+			return models.CustomersByID(ctx, db, storeID, ids)
+		}, func(c *models.Customer) int64 { return c.ID }),
+		OrderCountByCustomer: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.CustomerOrderCount, error) {
+			return models.OrderCountsByCustomer(ctx, db, storeID, ids)
+		}, func(c *models.CustomerOrderCount) int64 { return c.CustomerID }),
+		OrdersByCustomer: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.Order, error) {
+			return models.OrdersByCustomer(ctx, db, storeID, ids)
+		}, func(o *models.Order) int64 { return *o.CustomerID }),
+		LineItemsByOrder: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.OrderLineItem, error) {
+			return models.LineItemsByOrder(ctx, db, storeID, ids)
+		}, func(l *models.OrderLineItem) int64 { return l.OrderID }),
+		TransactionsByOrder: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.OrderTransaction, error) {
+			return models.TransactionsByOrder(ctx, db, storeID, ids)
+		}, func(t *models.OrderTransaction) int64 { return t.OrderID }),
+		FulfillmentsByOrder: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.Fulfillment, error) {
+			return models.FulfillmentsByOrder(ctx, db, storeID, ids)
+		}, func(f *models.Fulfillment) int64 { return f.OrderID }),
+		ItemsByFulfillment: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.FulfillmentItem, error) {
+			return models.ItemsByFulfillment(ctx, db, storeID, ids)
+		}, func(i *models.FulfillmentItem) int64 { return i.FulfillmentID }),
+		RefundsByOrder: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.Refund, error) {
+			return models.RefundsByOrder(ctx, db, storeID, ids)
+		}, func(r *models.Refund) int64 { return r.OrderID }),
 
 		db:                  db,
-		storeID:             storeID,
+		scope:               sc,
 		membersByCollection: map[int64]*Loader[[]models.CollectionMember]{},
 		reviewsByProduct:    map[int64]*Loader[[]models.Review]{},
 	}
@@ -112,7 +161,7 @@ func NewLoaders(db bun.IDB, storeID int64) *Loaders {
 func (l *Loader[V]) reset() {
 	l.ClearAll()
 	l.mu.Lock()
-	l.lists = map[*graphql.FieldContext]*sync.Once{}
+	l.lists = map[any]*sync.Once{}
 	l.mu.Unlock()
 }
 
@@ -124,8 +173,8 @@ func (l *Loaders) MembersByCollection(upto int64) *Loader[[]models.CollectionMem
 	if ld, ok := l.membersByCollection[upto]; ok {
 		return ld
 	}
-	ld := manyByKey(l.storeID, func(ctx context.Context, ids []int64) ([]models.CollectionMember, error) {
-		return models.MembersByCollection(ctx, l.db, l.storeID, ids, upto)
+	ld := manyByKey(l.scope, func(ctx context.Context, ids []int64) ([]models.CollectionMember, error) {
+		return models.MembersByCollection(ctx, l.db, l.scope.storeID, ids, upto)
 	}, func(m *models.CollectionMember) int64 { return m.CollectionID })
 	l.membersByCollection[upto] = ld
 	return ld
@@ -138,8 +187,8 @@ func (l *Loaders) ReviewsByProduct(limit int64) *Loader[[]models.Review] {
 	if ld, ok := l.reviewsByProduct[limit]; ok {
 		return ld
 	}
-	ld := manyByKey(l.storeID, func(ctx context.Context, ids []int64) ([]models.Review, error) {
-		return models.ReviewsByProduct(ctx, l.db, l.storeID, ids, limit)
+	ld := manyByKey(l.scope, func(ctx context.Context, ids []int64) ([]models.Review, error) {
+		return models.ReviewsByProduct(ctx, l.db, l.scope.storeID, ids, limit)
 	}, func(r *models.Review) int64 { return r.ProductID })
 	l.reviewsByProduct[limit] = ld
 	return ld
@@ -168,48 +217,68 @@ const batchWait = 2 * time.Millisecond
 
 // oneByKey builds a loader of at most one record per key; a missing record
 // is a nil value, and the caller decides whether that is an error.
-func oneByKey[V any](storeID int64, fetch func(context.Context, []int64) ([]V, error), keyOf func(*V) int64) *Loader[*V] {
+func oneByKey[V any](sc scope, fetch func(context.Context, []int64) ([]V, error), keyOf func(*V) int64) *Loader[*V] {
 	batch := func(ctx context.Context, keys []int64) []*dataloader.Result[*V] {
-		rows, err := fetchScoped(ctx, storeID, keys, fetch)
+		rows, err := fetchScoped(ctx, sc, keys, fetch)
 		byKey := make(map[int64]*V, len(rows))
+		members := make([]any, len(rows))
 		for i := range rows {
 			byKey[keyOf(&rows[i])] = &rows[i]
+			members[i] = &rows[i]
 		}
+		sc.cohorts.add(members)
 		out := make([]*dataloader.Result[*V], len(keys))
 		for i, k := range keys {
 			out[i] = &dataloader.Result[*V]{Data: byKey[k], Error: err}
 		}
 		return out
 	}
-	return newLoader(batch)
+	return newLoader(sc, batch)
 }
 
 // manyByKey builds a loader of the records that belong to each key.
-func manyByKey[V any](storeID int64, fetch func(context.Context, []int64) ([]V, error), keyOf func(*V) int64) *Loader[[]V] {
+func manyByKey[V any](sc scope, fetch func(context.Context, []int64) ([]V, error), keyOf func(*V) int64) *Loader[[]V] {
 	batch := func(ctx context.Context, keys []int64) []*dataloader.Result[[]V] {
-		rows, err := fetchScoped(ctx, storeID, keys, fetch)
+		rows, err := fetchScoped(ctx, sc, keys, fetch)
 		byKey := make(map[int64][]V, len(keys))
 		for i := range rows {
 			k := keyOf(&rows[i])
 			byKey[k] = append(byKey[k], rows[i])
 		}
 		out := make([]*dataloader.Result[[]V], len(keys))
+		members := make([]any, 0, len(rows))
 		for i, k := range keys {
 			list := byKey[k]
 			if list == nil {
 				list = []V{}
 			}
+			for j := range list {
+				members = append(members, &list[j])
+			}
 			out[i] = &dataloader.Result[[]V]{Data: list, Error: err}
 		}
+		sc.cohorts.add(members)
 		return out
 	}
-	return newLoader(batch)
+	return newLoader(sc, batch)
+}
+
+// scope is what every fetch of a request's loaders shares: the store, and a
+// lock when the loaders read through a transaction.
+type scope struct {
+	storeID    int64
+	oneAtATime *sync.Mutex
+	cohorts    *cohorts
 }
 
 // fetchScoped refuses to query without a store: tenant scoping fails closed.
-func fetchScoped[V any](ctx context.Context, storeID int64, keys []int64, fetch func(context.Context, []int64) ([]V, error)) ([]V, error) {
-	if storeID == 0 {
+func fetchScoped[V any](ctx context.Context, sc scope, keys []int64, fetch func(context.Context, []int64) ([]V, error)) ([]V, error) {
+	if sc.storeID == 0 {
 		return nil, apperr.New(apperr.Unauthenticated, "an API key is required: send Authorization: Bearer <key>")
+	}
+	if sc.oneAtATime != nil {
+		sc.oneAtATime.Lock()
+		defer sc.oneAtATime.Unlock()
 	}
 	return fetch(ctx, keys)
 }
@@ -221,15 +290,76 @@ type Loader[V any] struct {
 	batch dataloader.BatchFunc[int64, V]
 
 	mu    sync.Mutex
-	lists map[*graphql.FieldContext]*sync.Once
+	lists map[any]*sync.Once
+	// cohorts tells which records were fetched together.
+	cohorts *cohorts
 }
 
-func newLoader[V any](batch dataloader.BatchFunc[int64, V]) *Loader[V] {
+func newLoader[V any](sc scope, batch dataloader.BatchFunc[int64, V]) *Loader[V] {
 	return &Loader[V]{
-		Loader: dataloader.NewBatchedLoader(batch, dataloader.WithWait[int64, V](batchWait)),
-		batch:  batch,
-		lists:  map[*graphql.FieldContext]*sync.Once{},
+		Loader:  dataloader.NewBatchedLoader(batch, dataloader.WithWait[int64, V](batchWait)),
+		batch:   batch,
+		lists:   map[any]*sync.Once{},
+		cohorts: sc.cohorts,
 	}
+}
+
+// cohorts remembers, per request, which records one loader batch fetched
+// together, by type and id: the lines of a whole page of orders are one
+// cohort, so a relation of a line (its variant) loads for all of them in one
+// statement, not one per order. (Identity is by id, not address: gqlgen
+// hands resolvers copies of the records of a list.)
+type cohorts struct {
+	mu sync.Mutex
+	of map[recordID]*cohort
+}
+
+type cohort struct{ members []any }
+
+// recordID names a record by its Go type and ID field.
+type recordID struct {
+	t  reflect.Type
+	id int64
+}
+
+// idOf is the identity of obj, a record or a pointer to one; ok is false
+// for records without an int64 ID.
+func idOf(obj any) (recordID, bool) {
+	v := reflect.Indirect(reflect.ValueOf(obj))
+	if v.Kind() != reflect.Struct {
+		return recordID{}, false
+	}
+	f := v.FieldByName("ID")
+	if !f.IsValid() || f.Kind() != reflect.Int64 {
+		return recordID{}, false
+	}
+	return recordID{v.Type(), f.Int()}, true
+}
+
+// add makes members, pointers to records, one cohort.
+func (c *cohorts) add(members []any) {
+	if len(members) < 2 {
+		return
+	}
+	co := &cohort{members: members}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range members {
+		if id, ok := idOf(m); ok {
+			c.of[id] = co
+		}
+	}
+}
+
+// find is the cohort of obj, or nil.
+func (c *cohorts) find(obj any) *cohort {
+	id, ok := idOf(obj)
+	if !ok {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.of[id]
 }
 
 // LoadFor loads the value of key for the object resolving a field. When
@@ -238,17 +368,17 @@ func newLoader[V any](batch dataloader.BatchFunc[int64, V]) *Loader[V] {
 // primes the request cache; the others then read the cache. A relation of
 // a list so costs one statement however the resolvers are scheduled, which
 // a batching window alone cannot promise on a busy machine.
-func (l *Loader[V]) LoadFor(ctx context.Context, key int64, keyField string) (V, error) {
-	if list := enclosingList(ctx); list != nil {
+func (l *Loader[V]) LoadFor(ctx context.Context, obj any, key int64, keyField string) (V, error) {
+	if group, members := l.siblings(ctx, obj); group != nil {
 		l.mu.Lock()
-		once, ok := l.lists[list]
+		once, ok := l.lists[group]
 		if !ok {
 			once = new(sync.Once)
-			l.lists[list] = once
+			l.lists[group] = once
 		}
 		l.mu.Unlock()
 		once.Do(func() {
-			keys := keysOf(list.Result, keyField)
+			keys := keysOf(members(), keyField)
 			if len(keys) < 2 {
 				return
 			}
@@ -262,6 +392,20 @@ func (l *Loader[V]) LoadFor(ctx context.Context, key int64, keyField string) (V,
 	return l.Load(ctx, key)()
 }
 
+// siblings finds the objects that obj is resolved alongside, and a value
+// naming that group: the records a loader fetched together with obj (all
+// the lines of all the orders of a page), else the list obj sits in (the
+// page itself). It returns nil when obj stands alone.
+func (l *Loader[V]) siblings(ctx context.Context, obj any) (any, func() any) {
+	if c := l.cohorts.find(obj); c != nil {
+		return c, func() any { return c.members }
+	}
+	if list := enclosingList(ctx); list != nil {
+		return list, func() any { return list.Result }
+	}
+	return nil, nil
+}
+
 // enclosingList is the field context of the list holding the object whose
 // field is being resolved, or nil when the object is not in a list.
 func enclosingList(ctx context.Context) *graphql.FieldContext {
@@ -272,8 +416,8 @@ func enclosingList(ctx context.Context) *graphql.FieldContext {
 	return fc.Parent.Parent
 }
 
-// keysOf reads field name (an int64) of each element of a slice of structs
-// or struct pointers, once each.
+// keysOf reads field name (an int64 or *int64) of each element of a slice
+// of structs or struct pointers (bare or in interfaces), once each.
 func keysOf(list any, name string) []int64 {
 	v := reflect.ValueOf(list)
 	if v.Kind() != reflect.Slice {
@@ -282,7 +426,11 @@ func keysOf(list any, name string) []int64 {
 	seen := make(map[int64]bool, v.Len())
 	keys := make([]int64, 0, v.Len())
 	for i := 0; i < v.Len(); i++ {
-		e := reflect.Indirect(v.Index(i))
+		e := v.Index(i)
+		if e.Kind() == reflect.Interface {
+			e = e.Elem() // a cohort holds its records as pointers in interfaces
+		}
+		e = reflect.Indirect(e)
 		if e.Kind() != reflect.Struct {
 			return nil
 		}

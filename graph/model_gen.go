@@ -124,6 +124,28 @@ type Download struct {
 	ExpiresAt   time.Time `json:"expires_at"`
 }
 
+// A shipment just created, with the order's fulfilment status after it.
+type FulfillmentCreated struct {
+	Fulfillment       *models.Fulfillment `json:"fulfillment"`
+	FulfillmentStatus string              `json:"fulfillment_status"`
+}
+
+// A shipment. Without line_items it carries everything left to ship. A known
+// carrier (UPS, USPS, FedEx, DHL) without tracking_url gets the carrier's
+// tracking link.
+type FulfillmentInput struct {
+	LineItems      []FulfillmentLineInput `json:"line_items,omitempty"`
+	Carrier        *string                `json:"carrier,omitempty"`
+	TrackingNumber *string                `json:"tracking_number,omitempty"`
+	TrackingURL    *string                `json:"tracking_url,omitempty"`
+	Note           *string                `json:"note,omitempty"`
+}
+
+type FulfillmentLineInput struct {
+	LineItemID int64 `json:"line_item_id"`
+	Quantity   int64 `json:"quantity"`
+}
+
 type IdsInput struct {
 	Ids []int64 `json:"ids"`
 }
@@ -172,6 +194,24 @@ type MemberUpdateInput struct {
 }
 
 type Mutation struct {
+}
+
+type OrderCancelInput struct {
+	// customer, fraud, inventory, declined or other (default other).
+	Reason *string `json:"reason,omitempty"`
+	// Put the unshipped quantities back into stock.
+	Restock *bool `json:"restock,omitempty"`
+	// Refund everything captured and not yet refunded.
+	Refund *bool `json:"refund,omitempty"`
+	// Added to the order's timeline.
+	Note *string `json:"note,omitempty"`
+}
+
+type OrderUpdateInput struct {
+	// Left out: unchanged.
+	Note *string `json:"note,omitempty"`
+	// A list of tags, or one comma-separated string; left out: unchanged.
+	Tags any `json:"tags,omitempty"`
 }
 
 type ProductImageInput struct {
@@ -234,6 +274,24 @@ type ProductVariantInput struct {
 type Query struct {
 }
 
+// A refund by lines, by amount, or both. Without amount_cents the amount is the
+// lines' share of what was paid (their price less their share of the discount,
+// plus their share of the tax), and shipping_cents when refund_shipping; with it,
+// exactly that amount. Never more than was captured and not yet refunded.
+type RefundInput struct {
+	LineItems      []RefundLineInput `json:"line_items,omitempty"`
+	AmountCents    *int64            `json:"amount_cents,omitempty"`
+	RefundShipping *bool             `json:"refund_shipping,omitempty"`
+	// Put the refunded quantities back into stock.
+	Restock *bool   `json:"restock,omitempty"`
+	Reason  *string `json:"reason,omitempty"`
+}
+
+type RefundLineInput struct {
+	LineItemID int64 `json:"line_item_id"`
+	Quantity   int64 `json:"quantity"`
+}
+
 type ReviewBulkInput struct {
 	// approve, reject or delete.
 	Action string  `json:"action"`
@@ -290,6 +348,32 @@ type StoreUpdateInput struct {
 	Address           any     `json:"address,omitempty"`
 }
 
+// A storefront visit.
+type StoreeventsSession struct {
+	SessionID      string    `json:"session_id"`
+	FirstSeenAt    time.Time `json:"first_seen_at"`
+	LastSeenAt     time.Time `json:"last_seen_at"`
+	Browser        *string   `json:"browser,omitempty"`
+	BrowserVersion *string   `json:"browser_version,omitempty"`
+	City           *string   `json:"city,omitempty"`
+	Country        *string   `json:"country,omitempty"`
+	Device         *string   `json:"device,omitempty"`
+	IP             *string   `json:"ip,omitempty"`
+	IsBot          *bool     `json:"is_bot,omitempty"`
+	LandingPath    *string   `json:"landing_path,omitempty"`
+	Language       *string   `json:"language,omitempty"`
+	Os             *string   `json:"os,omitempty"`
+	OsVersion      *string   `json:"os_version,omitempty"`
+	Referrer       *string   `json:"referrer,omitempty"`
+	Region         *string   `json:"region,omitempty"`
+	ScreenH        *int64    `json:"screen_h,omitempty"`
+	ScreenW        *int64    `json:"screen_w,omitempty"`
+	Timezone       *string   `json:"timezone,omitempty"`
+	UserAgent      *string   `json:"user_agent,omitempty"`
+	ViewportH      *int64    `json:"viewport_h,omitempty"`
+	ViewportW      *int64    `json:"viewport_w,omitempty"`
+}
+
 type UploadFinalizeInput struct {
 	Key string `json:"key"`
 }
@@ -312,6 +396,91 @@ type UploadTicket struct {
 	Key       string    `json:"key"`
 	MaxBytes  int64     `json:"max_bytes"`
 	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// The record the log is about.
+type UseractivityAnchor struct {
+	ID int64 `json:"id"`
+	// order.
+	Kind  string  `json:"kind"`
+	Label *string `json:"label,omitempty"`
+	Token *string `json:"token,omitempty"`
+}
+
+// What the log covers, and where it was cut short.
+type UseractivityCoverage struct {
+	// Whether storefront browsing is included.
+	Browsing          bool  `json:"browsing"`
+	BrowsingCollapsed bool  `json:"browsing_collapsed"`
+	Drafts            int64 `json:"drafts"`
+	DraftsTruncated   bool  `json:"drafts_truncated"`
+	// The timeline held more events than the log shows (the first 500 are shown).
+	EventsTruncated bool `json:"events_truncated"`
+	OrdersTruncated bool `json:"orders_truncated"`
+	// Browsing older than the retention window was removed.
+	Purged        bool `json:"purged"`
+	SessionScoped bool `json:"session_scoped"`
+}
+
+type UseractivityEvent struct {
+	// created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated.
+	Name string    `json:"name"`
+	At   time.Time `json:"at"`
+	// order, payment, fulfillment or browsing.
+	Origin string `json:"origin"`
+	// Who caused it: checkout, admin, api or system.
+	Source string `json:"source"`
+	// Whether at is the exact time (false when it was inferred).
+	Exact         bool    `json:"exact"`
+	Anchor        *bool   `json:"anchor,omitempty"`
+	AmountCents   *int64  `json:"amount_cents,omitempty"`
+	Currency      *string `json:"currency,omitempty"`
+	OrderID       *int64  `json:"order_id,omitempty"`
+	TransactionID *int64  `json:"transaction_id,omitempty"`
+	DraftOrderID  *int64  `json:"draft_order_id,omitempty"`
+	CartID        *int64  `json:"cart_id,omitempty"`
+	Attempt       *int64  `json:"attempt,omitempty"`
+	Provider      *string `json:"provider,omitempty"`
+	PaymentMethod *string `json:"payment_method,omitempty"`
+	ErrorCode     *string `json:"error_code,omitempty"`
+	ErrorMessage  *string `json:"error_message,omitempty"`
+	Detail        any     `json:"detail,omitempty"`
+	ProductID     *int64  `json:"product_id,omitempty"`
+	ProductTitle  *string `json:"product_title,omitempty"`
+	VariantID     *int64  `json:"variant_id,omitempty"`
+	Path          *string `json:"path,omitempty"`
+	ElSelector    *string `json:"el_selector,omitempty"`
+	ElText        *string `json:"el_text,omitempty"`
+	DwellSeconds  *int64  `json:"dwell_seconds,omitempty"`
+	PageDwellMs   *int64  `json:"page_dwell_ms,omitempty"`
+	ScrollPct     *int64  `json:"scroll_pct,omitempty"`
+	ResultCount   *int64  `json:"result_count,omitempty"`
+	GapHours      *int64  `json:"gap_hours,omitempty"`
+}
+
+type UseractivityLog struct {
+	Anchor   *UseractivityAnchor   `json:"anchor"`
+	Coverage *UseractivityCoverage `json:"coverage"`
+	// Oldest first.
+	Events []UseractivityEvent `json:"events"`
+	// The storefront session that led to the record, when one was recorded.
+	Session *StoreeventsSession  `json:"session,omitempty"`
+	Summary *UseractivitySummary `json:"summary"`
+}
+
+type UseractivitySummary struct {
+	CartAdds               int64      `json:"cart_adds"`
+	CheckoutSteps          int64      `json:"checkout_steps"`
+	FailedPayments         int64      `json:"failed_payments"`
+	FirstSeenAt            *time.Time `json:"first_seen_at,omitempty"`
+	LastSeenAt             *time.Time `json:"last_seen_at,omitempty"`
+	PageViews              int64      `json:"page_views"`
+	ProductViews           int64      `json:"product_views"`
+	RecoveryEmails         int64      `json:"recovery_emails"`
+	RecoveryLinkValidUntil *time.Time `json:"recovery_link_valid_until,omitempty"`
+	// What first_seen_at and last_seen_at measure: order (the order's own timeline) or session.
+	VisitBasis   string `json:"visit_basis"`
+	VisitSeconds int64  `json:"visit_seconds"`
 }
 
 type WebhookInput struct {

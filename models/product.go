@@ -318,6 +318,13 @@ func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productID
 	return out, err
 }
 
+// VariantsByID loads variants by id, for a dataloader.
+func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]ProductVariant, error) {
+	var out []ProductVariant
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	return out, err
+}
+
 // ImagesByProduct loads the images of several products, in position order,
 // for a dataloader.
 func ImagesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductImage, error) {

@@ -27,7 +27,7 @@ func (r *Resolver) openStore(ctx context.Context) (*models.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := models.GetStore(ctx, r.DB, sid)
+	s, err := models.GetStore(ctx, r.db(ctx), sid)
 	if err != nil {
 		return nil, err
 	}

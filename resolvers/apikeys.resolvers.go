@@ -62,7 +62,7 @@ func (r *mutationResolver) CreateAPIKey(ctx context.Context, input graph.APIKeyI
 		return nil, err
 	}
 	k.CreatedBy = auth.PrincipalFrom(ctx).ActorID
-	if err := models.CreateAPIKey(ctx, r.DB, k); err != nil {
+	if err := models.CreateAPIKey(ctx, r.db(ctx), k); err != nil {
 		return nil, err
 	}
 	audit.Touch(ctx, "api_key", k.ID)
@@ -74,7 +74,7 @@ func (r *mutationResolver) RevokeAPIKey(ctx context.Context, id int64) (*models.
 	if err != nil {
 		return nil, err
 	}
-	k, err := models.RevokeAPIKey(ctx, r.DB, sid, id)
+	k, err := models.RevokeAPIKey(ctx, r.db(ctx), sid, id)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (r *mutationResolver) DisconnectMcpKey(ctx context.Context, id int64) (*mod
 	if err != nil {
 		return nil, err
 	}
-	k, err := models.RevokeMCPKey(ctx, r.DB, sid, id)
+	k, err := models.RevokeMCPKey(ctx, r.db(ctx), sid, id)
 	if err != nil {
 		return nil, err
 	}
@@ -97,13 +97,13 @@ func (r *mutationResolver) DisconnectMcpKey(ctx context.Context, id int64) (*mod
 
 func (r *queryResolver) APIKeys(ctx context.Context, limit *int64, offset *int64) ([]models.APIKey, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.APIKey, error) {
-		return models.ListAPIKeys(ctx, r.DB, sid, p)
+		return models.ListAPIKeys(ctx, r.db(ctx), sid, p)
 	})
 }
 
 func (r *queryResolver) APIKeysCount(ctx context.Context) (int64, error) {
 	return inStore(ctx, func(sid int64) (int64, error) {
-		return models.CountAPIKeys(ctx, r.DB, sid)
+		return models.CountAPIKeys(ctx, r.db(ctx), sid)
 	})
 }
 
@@ -121,13 +121,13 @@ func (r *queryResolver) McpEndpoint(ctx context.Context) (string, error) {
 
 func (r *queryResolver) McpKeys(ctx context.Context, limit *int64, offset *int64) ([]models.MCPKey, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.MCPKey, error) {
-		return models.ListMCPKeys(ctx, r.DB, sid, p)
+		return models.ListMCPKeys(ctx, r.db(ctx), sid, p)
 	})
 }
 
 func (r *queryResolver) McpActivity(ctx context.Context, limit *int64, offset *int64) ([]models.MCPActivity, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.MCPActivity, error) {
-		return models.ListMCPActivity(ctx, r.DB, sid, p)
+		return models.ListMCPActivity(ctx, r.db(ctx), sid, p)
 	})
 }
 

@@ -12,12 +12,12 @@ import (
 
 func (r *queryResolver) AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64) ([]models.AuditLog, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.AuditLog, error) {
-		return models.ListAuditLogs(ctx, r.DB, sid, filter, p)
+		return models.ListAuditLogs(ctx, r.db(ctx), sid, filter, p)
 	})
 }
 
 func (r *queryResolver) AuditLogsCount(ctx context.Context, filter *models.AuditLogFilter) (int64, error) {
 	return inStore(ctx, func(sid int64) (int64, error) {
-		return models.CountAuditLogs(ctx, r.DB, sid, filter)
+		return models.CountAuditLogs(ctx, r.db(ctx), sid, filter)
 	})
 }

@@ -15,7 +15,7 @@ import (
 )
 
 func (r *bundleOfferResolver) ProductIds(ctx context.Context, obj *models.BundleOffer) ([]int64, error) {
-	links, err := bundleLinks(ctx, obj.ID, true)
+	links, err := bundleLinks(ctx, obj, obj.ID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func (r *bundleOfferResolver) ProductIds(ctx context.Context, obj *models.Bundle
 }
 
 func (r *bundleOfferResolver) CollectionIds(ctx context.Context, obj *models.BundleOffer) ([]int64, error) {
-	links, err := bundleLinks(ctx, obj.ID, false)
+	links, err := bundleLinks(ctx, obj, obj.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -31,11 +31,11 @@ func (r *bundleOfferResolver) CollectionIds(ctx context.Context, obj *models.Bun
 }
 
 func (r *bundleOfferResolver) Tiers(ctx context.Context, obj *models.BundleOffer) ([]models.BundleOfferTier, error) {
-	return bundleTiers(ctx, obj.ID)
+	return bundleTiers(ctx, obj, obj.ID)
 }
 
 func (r *bundleOfferResolver) Products(ctx context.Context, obj *models.BundleOffer) ([]models.Product, error) {
-	bps, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleProduct] { return l.ProductsByBundle })
+	bps, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleProduct] { return l.ProductsByBundle })
 	out := make([]models.Product, len(bps))
 	for i, bp := range bps {
 		out[i] = bp.Product
@@ -44,7 +44,7 @@ func (r *bundleOfferResolver) Products(ctx context.Context, obj *models.BundleOf
 }
 
 func (r *bundleOfferResolver) Collections(ctx context.Context, obj *models.BundleOffer) ([]models.Collection, error) {
-	bcs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleCollection] { return l.CollectionsByBundle })
+	bcs, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleCollection] { return l.CollectionsByBundle })
 	out := make([]models.Collection, len(bcs))
 	for i, bc := range bcs {
 		out[i] = bc.Collection
@@ -53,17 +53,17 @@ func (r *bundleOfferResolver) Collections(ctx context.Context, obj *models.Bundl
 }
 
 func (r *bundleOfferResolver) ProductCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	links, err := bundleLinks(ctx, obj.ID, true)
+	links, err := bundleLinks(ctx, obj, obj.ID, true)
 	return int64(len(links)), err
 }
 
 func (r *bundleOfferResolver) CollectionCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	links, err := bundleLinks(ctx, obj.ID, false)
+	links, err := bundleLinks(ctx, obj, obj.ID, false)
 	return int64(len(links)), err
 }
 
 func (r *bundleOfferResolver) TierCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	tiers, err := bundleTiers(ctx, obj.ID)
+	tiers, err := bundleTiers(ctx, obj, obj.ID)
 	return int64(len(tiers)), err
 }
 
@@ -77,7 +77,7 @@ func (r *mutationResolver) CreateBundle(ctx context.Context, input graph.BundleI
 	if err != nil {
 		return nil, err
 	}
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := checkBundleTargets(ctx, tx, b, c, true); err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func (r *mutationResolver) UpdateBundle(ctx context.Context, id int64, input gra
 		return nil, err
 	}
 	var b *models.BundleOffer
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if b, err = models.GetBundle(ctx, tx, sid, id); err != nil {
 			return err
@@ -139,7 +139,7 @@ func (r *mutationResolver) DeleteBundle(ctx context.Context, id int64) (bool, er
 	if err != nil {
 		return false, err
 	}
-	if err := models.DeleteBundle(ctx, r.DB, sid, id); err != nil {
+	if err := models.DeleteBundle(ctx, r.db(ctx), sid, id); err != nil {
 		return false, err
 	}
 	audit.Touch(ctx, "bundle", id)
@@ -148,19 +148,19 @@ func (r *mutationResolver) DeleteBundle(ctx context.Context, id int64) (bool, er
 
 func (r *queryResolver) Bundles(ctx context.Context, limit *int64, offset *int64) ([]models.BundleOffer, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.BundleOffer, error) {
-		return models.ListBundles(ctx, r.DB, sid, p)
+		return models.ListBundles(ctx, r.db(ctx), sid, p)
 	})
 }
 
 func (r *queryResolver) BundlesCount(ctx context.Context) (int64, error) {
 	return inStore(ctx, func(sid int64) (int64, error) {
-		return models.CountBundles(ctx, r.DB, sid)
+		return models.CountBundles(ctx, r.db(ctx), sid)
 	})
 }
 
 func (r *queryResolver) Bundle(ctx context.Context, id int64) (*models.BundleOffer, error) {
 	return inStore(ctx, func(sid int64) (*models.BundleOffer, error) {
-		return models.GetBundle(ctx, r.DB, sid, id)
+		return models.GetBundle(ctx, r.db(ctx), sid, id)
 	})
 }
 

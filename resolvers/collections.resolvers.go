@@ -20,7 +20,7 @@ func (r *collectionResolver) ProductsCount(ctx context.Context, obj *models.Coll
 	if err != nil {
 		return 0, err
 	}
-	c, err := l.MemberCountByCollection.LoadFor(ctx, obj.ID, "ID")
+	c, err := l.MemberCountByCollection.LoadFor(ctx, obj, obj.ID, "ID")
 	if err != nil || c == nil {
 		return 0, err
 	}
@@ -32,7 +32,7 @@ func (r *collectionResolver) Products(ctx context.Context, obj *models.Collectio
 	if err != nil {
 		return nil, err
 	}
-	ms, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.CollectionMember] {
+	ms, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.CollectionMember] {
 		return l.MembersByCollection(p.Offset + p.Limit)
 	})
 	if err != nil || int64(len(ms)) <= p.Offset {
@@ -42,7 +42,7 @@ func (r *collectionResolver) Products(ctx context.Context, obj *models.Collectio
 }
 
 func (r *collectionMemberResolver) Product(ctx context.Context, obj *models.CollectionMember) (*models.Product, error) {
-	return loadOne(ctx, obj.ID, "ID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return loadOne(ctx, obj, obj.ID, "ID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *mutationResolver) CreateCollection(ctx context.Context, input graph.CollectionInput) (*models.Collection, error) {
@@ -54,7 +54,7 @@ func (r *mutationResolver) CreateCollection(ctx context.Context, input graph.Col
 	if err != nil {
 		return nil, err
 	}
-	if err := r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	if err := r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return saveCollection(ctx, tx, c, input.ProductIds)
 	}); err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func (r *mutationResolver) UpdateCollection(ctx context.Context, id int64, input
 		return nil, err
 	}
 	var c *models.Collection
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		cur, err := models.GetCollection(ctx, tx, sid, id)
 		if err != nil {
 			return err
@@ -88,13 +88,13 @@ func (r *mutationResolver) UpdateCollection(ctx context.Context, id int64, input
 
 func (r *mutationResolver) DeleteCollection(ctx context.Context, id int64) (bool, error) {
 	return deleteOne(ctx, "collection", id, func(ctx context.Context, sid int64, ids []int64) ([]int64, error) {
-		return models.DeleteCollections(ctx, r.DB, sid, ids)
+		return models.DeleteCollections(ctx, r.db(ctx), sid, ids)
 	})
 }
 
 func (r *mutationResolver) BulkDeleteCollections(ctx context.Context, input graph.IdsInput) (*graph.BulkResult, error) {
 	return bulkDelete(ctx, "collection", input.Ids, func(ctx context.Context, sid int64, ids []int64) ([]int64, error) {
-		return models.DeleteCollections(ctx, r.DB, sid, ids)
+		return models.DeleteCollections(ctx, r.db(ctx), sid, ids)
 	})
 }
 
@@ -122,7 +122,7 @@ func (r *mutationResolver) PreviewCollection(ctx context.Context, input graph.Co
 	if err != nil {
 		return nil, err
 	}
-	members, n, err := models.PreviewRules(ctx, r.DB, sid, c.RuleList, c.Disjunctive, c.SortOrder, p)
+	members, n, err := models.PreviewRules(ctx, r.db(ctx), sid, c.RuleList, c.Disjunctive, c.SortOrder, p)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (r *mutationResolver) AddCollectionProduct(ctx context.Context, id int64, i
 	if err != nil {
 		return false, err
 	}
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		c, err := manualCollection(ctx, tx, sid, id)
 		if err != nil {
 			return err
@@ -174,7 +174,7 @@ func (r *mutationResolver) RemoveCollectionProduct(ctx context.Context, id int64
 	if err != nil {
 		return false, err
 	}
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := manualCollection(ctx, tx, sid, id); err != nil {
 			return err
 		}
@@ -195,7 +195,7 @@ func (r *mutationResolver) ReorderCollectionProducts(ctx context.Context, id int
 	if len(input.ProductIds) == 0 {
 		return false, apperr.Invalidf("product_ids must list at least one product of the collection")
 	}
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		c, err := models.GetCollection(ctx, tx, sid, id)
 		if err != nil {
 			return err
@@ -226,7 +226,7 @@ func (r *queryResolver) Collections(ctx context.Context, filter *models.Collecti
 		return nil, err
 	}
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Collection, error) {
-		return models.ListCollections(ctx, r.DB, sid, f, p)
+		return models.ListCollections(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
@@ -235,46 +235,46 @@ func (r *queryResolver) CollectionsCount(ctx context.Context, filter *models.Col
 	if err != nil {
 		return 0, err
 	}
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountCollections(ctx, r.DB, sid, f) })
+	return inStore(ctx, func(sid int64) (int64, error) { return models.CountCollections(ctx, r.db(ctx), sid, f) })
 }
 
 func (r *queryResolver) Collection(ctx context.Context, id int64) (*models.Collection, error) {
-	return inStore(ctx, func(sid int64) (*models.Collection, error) { return models.GetCollection(ctx, r.DB, sid, id) })
+	return inStore(ctx, func(sid int64) (*models.Collection, error) { return models.GetCollection(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *queryResolver) CollectionProducts(ctx context.Context, id int64, limit *int64, offset *int64) ([]models.CollectionMember, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.CollectionMember, error) {
-		c, err := models.GetCollection(ctx, r.DB, sid, id)
+		c, err := models.GetCollection(ctx, r.db(ctx), sid, id)
 		if err != nil {
 			return nil, err
 		}
-		return models.ListCollectionMembers(ctx, r.DB, c, p)
+		return models.ListCollectionMembers(ctx, r.db(ctx), c, p)
 	})
 }
 
 func (r *queryResolver) CollectionProductsCount(ctx context.Context, id int64) (int64, error) {
 	return inStore(ctx, func(sid int64) (int64, error) {
-		if _, err := models.GetCollection(ctx, r.DB, sid, id); err != nil {
+		if _, err := models.GetCollection(ctx, r.db(ctx), sid, id); err != nil {
 			return 0, err
 		}
-		return models.CountCollectionMembers(ctx, r.DB, sid, id)
+		return models.CountCollectionMembers(ctx, r.db(ctx), sid, id)
 	})
 }
 
 func (r *queryResolver) CollectionHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error) {
 	return handleAvailable(ctx, handle, id, func(sid int64, h string, except int64) (bool, error) {
-		return models.CollectionHandleTaken(ctx, r.DB, sid, h, except)
+		return models.CollectionHandleTaken(ctx, r.db(ctx), sid, h, except)
 	})
 }
 
 func (r *queryResolver) CollectionOptions(ctx context.Context, q *string, limit *int64, offset *int64) ([]models.CatalogCollectionOption, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.CatalogCollectionOption, error) {
-		return models.ListCollectionOptions(ctx, r.DB, sid, q, p)
+		return models.ListCollectionOptions(ctx, r.db(ctx), sid, q, p)
 	})
 }
 
 func (r *queryResolver) CollectionOptionsCount(ctx context.Context, q *string) (int64, error) {
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountCollectionOptions(ctx, r.DB, sid, q) })
+	return inStore(ctx, func(sid int64) (int64, error) { return models.CountCollectionOptions(ctx, r.db(ctx), sid, q) })
 }
 
 func (r *Resolver) Collection() graph.CollectionResolver { return &collectionResolver{r} }

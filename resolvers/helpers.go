@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/uptrace/bun"
+
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
@@ -119,4 +121,31 @@ func checkedFilter[F any, P interface {
 		return zero, nil
 	}
 	return *f, f.Check()
+}
+
+type dbKey struct{}
+
+// WithDB makes the resolvers run under ctx read and write through db
+// instead of Resolver.DB. An event's payload is rendered this way, inside
+// the transaction that emits it, so that it shows the change it announces.
+func WithDB(ctx context.Context, db bun.IDB) context.Context {
+	return context.WithValue(ctx, dbKey{}, db)
+}
+
+// db is the database of the resolvers run under ctx: the transaction of
+// WithDB, otherwise the pool.
+func (r *Resolver) db(ctx context.Context) bun.IDB {
+	if db, ok := ctx.Value(dbKey{}).(bun.IDB); ok {
+		return db
+	}
+	return r.DB
+}
+
+// deref is the value p points to, or T's zero value when p is nil.
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
 }

@@ -127,13 +127,6 @@ func namesImage(vs []graph.ProductVariantInput) bool {
 	return false
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 // checkTags trims tags, drops empty and repeated ones (case-insensitively),
 // and bounds them.
 func checkTags(in []string) ([]string, error) {
@@ -151,7 +144,7 @@ func checkTags(in []string) ([]string, error) {
 		out = append(out, t)
 	}
 	if len(out) > maxTags {
-		return nil, apperr.Invalidf("a product has at most %d tags", maxTags)
+		return nil, apperr.Invalidf("tags may list at most %d tags", maxTags)
 	}
 	return out, nil
 }

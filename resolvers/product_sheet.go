@@ -71,7 +71,7 @@ func (r *Resolver) exportProducts(ctx context.Context, storeID int64, f models.P
 		byTitle := "title"
 		f.Sort = &byTitle
 	}
-	products, err := models.ListProducts(ctx, r.DB, storeID, f, models.Page{Limit: math.MaxInt32})
+	products, err := models.ListProducts(ctx, r.db(ctx), storeID, f, models.Page{Limit: math.MaxInt32})
 	if err != nil {
 		return nil, err
 	}
@@ -82,14 +82,14 @@ func (r *Resolver) exportProducts(ctx context.Context, storeID int64, f models.P
 	variants, images := map[int64][]models.ProductVariant{}, map[int64][]models.ProductImage{}
 	for start := 0; start < len(ids); start += 1000 {
 		chunk := ids[start:min(start+1000, len(ids))]
-		vs, err := models.VariantsByProduct(ctx, r.DB, storeID, chunk)
+		vs, err := models.VariantsByProduct(ctx, r.db(ctx), storeID, chunk)
 		if err != nil {
 			return nil, err
 		}
 		for _, v := range vs {
 			variants[v.ProductID] = append(variants[v.ProductID], v)
 		}
-		is, err := models.ImagesByProduct(ctx, r.DB, storeID, chunk)
+		is, err := models.ImagesByProduct(ctx, r.db(ctx), storeID, chunk)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +152,7 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 	if err != nil {
 		return nil, err
 	}
-	owners, err := models.SKUOwners(ctx, r.DB, storeID, nil)
+	owners, err := models.SKUOwners(ctx, r.db(ctx), storeID, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 	for i, sp := range res.Products {
 		handles[i] = sp.Handle
 	}
-	existing, err := models.ProductsByHandle(ctx, r.DB, storeID, handles)
+	existing, err := models.ProductsByHandle(ctx, r.db(ctx), storeID, handles)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 	// The variants of every product the sheet updates, in one statement.
 	variantsOf := map[int64][]models.ProductVariant{}
 	if len(ids) > 0 {
-		vs, err := models.VariantsByProduct(ctx, r.DB, storeID, ids)
+		vs, err := models.VariantsByProduct(ctx, r.db(ctx), storeID, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +188,7 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 	for _, sp := range res.Products {
 		cur := byHandle[sp.Handle]
 		var d *productDraft
-		err := r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			base, variants := &models.Product{StoreID: storeID}, []models.ProductVariant(nil)
 			if cur != nil {
 				base, variants = cur, variantsOf[cur.ID]
@@ -221,7 +221,7 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 			report.Created++
 		}
 	}
-	if err := models.RefreshSmartCollections(ctx, r.DB, storeID, nil, written); err != nil {
+	if err := models.RefreshSmartCollections(ctx, r.db(ctx), storeID, nil, written); err != nil {
 		return nil, err
 	}
 	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Row < problems[j].Row })

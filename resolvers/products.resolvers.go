@@ -22,11 +22,11 @@ func (r *mutationResolver) CreateProduct(ctx context.Context, input graph.Produc
 	if err != nil {
 		return nil, err
 	}
-	d, err := checkProduct(ctx, r.DB, &models.Product{StoreID: sid}, nil, input)
+	d, err := checkProduct(ctx, r.db(ctx), &models.Product{StoreID: sid}, nil, input)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	if err := r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return saveProduct(ctx, tx, d, true)
 	}); err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func (r *mutationResolver) UpdateProduct(ctx context.Context, id int64, input gr
 		return nil, err
 	}
 	var p *models.Product
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		cur, err := models.GetProduct(ctx, tx, sid, id)
 		if err != nil {
 			return err
@@ -66,13 +66,13 @@ func (r *mutationResolver) UpdateProduct(ctx context.Context, id int64, input gr
 
 func (r *mutationResolver) DeleteProduct(ctx context.Context, id int64) (bool, error) {
 	return deleteOne(ctx, "product", id, func(ctx context.Context, sid int64, ids []int64) ([]int64, error) {
-		return models.DeleteProducts(ctx, r.DB, sid, ids)
+		return models.DeleteProducts(ctx, r.db(ctx), sid, ids)
 	})
 }
 
 func (r *mutationResolver) BulkDeleteProducts(ctx context.Context, input graph.IdsInput) (*graph.BulkResult, error) {
 	return bulkDelete(ctx, "product", input.Ids, func(ctx context.Context, sid int64, ids []int64) ([]int64, error) {
-		return models.DeleteProducts(ctx, r.DB, sid, ids)
+		return models.DeleteProducts(ctx, r.db(ctx), sid, ids)
 	})
 }
 
@@ -87,7 +87,7 @@ func (r *mutationResolver) BulkSetAdplatformCategory(ctx context.Context, input 
 	if input.AdplatformCategoryID < 0 {
 		return nil, apperr.Invalidf("adplatform_category_id must not be negative")
 	}
-	updated, err := models.SetAdplatformCategory(ctx, r.DB, sid, input.Ids, input.AdplatformCategoryID)
+	updated, err := models.SetAdplatformCategory(ctx, r.db(ctx), sid, input.Ids, input.AdplatformCategoryID)
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +106,11 @@ func (r *mutationResolver) ImportProducts(ctx context.Context, file graphql.Uplo
 }
 
 func (r *productResolver) Variants(ctx context.Context, obj *models.Product) ([]models.ProductVariant, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductVariant] { return l.VariantsByProduct })
+	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductVariant] { return l.VariantsByProduct })
 }
 
 func (r *productResolver) Images(ctx context.Context, obj *models.Product) ([]models.ProductImage, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductImage] { return l.ImagesByProduct })
+	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductImage] { return l.ImagesByProduct })
 }
 
 func (r *productResolver) ImageSrc(ctx context.Context, obj *models.Product) (*string, error) {
@@ -134,7 +134,7 @@ func (r *productResolver) PriceCents(ctx context.Context, obj *models.Product) (
 }
 
 func (r *productResolver) CollectionIds(ctx context.Context, obj *models.Product) ([]int64, error) {
-	ms, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Membership] { return l.MembershipsByProduct })
+	ms, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Membership] { return l.MembershipsByProduct })
 	ids := make([]int64, len(ms))
 	for i, m := range ms {
 		ids[i] = m.CollectionID
@@ -143,7 +143,7 @@ func (r *productResolver) CollectionIds(ctx context.Context, obj *models.Product
 }
 
 func (r *productResolver) Collections(ctx context.Context, obj *models.Product) ([]models.Collection, error) {
-	pcs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductCollection] { return l.CollectionsByProduct })
+	pcs, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductCollection] { return l.CollectionsByProduct })
 	out := make([]models.Collection, len(pcs))
 	for i, pc := range pcs {
 		out[i] = pc.Collection
@@ -159,11 +159,11 @@ func (r *productResolver) Reviews(ctx context.Context, obj *models.Product, limi
 		}
 		n = *limit
 	}
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Review] { return l.ReviewsByProduct(n) })
+	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Review] { return l.ReviewsByProduct(n) })
 }
 
 func (r *productResolver) Bundles(ctx context.Context, obj *models.Product) ([]models.BundleOffer, error) {
-	pbs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductBundle] { return l.BundlesByProduct })
+	pbs, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductBundle] { return l.BundlesByProduct })
 	out := make([]models.BundleOffer, len(pbs))
 	for i, pb := range pbs {
 		out[i] = pb.BundleOffer
@@ -172,7 +172,7 @@ func (r *productResolver) Bundles(ctx context.Context, obj *models.Product) ([]m
 }
 
 func (r *productVariantResolver) Product(ctx context.Context, obj *models.ProductVariant) (*models.Product, error) {
-	return loadOne(ctx, obj.ProductID, "ProductID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return loadOne(ctx, obj, obj.ProductID, "ProductID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error) {
@@ -181,7 +181,7 @@ func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilt
 		return nil, err
 	}
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Product, error) {
-		return models.ListProducts(ctx, r.DB, sid, f, p)
+		return models.ListProducts(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
@@ -190,27 +190,27 @@ func (r *queryResolver) ProductsCount(ctx context.Context, filter *models.Produc
 	if err != nil {
 		return 0, err
 	}
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountProducts(ctx, r.DB, sid, f) })
+	return inStore(ctx, func(sid int64) (int64, error) { return models.CountProducts(ctx, r.db(ctx), sid, f) })
 }
 
 func (r *queryResolver) Product(ctx context.Context, id int64) (*models.Product, error) {
-	return inStore(ctx, func(sid int64) (*models.Product, error) { return models.GetProduct(ctx, r.DB, sid, id) })
+	return inStore(ctx, func(sid int64) (*models.Product, error) { return models.GetProduct(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *queryResolver) ProductHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error) {
 	return handleAvailable(ctx, handle, id, func(sid int64, h string, except int64) (bool, error) {
-		return models.ProductHandleTaken(ctx, r.DB, sid, h, except)
+		return models.ProductHandleTaken(ctx, r.db(ctx), sid, h, except)
 	})
 }
 
 func (r *queryResolver) ProductOptions(ctx context.Context, q *string, limit *int64, offset *int64) ([]models.CatalogProductOption, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.CatalogProductOption, error) {
-		return models.ListProductOptions(ctx, r.DB, sid, q, p)
+		return models.ListProductOptions(ctx, r.db(ctx), sid, q, p)
 	})
 }
 
 func (r *queryResolver) ProductOptionsCount(ctx context.Context, q *string) (int64, error) {
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountProductOptions(ctx, r.DB, sid, q) })
+	return inStore(ctx, func(sid int64) (int64, error) { return models.CountProductOptions(ctx, r.db(ctx), sid, q) })
 }
 
 func (r *queryResolver) ProductsExport(ctx context.Context, filter *models.ProductFilter, format *graph.SheetFormat) (*graph.Download, error) {

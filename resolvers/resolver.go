@@ -4,10 +4,12 @@
 package resolvers
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/events"
 	"storeadmin/internal/media"
 )
 
@@ -23,4 +25,11 @@ type Resolver struct {
 	MCPEndpoint string
 	// Media keeps uploaded images and generated downloads.
 	Media *media.Media
+	// Events records the events of changes, in their transactions, for
+	// delivery to webhook subscribers.
+	Events *events.Engine
+	// Render runs a persisted REST operation (rest/operations) through db
+	// for the service itself acting in storeID, and returns its data: the
+	// payload of an event is what the REST read of its record answers.
+	Render func(db bun.IDB, storeID int64, op string, vars map[string]any) (json.RawMessage, error)
 }

@@ -49,7 +49,7 @@ func (r *Resolver) changeReview(ctx context.Context, id int64, ratings bool, cha
 		return nil, err
 	}
 	var rv *models.Review
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if rv, err = models.GetReview(ctx, tx, sid, id); err != nil {
 			return err
@@ -73,5 +73,5 @@ func (r *Resolver) changeReview(ctx context.Context, id int64, ratings bool, cha
 // reviewProduct is the product a review is about, loaded for every review
 // of a list at once.
 func reviewProduct(ctx context.Context, rv *models.Review) (*models.Product, error) {
-	return loadOne(ctx, rv.ProductID, "ProductID", "the review's product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return loadOne(ctx, rv, rv.ProductID, "ProductID", "the review's product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }

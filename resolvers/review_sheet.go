@@ -17,11 +17,11 @@ import (
 
 // exportReviews writes the reviews matching f in the review app's layout.
 func (r *Resolver) exportReviews(ctx context.Context, storeID int64, f models.ReviewFilter, format *graph.SheetFormat) (*graph.Download, error) {
-	reviews, err := models.AllReviews(ctx, r.DB, storeID, f)
+	reviews, err := models.AllReviews(ctx, r.db(ctx), storeID, f)
 	if err != nil {
 		return nil, err
 	}
-	handles, err := productHandles(ctx, r.DB, storeID, reviews)
+	handles, err := productHandles(ctx, r.db(ctx), storeID, reviews)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (r *Resolver) importReviews(ctx context.Context, storeID int64, file graphq
 		photoSrcs = append(photoSrcs, rv.PhotoURLs...)
 	}
 	report := &graph.ReviewImportReport{}
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		products, err := models.ProductsByHandle(ctx, tx, storeID, handles)
 		if err != nil {
 			return err

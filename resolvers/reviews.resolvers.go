@@ -28,7 +28,7 @@ func (r *mutationResolver) BulkUpdateReviews(ctx context.Context, input graph.Re
 		return 0, err
 	}
 	var touched, products []int64
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		found, err := models.ExistingIDs(ctx, tx, "reviews", sid, ids)
 		if err != nil {
 			return err
@@ -62,7 +62,7 @@ func (r *mutationResolver) DeleteReview(ctx context.Context, id int64) (bool, er
 	if err != nil {
 		return false, err
 	}
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		products, err := models.DeleteReviews(ctx, tx, sid, []int64{id})
 		if err != nil {
 			return err
@@ -119,7 +119,7 @@ func (r *queryResolver) Reviews(ctx context.Context, filter *models.ReviewFilter
 		return nil, err
 	}
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Review, error) {
-		return models.ListReviews(ctx, r.DB, sid, f, p)
+		return models.ListReviews(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
@@ -129,7 +129,7 @@ func (r *queryResolver) ReviewsCount(ctx context.Context, filter *models.ReviewF
 		return 0, err
 	}
 	return inStore(ctx, func(sid int64) (int64, error) {
-		return models.CountReviews(ctx, r.DB, sid, f)
+		return models.CountReviews(ctx, r.db(ctx), sid, f)
 	})
 }
 
@@ -139,7 +139,7 @@ func (r *queryResolver) ReviewCounts(ctx context.Context, filter *models.ReviewF
 		return nil, err
 	}
 	return inStore(ctx, func(sid int64) (*models.ReviewCounts, error) {
-		c, err := models.CountReviewsByStatus(ctx, r.DB, sid, f)
+		c, err := models.CountReviewsByStatus(ctx, r.db(ctx), sid, f)
 		return &c, err
 	})
 }

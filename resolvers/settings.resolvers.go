@@ -23,7 +23,7 @@ func (r *mutationResolver) PutStoreSetting(ctx context.Context, input graph.Stor
 		return nil, err
 	}
 	s := &models.StoreSetting{StoreID: sid, Namespace: input.Namespace, Key: input.Key, Value: input.Value}
-	if err := models.PutSetting(ctx, r.DB, s); err != nil {
+	if err := models.PutSetting(ctx, r.db(ctx), s); err != nil {
 		return nil, err
 	}
 	audit.Note(ctx, "setting", input.Namespace+"."+input.Key)
@@ -32,12 +32,12 @@ func (r *mutationResolver) PutStoreSetting(ctx context.Context, input graph.Stor
 
 func (r *queryResolver) StoreSettings(ctx context.Context, namespace *string, limit *int64, offset *int64) ([]models.StoreSetting, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.StoreSetting, error) {
-		return models.ListSettings(ctx, r.DB, sid, models.SettingFilter{Namespace: namespace}, p)
+		return models.ListSettings(ctx, r.db(ctx), sid, models.SettingFilter{Namespace: namespace}, p)
 	})
 }
 
 func (r *queryResolver) StoreSettingsCount(ctx context.Context, namespace *string) (int64, error) {
 	return inStore(ctx, func(sid int64) (int64, error) {
-		return models.CountSettings(ctx, r.DB, sid, models.SettingFilter{Namespace: namespace})
+		return models.CountSettings(ctx, r.db(ctx), sid, models.SettingFilter{Namespace: namespace})
 	})
 }

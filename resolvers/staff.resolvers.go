@@ -36,7 +36,7 @@ func (r *mutationResolver) InviteMember(ctx context.Context, input graph.MemberI
 		}
 	}
 	var out graph.MemberInvitation
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		u, created, err := models.EnsureUser(ctx, tx, addr, name)
 		if err != nil {
 			return err
@@ -68,14 +68,14 @@ func (r *mutationResolver) UpdateMember(ctx context.Context, userID int64, input
 	if err != nil {
 		return false, err
 	}
-	m, err := models.GetMember(ctx, r.DB, sid, userID)
+	m, err := models.GetMember(ctx, r.db(ctx), sid, userID)
 	if err != nil {
 		return false, err
 	}
 	if m.Role == string(auth.RoleOwner) {
 		return false, apperr.Conflictf("the owner's role cannot be changed")
 	}
-	if err := models.SetMemberRole(ctx, r.DB, sid, userID, string(role)); err != nil {
+	if err := models.SetMemberRole(ctx, r.db(ctx), sid, userID, string(role)); err != nil {
 		return false, err
 	}
 	audit.Touch(ctx, "store_member", userID)
@@ -87,14 +87,14 @@ func (r *mutationResolver) RemoveMember(ctx context.Context, userID int64) (bool
 	if err != nil {
 		return false, err
 	}
-	m, err := models.GetMember(ctx, r.DB, sid, userID)
+	m, err := models.GetMember(ctx, r.db(ctx), sid, userID)
 	if err != nil {
 		return false, err
 	}
 	if m.Role == string(auth.RoleOwner) {
 		return false, apperr.Conflictf("the owner cannot be removed")
 	}
-	if err := models.RemoveMember(ctx, r.DB, sid, userID); err != nil {
+	if err := models.RemoveMember(ctx, r.db(ctx), sid, userID); err != nil {
 		return false, err
 	}
 	audit.Touch(ctx, "store_member", userID)
@@ -103,12 +103,12 @@ func (r *mutationResolver) RemoveMember(ctx context.Context, userID int64) (bool
 
 func (r *queryResolver) Members(ctx context.Context, limit *int64, offset *int64) ([]models.StoreMember, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.StoreMember, error) {
-		return models.ListMembers(ctx, r.DB, sid, p)
+		return models.ListMembers(ctx, r.db(ctx), sid, p)
 	})
 }
 
 func (r *queryResolver) MembersCount(ctx context.Context) (int64, error) {
 	return inStore(ctx, func(sid int64) (int64, error) {
-		return models.CountMembers(ctx, r.DB, sid)
+		return models.CountMembers(ctx, r.db(ctx), sid)
 	})
 }

@@ -23,7 +23,7 @@ func (r *mutationResolver) UpdateStore(ctx context.Context, input graph.StoreUpd
 		return nil, err
 	}
 	if len(columns) > 0 {
-		if err := models.UpdateStore(ctx, r.DB, s, columns...); err != nil {
+		if err := models.UpdateStore(ctx, r.db(ctx), s, columns...); err != nil {
 			return nil, err
 		}
 	}
@@ -37,7 +37,7 @@ func (r *mutationResolver) SetStorefrontEnabled(ctx context.Context, enabled boo
 		return nil, err
 	}
 	s.StorefrontEnabled = enabled
-	if err := models.UpdateStore(ctx, r.DB, s, "storefront_enabled"); err != nil {
+	if err := models.UpdateStore(ctx, r.db(ctx), s, "storefront_enabled"); err != nil {
 		return nil, err
 	}
 	audit.Touch(ctx, "store", s.ID)
@@ -51,7 +51,7 @@ func (r *mutationResolver) CloseStore(ctx context.Context) (*models.Store, error
 	}
 	now := r.Now()
 	s.Status, s.StorefrontEnabled, s.ClosedAt = models.StoreClosed, false, &now
-	if err := models.UpdateStore(ctx, r.DB, s, "status", "storefront_enabled", "closed_at"); err != nil {
+	if err := models.UpdateStore(ctx, r.db(ctx), s, "status", "storefront_enabled", "closed_at"); err != nil {
 		return nil, err
 	}
 	audit.Touch(ctx, "store", s.ID)
@@ -60,7 +60,7 @@ func (r *mutationResolver) CloseStore(ctx context.Context) (*models.Store, error
 
 func (r *queryResolver) Store(ctx context.Context) (*models.Store, error) {
 	return inStore(ctx, func(sid int64) (*models.Store, error) {
-		return models.GetStore(ctx, r.DB, sid)
+		return models.GetStore(ctx, r.db(ctx), sid)
 	})
 }
 

@@ -30,7 +30,7 @@ func (r *mutationResolver) CreateWebhook(ctx context.Context, input graph.Webhoo
 	if input.Active != nil {
 		w.Active = *input.Active
 	}
-	if err := models.CreateWebhook(ctx, r.DB, w); err != nil {
+	if err := models.CreateWebhook(ctx, r.db(ctx), w); err != nil {
 		return nil, err
 	}
 	audit.Touch(ctx, "webhook_subscription", w.ID)
@@ -42,7 +42,7 @@ func (r *mutationResolver) UpdateWebhook(ctx context.Context, id int64, input gr
 	if err != nil {
 		return nil, err
 	}
-	w, err := models.GetWebhook(ctx, r.DB, sid, id)
+	w, err := models.GetWebhook(ctx, r.db(ctx), sid, id)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (r *mutationResolver) UpdateWebhook(ctx context.Context, id int64, input gr
 	if input.Active != nil {
 		w.Active = *input.Active
 	}
-	if err := models.UpdateWebhook(ctx, r.DB, w); err != nil {
+	if err := models.UpdateWebhook(ctx, r.db(ctx), w); err != nil {
 		return nil, err
 	}
 	audit.Touch(ctx, "webhook_subscription", w.ID)
@@ -71,7 +71,7 @@ func (r *mutationResolver) DeleteWebhook(ctx context.Context, id int64) (bool, e
 	if err != nil {
 		return false, err
 	}
-	if err := models.DeleteWebhook(ctx, r.DB, sid, id); err != nil {
+	if err := models.DeleteWebhook(ctx, r.db(ctx), sid, id); err != nil {
 		return false, err
 	}
 	audit.Touch(ctx, "webhook_subscription", id)
@@ -80,19 +80,19 @@ func (r *mutationResolver) DeleteWebhook(ctx context.Context, id int64) (bool, e
 
 func (r *queryResolver) Webhooks(ctx context.Context, limit *int64, offset *int64) ([]models.WebhookSubscription, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.WebhookSubscription, error) {
-		return models.ListWebhooks(ctx, r.DB, sid, p)
+		return models.ListWebhooks(ctx, r.db(ctx), sid, p)
 	})
 }
 
 func (r *queryResolver) WebhooksCount(ctx context.Context) (int64, error) {
 	return inStore(ctx, func(sid int64) (int64, error) {
-		return models.CountWebhooks(ctx, r.DB, sid)
+		return models.CountWebhooks(ctx, r.db(ctx), sid)
 	})
 }
 
 func (r *queryResolver) Webhook(ctx context.Context, id int64) (*models.WebhookSubscription, error) {
 	return inStore(ctx, func(sid int64) (*models.WebhookSubscription, error) {
-		return models.GetWebhook(ctx, r.DB, sid, id)
+		return models.GetWebhook(ctx, r.db(ctx), sid, id)
 	})
 }
 
@@ -109,7 +109,7 @@ func (r *queryResolver) WebhookDeliveries(ctx context.Context, id int64, status 
 	if err != nil {
 		return nil, err
 	}
-	return models.ListDeliveries(ctx, r.DB, sid, id, f, p)
+	return models.ListDeliveries(ctx, r.db(ctx), sid, id, f, p)
 }
 
 func (r *queryResolver) WebhookDeliveriesCount(ctx context.Context, id int64, status *string) (int64, error) {
@@ -117,7 +117,7 @@ func (r *queryResolver) WebhookDeliveriesCount(ctx context.Context, id int64, st
 	if err != nil {
 		return 0, err
 	}
-	return models.CountDeliveries(ctx, r.DB, sid, id, f)
+	return models.CountDeliveries(ctx, r.db(ctx), sid, id, f)
 }
 
 func (r *webhookSubscriptionResolver) RecentDeliveries(ctx context.Context, obj *models.WebhookSubscription) ([]models.WebhookDelivery, error) {

@@ -21,7 +21,7 @@ func (r *Resolver) deliveryFilter(ctx context.Context, id int64, status *string)
 			return 0, models.DeliveryFilter{}, err
 		}
 	}
-	if _, err := models.GetWebhook(ctx, r.DB, sid, id); err != nil {
+	if _, err := models.GetWebhook(ctx, r.db(ctx), sid, id); err != nil {
 		return 0, models.DeliveryFilter{}, err
 	}
 	return sid, models.DeliveryFilter{Status: status}, nil

@@ -210,6 +210,21 @@ func (a *Adapter) run(ctx context.Context, op *operation, vars map[string]any) *
 	return handle(ctx)
 }
 
+// Render runs the persisted operation name in-process with vars and
+// returns its data object, for callers that need exactly what a REST read
+// answers (an event's payload) without an HTTP round trip.
+func (a *Adapter) Render(ctx context.Context, name string, vars map[string]any) (json.RawMessage, error) {
+	op := a.ops[name]
+	if op == nil {
+		return nil, fmt.Errorf("no persisted operation %s", name)
+	}
+	resp := a.run(ctx, op, vars)
+	if len(resp.Errors) > 0 {
+		return nil, resp.Errors
+	}
+	return resp.Data, nil
+}
+
 // payload shapes the data object as the route's answer.
 func payload(data json.RawMessage, shape Shape) ([]byte, error) {
 	switch shape {

@@ -108,6 +108,24 @@ var Routes = []Route{
 	{http.MethodPut, "/store/bundles/{id}", "UpdateBundle", 0, Fields},
 	{http.MethodDelete, "/store/bundles/{id}", "DeleteBundle", 0, Bare},
 
+	// Orders
+	{http.MethodGet, "/store/orders", "ListOrders", 0, Fields},
+	{http.MethodGet, "/store/orders/awaiting-capture", "ListAwaitingCapture", 0, Fields},
+	{http.MethodGet, "/store/orders/awaiting-capture/{id}", "GetAwaitingCapture", 0, Fields},
+	{http.MethodGet, "/store/orders/awaiting-capture/{id}/activity", "AwaitingCaptureActivity", 0, Fields},
+	{http.MethodGet, "/store/orders/export", "ExportOrders", 0, File},
+	{http.MethodGet, "/store/orders/{id}", "GetOrder", 0, Fields},
+	{http.MethodPut, "/store/orders/{id}", "UpdateOrder", 0, Spread},
+	{http.MethodGet, "/store/orders/{id}/activity", "OrderActivity", 0, Fields},
+	{http.MethodPost, "/store/orders/{id}/archive", "ArchiveOrder", 0, Spread},
+	{http.MethodPost, "/store/orders/{id}/cancel", "CancelOrder", 0, Spread},
+	{http.MethodGet, "/store/orders/{id}/fulfillments", "ListOrderFulfillments", 0, Fields},
+	{http.MethodPost, "/store/orders/{id}/fulfillments", "CreateFulfillment", http.StatusCreated, Spread},
+	{http.MethodPost, "/store/orders/{id}/refund", "RefundOrder", 0, Fields},
+
+	// Fulfillments
+	{http.MethodPost, "/store/fulfillments/{id}/cancel", "CancelFulfillment", 0, Spread},
+
 	// Product reviews
 	{http.MethodGet, "/store/reviews", "ListReviews", 0, Fields},
 	{http.MethodPost, "/store/reviews/bulk", "BulkUpdateReviews", 0, Fields},

@@ -17,6 +17,8 @@ import (
 
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/events"
+	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
 	"storeadmin/internal/seed"
 	"storeadmin/internal/server"
@@ -41,6 +43,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	rateLimit := fs.Int("rate-limit", envInt("STOREADMIN_RATE_LIMIT", server.DefaultRateLimit), "requests per key per minute (env STOREADMIN_RATE_LIMIT)")
 	allowPrivate := fs.Bool("webhook-allow-private", os.Getenv("STOREADMIN_WEBHOOK_ALLOW_PRIVATE") == "1",
 		"allow webhook targets on loopback and private addresses, for tests (env STOREADMIN_WEBHOOK_ALLOW_PRIVATE=1)")
+	webhookWorkers := fs.Int("webhook-workers", envInt("STOREADMIN_WEBHOOK_WORKERS", events.DefaultWorkers),
+		"webhook deliveries this process sends at once (env STOREADMIN_WEBHOOK_WORKERS)")
 	publicURL := fs.String("public-url", os.Getenv("STOREADMIN_PUBLIC_URL"), "the service's public base URL; default http://<addr> (env STOREADMIN_PUBLIC_URL)")
 	countryHeader := fs.String("country-header", os.Getenv("STOREADMIN_COUNTRY_HEADER"),
 		"trusted header holding the client's country, e.g. CF-IPCountry (env STOREADMIN_COUNTRY_HEADER)")
@@ -70,8 +74,14 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		return err
 	}
 	defer files.Close()
-	go sweep(ctx, files, log)
+	go sweep(ctx, bdb, files, log)
+	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log})
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	cfg := server.Config{
+		Events:               hooks,
 		Media:                files,
 		RateLimit:            *rateLimit,
 		AllowPrivateWebhooks: *allowPrivate,
@@ -83,9 +93,14 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ln.Close()
 		return err
 	}
+	if err := hooks.Start(ctx); err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopEvents(hooks, log)
 	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit,
 		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
-		"client_ip_header", cfg.Audit.ClientIPHeader, "database", dbDescription(db))
+		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "database", dbDescription(db))
 
 	if *demo {
 		key, err := prepareDemo(ctx, bdb, files, log)
@@ -123,8 +138,23 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	if err := httpSrv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	stopEvents(hooks, log)
 	log.Info("stopped")
 	return nil
+}
+
+// eventsGrace is how long serve waits, after the last request, for webhook
+// deliveries in flight: one attempt's timeout and a margin. Deliveries cut
+// short are retried by the next process to run.
+const eventsGrace = events.DefaultTimeout + 5*time.Second
+
+// stopEvents stops the webhook workers, letting deliveries in flight finish.
+func stopEvents(e *events.Engine, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), eventsGrace)
+	defer cancel()
+	if err := e.Stop(ctx); err != nil {
+		log.Error("stop webhook workers", "error", err)
+	}
 }
 
 // prepareDemo makes sure the demo store exists and is seeded, and returns a fresh admin key for it.
@@ -169,8 +199,8 @@ func envInt(name string, def int) int {
 // sweepEvery is how often expired downloads and stale uploads are deleted.
 const sweepEvery = 5 * time.Minute
 
-// sweep deletes expired blobs until ctx ends.
-func sweep(ctx context.Context, files *media.Media, log *slog.Logger) {
+// sweep deletes expired blobs and idempotency keys until ctx ends.
+func sweep(ctx context.Context, db bun.IDB, files *media.Media, log *slog.Logger) {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
@@ -182,6 +212,11 @@ func sweep(ctx context.Context, files *media.Media, log *slog.Logger) {
 				log.Warn("sweeping blobs", "err", err)
 			} else if n > 0 {
 				log.Info("swept blobs", "deleted", n)
+			}
+			if n, err := idempotency.Sweep(ctx, db, time.Now()); err != nil {
+				log.Warn("sweeping idempotency keys", "err", err)
+			} else if n > 0 {
+				log.Info("swept idempotency keys", "deleted", n)
 			}
 		}
 	}

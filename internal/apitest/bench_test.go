@@ -130,3 +130,33 @@ func BenchmarkProductImport(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOrdersList measures a page of 50 orders: REST
+// GET /store/orders?limit=50 (the summary view) and the GraphQL orders query
+// with line items and customer (two lines per order).
+func BenchmarkOrdersList(b *testing.B) {
+	e := apitest.New(b)
+	s := e.Store("BenchOrders")
+	key := e.Key(s.ID, auth.RoleAdmin)
+	for i := 0; i < 200; i++ {
+		orCreate(b, e, s.ID, orSpec{email: fmt.Sprintf("c%d@example.com", i%60)})
+	}
+	client := &http.Client{}
+	run := func(b *testing.B, req func() *http.Request) { benchRequests(b, client, req) }
+	b.Run("rest", func(b *testing.B) {
+		run(b, func() *http.Request {
+			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1/store/orders?limit=50", nil)
+			r.Header.Set("Authorization", "Bearer "+key)
+			return r
+		})
+	})
+	const query = `{"query":"{ orders(limit: 50) { id order_number_display email financial_status fulfillment_status total_cents created_at line_items { id sku title variant_title price_cents quantity refunded_quantity } customer { id email first_name last_name orders_count } } }"}`
+	b.Run("graphql", func(b *testing.B) {
+		run(b, func() *http.Request {
+			r, _ := http.NewRequest(http.MethodPost, e.URL+"/graphql", strings.NewReader(query))
+			r.Header.Set("Authorization", "Bearer "+key)
+			r.Header.Set("Content-Type", "application/json")
+			return r
+		})
+	})
+}

@@ -54,6 +54,9 @@ const (
 	KindAPIKey  Kind = "api_key"
 	KindMCPKey  Kind = "mcp_key"
 	KindSession Kind = "session"
+	// KindSystem is the service acting for a store on its own account,
+	// for example to render an event's payload.
+	KindSystem Kind = "system"
 )
 
 // Principal is the authenticated caller of one request.
@@ -64,6 +67,12 @@ type Principal struct {
 	ActorID int64
 	Role    Role
 	Scopes  Scopes
+}
+
+// System is the principal of work the service does for a store itself: it
+// holds every scope with the owner's role.
+func System(storeID int64) *Principal {
+	return &Principal{Kind: KindSystem, StoreID: storeID, Role: RoleOwner}
 }
 
 // IsKey reports whether the caller presented a key rather than a session.

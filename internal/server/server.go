@@ -1,5 +1,5 @@
 // Package server assembles the HTTP service: middleware (request id,
-// recovery, principal, rate limit, audit), POST /graphql, the playground and
+// recovery, principal, rate limit, audit, idempotency), POST /graphql, the playground and
 // the REST adapter under /api/v1, all on one GraphQL executor.
 package server
 
@@ -27,6 +27,8 @@ import (
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/events"
+	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
@@ -50,6 +52,9 @@ type Config struct {
 	// Media keeps uploaded images and generated downloads, and serves
 	// their signed URLs (/uploads/, /media/, /files/).
 	Media *media.Media
+	// Events records the events of changes for webhook subscribers; its
+	// workers are started (or not) by whoever built it.
+	Events *events.Engine
 }
 
 // Server is the assembled service.
@@ -69,6 +74,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks,
 		MCPEndpoint:          strings.TrimSuffix(cfg.PublicURL, "/") + "/mcp",
 		Media:                cfg.Media,
+		Events:               cfg.Events,
 	}
 	exec := graph.NewExecutor(res, log)
 	exec.Use(audit.Extension{})
@@ -76,6 +82,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	if err != nil {
 		return nil, err
 	}
+	res.Render = renderer(adapter)
 
 	authn := auth.NewAuthenticator(db, now)
 	limiter := httprate.NewRateLimiter(cfg.RateLimit, time.Minute,
@@ -106,9 +113,13 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	}
 	r.Group(func(r chi.Router) {
 		r.Use(identify(authn, log), limiter.Handler, requireKey(db))
-		r.With(audit.Middleware(db, cfg.Audit, audit.GraphQL, log)).Post("/graphql", graphqlHandler(exec))
+		// Idempotency runs inside audit: a replayed or refused retry is
+		// still recorded, as a request that wrote nothing.
+		idem := idempotency.Config{Now: now, Log: log, Fail: writeFailure}
+		r.With(audit.Middleware(db, cfg.Audit, audit.GraphQL, log), idempotency.Middleware(db, idem, audit.GraphQL)).
+			Post("/graphql", graphqlHandler(exec))
 		r.Route("/api/v1", func(r chi.Router) {
-			r.Use(audit.Middleware(db, cfg.Audit, audit.REST, log))
+			r.Use(audit.Middleware(db, cfg.Audit, audit.REST, log), idempotency.Middleware(db, idem, audit.REST))
 			adapter.Mount(r)
 		})
 	})
@@ -121,6 +132,18 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 // ServeHTTP serves the whole service.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
+// renderer renders persisted operations for the service itself. It starts
+// from a fresh context: the caller's operation, audit entry and loaders must
+// not leak into it, and its loaders read through db (the caller's
+// transaction) like its resolvers.
+func renderer(adapter *rest.Adapter) func(bun.IDB, int64, string, map[string]any) (json.RawMessage, error) {
+	return func(db bun.IDB, storeID int64, op string, vars map[string]any) (json.RawMessage, error) {
+		ctx := auth.WithPrincipal(resolvers.WithDB(context.Background(), db), auth.System(storeID))
+		ctx = graph.WithLoaders(ctx, graph.NewLoaders(db, storeID))
+		return adapter.Render(ctx, op, vars)
+	}
+}
+
 // corsPolicy lets browser dashboards on any origin call the API. Keys travel
 // in the Authorization header, never in cookies, so no origin gains anything
 // it could not do without a browser.
@@ -129,7 +152,7 @@ func corsPolicy() func(http.Handler) http.Handler {
 		AllowedOrigins: []string{"*"},
 		AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
 		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key"},
-		ExposedHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Content-Disposition"},
+		ExposedHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Content-Disposition", idempotency.ReplayedHeader},
 		MaxAge:         600,
 	})
 }
