@@ -29,9 +29,12 @@ const (
 	maxTrackingURL = 2048
 )
 
-// changeOrder applies change to the order id of the caller's store and, when
-// topic is set, emits it with the changed order.
-func (r *Resolver) changeOrder(ctx context.Context, id int64, topic string, change func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) error) (*models.Order, error) {
+// orderChange changes a locked order and names the topics it emits.
+type orderChange func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) (topics []string, err error)
+
+// changeOrder applies change to the order id of the caller's store and
+// emits the topics it names with the changed order.
+func (r *Resolver) changeOrder(ctx context.Context, id int64, change orderChange) (*models.Order, error) {
 	sid, err := storeID(ctx)
 	if err != nil {
 		return nil, err
@@ -42,11 +45,17 @@ func (r *Resolver) changeOrder(ctx context.Context, id int64, topic string, chan
 		if err != nil {
 			return err
 		}
-		if err := change(ctx, tx, o, r.Now().UTC()); err != nil {
+		topics, err := change(ctx, tx, o, r.Now().UTC())
+		if err != nil {
 			return err
 		}
 		out = o
-		return r.emit(ctx, tx, topic, o.StoreID, o.ID)
+		for _, topic := range topics {
+			if err := r.emit(ctx, tx, topic, o.StoreID, o.ID); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return out, err
 }
@@ -54,7 +63,7 @@ func (r *Resolver) changeOrder(ctx context.Context, id int64, topic string, chan
 // emit records topic for the order inside tx, carrying the order as
 // GET /store/orders/{id} shows it at this point of the transaction.
 func (r *Resolver) emit(ctx context.Context, tx bun.Tx, topic string, storeID, orderID int64) error {
-	if topic == "" || r.Events == nil {
+	if r.Events == nil {
 		return nil
 	}
 	data, err := r.Render(tx, storeID, "GetOrder", map[string]any{"id": orderID})
@@ -82,16 +91,16 @@ func timeline(ctx context.Context, tx bun.IDB, o *models.Order, name string, at 
 }
 
 // updateNoteTags replaces the note and tags the input sends.
-func updateNoteTags(in graph.OrderUpdateInput) func(context.Context, bun.Tx, *models.Order, time.Time) error {
-	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) error {
+func updateNoteTags(in graph.OrderUpdateInput) orderChange {
+	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) ([]string, error) {
 		if in.Note == nil && in.Tags == nil {
-			return apperr.Invalidf("send note, tags or both")
+			return nil, apperr.Invalidf("send note, tags or both")
 		}
 		changed := []string{}
 		if in.Note != nil {
 			note, err := text("note", *in.Note, maxNote, false)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if note != o.Note {
 				changed = append(changed, "note_updated")
@@ -101,7 +110,7 @@ func updateNoteTags(in graph.OrderUpdateInput) func(context.Context, bun.Tx, *mo
 		if in.Tags != nil {
 			tags, err := parseTags(in.Tags)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if strings.Join(tags, ",") != strings.Join(o.Tags, ",") {
 				changed = append(changed, "tags_updated")
@@ -109,7 +118,7 @@ func updateNoteTags(in graph.OrderUpdateInput) func(context.Context, bun.Tx, *mo
 			o.Tags = tags
 		}
 		if err := models.UpdateOrderNoteTags(ctx, tx, o); err != nil {
-			return err
+			return nil, err
 		}
 		for _, name := range changed {
 			detail := map[string]any{"note": o.Note}
@@ -117,10 +126,10 @@ func updateNoteTags(in graph.OrderUpdateInput) func(context.Context, bun.Tx, *mo
 				detail = map[string]any{"tags": o.Tags}
 			}
 			if err := timeline(ctx, tx, o, name, now, nil, nil, detail); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return nil
+		return nil, nil
 	}
 }
 
@@ -146,51 +155,51 @@ func parseTags(v any) ([]string, error) {
 }
 
 // archive closes an open order.
-func archive(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) error {
+func archive(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) ([]string, error) {
 	switch o.Status {
 	case models.OrderArchived:
-		return apperr.Conflictf("order %s is already archived", o.OrderNumberDisplay)
+		return nil, apperr.Conflictf("order %s is already archived", o.OrderNumberDisplay)
 	case models.OrderCancelled:
-		return apperr.Conflictf("order %s is cancelled; only open orders can be archived", o.OrderNumberDisplay)
+		return nil, apperr.Conflictf("order %s is cancelled; only open orders can be archived", o.OrderNumberDisplay)
 	}
 	o.Status, o.ArchivedAt = models.OrderArchived, &now
 	if err := models.SetOrderStatus(ctx, tx, o, now); err != nil {
-		return err
+		return nil, err
 	}
-	return timeline(ctx, tx, o, "archived", now, nil, nil, nil)
+	return nil, timeline(ctx, tx, o, "archived", now, nil, nil, nil)
 }
 
 // cancel cancels an order that has nothing shipped: open authorizations
 // are voided, and on request the unshipped quantities go back to stock and
 // everything captured is refunded.
-func (r *Resolver) cancel(in graph.OrderCancelInput) func(context.Context, bun.Tx, *models.Order, time.Time) error {
-	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) error {
+func (r *Resolver) cancel(in graph.OrderCancelInput) orderChange {
+	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) ([]string, error) {
 		reason := "other"
 		if in.Reason != nil {
 			var err error
 			if reason, err = oneOf("reason", strings.TrimSpace(*in.Reason), models.CancelReasons...); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		note, err := text("note", deref(in.Note), maxNote, false)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if o.Status == models.OrderCancelled {
-			return apperr.Conflictf("order %s is already cancelled", o.OrderNumberDisplay)
+			return nil, apperr.Conflictf("order %s is already cancelled", o.OrderNumberDisplay)
 		}
 		lines, err := models.OrderLines(ctx, tx, o.StoreID, o.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, l := range lines {
 			if l.FulfilledQuantity > 0 {
-				return apperr.Conflictf("order %s has shipped items; cancel its fulfillments first", o.OrderNumberDisplay)
+				return nil, apperr.Conflictf("order %s has shipped items; cancel its fulfillments first", o.OrderNumberDisplay)
 			}
 		}
 		txs, err := models.OrderTransactions(ctx, tx, o.StoreID, o.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		money := models.SumMoney(txs)
 		for _, auth := range money.OpenAuthorizations {
@@ -200,12 +209,13 @@ func (r *Resolver) cancel(in graph.OrderCancelInput) func(context.Context, bun.T
 				ExternalID: externalID("void"), PaymentMethod: auth.PaymentMethod, CreatedAt: now,
 			}
 			if err := models.InsertTransaction(ctx, tx, &void); err != nil {
-				return err
+				return nil, err
 			}
 			if err := timeline(ctx, tx, o, "voided", now, &void.AmountCents, &void.ID, nil); err != nil {
-				return err
+				return nil, err
 			}
 		}
+		topics := []string{"order.cancelled"}
 		if deref(in.Refund) {
 			refund := refundPlan{restock: deref(in.Restock), reason: "order cancelled"}
 			for _, l := range lines {
@@ -216,7 +226,10 @@ func (r *Resolver) cancel(in graph.OrderCancelInput) func(context.Context, bun.T
 			refund.amount = money.Refundable()
 			if refund.amount > 0 || len(refund.items) > 0 {
 				if _, err := r.applyRefund(ctx, tx, o, lines, txs, refund, now); err != nil {
-					return err
+					return nil, err
+				}
+				if refund.amount > 0 {
+					topics = append(topics, "order.refunded")
 				}
 			}
 		} else if deref(in.Restock) {
@@ -227,7 +240,7 @@ func (r *Resolver) cancel(in graph.OrderCancelInput) func(context.Context, bun.T
 				}
 			}
 			if err := models.Restock(ctx, tx, o.StoreID, back); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if deref(in.Restock) {
@@ -235,16 +248,16 @@ func (r *Resolver) cancel(in graph.OrderCancelInput) func(context.Context, bun.T
 		}
 		o.Status, o.CancelReason, o.CancelledAt = models.OrderCancelled, reason, &now
 		if err := models.SetOrderStatus(ctx, tx, o, now); err != nil {
-			return err
+			return nil, err
 		}
 		if err := models.RefreshOrderState(ctx, tx, o, now); err != nil {
-			return err
+			return nil, err
 		}
 		detail := map[string]any{"reason": reason, "restock": deref(in.Restock), "refund": deref(in.Refund)}
 		if note != "" {
 			detail["note"] = note
 		}
-		return timeline(ctx, tx, o, "cancelled", now, nil, nil, detail)
+		return topics, timeline(ctx, tx, o, "cancelled", now, nil, nil, detail)
 	}
 }
 
@@ -317,30 +330,30 @@ func planRefund(in graph.RefundInput, o *models.Order, lines []models.OrderLineI
 }
 
 // refund makes a refund of the order.
-func (r *Resolver) refund(in graph.RefundInput, out *models.Refund) func(context.Context, bun.Tx, *models.Order, time.Time) error {
-	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) error {
+func (r *Resolver) refund(in graph.RefundInput, out *models.Refund) orderChange {
+	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) ([]string, error) {
 		lines, err := models.OrderLines(ctx, tx, o.StoreID, o.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		txs, err := models.OrderTransactions(ctx, tx, o.StoreID, o.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		plan, err := planRefund(in, o, lines, models.SumMoney(txs).Refundable())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		refund, err := r.applyRefund(ctx, tx, o, lines, txs, plan, now)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := models.RefreshOrderState(ctx, tx, o, now); err != nil {
-			return err
+			return nil, err
 		}
 		*out = *refund
 		out.OrderFinancialStatus = o.FinancialStatus
-		return nil
+		return []string{"order.refunded"}, nil
 	}
 }
 
@@ -420,41 +433,41 @@ var trackingURLs = map[string]string{
 
 // fulfil ships lines of the order: the listed quantities, or everything
 // left to ship.
-func fulfil(in graph.FulfillmentInput, out *models.Fulfillment) func(context.Context, bun.Tx, *models.Order, time.Time) error {
-	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) error {
+func fulfil(in graph.FulfillmentInput, out *models.Fulfillment) orderChange {
+	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) ([]string, error) {
 		f := models.Fulfillment{StoreID: o.StoreID, OrderID: o.ID, Status: models.ShipmentSuccess, CreatedAt: now}
 		var err error
 		if f.Carrier, err = text("carrier", deref(in.Carrier), maxCarrier, false); err != nil {
-			return err
+			return nil, err
 		}
 		if f.TrackingNumber, err = text("tracking_number", deref(in.TrackingNumber), maxTitle, false); err != nil {
-			return err
+			return nil, err
 		}
 		if f.Note, err = text("note", deref(in.Note), maxNote, false); err != nil {
-			return err
+			return nil, err
 		}
 		if f.TrackingURL, err = trackingURL(deref(in.TrackingURL), f.Carrier, f.TrackingNumber); err != nil {
-			return err
+			return nil, err
 		}
 		if o.Status == models.OrderCancelled {
-			return apperr.Conflictf("order %s is cancelled; it cannot be shipped", o.OrderNumberDisplay)
+			return nil, apperr.Conflictf("order %s is cancelled; it cannot be shipped", o.OrderNumberDisplay)
 		}
 		lines, err := models.OrderLines(ctx, tx, o.StoreID, o.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		items, err := shipmentItems(in.LineItems, o, lines)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := models.InsertFulfillment(ctx, tx, &f, items); err != nil {
-			return err
+			return nil, err
 		}
 		if err := models.RefreshOrderState(ctx, tx, o, now); err != nil {
-			return err
+			return nil, err
 		}
 		*out = f
-		return timeline(ctx, tx, o, "fulfilled", now, nil, nil, map[string]any{
+		return []string{"order.fulfilled"}, timeline(ctx, tx, o, "fulfilled", now, nil, nil, map[string]any{
 			"fulfillment_id": f.ID, "carrier": f.Carrier, "tracking_number": f.TrackingNumber, "items": items,
 		})
 	}

@@ -30,11 +30,11 @@ func (r *fulfillmentResolver) Items(ctx context.Context, obj *models.Fulfillment
 }
 
 func (r *mutationResolver) UpdateOrder(ctx context.Context, id int64, input graph.OrderUpdateInput) (*models.Order, error) {
-	return r.changeOrder(ctx, id, "", updateNoteTags(input))
+	return r.changeOrder(ctx, id, updateNoteTags(input))
 }
 
 func (r *mutationResolver) ArchiveOrder(ctx context.Context, id int64) (*models.Order, error) {
-	return r.changeOrder(ctx, id, "", archive)
+	return r.changeOrder(ctx, id, archive)
 }
 
 func (r *mutationResolver) CancelOrder(ctx context.Context, id int64, input *graph.OrderCancelInput) (*models.Order, error) {
@@ -42,12 +42,12 @@ func (r *mutationResolver) CancelOrder(ctx context.Context, id int64, input *gra
 	if input != nil {
 		in = *input
 	}
-	return r.changeOrder(ctx, id, "order.cancelled", r.cancel(in))
+	return r.changeOrder(ctx, id, r.cancel(in))
 }
 
 func (r *mutationResolver) RefundOrder(ctx context.Context, id int64, input graph.RefundInput) (*models.Refund, error) {
 	refund := new(models.Refund)
-	if _, err := r.changeOrder(ctx, id, "order.refunded", r.refund(input, refund)); err != nil {
+	if _, err := r.changeOrder(ctx, id, r.refund(input, refund)); err != nil {
 		return nil, err
 	}
 	return refund, nil
@@ -59,7 +59,7 @@ func (r *mutationResolver) CreateFulfillment(ctx context.Context, id int64, inpu
 		in = *input
 	}
 	f := new(models.Fulfillment)
-	o, err := r.changeOrder(ctx, id, "order.fulfilled", fulfil(in, f))
+	o, err := r.changeOrder(ctx, id, fulfil(in, f))
 	if err != nil {
 		return nil, err
 	}
