@@ -166,7 +166,7 @@ type OrderLineItem struct {
 
 // Unfulfilled is what is left to ship of the line: what was bought and not
 // refunded, less what has shipped.
-func (l *OrderLineItem) Unfulfilled() int64 {
+func (l OrderLineItem) Unfulfilled() int64 {
 	return max(0, l.Quantity-l.RefundedQuantity-l.FulfilledQuantity)
 }
 

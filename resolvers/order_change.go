@@ -286,27 +286,18 @@ func planRefund(in graph.RefundInput, o *models.Order, lines []models.OrderLineI
 	if in.AmountCents != nil && *in.AmountCents < 0 {
 		return plan, apperr.Invalidf("amount_cents must not be negative")
 	}
-	byID := map[int64]models.OrderLineItem{}
-	for _, l := range lines {
-		byID[l.ID] = l
+	asked := make([]lineQuantity, len(in.LineItems))
+	for i, it := range in.LineItems {
+		asked[i] = lineQuantity{it.LineItemID, it.Quantity}
+	}
+	picked, err := pickLines(asked, o, lines, "refund", func(l models.OrderLineItem) int64 { return l.Quantity - l.RefundedQuantity })
+	if err != nil {
+		return plan, err
 	}
 	var goods int64
-	seen := map[int64]bool{}
-	for i, it := range in.LineItems {
-		l, ok := byID[it.LineItemID]
-		switch {
-		case !ok:
-			return plan, apperr.Invalidf("line_items[%d]: line %d is not a line of order %s", i, it.LineItemID, o.OrderNumberDisplay)
-		case seen[it.LineItemID]:
-			return plan, apperr.Invalidf("line_items[%d]: line %d is listed twice", i, it.LineItemID)
-		case it.Quantity < 1:
-			return plan, apperr.Invalidf("line_items[%d]: quantity must be at least 1", i)
-		case it.Quantity > l.Quantity-l.RefundedQuantity:
-			return plan, apperr.Conflictf("line %d (%s) has %d left to refund, not %d", l.ID, l.Title, l.Quantity-l.RefundedQuantity, it.Quantity)
-		}
-		seen[it.LineItemID] = true
-		plan.items = append(plan.items, models.RefundLineItem{LineItemID: l.ID, Quantity: it.Quantity})
-		goods += l.PriceCents * it.Quantity
+	for _, p := range picked {
+		plan.items = append(plan.items, models.RefundLineItem{LineItemID: p.line.ID, Quantity: p.quantity})
+		goods += p.line.PriceCents * p.quantity
 	}
 	if in.AmountCents != nil {
 		plan.amount = *in.AmountCents
@@ -488,27 +479,55 @@ func shipmentItems(in []graph.FulfillmentLineInput, o *models.Order, lines []mod
 		}
 		return items, nil
 	}
+	asked := make([]lineQuantity, len(in))
+	for i, it := range in {
+		asked[i] = lineQuantity{it.LineItemID, it.Quantity}
+	}
+	picked, err := pickLines(asked, o, lines, "ship", models.OrderLineItem.Unfulfilled)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range picked {
+		items = append(items, models.FulfillmentItem{LineItemID: p.line.ID, Quantity: p.quantity})
+	}
+	return items, nil
+}
+
+// lineQuantity is a quantity of one line that a refund or shipment names.
+type lineQuantity struct{ lineID, quantity int64 }
+
+// pickedLine is a checked lineQuantity with its line.
+type pickedLine struct {
+	line     models.OrderLineItem
+	quantity int64
+}
+
+// pickLines checks the lines a refund or shipment names: lines of the order,
+// each once, at least 1 of each, and at most left of it (409 beyond, with
+// verb saying what is left to do).
+func pickLines(asked []lineQuantity, o *models.Order, lines []models.OrderLineItem, verb string, left func(models.OrderLineItem) int64) ([]pickedLine, error) {
 	byID := map[int64]models.OrderLineItem{}
 	for _, l := range lines {
 		byID[l.ID] = l
 	}
+	out := make([]pickedLine, 0, len(asked))
 	seen := map[int64]bool{}
-	for i, it := range in {
-		l, ok := byID[it.LineItemID]
+	for i, a := range asked {
+		l, ok := byID[a.lineID]
 		switch {
 		case !ok:
-			return nil, apperr.Invalidf("line_items[%d]: line %d is not a line of order %s", i, it.LineItemID, o.OrderNumberDisplay)
-		case seen[it.LineItemID]:
-			return nil, apperr.Invalidf("line_items[%d]: line %d is listed twice", i, it.LineItemID)
-		case it.Quantity < 1:
+			return nil, apperr.Invalidf("line_items[%d]: line %d is not a line of order %s", i, a.lineID, o.OrderNumberDisplay)
+		case seen[a.lineID]:
+			return nil, apperr.Invalidf("line_items[%d]: line %d is listed twice", i, a.lineID)
+		case a.quantity < 1:
 			return nil, apperr.Invalidf("line_items[%d]: quantity must be at least 1", i)
-		case it.Quantity > l.Unfulfilled():
-			return nil, apperr.Conflictf("line %d (%s) has %d left to ship, not %d", l.ID, l.Title, l.Unfulfilled(), it.Quantity)
+		case a.quantity > left(l):
+			return nil, apperr.Conflictf("line %d (%s) has %d left to %s, not %d", l.ID, l.Title, left(l), verb, a.quantity)
 		}
-		seen[it.LineItemID] = true
-		items = append(items, models.FulfillmentItem{LineItemID: l.ID, Quantity: it.Quantity})
+		seen[a.lineID] = true
+		out = append(out, pickedLine{l, a.quantity})
 	}
-	return items, nil
+	return out, nil
 }
 
 // trackingURL checks a tracking link, or makes one for a known carrier.

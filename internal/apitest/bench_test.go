@@ -68,24 +68,8 @@ func BenchmarkProductsList(b *testing.B) {
 	s := e.Store("BenchProducts")
 	key := e.Key(s.ID, auth.RoleAdmin)
 	catSeedProducts(b, e, s.ID, 200)
-	client := &http.Client{}
-	run := func(b *testing.B, req func() *http.Request) { benchRequests(b, client, req) }
-	b.Run("rest", func(b *testing.B) {
-		run(b, func() *http.Request {
-			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1/store/products?limit=50", nil)
-			r.Header.Set("Authorization", "Bearer "+key)
-			return r
-		})
-	})
 	const query = `{"query":"{ products(limit: 50) { id title handle status price_cents variants { id sku price_cents option1 inventory_quantity } images { id src width height thumbhash } } }"}`
-	b.Run("graphql", func(b *testing.B) {
-		run(b, func() *http.Request {
-			r, _ := http.NewRequest(http.MethodPost, e.URL+"/graphql", strings.NewReader(query))
-			r.Header.Set("Authorization", "Bearer "+key)
-			r.Header.Set("Content-Type", "application/json")
-			return r
-		})
-	})
+	benchPage(b, e, key, "/store/products?limit=50", query)
 }
 
 // benchRequests sends req's requests in a benchmark loop, expecting 200.
@@ -141,18 +125,23 @@ func BenchmarkOrdersList(b *testing.B) {
 	for i := 0; i < 200; i++ {
 		orCreate(b, e, s.ID, orSpec{email: fmt.Sprintf("c%d@example.com", i%60)})
 	}
+	const query = `{"query":"{ orders(limit: 50) { id order_number_display email financial_status fulfillment_status total_cents created_at line_items { id sku title variant_title price_cents quantity refunded_quantity } customer { id email first_name last_name orders_count } } }"}`
+	benchPage(b, e, key, "/store/orders?limit=50", query)
+}
+
+// benchPage measures one page read two ways: REST GET path (under /api/v1)
+// and the GraphQL body query, both over HTTP with key.
+func benchPage(b *testing.B, e *apitest.Env, key, path, query string) {
 	client := &http.Client{}
-	run := func(b *testing.B, req func() *http.Request) { benchRequests(b, client, req) }
 	b.Run("rest", func(b *testing.B) {
-		run(b, func() *http.Request {
-			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1/store/orders?limit=50", nil)
+		benchRequests(b, client, func() *http.Request {
+			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1"+path, nil)
 			r.Header.Set("Authorization", "Bearer "+key)
 			return r
 		})
 	})
-	const query = `{"query":"{ orders(limit: 50) { id order_number_display email financial_status fulfillment_status total_cents created_at line_items { id sku title variant_title price_cents quantity refunded_quantity } customer { id email first_name last_name orders_count } } }"}`
 	b.Run("graphql", func(b *testing.B) {
-		run(b, func() *http.Request {
+		benchRequests(b, client, func() *http.Request {
 			r, _ := http.NewRequest(http.MethodPost, e.URL+"/graphql", strings.NewReader(query))
 			r.Header.Set("Authorization", "Bearer "+key)
 			r.Header.Set("Content-Type", "application/json")

@@ -694,13 +694,7 @@ func TestBundleListStatementsDoNotGrowWithRows(t *testing.T) {
 		}
 	}
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, 200) // records the key's last use
-	counter := &statementCounter{}
-	e.DB.AddQueryHook(counter)
-	count := func(do func()) int64 {
-		before := counter.n.Load()
-		do()
-		return counter.n.Load() - before
-	}
+	count := countStatements(e)
 	query := `query($limit: Int) { bundles(limit: $limit) { id product_ids collection_ids tiers { id quantity discount_display }
 		product_count collection_count tier_count } }`
 	gql, rest := map[int]int64{}, map[int]int64{}

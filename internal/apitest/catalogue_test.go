@@ -30,6 +30,18 @@ func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) c
 
 func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Add(1) }
 
+// countStatements starts counting e's SQL statements and returns a function
+// that says how many do ran.
+func countStatements(e *apitest.Env) func(do func()) int64 {
+	counter := &statementCounter{}
+	e.DB.AddQueryHook(counter)
+	return func(do func()) int64 {
+		before := counter.n.Load()
+		do()
+		return counter.n.Load() - before
+	}
+}
+
 // catSeedProducts stores n products of the store, each with three variants,
 // two images and two collections, straight through the models.
 func catSeedProducts(t testing.TB, e *apitest.Env, storeID int64, n int) {
@@ -81,16 +93,10 @@ func TestProductListStatementsDoNotGrowWithRows(t *testing.T) {
 	catSeedProducts(t, e, s.ID, 100)
 	// A first request records the key's last use, a write later ones skip.
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, http.StatusOK)
-	counter := &statementCounter{}
-	e.DB.AddQueryHook(counter)
+	count := countStatements(e)
 
 	query := `query($limit: Int) { products(limit: $limit) { id price_cents image_src collection_ids
 		variants { id sku } images { id src } collections { id title } } }`
-	count := func(do func()) int64 {
-		before := counter.n.Load()
-		do()
-		return counter.n.Load() - before
-	}
 	statements := map[int]int64{}
 	for _, n := range []int{5, 100} {
 		statements[n] = count(func() {

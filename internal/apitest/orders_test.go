@@ -512,13 +512,7 @@ func TestOrderListStatementsDoNotGrowWithRows(t *testing.T) {
 		}
 	}
 	e.Do(http.MethodGet, "/store/orders?limit=1", key, nil).Expect(t, http.StatusOK) // warm up: last_used_at
-	counter := &statementCounter{}
-	e.DB.AddQueryHook(counter)
-	count := func(do func()) int64 {
-		before := counter.n.Load()
-		do()
-		return counter.n.Load() - before
-	}
+	count := countStatements(e)
 	query := `query($limit: Int) { orders(limit: $limit) { id line_items { id sku variant { id sku } product { id title } } customer { id email orders_count orders { id } }
 		fulfillments { id items { line_item_id title } } transactions { id kind } refunds { id order_financial_status } fulfilled { quantity } } }`
 	statements := map[int]int64{}
