@@ -168,6 +168,88 @@ type ComplexityRoot struct {
 		Title    func(childComplexity int) int
 	}
 
+	Checkout struct {
+		AbandonedAt      func(childComplexity int) int
+		Activity         func(childComplexity int) int
+		Attempts         func(childComplexity int) int
+		BillingAddress   func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Currency         func(childComplexity int) int
+		DiscountCents    func(childComplexity int) int
+		DiscountCode     func(childComplexity int) int
+		Email            func(childComplexity int) int
+		ExpiresAt        func(childComplexity int) int
+		Lines            func(childComplexity int) int
+		MarketingConsent func(childComplexity int) int
+		Phone            func(childComplexity int) int
+		RecoveredAt      func(childComplexity int) int
+		RecoveryEmails   func(childComplexity int) int
+		Session          func(childComplexity int) int
+		ShippingAddress  func(childComplexity int) int
+		ShippingCents    func(childComplexity int) int
+		ShippingLine     func(childComplexity int) int
+		State            func(childComplexity int) int
+		SubtotalCents    func(childComplexity int) int
+		SurchargeCents   func(childComplexity int) int
+		TaxCents         func(childComplexity int) int
+		Timeline         func(childComplexity int) int
+		TipCents         func(childComplexity int) int
+		Token            func(childComplexity int) int
+		TotalCents       func(childComplexity int) int
+		Tracking         func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+		Utm              func(childComplexity int) int
+	}
+
+	CheckoutLine struct {
+		ImageSrc     func(childComplexity int) int
+		PriceCents   func(childComplexity int) int
+		Properties   func(childComplexity int) int
+		Quantity     func(childComplexity int) int
+		Sku          func(childComplexity int) int
+		Title        func(childComplexity int) int
+		VariantTitle func(childComplexity int) int
+	}
+
+	CheckoutPaymentAttempt struct {
+		AmountCents   func(childComplexity int) int
+		CaptureModel  func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Currency      func(childComplexity int) int
+		Error         func(childComplexity int) int
+		PaymentMethod func(childComplexity int) int
+		Provider      func(childComplexity int) int
+		Status        func(childComplexity int) int
+		TransactionID func(childComplexity int) int
+	}
+
+	CheckoutTimelineEvent struct {
+		AmountCents   func(childComplexity int) int
+		Currency      func(childComplexity int) int
+		Detail        func(childComplexity int) int
+		ErrorCode     func(childComplexity int) int
+		ErrorMessage  func(childComplexity int) int
+		Name          func(childComplexity int) int
+		OccurredAt    func(childComplexity int) int
+		PaymentMethod func(childComplexity int) int
+		Provider      func(childComplexity int) int
+		Source        func(childComplexity int) int
+		TransactionID func(childComplexity int) int
+	}
+
+	CheckoutTracking struct {
+		Axwrt          func(childComplexity int) int
+		ClientIP       func(childComplexity int) int
+		EventSourceURL func(childComplexity int) int
+		ExternalID     func(childComplexity int) int
+		Fbc            func(childComplexity int) int
+		Fbp            func(childComplexity int) int
+		Kx             func(childComplexity int) int
+		Ttclid         func(childComplexity int) int
+		Ttp            func(childComplexity int) int
+		UserAgent      func(childComplexity int) int
+	}
+
 	Collection struct {
 		CollectionType func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
@@ -556,6 +638,7 @@ type ComplexityRoot struct {
 		AwaitingCapture           func(childComplexity int, limit *int64, offset *int64) int
 		AwaitingCaptureActivity   func(childComplexity int, id int64) int
 		AwaitingCaptureAttention  func(childComplexity int) int
+		AwaitingCaptureCheckout   func(childComplexity int, id int64) int
 		AwaitingCaptureCount      func(childComplexity int) int
 		AwaitingCapturePayment    func(childComplexity int, id int64) int
 		Bundle                    func(childComplexity int, id int64) int
@@ -705,6 +788,21 @@ type ComplexityRoot struct {
 	StoreSettingRef struct {
 		Key       func(childComplexity int) int
 		Namespace func(childComplexity int) int
+	}
+
+	StoreeventsActivity struct {
+		Currency    func(childComplexity int) int
+		DwellMs     func(childComplexity int) int
+		ElSelector  func(childComplexity int) int
+		ElText      func(childComplexity int) int
+		Name        func(childComplexity int) int
+		OccurredAt  func(childComplexity int) int
+		Path        func(childComplexity int) int
+		ProductID   func(childComplexity int) int
+		ResultCount func(childComplexity int) int
+		ScrollPct   func(childComplexity int) int
+		ValueCents  func(childComplexity int) int
+		VariantID   func(childComplexity int) int
 	}
 
 	StoreeventsSession struct {
@@ -981,6 +1079,7 @@ type QueryResolver interface {
 	AwaitingCaptureAttention(ctx context.Context) (int64, error)
 	AwaitingCapturePayment(ctx context.Context, id int64) (*models.AwaitingCapture, error)
 	AwaitingCaptureActivity(ctx context.Context, id int64) (*UseractivityLog, error)
+	AwaitingCaptureCheckout(ctx context.Context, id int64) (*Checkout, error)
 	Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error)
 	ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error)
 	Product(ctx context.Context, id int64) (*models.Product, error)
@@ -1579,6 +1678,413 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogProductOption.Title(childComplexity), true
+
+	case "Checkout.abandoned_at":
+		if e.ComplexityRoot.Checkout.AbandonedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.AbandonedAt(childComplexity), true
+	case "Checkout.activity":
+		if e.ComplexityRoot.Checkout.Activity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Activity(childComplexity), true
+	case "Checkout.attempts":
+		if e.ComplexityRoot.Checkout.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Attempts(childComplexity), true
+	case "Checkout.billing_address":
+		if e.ComplexityRoot.Checkout.BillingAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.BillingAddress(childComplexity), true
+	case "Checkout.created_at":
+		if e.ComplexityRoot.Checkout.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.CreatedAt(childComplexity), true
+	case "Checkout.currency":
+		if e.ComplexityRoot.Checkout.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Currency(childComplexity), true
+	case "Checkout.discount_cents":
+		if e.ComplexityRoot.Checkout.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.DiscountCents(childComplexity), true
+	case "Checkout.discount_code":
+		if e.ComplexityRoot.Checkout.DiscountCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.DiscountCode(childComplexity), true
+	case "Checkout.email":
+		if e.ComplexityRoot.Checkout.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Email(childComplexity), true
+	case "Checkout.expires_at":
+		if e.ComplexityRoot.Checkout.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.ExpiresAt(childComplexity), true
+	case "Checkout.lines":
+		if e.ComplexityRoot.Checkout.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Lines(childComplexity), true
+	case "Checkout.marketing_consent":
+		if e.ComplexityRoot.Checkout.MarketingConsent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.MarketingConsent(childComplexity), true
+	case "Checkout.phone":
+		if e.ComplexityRoot.Checkout.Phone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Phone(childComplexity), true
+	case "Checkout.recovered_at":
+		if e.ComplexityRoot.Checkout.RecoveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.RecoveredAt(childComplexity), true
+	case "Checkout.recovery_emails":
+		if e.ComplexityRoot.Checkout.RecoveryEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.RecoveryEmails(childComplexity), true
+	case "Checkout.session":
+		if e.ComplexityRoot.Checkout.Session == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Session(childComplexity), true
+	case "Checkout.shipping_address":
+		if e.ComplexityRoot.Checkout.ShippingAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.ShippingAddress(childComplexity), true
+	case "Checkout.shipping_cents":
+		if e.ComplexityRoot.Checkout.ShippingCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.ShippingCents(childComplexity), true
+	case "Checkout.shipping_line":
+		if e.ComplexityRoot.Checkout.ShippingLine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.ShippingLine(childComplexity), true
+	case "Checkout.state":
+		if e.ComplexityRoot.Checkout.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.State(childComplexity), true
+	case "Checkout.subtotal_cents":
+		if e.ComplexityRoot.Checkout.SubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.SubtotalCents(childComplexity), true
+	case "Checkout.surcharge_cents":
+		if e.ComplexityRoot.Checkout.SurchargeCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.SurchargeCents(childComplexity), true
+	case "Checkout.tax_cents":
+		if e.ComplexityRoot.Checkout.TaxCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.TaxCents(childComplexity), true
+	case "Checkout.timeline":
+		if e.ComplexityRoot.Checkout.Timeline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Timeline(childComplexity), true
+	case "Checkout.tip_cents":
+		if e.ComplexityRoot.Checkout.TipCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.TipCents(childComplexity), true
+	case "Checkout.token":
+		if e.ComplexityRoot.Checkout.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Token(childComplexity), true
+	case "Checkout.total_cents":
+		if e.ComplexityRoot.Checkout.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.TotalCents(childComplexity), true
+	case "Checkout.tracking":
+		if e.ComplexityRoot.Checkout.Tracking == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Tracking(childComplexity), true
+	case "Checkout.updated_at":
+		if e.ComplexityRoot.Checkout.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.UpdatedAt(childComplexity), true
+	case "Checkout.utm":
+		if e.ComplexityRoot.Checkout.Utm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Utm(childComplexity), true
+
+	case "CheckoutLine.image_src":
+		if e.ComplexityRoot.CheckoutLine.ImageSrc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutLine.ImageSrc(childComplexity), true
+	case "CheckoutLine.price_cents":
+		if e.ComplexityRoot.CheckoutLine.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutLine.PriceCents(childComplexity), true
+	case "CheckoutLine.properties":
+		if e.ComplexityRoot.CheckoutLine.Properties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutLine.Properties(childComplexity), true
+	case "CheckoutLine.quantity":
+		if e.ComplexityRoot.CheckoutLine.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutLine.Quantity(childComplexity), true
+	case "CheckoutLine.sku":
+		if e.ComplexityRoot.CheckoutLine.Sku == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutLine.Sku(childComplexity), true
+	case "CheckoutLine.title":
+		if e.ComplexityRoot.CheckoutLine.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutLine.Title(childComplexity), true
+	case "CheckoutLine.variant_title":
+		if e.ComplexityRoot.CheckoutLine.VariantTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutLine.VariantTitle(childComplexity), true
+
+	case "CheckoutPaymentAttempt.amount_cents":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.AmountCents(childComplexity), true
+	case "CheckoutPaymentAttempt.capture_model":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.CaptureModel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.CaptureModel(childComplexity), true
+	case "CheckoutPaymentAttempt.created_at":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.CreatedAt(childComplexity), true
+	case "CheckoutPaymentAttempt.currency":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.Currency(childComplexity), true
+	case "CheckoutPaymentAttempt.error":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.Error(childComplexity), true
+	case "CheckoutPaymentAttempt.payment_method":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.PaymentMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.PaymentMethod(childComplexity), true
+	case "CheckoutPaymentAttempt.provider":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.Provider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.Provider(childComplexity), true
+	case "CheckoutPaymentAttempt.status":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.Status(childComplexity), true
+	case "CheckoutPaymentAttempt.transaction_id":
+		if e.ComplexityRoot.CheckoutPaymentAttempt.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPaymentAttempt.TransactionID(childComplexity), true
+
+	case "CheckoutTimelineEvent.amount_cents":
+		if e.ComplexityRoot.CheckoutTimelineEvent.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.AmountCents(childComplexity), true
+	case "CheckoutTimelineEvent.currency":
+		if e.ComplexityRoot.CheckoutTimelineEvent.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.Currency(childComplexity), true
+	case "CheckoutTimelineEvent.detail":
+		if e.ComplexityRoot.CheckoutTimelineEvent.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.Detail(childComplexity), true
+	case "CheckoutTimelineEvent.error_code":
+		if e.ComplexityRoot.CheckoutTimelineEvent.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.ErrorCode(childComplexity), true
+	case "CheckoutTimelineEvent.error_message":
+		if e.ComplexityRoot.CheckoutTimelineEvent.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.ErrorMessage(childComplexity), true
+	case "CheckoutTimelineEvent.name":
+		if e.ComplexityRoot.CheckoutTimelineEvent.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.Name(childComplexity), true
+	case "CheckoutTimelineEvent.occurred_at":
+		if e.ComplexityRoot.CheckoutTimelineEvent.OccurredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.OccurredAt(childComplexity), true
+	case "CheckoutTimelineEvent.payment_method":
+		if e.ComplexityRoot.CheckoutTimelineEvent.PaymentMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.PaymentMethod(childComplexity), true
+	case "CheckoutTimelineEvent.provider":
+		if e.ComplexityRoot.CheckoutTimelineEvent.Provider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.Provider(childComplexity), true
+	case "CheckoutTimelineEvent.source":
+		if e.ComplexityRoot.CheckoutTimelineEvent.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.Source(childComplexity), true
+	case "CheckoutTimelineEvent.transaction_id":
+		if e.ComplexityRoot.CheckoutTimelineEvent.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTimelineEvent.TransactionID(childComplexity), true
+
+	case "CheckoutTracking.axwrt":
+		if e.ComplexityRoot.CheckoutTracking.Axwrt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.Axwrt(childComplexity), true
+	case "CheckoutTracking.client_ip":
+		if e.ComplexityRoot.CheckoutTracking.ClientIP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.ClientIP(childComplexity), true
+	case "CheckoutTracking.event_source_url":
+		if e.ComplexityRoot.CheckoutTracking.EventSourceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.EventSourceURL(childComplexity), true
+	case "CheckoutTracking.external_id":
+		if e.ComplexityRoot.CheckoutTracking.ExternalID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.ExternalID(childComplexity), true
+	case "CheckoutTracking.fbc":
+		if e.ComplexityRoot.CheckoutTracking.Fbc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.Fbc(childComplexity), true
+	case "CheckoutTracking.fbp":
+		if e.ComplexityRoot.CheckoutTracking.Fbp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.Fbp(childComplexity), true
+	case "CheckoutTracking.kx":
+		if e.ComplexityRoot.CheckoutTracking.Kx == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.Kx(childComplexity), true
+	case "CheckoutTracking.ttclid":
+		if e.ComplexityRoot.CheckoutTracking.Ttclid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.Ttclid(childComplexity), true
+	case "CheckoutTracking.ttp":
+		if e.ComplexityRoot.CheckoutTracking.Ttp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.Ttp(childComplexity), true
+	case "CheckoutTracking.user_agent":
+		if e.ComplexityRoot.CheckoutTracking.UserAgent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutTracking.UserAgent(childComplexity), true
 
 	case "Collection.collection_type":
 		if e.ComplexityRoot.Collection.CollectionType == nil {
@@ -3727,6 +4233,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AwaitingCaptureAttention(childComplexity), true
+	case "Query.awaitingCaptureCheckout":
+		if e.ComplexityRoot.Query.AwaitingCaptureCheckout == nil {
+			break
+		}
+
+		args, err := ec.field_Query_awaitingCaptureCheckout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AwaitingCaptureCheckout(childComplexity, args["id"].(int64)), true
 	case "Query.awaitingCaptureCount":
 		if e.ComplexityRoot.Query.AwaitingCaptureCount == nil {
 			break
@@ -4652,6 +5169,79 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StoreSettingRef.Namespace(childComplexity), true
+
+	case "StoreeventsActivity.currency":
+		if e.ComplexityRoot.StoreeventsActivity.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.Currency(childComplexity), true
+	case "StoreeventsActivity.dwell_ms":
+		if e.ComplexityRoot.StoreeventsActivity.DwellMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.DwellMs(childComplexity), true
+	case "StoreeventsActivity.el_selector":
+		if e.ComplexityRoot.StoreeventsActivity.ElSelector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.ElSelector(childComplexity), true
+	case "StoreeventsActivity.el_text":
+		if e.ComplexityRoot.StoreeventsActivity.ElText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.ElText(childComplexity), true
+	case "StoreeventsActivity.name":
+		if e.ComplexityRoot.StoreeventsActivity.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.Name(childComplexity), true
+	case "StoreeventsActivity.occurred_at":
+		if e.ComplexityRoot.StoreeventsActivity.OccurredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.OccurredAt(childComplexity), true
+	case "StoreeventsActivity.path":
+		if e.ComplexityRoot.StoreeventsActivity.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.Path(childComplexity), true
+	case "StoreeventsActivity.product_id":
+		if e.ComplexityRoot.StoreeventsActivity.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.ProductID(childComplexity), true
+	case "StoreeventsActivity.result_count":
+		if e.ComplexityRoot.StoreeventsActivity.ResultCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.ResultCount(childComplexity), true
+	case "StoreeventsActivity.scroll_pct":
+		if e.ComplexityRoot.StoreeventsActivity.ScrollPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.ScrollPct(childComplexity), true
+	case "StoreeventsActivity.value_cents":
+		if e.ComplexityRoot.StoreeventsActivity.ValueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.ValueCents(childComplexity), true
+	case "StoreeventsActivity.variant_id":
+		if e.ComplexityRoot.StoreeventsActivity.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsActivity.VariantID(childComplexity), true
 
 	case "StoreeventsSession.browser":
 		if e.ComplexityRoot.StoreeventsSession.Browser == nil {
@@ -5730,6 +6320,187 @@ extend type Mutation {
   deleteBundle(id: Int!): Boolean! @access(scope: "bundles:write", role: ADMIN)
 }
 `, BuiltIn: false},
+	{Name: "../schema/checkouts.graphqls", Input: `# A shopper's checkout: what they were about to pay for, how they tried to
+# pay, and what happened along the way. The type does not name its source:
+# today a checkout is read back from the order it became (the checkout of a
+# payment awaiting capture); the abandoned-checkouts area will serve the
+# same type from its own table, for checkouts that did not become an order.
+
+"""
+A checkout. Read back from an order, it shows the checkout as the order
+recorded it: state completed, never abandoned or recovered, no recovery
+emails, and no storefront session or browsing (not recorded yet).
+"""
+type Checkout {
+  "When the shopper left without paying; null unless abandoned."
+  abandoned_at: Time
+  "The shopper's storefront browsing during the checkout, oldest first; null when storefront sessions are not recorded (they are not yet)."
+  activity: [StoreeventsActivity!]
+  "Payment attempts (authorizations, captures, sales), oldest first, failed ones included."
+  attempts: [CheckoutPaymentAttempt!]!
+  "The billing address the shopper entered, as entered."
+  billing_address: JSON
+  "When the checkout started (for an order: when its checkout started, else when it was placed)."
+  created_at: Time!
+  currency: String!
+  discount_cents: Int!
+  "The discount code applied; null when none."
+  discount_code: String
+  email: String!
+  """
+  When the checkout can no longer be completed as it is. For the checkout of
+  a payment awaiting capture: when the authorization lapses, or 7 days after
+  it was made when the payment provider gave no expiry.
+  """
+  expires_at: Time!
+  "What the shopper was buying, in order."
+  lines: [CheckoutLine!]!
+  "The shopper agreed to receive marketing (false when unknown)."
+  marketing_consent: Boolean!
+  "The shopper's phone: the customer's, else the billing or shipping address's; empty when none."
+  phone: String!
+  "When an abandoned checkout was completed after all; null otherwise."
+  recovered_at: Time
+  "Recovery reminders sent for it."
+  recovery_emails: Int!
+  "The storefront session the checkout happened in; null when not recorded."
+  session: StoreeventsSession
+  "The shipping address the shopper entered, as entered."
+  shipping_address: JSON
+  shipping_cents: Int!
+  "The shipping method chosen: {title, code, price_cents, carrier}."
+  shipping_line: JSON
+  "completed: it became an order. (The abandoned-checkouts area adds the states of checkouts that did not.)"
+  state: String!
+  "The lines' total before discount, shipping and tax."
+  subtotal_cents: Int!
+  "A handling surcharge added at checkout; 0 when none."
+  surcharge_cents: Int!
+  tax_cents: Int!
+  "What happened to the checkout (and to the order it became), oldest first; the first 500 entries."
+  timeline: [CheckoutTimelineEvent!]!
+  tip_cents: Int!
+  "Names the checkout to its shopper; for a completed checkout, the order's token."
+  token: String!
+  "What the shopper was to pay, everything included."
+  total_cents: Int!
+  "Ad-platform identifiers for conversion reporting; null when none is known."
+  tracking: CheckoutTracking
+  "When the checkout last changed (for an order: when the order last changed)."
+  updated_at: Time!
+  """
+  Where the shopper came from: utm_source, utm_medium, utm_campaign,
+  utm_content, utm_term, and what else was recorded (click_ids, referrer,
+  ad_source, ...); null when nothing was recorded.
+  """
+  utm: JSON
+}
+
+"One line of a checkout."
+type CheckoutLine {
+  "The product image; null when none."
+  image_src: String
+  "The unit price charged."
+  price_cents: Int!
+  "Custom properties the shopper entered (engraving, gift note, ...)."
+  properties: JSON
+  quantity: Int!
+  "null when none."
+  sku: String
+  title: String!
+  "null when none."
+  variant_title: String
+}
+
+"One attempt to take the checkout's payment."
+type CheckoutPaymentAttempt {
+  amount_cents: Int!
+  "manual for an authorization and its captures (the merchant captures the payment); null for a sale (taken at once)."
+  capture_model: String
+  created_at: Time!
+  currency: String!
+  "What the provider said when it failed; null otherwise."
+  error: String
+  "How the shopper paid (visa, paypal, ...), as the provider named it."
+  payment_method: String
+  provider: String!
+  "pending, success, failure or error."
+  status: String!
+  "The payment transaction (the id of /orders/awaiting-capture/{id} for the authorization)."
+  transaction_id: Int!
+}
+
+"One entry of a checkout's timeline."
+type CheckoutTimelineEvent {
+  "The money the entry moved, when it moved some."
+  amount_cents: Int
+  currency: String
+  "What else the entry recorded (a note, tags, a cancel reason, ...)."
+  detail: JSON
+  "The provider's error code for a failed payment; null when not given."
+  error_code: String
+  "The provider's message for a failed payment."
+  error_message: String
+  "created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated."
+  name: String!
+  occurred_at: Time!
+  payment_method: String
+  provider: String
+  "Who caused it: checkout, admin, api or system."
+  source: String!
+  "The payment transaction the entry is about."
+  transaction_id: Int
+}
+
+"""
+Identifiers the ad platforms match conversions on, as the storefront
+captured them. A field is null when it was not captured.
+"""
+type CheckoutTracking {
+  "Another ad platform's identifier, passed through as captured."
+  axwrt: String
+  "The shopper's IP address."
+  client_ip: String
+  "The page the conversion happened on."
+  event_source_url: String
+  "The shopper's id as sent to the ad platforms."
+  external_id: String
+  "Meta's click cookie (_fbc): fb.1.<ms>.<fbclid>."
+  fbc: String
+  "Meta's browser cookie (_fbp)."
+  fbp: String
+  "Another ad platform's identifier, passed through as captured."
+  kx: String
+  "TikTok's click id."
+  ttclid: String
+  "TikTok's browser cookie (_ttp)."
+  ttp: String
+  user_agent: String
+}
+
+"One thing the shopper did on the storefront."
+type StoreeventsActivity {
+  currency: String
+  "How long the shopper stayed on it, in milliseconds."
+  dwell_ms: Int
+  "The element acted on (a CSS selector)."
+  el_selector: String
+  "The text of the element acted on."
+  el_text: String
+  "What the shopper did (a page view, an add to cart, a search, ...)."
+  name: String!
+  occurred_at: Time!
+  path: String
+  product_id: Int
+  "How many results a search found."
+  result_count: Int
+  "How far down the page the shopper scrolled, in percent."
+  scroll_pct: Int
+  "The money involved (an add to cart's value)."
+  value_cents: Int
+  variant_id: Int
+}
+`, BuiltIn: false},
 	{Name: "../schema/collections.graphqls", Input: `"A collection: manual (products chosen and ordered by hand) or smart (products matching its rules)."
 type Collection {
   id: Int!
@@ -6243,6 +7014,14 @@ extend type Mutation {
   createFulfillment(id: Int!, input: FulfillmentInput): FulfillmentCreated! @access(scope: "orders:write", role: ADMIN)
   "Cancels a shipment; its quantities return to the order. Answers the order."
   cancelFulfillment(id: Int!): Order! @access(scope: "fulfillments:write", role: ADMIN)
+}
+
+extend type Query {
+  """
+  The checkout that produced a payment awaiting capture, by its authorization
+  transaction id (as awaitingCapturePayment), as the order recorded it.
+  """
+  awaitingCaptureCheckout(id: Int!): Checkout! @access(scope: "orders:read")
 }
 `, BuiltIn: false},
 	{Name: "../schema/products.graphqls", Input: `"A product: its variants (each a purchasable combination of option values), options, images and SEO."
@@ -7027,6 +7806,170 @@ func (ec *executionContext) childFields_CatalogProductOption(ctx context.Context
 		return ec.fieldContext_CatalogProductOption_image_src(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CatalogProductOption", field.Name)
+}
+
+func (ec *executionContext) childFields_Checkout(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "abandoned_at":
+		return ec.fieldContext_Checkout_abandoned_at(ctx, field)
+	case "activity":
+		return ec.fieldContext_Checkout_activity(ctx, field)
+	case "attempts":
+		return ec.fieldContext_Checkout_attempts(ctx, field)
+	case "billing_address":
+		return ec.fieldContext_Checkout_billing_address(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Checkout_created_at(ctx, field)
+	case "currency":
+		return ec.fieldContext_Checkout_currency(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_Checkout_discount_cents(ctx, field)
+	case "discount_code":
+		return ec.fieldContext_Checkout_discount_code(ctx, field)
+	case "email":
+		return ec.fieldContext_Checkout_email(ctx, field)
+	case "expires_at":
+		return ec.fieldContext_Checkout_expires_at(ctx, field)
+	case "lines":
+		return ec.fieldContext_Checkout_lines(ctx, field)
+	case "marketing_consent":
+		return ec.fieldContext_Checkout_marketing_consent(ctx, field)
+	case "phone":
+		return ec.fieldContext_Checkout_phone(ctx, field)
+	case "recovered_at":
+		return ec.fieldContext_Checkout_recovered_at(ctx, field)
+	case "recovery_emails":
+		return ec.fieldContext_Checkout_recovery_emails(ctx, field)
+	case "session":
+		return ec.fieldContext_Checkout_session(ctx, field)
+	case "shipping_address":
+		return ec.fieldContext_Checkout_shipping_address(ctx, field)
+	case "shipping_cents":
+		return ec.fieldContext_Checkout_shipping_cents(ctx, field)
+	case "shipping_line":
+		return ec.fieldContext_Checkout_shipping_line(ctx, field)
+	case "state":
+		return ec.fieldContext_Checkout_state(ctx, field)
+	case "subtotal_cents":
+		return ec.fieldContext_Checkout_subtotal_cents(ctx, field)
+	case "surcharge_cents":
+		return ec.fieldContext_Checkout_surcharge_cents(ctx, field)
+	case "tax_cents":
+		return ec.fieldContext_Checkout_tax_cents(ctx, field)
+	case "timeline":
+		return ec.fieldContext_Checkout_timeline(ctx, field)
+	case "tip_cents":
+		return ec.fieldContext_Checkout_tip_cents(ctx, field)
+	case "token":
+		return ec.fieldContext_Checkout_token(ctx, field)
+	case "total_cents":
+		return ec.fieldContext_Checkout_total_cents(ctx, field)
+	case "tracking":
+		return ec.fieldContext_Checkout_tracking(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_Checkout_updated_at(ctx, field)
+	case "utm":
+		return ec.fieldContext_Checkout_utm(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Checkout", field.Name)
+}
+
+func (ec *executionContext) childFields_CheckoutLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "image_src":
+		return ec.fieldContext_CheckoutLine_image_src(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_CheckoutLine_price_cents(ctx, field)
+	case "properties":
+		return ec.fieldContext_CheckoutLine_properties(ctx, field)
+	case "quantity":
+		return ec.fieldContext_CheckoutLine_quantity(ctx, field)
+	case "sku":
+		return ec.fieldContext_CheckoutLine_sku(ctx, field)
+	case "title":
+		return ec.fieldContext_CheckoutLine_title(ctx, field)
+	case "variant_title":
+		return ec.fieldContext_CheckoutLine_variant_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CheckoutLine", field.Name)
+}
+
+func (ec *executionContext) childFields_CheckoutPaymentAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "amount_cents":
+		return ec.fieldContext_CheckoutPaymentAttempt_amount_cents(ctx, field)
+	case "capture_model":
+		return ec.fieldContext_CheckoutPaymentAttempt_capture_model(ctx, field)
+	case "created_at":
+		return ec.fieldContext_CheckoutPaymentAttempt_created_at(ctx, field)
+	case "currency":
+		return ec.fieldContext_CheckoutPaymentAttempt_currency(ctx, field)
+	case "error":
+		return ec.fieldContext_CheckoutPaymentAttempt_error(ctx, field)
+	case "payment_method":
+		return ec.fieldContext_CheckoutPaymentAttempt_payment_method(ctx, field)
+	case "provider":
+		return ec.fieldContext_CheckoutPaymentAttempt_provider(ctx, field)
+	case "status":
+		return ec.fieldContext_CheckoutPaymentAttempt_status(ctx, field)
+	case "transaction_id":
+		return ec.fieldContext_CheckoutPaymentAttempt_transaction_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CheckoutPaymentAttempt", field.Name)
+}
+
+func (ec *executionContext) childFields_CheckoutTimelineEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "amount_cents":
+		return ec.fieldContext_CheckoutTimelineEvent_amount_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_CheckoutTimelineEvent_currency(ctx, field)
+	case "detail":
+		return ec.fieldContext_CheckoutTimelineEvent_detail(ctx, field)
+	case "error_code":
+		return ec.fieldContext_CheckoutTimelineEvent_error_code(ctx, field)
+	case "error_message":
+		return ec.fieldContext_CheckoutTimelineEvent_error_message(ctx, field)
+	case "name":
+		return ec.fieldContext_CheckoutTimelineEvent_name(ctx, field)
+	case "occurred_at":
+		return ec.fieldContext_CheckoutTimelineEvent_occurred_at(ctx, field)
+	case "payment_method":
+		return ec.fieldContext_CheckoutTimelineEvent_payment_method(ctx, field)
+	case "provider":
+		return ec.fieldContext_CheckoutTimelineEvent_provider(ctx, field)
+	case "source":
+		return ec.fieldContext_CheckoutTimelineEvent_source(ctx, field)
+	case "transaction_id":
+		return ec.fieldContext_CheckoutTimelineEvent_transaction_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CheckoutTimelineEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_CheckoutTracking(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "axwrt":
+		return ec.fieldContext_CheckoutTracking_axwrt(ctx, field)
+	case "client_ip":
+		return ec.fieldContext_CheckoutTracking_client_ip(ctx, field)
+	case "event_source_url":
+		return ec.fieldContext_CheckoutTracking_event_source_url(ctx, field)
+	case "external_id":
+		return ec.fieldContext_CheckoutTracking_external_id(ctx, field)
+	case "fbc":
+		return ec.fieldContext_CheckoutTracking_fbc(ctx, field)
+	case "fbp":
+		return ec.fieldContext_CheckoutTracking_fbp(ctx, field)
+	case "kx":
+		return ec.fieldContext_CheckoutTracking_kx(ctx, field)
+	case "ttclid":
+		return ec.fieldContext_CheckoutTracking_ttclid(ctx, field)
+	case "ttp":
+		return ec.fieldContext_CheckoutTracking_ttp(ctx, field)
+	case "user_agent":
+		return ec.fieldContext_CheckoutTracking_user_agent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CheckoutTracking", field.Name)
 }
 
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7887,6 +8830,36 @@ func (ec *executionContext) childFields_StoreSettingRef(ctx context.Context, fie
 		return ec.fieldContext_StoreSettingRef_key(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type StoreSettingRef", field.Name)
+}
+
+func (ec *executionContext) childFields_StoreeventsActivity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "currency":
+		return ec.fieldContext_StoreeventsActivity_currency(ctx, field)
+	case "dwell_ms":
+		return ec.fieldContext_StoreeventsActivity_dwell_ms(ctx, field)
+	case "el_selector":
+		return ec.fieldContext_StoreeventsActivity_el_selector(ctx, field)
+	case "el_text":
+		return ec.fieldContext_StoreeventsActivity_el_text(ctx, field)
+	case "name":
+		return ec.fieldContext_StoreeventsActivity_name(ctx, field)
+	case "occurred_at":
+		return ec.fieldContext_StoreeventsActivity_occurred_at(ctx, field)
+	case "path":
+		return ec.fieldContext_StoreeventsActivity_path(ctx, field)
+	case "product_id":
+		return ec.fieldContext_StoreeventsActivity_product_id(ctx, field)
+	case "result_count":
+		return ec.fieldContext_StoreeventsActivity_result_count(ctx, field)
+	case "scroll_pct":
+		return ec.fieldContext_StoreeventsActivity_scroll_pct(ctx, field)
+	case "value_cents":
+		return ec.fieldContext_StoreeventsActivity_value_cents(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_StoreeventsActivity_variant_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StoreeventsActivity", field.Name)
 }
 
 func (ec *executionContext) childFields_StoreeventsSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9132,6 +10105,20 @@ func (ec *executionContext) field_Query_auditLogs_args(ctx context.Context, rawA
 }
 
 func (ec *executionContext) field_Query_awaitingCaptureActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_awaitingCaptureCheckout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -12099,6 +13086,1601 @@ func (ec *executionContext) _CatalogProductOption_image_src(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_abandoned_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_abandoned_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AbandonedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_abandoned_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_activity(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_activity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Activity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []StoreeventsActivity) graphql.Marshaler {
+			return ec.marshalOStoreeventsActivity2ᚕstoreadminᚋgraphᚐStoreeventsActivityᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_activity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StoreeventsActivity(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Checkout_attempts(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []CheckoutPaymentAttempt) graphql.Marshaler {
+			return ec.marshalNCheckoutPaymentAttempt2ᚕstoreadminᚋgraphᚐCheckoutPaymentAttemptᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CheckoutPaymentAttempt(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Checkout_billing_address(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_billing_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillingAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_billing_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_created_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_currency(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_discount_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_discount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_discount_code(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_discount_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_email(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_expires_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_expires_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_lines(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_lines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lines, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []CheckoutLine) graphql.Marshaler {
+			return ec.marshalNCheckoutLine2ᚕstoreadminᚋgraphᚐCheckoutLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CheckoutLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Checkout_marketing_consent(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_marketing_consent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MarketingConsent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_marketing_consent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_phone(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_phone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_recovered_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_recovered_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecoveredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_recovered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_recovery_emails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecoveryEmails, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_session(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_session(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Session, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *StoreeventsSession) graphql.Marshaler {
+			return ec.marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StoreeventsSession(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Checkout_shipping_address(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_shipping_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_shipping_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_shipping_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_shipping_line(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_shipping_line(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingLine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_shipping_line(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_state(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_subtotal_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubtotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_surcharge_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SurchargeCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_tax_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_tax_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_timeline(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_timeline(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Timeline, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []CheckoutTimelineEvent) graphql.Marshaler {
+			return ec.marshalNCheckoutTimelineEvent2ᚕstoreadminᚋgraphᚐCheckoutTimelineEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_timeline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CheckoutTimelineEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Checkout_tip_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_tip_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TipCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_tip_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_token(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_total_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_total_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_tracking(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_tracking(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tracking, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CheckoutTracking) graphql.Marshaler {
+			return ec.marshalOCheckoutTracking2ᚖstoreadminᚋgraphᚐCheckoutTracking(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_tracking(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CheckoutTracking(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Checkout_updated_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_updated_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_utm(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_utm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Utm, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_utm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutLine_image_src(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutLine_image_src(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImageSrc, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutLine_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutLine_price_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PriceCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutLine_properties(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutLine_properties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Properties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutLine_properties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutLine_quantity(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutLine_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutLine_sku(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutLine_sku(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sku, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutLine_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutLine_title(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutLine_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutLine_variant_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_amount_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_amount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_capture_model(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_capture_model(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CaptureModel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_capture_model(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_created_at(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_currency(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_error(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_payment_method(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_payment_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_provider(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_provider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Provider, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_status(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPaymentAttempt_transaction_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutPaymentAttempt_transaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_amount_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_amount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_currency(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_detail(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_error_code(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_error_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_error_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_error_message(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_error_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_error_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_name(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_occurred_at(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_occurred_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccurredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_occurred_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_payment_method(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_payment_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_provider(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_provider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Provider, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_source(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTimelineEvent_transaction_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTimelineEvent_transaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTimelineEvent_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_axwrt(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_axwrt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Axwrt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_axwrt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_client_ip(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_client_ip(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientIP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_client_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_event_source_url(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_event_source_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventSourceURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_event_source_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_external_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_external_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_external_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_fbc(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_fbc(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fbc, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_fbc(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_fbp(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_fbp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fbp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_fbp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_kx(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_kx(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kx, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_kx(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_ttclid(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_ttclid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ttclid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_ttclid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_ttp(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_ttp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ttp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_ttp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutTracking_user_agent(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CheckoutTracking_user_agent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CheckoutTracking_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
@@ -23400,6 +25982,73 @@ func (ec *executionContext) fieldContext_Query_awaitingCaptureActivity(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_awaitingCaptureCheckout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_awaitingCaptureCheckout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AwaitingCaptureCheckout(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *Checkout
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *Checkout
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *Checkout
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *Checkout) graphql.Marshaler {
+			return ec.marshalNCheckout2ᚖstoreadminᚋgraphᚐCheckout(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_awaitingCaptureCheckout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Checkout(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_awaitingCaptureCheckout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_products(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26704,6 +29353,282 @@ func (ec *executionContext) _StoreSettingRef_key(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_StoreSettingRef_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSettingRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_currency(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_dwell_ms(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_dwell_ms(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DwellMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_dwell_ms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_el_selector(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_el_selector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ElSelector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_el_selector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_el_text(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_el_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ElText, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_el_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_name(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_occurred_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_occurred_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccurredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_occurred_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_path(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_product_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_product_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_result_count(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_result_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResultCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_result_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_scroll_pct(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_scroll_pct(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScrollPct, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_scroll_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_value_cents(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_value_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ValueCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_value_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsActivity_variant_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsActivity_variant_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsActivity_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_session_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
@@ -33113,6 +36038,506 @@ func (ec *executionContext) _CatalogProductOption(ctx context.Context, sel ast.S
 	return out
 }
 
+var checkoutImplementors = []string{"Checkout"}
+
+func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet, obj *Checkout) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Checkout")
+		case "abandoned_at":
+			out.Values[i] = ec._Checkout_abandoned_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "activity":
+			out.Values[i] = ec._Checkout_activity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._Checkout_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "billing_address":
+			out.Values[i] = ec._Checkout_billing_address(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "created_at":
+			out.Values[i] = ec._Checkout_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._Checkout_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discount_cents":
+			out.Values[i] = ec._Checkout_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discount_code":
+			out.Values[i] = ec._Checkout_discount_code(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._Checkout_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expires_at":
+			out.Values[i] = ec._Checkout_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lines":
+			out.Values[i] = ec._Checkout_lines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "marketing_consent":
+			out.Values[i] = ec._Checkout_marketing_consent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "phone":
+			out.Values[i] = ec._Checkout_phone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovered_at":
+			out.Values[i] = ec._Checkout_recovered_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recovery_emails":
+			out.Values[i] = ec._Checkout_recovery_emails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "session":
+			out.Values[i] = ec._Checkout_session(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "shipping_address":
+			out.Values[i] = ec._Checkout_shipping_address(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "shipping_cents":
+			out.Values[i] = ec._Checkout_shipping_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shipping_line":
+			out.Values[i] = ec._Checkout_shipping_line(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._Checkout_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subtotal_cents":
+			out.Values[i] = ec._Checkout_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "surcharge_cents":
+			out.Values[i] = ec._Checkout_surcharge_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tax_cents":
+			out.Values[i] = ec._Checkout_tax_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "timeline":
+			out.Values[i] = ec._Checkout_timeline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tip_cents":
+			out.Values[i] = ec._Checkout_tip_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._Checkout_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total_cents":
+			out.Values[i] = ec._Checkout_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tracking":
+			out.Values[i] = ec._Checkout_tracking(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updated_at":
+			out.Values[i] = ec._Checkout_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "utm":
+			out.Values[i] = ec._Checkout_utm(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var checkoutLineImplementors = []string{"CheckoutLine"}
+
+func (ec *executionContext) _CheckoutLine(ctx context.Context, sel ast.SelectionSet, obj *CheckoutLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CheckoutLine")
+		case "image_src":
+			out.Values[i] = ec._CheckoutLine_image_src(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "price_cents":
+			out.Values[i] = ec._CheckoutLine_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "properties":
+			out.Values[i] = ec._CheckoutLine_properties(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._CheckoutLine_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sku":
+			out.Values[i] = ec._CheckoutLine_sku(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._CheckoutLine_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variant_title":
+			out.Values[i] = ec._CheckoutLine_variant_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var checkoutPaymentAttemptImplementors = []string{"CheckoutPaymentAttempt"}
+
+func (ec *executionContext) _CheckoutPaymentAttempt(ctx context.Context, sel ast.SelectionSet, obj *CheckoutPaymentAttempt) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutPaymentAttemptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CheckoutPaymentAttempt")
+		case "amount_cents":
+			out.Values[i] = ec._CheckoutPaymentAttempt_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "capture_model":
+			out.Values[i] = ec._CheckoutPaymentAttempt_capture_model(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "created_at":
+			out.Values[i] = ec._CheckoutPaymentAttempt_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._CheckoutPaymentAttempt_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._CheckoutPaymentAttempt_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "payment_method":
+			out.Values[i] = ec._CheckoutPaymentAttempt_payment_method(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "provider":
+			out.Values[i] = ec._CheckoutPaymentAttempt_provider(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._CheckoutPaymentAttempt_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transaction_id":
+			out.Values[i] = ec._CheckoutPaymentAttempt_transaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var checkoutTimelineEventImplementors = []string{"CheckoutTimelineEvent"}
+
+func (ec *executionContext) _CheckoutTimelineEvent(ctx context.Context, sel ast.SelectionSet, obj *CheckoutTimelineEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutTimelineEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CheckoutTimelineEvent")
+		case "amount_cents":
+			out.Values[i] = ec._CheckoutTimelineEvent_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._CheckoutTimelineEvent_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._CheckoutTimelineEvent_detail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error_code":
+			out.Values[i] = ec._CheckoutTimelineEvent_error_code(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error_message":
+			out.Values[i] = ec._CheckoutTimelineEvent_error_message(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._CheckoutTimelineEvent_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "occurred_at":
+			out.Values[i] = ec._CheckoutTimelineEvent_occurred_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payment_method":
+			out.Values[i] = ec._CheckoutTimelineEvent_payment_method(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "provider":
+			out.Values[i] = ec._CheckoutTimelineEvent_provider(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._CheckoutTimelineEvent_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transaction_id":
+			out.Values[i] = ec._CheckoutTimelineEvent_transaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var checkoutTrackingImplementors = []string{"CheckoutTracking"}
+
+func (ec *executionContext) _CheckoutTracking(ctx context.Context, sel ast.SelectionSet, obj *CheckoutTracking) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutTrackingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CheckoutTracking")
+		case "axwrt":
+			out.Values[i] = ec._CheckoutTracking_axwrt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "client_ip":
+			out.Values[i] = ec._CheckoutTracking_client_ip(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "event_source_url":
+			out.Values[i] = ec._CheckoutTracking_event_source_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "external_id":
+			out.Values[i] = ec._CheckoutTracking_external_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fbc":
+			out.Values[i] = ec._CheckoutTracking_fbc(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fbp":
+			out.Values[i] = ec._CheckoutTracking_fbp(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "kx":
+			out.Values[i] = ec._CheckoutTracking_kx(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ttclid":
+			out.Values[i] = ec._CheckoutTracking_ttclid(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ttp":
+			out.Values[i] = ec._CheckoutTracking_ttp(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "user_agent":
+			out.Values[i] = ec._CheckoutTracking_user_agent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var collectionImplementors = []string{"Collection"}
 
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *models.Collection) graphql.Marshaler {
@@ -37153,6 +40578,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "awaitingCaptureCheckout":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_awaitingCaptureCheckout(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "products":
 			field := field
 
@@ -38544,6 +41991,99 @@ func (ec *executionContext) _StoreSettingRef(ctx context.Context, sel ast.Select
 		case "key":
 			out.Values[i] = ec._StoreSettingRef_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var storeeventsActivityImplementors = []string{"StoreeventsActivity"}
+
+func (ec *executionContext) _StoreeventsActivity(ctx context.Context, sel ast.SelectionSet, obj *StoreeventsActivity) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storeeventsActivityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StoreeventsActivity")
+		case "currency":
+			out.Values[i] = ec._StoreeventsActivity_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dwell_ms":
+			out.Values[i] = ec._StoreeventsActivity_dwell_ms(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "el_selector":
+			out.Values[i] = ec._StoreeventsActivity_el_selector(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "el_text":
+			out.Values[i] = ec._StoreeventsActivity_el_text(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._StoreeventsActivity_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "occurred_at":
+			out.Values[i] = ec._StoreeventsActivity_occurred_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._StoreeventsActivity_path(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "product_id":
+			out.Values[i] = ec._StoreeventsActivity_product_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "result_count":
+			out.Values[i] = ec._StoreeventsActivity_result_count(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "scroll_pct":
+			out.Values[i] = ec._StoreeventsActivity_scroll_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "value_cents":
+			out.Values[i] = ec._StoreeventsActivity_value_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "variant_id":
+			out.Values[i] = ec._StoreeventsActivity_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -40015,6 +43555,76 @@ func (ec *executionContext) marshalNCatalogProductOption2ᚕstoreadminᚋmodels�
 	return ret
 }
 
+func (ec *executionContext) marshalNCheckout2ᚖstoreadminᚋgraphᚐCheckout(ctx context.Context, sel ast.SelectionSet, v *Checkout) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Checkout(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCheckoutLine2storeadminᚋgraphᚐCheckoutLine(ctx context.Context, sel ast.SelectionSet, v CheckoutLine) graphql.Marshaler {
+	return ec._CheckoutLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCheckoutLine2ᚕstoreadminᚋgraphᚐCheckoutLineᚄ(ctx context.Context, sel ast.SelectionSet, v []CheckoutLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCheckoutLine2storeadminᚋgraphᚐCheckoutLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCheckoutPaymentAttempt2storeadminᚋgraphᚐCheckoutPaymentAttempt(ctx context.Context, sel ast.SelectionSet, v CheckoutPaymentAttempt) graphql.Marshaler {
+	return ec._CheckoutPaymentAttempt(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCheckoutPaymentAttempt2ᚕstoreadminᚋgraphᚐCheckoutPaymentAttemptᚄ(ctx context.Context, sel ast.SelectionSet, v []CheckoutPaymentAttempt) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCheckoutPaymentAttempt2storeadminᚋgraphᚐCheckoutPaymentAttempt(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCheckoutTimelineEvent2storeadminᚋgraphᚐCheckoutTimelineEvent(ctx context.Context, sel ast.SelectionSet, v CheckoutTimelineEvent) graphql.Marshaler {
+	return ec._CheckoutTimelineEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCheckoutTimelineEvent2ᚕstoreadminᚋgraphᚐCheckoutTimelineEventᚄ(ctx context.Context, sel ast.SelectionSet, v []CheckoutTimelineEvent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCheckoutTimelineEvent2storeadminᚋgraphᚐCheckoutTimelineEvent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNCollection2storeadminᚋmodelsᚐCollection(ctx context.Context, sel ast.SelectionSet, v models.Collection) graphql.Marshaler {
 	return ec._Collection(ctx, sel, &v)
 }
@@ -40832,6 +44442,10 @@ func (ec *executionContext) unmarshalNStoreUpdateInput2storeadminᚋgraphᚐStor
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNStoreeventsActivity2storeadminᚋgraphᚐStoreeventsActivity(ctx context.Context, sel ast.SelectionSet, v StoreeventsActivity) graphql.Marshaler {
+	return ec._StoreeventsActivity(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := models.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -41244,6 +44858,13 @@ func (ec *executionContext) unmarshalOBundleTierInput2ᚕstoreadminᚋgraphᚐBu
 	return res, nil
 }
 
+func (ec *executionContext) marshalOCheckoutTracking2ᚖstoreadminᚋgraphᚐCheckoutTracking(ctx context.Context, sel ast.SelectionSet, v *CheckoutTracking) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CheckoutTracking(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCollectionFilter2ᚖstoreadminᚋmodelsᚐCollectionFilter(ctx context.Context, v any) (*models.CollectionFilter, error) {
 	if v == nil {
 		return nil, nil
@@ -41574,6 +45195,25 @@ func (ec *executionContext) marshalOStoreMember2ᚖstoreadminᚋmodelsᚐStoreMe
 		return graphql.Null
 	}
 	return ec._StoreMember(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOStoreeventsActivity2ᚕstoreadminᚋgraphᚐStoreeventsActivityᚄ(ctx context.Context, sel ast.SelectionSet, v []StoreeventsActivity) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNStoreeventsActivity2storeadminᚋgraphᚐStoreeventsActivity(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx context.Context, sel ast.SelectionSet, v *StoreeventsSession) graphql.Marshaler {

@@ -57,6 +57,150 @@ type BundleTierInput struct {
 	Preselected  *bool   `json:"preselected,omitempty"`
 }
 
+// A checkout. Read back from an order, it shows the checkout as the order
+// recorded it: state completed, never abandoned or recovered, no recovery
+// emails, and no storefront session or browsing (not recorded yet).
+type Checkout struct {
+	// When the shopper left without paying; null unless abandoned.
+	AbandonedAt *time.Time `json:"abandoned_at,omitempty"`
+	// The shopper's storefront browsing during the checkout, oldest first; null when storefront sessions are not recorded (they are not yet).
+	Activity []StoreeventsActivity `json:"activity,omitempty"`
+	// Payment attempts (authorizations, captures, sales), oldest first, failed ones included.
+	Attempts []CheckoutPaymentAttempt `json:"attempts"`
+	// The billing address the shopper entered, as entered.
+	BillingAddress any `json:"billing_address,omitempty"`
+	// When the checkout started (for an order: when its checkout started, else when it was placed).
+	CreatedAt     time.Time `json:"created_at"`
+	Currency      string    `json:"currency"`
+	DiscountCents int64     `json:"discount_cents"`
+	// The discount code applied; null when none.
+	DiscountCode *string `json:"discount_code,omitempty"`
+	Email        string  `json:"email"`
+	// When the checkout can no longer be completed as it is. For the checkout of
+	// a payment awaiting capture: when the authorization lapses, or 7 days after
+	// it was made when the payment provider gave no expiry.
+	ExpiresAt time.Time `json:"expires_at"`
+	// What the shopper was buying, in order.
+	Lines []CheckoutLine `json:"lines"`
+	// The shopper agreed to receive marketing (false when unknown).
+	MarketingConsent bool `json:"marketing_consent"`
+	// The shopper's phone: the customer's, else the billing or shipping address's; empty when none.
+	Phone string `json:"phone"`
+	// When an abandoned checkout was completed after all; null otherwise.
+	RecoveredAt *time.Time `json:"recovered_at,omitempty"`
+	// Recovery reminders sent for it.
+	RecoveryEmails int64 `json:"recovery_emails"`
+	// The storefront session the checkout happened in; null when not recorded.
+	Session *StoreeventsSession `json:"session,omitempty"`
+	// The shipping address the shopper entered, as entered.
+	ShippingAddress any   `json:"shipping_address,omitempty"`
+	ShippingCents   int64 `json:"shipping_cents"`
+	// The shipping method chosen: {title, code, price_cents, carrier}.
+	ShippingLine any `json:"shipping_line,omitempty"`
+	// completed: it became an order. (The abandoned-checkouts area adds the states of checkouts that did not.)
+	State string `json:"state"`
+	// The lines' total before discount, shipping and tax.
+	SubtotalCents int64 `json:"subtotal_cents"`
+	// A handling surcharge added at checkout; 0 when none.
+	SurchargeCents int64 `json:"surcharge_cents"`
+	TaxCents       int64 `json:"tax_cents"`
+	// What happened to the checkout (and to the order it became), oldest first; the first 500 entries.
+	Timeline []CheckoutTimelineEvent `json:"timeline"`
+	TipCents int64                   `json:"tip_cents"`
+	// Names the checkout to its shopper; for a completed checkout, the order's token.
+	Token string `json:"token"`
+	// What the shopper was to pay, everything included.
+	TotalCents int64 `json:"total_cents"`
+	// Ad-platform identifiers for conversion reporting; null when none is known.
+	Tracking *CheckoutTracking `json:"tracking,omitempty"`
+	// When the checkout last changed (for an order: when the order last changed).
+	UpdatedAt time.Time `json:"updated_at"`
+	// Where the shopper came from: utm_source, utm_medium, utm_campaign,
+	// utm_content, utm_term, and what else was recorded (click_ids, referrer,
+	// ad_source, ...); null when nothing was recorded.
+	Utm any `json:"utm,omitempty"`
+}
+
+// One line of a checkout.
+type CheckoutLine struct {
+	// The product image; null when none.
+	ImageSrc *string `json:"image_src,omitempty"`
+	// The unit price charged.
+	PriceCents int64 `json:"price_cents"`
+	// Custom properties the shopper entered (engraving, gift note, ...).
+	Properties any   `json:"properties,omitempty"`
+	Quantity   int64 `json:"quantity"`
+	// null when none.
+	Sku   *string `json:"sku,omitempty"`
+	Title string  `json:"title"`
+	// null when none.
+	VariantTitle *string `json:"variant_title,omitempty"`
+}
+
+// One attempt to take the checkout's payment.
+type CheckoutPaymentAttempt struct {
+	AmountCents int64 `json:"amount_cents"`
+	// manual for an authorization and its captures (the merchant captures the payment); null for a sale (taken at once).
+	CaptureModel *string   `json:"capture_model,omitempty"`
+	CreatedAt    time.Time `json:"created_at"`
+	Currency     string    `json:"currency"`
+	// What the provider said when it failed; null otherwise.
+	Error *string `json:"error,omitempty"`
+	// How the shopper paid (visa, paypal, ...), as the provider named it.
+	PaymentMethod *string `json:"payment_method,omitempty"`
+	Provider      string  `json:"provider"`
+	// pending, success, failure or error.
+	Status string `json:"status"`
+	// The payment transaction (the id of /orders/awaiting-capture/{id} for the authorization).
+	TransactionID int64 `json:"transaction_id"`
+}
+
+// One entry of a checkout's timeline.
+type CheckoutTimelineEvent struct {
+	// The money the entry moved, when it moved some.
+	AmountCents *int64  `json:"amount_cents,omitempty"`
+	Currency    *string `json:"currency,omitempty"`
+	// What else the entry recorded (a note, tags, a cancel reason, ...).
+	Detail any `json:"detail,omitempty"`
+	// The provider's error code for a failed payment; null when not given.
+	ErrorCode *string `json:"error_code,omitempty"`
+	// The provider's message for a failed payment.
+	ErrorMessage *string `json:"error_message,omitempty"`
+	// created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated.
+	Name          string    `json:"name"`
+	OccurredAt    time.Time `json:"occurred_at"`
+	PaymentMethod *string   `json:"payment_method,omitempty"`
+	Provider      *string   `json:"provider,omitempty"`
+	// Who caused it: checkout, admin, api or system.
+	Source string `json:"source"`
+	// The payment transaction the entry is about.
+	TransactionID *int64 `json:"transaction_id,omitempty"`
+}
+
+// Identifiers the ad platforms match conversions on, as the storefront
+// captured them. A field is null when it was not captured.
+type CheckoutTracking struct {
+	// Another ad platform's identifier, passed through as captured.
+	Axwrt *string `json:"axwrt,omitempty"`
+	// The shopper's IP address.
+	ClientIP *string `json:"client_ip,omitempty"`
+	// The page the conversion happened on.
+	EventSourceURL *string `json:"event_source_url,omitempty"`
+	// The shopper's id as sent to the ad platforms.
+	ExternalID *string `json:"external_id,omitempty"`
+	// Meta's click cookie (_fbc): fb.1.<ms>.<fbclid>.
+	Fbc *string `json:"fbc,omitempty"`
+	// Meta's browser cookie (_fbp).
+	Fbp *string `json:"fbp,omitempty"`
+	// Another ad platform's identifier, passed through as captured.
+	Kx *string `json:"kx,omitempty"`
+	// TikTok's click id.
+	Ttclid *string `json:"ttclid,omitempty"`
+	// TikTok's browser cookie (_ttp).
+	Ttp       *string `json:"ttp,omitempty"`
+	UserAgent *string `json:"user_agent,omitempty"`
+}
+
 // A new collection; or, on update, the fields to change (left out: unchanged).
 type CollectionInput struct {
 	Title *string `json:"title,omitempty"`
@@ -346,6 +490,29 @@ type StoreUpdateInput struct {
 	OrderNumberPrefix *string `json:"order_number_prefix,omitempty"`
 	OrderNumberSuffix *string `json:"order_number_suffix,omitempty"`
 	Address           any     `json:"address,omitempty"`
+}
+
+// One thing the shopper did on the storefront.
+type StoreeventsActivity struct {
+	Currency *string `json:"currency,omitempty"`
+	// How long the shopper stayed on it, in milliseconds.
+	DwellMs *int64 `json:"dwell_ms,omitempty"`
+	// The element acted on (a CSS selector).
+	ElSelector *string `json:"el_selector,omitempty"`
+	// The text of the element acted on.
+	ElText *string `json:"el_text,omitempty"`
+	// What the shopper did (a page view, an add to cart, a search, ...).
+	Name       string    `json:"name"`
+	OccurredAt time.Time `json:"occurred_at"`
+	Path       *string   `json:"path,omitempty"`
+	ProductID  *int64    `json:"product_id,omitempty"`
+	// How many results a search found.
+	ResultCount *int64 `json:"result_count,omitempty"`
+	// How far down the page the shopper scrolled, in percent.
+	ScrollPct *int64 `json:"scroll_pct,omitempty"`
+	// The money involved (an add to cart's value).
+	ValueCents *int64 `json:"value_cents,omitempty"`
+	VariantID  *int64 `json:"variant_id,omitempty"`
 }
 
 // A storefront visit.

@@ -216,6 +216,18 @@ func (r *queryResolver) AwaitingCaptureActivity(ctx context.Context, id int64) (
 	return orderActivity(ctx, r.db(ctx), o, graph.UseractivityAnchor{ID: p.TransactionID, Kind: "awaiting_capture", Label: &p.DraftName, Token: &o.Token})
 }
 
+func (r *queryResolver) AwaitingCaptureCheckout(ctx context.Context, id int64) (*graph.Checkout, error) {
+	p, err := r.AwaitingCapturePayment(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	o, err := r.Order(ctx, p.OrderID)
+	if err != nil {
+		return nil, err
+	}
+	return orderCheckout(ctx, r.db(ctx), o, p)
+}
+
 func (r *refundResolver) OrderFinancialStatus(ctx context.Context, obj *models.Refund) (string, error) {
 	if obj.OrderFinancialStatus != "" {
 		return obj.OrderFinancialStatus, nil
