@@ -57,6 +57,28 @@ type setup struct {
 	idleEvents bool
 }
 
+// StartEventWorkers starts another events engine on the service's
+// database, as the next serve process would after a crash, and stops it
+// when the test ends.
+func (e *Env) StartEventWorkers() {
+	t := e.T
+	t.Helper()
+	next, err := events.New(e.DB, EventsConfig(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := next.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := next.Stop(ctx); err != nil {
+			t.Errorf("stop events: %v", err)
+		}
+	})
+}
+
 // WithRateLimit sets the requests per key per minute.
 func WithRateLimit(n int) Option { return func(s *setup) { s.RateLimit = n } }
 

@@ -16,7 +16,6 @@ import (
 
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/auth"
-	"storeadmin/internal/events"
 	"storeadmin/models"
 )
 
@@ -228,27 +227,6 @@ func owFlakyReceiver(t *testing.T, fails int64) *whReceiver {
 	return r
 }
 
-// owStartEngine starts another events engine on the service's database, as
-// the next serve process would after a crash, and stops it when the test
-// ends.
-func owStartEngine(t *testing.T, e *apitest.Env) {
-	t.Helper()
-	next, err := events.New(e.DB, apitest.EventsConfig(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := next.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := next.Stop(ctx); err != nil {
-			t.Errorf("stop events: %v", err)
-		}
-	})
-}
-
 // TestOrderEventsDeliveredOncePerSubscription: cancel, refund and fulfil
 // each emit their topic; every subscription of the topic gets the event
 // once, signed with its own secret, carrying the order as GET shows it.
@@ -376,7 +354,7 @@ func TestOrderEventSurvivesRestart(t *testing.T) {
 	}
 	owNoMore(t, rcv)
 
-	owStartEngine(t, e)
+	e.StartEventWorkers()
 	ev := owDecode(t, s.ID, sub["secret"].(string), rcv.next(t))
 	if ev.topic != "order.cancelled" || ev.id != auditMustWhole(t, ds[0]["event_id"]) || ev.deliveryID != auditMustWhole(t, ds[0]["id"]) {
 		t.Fatalf("got %s event %d delivery %d; listed %v", ev.topic, ev.id, ev.deliveryID, ds[0])

@@ -917,18 +917,7 @@ func TestWebhooksDeliveredAfterRestart(t *testing.T) {
 		t.Fatalf("delivery sent without workers: %v", d)
 	}
 
-	next, err := events.New(e.DB, apitest.EventsConfig(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := next.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		next.Stop(ctx)
-	})
+	e.StartEventWorkers()
 	if got := rcv.next(t); got.header.Get("X-Shop-Event-Id") != strconv.FormatInt(id, 10) {
 		t.Fatalf("delivered event %s, want %d", got.header.Get("X-Shop-Event-Id"), id)
 	}
