@@ -35,6 +35,9 @@ type ResolverRoot interface {
 	Collection() CollectionResolver
 	CollectionMember() CollectionMemberResolver
 	Customer() CustomerResolver
+	Discount() DiscountResolver
+	DraftOrder() DraftOrderResolver
+	DraftOrderLine() DraftOrderLineResolver
 	Fulfillment() FulfillmentResolver
 	MCPActivity() MCPActivityResolver
 	MCPKey() MCPKeyResolver
@@ -46,6 +49,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Refund() RefundResolver
 	Review() ReviewResolver
+	ShippingZone() ShippingZoneResolver
 	WebhookSubscription() WebhookSubscriptionResolver
 }
 
@@ -311,11 +315,109 @@ type ComplexityRoot struct {
 		Phone            func(childComplexity int) int
 	}
 
+	Discount struct {
+		AppliesTo            func(childComplexity int) int
+		BuyCollectionIDs     func(childComplexity int) int
+		BuyProductIDs        func(childComplexity int) int
+		BuyQuantity          func(childComplexity int) int
+		Class                func(childComplexity int) int
+		Code                 func(childComplexity int) int
+		CollectionIDs        func(childComplexity int) int
+		Collections          func(childComplexity int) int
+		CreatedAt            func(childComplexity int) int
+		Enabled              func(childComplexity int) int
+		EndsAt               func(childComplexity int) int
+		GetCollectionIDs     func(childComplexity int) int
+		GetProductIDs        func(childComplexity int) int
+		GetQuantity          func(childComplexity int) int
+		GetValue             func(childComplexity int) int
+		GetValueType         func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		MinimumSubtotalCents func(childComplexity int) int
+		OncePerCustomer      func(childComplexity int) int
+		PerCustomerLimit     func(childComplexity int) int
+		ProductIDs           func(childComplexity int) int
+		Products             func(childComplexity int) int
+		StartsAt             func(childComplexity int) int
+		Type                 func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+		UsageLimit           func(childComplexity int) int
+		UsedCount            func(childComplexity int) int
+		Value                func(childComplexity int) int
+		ValueType            func(childComplexity int) int
+	}
+
 	Download struct {
 		ContentType func(childComplexity int) int
 		ExpiresAt   func(childComplexity int) int
 		Filename    func(childComplexity int) int
 		URL         func(childComplexity int) int
+	}
+
+	DraftOrder struct {
+		BillingAddress   func(childComplexity int) int
+		CompletedAt      func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Currency         func(childComplexity int) int
+		Discount         func(childComplexity int) int
+		DiscountCents    func(childComplexity int) int
+		DiscountCode     func(childComplexity int) int
+		Email            func(childComplexity int) int
+		ID               func(childComplexity int) int
+		InvoiceSentAt    func(childComplexity int) int
+		Lines            func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Note             func(childComplexity int) int
+		Order            func(childComplexity int) int
+		OrderID          func(childComplexity int) int
+		RequiresShipping func(childComplexity int) int
+		ShippingAddress  func(childComplexity int) int
+		ShippingCents    func(childComplexity int) int
+		ShippingRate     func(childComplexity int) int
+		ShippingRateID   func(childComplexity int) int
+		ShippingTitle    func(childComplexity int) int
+		Status           func(childComplexity int) int
+		SubtotalCents    func(childComplexity int) int
+		Tags             func(childComplexity int) int
+		TaxCents         func(childComplexity int) int
+		Token            func(childComplexity int) int
+		TotalCents       func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+		WeightGrams      func(childComplexity int) int
+	}
+
+	DraftOrderLine struct {
+		Custom           func(childComplexity int) int
+		DiscountCents    func(childComplexity int) int
+		ID               func(childComplexity int) int
+		LineTotalCents   func(childComplexity int) int
+		PriceCents       func(childComplexity int) int
+		Product          func(childComplexity int) int
+		ProductID        func(childComplexity int) int
+		Quantity         func(childComplexity int) int
+		RequiresShipping func(childComplexity int) int
+		SKU              func(childComplexity int) int
+		Taxable          func(childComplexity int) int
+		Title            func(childComplexity int) int
+		Variant          func(childComplexity int) int
+		VariantID        func(childComplexity int) int
+		VariantTitle     func(childComplexity int) int
+		WeightGrams      func(childComplexity int) int
+	}
+
+	DraftOrderPaid struct {
+		DraftOrder         func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		Order              func(childComplexity int) int
+		OrderID            func(childComplexity int) int
+		OrderNumber        func(childComplexity int) int
+		OrderNumberDisplay func(childComplexity int) int
+	}
+
+	DraftShippingRate struct {
+		Name       func(childComplexity int) int
+		PriceCents func(childComplexity int) int
+		RateID     func(childComplexity int) int
 	}
 
 	FulfilledQuantity struct {
@@ -417,6 +519,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddCollectionProduct      func(childComplexity int, id int64, input CollectionProductInput) int
+		AddDraftOrderLine         func(childComplexity int, id int64, input DraftLineInput) int
 		ArchiveOrder              func(childComplexity int, id int64) int
 		BulkDeleteCollections     func(childComplexity int, input IdsInput) int
 		BulkDeleteProducts        func(childComplexity int, input IdsInput) int
@@ -428,37 +531,55 @@ type ComplexityRoot struct {
 		CreateAPIKey              func(childComplexity int, input APIKeyInput) int
 		CreateBundle              func(childComplexity int, input BundleInput) int
 		CreateCollection          func(childComplexity int, input CollectionInput) int
+		CreateDiscount            func(childComplexity int, input DiscountInput) int
+		CreateDraftOrder          func(childComplexity int, input DraftOrderInput) int
 		CreateFulfillment         func(childComplexity int, id int64, input *FulfillmentInput) int
 		CreateProduct             func(childComplexity int, input ProductInput) int
+		CreateShippingRate        func(childComplexity int, zoneID int64, input ShippingRateInput) int
+		CreateShippingZone        func(childComplexity int, input ShippingZoneInput) int
+		CreateTaxRate             func(childComplexity int, input TaxRateInput) int
 		CreateWebhook             func(childComplexity int, input WebhookInput) int
 		DeleteBundle              func(childComplexity int, id int64) int
 		DeleteCollection          func(childComplexity int, id int64) int
+		DeleteDiscount            func(childComplexity int, id int64) int
 		DeleteProduct             func(childComplexity int, id int64) int
 		DeleteReview              func(childComplexity int, id int64) int
+		DeleteShippingRate        func(childComplexity int, id int64) int
+		DeleteShippingZone        func(childComplexity int, id int64) int
+		DeleteTaxRate             func(childComplexity int, id int64) int
 		DeleteWebhook             func(childComplexity int, id int64) int
 		DisconnectMcpKey          func(childComplexity int, id int64) int
 		FinalizeUpload            func(childComplexity int, input UploadFinalizeInput) int
 		ImportProducts            func(childComplexity int, file graphql.Upload) int
 		ImportReviews             func(childComplexity int, file graphql.Upload) int
 		InviteMember              func(childComplexity int, input MemberInviteInput) int
+		MarkDraftOrderPaid        func(childComplexity int, id int64, input *DraftPaymentInput) int
 		PreviewCollection         func(childComplexity int, input CollectionInput, limit *int64) int
 		PutStoreSetting           func(childComplexity int, input StoreSettingInput) int
 		RefundOrder               func(childComplexity int, id int64, input RefundInput) int
 		RemoveCollectionProduct   func(childComplexity int, id int64, pid int64) int
+		RemoveDraftOrderLine      func(childComplexity int, id int64, lineID int64) int
 		RemoveMember              func(childComplexity int, userID int64) int
 		ReorderCollectionProducts func(childComplexity int, id int64, input CollectionReorderInput) int
 		ReplyToReview             func(childComplexity int, id int64, input ReviewReplyInput) int
 		RequestUpload             func(childComplexity int, input UploadRequestInput) int
 		RevokeAPIKey              func(childComplexity int, id int64) int
+		SetDraftOrderDiscount     func(childComplexity int, id int64, input DraftDiscountInput) int
+		SetDraftOrderShippingRate func(childComplexity int, id int64, input DraftShippingRateInput) int
 		SetReviewFeatured         func(childComplexity int, id int64, input ReviewFeaturedInput) int
 		SetReviewStatus           func(childComplexity int, id int64, input ReviewStatusInput) int
 		SetStorefrontEnabled      func(childComplexity int, enabled bool) int
 		UpdateBundle              func(childComplexity int, id int64, input BundleInput) int
 		UpdateCollection          func(childComplexity int, id int64, input CollectionInput) int
+		UpdateDiscount            func(childComplexity int, id int64, input DiscountInput) int
+		UpdateDraftOrderContact   func(childComplexity int, id int64, input DraftContactInput) int
 		UpdateMember              func(childComplexity int, userID int64, input MemberUpdateInput) int
 		UpdateOrder               func(childComplexity int, id int64, input OrderUpdateInput) int
 		UpdateProduct             func(childComplexity int, id int64, input ProductInput) int
+		UpdateShippingRate        func(childComplexity int, id int64, input ShippingRateInput) int
+		UpdateShippingZone        func(childComplexity int, id int64, input ShippingZoneInput) int
 		UpdateStore               func(childComplexity int, input StoreUpdateInput) int
+		UpdateTaxRate             func(childComplexity int, id int64, input TaxRateInput) int
 		UpdateWebhook             func(childComplexity int, id int64, input WebhookUpdateInput) int
 	}
 
@@ -654,6 +775,13 @@ type ComplexityRoot struct {
 		CollectionsCount          func(childComplexity int, filter *models.CollectionFilter) int
 		CurrentRole               func(childComplexity int) int
 		CurrentStoreID            func(childComplexity int) int
+		Discount                  func(childComplexity int, id int64) int
+		Discounts                 func(childComplexity int, filter *models.DiscountFilter, limit *int64, offset *int64) int
+		DiscountsCount            func(childComplexity int, filter *models.DiscountFilter) int
+		DraftOrder                func(childComplexity int, id int64) int
+		DraftOrderShippingRates   func(childComplexity int, id int64) int
+		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64) int
+		DraftOrdersCount          func(childComplexity int, filter *models.DraftOrderFilter) int
 		McpActivity               func(childComplexity int, limit *int64, offset *int64) int
 		McpEndpoint               func(childComplexity int) int
 		McpKeys                   func(childComplexity int, limit *int64, offset *int64) int
@@ -680,9 +808,14 @@ type ComplexityRoot struct {
 		Reviews                   func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64) int
 		ReviewsCount              func(childComplexity int, filter *models.ReviewFilter) int
 		ReviewsExport             func(childComplexity int, filter *models.ReviewFilter, format *SheetFormat) int
+		ShippingZone              func(childComplexity int, id int64) int
+		ShippingZones             func(childComplexity int, limit *int64, offset *int64) int
+		ShippingZonesCount        func(childComplexity int) int
 		Store                     func(childComplexity int) int
 		StoreSettings             func(childComplexity int, namespace *string, limit *int64, offset *int64) int
 		StoreSettingsCount        func(childComplexity int, namespace *string) int
+		TaxRates                  func(childComplexity int, limit *int64, offset *int64) int
+		TaxRatesCount             func(childComplexity int) int
 		Webhook                   func(childComplexity int, id int64) int
 		WebhookDeliveries         func(childComplexity int, id int64, status *string, limit *int64, offset *int64) int
 		WebhookDeliveriesCount    func(childComplexity int, id int64, status *string) int
@@ -749,6 +882,28 @@ type ComplexityRoot struct {
 	ScopeResource struct {
 		Label    func(childComplexity int) int
 		Resource func(childComplexity int) int
+	}
+
+	ShippingRate struct {
+		ID               func(childComplexity int) int
+		MaxSubtotalCents func(childComplexity int) int
+		MaxWeightGrams   func(childComplexity int) int
+		MinSubtotalCents func(childComplexity int) int
+		MinWeightGrams   func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Position         func(childComplexity int) int
+		PriceCents       func(childComplexity int) int
+		ZoneID           func(childComplexity int) int
+	}
+
+	ShippingZone struct {
+		Countries     func(childComplexity int) int
+		DefaultRateID func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Position      func(childComplexity int) int
+		Rates         func(childComplexity int) int
+		RegionWarning func(childComplexity int) int
 	}
 
 	Store struct {
@@ -828,6 +983,16 @@ type ComplexityRoot struct {
 		UserAgent      func(childComplexity int) int
 		ViewportH      func(childComplexity int) int
 		ViewportW      func(childComplexity int) int
+	}
+
+	TaxRate struct {
+		Country       func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Position      func(childComplexity int) int
+		Province      func(childComplexity int) int
+		RateBps       func(childComplexity int) int
+		RegionWarning func(childComplexity int) int
 	}
 
 	UploadTicket struct {
@@ -963,6 +1128,20 @@ type CustomerResolver interface {
 	OrdersCount(ctx context.Context, obj *models.Customer) (int64, error)
 	Orders(ctx context.Context, obj *models.Customer) ([]models.Order, error)
 }
+type DiscountResolver interface {
+	Products(ctx context.Context, obj *models.Discount) ([]models.Product, error)
+	Collections(ctx context.Context, obj *models.Discount) ([]models.Collection, error)
+}
+type DraftOrderResolver interface {
+	Lines(ctx context.Context, obj *models.DraftOrder) ([]models.DraftOrderLine, error)
+	ShippingRate(ctx context.Context, obj *models.DraftOrder) (*models.ShippingRate, error)
+	Discount(ctx context.Context, obj *models.DraftOrder) (*models.Discount, error)
+	Order(ctx context.Context, obj *models.DraftOrder) (*models.Order, error)
+}
+type DraftOrderLineResolver interface {
+	Variant(ctx context.Context, obj *models.DraftOrderLine) (*models.ProductVariant, error)
+	Product(ctx context.Context, obj *models.DraftOrderLine) (*models.Product, error)
+}
 type FulfillmentResolver interface {
 	Items(ctx context.Context, obj *models.Fulfillment) ([]models.FulfillmentItem, error)
 }
@@ -989,6 +1168,16 @@ type MutationResolver interface {
 	AddCollectionProduct(ctx context.Context, id int64, input CollectionProductInput) (bool, error)
 	RemoveCollectionProduct(ctx context.Context, id int64, pid int64) (bool, error)
 	ReorderCollectionProducts(ctx context.Context, id int64, input CollectionReorderInput) (bool, error)
+	CreateDiscount(ctx context.Context, input DiscountInput) (*models.Discount, error)
+	UpdateDiscount(ctx context.Context, id int64, input DiscountInput) (*models.Discount, error)
+	DeleteDiscount(ctx context.Context, id int64) (bool, error)
+	CreateDraftOrder(ctx context.Context, input DraftOrderInput) (*models.DraftOrder, error)
+	UpdateDraftOrderContact(ctx context.Context, id int64, input DraftContactInput) (*models.DraftOrder, error)
+	AddDraftOrderLine(ctx context.Context, id int64, input DraftLineInput) (*models.DraftOrder, error)
+	RemoveDraftOrderLine(ctx context.Context, id int64, lineID int64) (*models.DraftOrder, error)
+	SetDraftOrderShippingRate(ctx context.Context, id int64, input DraftShippingRateInput) (*models.DraftOrder, error)
+	SetDraftOrderDiscount(ctx context.Context, id int64, input DraftDiscountInput) (*models.DraftOrder, error)
+	MarkDraftOrderPaid(ctx context.Context, id int64, input *DraftPaymentInput) (*DraftOrderPaid, error)
 	RequestUpload(ctx context.Context, input UploadRequestInput) (*UploadTicket, error)
 	FinalizeUpload(ctx context.Context, input UploadFinalizeInput) (*MediaImage, error)
 	UpdateOrder(ctx context.Context, id int64, input OrderUpdateInput) (*models.Order, error)
@@ -1010,12 +1199,21 @@ type MutationResolver interface {
 	SetReviewStatus(ctx context.Context, id int64, input ReviewStatusInput) (*models.Review, error)
 	ImportReviews(ctx context.Context, file graphql.Upload) (*ReviewImportReport, error)
 	PutStoreSetting(ctx context.Context, input StoreSettingInput) (*models.StoreSettingRef, error)
+	CreateShippingZone(ctx context.Context, input ShippingZoneInput) (*models.ShippingZone, error)
+	UpdateShippingZone(ctx context.Context, id int64, input ShippingZoneInput) (*models.ShippingZone, error)
+	DeleteShippingZone(ctx context.Context, id int64) (bool, error)
+	CreateShippingRate(ctx context.Context, zoneID int64, input ShippingRateInput) (*models.ShippingRate, error)
+	UpdateShippingRate(ctx context.Context, id int64, input ShippingRateInput) (*models.ShippingRate, error)
+	DeleteShippingRate(ctx context.Context, id int64) (bool, error)
 	InviteMember(ctx context.Context, input MemberInviteInput) (*MemberInvitation, error)
 	UpdateMember(ctx context.Context, userID int64, input MemberUpdateInput) (bool, error)
 	RemoveMember(ctx context.Context, userID int64) (bool, error)
 	UpdateStore(ctx context.Context, input StoreUpdateInput) (*models.Store, error)
 	SetStorefrontEnabled(ctx context.Context, enabled bool) (*models.Store, error)
 	CloseStore(ctx context.Context) (*models.Store, error)
+	CreateTaxRate(ctx context.Context, input TaxRateInput) (*models.TaxRate, error)
+	UpdateTaxRate(ctx context.Context, id int64, input TaxRateInput) (*models.TaxRate, error)
+	DeleteTaxRate(ctx context.Context, id int64) (bool, error)
 	CreateWebhook(ctx context.Context, input WebhookInput) (*models.WebhookSubscription, error)
 	UpdateWebhook(ctx context.Context, id int64, input WebhookUpdateInput) (*models.WebhookSubscription, error)
 	DeleteWebhook(ctx context.Context, id int64) (bool, error)
@@ -1067,6 +1265,13 @@ type QueryResolver interface {
 	CollectionHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error)
 	CollectionOptions(ctx context.Context, q *string, limit *int64, offset *int64) ([]models.CatalogCollectionOption, error)
 	CollectionOptionsCount(ctx context.Context, q *string) (int64, error)
+	Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error)
+	DiscountsCount(ctx context.Context, filter *models.DiscountFilter) (int64, error)
+	Discount(ctx context.Context, id int64) (*models.Discount, error)
+	DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error)
+	DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error)
+	DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error)
+	DraftOrderShippingRates(ctx context.Context, id int64) ([]DraftShippingRate, error)
 	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error)
 	OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error)
 	Order(ctx context.Context, id int64) (*models.Order, error)
@@ -1095,11 +1300,16 @@ type QueryResolver interface {
 	ReviewImportTemplate(ctx context.Context, format *SheetFormat) (*Download, error)
 	StoreSettings(ctx context.Context, namespace *string, limit *int64, offset *int64) ([]models.StoreSetting, error)
 	StoreSettingsCount(ctx context.Context, namespace *string) (int64, error)
+	ShippingZones(ctx context.Context, limit *int64, offset *int64) ([]models.ShippingZone, error)
+	ShippingZonesCount(ctx context.Context) (int64, error)
+	ShippingZone(ctx context.Context, id int64) (*models.ShippingZone, error)
 	Members(ctx context.Context, limit *int64, offset *int64) ([]models.StoreMember, error)
 	MembersCount(ctx context.Context) (int64, error)
 	Store(ctx context.Context) (*models.Store, error)
 	CurrentRole(ctx context.Context) (string, error)
 	CurrentStoreID(ctx context.Context) (int64, error)
+	TaxRates(ctx context.Context, limit *int64, offset *int64) ([]models.TaxRate, error)
+	TaxRatesCount(ctx context.Context) (int64, error)
 	Webhooks(ctx context.Context, limit *int64, offset *int64) ([]models.WebhookSubscription, error)
 	WebhooksCount(ctx context.Context) (int64, error)
 	Webhook(ctx context.Context, id int64) (*models.WebhookSubscription, error)
@@ -1114,6 +1324,9 @@ type ReviewResolver interface {
 	ProductHandle(ctx context.Context, obj *models.Review) (string, error)
 	ProductTitle(ctx context.Context, obj *models.Review) (string, error)
 	Product(ctx context.Context, obj *models.Review) (*models.Product, error)
+}
+type ShippingZoneResolver interface {
+	Rates(ctx context.Context, obj *models.ShippingZone) ([]models.ShippingRate, error)
 }
 type WebhookSubscriptionResolver interface {
 	RecentDeliveries(ctx context.Context, obj *models.WebhookSubscription) ([]models.WebhookDelivery, error)
@@ -2389,6 +2602,181 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Customer.Phone(childComplexity), true
 
+	case "Discount.applies_to":
+		if e.ComplexityRoot.Discount.AppliesTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.AppliesTo(childComplexity), true
+	case "Discount.buy_collection_ids":
+		if e.ComplexityRoot.Discount.BuyCollectionIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.BuyCollectionIDs(childComplexity), true
+	case "Discount.buy_product_ids":
+		if e.ComplexityRoot.Discount.BuyProductIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.BuyProductIDs(childComplexity), true
+	case "Discount.buy_quantity":
+		if e.ComplexityRoot.Discount.BuyQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.BuyQuantity(childComplexity), true
+	case "Discount.class":
+		if e.ComplexityRoot.Discount.Class == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Class(childComplexity), true
+	case "Discount.code":
+		if e.ComplexityRoot.Discount.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Code(childComplexity), true
+	case "Discount.collection_ids":
+		if e.ComplexityRoot.Discount.CollectionIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.CollectionIDs(childComplexity), true
+	case "Discount.collections":
+		if e.ComplexityRoot.Discount.Collections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Collections(childComplexity), true
+	case "Discount.created_at":
+		if e.ComplexityRoot.Discount.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.CreatedAt(childComplexity), true
+	case "Discount.enabled":
+		if e.ComplexityRoot.Discount.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Enabled(childComplexity), true
+	case "Discount.ends_at":
+		if e.ComplexityRoot.Discount.EndsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.EndsAt(childComplexity), true
+	case "Discount.get_collection_ids":
+		if e.ComplexityRoot.Discount.GetCollectionIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.GetCollectionIDs(childComplexity), true
+	case "Discount.get_product_ids":
+		if e.ComplexityRoot.Discount.GetProductIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.GetProductIDs(childComplexity), true
+	case "Discount.get_quantity":
+		if e.ComplexityRoot.Discount.GetQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.GetQuantity(childComplexity), true
+	case "Discount.get_value":
+		if e.ComplexityRoot.Discount.GetValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.GetValue(childComplexity), true
+	case "Discount.get_value_type":
+		if e.ComplexityRoot.Discount.GetValueType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.GetValueType(childComplexity), true
+	case "Discount.id":
+		if e.ComplexityRoot.Discount.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.ID(childComplexity), true
+	case "Discount.minimum_subtotal_cents":
+		if e.ComplexityRoot.Discount.MinimumSubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.MinimumSubtotalCents(childComplexity), true
+	case "Discount.once_per_customer":
+		if e.ComplexityRoot.Discount.OncePerCustomer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.OncePerCustomer(childComplexity), true
+	case "Discount.per_customer_limit":
+		if e.ComplexityRoot.Discount.PerCustomerLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.PerCustomerLimit(childComplexity), true
+	case "Discount.product_ids":
+		if e.ComplexityRoot.Discount.ProductIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.ProductIDs(childComplexity), true
+	case "Discount.products":
+		if e.ComplexityRoot.Discount.Products == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Products(childComplexity), true
+	case "Discount.starts_at":
+		if e.ComplexityRoot.Discount.StartsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.StartsAt(childComplexity), true
+	case "Discount.type":
+		if e.ComplexityRoot.Discount.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Type(childComplexity), true
+	case "Discount.updated_at":
+		if e.ComplexityRoot.Discount.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.UpdatedAt(childComplexity), true
+	case "Discount.usage_limit":
+		if e.ComplexityRoot.Discount.UsageLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.UsageLimit(childComplexity), true
+	case "Discount.used_count":
+		if e.ComplexityRoot.Discount.UsedCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.UsedCount(childComplexity), true
+	case "Discount.value":
+		if e.ComplexityRoot.Discount.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Value(childComplexity), true
+	case "Discount.value_type":
+		if e.ComplexityRoot.Discount.ValueType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.ValueType(childComplexity), true
+
 	case "Download.content_type":
 		if e.ComplexityRoot.Download.ContentType == nil {
 			break
@@ -2413,6 +2801,334 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Download.URL(childComplexity), true
+
+	case "DraftOrder.billing_address":
+		if e.ComplexityRoot.DraftOrder.BillingAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.BillingAddress(childComplexity), true
+	case "DraftOrder.completed_at":
+		if e.ComplexityRoot.DraftOrder.CompletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.CompletedAt(childComplexity), true
+	case "DraftOrder.created_at":
+		if e.ComplexityRoot.DraftOrder.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.CreatedAt(childComplexity), true
+	case "DraftOrder.currency":
+		if e.ComplexityRoot.DraftOrder.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Currency(childComplexity), true
+	case "DraftOrder.discount":
+		if e.ComplexityRoot.DraftOrder.Discount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Discount(childComplexity), true
+	case "DraftOrder.discount_cents":
+		if e.ComplexityRoot.DraftOrder.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.DiscountCents(childComplexity), true
+	case "DraftOrder.discount_code":
+		if e.ComplexityRoot.DraftOrder.DiscountCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.DiscountCode(childComplexity), true
+	case "DraftOrder.email":
+		if e.ComplexityRoot.DraftOrder.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Email(childComplexity), true
+	case "DraftOrder.id":
+		if e.ComplexityRoot.DraftOrder.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.ID(childComplexity), true
+	case "DraftOrder.invoice_sent_at":
+		if e.ComplexityRoot.DraftOrder.InvoiceSentAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.InvoiceSentAt(childComplexity), true
+	case "DraftOrder.lines":
+		if e.ComplexityRoot.DraftOrder.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Lines(childComplexity), true
+	case "DraftOrder.name":
+		if e.ComplexityRoot.DraftOrder.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Name(childComplexity), true
+	case "DraftOrder.note":
+		if e.ComplexityRoot.DraftOrder.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Note(childComplexity), true
+	case "DraftOrder.order":
+		if e.ComplexityRoot.DraftOrder.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Order(childComplexity), true
+	case "DraftOrder.order_id":
+		if e.ComplexityRoot.DraftOrder.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.OrderID(childComplexity), true
+	case "DraftOrder.requires_shipping":
+		if e.ComplexityRoot.DraftOrder.RequiresShipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.RequiresShipping(childComplexity), true
+	case "DraftOrder.shipping_address":
+		if e.ComplexityRoot.DraftOrder.ShippingAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.ShippingAddress(childComplexity), true
+	case "DraftOrder.shipping_cents":
+		if e.ComplexityRoot.DraftOrder.ShippingCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.ShippingCents(childComplexity), true
+	case "DraftOrder.shipping_rate":
+		if e.ComplexityRoot.DraftOrder.ShippingRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.ShippingRate(childComplexity), true
+	case "DraftOrder.shipping_rate_id":
+		if e.ComplexityRoot.DraftOrder.ShippingRateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.ShippingRateID(childComplexity), true
+	case "DraftOrder.shipping_title":
+		if e.ComplexityRoot.DraftOrder.ShippingTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.ShippingTitle(childComplexity), true
+	case "DraftOrder.status":
+		if e.ComplexityRoot.DraftOrder.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Status(childComplexity), true
+	case "DraftOrder.subtotal_cents":
+		if e.ComplexityRoot.DraftOrder.SubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.SubtotalCents(childComplexity), true
+	case "DraftOrder.tags":
+		if e.ComplexityRoot.DraftOrder.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Tags(childComplexity), true
+	case "DraftOrder.tax_cents":
+		if e.ComplexityRoot.DraftOrder.TaxCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.TaxCents(childComplexity), true
+	case "DraftOrder.token":
+		if e.ComplexityRoot.DraftOrder.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.Token(childComplexity), true
+	case "DraftOrder.total_cents":
+		if e.ComplexityRoot.DraftOrder.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.TotalCents(childComplexity), true
+	case "DraftOrder.updated_at":
+		if e.ComplexityRoot.DraftOrder.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.UpdatedAt(childComplexity), true
+	case "DraftOrder.weight_grams":
+		if e.ComplexityRoot.DraftOrder.WeightGrams == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrder.WeightGrams(childComplexity), true
+
+	case "DraftOrderLine.custom":
+		if e.ComplexityRoot.DraftOrderLine.Custom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.Custom(childComplexity), true
+	case "DraftOrderLine.discount_cents":
+		if e.ComplexityRoot.DraftOrderLine.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.DiscountCents(childComplexity), true
+	case "DraftOrderLine.id":
+		if e.ComplexityRoot.DraftOrderLine.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.ID(childComplexity), true
+	case "DraftOrderLine.line_total_cents":
+		if e.ComplexityRoot.DraftOrderLine.LineTotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.LineTotalCents(childComplexity), true
+	case "DraftOrderLine.price_cents":
+		if e.ComplexityRoot.DraftOrderLine.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.PriceCents(childComplexity), true
+	case "DraftOrderLine.product":
+		if e.ComplexityRoot.DraftOrderLine.Product == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.Product(childComplexity), true
+	case "DraftOrderLine.product_id":
+		if e.ComplexityRoot.DraftOrderLine.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.ProductID(childComplexity), true
+	case "DraftOrderLine.quantity":
+		if e.ComplexityRoot.DraftOrderLine.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.Quantity(childComplexity), true
+	case "DraftOrderLine.requires_shipping":
+		if e.ComplexityRoot.DraftOrderLine.RequiresShipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.RequiresShipping(childComplexity), true
+	case "DraftOrderLine.sku":
+		if e.ComplexityRoot.DraftOrderLine.SKU == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.SKU(childComplexity), true
+	case "DraftOrderLine.taxable":
+		if e.ComplexityRoot.DraftOrderLine.Taxable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.Taxable(childComplexity), true
+	case "DraftOrderLine.title":
+		if e.ComplexityRoot.DraftOrderLine.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.Title(childComplexity), true
+	case "DraftOrderLine.variant":
+		if e.ComplexityRoot.DraftOrderLine.Variant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.Variant(childComplexity), true
+	case "DraftOrderLine.variant_id":
+		if e.ComplexityRoot.DraftOrderLine.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.VariantID(childComplexity), true
+	case "DraftOrderLine.variant_title":
+		if e.ComplexityRoot.DraftOrderLine.VariantTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.VariantTitle(childComplexity), true
+	case "DraftOrderLine.weight_grams":
+		if e.ComplexityRoot.DraftOrderLine.WeightGrams == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderLine.WeightGrams(childComplexity), true
+
+	case "DraftOrderPaid.draft_order":
+		if e.ComplexityRoot.DraftOrderPaid.DraftOrder == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderPaid.DraftOrder(childComplexity), true
+	case "DraftOrderPaid.id":
+		if e.ComplexityRoot.DraftOrderPaid.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderPaid.ID(childComplexity), true
+	case "DraftOrderPaid.order":
+		if e.ComplexityRoot.DraftOrderPaid.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderPaid.Order(childComplexity), true
+	case "DraftOrderPaid.order_id":
+		if e.ComplexityRoot.DraftOrderPaid.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderPaid.OrderID(childComplexity), true
+	case "DraftOrderPaid.order_number":
+		if e.ComplexityRoot.DraftOrderPaid.OrderNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderPaid.OrderNumber(childComplexity), true
+	case "DraftOrderPaid.order_number_display":
+		if e.ComplexityRoot.DraftOrderPaid.OrderNumberDisplay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderPaid.OrderNumberDisplay(childComplexity), true
+
+	case "DraftShippingRate.name":
+		if e.ComplexityRoot.DraftShippingRate.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftShippingRate.Name(childComplexity), true
+	case "DraftShippingRate.price_cents":
+		if e.ComplexityRoot.DraftShippingRate.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftShippingRate.PriceCents(childComplexity), true
+	case "DraftShippingRate.rate_id":
+		if e.ComplexityRoot.DraftShippingRate.RateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftShippingRate.RateID(childComplexity), true
 
 	case "FulfilledQuantity.line_item_id":
 		if e.ComplexityRoot.FulfilledQuantity.LineItemID == nil {
@@ -2837,6 +3553,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddCollectionProduct(childComplexity, args["id"].(int64), args["input"].(CollectionProductInput)), true
+	case "Mutation.addDraftOrderLine":
+		if e.ComplexityRoot.Mutation.AddDraftOrderLine == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addDraftOrderLine_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddDraftOrderLine(childComplexity, args["id"].(int64), args["input"].(DraftLineInput)), true
 	case "Mutation.archiveOrder":
 		if e.ComplexityRoot.Mutation.ArchiveOrder == nil {
 			break
@@ -2953,6 +3680,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["input"].(CollectionInput)), true
+	case "Mutation.createDiscount":
+		if e.ComplexityRoot.Mutation.CreateDiscount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createDiscount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateDiscount(childComplexity, args["input"].(DiscountInput)), true
+	case "Mutation.createDraftOrder":
+		if e.ComplexityRoot.Mutation.CreateDraftOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createDraftOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateDraftOrder(childComplexity, args["input"].(DraftOrderInput)), true
 	case "Mutation.createFulfillment":
 		if e.ComplexityRoot.Mutation.CreateFulfillment == nil {
 			break
@@ -2975,6 +3724,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateProduct(childComplexity, args["input"].(ProductInput)), true
+	case "Mutation.createShippingRate":
+		if e.ComplexityRoot.Mutation.CreateShippingRate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createShippingRate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateShippingRate(childComplexity, args["zoneId"].(int64), args["input"].(ShippingRateInput)), true
+	case "Mutation.createShippingZone":
+		if e.ComplexityRoot.Mutation.CreateShippingZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createShippingZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateShippingZone(childComplexity, args["input"].(ShippingZoneInput)), true
+	case "Mutation.createTaxRate":
+		if e.ComplexityRoot.Mutation.CreateTaxRate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTaxRate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTaxRate(childComplexity, args["input"].(TaxRateInput)), true
 	case "Mutation.createWebhook":
 		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
 			break
@@ -3008,6 +3790,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCollection(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteDiscount":
+		if e.ComplexityRoot.Mutation.DeleteDiscount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteDiscount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteDiscount(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteProduct":
 		if e.ComplexityRoot.Mutation.DeleteProduct == nil {
 			break
@@ -3030,6 +3823,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteReview(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteShippingRate":
+		if e.ComplexityRoot.Mutation.DeleteShippingRate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteShippingRate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteShippingRate(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteShippingZone":
+		if e.ComplexityRoot.Mutation.DeleteShippingZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteShippingZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteShippingZone(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteTaxRate":
+		if e.ComplexityRoot.Mutation.DeleteTaxRate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTaxRate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTaxRate(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -3096,6 +3922,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InviteMember(childComplexity, args["input"].(MemberInviteInput)), true
+	case "Mutation.markDraftOrderPaid":
+		if e.ComplexityRoot.Mutation.MarkDraftOrderPaid == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_markDraftOrderPaid_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MarkDraftOrderPaid(childComplexity, args["id"].(int64), args["input"].(*DraftPaymentInput)), true
 	case "Mutation.previewCollection":
 		if e.ComplexityRoot.Mutation.PreviewCollection == nil {
 			break
@@ -3140,6 +3977,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveCollectionProduct(childComplexity, args["id"].(int64), args["pid"].(int64)), true
+	case "Mutation.removeDraftOrderLine":
+		if e.ComplexityRoot.Mutation.RemoveDraftOrderLine == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeDraftOrderLine_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveDraftOrderLine(childComplexity, args["id"].(int64), args["lineId"].(int64)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -3195,6 +4043,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(int64)), true
+	case "Mutation.setDraftOrderDiscount":
+		if e.ComplexityRoot.Mutation.SetDraftOrderDiscount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setDraftOrderDiscount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetDraftOrderDiscount(childComplexity, args["id"].(int64), args["input"].(DraftDiscountInput)), true
+	case "Mutation.setDraftOrderShippingRate":
+		if e.ComplexityRoot.Mutation.SetDraftOrderShippingRate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setDraftOrderShippingRate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetDraftOrderShippingRate(childComplexity, args["id"].(int64), args["input"].(DraftShippingRateInput)), true
 	case "Mutation.setReviewFeatured":
 		if e.ComplexityRoot.Mutation.SetReviewFeatured == nil {
 			break
@@ -3250,6 +4120,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCollection(childComplexity, args["id"].(int64), args["input"].(CollectionInput)), true
+	case "Mutation.updateDiscount":
+		if e.ComplexityRoot.Mutation.UpdateDiscount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateDiscount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateDiscount(childComplexity, args["id"].(int64), args["input"].(DiscountInput)), true
+	case "Mutation.updateDraftOrderContact":
+		if e.ComplexityRoot.Mutation.UpdateDraftOrderContact == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateDraftOrderContact_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateDraftOrderContact(childComplexity, args["id"].(int64), args["input"].(DraftContactInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -3283,6 +4175,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateProduct(childComplexity, args["id"].(int64), args["input"].(ProductInput)), true
+	case "Mutation.updateShippingRate":
+		if e.ComplexityRoot.Mutation.UpdateShippingRate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateShippingRate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateShippingRate(childComplexity, args["id"].(int64), args["input"].(ShippingRateInput)), true
+	case "Mutation.updateShippingZone":
+		if e.ComplexityRoot.Mutation.UpdateShippingZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateShippingZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateShippingZone(childComplexity, args["id"].(int64), args["input"].(ShippingZoneInput)), true
 	case "Mutation.updateStore":
 		if e.ComplexityRoot.Mutation.UpdateStore == nil {
 			break
@@ -3294,6 +4208,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateStore(childComplexity, args["input"].(StoreUpdateInput)), true
+	case "Mutation.updateTaxRate":
+		if e.ComplexityRoot.Mutation.UpdateTaxRate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTaxRate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTaxRate(childComplexity, args["id"].(int64), args["input"].(TaxRateInput)), true
 	case "Mutation.updateWebhook":
 		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
 			break
@@ -4389,6 +5314,83 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CurrentStoreID(childComplexity), true
+	case "Query.discount":
+		if e.ComplexityRoot.Query.Discount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_discount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Discount(childComplexity, args["id"].(int64)), true
+	case "Query.discounts":
+		if e.ComplexityRoot.Query.Discounts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_discounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Discounts(childComplexity, args["filter"].(*models.DiscountFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.discountsCount":
+		if e.ComplexityRoot.Query.DiscountsCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_discountsCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DiscountsCount(childComplexity, args["filter"].(*models.DiscountFilter)), true
+	case "Query.draftOrder":
+		if e.ComplexityRoot.Query.DraftOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Query_draftOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DraftOrder(childComplexity, args["id"].(int64)), true
+	case "Query.draftOrderShippingRates":
+		if e.ComplexityRoot.Query.DraftOrderShippingRates == nil {
+			break
+		}
+
+		args, err := ec.field_Query_draftOrderShippingRates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DraftOrderShippingRates(childComplexity, args["id"].(int64)), true
+	case "Query.draftOrders":
+		if e.ComplexityRoot.Query.DraftOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_draftOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DraftOrders(childComplexity, args["filter"].(*models.DraftOrderFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.draftOrdersCount":
+		if e.ComplexityRoot.Query.DraftOrdersCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_draftOrdersCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DraftOrdersCount(childComplexity, args["filter"].(*models.DraftOrderFilter)), true
 
 	case "Query.mcpActivity":
 		if e.ComplexityRoot.Query.McpActivity == nil {
@@ -4661,6 +5663,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ReviewsExport(childComplexity, args["filter"].(*models.ReviewFilter), args["format"].(*SheetFormat)), true
+	case "Query.shippingZone":
+		if e.ComplexityRoot.Query.ShippingZone == nil {
+			break
+		}
+
+		args, err := ec.field_Query_shippingZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ShippingZone(childComplexity, args["id"].(int64)), true
+	case "Query.shippingZones":
+		if e.ComplexityRoot.Query.ShippingZones == nil {
+			break
+		}
+
+		args, err := ec.field_Query_shippingZones_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ShippingZones(childComplexity, args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.shippingZonesCount":
+		if e.ComplexityRoot.Query.ShippingZonesCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ShippingZonesCount(childComplexity), true
 	case "Query.store":
 		if e.ComplexityRoot.Query.Store == nil {
 			break
@@ -4689,6 +5719,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.StoreSettingsCount(childComplexity, args["namespace"].(*string)), true
+	case "Query.taxRates":
+		if e.ComplexityRoot.Query.TaxRates == nil {
+			break
+		}
+
+		args, err := ec.field_Query_taxRates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TaxRates(childComplexity, args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.taxRatesCount":
+		if e.ComplexityRoot.Query.TaxRatesCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.TaxRatesCount(childComplexity), true
 	case "Query.webhook":
 		if e.ComplexityRoot.Query.Webhook == nil {
 			break
@@ -5003,6 +6050,104 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScopeResource.Resource(childComplexity), true
+
+	case "ShippingRate.id":
+		if e.ComplexityRoot.ShippingRate.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.ID(childComplexity), true
+	case "ShippingRate.max_subtotal_cents":
+		if e.ComplexityRoot.ShippingRate.MaxSubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.MaxSubtotalCents(childComplexity), true
+	case "ShippingRate.max_weight_grams":
+		if e.ComplexityRoot.ShippingRate.MaxWeightGrams == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.MaxWeightGrams(childComplexity), true
+	case "ShippingRate.min_subtotal_cents":
+		if e.ComplexityRoot.ShippingRate.MinSubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.MinSubtotalCents(childComplexity), true
+	case "ShippingRate.min_weight_grams":
+		if e.ComplexityRoot.ShippingRate.MinWeightGrams == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.MinWeightGrams(childComplexity), true
+	case "ShippingRate.name":
+		if e.ComplexityRoot.ShippingRate.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Name(childComplexity), true
+	case "ShippingRate.position":
+		if e.ComplexityRoot.ShippingRate.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Position(childComplexity), true
+	case "ShippingRate.price_cents":
+		if e.ComplexityRoot.ShippingRate.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.PriceCents(childComplexity), true
+	case "ShippingRate.zone_id":
+		if e.ComplexityRoot.ShippingRate.ZoneID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.ZoneID(childComplexity), true
+
+	case "ShippingZone.countries":
+		if e.ComplexityRoot.ShippingZone.Countries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.Countries(childComplexity), true
+	case "ShippingZone.default_rate_id":
+		if e.ComplexityRoot.ShippingZone.DefaultRateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.DefaultRateID(childComplexity), true
+	case "ShippingZone.id":
+		if e.ComplexityRoot.ShippingZone.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.ID(childComplexity), true
+	case "ShippingZone.name":
+		if e.ComplexityRoot.ShippingZone.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.Name(childComplexity), true
+	case "ShippingZone.position":
+		if e.ComplexityRoot.ShippingZone.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.Position(childComplexity), true
+	case "ShippingZone.rates":
+		if e.ComplexityRoot.ShippingZone.Rates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.Rates(childComplexity), true
+	case "ShippingZone.region_warning":
+		if e.ComplexityRoot.ShippingZone.RegionWarning == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.RegionWarning(childComplexity), true
 
 	case "Store.address":
 		if e.ComplexityRoot.Store.Address == nil {
@@ -5375,6 +6520,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StoreeventsSession.ViewportW(childComplexity), true
+
+	case "TaxRate.country":
+		if e.ComplexityRoot.TaxRate.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxRate.Country(childComplexity), true
+	case "TaxRate.id":
+		if e.ComplexityRoot.TaxRate.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxRate.ID(childComplexity), true
+	case "TaxRate.name":
+		if e.ComplexityRoot.TaxRate.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxRate.Name(childComplexity), true
+	case "TaxRate.position":
+		if e.ComplexityRoot.TaxRate.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxRate.Position(childComplexity), true
+	case "TaxRate.province":
+		if e.ComplexityRoot.TaxRate.Province == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxRate.Province(childComplexity), true
+	case "TaxRate.rate_bps":
+		if e.ComplexityRoot.TaxRate.RateBps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxRate.RateBps(childComplexity), true
+	case "TaxRate.region_warning":
+		if e.ComplexityRoot.TaxRate.RegionWarning == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxRate.RegionWarning(childComplexity), true
 
 	case "UploadTicket.expires_at":
 		if e.ComplexityRoot.UploadTicket.ExpiresAt == nil {
@@ -5882,6 +7070,15 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCollectionProductInput,
 		ec.unmarshalInputCollectionReorderInput,
 		ec.unmarshalInputCollectionRuleInput,
+		ec.unmarshalInputDiscountFilter,
+		ec.unmarshalInputDiscountInput,
+		ec.unmarshalInputDraftContactInput,
+		ec.unmarshalInputDraftDiscountInput,
+		ec.unmarshalInputDraftLineInput,
+		ec.unmarshalInputDraftOrderFilter,
+		ec.unmarshalInputDraftOrderInput,
+		ec.unmarshalInputDraftPaymentInput,
+		ec.unmarshalInputDraftShippingRateInput,
 		ec.unmarshalInputFulfillmentInput,
 		ec.unmarshalInputFulfillmentLineInput,
 		ec.unmarshalInputIdsInput,
@@ -5902,8 +7099,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputReviewFilter,
 		ec.unmarshalInputReviewReplyInput,
 		ec.unmarshalInputReviewStatusInput,
+		ec.unmarshalInputShippingRateInput,
+		ec.unmarshalInputShippingZoneInput,
 		ec.unmarshalInputStoreSettingInput,
 		ec.unmarshalInputStoreUpdateInput,
+		ec.unmarshalInputTaxRateInput,
 		ec.unmarshalInputUploadFinalizeInput,
 		ec.unmarshalInputUploadRequestInput,
 		ec.unmarshalInputWebhookInput,
@@ -6640,6 +7840,276 @@ extend type Mutation {
   addCollectionProduct(id: Int!, input: CollectionProductInput!): Boolean! @access(scope: "collections:write", role: ADMIN)
   removeCollectionProduct(id: Int!, pid: Int!): Boolean! @access(scope: "collections:write", role: ADMIN)
   reorderCollectionProducts(id: Int!, input: CollectionReorderInput!): Boolean! @access(scope: "collections:write", role: ADMIN)
+}
+`, BuiltIn: false},
+	{Name: "../schema/discounts.graphqls", Input: `"""
+A discount: a code the shopper types (class code) or one that applies by
+itself (class automatic). README "Discounts" gives the pricing rules.
+"""
+type Discount {
+  id: Int!
+  "code or automatic."
+  class: String!
+  "The code shoppers type (unique per store, any case); for automatic discounts, its title."
+  code: String!
+  "percentage, fixed_amount, free_shipping or buy_x_get_y."
+  type: String!
+  "percentage: whole percent (15 = 15% off); fixed_amount: minor units. 0 for free_shipping and buy_x_get_y."
+  value: Int!
+  "percentage or fixed_amount."
+  value_type: String!
+  "all, products or collections: which lines a percentage or fixed amount applies to."
+  applies_to: String!
+  minimum_subtotal_cents: Int!
+  starts_at: Time
+  ends_at: Time
+  enabled: Boolean!
+  "How many orders may use it in all; null: no limit."
+  usage_limit: Int
+  "Orders that used it: exact, counted as orders are placed."
+  used_count: Int!
+  once_per_customer: Boolean!
+  "How many orders one customer (by email) may use it on; null: no limit."
+  per_customer_limit: Int
+  "buy_x_get_y: units to buy, from buy_product_ids / buy_collection_ids (empty: any product)."
+  buy_quantity: Int!
+  "buy_x_get_y: units that get the discount, from get_product_ids / get_collection_ids (empty: any product)."
+  get_quantity: Int!
+  "buy_x_get_y: percent off (100 = free) or minor units off each get unit, by get_value_type."
+  get_value: Int!
+  "percentage or fixed_amount."
+  get_value_type: String!
+  product_ids: [Int!]!
+  collection_ids: [Int!]!
+  buy_product_ids: [Int!]!
+  buy_collection_ids: [Int!]!
+  get_product_ids: [Int!]!
+  get_collection_ids: [Int!]!
+  "The products of product_ids."
+  products: [Product!]!
+  "The collections of collection_ids."
+  collections: [Collection!]!
+  created_at: Time!
+  updated_at: Time!
+}
+
+input DiscountFilter {
+  "code or automatic."
+  class: String
+  type: String
+  enabled: Boolean
+  "Free text over the code."
+  q: String
+}
+
+"A discount to create, or on update the fields to change (left out: unchanged)."
+input DiscountInput {
+  class: String
+  code: String
+  type: String
+  value: Int
+  value_type: String
+  applies_to: String
+  minimum_subtotal_cents: Int
+  starts_at: Time
+  ends_at: Time
+  enabled: Boolean
+  usage_limit: Int
+  once_per_customer: Boolean
+  per_customer_limit: Int
+  buy_quantity: Int
+  get_quantity: Int
+  get_value: Int
+  get_value_type: String
+  product_ids: [Int!]
+  collection_ids: [Int!]
+  buy_product_ids: [Int!]
+  buy_collection_ids: [Int!]
+  get_product_ids: [Int!]
+  get_collection_ids: [Int!]
+}
+
+extend type Query {
+  "Newest first."
+  discounts(filter: DiscountFilter, limit: Int, offset: Int): [Discount!]! @access(scope: "discounts:read")
+  discountsCount(filter: DiscountFilter): Int! @access(scope: "discounts:read")
+  discount(id: Int!): Discount! @access(scope: "discounts:read")
+}
+
+extend type Mutation {
+  createDiscount(input: DiscountInput!): Discount! @access(scope: "discounts:write", role: ADMIN)
+  updateDiscount(id: Int!, input: DiscountInput!): Discount! @access(scope: "discounts:write", role: ADMIN)
+  deleteDiscount(id: Int!): Boolean! @access(scope: "discounts:write", role: ADMIN)
+}
+`, BuiltIn: false},
+	{Name: "../schema/draft_orders.graphqls", Input: `"""
+An order the merchant builds (phone orders, wholesale, invoices). Its totals
+are recomputed by the pricing engine on every change, exactly as the order it
+becomes will show them. status: open, invoice_sent, or completed once paid.
+"""
+type DraftOrder {
+  id: Int!
+  "#D1, #D2, ... per store."
+  name: String!
+  status: String!
+  email: String!
+  currency: String!
+  note: String!
+  tags: [String!]!
+  token: String!
+  billing_address: JSON
+  shipping_address: JSON
+  "Whether any line needs shipping."
+  requires_shipping: Boolean!
+  "The chosen shipping rate; 0 when none."
+  shipping_rate_id: Int!
+  shipping_title: String!
+  "The rate's price, less a free-shipping discount."
+  shipping_cents: Int!
+  subtotal_cents: Int!
+  "Product and order discounts (a free-shipping discount lowers shipping_cents instead)."
+  discount_cents: Int!
+  tax_cents: Int!
+  "subtotal - discount + shipping + tax."
+  total_cents: Int!
+  "The code applied; empty when none."
+  discount_code: String!
+  "Total weight of the lines that need shipping."
+  weight_grams: Int!
+  invoice_sent_at: Time
+  "The order it became, once paid."
+  order_id: Int
+  completed_at: Time
+  created_at: Time!
+  updated_at: Time!
+  lines: [DraftOrderLine!]!
+  shipping_rate: ShippingRate
+  "The discount of discount_code, while it exists."
+  discount: Discount
+  order: Order
+}
+
+type DraftOrderLine {
+  id: Int!
+  "A line typed in by hand, not a catalogue variant."
+  custom: Boolean!
+  variant_id: Int
+  product_id: Int
+  title: String!
+  variant_title: String!
+  sku: String!
+  price_cents: Int!
+  quantity: Int!
+  "price × quantity, before discounts."
+  line_total_cents: Int!
+  "This line's share of the discounts."
+  discount_cents: Int!
+  requires_shipping: Boolean!
+  taxable: Boolean!
+  "Per unit."
+  weight_grams: Int!
+  variant: ProductVariant
+  product: Product
+}
+
+"A shipping rate a draft can take: its zone matches the shipping address and its bounds the draft's weight and subtotal."
+type DraftShippingRate {
+  rate_id: Int!
+  name: String!
+  price_cents: Int!
+}
+
+input DraftOrderFilter {
+  "open, invoice_sent or completed."
+  status: String
+  "Free text over the name and email."
+  q: String
+}
+
+"""
+A line: a catalogue variant (variant_id; title, SKU, price and weight come
+from it unless sent), or a custom line (title and price_cents required).
+"""
+input DraftLineInput {
+  variant_id: Int
+  quantity: Int!
+  title: String
+  price_cents: Int
+  sku: String
+  requires_shipping: Boolean
+  taxable: Boolean
+  weight_grams: Int
+}
+
+input DraftOrderInput {
+  email: String
+  lines: [DraftLineInput!]
+  shipping_address: JSON
+  billing_address: JSON
+  note: String
+  "A list of tags, or one comma-separated string."
+  tags: JSON
+  discount_code: String
+  shipping_rate_id: Int
+}
+
+"Contact and addresses; left out: unchanged."
+input DraftContactInput {
+  email: String
+  shipping_address: JSON
+  billing_address: JSON
+  note: String
+  tags: JSON
+}
+
+input DraftShippingRateInput {
+  "A rate of GET .../shipping-rates; 0 removes shipping."
+  rate_id: Int!
+}
+
+input DraftDiscountInput {
+  "A discount code of the store; empty removes the code."
+  code: String!
+}
+
+"How the draft was paid, recorded on the order's transaction."
+input DraftPaymentInput {
+  "Defaults to manual."
+  provider: String
+  payment_method: String
+  "The payment's reference at the provider."
+  external_id: String
+}
+
+"A draft just paid, and the order it became."
+type DraftOrderPaid {
+  order_id: Int!
+  order_number: Int!
+  order_number_display: String!
+  "The draft's id."
+  id: Int!
+  draft_order: DraftOrder!
+  order: Order!
+}
+
+extend type Query {
+  "Newest first."
+  draftOrders(filter: DraftOrderFilter, limit: Int, offset: Int): [DraftOrder!]! @access(scope: "draft-orders:read")
+  draftOrdersCount(filter: DraftOrderFilter): Int! @access(scope: "draft-orders:read")
+  draftOrder(id: Int!): DraftOrder! @access(scope: "draft-orders:read")
+  "Cheapest first."
+  draftOrderShippingRates(id: Int!): [DraftShippingRate!]! @access(scope: "draft-orders:read")
+}
+
+extend type Mutation {
+  createDraftOrder(input: DraftOrderInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
+  updateDraftOrderContact(id: Int!, input: DraftContactInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
+  addDraftOrderLine(id: Int!, input: DraftLineInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
+  removeDraftOrderLine(id: Int!, lineId: Int!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
+  setDraftOrderShippingRate(id: Int!, input: DraftShippingRateInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
+  setDraftOrderDiscount(id: Int!, input: DraftDiscountInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
+  "Turns the draft into a paid order (409 once completed, or when its code is used up); emits order.paid."
+  markDraftOrderPaid(id: Int!, input: DraftPaymentInput): DraftOrderPaid! @access(scope: "draft-orders:write", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/media.graphqls", Input: `"Where and how to send one file: PUT the bytes to url with these headers before expires_at."
@@ -7418,6 +8888,72 @@ extend type Mutation {
   putStoreSetting(input: StoreSettingInput!): StoreSettingRef! @access(scope: "settings:write", role: ADMIN)
 }
 `, BuiltIn: false},
+	{Name: "../schema/shipping.graphqls", Input: `"Where a store ships to, with the rates it charges there."
+type ShippingZone {
+  id: Int!
+  name: String!
+  "ISO 3166-1 alpha-2 codes, upper case; * is the rest of the world."
+  countries: [String!]!
+  "Lower first; when a country sits in two zones, the first zone wins."
+  position: Int!
+  "The rate a draft gets when none is chosen; null: the cheapest that matches."
+  default_rate_id: Int
+  "Ascending position."
+  rates: [ShippingRate!]!
+  "Says which countries of this zone another zone also lists; null when none."
+  region_warning: String
+}
+
+"A price for shipping to a zone, for orders within its bounds."
+type ShippingRate {
+  id: Int!
+  zone_id: Int!
+  name: String!
+  price_cents: Int!
+  position: Int!
+  "Bounds on the order's total weight and subtotal, inclusive; null: unbounded."
+  min_weight_grams: Int
+  max_weight_grams: Int
+  min_subtotal_cents: Int
+  max_subtotal_cents: Int
+}
+
+"A zone to create, or on update the fields to change (left out: unchanged)."
+input ShippingZoneInput {
+  name: String
+  countries: [String!]
+  position: Int
+  default_rate_id: Int
+}
+
+"A rate to create, or on update the fields to change (left out: unchanged; null clears a bound)."
+input ShippingRateInput {
+  name: String
+  price_cents: Int
+  position: Int
+  min_weight_grams: Int
+  max_weight_grams: Int
+  min_subtotal_cents: Int
+  max_subtotal_cents: Int
+}
+
+extend type Query {
+  "By position."
+  shippingZones(limit: Int, offset: Int): [ShippingZone!]! @access(scope: "shipping:read")
+  shippingZonesCount: Int! @access(scope: "shipping:read")
+  shippingZone(id: Int!): ShippingZone! @access(scope: "shipping:read")
+}
+
+extend type Mutation {
+  createShippingZone(input: ShippingZoneInput!): ShippingZone! @access(scope: "shipping:write", role: ADMIN)
+  updateShippingZone(id: Int!, input: ShippingZoneInput!): ShippingZone! @access(scope: "shipping:write", role: ADMIN)
+  "Deletes the zone and its rates."
+  deleteShippingZone(id: Int!): Boolean! @access(scope: "shipping:write", role: ADMIN)
+  createShippingRate(zoneId: Int!, input: ShippingRateInput!): ShippingRate! @access(scope: "shipping:write", role: ADMIN)
+  updateShippingRate(id: Int!, input: ShippingRateInput!): ShippingRate! @access(scope: "shipping:write", role: ADMIN)
+  deleteShippingRate(id: Int!): Boolean! @access(scope: "shipping:write", role: ADMIN)
+}
+`, BuiltIn: false},
 	{Name: "../schema/staff.graphqls", Input: `"A person with access to the store's dashboard."
 type StoreMember {
   user_id: Int!
@@ -7512,6 +9048,45 @@ extend type Mutation {
   setStorefrontEnabled(enabled: Boolean!): Store! @access(scope: "store:write", role: ADMIN)
   "Closes the store for good. Refused to every key."
   closeStore: Store! @access(scope: "store:write") @keysRefused
+}
+`, BuiltIn: false},
+	{Name: "../schema/tax.graphqls", Input: `"""
+A sales tax rate for a country, or for one province (state, region) of it.
+A province's rate adds to its country's (GST + PST); README "Tax" has the rules.
+"""
+type TaxRate {
+  id: Int!
+  name: String!
+  "ISO 3166-1 alpha-2, upper case."
+  country: String!
+  "ISO 3166-2 subdivision code without the country (CA, ON); empty: the whole country."
+  province: String!
+  "Basis points: 825 = 8.25%."
+  rate_bps: Int!
+  position: Int!
+  "Says which other rate covers the same region; null when none."
+  region_warning: String
+}
+
+"A rate to create, or on update the fields to change (left out: unchanged)."
+input TaxRateInput {
+  name: String
+  country: String
+  province: String
+  rate_bps: Int
+  position: Int
+}
+
+extend type Query {
+  "By country, province and position."
+  taxRates(limit: Int, offset: Int): [TaxRate!]! @access(scope: "tax:read")
+  taxRatesCount: Int! @access(scope: "tax:read")
+}
+
+extend type Mutation {
+  createTaxRate(input: TaxRateInput!): TaxRate! @access(scope: "tax:write", role: ADMIN)
+  updateTaxRate(id: Int!, input: TaxRateInput!): TaxRate! @access(scope: "tax:write", role: ADMIN)
+  deleteTaxRate(id: Int!): Boolean! @access(scope: "tax:write", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/webhooks.graphqls", Input: `"A subscriber URL that receives signed events for its topics."
@@ -8094,6 +9669,70 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
 }
 
+func (ec *executionContext) childFields_Discount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Discount_id(ctx, field)
+	case "class":
+		return ec.fieldContext_Discount_class(ctx, field)
+	case "code":
+		return ec.fieldContext_Discount_code(ctx, field)
+	case "type":
+		return ec.fieldContext_Discount_type(ctx, field)
+	case "value":
+		return ec.fieldContext_Discount_value(ctx, field)
+	case "value_type":
+		return ec.fieldContext_Discount_value_type(ctx, field)
+	case "applies_to":
+		return ec.fieldContext_Discount_applies_to(ctx, field)
+	case "minimum_subtotal_cents":
+		return ec.fieldContext_Discount_minimum_subtotal_cents(ctx, field)
+	case "starts_at":
+		return ec.fieldContext_Discount_starts_at(ctx, field)
+	case "ends_at":
+		return ec.fieldContext_Discount_ends_at(ctx, field)
+	case "enabled":
+		return ec.fieldContext_Discount_enabled(ctx, field)
+	case "usage_limit":
+		return ec.fieldContext_Discount_usage_limit(ctx, field)
+	case "used_count":
+		return ec.fieldContext_Discount_used_count(ctx, field)
+	case "once_per_customer":
+		return ec.fieldContext_Discount_once_per_customer(ctx, field)
+	case "per_customer_limit":
+		return ec.fieldContext_Discount_per_customer_limit(ctx, field)
+	case "buy_quantity":
+		return ec.fieldContext_Discount_buy_quantity(ctx, field)
+	case "get_quantity":
+		return ec.fieldContext_Discount_get_quantity(ctx, field)
+	case "get_value":
+		return ec.fieldContext_Discount_get_value(ctx, field)
+	case "get_value_type":
+		return ec.fieldContext_Discount_get_value_type(ctx, field)
+	case "product_ids":
+		return ec.fieldContext_Discount_product_ids(ctx, field)
+	case "collection_ids":
+		return ec.fieldContext_Discount_collection_ids(ctx, field)
+	case "buy_product_ids":
+		return ec.fieldContext_Discount_buy_product_ids(ctx, field)
+	case "buy_collection_ids":
+		return ec.fieldContext_Discount_buy_collection_ids(ctx, field)
+	case "get_product_ids":
+		return ec.fieldContext_Discount_get_product_ids(ctx, field)
+	case "get_collection_ids":
+		return ec.fieldContext_Discount_get_collection_ids(ctx, field)
+	case "products":
+		return ec.fieldContext_Discount_products(ctx, field)
+	case "collections":
+		return ec.fieldContext_Discount_collections(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Discount_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_Discount_updated_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Discount", field.Name)
+}
+
 func (ec *executionContext) childFields_Download(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "filename":
@@ -8106,6 +9745,138 @@ func (ec *executionContext) childFields_Download(ctx context.Context, field grap
 		return ec.fieldContext_Download_expires_at(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Download", field.Name)
+}
+
+func (ec *executionContext) childFields_DraftOrder(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DraftOrder_id(ctx, field)
+	case "name":
+		return ec.fieldContext_DraftOrder_name(ctx, field)
+	case "status":
+		return ec.fieldContext_DraftOrder_status(ctx, field)
+	case "email":
+		return ec.fieldContext_DraftOrder_email(ctx, field)
+	case "currency":
+		return ec.fieldContext_DraftOrder_currency(ctx, field)
+	case "note":
+		return ec.fieldContext_DraftOrder_note(ctx, field)
+	case "tags":
+		return ec.fieldContext_DraftOrder_tags(ctx, field)
+	case "token":
+		return ec.fieldContext_DraftOrder_token(ctx, field)
+	case "billing_address":
+		return ec.fieldContext_DraftOrder_billing_address(ctx, field)
+	case "shipping_address":
+		return ec.fieldContext_DraftOrder_shipping_address(ctx, field)
+	case "requires_shipping":
+		return ec.fieldContext_DraftOrder_requires_shipping(ctx, field)
+	case "shipping_rate_id":
+		return ec.fieldContext_DraftOrder_shipping_rate_id(ctx, field)
+	case "shipping_title":
+		return ec.fieldContext_DraftOrder_shipping_title(ctx, field)
+	case "shipping_cents":
+		return ec.fieldContext_DraftOrder_shipping_cents(ctx, field)
+	case "subtotal_cents":
+		return ec.fieldContext_DraftOrder_subtotal_cents(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_DraftOrder_discount_cents(ctx, field)
+	case "tax_cents":
+		return ec.fieldContext_DraftOrder_tax_cents(ctx, field)
+	case "total_cents":
+		return ec.fieldContext_DraftOrder_total_cents(ctx, field)
+	case "discount_code":
+		return ec.fieldContext_DraftOrder_discount_code(ctx, field)
+	case "weight_grams":
+		return ec.fieldContext_DraftOrder_weight_grams(ctx, field)
+	case "invoice_sent_at":
+		return ec.fieldContext_DraftOrder_invoice_sent_at(ctx, field)
+	case "order_id":
+		return ec.fieldContext_DraftOrder_order_id(ctx, field)
+	case "completed_at":
+		return ec.fieldContext_DraftOrder_completed_at(ctx, field)
+	case "created_at":
+		return ec.fieldContext_DraftOrder_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_DraftOrder_updated_at(ctx, field)
+	case "lines":
+		return ec.fieldContext_DraftOrder_lines(ctx, field)
+	case "shipping_rate":
+		return ec.fieldContext_DraftOrder_shipping_rate(ctx, field)
+	case "discount":
+		return ec.fieldContext_DraftOrder_discount(ctx, field)
+	case "order":
+		return ec.fieldContext_DraftOrder_order(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DraftOrder", field.Name)
+}
+
+func (ec *executionContext) childFields_DraftOrderLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DraftOrderLine_id(ctx, field)
+	case "custom":
+		return ec.fieldContext_DraftOrderLine_custom(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_DraftOrderLine_variant_id(ctx, field)
+	case "product_id":
+		return ec.fieldContext_DraftOrderLine_product_id(ctx, field)
+	case "title":
+		return ec.fieldContext_DraftOrderLine_title(ctx, field)
+	case "variant_title":
+		return ec.fieldContext_DraftOrderLine_variant_title(ctx, field)
+	case "sku":
+		return ec.fieldContext_DraftOrderLine_sku(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_DraftOrderLine_price_cents(ctx, field)
+	case "quantity":
+		return ec.fieldContext_DraftOrderLine_quantity(ctx, field)
+	case "line_total_cents":
+		return ec.fieldContext_DraftOrderLine_line_total_cents(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_DraftOrderLine_discount_cents(ctx, field)
+	case "requires_shipping":
+		return ec.fieldContext_DraftOrderLine_requires_shipping(ctx, field)
+	case "taxable":
+		return ec.fieldContext_DraftOrderLine_taxable(ctx, field)
+	case "weight_grams":
+		return ec.fieldContext_DraftOrderLine_weight_grams(ctx, field)
+	case "variant":
+		return ec.fieldContext_DraftOrderLine_variant(ctx, field)
+	case "product":
+		return ec.fieldContext_DraftOrderLine_product(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DraftOrderLine", field.Name)
+}
+
+func (ec *executionContext) childFields_DraftOrderPaid(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "order_id":
+		return ec.fieldContext_DraftOrderPaid_order_id(ctx, field)
+	case "order_number":
+		return ec.fieldContext_DraftOrderPaid_order_number(ctx, field)
+	case "order_number_display":
+		return ec.fieldContext_DraftOrderPaid_order_number_display(ctx, field)
+	case "id":
+		return ec.fieldContext_DraftOrderPaid_id(ctx, field)
+	case "draft_order":
+		return ec.fieldContext_DraftOrderPaid_draft_order(ctx, field)
+	case "order":
+		return ec.fieldContext_DraftOrderPaid_order(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DraftOrderPaid", field.Name)
+}
+
+func (ec *executionContext) childFields_DraftShippingRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rate_id":
+		return ec.fieldContext_DraftShippingRate_rate_id(ctx, field)
+	case "name":
+		return ec.fieldContext_DraftShippingRate_name(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_DraftShippingRate_price_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DraftShippingRate", field.Name)
 }
 
 func (ec *executionContext) childFields_FulfilledQuantity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8754,6 +10525,50 @@ func (ec *executionContext) childFields_ScopeResource(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type ScopeResource", field.Name)
 }
 
+func (ec *executionContext) childFields_ShippingRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ShippingRate_id(ctx, field)
+	case "zone_id":
+		return ec.fieldContext_ShippingRate_zone_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ShippingRate_name(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_ShippingRate_price_cents(ctx, field)
+	case "position":
+		return ec.fieldContext_ShippingRate_position(ctx, field)
+	case "min_weight_grams":
+		return ec.fieldContext_ShippingRate_min_weight_grams(ctx, field)
+	case "max_weight_grams":
+		return ec.fieldContext_ShippingRate_max_weight_grams(ctx, field)
+	case "min_subtotal_cents":
+		return ec.fieldContext_ShippingRate_min_subtotal_cents(ctx, field)
+	case "max_subtotal_cents":
+		return ec.fieldContext_ShippingRate_max_subtotal_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingRate", field.Name)
+}
+
+func (ec *executionContext) childFields_ShippingZone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ShippingZone_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ShippingZone_name(ctx, field)
+	case "countries":
+		return ec.fieldContext_ShippingZone_countries(ctx, field)
+	case "position":
+		return ec.fieldContext_ShippingZone_position(ctx, field)
+	case "default_rate_id":
+		return ec.fieldContext_ShippingZone_default_rate_id(ctx, field)
+	case "rates":
+		return ec.fieldContext_ShippingZone_rates(ctx, field)
+	case "region_warning":
+		return ec.fieldContext_ShippingZone_region_warning(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingZone", field.Name)
+}
+
 func (ec *executionContext) childFields_Store(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -8910,6 +10725,26 @@ func (ec *executionContext) childFields_StoreeventsSession(ctx context.Context, 
 		return ec.fieldContext_StoreeventsSession_viewport_w(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type StoreeventsSession", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TaxRate_id(ctx, field)
+	case "name":
+		return ec.fieldContext_TaxRate_name(ctx, field)
+	case "country":
+		return ec.fieldContext_TaxRate_country(ctx, field)
+	case "province":
+		return ec.fieldContext_TaxRate_province(ctx, field)
+	case "rate_bps":
+		return ec.fieldContext_TaxRate_rate_bps(ctx, field)
+	case "position":
+		return ec.fieldContext_TaxRate_position(ctx, field)
+	case "region_warning":
+		return ec.fieldContext_TaxRate_region_warning(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxRate", field.Name)
 }
 
 func (ec *executionContext) childFields_UploadTicket(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9302,6 +11137,28 @@ func (ec *executionContext) field_Mutation_addCollectionProduct_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addDraftOrderLine_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DraftLineInput, error) {
+			return ec.unmarshalNDraftLineInput2storeadminᚋgraphᚐDraftLineInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_archiveOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9450,6 +11307,34 @@ func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DiscountInput, error) {
+			return ec.unmarshalNDiscountInput2storeadminᚋgraphᚐDiscountInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createDraftOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DraftOrderInput, error) {
+			return ec.unmarshalNDraftOrderInput2storeadminᚋgraphᚐDraftOrderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createFulfillment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9478,6 +11363,56 @@ func (ec *executionContext) field_Mutation_createProduct_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (ProductInput, error) {
 			return ec.unmarshalNProductInput2storeadminᚋgraphᚐProductInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createShippingRate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "zoneId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["zoneId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ShippingRateInput, error) {
+			return ec.unmarshalNShippingRateInput2storeadminᚋgraphᚐShippingRateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createShippingZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ShippingZoneInput, error) {
+			return ec.unmarshalNShippingZoneInput2storeadminᚋgraphᚐShippingZoneInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createTaxRate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (TaxRateInput, error) {
+			return ec.unmarshalNTaxRateInput2storeadminᚋgraphᚐTaxRateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9528,6 +11463,20 @@ func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteProduct_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9548,6 +11497,48 @@ func (ec *executionContext) field_Mutation_deleteReview_args(ctx context.Context
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (int64, error) {
 			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteShippingRate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteShippingZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteTaxRate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9640,6 +11631,28 @@ func (ec *executionContext) field_Mutation_inviteMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_markDraftOrderPaid_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*DraftPaymentInput, error) {
+			return ec.unmarshalODraftPaymentInput2ᚖstoreadminᚋgraphᚐDraftPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_previewCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9717,6 +11730,28 @@ func (ec *executionContext) field_Mutation_removeCollectionProduct_args(ctx cont
 		return nil, err
 	}
 	args["pid"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeDraftOrderLine_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "lineId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["lineId"] = arg1
 	return args, nil
 }
 
@@ -9803,6 +11838,50 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setDraftOrderDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DraftDiscountInput, error) {
+			return ec.unmarshalNDraftDiscountInput2storeadminᚋgraphᚐDraftDiscountInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setDraftOrderShippingRate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DraftShippingRateInput, error) {
+			return ec.unmarshalNDraftShippingRateInput2storeadminᚋgraphᚐDraftShippingRateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -9908,6 +11987,50 @@ func (ec *executionContext) field_Mutation_updateCollection_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DiscountInput, error) {
+			return ec.unmarshalNDiscountInput2storeadminᚋgraphᚐDiscountInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateDraftOrderContact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DraftContactInput, error) {
+			return ec.unmarshalNDraftContactInput2storeadminᚋgraphᚐDraftContactInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9974,6 +12097,50 @@ func (ec *executionContext) field_Mutation_updateProduct_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateShippingRate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ShippingRateInput, error) {
+			return ec.unmarshalNShippingRateInput2storeadminᚋgraphᚐShippingRateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateShippingZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ShippingZoneInput, error) {
+			return ec.unmarshalNShippingZoneInput2storeadminᚋgraphᚐShippingZoneInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateStore_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9985,6 +12152,28 @@ func (ec *executionContext) field_Mutation_updateStore_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTaxRate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (TaxRateInput, error) {
+			return ec.unmarshalNTaxRateInput2storeadminᚋgraphᚐTaxRateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -10348,6 +12537,136 @@ func (ec *executionContext) field_Query_collections_args(ctx context.Context, ra
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
 		func(ctx context.Context, v any) (*models.CollectionFilter, error) {
 			return ec.unmarshalOCollectionFilter2ᚖstoreadminᚋmodelsᚐCollectionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_discount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_discountsCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.DiscountFilter, error) {
+			return ec.unmarshalODiscountFilter2ᚖstoreadminᚋmodelsᚐDiscountFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_discounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.DiscountFilter, error) {
+			return ec.unmarshalODiscountFilter2ᚖstoreadminᚋmodelsᚐDiscountFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_draftOrderShippingRates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_draftOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_draftOrdersCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.DraftOrderFilter, error) {
+			return ec.unmarshalODraftOrderFilter2ᚖstoreadminᚋmodelsᚐDraftOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_draftOrders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.DraftOrderFilter, error) {
+			return ec.unmarshalODraftOrderFilter2ᚖstoreadminᚋmodelsᚐDraftOrderFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10814,6 +13133,42 @@ func (ec *executionContext) field_Query_reviews_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_shippingZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_shippingZones_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_storeSettingsCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10855,6 +13210,28 @@ func (ec *executionContext) field_Query_storeSettings_args(ctx context.Context, 
 		return nil, err
 	}
 	args["offset"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_taxRates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
 	return args, nil
 }
 
@@ -15858,6 +18235,691 @@ func (ec *executionContext) fieldContext_Customer_orders(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Discount_id(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_class(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_class(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Class, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_class(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_code(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_value(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_value_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_value_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ValueType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_value_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_applies_to(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_applies_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AppliesTo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_applies_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_minimum_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_minimum_subtotal_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinimumSubtotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_minimum_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_starts_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_starts_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_starts_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_ends_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_ends_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_ends_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_enabled(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_usage_limit(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_usage_limit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UsageLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_usage_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_used_count(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_used_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UsedCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_used_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_once_per_customer(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_once_per_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OncePerCustomer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_once_per_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_per_customer_limit(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_per_customer_limit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PerCustomerLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_per_customer_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_buy_quantity(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_buy_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuyQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_buy_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_get_quantity(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_get_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GetQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_get_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_get_value(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_get_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GetValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_get_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_get_value_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_get_value_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GetValueType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_get_value_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_product_ids(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
+			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_collection_ids(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CollectionIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
+			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_buy_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_buy_product_ids(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuyProductIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
+			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_buy_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_buy_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_buy_collection_ids(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuyCollectionIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
+			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_buy_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_get_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_get_product_ids(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GetProductIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
+			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_get_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_get_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_get_collection_ids(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GetCollectionIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
+			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_get_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_products(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_products(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discount().Products(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Product) graphql.Marshaler {
+			return ec.marshalNProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Discount",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Product(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Discount_collections(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_collections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discount().Collections(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Collection) graphql.Marshaler {
+			return ec.marshalNCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Discount",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Discount_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_updated_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Download_filename(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15948,6 +19010,1320 @@ func (ec *executionContext) _Download_expires_at(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Download_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_name(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_status(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_email(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_currency(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_note(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_tags(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_token(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_billing_address(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_billing_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillingAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_billing_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_shipping_address(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_shipping_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_shipping_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_requires_shipping(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_requires_shipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresShipping, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_requires_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_shipping_rate_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_shipping_rate_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingRateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_shipping_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_shipping_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_shipping_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_shipping_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_shipping_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_subtotal_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubtotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_discount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_tax_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_tax_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_total_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_discount_code(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_discount_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_weight_grams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WeightGrams, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_invoice_sent_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_invoice_sent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceSentAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_invoice_sent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_order_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_completed_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_completed_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompletedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_completed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_created_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_created_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_updated_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrder_lines(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_lines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DraftOrder().Lines(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.DraftOrderLine) graphql.Marshaler {
+			return ec.marshalNDraftOrderLine2ᚕstoreadminᚋmodelsᚐDraftOrderLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrderLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DraftOrder_shipping_rate(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_shipping_rate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DraftOrder().ShippingRate(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
+			return ec.marshalOShippingRate2ᚖstoreadminᚋmodelsᚐShippingRate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_shipping_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingRate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DraftOrder_discount(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_discount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DraftOrder().Discount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
+			return ec.marshalODiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_discount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DraftOrder_order(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrder_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DraftOrder().Order(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrder_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DraftOrderLine_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_custom(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_custom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Custom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_custom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_variant_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_product_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_product_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_variant_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_sku(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_sku(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SKU, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_price_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PriceCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_quantity(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_line_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_line_total_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineTotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_line_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_discount_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_requires_shipping(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_requires_shipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresShipping, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_requires_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_taxable(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_taxable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_taxable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_weight_grams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WeightGrams, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderLine_variant(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_variant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DraftOrderLine().Variant(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ProductVariant) graphql.Marshaler {
+			return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_variant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrderLine",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductVariant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DraftOrderLine_product(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderLine_product(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DraftOrderLine().Product(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
+			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderLine_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrderLine",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Product(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DraftOrderPaid_order_id(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderPaid_order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderPaid_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderPaid_order_number(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderPaid_order_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderPaid_order_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderPaid_order_number_display(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderPaid_order_number_display(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderNumberDisplay, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderPaid_order_number_display(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderPaid_id(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderPaid_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderPaid_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderPaid_draft_order(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderPaid_draft_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftOrder, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderPaid_draft_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrderPaid",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DraftOrderPaid_order(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderPaid_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderPaid_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrderPaid",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DraftShippingRate_rate_id(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftShippingRate_rate_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftShippingRate_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftShippingRate_name(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftShippingRate_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftShippingRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DraftShippingRate_price_cents(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftShippingRate_price_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PriceCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftShippingRate_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfilledQuantity_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FulfilledQuantity) (ret graphql.Marshaler) {
@@ -18477,6 +22853,676 @@ func (ec *executionContext) fieldContext_Mutation_reorderCollectionProducts(ctx 
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createDiscount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createDiscount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateDiscount(ctx, fc.Args["input"].(DiscountInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:write")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
+			return ec.marshalNDiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createDiscount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateDiscount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateDiscount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateDiscount(ctx, fc.Args["id"].(int64), fc.Args["input"].(DiscountInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:write")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
+			return ec.marshalNDiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateDiscount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteDiscount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteDiscount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteDiscount(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteDiscount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createDraftOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createDraftOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateDraftOrder(ctx, fc.Args["input"].(DraftOrderInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:write")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createDraftOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createDraftOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateDraftOrderContact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateDraftOrderContact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateDraftOrderContact(ctx, fc.Args["id"].(int64), fc.Args["input"].(DraftContactInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:write")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateDraftOrderContact(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateDraftOrderContact_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addDraftOrderLine(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addDraftOrderLine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddDraftOrderLine(ctx, fc.Args["id"].(int64), fc.Args["input"].(DraftLineInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:write")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addDraftOrderLine(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addDraftOrderLine_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeDraftOrderLine(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeDraftOrderLine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveDraftOrderLine(ctx, fc.Args["id"].(int64), fc.Args["lineId"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:write")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeDraftOrderLine(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeDraftOrderLine_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setDraftOrderShippingRate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setDraftOrderShippingRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetDraftOrderShippingRate(ctx, fc.Args["id"].(int64), fc.Args["input"].(DraftShippingRateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:write")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setDraftOrderShippingRate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setDraftOrderShippingRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setDraftOrderDiscount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setDraftOrderDiscount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetDraftOrderDiscount(ctx, fc.Args["id"].(int64), fc.Args["input"].(DraftDiscountInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:write")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setDraftOrderDiscount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setDraftOrderDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_markDraftOrderPaid(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_markDraftOrderPaid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MarkDraftOrderPaid(ctx, fc.Args["id"].(int64), fc.Args["input"].(*DraftPaymentInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:write")
+				if err != nil {
+					var zeroVal *DraftOrderPaid
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *DraftOrderPaid
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *DraftOrderPaid
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *DraftOrderPaid) graphql.Marshaler {
+			return ec.marshalNDraftOrderPaid2ᚖstoreadminᚋgraphᚐDraftOrderPaid(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_markDraftOrderPaid(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrderPaid(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_markDraftOrderPaid_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_requestUpload(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19884,6 +24930,408 @@ func (ec *executionContext) fieldContext_Mutation_putStoreSetting(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createShippingZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createShippingZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateShippingZone(ctx, fc.Args["input"].(ShippingZoneInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
+				if err != nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingZone) graphql.Marshaler {
+			return ec.marshalNShippingZone2ᚖstoreadminᚋmodelsᚐShippingZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createShippingZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createShippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateShippingZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateShippingZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateShippingZone(ctx, fc.Args["id"].(int64), fc.Args["input"].(ShippingZoneInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
+				if err != nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingZone) graphql.Marshaler {
+			return ec.marshalNShippingZone2ᚖstoreadminᚋmodelsᚐShippingZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateShippingZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateShippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteShippingZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteShippingZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteShippingZone(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteShippingZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteShippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createShippingRate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createShippingRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateShippingRate(ctx, fc.Args["zoneId"].(int64), fc.Args["input"].(ShippingRateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
+			return ec.marshalNShippingRate2ᚖstoreadminᚋmodelsᚐShippingRate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createShippingRate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingRate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createShippingRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateShippingRate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateShippingRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateShippingRate(ctx, fc.Args["id"].(int64), fc.Args["input"].(ShippingRateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
+			return ec.marshalNShippingRate2ᚖstoreadminᚋmodelsᚐShippingRate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateShippingRate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingRate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateShippingRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteShippingRate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteShippingRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteShippingRate(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteShippingRate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteShippingRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_inviteMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20298,6 +25746,207 @@ func (ec *executionContext) fieldContext_Mutation_closeStore(_ context.Context, 
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Store(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createTaxRate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTaxRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTaxRate(ctx, fc.Args["input"].(TaxRateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "tax:write")
+				if err != nil {
+					var zeroVal *models.TaxRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.TaxRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.TaxRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.TaxRate) graphql.Marshaler {
+			return ec.marshalNTaxRate2ᚖstoreadminᚋmodelsᚐTaxRate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTaxRate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxRate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTaxRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTaxRate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTaxRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTaxRate(ctx, fc.Args["id"].(int64), fc.Args["input"].(TaxRateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "tax:write")
+				if err != nil {
+					var zeroVal *models.TaxRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *models.TaxRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.TaxRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.TaxRate) graphql.Marshaler {
+			return ec.marshalNTaxRate2ᚖstoreadminᚋmodelsᚐTaxRate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTaxRate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxRate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTaxRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTaxRate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTaxRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTaxRate(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "tax:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTaxRate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTaxRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -25220,6 +30869,475 @@ func (ec *executionContext) fieldContext_Query_collectionOptionsCount(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_discounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_discounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Discounts(ctx, fc.Args["filter"].(*models.DiscountFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
+				if err != nil {
+					var zeroVal []models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Discount) graphql.Marshaler {
+			return ec.marshalNDiscount2ᚕstoreadminᚋmodelsᚐDiscountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_discounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_discounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_discountsCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_discountsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DiscountsCount(ctx, fc.Args["filter"].(*models.DiscountFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_discountsCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_discountsCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_discount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_discount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Discount(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
+			return ec.marshalNDiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_discount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_discount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_draftOrders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_draftOrders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DraftOrders(ctx, fc.Args["filter"].(*models.DraftOrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:read")
+				if err != nil {
+					var zeroVal []models.DraftOrder
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.DraftOrder
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.DraftOrder
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚕstoreadminᚋmodelsᚐDraftOrderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_draftOrders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_draftOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_draftOrdersCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_draftOrdersCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DraftOrdersCount(ctx, fc.Args["filter"].(*models.DraftOrderFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_draftOrdersCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_draftOrdersCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_draftOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_draftOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DraftOrder(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:read")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.DraftOrder
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_draftOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_draftOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_draftOrderShippingRates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_draftOrderShippingRates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DraftOrderShippingRates(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:read")
+				if err != nil {
+					var zeroVal []DraftShippingRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []DraftShippingRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []DraftShippingRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []DraftShippingRate) graphql.Marshaler {
+			return ec.marshalNDraftShippingRate2ᚕstoreadminᚋgraphᚐDraftShippingRateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_draftOrderShippingRates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftShippingRate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_draftOrderShippingRates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_orders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27054,6 +33172,186 @@ func (ec *executionContext) fieldContext_Query_storeSettingsCount(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_shippingZones(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_shippingZones(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ShippingZones(ctx, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
+				if err != nil {
+					var zeroVal []models.ShippingZone
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.ShippingZone
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ShippingZone
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.ShippingZone) graphql.Marshaler {
+			return ec.marshalNShippingZone2ᚕstoreadminᚋmodelsᚐShippingZoneᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_shippingZones(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_shippingZones_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_shippingZonesCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_shippingZonesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ShippingZonesCount(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_shippingZonesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_shippingZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_shippingZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ShippingZone(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
+				if err != nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ShippingZone
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingZone) graphql.Marshaler {
+			return ec.marshalNShippingZone2ᚖstoreadminᚋmodelsᚐShippingZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_shippingZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_shippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_members(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27311,6 +33609,119 @@ func (ec *executionContext) _Query_currentStoreId(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Query_currentStoreId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_taxRates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_taxRates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TaxRates(ctx, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "tax:read")
+				if err != nil {
+					var zeroVal []models.TaxRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.TaxRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.TaxRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.TaxRate) graphql.Marshaler {
+			return ec.marshalNTaxRate2ᚕstoreadminᚋmodelsᚐTaxRateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_taxRates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxRate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_taxRates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_taxRatesCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_taxRatesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().TaxRatesCount(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "tax:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_taxRatesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
@@ -28734,6 +35145,383 @@ func (ec *executionContext) fieldContext_ScopeResource_label(_ context.Context, 
 	return graphql.NewScalarFieldContext("ScopeResource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _ShippingRate_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingRate_zone_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_zone_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ZoneID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_zone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingRate_name(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingRate_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_price_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PriceCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingRate_position(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingRate_min_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_min_weight_grams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinWeightGrams, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_min_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingRate_max_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_max_weight_grams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxWeightGrams, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_max_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingRate_min_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_min_subtotal_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinSubtotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_min_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingRate_max_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_max_subtotal_cents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxSubtotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_max_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingZone_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingZone_name(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingZone_countries(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_countries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Countries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_countries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingZone_position(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingZone_default_rate_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_default_rate_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DefaultRateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_default_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShippingZone_rates(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_rates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ShippingZone().Rates(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.ShippingRate) graphql.Marshaler {
+			return ec.marshalNShippingRate2ᚕstoreadminᚋmodelsᚐShippingRateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_rates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingZone",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingRate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingZone_region_warning(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_region_warning(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RegionWarning, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Store_id(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30135,6 +36923,167 @@ func (ec *executionContext) _StoreeventsSession_viewport_w(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_viewport_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TaxRate_id(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxRate_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxRate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TaxRate_name(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxRate_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TaxRate_country(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxRate_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxRate_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TaxRate_province(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxRate_province(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Province, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxRate_province(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TaxRate_rate_bps(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxRate_rate_bps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RateBps, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxRate_rate_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TaxRate_position(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxRate_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxRate_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TaxRate_region_warning(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxRate_region_warning(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RegionWarning, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TaxRate_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_upload_url(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
@@ -33670,6 +40619,598 @@ func (ec *executionContext) unmarshalInputCollectionRuleInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDiscountFilter(ctx context.Context, obj any) (models.DiscountFilter, error) {
+	var it models.DiscountFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"class", "type", "enabled", "q"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "class":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("class"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Class = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDiscountInput(ctx context.Context, obj any) (DiscountInput, error) {
+	var it DiscountInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"class", "code", "type", "value", "value_type", "applies_to", "minimum_subtotal_cents", "starts_at", "ends_at", "enabled", "usage_limit", "once_per_customer", "per_customer_limit", "buy_quantity", "get_quantity", "get_value", "get_value_type", "product_ids", "collection_ids", "buy_product_ids", "buy_collection_ids", "get_product_ids", "get_collection_ids"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "class":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("class"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Class = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "value_type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value_type"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueType = data
+		case "applies_to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("applies_to"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AppliesTo = data
+		case "minimum_subtotal_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimum_subtotal_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotalCents = data
+		case "starts_at":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("starts_at"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAt = data
+		case "ends_at":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ends_at"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAt = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "usage_limit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usage_limit"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimit = data
+		case "once_per_customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("once_per_customer"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OncePerCustomer = data
+		case "per_customer_limit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("per_customer_limit"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PerCustomerLimit = data
+		case "buy_quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("buy_quantity"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BuyQuantity = data
+		case "get_quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("get_quantity"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GetQuantity = data
+		case "get_value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("get_value"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GetValue = data
+		case "get_value_type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("get_value_type"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GetValueType = data
+		case "product_ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("product_ids"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIds = data
+		case "collection_ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("collection_ids"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CollectionIds = data
+		case "buy_product_ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("buy_product_ids"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BuyProductIds = data
+		case "buy_collection_ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("buy_collection_ids"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BuyCollectionIds = data
+		case "get_product_ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("get_product_ids"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GetProductIds = data
+		case "get_collection_ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("get_collection_ids"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GetCollectionIds = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDraftContactInput(ctx context.Context, obj any) (DraftContactInput, error) {
+	var it DraftContactInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"email", "shipping_address", "billing_address", "note", "tags"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "shipping_address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shipping_address"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingAddress = data
+		case "billing_address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing_address"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingAddress = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDraftDiscountInput(ctx context.Context, obj any) (DraftDiscountInput, error) {
+	var it DraftDiscountInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDraftLineInput(ctx context.Context, obj any) (DraftLineInput, error) {
+	var it DraftLineInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"variant_id", "quantity", "title", "price_cents", "sku", "requires_shipping", "taxable", "weight_grams"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "variant_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variant_id"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantID = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "price_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("price_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceCents = data
+		case "sku":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sku"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sku = data
+		case "requires_shipping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requires_shipping"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequiresShipping = data
+		case "taxable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxable"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Taxable = data
+		case "weight_grams":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weight_grams"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightGrams = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDraftOrderFilter(ctx context.Context, obj any) (models.DraftOrderFilter, error) {
+	var it models.DraftOrderFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "q"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDraftOrderInput(ctx context.Context, obj any) (DraftOrderInput, error) {
+	var it DraftOrderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"email", "lines", "shipping_address", "billing_address", "note", "tags", "discount_code", "shipping_rate_id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "lines":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lines"))
+			data, err := ec.unmarshalODraftLineInput2ᚕstoreadminᚋgraphᚐDraftLineInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Lines = data
+		case "shipping_address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shipping_address"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingAddress = data
+		case "billing_address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing_address"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingAddress = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "discount_code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discount_code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountCode = data
+		case "shipping_rate_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shipping_rate_id"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingRateID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDraftPaymentInput(ctx context.Context, obj any) (DraftPaymentInput, error) {
+	var it DraftPaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"provider", "payment_method", "external_id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "provider":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provider"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Provider = data
+		case "payment_method":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payment_method"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethod = data
+		case "external_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("external_id"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDraftShippingRateInput(ctx context.Context, obj any) (DraftShippingRateInput, error) {
+	var it DraftShippingRateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"rate_id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "rate_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rate_id"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RateID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputFulfillmentInput(ctx context.Context, obj any) (FulfillmentInput, error) {
 	var it FulfillmentInput
 	if obj == nil {
@@ -34725,6 +42266,129 @@ func (ec *executionContext) unmarshalInputReviewStatusInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputShippingRateInput(ctx context.Context, obj any) (ShippingRateInput, error) {
+	var it ShippingRateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "price_cents", "position", "min_weight_grams", "max_weight_grams", "min_subtotal_cents", "max_subtotal_cents"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "price_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("price_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceCents = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "min_weight_grams":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("min_weight_grams"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinWeightGrams = data
+		case "max_weight_grams":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("max_weight_grams"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxWeightGrams = data
+		case "min_subtotal_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("min_subtotal_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinSubtotalCents = data
+		case "max_subtotal_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("max_subtotal_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxSubtotalCents = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputShippingZoneInput(ctx context.Context, obj any) (ShippingZoneInput, error) {
+	var it ShippingZoneInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "countries", "position", "default_rate_id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "countries":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countries"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Countries = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "default_rate_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("default_rate_id"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultRateID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputStoreSettingInput(ctx context.Context, obj any) (StoreSettingInput, error) {
 	var it StoreSettingInput
 	if obj == nil {
@@ -34857,6 +42521,64 @@ func (ec *executionContext) unmarshalInputStoreUpdateInput(ctx context.Context, 
 				return it, err
 			}
 			it.Address = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTaxRateInput(ctx context.Context, obj any) (TaxRateInput, error) {
+	var it TaxRateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "country", "province", "rate_bps", "position"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "country":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("country"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Country = data
+		case "province":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("province"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Province = data
+		case "rate_bps":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rate_bps"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RateBps = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
 		}
 	}
 	return it, nil
@@ -37080,6 +44802,250 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var discountImplementors = []string{"Discount"}
+
+func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet, obj *models.Discount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Discount")
+		case "id":
+			out.Values[i] = ec._Discount_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "class":
+			out.Values[i] = ec._Discount_class(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "code":
+			out.Values[i] = ec._Discount_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._Discount_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "value":
+			out.Values[i] = ec._Discount_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "value_type":
+			out.Values[i] = ec._Discount_value_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "applies_to":
+			out.Values[i] = ec._Discount_applies_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "minimum_subtotal_cents":
+			out.Values[i] = ec._Discount_minimum_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "starts_at":
+			out.Values[i] = ec._Discount_starts_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ends_at":
+			out.Values[i] = ec._Discount_ends_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "enabled":
+			out.Values[i] = ec._Discount_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "usage_limit":
+			out.Values[i] = ec._Discount_usage_limit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "used_count":
+			out.Values[i] = ec._Discount_used_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "once_per_customer":
+			out.Values[i] = ec._Discount_once_per_customer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "per_customer_limit":
+			out.Values[i] = ec._Discount_per_customer_limit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "buy_quantity":
+			out.Values[i] = ec._Discount_buy_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "get_quantity":
+			out.Values[i] = ec._Discount_get_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "get_value":
+			out.Values[i] = ec._Discount_get_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "get_value_type":
+			out.Values[i] = ec._Discount_get_value_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "product_ids":
+			out.Values[i] = ec._Discount_product_ids(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "collection_ids":
+			out.Values[i] = ec._Discount_collection_ids(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "buy_product_ids":
+			out.Values[i] = ec._Discount_buy_product_ids(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "buy_collection_ids":
+			out.Values[i] = ec._Discount_buy_collection_ids(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "get_product_ids":
+			out.Values[i] = ec._Discount_get_product_ids(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "get_collection_ids":
+			out.Values[i] = ec._Discount_get_collection_ids(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "products":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discount_products(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "collections":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discount_collections(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "created_at":
+			out.Values[i] = ec._Discount_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._Discount_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var downloadImplementors = []string{"Download"}
 
 func (ec *executionContext) _Download(ctx context.Context, sel ast.SelectionSet, obj *Download) graphql.Marshaler {
@@ -37109,6 +45075,606 @@ func (ec *executionContext) _Download(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "expires_at":
 			out.Values[i] = ec._Download_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var draftOrderImplementors = []string{"DraftOrder"}
+
+func (ec *executionContext) _DraftOrder(ctx context.Context, sel ast.SelectionSet, obj *models.DraftOrder) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, draftOrderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DraftOrder")
+		case "id":
+			out.Values[i] = ec._DraftOrder_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._DraftOrder_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._DraftOrder_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "email":
+			out.Values[i] = ec._DraftOrder_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._DraftOrder_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "note":
+			out.Values[i] = ec._DraftOrder_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tags":
+			out.Values[i] = ec._DraftOrder_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "token":
+			out.Values[i] = ec._DraftOrder_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "billing_address":
+			out.Values[i] = ec._DraftOrder_billing_address(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping_address":
+			out.Values[i] = ec._DraftOrder_shipping_address(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "requires_shipping":
+			out.Values[i] = ec._DraftOrder_requires_shipping(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping_rate_id":
+			out.Values[i] = ec._DraftOrder_shipping_rate_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping_title":
+			out.Values[i] = ec._DraftOrder_shipping_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping_cents":
+			out.Values[i] = ec._DraftOrder_shipping_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subtotal_cents":
+			out.Values[i] = ec._DraftOrder_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discount_cents":
+			out.Values[i] = ec._DraftOrder_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tax_cents":
+			out.Values[i] = ec._DraftOrder_tax_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "total_cents":
+			out.Values[i] = ec._DraftOrder_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discount_code":
+			out.Values[i] = ec._DraftOrder_discount_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "weight_grams":
+			out.Values[i] = ec._DraftOrder_weight_grams(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoice_sent_at":
+			out.Values[i] = ec._DraftOrder_invoice_sent_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order_id":
+			out.Values[i] = ec._DraftOrder_order_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "completed_at":
+			out.Values[i] = ec._DraftOrder_completed_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._DraftOrder_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._DraftOrder_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lines":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DraftOrder_lines(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "shipping_rate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DraftOrder_shipping_rate(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "discount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DraftOrder_discount(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "order":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DraftOrder_order(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var draftOrderLineImplementors = []string{"DraftOrderLine"}
+
+func (ec *executionContext) _DraftOrderLine(ctx context.Context, sel ast.SelectionSet, obj *models.DraftOrderLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, draftOrderLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DraftOrderLine")
+		case "id":
+			out.Values[i] = ec._DraftOrderLine_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "custom":
+			out.Values[i] = ec._DraftOrderLine_custom(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant_id":
+			out.Values[i] = ec._DraftOrderLine_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "product_id":
+			out.Values[i] = ec._DraftOrderLine_product_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._DraftOrderLine_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant_title":
+			out.Values[i] = ec._DraftOrderLine_variant_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sku":
+			out.Values[i] = ec._DraftOrderLine_sku(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "price_cents":
+			out.Values[i] = ec._DraftOrderLine_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "quantity":
+			out.Values[i] = ec._DraftOrderLine_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "line_total_cents":
+			out.Values[i] = ec._DraftOrderLine_line_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discount_cents":
+			out.Values[i] = ec._DraftOrderLine_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "requires_shipping":
+			out.Values[i] = ec._DraftOrderLine_requires_shipping(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "taxable":
+			out.Values[i] = ec._DraftOrderLine_taxable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "weight_grams":
+			out.Values[i] = ec._DraftOrderLine_weight_grams(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DraftOrderLine_variant(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "product":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DraftOrderLine_product(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var draftOrderPaidImplementors = []string{"DraftOrderPaid"}
+
+func (ec *executionContext) _DraftOrderPaid(ctx context.Context, sel ast.SelectionSet, obj *DraftOrderPaid) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, draftOrderPaidImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DraftOrderPaid")
+		case "order_id":
+			out.Values[i] = ec._DraftOrderPaid_order_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_number":
+			out.Values[i] = ec._DraftOrderPaid_order_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_number_display":
+			out.Values[i] = ec._DraftOrderPaid_order_number_display(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._DraftOrderPaid_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft_order":
+			out.Values[i] = ec._DraftOrderPaid_draft_order(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order":
+			out.Values[i] = ec._DraftOrderPaid_order(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var draftShippingRateImplementors = []string{"DraftShippingRate"}
+
+func (ec *executionContext) _DraftShippingRate(ctx context.Context, sel ast.SelectionSet, obj *DraftShippingRate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, draftShippingRateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DraftShippingRate")
+		case "rate_id":
+			out.Values[i] = ec._DraftShippingRate_rate_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._DraftShippingRate_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price_cents":
+			out.Values[i] = ec._DraftShippingRate_price_cents(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -38048,6 +46614,76 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createDiscount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createDiscount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateDiscount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateDiscount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteDiscount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteDiscount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createDraftOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createDraftOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateDraftOrderContact":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateDraftOrderContact(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addDraftOrderLine":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addDraftOrderLine(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeDraftOrderLine":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeDraftOrderLine(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setDraftOrderShippingRate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setDraftOrderShippingRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setDraftOrderDiscount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setDraftOrderDiscount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "markDraftOrderPaid":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_markDraftOrderPaid(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "requestUpload":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_requestUpload(ctx, field)
@@ -38195,6 +46831,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createShippingZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createShippingZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateShippingZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateShippingZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteShippingZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteShippingZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createShippingRate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createShippingRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateShippingRate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateShippingRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteShippingRate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteShippingRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "inviteMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_inviteMember(ctx, field)
@@ -38233,6 +46911,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "closeStore":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_closeStore(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createTaxRate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTaxRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTaxRate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTaxRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTaxRate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTaxRate(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -40314,6 +49013,160 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "discounts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_discounts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "discountsCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_discountsCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "discount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_discount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "draftOrders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_draftOrders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "draftOrdersCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_draftOrdersCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "draftOrder":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_draftOrder(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "draftOrderShippingRates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_draftOrderShippingRates(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "orders":
 			field := field
 
@@ -40930,6 +49783,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "shippingZones":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_shippingZones(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "shippingZonesCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_shippingZonesCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "shippingZone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_shippingZone(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "members":
 			field := field
 
@@ -41028,6 +49947,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_currentStoreId(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "taxRates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_taxRates(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "taxRatesCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_taxRatesCount(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -41747,6 +50710,185 @@ func (ec *executionContext) _ScopeResource(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var shippingRateImplementors = []string{"ShippingRate"}
+
+func (ec *executionContext) _ShippingRate(ctx context.Context, sel ast.SelectionSet, obj *models.ShippingRate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingRateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingRate")
+		case "id":
+			out.Values[i] = ec._ShippingRate_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "zone_id":
+			out.Values[i] = ec._ShippingRate_zone_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ShippingRate_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price_cents":
+			out.Values[i] = ec._ShippingRate_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._ShippingRate_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "min_weight_grams":
+			out.Values[i] = ec._ShippingRate_min_weight_grams(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "max_weight_grams":
+			out.Values[i] = ec._ShippingRate_max_weight_grams(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "min_subtotal_cents":
+			out.Values[i] = ec._ShippingRate_min_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "max_subtotal_cents":
+			out.Values[i] = ec._ShippingRate_max_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var shippingZoneImplementors = []string{"ShippingZone"}
+
+func (ec *executionContext) _ShippingZone(ctx context.Context, sel ast.SelectionSet, obj *models.ShippingZone) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingZoneImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingZone")
+		case "id":
+			out.Values[i] = ec._ShippingZone_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._ShippingZone_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "countries":
+			out.Values[i] = ec._ShippingZone_countries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "position":
+			out.Values[i] = ec._ShippingZone_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "default_rate_id":
+			out.Values[i] = ec._ShippingZone_default_rate_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ShippingZone_rates(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "region_warning":
+			out.Values[i] = ec._ShippingZone_region_warning(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var storeImplementors = []string{"Store"}
 
 func (ec *executionContext) _Store(ctx context.Context, sel ast.SelectionSet, obj *models.Store) graphql.Marshaler {
@@ -42226,6 +51368,74 @@ func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.Sel
 			}
 		case "viewport_w":
 			out.Values[i] = ec._StoreeventsSession_viewport_w(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var taxRateImplementors = []string{"TaxRate"}
+
+func (ec *executionContext) _TaxRate(ctx context.Context, sel ast.SelectionSet, obj *models.TaxRate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxRateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxRate")
+		case "id":
+			out.Values[i] = ec._TaxRate_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._TaxRate_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._TaxRate_country(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "province":
+			out.Values[i] = ec._TaxRate_province(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rate_bps":
+			out.Values[i] = ec._TaxRate_rate_bps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._TaxRate_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "region_warning":
+			out.Values[i] = ec._TaxRate_region_warning(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -43705,6 +52915,41 @@ func (ec *executionContext) unmarshalNCollectionRuleInput2storeadminᚋgraphᚐC
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNDiscount2storeadminᚋmodelsᚐDiscount(ctx context.Context, sel ast.SelectionSet, v models.Discount) graphql.Marshaler {
+	return ec._Discount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDiscount2ᚕstoreadminᚋmodelsᚐDiscountᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Discount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiscount2storeadminᚋmodelsᚐDiscount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx context.Context, sel ast.SelectionSet, v *models.Discount) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Discount(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDiscountInput2storeadminᚋgraphᚐDiscountInput(ctx context.Context, v any) (DiscountInput, error) {
+	res, err := ec.unmarshalInputDiscountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ctx context.Context, sel ast.SelectionSet, v *Download) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -43713,6 +52958,111 @@ func (ec *executionContext) marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ct
 		return graphql.Null
 	}
 	return ec._Download(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDraftContactInput2storeadminᚋgraphᚐDraftContactInput(ctx context.Context, v any) (DraftContactInput, error) {
+	res, err := ec.unmarshalInputDraftContactInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDraftDiscountInput2storeadminᚋgraphᚐDraftDiscountInput(ctx context.Context, v any) (DraftDiscountInput, error) {
+	res, err := ec.unmarshalInputDraftDiscountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDraftLineInput2storeadminᚋgraphᚐDraftLineInput(ctx context.Context, v any) (DraftLineInput, error) {
+	res, err := ec.unmarshalInputDraftLineInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDraftOrder2storeadminᚋmodelsᚐDraftOrder(ctx context.Context, sel ast.SelectionSet, v models.DraftOrder) graphql.Marshaler {
+	return ec._DraftOrder(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDraftOrder2ᚕstoreadminᚋmodelsᚐDraftOrderᚄ(ctx context.Context, sel ast.SelectionSet, v []models.DraftOrder) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDraftOrder2storeadminᚋmodelsᚐDraftOrder(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx context.Context, sel ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DraftOrder(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDraftOrderInput2storeadminᚋgraphᚐDraftOrderInput(ctx context.Context, v any) (DraftOrderInput, error) {
+	res, err := ec.unmarshalInputDraftOrderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDraftOrderLine2storeadminᚋmodelsᚐDraftOrderLine(ctx context.Context, sel ast.SelectionSet, v models.DraftOrderLine) graphql.Marshaler {
+	return ec._DraftOrderLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDraftOrderLine2ᚕstoreadminᚋmodelsᚐDraftOrderLineᚄ(ctx context.Context, sel ast.SelectionSet, v []models.DraftOrderLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDraftOrderLine2storeadminᚋmodelsᚐDraftOrderLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDraftOrderPaid2ᚖstoreadminᚋgraphᚐDraftOrderPaid(ctx context.Context, sel ast.SelectionSet, v *DraftOrderPaid) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DraftOrderPaid(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDraftShippingRate2storeadminᚋgraphᚐDraftShippingRate(ctx context.Context, sel ast.SelectionSet, v DraftShippingRate) graphql.Marshaler {
+	return ec._DraftShippingRate(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDraftShippingRate2ᚕstoreadminᚋgraphᚐDraftShippingRateᚄ(ctx context.Context, sel ast.SelectionSet, v []DraftShippingRate) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDraftShippingRate2storeadminᚋgraphᚐDraftShippingRate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNDraftShippingRateInput2storeadminᚋgraphᚐDraftShippingRateInput(ctx context.Context, v any) (DraftShippingRateInput, error) {
+	res, err := ec.unmarshalInputDraftShippingRateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNFulfilledQuantity2storeadminᚋmodelsᚐFulfilledQuantity(ctx context.Context, sel ast.SelectionSet, v models.FulfilledQuantity) graphql.Marshaler {
@@ -44372,6 +53722,76 @@ func (ec *executionContext) marshalNScopeResource2ᚕstoreadminᚋinternalᚋaut
 	return ret
 }
 
+func (ec *executionContext) marshalNShippingRate2storeadminᚋmodelsᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v models.ShippingRate) graphql.Marshaler {
+	return ec._ShippingRate(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNShippingRate2ᚕstoreadminᚋmodelsᚐShippingRateᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ShippingRate) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShippingRate2storeadminᚋmodelsᚐShippingRate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNShippingRate2ᚖstoreadminᚋmodelsᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShippingRate(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNShippingRateInput2storeadminᚋgraphᚐShippingRateInput(ctx context.Context, v any) (ShippingRateInput, error) {
+	res, err := ec.unmarshalInputShippingRateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNShippingZone2storeadminᚋmodelsᚐShippingZone(ctx context.Context, sel ast.SelectionSet, v models.ShippingZone) graphql.Marshaler {
+	return ec._ShippingZone(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNShippingZone2ᚕstoreadminᚋmodelsᚐShippingZoneᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ShippingZone) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShippingZone2storeadminᚋmodelsᚐShippingZone(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNShippingZone2ᚖstoreadminᚋmodelsᚐShippingZone(ctx context.Context, sel ast.SelectionSet, v *models.ShippingZone) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShippingZone(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNShippingZoneInput2storeadminᚋgraphᚐShippingZoneInput(ctx context.Context, v any) (ShippingZoneInput, error) {
+	res, err := ec.unmarshalInputShippingZoneInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNStore2ᚖstoreadminᚋmodelsᚐStore(ctx context.Context, sel ast.SelectionSet, v *models.Store) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -44489,6 +53909,41 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNTaxRate2storeadminᚋmodelsᚐTaxRate(ctx context.Context, sel ast.SelectionSet, v models.TaxRate) graphql.Marshaler {
+	return ec._TaxRate(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTaxRate2ᚕstoreadminᚋmodelsᚐTaxRateᚄ(ctx context.Context, sel ast.SelectionSet, v []models.TaxRate) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTaxRate2storeadminᚋmodelsᚐTaxRate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTaxRate2ᚖstoreadminᚋmodelsᚐTaxRate(ctx context.Context, sel ast.SelectionSet, v *models.TaxRate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TaxRate(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTaxRateInput2storeadminᚋgraphᚐTaxRateInput(ctx context.Context, v any) (TaxRateInput, error) {
+	res, err := ec.unmarshalInputTaxRateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -44897,6 +54352,54 @@ func (ec *executionContext) marshalOCustomer2ᚖstoreadminᚋmodelsᚐCustomer(c
 	return ec._Customer(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalODiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx context.Context, sel ast.SelectionSet, v *models.Discount) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Discount(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODiscountFilter2ᚖstoreadminᚋmodelsᚐDiscountFilter(ctx context.Context, v any) (*models.DiscountFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDiscountFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalODraftLineInput2ᚕstoreadminᚋgraphᚐDraftLineInputᚄ(ctx context.Context, v any) ([]DraftLineInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]DraftLineInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNDraftLineInput2storeadminᚋgraphᚐDraftLineInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalODraftOrderFilter2ᚖstoreadminᚋmodelsᚐDraftOrderFilter(ctx context.Context, v any) (*models.DraftOrderFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDraftOrderFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalODraftPaymentInput2ᚖstoreadminᚋgraphᚐDraftPaymentInput(ctx context.Context, v any) (*DraftPaymentInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDraftPaymentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOFulfillmentInput2ᚖstoreadminᚋgraphᚐFulfillmentInput(ctx context.Context, v any) (*FulfillmentInput, error) {
 	if v == nil {
 		return nil, nil
@@ -45046,6 +54549,13 @@ func (ec *executionContext) marshalOJSON2ᚕinterfaceᚄ(ctx context.Context, se
 	return ret
 }
 
+func (ec *executionContext) marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx context.Context, sel ast.SelectionSet, v *models.Order) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Order(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOOrderAttribution2ᚖstoreadminᚋmodelsᚐOrderAttribution(ctx context.Context, sel ast.SelectionSet, v *models.OrderAttribution) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -45188,6 +54698,13 @@ func (ec *executionContext) marshalOSheetFormat2ᚖstoreadminᚋgraphᚐSheetFor
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOShippingRate2ᚖstoreadminᚋmodelsᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ShippingRate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOStoreMember2ᚖstoreadminᚋmodelsᚐStoreMember(ctx context.Context, sel ast.SelectionSet, v *models.StoreMember) graphql.Marshaler {

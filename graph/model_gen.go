@@ -260,12 +260,110 @@ type CollectionRuleInput struct {
 	Condition string `json:"condition"`
 }
 
+// A discount to create, or on update the fields to change (left out: unchanged).
+type DiscountInput struct {
+	Class                *string    `json:"class,omitempty"`
+	Code                 *string    `json:"code,omitempty"`
+	Type                 *string    `json:"type,omitempty"`
+	Value                *int64     `json:"value,omitempty"`
+	ValueType            *string    `json:"value_type,omitempty"`
+	AppliesTo            *string    `json:"applies_to,omitempty"`
+	MinimumSubtotalCents *int64     `json:"minimum_subtotal_cents,omitempty"`
+	StartsAt             *time.Time `json:"starts_at,omitempty"`
+	EndsAt               *time.Time `json:"ends_at,omitempty"`
+	Enabled              *bool      `json:"enabled,omitempty"`
+	UsageLimit           *int64     `json:"usage_limit,omitempty"`
+	OncePerCustomer      *bool      `json:"once_per_customer,omitempty"`
+	PerCustomerLimit     *int64     `json:"per_customer_limit,omitempty"`
+	BuyQuantity          *int64     `json:"buy_quantity,omitempty"`
+	GetQuantity          *int64     `json:"get_quantity,omitempty"`
+	GetValue             *int64     `json:"get_value,omitempty"`
+	GetValueType         *string    `json:"get_value_type,omitempty"`
+	ProductIds           []int64    `json:"product_ids,omitempty"`
+	CollectionIds        []int64    `json:"collection_ids,omitempty"`
+	BuyProductIds        []int64    `json:"buy_product_ids,omitempty"`
+	BuyCollectionIds     []int64    `json:"buy_collection_ids,omitempty"`
+	GetProductIds        []int64    `json:"get_product_ids,omitempty"`
+	GetCollectionIds     []int64    `json:"get_collection_ids,omitempty"`
+}
+
 // A generated file: fetch `url` (no key needed, it is signed) before `expires_at`. REST routes stream the bytes instead.
 type Download struct {
 	Filename    string    `json:"filename"`
 	ContentType string    `json:"content_type"`
 	URL         string    `json:"url"`
 	ExpiresAt   time.Time `json:"expires_at"`
+}
+
+// Contact and addresses; left out: unchanged.
+type DraftContactInput struct {
+	Email           *string `json:"email,omitempty"`
+	ShippingAddress any     `json:"shipping_address,omitempty"`
+	BillingAddress  any     `json:"billing_address,omitempty"`
+	Note            *string `json:"note,omitempty"`
+	Tags            any     `json:"tags,omitempty"`
+}
+
+type DraftDiscountInput struct {
+	// A discount code of the store; empty removes the code.
+	Code string `json:"code"`
+}
+
+// A line: a catalogue variant (variant_id; title, SKU, price and weight come
+// from it unless sent), or a custom line (title and price_cents required).
+type DraftLineInput struct {
+	VariantID        *int64  `json:"variant_id,omitempty"`
+	Quantity         int64   `json:"quantity"`
+	Title            *string `json:"title,omitempty"`
+	PriceCents       *int64  `json:"price_cents,omitempty"`
+	Sku              *string `json:"sku,omitempty"`
+	RequiresShipping *bool   `json:"requires_shipping,omitempty"`
+	Taxable          *bool   `json:"taxable,omitempty"`
+	WeightGrams      *int64  `json:"weight_grams,omitempty"`
+}
+
+type DraftOrderInput struct {
+	Email           *string          `json:"email,omitempty"`
+	Lines           []DraftLineInput `json:"lines,omitempty"`
+	ShippingAddress any              `json:"shipping_address,omitempty"`
+	BillingAddress  any              `json:"billing_address,omitempty"`
+	Note            *string          `json:"note,omitempty"`
+	// A list of tags, or one comma-separated string.
+	Tags           any     `json:"tags,omitempty"`
+	DiscountCode   *string `json:"discount_code,omitempty"`
+	ShippingRateID *int64  `json:"shipping_rate_id,omitempty"`
+}
+
+// A draft just paid, and the order it became.
+type DraftOrderPaid struct {
+	OrderID            int64  `json:"order_id"`
+	OrderNumber        int64  `json:"order_number"`
+	OrderNumberDisplay string `json:"order_number_display"`
+	// The draft's id.
+	ID         int64              `json:"id"`
+	DraftOrder *models.DraftOrder `json:"draft_order"`
+	Order      *models.Order      `json:"order"`
+}
+
+// How the draft was paid, recorded on the order's transaction.
+type DraftPaymentInput struct {
+	// Defaults to manual.
+	Provider      *string `json:"provider,omitempty"`
+	PaymentMethod *string `json:"payment_method,omitempty"`
+	// The payment's reference at the provider.
+	ExternalID *string `json:"external_id,omitempty"`
+}
+
+// A shipping rate a draft can take: its zone matches the shipping address and its bounds the draft's weight and subtotal.
+type DraftShippingRate struct {
+	RateID     int64  `json:"rate_id"`
+	Name       string `json:"name"`
+	PriceCents int64  `json:"price_cents"`
+}
+
+type DraftShippingRateInput struct {
+	// A rate of GET .../shipping-rates; 0 removes shipping.
+	RateID int64 `json:"rate_id"`
 }
 
 // A shipment just created, with the order's fulfilment status after it.
@@ -469,6 +567,25 @@ type ReviewStatusInput struct {
 	Status string `json:"status"`
 }
 
+// A rate to create, or on update the fields to change (left out: unchanged; null clears a bound).
+type ShippingRateInput struct {
+	Name             *string `json:"name,omitempty"`
+	PriceCents       *int64  `json:"price_cents,omitempty"`
+	Position         *int64  `json:"position,omitempty"`
+	MinWeightGrams   *int64  `json:"min_weight_grams,omitempty"`
+	MaxWeightGrams   *int64  `json:"max_weight_grams,omitempty"`
+	MinSubtotalCents *int64  `json:"min_subtotal_cents,omitempty"`
+	MaxSubtotalCents *int64  `json:"max_subtotal_cents,omitempty"`
+}
+
+// A zone to create, or on update the fields to change (left out: unchanged).
+type ShippingZoneInput struct {
+	Name          *string  `json:"name,omitempty"`
+	Countries     []string `json:"countries,omitempty"`
+	Position      *int64   `json:"position,omitempty"`
+	DefaultRateID *int64   `json:"default_rate_id,omitempty"`
+}
+
 type StoreSettingInput struct {
 	// Lower-case letters, digits, dots, dashes and underscores; up to 64 characters.
 	Namespace string `json:"namespace"`
@@ -539,6 +656,15 @@ type StoreeventsSession struct {
 	UserAgent      *string   `json:"user_agent,omitempty"`
 	ViewportH      *int64    `json:"viewport_h,omitempty"`
 	ViewportW      *int64    `json:"viewport_w,omitempty"`
+}
+
+// A rate to create, or on update the fields to change (left out: unchanged).
+type TaxRateInput struct {
+	Name     *string `json:"name,omitempty"`
+	Country  *string `json:"country,omitempty"`
+	Province *string `json:"province,omitempty"`
+	RateBps  *int64  `json:"rate_bps,omitempty"`
+	Position *int64  `json:"position,omitempty"`
 }
 
 type UploadFinalizeInput struct {

@@ -7,10 +7,10 @@ package resolvers
 
 import (
 	"context"
-
-	"github.com/uptrace/bun"
 	"storeadmin/graph"
 	"storeadmin/models"
+
+	"github.com/uptrace/bun"
 )
 
 func (r *customerResolver) OrdersCount(ctx context.Context, obj *models.Customer) (int64, error) {
