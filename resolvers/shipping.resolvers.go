@@ -7,49 +7,169 @@ package resolvers
 
 import (
 	"context"
-	"fmt"
 	"storeadmin/graph"
+	"storeadmin/internal/audit"
 	"storeadmin/models"
+
+	"github.com/uptrace/bun"
 )
 
 func (r *mutationResolver) CreateShippingZone(ctx context.Context, input graph.ShippingZoneInput) (*models.ShippingZone, error) {
-	panic(fmt.Errorf("not implemented: CreateShippingZone - createShippingZone"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	z := &models.ShippingZone{StoreID: sid}
+	c, err := applyZoneInput(ctx, z, input, true)
+	if err != nil {
+		return nil, err
+	}
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := checkZoneDefaultRate(ctx, tx, z, c); err != nil {
+			return err
+		}
+		if !c.position {
+			if z.Position, err = models.NextShippingZonePosition(ctx, tx, sid); err != nil {
+				return err
+			}
+		}
+		if err := models.InsertShippingZone(ctx, tx, z); err != nil {
+			return err
+		}
+		z, err = models.GetShippingZone(ctx, tx, sid, z.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "shipping_zone", z.ID)
+	return z, nil
 }
 
 func (r *mutationResolver) UpdateShippingZone(ctx context.Context, id int64, input graph.ShippingZoneInput) (*models.ShippingZone, error) {
-	panic(fmt.Errorf("not implemented: UpdateShippingZone - updateShippingZone"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var z *models.ShippingZone
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if z, err = models.GetShippingZone(ctx, tx, sid, id); err != nil {
+			return err
+		}
+		c, err := applyZoneInput(ctx, z, input, false)
+		if err != nil {
+			return err
+		}
+		if err := checkZoneDefaultRate(ctx, tx, z, c); err != nil {
+			return err
+		}
+		if err := models.UpdateShippingZone(ctx, tx, z); err != nil {
+			return err
+		}
+		z, err = models.GetShippingZone(ctx, tx, sid, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "shipping_zone", z.ID)
+	return z, nil
 }
 
 func (r *mutationResolver) DeleteShippingZone(ctx context.Context, id int64) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteShippingZone - deleteShippingZone"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := models.DeleteShippingZone(ctx, r.db(ctx), sid, id); err != nil {
+		return false, err
+	}
+	audit.Touch(ctx, "shipping_zone", id)
+	return true, nil
 }
 
 func (r *mutationResolver) CreateShippingRate(ctx context.Context, zoneID int64, input graph.ShippingRateInput) (*models.ShippingRate, error) {
-	panic(fmt.Errorf("not implemented: CreateShippingRate - createShippingRate"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rate := &models.ShippingRate{StoreID: sid, ZoneID: zoneID}
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := models.GetShippingZone(ctx, tx, sid, zoneID); err != nil {
+			return err
+		}
+		positionSet, err := applyRateInput(ctx, rate, input, true)
+		if err != nil {
+			return err
+		}
+		if !positionSet {
+			if rate.Position, err = models.NextShippingRatePosition(ctx, tx, sid, zoneID); err != nil {
+				return err
+			}
+		}
+		return models.InsertShippingRate(ctx, tx, rate)
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "shipping_rate", rate.ID)
+	return rate, nil
 }
 
 func (r *mutationResolver) UpdateShippingRate(ctx context.Context, id int64, input graph.ShippingRateInput) (*models.ShippingRate, error) {
-	panic(fmt.Errorf("not implemented: UpdateShippingRate - updateShippingRate"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rate *models.ShippingRate
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if rate, err = models.GetShippingRate(ctx, tx, sid, id); err != nil {
+			return err
+		}
+		if _, err := applyRateInput(ctx, rate, input, false); err != nil {
+			return err
+		}
+		return models.UpdateShippingRate(ctx, tx, rate)
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "shipping_rate", rate.ID)
+	return rate, nil
 }
 
 func (r *mutationResolver) DeleteShippingRate(ctx context.Context, id int64) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteShippingRate - deleteShippingRate"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := models.DeleteShippingRate(ctx, r.db(ctx), sid, id); err != nil {
+		return false, err
+	}
+	audit.Touch(ctx, "shipping_rate", id)
+	return true, nil
 }
 
 func (r *queryResolver) ShippingZones(ctx context.Context, limit *int64, offset *int64) ([]models.ShippingZone, error) {
-	panic(fmt.Errorf("not implemented: ShippingZones - shippingZones"))
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.ShippingZone, error) {
+		return models.ListShippingZones(ctx, r.db(ctx), sid, p)
+	})
 }
 
 func (r *queryResolver) ShippingZonesCount(ctx context.Context) (int64, error) {
-	panic(fmt.Errorf("not implemented: ShippingZonesCount - shippingZonesCount"))
+	return inStore(ctx, func(sid int64) (int64, error) {
+		return models.CountShippingZones(ctx, r.db(ctx), sid)
+	})
 }
 
 func (r *queryResolver) ShippingZone(ctx context.Context, id int64) (*models.ShippingZone, error) {
-	panic(fmt.Errorf("not implemented: ShippingZone - shippingZone"))
+	return inStore(ctx, func(sid int64) (*models.ShippingZone, error) {
+		return models.GetShippingZone(ctx, r.db(ctx), sid, id)
+	})
 }
 
 func (r *shippingZoneResolver) Rates(ctx context.Context, obj *models.ShippingZone) ([]models.ShippingRate, error) {
-	panic(fmt.Errorf("not implemented: Rates - rates"))
+	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ShippingRate] { return l.RatesByZone })
 }
 
 func (r *Resolver) ShippingZone() graph.ShippingZoneResolver { return &shippingZoneResolver{r} }

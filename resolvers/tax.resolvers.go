@@ -7,27 +7,88 @@ package resolvers
 
 import (
 	"context"
-	"fmt"
 	"storeadmin/graph"
+	"storeadmin/internal/audit"
 	"storeadmin/models"
+
+	"github.com/uptrace/bun"
 )
 
 func (r *mutationResolver) CreateTaxRate(ctx context.Context, input graph.TaxRateInput) (*models.TaxRate, error) {
-	panic(fmt.Errorf("not implemented: CreateTaxRate - createTaxRate"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rate := &models.TaxRate{StoreID: sid}
+	positionSet, err := applyTaxRateInput(rate, input, true)
+	if err != nil {
+		return nil, err
+	}
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if !positionSet {
+			if rate.Position, err = models.NextTaxRatePosition(ctx, tx, sid); err != nil {
+				return err
+			}
+		}
+		if err := models.InsertTaxRate(ctx, tx, rate); err != nil {
+			return err
+		}
+		rate, err = models.GetTaxRate(ctx, tx, sid, rate.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "tax_rate", rate.ID)
+	return rate, nil
 }
 
 func (r *mutationResolver) UpdateTaxRate(ctx context.Context, id int64, input graph.TaxRateInput) (*models.TaxRate, error) {
-	panic(fmt.Errorf("not implemented: UpdateTaxRate - updateTaxRate"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rate *models.TaxRate
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if rate, err = models.GetTaxRate(ctx, tx, sid, id); err != nil {
+			return err
+		}
+		if _, err := applyTaxRateInput(rate, input, false); err != nil {
+			return err
+		}
+		if err := models.UpdateTaxRate(ctx, tx, rate); err != nil {
+			return err
+		}
+		rate, err = models.GetTaxRate(ctx, tx, sid, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "tax_rate", rate.ID)
+	return rate, nil
 }
 
 func (r *mutationResolver) DeleteTaxRate(ctx context.Context, id int64) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteTaxRate - deleteTaxRate"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := models.DeleteTaxRate(ctx, r.db(ctx), sid, id); err != nil {
+		return false, err
+	}
+	audit.Touch(ctx, "tax_rate", id)
+	return true, nil
 }
 
 func (r *queryResolver) TaxRates(ctx context.Context, limit *int64, offset *int64) ([]models.TaxRate, error) {
-	panic(fmt.Errorf("not implemented: TaxRates - taxRates"))
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.TaxRate, error) {
+		return models.ListTaxRates(ctx, r.db(ctx), sid, p)
+	})
 }
 
 func (r *queryResolver) TaxRatesCount(ctx context.Context) (int64, error) {
-	panic(fmt.Errorf("not implemented: TaxRatesCount - taxRatesCount"))
+	return inStore(ctx, func(sid int64) (int64, error) {
+		return models.CountTaxRates(ctx, r.db(ctx), sid)
+	})
 }
