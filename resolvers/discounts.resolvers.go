@@ -7,41 +7,107 @@ package resolvers
 
 import (
 	"context"
-	"fmt"
 	"storeadmin/graph"
+	"storeadmin/internal/audit"
 	"storeadmin/models"
+
+	"github.com/uptrace/bun"
 )
 
 func (r *discountResolver) Products(ctx context.Context, obj *models.Discount) ([]models.Product, error) {
-	panic(fmt.Errorf("not implemented: Products - products"))
+	return discountTargets(ctx, obj, func(d *models.Discount) []int64 { return d.ProductIDs },
+		func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *discountResolver) Collections(ctx context.Context, obj *models.Discount) ([]models.Collection, error) {
-	panic(fmt.Errorf("not implemented: Collections - collections"))
+	return discountTargets(ctx, obj, func(d *models.Discount) []int64 { return d.CollectionIDs },
+		func(l *graph.Loaders) *graph.Loader[*models.Collection] { return l.CollectionByID })
 }
 
 func (r *mutationResolver) CreateDiscount(ctx context.Context, input graph.DiscountInput) (*models.Discount, error) {
-	panic(fmt.Errorf("not implemented: CreateDiscount - createDiscount"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d := newDiscount(sid)
+	if err := applyDiscountInput(d, input, inputNulls(ctx), true); err != nil {
+		return nil, err
+	}
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := checkDiscountRefs(ctx, tx, d, input); err != nil {
+			return err
+		}
+		return models.InsertDiscount(ctx, tx, d)
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "discount", d.ID)
+	return d, nil
 }
 
 func (r *mutationResolver) UpdateDiscount(ctx context.Context, id int64, input graph.DiscountInput) (*models.Discount, error) {
-	panic(fmt.Errorf("not implemented: UpdateDiscount - updateDiscount"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var d *models.Discount
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if d, err = models.LockDiscount(ctx, tx, sid, id); err != nil {
+			return err
+		}
+		if err := applyDiscountInput(d, input, inputNulls(ctx), false); err != nil {
+			return err
+		}
+		if err := checkDiscountRefs(ctx, tx, d, input); err != nil {
+			return err
+		}
+		return models.UpdateDiscount(ctx, tx, d)
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "discount", d.ID)
+	return d, nil
 }
 
 func (r *mutationResolver) DeleteDiscount(ctx context.Context, id int64) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteDiscount - deleteDiscount"))
+	sid, err := storeID(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := models.DeleteDiscount(ctx, r.db(ctx), sid, id); err != nil {
+		return false, err
+	}
+	audit.Touch(ctx, "discount", id)
+	return true, nil
 }
 
 func (r *queryResolver) Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error) {
-	panic(fmt.Errorf("not implemented: Discounts - discounts"))
+	f, err := checkedFilter(filter)
+	if err != nil {
+		return nil, err
+	}
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Discount, error) {
+		return models.ListDiscounts(ctx, r.db(ctx), sid, f, p)
+	})
 }
 
 func (r *queryResolver) DiscountsCount(ctx context.Context, filter *models.DiscountFilter) (int64, error) {
-	panic(fmt.Errorf("not implemented: DiscountsCount - discountsCount"))
+	f, err := checkedFilter(filter)
+	if err != nil {
+		return 0, err
+	}
+	return inStore(ctx, func(sid int64) (int64, error) {
+		return models.CountDiscounts(ctx, r.db(ctx), sid, f)
+	})
 }
 
 func (r *queryResolver) Discount(ctx context.Context, id int64) (*models.Discount, error) {
-	panic(fmt.Errorf("not implemented: Discount - discount"))
+	return inStore(ctx, func(sid int64) (*models.Discount, error) {
+		return models.GetDiscount(ctx, r.db(ctx), sid, id)
+	})
 }
 
 func (r *Resolver) Discount() graph.DiscountResolver { return &discountResolver{r} }
