@@ -408,6 +408,7 @@ type ComplexityRoot struct {
 	DraftOrderPaid struct {
 		DraftOrder         func(childComplexity int) int
 		ID                 func(childComplexity int) int
+		Lines              func(childComplexity int) int
 		Order              func(childComplexity int) int
 		OrderID            func(childComplexity int) int
 		OrderNumber        func(childComplexity int) int
@@ -3086,6 +3087,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DraftOrderPaid.ID(childComplexity), true
+	case "DraftOrderPaid.lines":
+		if e.ComplexityRoot.DraftOrderPaid.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DraftOrderPaid.Lines(childComplexity), true
 	case "DraftOrderPaid.order":
 		if e.ComplexityRoot.DraftOrderPaid.Order == nil {
 			break
@@ -7844,7 +7851,7 @@ extend type Mutation {
 `, BuiltIn: false},
 	{Name: "../schema/discounts.graphqls", Input: `"""
 A discount: a code the shopper types (class code) or one that applies by
-itself (class automatic). README "Discounts" gives the pricing rules.
+itself (class automatic). README "Discounts" and "Pricing" give the rules.
 """
 type Discount {
   id: Int!
@@ -8088,6 +8095,8 @@ type DraftOrderPaid {
   order_number_display: String!
   "The draft's id."
   id: Int!
+  "The draft's lines, as the order's lines were made from them."
+  lines: [DraftOrderLine!]!
   draft_order: DraftOrder!
   order: Order!
 }
@@ -9859,6 +9868,8 @@ func (ec *executionContext) childFields_DraftOrderPaid(ctx context.Context, fiel
 		return ec.fieldContext_DraftOrderPaid_order_number_display(ctx, field)
 	case "id":
 		return ec.fieldContext_DraftOrderPaid_id(ctx, field)
+	case "lines":
+		return ec.fieldContext_DraftOrderPaid_lines(ctx, field)
 	case "draft_order":
 		return ec.fieldContext_DraftOrderPaid_draft_order(ctx, field)
 	case "order":
@@ -20191,6 +20202,38 @@ func (ec *executionContext) _DraftOrderPaid_id(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DraftOrderPaid_lines(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DraftOrderPaid_lines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lines, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.DraftOrderLine) graphql.Marshaler {
+			return ec.marshalNDraftOrderLine2ᚕstoreadminᚋmodelsᚐDraftOrderLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DraftOrderPaid_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DraftOrderPaid",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DraftOrderLine(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrderPaid_draft_order(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
@@ -45617,6 +45660,11 @@ func (ec *executionContext) _DraftOrderPaid(ctx context.Context, sel ast.Selecti
 			}
 		case "id":
 			out.Values[i] = ec._DraftOrderPaid_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lines":
+			out.Values[i] = ec._DraftOrderPaid_lines(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

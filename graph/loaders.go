@@ -48,6 +48,12 @@ type Loaders struct {
 	ItemsByFulfillment   *Loader[[]models.FulfillmentItem]
 	RefundsByOrder       *Loader[[]models.Refund]
 
+	RatesByZone *Loader[[]models.ShippingRate]
+
+	LinesByDraftOrder *Loader[[]models.DraftOrderLine]
+	ShippingRateByID  *Loader[*models.ShippingRate]
+	DiscountByID      *Loader[*models.Discount]
+
 	db    bun.IDB
 	scope scope
 	mu    sync.Mutex
@@ -148,6 +154,19 @@ func NewLoaders(db bun.IDB, storeID int64) *Loaders {
 		RefundsByOrder: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.Refund, error) {
 			return models.RefundsByOrder(ctx, db, storeID, ids)
 		}, func(r *models.Refund) int64 { return r.OrderID }),
+
+		RatesByZone: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.ShippingRate, error) {
+			return models.RatesByZone(ctx, db, storeID, ids)
+		}, func(r *models.ShippingRate) int64 { return r.ZoneID }),
+		LinesByDraftOrder: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.DraftOrderLine, error) {
+			return models.LinesByDraftOrder(ctx, db, storeID, ids)
+		}, func(l *models.DraftOrderLine) int64 { return l.DraftOrderID }),
+		ShippingRateByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.ShippingRate, error) {
+			return models.ShippingRatesByID(ctx, db, storeID, ids)
+		}, func(r *models.ShippingRate) int64 { return r.ID }),
+		DiscountByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.Discount, error) {
+			return models.DiscountsByID(ctx, db, storeID, ids)
+		}, func(d *models.Discount) int64 { return d.ID }),
 
 		db:                  db,
 		scope:               sc,

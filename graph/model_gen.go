@@ -340,9 +340,11 @@ type DraftOrderPaid struct {
 	OrderNumber        int64  `json:"order_number"`
 	OrderNumberDisplay string `json:"order_number_display"`
 	// The draft's id.
-	ID         int64              `json:"id"`
-	DraftOrder *models.DraftOrder `json:"draft_order"`
-	Order      *models.Order      `json:"order"`
+	ID int64 `json:"id"`
+	// The draft's lines, as the order's lines were made from them.
+	Lines      []models.DraftOrderLine `json:"lines"`
+	DraftOrder *models.DraftOrder      `json:"draft_order"`
+	Order      *models.Order           `json:"order"`
 }
 
 // How the draft was paid, recorded on the order's transaction.

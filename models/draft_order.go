@@ -1,9 +1,15 @@
 package models
 
 import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"storeadmin/internal/apperr"
 )
 
 // Draft order statuses: open while edited, invoice_sent once invoiced,
@@ -77,4 +83,211 @@ type DraftOrderLine struct {
 type DraftOrderFilter struct {
 	Status *string `json:"status"`
 	Q      *string `json:"q"`
+}
+
+// Check refuses values the filter cannot mean.
+func (f DraftOrderFilter) Check() error {
+	if f.Status != nil && !slices.Contains([]string{DraftOpen, DraftInvoiceSent, DraftCompleted}, *f.Status) {
+		return apperr.Invalidf("status must be one of open, invoice_sent, completed, not %q", *f.Status)
+	}
+	return nil
+}
+
+func (f DraftOrderFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
+	if f.Status != nil {
+		q = q.Where("dro.status = ?", *f.Status)
+	}
+	if f.Q != nil {
+		if s := strings.TrimSpace(*f.Q); s != "" {
+			like := containsPattern(s)
+			q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("dro.name ILIKE ?", like).WhereOr("dro.email ILIKE ?", like)
+			})
+		}
+	}
+	return q
+}
+
+// ListDraftOrders lists a store's drafts under f, newest first.
+func ListDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrderFilter, p Page) ([]DraftOrder, error) {
+	var out []DraftOrder
+	q := db.NewSelect().Model(&out).Where("dro.store_id = ?", storeID).Apply(f.apply).
+		Order("dro.created_at DESC", "dro.id DESC")
+	return out, p.Apply(q).Scan(ctx)
+}
+
+// CountDraftOrders counts what ListDraftOrders would list without paging.
+func CountDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrderFilter) (int64, error) {
+	return db.NewSelect().Model((*DraftOrder)(nil)).Where("dro.store_id = ?", storeID).Apply(f.apply).Count(ctx)
+}
+
+// GetDraftOrder reads one draft of the store.
+func GetDraftOrder(ctx context.Context, db bun.IDB, storeID, id int64) (*DraftOrder, error) {
+	d := new(DraftOrder)
+	err := db.NewSelect().Model(d).Where("store_id = ? AND id = ?", storeID, id).Scan(ctx)
+	return d, classify(err, "the draft order")
+}
+
+// LockDraftOrder reads one draft of the store and locks it until tx ends.
+func LockDraftOrder(ctx context.Context, tx bun.IDB, storeID, id int64) (*DraftOrder, error) {
+	d := new(DraftOrder)
+	err := tx.NewSelect().Model(d).Where("store_id = ? AND id = ?", storeID, id).For("UPDATE").Scan(ctx)
+	return d, classify(err, "the draft order")
+}
+
+// NextDraftNumber takes the store's next draft number: #D1, #D2, ...
+func NextDraftNumber(ctx context.Context, tx bun.IDB, storeID int64) (int64, string, error) {
+	var n int64
+	err := tx.NewUpdate().Table("stores").Set("last_draft_number = last_draft_number + 1").
+		Where("id = ?", storeID).Returning("last_draft_number").Scan(ctx, &n)
+	if err != nil {
+		return 0, "", classify(err, "the store")
+	}
+	return n, "#D" + strconv.FormatInt(n, 10), nil
+}
+
+// InsertDraftOrder stores a new draft; d must carry its number and name.
+func InsertDraftOrder(ctx context.Context, tx bun.IDB, d *DraftOrder) error {
+	if d.Token == "" {
+		d.Token = NewOrderToken()
+	}
+	_, err := tx.NewInsert().Model(d).Returning("id, created_at, updated_at").Exec(ctx)
+	return classify(err, "the draft order")
+}
+
+// SaveDraftOrder writes every field of d a change or the pricing sets.
+func SaveDraftOrder(ctx context.Context, tx bun.IDB, d *DraftOrder) error {
+	_, err := tx.NewUpdate().Model(d).
+		Column("status", "email", "note", "tags", "billing_address", "shipping_address", "requires_shipping",
+			"shipping_rate_id", "shipping_title", "shipping_cents", "subtotal_cents", "discount_cents", "tax_cents",
+			"total_cents", "discount_code", "discount_id", "weight_grams", "order_id", "completed_at", "updated_at").
+		Where("store_id = ? AND id = ?", d.StoreID, d.ID).Exec(ctx)
+	return classify(err, "the draft order")
+}
+
+// DraftLines reads one draft's lines, in order.
+func DraftLines(ctx context.Context, db bun.IDB, storeID, draftID int64) ([]DraftOrderLine, error) {
+	return LinesByDraftOrder(ctx, db, storeID, []int64{draftID})
+}
+
+// LinesByDraftOrder loads the lines of several drafts, for a dataloader.
+func LinesByDraftOrder(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]DraftOrderLine, error) {
+	var out []DraftOrderLine
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND draft_order_id IN (?)", storeID, bun.In(ids)).
+		Order("draft_order_id", "position", "id").Scan(ctx)
+	return out, err
+}
+
+// InsertDraftLines adds lines to a draft after its last one.
+func InsertDraftLines(ctx context.Context, tx bun.IDB, d *DraftOrder, lines []DraftOrderLine) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	var last int64
+	err := tx.NewSelect().Table("draft_order_lines").ColumnExpr("coalesce(max(position), -1)").
+		Where("draft_order_id = ?", d.ID).Scan(ctx, &last)
+	if err != nil {
+		return err
+	}
+	for i := range lines {
+		lines[i].StoreID, lines[i].DraftOrderID, lines[i].Position = d.StoreID, d.ID, last+1+int64(i)
+	}
+	_, err = tx.NewInsert().Model(&lines).Returning("id").Exec(ctx)
+	return classify(err, "the draft order's lines")
+}
+
+// DeleteDraftLine removes one line of a draft.
+func DeleteDraftLine(ctx context.Context, tx bun.IDB, d *DraftOrder, lineID int64) error {
+	res, err := tx.NewDelete().Model((*DraftOrderLine)(nil)).
+		Where("store_id = ? AND draft_order_id = ? AND id = ?", d.StoreID, d.ID, lineID).Exec(ctx)
+	return notFoundIfNone(res, err, "the draft order's line")
+}
+
+// SaveDraftLinePricing writes the pricing's line totals and discount
+// shares.
+func SaveDraftLinePricing(ctx context.Context, tx bun.IDB, lines []DraftOrderLine) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	_, err := tx.NewUpdate().Model(&lines).Column("line_total_cents", "discount_cents").Bulk().Exec(ctx)
+	return err
+}
+
+// DraftOrdersByID loads drafts by id, for a dataloader.
+func DraftOrdersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]DraftOrder, error) {
+	var out []DraftOrder
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	return out, err
+}
+
+// CatalogueVariant is a variant with what a draft line takes from it.
+type CatalogueVariant struct {
+	ID               int64  `bun:"id"`
+	ProductID        int64  `bun:"product_id"`
+	ProductTitle     string `bun:"product_title"`
+	Title            string `bun:"title"`
+	SKU              string `bun:"sku"`
+	PriceCents       int64  `bun:"price_cents"`
+	WeightGrams      int64  `bun:"weight_grams"`
+	Taxable          bool   `bun:"taxable"`
+	RequiresShipping bool   `bun:"requires_shipping"`
+	TrackInventory   bool   `bun:"track_inventory"`
+	InventoryPolicy  string `bun:"inventory_policy"`
+	Inventory        int64  `bun:"inventory_quantity"`
+}
+
+// CatalogueVariants reads variants of the store by id with their product's
+// title.
+func CatalogueVariants(ctx context.Context, db bun.IDB, storeID int64, ids []int64) (map[int64]CatalogueVariant, error) {
+	var rows []CatalogueVariant
+	err := db.NewSelect().TableExpr("product_variants AS v").Join("JOIN products AS p ON p.id = v.product_id").
+		ColumnExpr("v.id, v.product_id, p.title AS product_title, v.title, v.sku, v.price_cents, v.weight_grams").
+		ColumnExpr("v.taxable, v.requires_shipping, v.track_inventory, v.inventory_policy, v.inventory_quantity").
+		Where("v.store_id = ? AND v.id IN (?)", storeID, bun.In(ids)).Scan(ctx, &rows)
+	out := make(map[int64]CatalogueVariant, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r
+	}
+	return out, err
+}
+
+// CollectionIDsOf maps products to the collections they are in.
+func CollectionIDsOf(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) (map[int64][]int64, error) {
+	out := map[int64][]int64{}
+	if len(productIDs) == 0 {
+		return out, nil
+	}
+	ms, err := MembershipsByProduct(ctx, db, storeID, productIDs)
+	for _, m := range ms {
+		out[m.ProductID] = append(out[m.ProductID], m.CollectionID)
+	}
+	return out, err
+}
+
+// TakeInventory removes sold quantities from tracked variants. A variant
+// that may not be oversold (policy deny) and has too few is a conflict.
+func TakeInventory(ctx context.Context, tx bun.IDB, storeID int64, quantities map[int64]int64) error {
+	ids := make([]int64, 0, len(quantities))
+	for id := range quantities {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids) // one lock order for every transaction
+	for _, id := range ids {
+		var left []struct {
+			SKU      string `bun:"sku"`
+			Quantity int64  `bun:"inventory_quantity"`
+			Policy   string `bun:"inventory_policy"`
+		}
+		err := tx.NewUpdate().Table("product_variants").
+			Set("inventory_quantity = inventory_quantity - ?", quantities[id]).
+			Where("store_id = ? AND id = ? AND track_inventory", storeID, id).
+			Returning("sku, inventory_quantity, inventory_policy").Scan(ctx, &left)
+		if err != nil {
+			return err
+		}
+		if len(left) == 1 && left[0].Quantity < 0 && left[0].Policy == "deny" {
+			return apperr.Conflictf("variant %d (SKU %q) has only %d in stock, not %d", id, left[0].SKU, left[0].Quantity+quantities[id], quantities[id])
+		}
+	}
+	return nil
 }

@@ -7,77 +7,164 @@ package resolvers
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"storeadmin/graph"
+	"storeadmin/internal/apperr"
 	"storeadmin/models"
+	"time"
+
+	"github.com/uptrace/bun"
 )
 
 func (r *draftOrderResolver) Lines(ctx context.Context, obj *models.DraftOrder) ([]models.DraftOrderLine, error) {
-	panic(fmt.Errorf("not implemented: Lines - lines"))
+	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.DraftOrderLine] { return l.LinesByDraftOrder })
 }
 
 func (r *draftOrderResolver) ShippingRate(ctx context.Context, obj *models.DraftOrder) (*models.ShippingRate, error) {
-	panic(fmt.Errorf("not implemented: ShippingRate - shipping_rate"))
+	if obj.ShippingRateID == 0 {
+		return nil, nil
+	}
+	return loadMaybe(ctx, obj, obj.ShippingRateID, "ShippingRateID", func(l *graph.Loaders) *graph.Loader[*models.ShippingRate] { return l.ShippingRateByID })
 }
 
 func (r *draftOrderResolver) Discount(ctx context.Context, obj *models.DraftOrder) (*models.Discount, error) {
-	panic(fmt.Errorf("not implemented: Discount - discount"))
+	if obj.DiscountID == nil {
+		return nil, nil
+	}
+	return loadMaybe(ctx, obj, *obj.DiscountID, "DiscountID", func(l *graph.Loaders) *graph.Loader[*models.Discount] { return l.DiscountByID })
 }
 
 func (r *draftOrderResolver) Order(ctx context.Context, obj *models.DraftOrder) (*models.Order, error) {
-	panic(fmt.Errorf("not implemented: Order - order"))
+	if obj.OrderID == nil {
+		return nil, nil
+	}
+	return loadMaybe(ctx, obj, *obj.OrderID, "OrderID", func(l *graph.Loaders) *graph.Loader[*models.Order] { return l.OrderByID })
 }
 
 func (r *draftOrderLineResolver) Variant(ctx context.Context, obj *models.DraftOrderLine) (*models.ProductVariant, error) {
-	panic(fmt.Errorf("not implemented: Variant - variant"))
+	if obj.VariantID == nil {
+		return nil, nil
+	}
+	return loadMaybe(ctx, obj, *obj.VariantID, "VariantID", func(l *graph.Loaders) *graph.Loader[*models.ProductVariant] { return l.VariantByID })
 }
 
 func (r *draftOrderLineResolver) Product(ctx context.Context, obj *models.DraftOrderLine) (*models.Product, error) {
-	panic(fmt.Errorf("not implemented: Product - product"))
+	if obj.ProductID == nil {
+		return nil, nil
+	}
+	return loadMaybe(ctx, obj, *obj.ProductID, "ProductID", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *mutationResolver) CreateDraftOrder(ctx context.Context, input graph.DraftOrderInput) (*models.DraftOrder, error) {
-	panic(fmt.Errorf("not implemented: CreateDraftOrder - createDraftOrder"))
+	return r.newDraft(ctx, input)
 }
 
 func (r *mutationResolver) UpdateDraftOrderContact(ctx context.Context, id int64, input graph.DraftContactInput) (*models.DraftOrder, error) {
-	panic(fmt.Errorf("not implemented: UpdateDraftOrderContact - updateDraftOrderContact"))
+	return r.changeDraft(ctx, id, func(ctx context.Context, tx bun.Tx, d *models.DraftOrder, lines *[]models.DraftOrderLine, now time.Time) error {
+		if err := applyContact(d, input); err != nil {
+			return err
+		}
+		if input.ShippingAddress == nil && input.BillingAddress == nil {
+			return nil
+		}
+		// A new address may leave the chosen rate behind: take the new
+		// zone's default then.
+		if err := r.chooseRate(ctx, tx, d, *lines, d.ShippingRateID); apperr.CodeOf(err) == apperr.Invalid || d.ShippingRateID == 0 {
+			return r.defaultRate(ctx, tx, d, *lines)
+		} else if err != nil {
+			return err
+		}
+		return nil
+	})
 }
 
 func (r *mutationResolver) AddDraftOrderLine(ctx context.Context, id int64, input graph.DraftLineInput) (*models.DraftOrder, error) {
-	panic(fmt.Errorf("not implemented: AddDraftOrderLine - addDraftOrderLine"))
+	return r.changeDraft(ctx, id, func(ctx context.Context, tx bun.Tx, d *models.DraftOrder, lines *[]models.DraftOrderLine, now time.Time) error {
+		if len(*lines) >= maxDraftLines {
+			return apperr.Conflictf("draft order %s has %d lines, the most a draft may have", d.Name, maxDraftLines)
+		}
+		added, err := draftLines(ctx, tx, d.StoreID, []graph.DraftLineInput{input}, "line")
+		if err != nil {
+			return err
+		}
+		if err := models.InsertDraftLines(ctx, tx, d, added); err != nil {
+			return err
+		}
+		*lines = append(*lines, added...)
+		return nil
+	})
 }
 
 func (r *mutationResolver) RemoveDraftOrderLine(ctx context.Context, id int64, lineID int64) (*models.DraftOrder, error) {
-	panic(fmt.Errorf("not implemented: RemoveDraftOrderLine - removeDraftOrderLine"))
+	return r.changeDraft(ctx, id, func(ctx context.Context, tx bun.Tx, d *models.DraftOrder, lines *[]models.DraftOrderLine, now time.Time) error {
+		if err := models.DeleteDraftLine(ctx, tx, d, lineID); err != nil {
+			return err
+		}
+		*lines = slices.DeleteFunc(*lines, func(l models.DraftOrderLine) bool { return l.ID == lineID })
+		return nil
+	})
 }
 
 func (r *mutationResolver) SetDraftOrderShippingRate(ctx context.Context, id int64, input graph.DraftShippingRateInput) (*models.DraftOrder, error) {
-	panic(fmt.Errorf("not implemented: SetDraftOrderShippingRate - setDraftOrderShippingRate"))
+	return r.changeDraft(ctx, id, func(ctx context.Context, tx bun.Tx, d *models.DraftOrder, lines *[]models.DraftOrderLine, now time.Time) error {
+		return r.chooseRate(ctx, tx, d, *lines, input.RateID)
+	})
 }
 
 func (r *mutationResolver) SetDraftOrderDiscount(ctx context.Context, id int64, input graph.DraftDiscountInput) (*models.DraftOrder, error) {
-	panic(fmt.Errorf("not implemented: SetDraftOrderDiscount - setDraftOrderDiscount"))
+	return r.changeDraft(ctx, id, func(ctx context.Context, tx bun.Tx, d *models.DraftOrder, lines *[]models.DraftOrderLine, now time.Time) error {
+		return setCode(ctx, tx, d, input.Code, now)
+	})
 }
 
 func (r *mutationResolver) MarkDraftOrderPaid(ctx context.Context, id int64, input *graph.DraftPaymentInput) (*graph.DraftOrderPaid, error) {
-	panic(fmt.Errorf("not implemented: MarkDraftOrderPaid - markDraftOrderPaid"))
+	var in graph.DraftPaymentInput
+	if input != nil {
+		in = *input
+	}
+	return r.markPaid(ctx, id, in)
 }
 
 func (r *queryResolver) DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error) {
-	panic(fmt.Errorf("not implemented: DraftOrders - draftOrders"))
+	f, err := checkedFilter(filter)
+	if err != nil {
+		return nil, err
+	}
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.DraftOrder, error) {
+		return models.ListDraftOrders(ctx, r.db(ctx), sid, f, p)
+	})
 }
 
 func (r *queryResolver) DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error) {
-	panic(fmt.Errorf("not implemented: DraftOrdersCount - draftOrdersCount"))
+	f, err := checkedFilter(filter)
+	if err != nil {
+		return 0, err
+	}
+	return inStore(ctx, func(sid int64) (int64, error) { return models.CountDraftOrders(ctx, r.db(ctx), sid, f) })
 }
 
 func (r *queryResolver) DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error) {
-	panic(fmt.Errorf("not implemented: DraftOrder - draftOrder"))
+	return inStore(ctx, func(sid int64) (*models.DraftOrder, error) { return models.GetDraftOrder(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *queryResolver) DraftOrderShippingRates(ctx context.Context, id int64) ([]graph.DraftShippingRate, error) {
-	panic(fmt.Errorf("not implemented: DraftOrderShippingRates - draftOrderShippingRates"))
+	d, err := r.DraftOrder(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := models.DraftLines(ctx, r.db(ctx), d.StoreID, d.ID)
+	if err != nil {
+		return nil, err
+	}
+	rates, err := models.DraftRates(ctx, r.db(ctx), d, lines)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]graph.DraftShippingRate, len(rates))
+	for i, rate := range rates {
+		out[i] = graph.DraftShippingRate{RateID: rate.ID, Name: rate.Name, PriceCents: rate.PriceCents}
+	}
+	return out, nil
 }
 
 func (r *Resolver) DraftOrder() graph.DraftOrderResolver { return &draftOrderResolver{r} }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"math/big"
 	"net/url"
 	"strings"
 	"time"
@@ -307,7 +308,7 @@ func planRefund(in graph.RefundInput, o *models.Order, lines []models.OrderLineI
 	} else {
 		if o.SubtotalCents > 0 {
 			paidForGoods := o.SubtotalCents - o.DiscountCents + o.TaxCents
-			plan.amount = (goods*paidForGoods + o.SubtotalCents/2) / o.SubtotalCents
+			plan.amount = shareOf(goods, paidForGoods, o.SubtotalCents)
 		}
 		if deref(in.RefundShipping) {
 			plan.amount += o.ShippingCents
@@ -318,6 +319,14 @@ func planRefund(in graph.RefundInput, o *models.Order, lines []models.OrderLineI
 		return plan, apperr.Conflictf("order %s has nothing left to refund", o.OrderNumberDisplay)
 	}
 	return plan, nil
+}
+
+// shareOf is part × whole / of, rounded half up, without overflowing for
+// any amounts the columns hold.
+func shareOf(part, whole, of int64) int64 {
+	n := new(big.Int).Mul(big.NewInt(part), big.NewInt(whole))
+	n.Add(n, big.NewInt(of/2))
+	return n.Quo(n, big.NewInt(of)).Int64()
 }
 
 // refund makes a refund of the order.

@@ -97,6 +97,28 @@ var Routes = []Route{
 	{http.MethodPut, "/store/collections/{id}/products/reorder", "ReorderCollectionProducts", 0, Bare},
 	{http.MethodDelete, "/store/collections/{id}/products/{pid}", "RemoveCollectionProduct", 0, Bare},
 
+	// Discounts
+	{http.MethodGet, "/store/discounts", "ListDiscounts", 0, Fields},
+	{http.MethodPost, "/store/discounts", "CreateDiscount", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/discounts/{id}", "GetDiscount", 0, Fields},
+	{http.MethodPut, "/store/discounts/{id}", "UpdateDiscount", 0, Fields},
+	{http.MethodDelete, "/store/discounts/{id}", "DeleteDiscount", 0, Bare},
+
+	// Shipping
+	{http.MethodGet, "/store/shipping/zones", "ListShippingZones", 0, Fields},
+	{http.MethodPost, "/store/shipping/zones", "CreateShippingZone", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/shipping/zones/{id}", "UpdateShippingZone", 0, Fields},
+	{http.MethodDelete, "/store/shipping/zones/{id}", "DeleteShippingZone", 0, Bare},
+	{http.MethodPost, "/store/shipping/zones/{id}/rates", "CreateShippingRate", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/shipping/rates/{id}", "UpdateShippingRate", 0, Fields},
+	{http.MethodDelete, "/store/shipping/rates/{id}", "DeleteShippingRate", 0, Bare},
+
+	// Tax
+	{http.MethodGet, "/store/tax/rates", "ListTaxRates", 0, Fields},
+	{http.MethodPost, "/store/tax/rates", "CreateTaxRate", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/tax/rates/{id}", "UpdateTaxRate", 0, Fields},
+	{http.MethodDelete, "/store/tax/rates/{id}", "DeleteTaxRate", 0, Bare},
+
 	// Media uploads
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
 	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},
@@ -125,6 +147,18 @@ var Routes = []Route{
 
 	// Fulfillments
 	{http.MethodPost, "/store/fulfillments/{id}/cancel", "CancelFulfillment", 0, Spread},
+
+	// Draft orders
+	{http.MethodGet, "/store/draft-orders", "ListDraftOrders", 0, Fields},
+	{http.MethodPost, "/store/draft-orders", "CreateDraftOrder", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/draft-orders/{id}", "GetDraftOrder", 0, Fields},
+	{http.MethodPut, "/store/draft-orders/{id}/contact", "UpdateDraftOrderContact", 0, Fields},
+	{http.MethodPut, "/store/draft-orders/{id}/discount", "SetDraftOrderDiscount", 0, Fields},
+	{http.MethodPost, "/store/draft-orders/{id}/line-items", "AddDraftOrderLine", 0, Fields},
+	{http.MethodDelete, "/store/draft-orders/{id}/line-items/{lineId}", "RemoveDraftOrderLine", 0, Fields},
+	{http.MethodPost, "/store/draft-orders/{id}/mark-as-paid", "MarkDraftOrderPaid", 0, Spread},
+	{http.MethodPut, "/store/draft-orders/{id}/shipping-rate", "SetDraftOrderShippingRate", 0, Fields},
+	{http.MethodGet, "/store/draft-orders/{id}/shipping-rates", "DraftOrderShippingRates", 0, Fields},
 
 	// Product reviews
 	{http.MethodGet, "/store/reviews", "ListReviews", 0, Fields},

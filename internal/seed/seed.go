@@ -33,12 +33,18 @@ var areas = []area{
 	{"api keys", apiKeys},
 	{"ai connector", mcp},
 	{"webhooks", webhookSubscriptions},
+	{"shipping and tax", shippingAndTax}, // zones for the profile's country
 }
 
 // mediaAreas run after areas, in order.
 var mediaAreas = []mediaArea{
 	{"catalogue", catalogue},
 	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
+	// Targets the catalogue; the codes the orders used count as redeemed.
+	{"discounts", withoutMedia(discounts)},
+	// Last: priced against the discounts, shipping rates and tax rates, and
+	// behind the orders placed from drafts.
+	{"draft orders", withoutMedia(draftOrders)},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for

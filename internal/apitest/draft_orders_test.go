@@ -1,0 +1,304 @@
+package apitest_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+	"sync"
+	"testing"
+
+	"storeadmin/internal/apitest"
+	"storeadmin/internal/auth"
+	"storeadmin/models"
+)
+
+// The fields of the spec's draft order views, exactly.
+var (
+	doKeys     = []string{"billing_address", "currency", "discount_cents", "email", "id", "invoice_sent_at", "lines", "name", "note", "order_id", "requires_shipping", "shipping_address", "shipping_cents", "shipping_rate_id", "shipping_title", "status", "subtotal_cents", "tags", "tax_cents", "token", "total_cents"}
+	doLineKeys = []string{"custom", "id", "line_total_cents", "price_cents", "quantity", "sku", "title", "variant_id", "variant_title"}
+)
+
+// doStore is a store with what drafts price against: a tee (25.00, 200 g,
+// 10 in stock), a zone for France and Germany with a standard (5.00, up to
+// 5 kg) and an express (15.00) rate, 20% French VAT, and the 10% code
+// SAVE10.
+type doStore struct {
+	store                 *models.Store
+	admin                 string
+	variantID             int64
+	standardID, expressID int64
+	discountID            int64
+}
+
+func doSetup(t *testing.T, e *apitest.Env, name string) doStore {
+	t.Helper()
+	ctx := context.Background()
+	s := e.Store(name)
+	ds := doStore{store: s, admin: e.Key(s.ID, auth.RoleAdmin)}
+	p := e.Do(http.MethodPost, "/store/products", ds.admin, map[string]any{"title": "Tee", "variants": []any{
+		map[string]any{"sku": "TEE-" + name, "price_cents": 2500, "inventory_quantity": 10, "weight_grams": 200},
+	}}).Expect(t, http.StatusCreated)
+	ds.variantID = orNum(t, p.Obj("product")["variants"].([]any)[0].(map[string]any)["id"])
+	zone := &models.ShippingZone{StoreID: s.ID, Name: "Europe", Countries: []string{"FR", "DE"}}
+	if _, err := e.DB.NewInsert().Model(zone).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	maxWeight := int64(5000)
+	standard := &models.ShippingRate{StoreID: s.ID, ZoneID: zone.ID, Name: "Standard", PriceCents: 500, MaxWeightGrams: &maxWeight}
+	express := &models.ShippingRate{StoreID: s.ID, ZoneID: zone.ID, Name: "Express", PriceCents: 1500, Position: 1}
+	for _, r := range []*models.ShippingRate{standard, express} {
+		if _, err := e.DB.NewInsert().Model(r).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds.standardID, ds.expressID = standard.ID, express.ID
+	if _, err := e.DB.NewInsert().Model(&models.TaxRate{StoreID: s.ID, Name: "TVA", Country: "FR", RateBps: 2000}).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d := &models.Discount{StoreID: s.ID, Class: models.DiscountCode, Code: "SAVE10", Type: models.DiscountPercentage,
+		Value: 10, ValueType: models.DiscountPercentage, AppliesTo: models.AppliesToAll, Enabled: true, GetValueType: models.DiscountPercentage,
+		ProductIDs: []int64{}, CollectionIDs: []int64{}, BuyProductIDs: []int64{}, BuyCollectionIDs: []int64{}, GetProductIDs: []int64{}, GetCollectionIDs: []int64{}}
+	if _, err := e.DB.NewInsert().Model(d).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ds.discountID = d.ID
+	return ds
+}
+
+func doPath(id int64, rest ...string) string {
+	p := fmt.Sprintf("/store/draft-orders/%d", id)
+	for _, r := range rest {
+		p += r
+	}
+	return p
+}
+
+var doParis = map[string]any{"first_name": "Ada", "last_name": "Lovelace", "address1": "1 rue de Rivoli", "city": "Paris", "zip": "75001", "country_code": "fr"}
+
+func TestDraftOrderLifecycle(t *testing.T) {
+	e := apitest.New(t)
+	ds := doSetup(t, e, "shop")
+	key := ds.admin
+
+	r := e.Do(http.MethodPost, "/store/draft-orders", key, map[string]any{
+		"email": "ada@example.com", "shipping_address": doParis, "note": "phone order", "tags": "phone, vip",
+		"lines": []any{
+			map[string]any{"variant_id": ds.variantID, "quantity": 2},
+			map[string]any{"title": "Gift wrap", "price_cents": 300, "quantity": 1, "requires_shipping": false},
+		},
+	}).Expect(t, http.StatusCreated)
+	d := orKeys(t, "draft", r.Obj("draft_order"), doKeys)
+	id := orNum(t, d["id"])
+	lines := d["lines"].([]any)
+	orKeys(t, "line", lines[0], doLineKeys)
+	// 2 × 25.00 + 3.00 = 53.00; standard shipping (the cheapest) 5.00; 20%
+	// VAT on the goods only: 10.60; total 68.60.
+	want := map[string]int64{"subtotal_cents": 5300, "discount_cents": 0, "shipping_cents": 500, "tax_cents": 1060, "total_cents": 6860, "shipping_rate_id": ds.standardID}
+	for k, v := range want {
+		if orNum(t, d[k]) != v {
+			t.Fatalf("%s = %v, want %d (draft %v)", k, d[k], v, d)
+		}
+	}
+	if d["name"] != "#D1" || d["status"] != "open" || d["shipping_title"] != "Standard" || d["requires_shipping"] != true ||
+		!reflect.DeepEqual(d["tags"], []any{"phone", "vip"}) || d["shipping_address"].(map[string]any)["country_code"] != "FR" {
+		t.Fatalf("draft %v", d)
+	}
+	e.SameOnGraphQL(t, e.Do(http.MethodGet, doPath(id), key, nil).Expect(t, http.StatusOK), key, "GetDraftOrder", map[string]any{"id": id})
+
+	// Rates that match, cheapest first; choosing express; the code.
+	rates := e.Do(http.MethodGet, doPath(id, "/shipping-rates"), key, nil).Expect(t, http.StatusOK).List("rates")
+	if len(rates) != 2 || orNum(t, rates[0].(map[string]any)["rate_id"]) != ds.standardID || rates[1].(map[string]any)["name"] != "Express" {
+		t.Fatalf("rates %v", rates)
+	}
+	d = e.Do(http.MethodPut, doPath(id, "/shipping-rate"), key, map[string]any{"rate_id": ds.expressID}).Expect(t, http.StatusOK).Obj("draft_order")
+	if orNum(t, d["shipping_cents"]) != 1500 || d["shipping_title"] != "Express" {
+		t.Fatalf("express: %v", d)
+	}
+	d = e.Do(http.MethodPut, doPath(id, "/discount"), key, map[string]any{"code": "save10"}).Expect(t, http.StatusOK).Obj("draft_order")
+	// 10% of 53.00 = 5.30; VAT on 47.70 = 9.54; total 47.70 + 15.00 + 9.54 = 72.24.
+	if orNum(t, d["discount_cents"]) != 530 || orNum(t, d["tax_cents"]) != 954 || orNum(t, d["total_cents"]) != 7224 {
+		t.Fatalf("with SAVE10: %v", d)
+	}
+	e.Do(http.MethodPut, doPath(id, "/discount"), key, map[string]any{"code": "NOPE"}).Expect(t, http.StatusBadRequest)
+	e.Do(http.MethodPut, doPath(id, "/shipping-rate"), key, map[string]any{"rate_id": 999999}).Expect(t, http.StatusBadRequest)
+
+	// Lines come and go; totals follow.
+	d = e.Do(http.MethodPost, doPath(id, "/line-items"), key, map[string]any{"title": "Engraving", "price_cents": 1000, "quantity": 1}).Expect(t, http.StatusOK).Obj("draft_order")
+	added := orNum(t, d["lines"].([]any)[2].(map[string]any)["id"])
+	if orNum(t, d["subtotal_cents"]) != 6300 {
+		t.Fatalf("after adding: %v", d["subtotal_cents"])
+	}
+	d = e.Do(http.MethodDelete, doPath(id, fmt.Sprintf("/line-items/%d", added)), key, nil).Expect(t, http.StatusOK).Obj("draft_order")
+	if orNum(t, d["subtotal_cents"]) != 5300 || len(d["lines"].([]any)) != 2 {
+		t.Fatalf("after removing: %v", d)
+	}
+	e.Do(http.MethodDelete, doPath(id, fmt.Sprintf("/line-items/%d", added)), key, nil).Expect(t, http.StatusNotFound)
+	e.Do(http.MethodPut, doPath(id, "/contact"), key, map[string]any{"email": "not-an-email"}).Expect(t, http.StatusBadRequest)
+	e.Do(http.MethodPut, doPath(id, "/contact"), key, map[string]any{"shipping_address": map[string]any{"country_code": "France"}}).Expect(t, http.StatusBadRequest)
+
+	// Paid: the order carries the draft's totals, the stock went down, the
+	// code was used once.
+	draft := e.Do(http.MethodGet, doPath(id), key, nil).Expect(t, http.StatusOK).Obj("draft_order")
+	paid := e.Do(http.MethodPost, doPath(id, "/mark-as-paid"), key, map[string]any{"provider": "bank_transfer"}).Expect(t, http.StatusOK)
+	if keys := auditSortedKeys(paid.Body); !reflect.DeepEqual(keys, []string{"id", "lines", "order_id", "order_number", "order_number_display", "status"}) {
+		t.Fatalf("mark-as-paid answer %v", paid.Body)
+	}
+	orderID := orNum(t, paid.Body["order_id"])
+	o := e.Do(http.MethodGet, orPath(orderID), key, nil).Expect(t, http.StatusOK).Obj("order")
+	for _, k := range []string{"subtotal_cents", "discount_cents", "shipping_cents", "tax_cents", "total_cents"} {
+		if orNum(t, o[k]) != orNum(t, draft[k]) {
+			t.Fatalf("order %s = %v, draft %v", k, o[k], draft[k])
+		}
+	}
+	if o["financial_status"] != "paid" || o["discount_code"] != "SAVE10" || len(o["line_items"].([]any)) != 2 || o["email"] != "ada@example.com" {
+		t.Fatalf("order %v", o)
+	}
+	d = e.Do(http.MethodGet, doPath(id), key, nil).Expect(t, http.StatusOK).Obj("draft_order")
+	if d["status"] != "completed" || orNum(t, d["order_id"]) != orderID {
+		t.Fatalf("draft after paying: %v", d)
+	}
+	var stock, used int64
+	ctx := context.Background()
+	if err := e.DB.NewSelect().Table("product_variants").Column("inventory_quantity").Where("id = ?", ds.variantID).Scan(ctx, &stock); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.DB.NewSelect().Table("discounts").Column("used_count").Where("id = ?", ds.discountID).Scan(ctx, &used); err != nil {
+		t.Fatal(err)
+	}
+	if stock != 8 || used != 1 {
+		t.Fatalf("stock %d used_count %d, want 8 and 1", stock, used)
+	}
+	// A completed draft is final.
+	e.Do(http.MethodPost, doPath(id, "/mark-as-paid"), key, nil).Expect(t, http.StatusConflict)
+	e.Do(http.MethodPost, doPath(id, "/line-items"), key, map[string]any{"title": "x", "price_cents": 1, "quantity": 1}).Expect(t, http.StatusConflict)
+
+	// The list.
+	l := e.Do(http.MethodGet, "/store/draft-orders?status=completed", key, nil).Expect(t, http.StatusOK)
+	if orNum(t, l.Body["total"]) != 1 {
+		t.Fatalf("completed drafts %v", l.Body["total"])
+	}
+	e.SameOnGraphQL(t, l, key, "ListDraftOrders", map[string]any{"filter": map[string]any{"status": "completed"}})
+	e.Do(http.MethodGet, "/store/draft-orders?status=paid", key, nil).Expect(t, http.StatusBadRequest)
+}
+
+func TestDraftOrderInputAndAccess(t *testing.T) {
+	e := apitest.New(t)
+	ds := doSetup(t, e, "shop")
+	other := doSetup(t, e, "other")
+	key := ds.admin
+	mine := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", key, map[string]any{"lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 1}}}).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
+	theirs := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", other.admin, map[string]any{}).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
+
+	for _, bad := range []any{
+		map[string]any{"lines": []any{map[string]any{"variant_id": other.variantID, "quantity": 1}}}, // another store's variant
+		map[string]any{"lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 0}}},
+		map[string]any{"lines": []any{map[string]any{"title": "Custom", "quantity": 1}}},
+		map[string]any{"lines": []any{map[string]any{"title": "Custom", "price_cents": -1, "quantity": 1}}},
+		map[string]any{"email": "nope"},
+		map[string]any{"shipping_address": "Paris"},
+		map[string]any{"discount_code": "UNKNOWN"},
+		map[string]any{"tags": 3},
+	} {
+		e.Do(http.MethodPost, "/store/draft-orders", key, bad).Expect(t, http.StatusBadRequest)
+	}
+	// An empty draft has nothing to pay.
+	empty := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", key, map[string]any{}).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
+	e.Do(http.MethodPost, doPath(empty, "/mark-as-paid"), key, nil).Expect(t, http.StatusConflict)
+
+	reader := e.Key(ds.store.ID, auth.RoleStaff, "draft-orders:read")
+	staffWriter := e.Key(ds.store.ID, auth.RoleStaff, "draft-orders:write")
+	stranger := e.Key(ds.store.ID, auth.RoleAdmin, "orders:read")
+	for _, p := range []string{"/store/draft-orders", doPath(mine), doPath(mine, "/shipping-rates")} {
+		e.Do(http.MethodGet, p, "", nil).Expect(t, http.StatusUnauthorized)
+		e.Do(http.MethodGet, p, stranger, nil).Expect(t, http.StatusForbidden)
+		e.Do(http.MethodGet, p, reader, nil).Expect(t, http.StatusOK)
+	}
+	writes := []struct {
+		method, path string
+		body         any
+	}{
+		{http.MethodPost, "/store/draft-orders", map[string]any{}},
+		{http.MethodPut, doPath(mine, "/contact"), map[string]any{"note": "x"}},
+		{http.MethodPost, doPath(mine, "/line-items"), map[string]any{"title": "x", "price_cents": 1, "quantity": 1}},
+		{http.MethodDelete, doPath(mine, "/line-items/1"), nil},
+		{http.MethodPut, doPath(mine, "/shipping-rate"), map[string]any{"rate_id": 0}},
+		{http.MethodPost, doPath(mine, "/mark-as-paid"), nil},
+	}
+	for _, w := range writes {
+		e.Do(w.method, w.path, "", w.body).Expect(t, http.StatusUnauthorized)
+		e.Do(w.method, w.path, reader, w.body).Expect(t, http.StatusForbidden)
+		e.Do(w.method, w.path, staffWriter, w.body).Expect(t, http.StatusForbidden)
+	}
+	for _, w := range writes[1:] {
+		path := doPath(theirs) + w.path[len(doPath(mine)):]
+		e.Do(w.method, path, key, w.body).Expect(t, http.StatusNotFound)
+	}
+	e.Do(http.MethodGet, doPath(theirs), key, nil).Expect(t, http.StatusNotFound)
+	e.Do(http.MethodGet, doPath(theirs, "/shipping-rates"), key, nil).Expect(t, http.StatusNotFound)
+	e.Do(http.MethodGet, "/store/draft-orders/abc", key, nil).Expect(t, http.StatusBadRequest)
+}
+
+// Fifty drafts carry a code limited to ten uses and are paid at once:
+// exactly ten orders get the discount, the rest are refused whole.
+func TestDraftDiscountUsageLimitUnderConcurrency(t *testing.T) {
+	e := apitest.New(t)
+	ds := doSetup(t, e, "shop")
+	if _, err := e.DB.NewUpdate().Table("discounts").Set("usage_limit = 10").Where("id = ?", ds.discountID).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for i := 0; i < 50; i++ {
+		d := e.Do(http.MethodPost, "/store/draft-orders", ds.admin, map[string]any{
+			"email": fmt.Sprintf("c%d@example.com", i), "discount_code": "SAVE10",
+			"lines": []any{map[string]any{"title": "Gift card", "price_cents": 1000, "quantity": 1, "requires_shipping": false}},
+		}).Expect(t, http.StatusCreated).Obj("draft_order")
+		ids = append(ids, orNum(t, d["id"]))
+	}
+	var wg sync.WaitGroup
+	codes := make([]int, len(ids))
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = e.Do(http.MethodPost, doPath(id, "/mark-as-paid"), ds.admin, nil).Status
+		}()
+	}
+	wg.Wait()
+	count := map[int]int{}
+	for _, c := range codes {
+		count[c]++
+	}
+	if count[http.StatusOK] != 10 || count[http.StatusConflict] != 40 {
+		t.Fatalf("answers %v, want 10 × 200 and 40 × 409", count)
+	}
+	var discounted, used int64
+	ctx := context.Background()
+	if err := e.DB.NewSelect().Table("orders").ColumnExpr("count(*)").Where("store_id = ? AND discount_code = 'SAVE10' AND discount_cents > 0", ds.store.ID).Scan(ctx, &discounted); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.DB.NewSelect().Table("discounts").Column("used_count").Where("id = ?", ds.discountID).Scan(ctx, &used); err != nil {
+		t.Fatal(err)
+	}
+	if discounted != 10 || used != 10 {
+		t.Fatalf("%d discounted orders, used_count %d; want 10 and 10", discounted, used)
+	}
+}
+
+// Marking a draft paid emits order.paid once, carrying the new order.
+func TestDraftPaidEmitsOrderPaid(t *testing.T) {
+	e := apitest.New(t)
+	ds := doSetup(t, e, "shop")
+	rcv := newWHReceiver(t)
+	sub := whCreate(t, e, ds.admin, map[string]any{"url": rcv.URL, "topics": []string{"order.paid"}})
+	id := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", ds.admin, map[string]any{
+		"lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 1}}, "shipping_address": doParis,
+	}).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
+	paid := e.Do(http.MethodPost, doPath(id, "/mark-as-paid"), ds.admin, nil).Expect(t, http.StatusOK)
+	ev := owDecode(t, ds.store.ID, sub["secret"].(string), rcv.next(t))
+	if ev.topic != "order.paid" || orNum(t, ev.order["id"]) != orNum(t, paid.Body["order_id"]) || ev.order["financial_status"] != "paid" {
+		t.Fatalf("event %s order %v", ev.topic, ev.order)
+	}
+	owSettled(t, e, ds.admin, auditMustWhole(t, sub["id"]), 1)
+	owNoMore(t, rcv)
+}
