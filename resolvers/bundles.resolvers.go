@@ -135,15 +135,7 @@ func (r *mutationResolver) UpdateBundle(ctx context.Context, id int64, input gra
 }
 
 func (r *mutationResolver) DeleteBundle(ctx context.Context, id int64) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := models.DeleteBundle(ctx, r.db(ctx), sid, id); err != nil {
-		return false, err
-	}
-	audit.Touch(ctx, "bundle", id)
-	return true, nil
+	return deleteRecord(ctx, "bundle", id, func(sid int64) error { return models.DeleteBundle(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *queryResolver) Bundles(ctx context.Context, limit *int64, offset *int64) ([]models.BundleOffer, error) {

@@ -14,6 +14,20 @@ import (
 // deleted.
 type deleteFunc func(ctx context.Context, storeID int64, ids []int64) ([]int64, error)
 
+// deleteRecord deletes the record id of the caller's store through del
+// and notes it in the audit log as kind.
+func deleteRecord(ctx context.Context, kind string, id int64, del func(storeID int64) error) (bool, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := del(sid); err != nil {
+		return false, err
+	}
+	audit.Touch(ctx, kind, id)
+	return true, nil
+}
+
 // deleteOne deletes one record of the caller's store; kind names it in the
 // audit log and in the not-found error.
 func deleteOne(ctx context.Context, kind string, id int64, del deleteFunc) (bool, error) {

@@ -73,15 +73,7 @@ func (r *mutationResolver) UpdateDiscount(ctx context.Context, id int64, input g
 }
 
 func (r *mutationResolver) DeleteDiscount(ctx context.Context, id int64) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := models.DeleteDiscount(ctx, r.db(ctx), sid, id); err != nil {
-		return false, err
-	}
-	audit.Touch(ctx, "discount", id)
-	return true, nil
+	return deleteRecord(ctx, "discount", id, func(sid int64) error { return models.DeleteDiscount(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *queryResolver) Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error) {

@@ -77,15 +77,7 @@ func (r *mutationResolver) UpdateShippingZone(ctx context.Context, id int64, inp
 }
 
 func (r *mutationResolver) DeleteShippingZone(ctx context.Context, id int64) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := models.DeleteShippingZone(ctx, r.db(ctx), sid, id); err != nil {
-		return false, err
-	}
-	audit.Touch(ctx, "shipping_zone", id)
-	return true, nil
+	return deleteRecord(ctx, "shipping_zone", id, func(sid int64) error { return models.DeleteShippingZone(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *mutationResolver) CreateShippingRate(ctx context.Context, zoneID int64, input graph.ShippingRateInput) (*models.ShippingRate, error) {
@@ -139,15 +131,7 @@ func (r *mutationResolver) UpdateShippingRate(ctx context.Context, id int64, inp
 }
 
 func (r *mutationResolver) DeleteShippingRate(ctx context.Context, id int64) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := models.DeleteShippingRate(ctx, r.db(ctx), sid, id); err != nil {
-		return false, err
-	}
-	audit.Touch(ctx, "shipping_rate", id)
-	return true, nil
+	return deleteRecord(ctx, "shipping_rate", id, func(sid int64) error { return models.DeleteShippingRate(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *queryResolver) ShippingZones(ctx context.Context, limit *int64, offset *int64) ([]models.ShippingZone, error) {

@@ -70,15 +70,7 @@ func (r *mutationResolver) UpdateTaxRate(ctx context.Context, id int64, input gr
 }
 
 func (r *mutationResolver) DeleteTaxRate(ctx context.Context, id int64) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := models.DeleteTaxRate(ctx, r.db(ctx), sid, id); err != nil {
-		return false, err
-	}
-	audit.Touch(ctx, "tax_rate", id)
-	return true, nil
+	return deleteRecord(ctx, "tax_rate", id, func(sid int64) error { return models.DeleteTaxRate(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *queryResolver) TaxRates(ctx context.Context, limit *int64, offset *int64) ([]models.TaxRate, error) {

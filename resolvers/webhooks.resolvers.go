@@ -67,15 +67,7 @@ func (r *mutationResolver) UpdateWebhook(ctx context.Context, id int64, input gr
 }
 
 func (r *mutationResolver) DeleteWebhook(ctx context.Context, id int64) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := models.DeleteWebhook(ctx, r.db(ctx), sid, id); err != nil {
-		return false, err
-	}
-	audit.Touch(ctx, "webhook_subscription", id)
-	return true, nil
+	return deleteRecord(ctx, "webhook_subscription", id, func(sid int64) error { return models.DeleteWebhook(ctx, r.db(ctx), sid, id) })
 }
 
 func (r *queryResolver) Webhooks(ctx context.Context, limit *int64, offset *int64) ([]models.WebhookSubscription, error) {
