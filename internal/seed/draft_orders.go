@@ -139,10 +139,13 @@ func openDrafts(ctx context.Context, tx bun.Tx, store *models.Store, rng *rand.R
 		}
 		var lines []models.DraftOrderLine
 		for k := 0; k < 1+rng.IntN(3); k++ {
-			v := variants[variantIDs[rng.IntN(len(variantIDs))]]
+			v, q, ok := inStock(variants, variantIDs, rng)
+			if !ok {
+				continue
+			}
 			lines = append(lines, models.DraftOrderLine{
 				VariantID: &v.ID, ProductID: &v.ProductID, Title: v.ProductTitle, VariantTitle: v.Title, SKU: v.SKU,
-				PriceCents: v.PriceCents, Quantity: int64(1 + rng.IntN(3)), WeightGrams: v.WeightGrams,
+				PriceCents: v.PriceCents, Quantity: q, WeightGrams: v.WeightGrams,
 				RequiresShipping: v.RequiresShipping, Taxable: v.Taxable,
 			})
 		}
@@ -164,4 +167,17 @@ func openDrafts(ctx context.Context, tx bun.Tx, store *models.Store, rng *rand.R
 		}
 	}
 	return nil
+}
+
+// inStock picks a variant and a quantity the store can sell, so that every
+// seeded draft can be marked paid.
+func inStock(variants map[int64]models.CatalogueVariant, ids []int64, rng *rand.Rand) (models.CatalogueVariant, int64, bool) {
+	for range 20 {
+		v := variants[ids[rng.IntN(len(ids))]]
+		q := int64(1 + rng.IntN(3))
+		if !v.TrackInventory || v.InventoryPolicy == "continue" || v.Inventory >= q*4 {
+			return v, q, true
+		}
+	}
+	return models.CatalogueVariant{}, 0, false
 }
