@@ -39,13 +39,7 @@ func dcPath(id int64) string { return "/store/discounts/" + strconv.FormatInt(id
 // dcCheck checks v against a discount view with keys and returns it.
 func dcCheck(t *testing.T, v any, keys []string) map[string]any {
 	t.Helper()
-	m, ok := v.(map[string]any)
-	if !ok {
-		t.Fatalf("discount is not an object: %#v", v)
-	}
-	if got := auditSortedKeys(m); !reflect.DeepEqual(got, keys) {
-		t.Fatalf("discount fields %v, want %v", got, keys)
-	}
+	m := orKeys(t, "discount", v, keys)
 	for _, k := range dcIntKeys {
 		auditMustWhole(t, m[k])
 	}
@@ -74,52 +68,18 @@ func dcCheck(t *testing.T, v any, keys []string) map[string]any {
 	return m
 }
 
-// dcCreate creates a discount over REST and returns the view.
-func dcCreate(t *testing.T, e *apitest.Env, key string, body any) map[string]any {
-	t.Helper()
-	r := e.Do(http.MethodPost, "/store/discounts", key, body).Expect(t, 201)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"discount", "status"}) {
-		t.Fatalf("POST /store/discounts payload keys %v: %s", keys, r.Raw)
-	}
-	return dcCheck(t, r.Body["discount"], dcViewKeys)
-}
-
-// dcGet reads one discount over REST: the detail view.
-func dcGet(t *testing.T, e *apitest.Env, key string, id int64) (map[string]any, *apitest.Response) {
-	t.Helper()
-	r := e.Do(http.MethodGet, dcPath(id), key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"discount", "status"}) {
-		t.Fatalf("GET discount payload keys %v: %s", keys, r.Raw)
-	}
-	return dcCheck(t, r.Body["discount"], dcDetailKeys), r
-}
-
-// dcPut updates a discount over REST and returns the view.
-func dcPut(t *testing.T, e *apitest.Env, key string, id int64, body any) (map[string]any, *apitest.Response) {
-	t.Helper()
-	r := e.Do(http.MethodPut, dcPath(id), key, body).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"discount", "status"}) {
-		t.Fatalf("PUT discount payload keys %v: %s", keys, r.Raw)
-	}
-	return dcCheck(t, r.Body["discount"], dcViewKeys), r
-}
-
-// dcList reads GET /store/discounts?query.
-func dcList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, int64, *apitest.Response) {
-	t.Helper()
-	path := "/store/discounts"
-	if query != "" {
-		path += "?" + query
-	}
-	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"discounts", "status", "total"}) {
-		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
-	}
-	var out []map[string]any
-	for _, v := range r.List("discounts") {
-		out = append(out, dcCheck(t, v, dcViewKeys))
-	}
-	return out, auditMustWhole(t, r.Body["total"]), r
+// dcDiscounts is the REST resource of discounts; a read answers the
+// detail view, which adds the id lists.
+var dcDiscounts = crudResource{
+	path: "/store/discounts", item: dcPath, one: "discount", many: "discounts",
+	view: func(t *testing.T, v any) map[string]any {
+		t.Helper()
+		return dcCheck(t, v, dcViewKeys)
+	},
+	detail: func(t *testing.T, v any) map[string]any {
+		t.Helper()
+		return dcCheck(t, v, dcDetailKeys)
+	},
 }
 
 // dcCodes is the codes of rows, in order.
@@ -164,15 +124,13 @@ func dcInsert(t testing.TB, e *apitest.Env, d *models.Discount) *models.Discount
 // TestDiscountsCreateEveryType: each type and class is created with the
 // defaults of a create, reads back the same on both surfaces, and lists.
 func TestDiscountsCreateEveryType(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, s, admin := newAcme(t)
 	reader := e.Key(s.ID, auth.RoleStaff, "discounts:read")
 	p1, p2, p3 := bdProduct(t, e, s.ID, "p1"), bdProduct(t, e, s.ID, "p2"), bdProduct(t, e, s.ID, "p3")
 	c1, c2 := bdCollection(t, e, s.ID, "c1"), bdCollection(t, e, s.ID, "c2")
 
 	// A percentage code with nothing but what it needs: the defaults.
-	pct := dcCreate(t, e, admin, map[string]any{"code": "Welcome10", "type": "percentage", "value": 10})
+	pct := dcDiscounts.create(t, e, admin, map[string]any{"code": "Welcome10", "type": "percentage", "value": 10})
 	want := map[string]any{"id": pct["id"], "class": "code", "code": "Welcome10", "type": "percentage", "value": float64(10),
 		"value_type": "percentage", "applies_to": "all", "minimum_subtotal_cents": float64(0), "starts_at": nil, "ends_at": nil,
 		"enabled": true, "usage_limit": nil, "used_count": float64(0), "once_per_customer": false, "per_customer_limit": nil,
@@ -181,7 +139,7 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 		t.Fatalf("percentage defaults:\n got  %v\n want %v", pct, want)
 	}
 	pctID := auditMustWhole(t, pct["id"])
-	got, get := dcGet(t, e, reader, pctID)
+	got, get := dcDiscounts.get(t, e, reader, pctID)
 	if !reflect.DeepEqual(dcView(got), pct) {
 		t.Fatalf("GET %v\nPOST %v", got, pct)
 	}
@@ -194,7 +152,7 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 
 	// Every field of a fixed amount on products.
 	starts, ends := "2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z"
-	fixed := dcCreate(t, e, admin, map[string]any{"class": "code", "code": "VIP-50_off", "type": "fixed_amount", "value": 5000,
+	fixed := dcDiscounts.create(t, e, admin, map[string]any{"class": "code", "code": "VIP-50_off", "type": "fixed_amount", "value": 5000,
 		"value_type": "fixed_amount", "applies_to": "products", "product_ids": []int64{p2, p1, p2}, "minimum_subtotal_cents": 20000,
 		"starts_at": starts, "ends_at": ends, "enabled": false, "usage_limit": 100, "once_per_customer": false, "per_customer_limit": 3})
 	if fixed["value"] != float64(5000) || fixed["value_type"] != "fixed_amount" || fixed["applies_to"] != "products" ||
@@ -203,51 +161,51 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 		t.Fatalf("fixed_amount: %v", fixed)
 	}
 	fixedID := auditMustWhole(t, fixed["id"])
-	got, _ = dcGet(t, e, admin, fixedID)
+	got, _ = dcDiscounts.get(t, e, admin, fixedID)
 	if ids := bdInts(t, got["product_ids"]); !slices.Equal(ids, []int64{p1, p2}) {
 		t.Fatalf("product_ids %v, want %v (distinct, by id)", ids, []int64{p1, p2})
 	}
 
 	// Free shipping: value 0, percentage by type.
-	ship := dcCreate(t, e, admin, map[string]any{"code": "FREESHIP", "type": "free_shipping", "minimum_subtotal_cents": 5000, "once_per_customer": true})
+	ship := dcDiscounts.create(t, e, admin, map[string]any{"code": "FREESHIP", "type": "free_shipping", "minimum_subtotal_cents": 5000, "once_per_customer": true})
 	if ship["value"] != float64(0) || ship["value_type"] != "percentage" || ship["applies_to"] != "all" || ship["once_per_customer"] != true {
 		t.Fatalf("free_shipping: %v", ship)
 	}
 
 	// Buy two from a product, get one from a collection free.
-	bx := dcCreate(t, e, admin, map[string]any{"code": "BUY2GET1", "type": "buy_x_get_y", "buy_quantity": 2, "get_quantity": 1,
+	bx := dcDiscounts.create(t, e, admin, map[string]any{"code": "BUY2GET1", "type": "buy_x_get_y", "buy_quantity": 2, "get_quantity": 1,
 		"get_value": 100, "buy_product_ids": []int64{p3}, "buy_collection_ids": []int64{c1}, "get_collection_ids": []int64{c2}, "get_product_ids": []int64{p1}})
 	if bx["buy_quantity"] != float64(2) || bx["get_quantity"] != float64(1) || bx["get_value"] != float64(100) ||
 		bx["get_value_type"] != "percentage" || bx["value"] != float64(0) {
 		t.Fatalf("buy_x_get_y: %v", bx)
 	}
-	got, _ = dcGet(t, e, admin, auditMustWhole(t, bx["id"]))
+	got, _ = dcDiscounts.get(t, e, admin, auditMustWhole(t, bx["id"]))
 	for k, ids := range map[string][]int64{"buy_product_ids": {p3}, "buy_collection_ids": {c1}, "get_collection_ids": {c2},
 		"get_product_ids": {p1}, "product_ids": {}, "collection_ids": {}} {
 		if g := bdInts(t, got[k]); !slices.Equal(g, ids) {
 			t.Fatalf("%s = %v, want %v", k, g, ids)
 		}
 	}
-	bxFixed := dcCreate(t, e, admin, map[string]any{"code": "BUY3SAVE5", "type": "buy_x_get_y", "buy_quantity": 3, "get_quantity": 1,
+	bxFixed := dcDiscounts.create(t, e, admin, map[string]any{"code": "BUY3SAVE5", "type": "buy_x_get_y", "buy_quantity": 3, "get_quantity": 1,
 		"get_value": 500, "get_value_type": "fixed_amount"})
 	if bxFixed["get_value_type"] != "fixed_amount" || bxFixed["get_value"] != float64(500) {
 		t.Fatalf("buy_x_get_y fixed: %v", bxFixed)
 	}
 
 	// An automatic discount: its code is its title, any text, trimmed.
-	auto := dcCreate(t, e, admin, map[string]any{"class": "automatic", "code": "  10% off the Layering System  ", "type": "percentage",
+	auto := dcDiscounts.create(t, e, admin, map[string]any{"class": "automatic", "code": "  10% off the Layering System  ", "type": "percentage",
 		"value": 10, "applies_to": "collections", "collection_ids": []int64{c2, c1}})
 	if auto["class"] != "automatic" || auto["code"] != "10% off the Layering System" || auto["applies_to"] != "collections" {
 		t.Fatalf("automatic: %v", auto)
 	}
 	autoID := auditMustWhole(t, auto["id"])
-	got, _ = dcGet(t, e, admin, autoID)
+	got, _ = dcDiscounts.get(t, e, admin, autoID)
 	if ids := bdInts(t, got["collection_ids"]); !slices.Equal(ids, []int64{c1, c2}) {
 		t.Fatalf("collection_ids %v", ids)
 	}
 
 	// The list: newest first, all of them, the same on GraphQL.
-	rows, total, list := dcList(t, e, reader, "")
+	rows, total, list := dcDiscounts.list(t, e, reader, "")
 	if total != 6 || !slices.Equal(dcCodes(rows), []string{"10% off the Layering System", "BUY3SAVE5", "BUY2GET1", "FREESHIP", "VIP-50_off", "Welcome10"}) {
 		t.Fatalf("list: %s", list.Raw)
 	}
@@ -277,47 +235,42 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 	}
 
 	// The create names the discount in the audit log.
-	logs, _, _ := auditList(t, e, admin, "action=createDiscount&limit=1")
-	if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "discount", "id": float64(autoID)}}) {
-		t.Fatalf("createDiscount audit metadata: %v", m)
-	}
+	expectAuditRecord(t, e, admin, "action=createDiscount&limit=1", "discount", autoID)
 }
 
 // TestDiscountsUpdate: an update is the stored discount with the sent
 // fields merged in, checked as a create is; null clears a nullable field.
 func TestDiscountsUpdate(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, s, admin := newAcme(t)
 	p1, p2 := bdProduct(t, e, s.ID, "p1"), bdProduct(t, e, s.ID, "p2")
 	c1 := bdCollection(t, e, s.ID, "c1")
 
-	d := dcCreate(t, e, admin, map[string]any{"code": "SUMMER25", "type": "percentage", "value": 25, "usage_limit": 50,
+	d := dcDiscounts.create(t, e, admin, map[string]any{"code": "SUMMER25", "type": "percentage", "value": 25, "usage_limit": 50,
 		"starts_at": "2026-06-01T00:00:00Z", "ends_at": "2026-09-01T00:00:00Z", "applies_to": "products", "product_ids": []int64{p1}})
 	id := auditMustWhole(t, d["id"])
 
 	// Left out: unchanged; an empty body changes nothing.
-	u, _ := dcPut(t, e, admin, id, map[string]any{})
+	u, _ := dcDiscounts.put(t, e, admin, id, map[string]any{})
 	if !reflect.DeepEqual(u, d) {
 		t.Fatalf("empty update:\n got  %v\n want %v", u, d)
 	}
-	u, _ = dcPut(t, e, admin, id, map[string]any{"value": 30})
+	u, _ = dcDiscounts.put(t, e, admin, id, map[string]any{"value": 30})
 	d["value"] = float64(30)
 	if !reflect.DeepEqual(u, d) {
 		t.Fatalf("value only:\n got  %v\n want %v", u, d)
 	}
 	// What was read can be sent back as it is.
-	detail, _ := dcGet(t, e, admin, id)
-	if u, _ = dcPut(t, e, admin, id, detail); !reflect.DeepEqual(u, d) {
+	detail, _ := dcDiscounts.get(t, e, admin, id)
+	if u, _ = dcDiscounts.put(t, e, admin, id, detail); !reflect.DeepEqual(u, d) {
 		t.Fatalf("read and sent back:\n got  %v\n want %v", u, d)
 	}
 	// The same code in another case is the discount's own.
-	u, _ = dcPut(t, e, admin, id, map[string]any{"code": "summer25"})
+	u, _ = dcDiscounts.put(t, e, admin, id, map[string]any{"code": "summer25"})
 	if u["code"] != "summer25" {
 		t.Fatalf("code: %v", u)
 	}
 	// null clears usage_limit and the window; the other fields stay.
-	u, put := dcPut(t, e, admin, id, map[string]any{"usage_limit": nil, "ends_at": nil, "starts_at": nil, "per_customer_limit": nil})
+	u, put := dcDiscounts.put(t, e, admin, id, map[string]any{"usage_limit": nil, "ends_at": nil, "starts_at": nil, "per_customer_limit": nil})
 	if u["usage_limit"] != nil || u["ends_at"] != nil || u["starts_at"] != nil || u["value"] != float64(30) || u["applies_to"] != "products" {
 		t.Fatalf("nulls: %v", u)
 	}
@@ -332,41 +285,41 @@ func TestDiscountsUpdate(t *testing.T) {
 	}
 
 	// Lists, when sent, replace.
-	dcPut(t, e, admin, id, map[string]any{"product_ids": []int64{p2, p1}})
-	if got, _ := dcGet(t, e, admin, id); !slices.Equal(bdInts(t, got["product_ids"]), []int64{p1, p2}) {
+	dcDiscounts.put(t, e, admin, id, map[string]any{"product_ids": []int64{p2, p1}})
+	if got, _ := dcDiscounts.get(t, e, admin, id); !slices.Equal(bdInts(t, got["product_ids"]), []int64{p1, p2}) {
 		t.Fatalf("product_ids: %v", got["product_ids"])
 	}
 	// Moving to collections empties product_ids.
-	dcPut(t, e, admin, id, map[string]any{"applies_to": "collections", "collection_ids": []int64{c1}})
-	if got, _ := dcGet(t, e, admin, id); len(bdInts(t, got["product_ids"])) != 0 || !slices.Equal(bdInts(t, got["collection_ids"]), []int64{c1}) {
+	dcDiscounts.put(t, e, admin, id, map[string]any{"applies_to": "collections", "collection_ids": []int64{c1}})
+	if got, _ := dcDiscounts.get(t, e, admin, id); len(bdInts(t, got["product_ids"])) != 0 || !slices.Equal(bdInts(t, got["collection_ids"]), []int64{c1}) {
 		t.Fatalf("to collections: %v", got)
 	}
 	// A new type resets what belongs to the old one: value_type follows,
 	// applies_to becomes all for free shipping, and so on.
-	u, _ = dcPut(t, e, admin, id, map[string]any{"type": "fixed_amount", "value": 750})
+	u, _ = dcDiscounts.put(t, e, admin, id, map[string]any{"type": "fixed_amount", "value": 750})
 	if u["value_type"] != "fixed_amount" || u["value"] != float64(750) {
 		t.Fatalf("to fixed_amount: %v", u)
 	}
-	u, _ = dcPut(t, e, admin, id, map[string]any{"type": "free_shipping"})
+	u, _ = dcDiscounts.put(t, e, admin, id, map[string]any{"type": "free_shipping"})
 	if u["value"] != float64(0) || u["value_type"] != "percentage" || u["applies_to"] != "all" {
 		t.Fatalf("to free_shipping: %v", u)
 	}
-	if got, _ := dcGet(t, e, admin, id); len(bdInts(t, got["collection_ids"])) != 0 {
+	if got, _ := dcDiscounts.get(t, e, admin, id); len(bdInts(t, got["collection_ids"])) != 0 {
 		t.Fatalf("free shipping kept collection_ids: %v", got)
 	}
-	u, _ = dcPut(t, e, admin, id, map[string]any{"type": "buy_x_get_y", "buy_quantity": 1, "get_quantity": 1, "get_value": 50, "get_product_ids": []int64{p2}})
+	u, _ = dcDiscounts.put(t, e, admin, id, map[string]any{"type": "buy_x_get_y", "buy_quantity": 1, "get_quantity": 1, "get_value": 50, "get_product_ids": []int64{p2}})
 	if u["buy_quantity"] != float64(1) || u["get_value"] != float64(50) {
 		t.Fatalf("to buy_x_get_y: %v", u)
 	}
-	u, _ = dcPut(t, e, admin, id, map[string]any{"type": "percentage", "value": 15})
+	u, _ = dcDiscounts.put(t, e, admin, id, map[string]any{"type": "percentage", "value": 15})
 	if u["buy_quantity"] != float64(0) || u["get_quantity"] != float64(0) || u["get_value"] != float64(0) || u["value"] != float64(15) {
 		t.Fatalf("back to percentage: %v", u)
 	}
-	if got, _ := dcGet(t, e, admin, id); len(bdInts(t, got["get_product_ids"])) != 0 {
+	if got, _ := dcDiscounts.get(t, e, admin, id); len(bdInts(t, got["get_product_ids"])) != 0 {
 		t.Fatalf("percentage kept get_product_ids: %v", got)
 	}
 	// To automatic: the code is now a title.
-	u, _ = dcPut(t, e, admin, id, map[string]any{"class": "automatic", "code": "Summer sale: 15% off"})
+	u, _ = dcDiscounts.put(t, e, admin, id, map[string]any{"class": "automatic", "code": "Summer sale: 15% off"})
 	if u["class"] != "automatic" || u["code"] != "Summer sale: 15% off" {
 		t.Fatalf("to automatic: %v", u)
 	}
@@ -375,53 +328,38 @@ func TestDiscountsUpdate(t *testing.T) {
 	if !strings.Contains(r.Message(), "code must be") {
 		t.Fatalf("message %q", r.Message())
 	}
-	dcPut(t, e, admin, id, map[string]any{"class": "code", "code": "SUMMER15"})
+	dcDiscounts.put(t, e, admin, id, map[string]any{"class": "code", "code": "SUMMER15"})
 
-	logs, _, _ := auditList(t, e, admin, "action=updateDiscount&limit=1")
-	if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "discount", "id": float64(id)}}) {
-		t.Fatalf("updateDiscount audit metadata: %v", m)
-	}
+	expectAuditRecord(t, e, admin, "action=updateDiscount&limit=1", "discount", id)
 }
 
 // TestDiscountsDelete: delete answers the bare envelope, takes the
 // redemptions with it, and the discount is gone on both surfaces.
 func TestDiscountsDelete(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
-	d := dcCreate(t, e, admin, map[string]any{"code": "GONE", "type": "percentage", "value": 5})
+	e, s, admin := newAcme(t)
+	d := dcDiscounts.create(t, e, admin, map[string]any{"code": "GONE", "type": "percentage", "value": 5})
 	id := auditMustWhole(t, d["id"])
 	o := orCreate(t, e, s.ID, orSpec{})
 	if err := models.RedeemDiscount(context.Background(), e.DB, s.ID, id, o.Email, o.ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	del := e.Do(http.MethodDelete, dcPath(id), admin, nil).Expect(t, 200)
-	if string(del.Raw) != `{"status":true}` {
-		t.Fatalf("DELETE answered %s", del.Raw)
-	}
+	expectBareDelete(t, e, admin, dcPath(id))
 	e.Do(http.MethodGet, dcPath(id), admin, nil).Expect(t, 404)
 	e.Do(http.MethodDelete, dcPath(id), admin, nil).Expect(t, 404)
 	e.Do(http.MethodPut, dcPath(id), admin, map[string]any{"value": 6}).Expect(t, 404)
 	if n, err := e.DB.NewSelect().TableExpr("discount_redemptions").Where("discount_id = ?", id).Count(context.Background()); err != nil || n != 0 {
 		t.Fatalf("%d redemptions left (%v)", n, err)
 	}
-	if g := e.GraphQL(admin, `mutation($id: Int!) { deleteDiscount(id: $id) }`, map[string]any{"id": id}); g.ErrorCode() != "NOT_FOUND" {
-		t.Fatalf("GraphQL delete of a deleted discount: %s", g.Raw)
-	}
+	expectGraphQLCode(t, e, admin, "NOT_FOUND", map[string]any{"id": id}, `mutation($id: Int!) { deleteDiscount(id: $id) }`)
 	// The code is free again.
-	dcCreate(t, e, admin, map[string]any{"code": "gone", "type": "percentage", "value": 5})
-	logs, _, _ := auditList(t, e, admin, "action=deleteDiscount&status_code=200&limit=1")
-	if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "discount", "id": float64(id)}}) {
-		t.Fatalf("deleteDiscount audit metadata: %v", m)
-	}
+	dcDiscounts.create(t, e, admin, map[string]any{"code": "gone", "type": "percentage", "value": 5})
+	expectAuditRecord(t, e, admin, "action=deleteDiscount&status_code=200&limit=1", "discount", id)
 }
 
 // TestDiscountsListFilters: class, type, enabled and q narrow the list and
 // its total; paging; a bad filter is a 400.
 func TestDiscountsListFilters(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, s, admin := newAcme(t)
 	p := bdProduct(t, e, s.ID, "p")
 	for _, body := range []map[string]any{
 		{"code": "WELCOME10", "type": "percentage", "value": 10},
@@ -431,7 +369,7 @@ func TestDiscountsListFilters(t *testing.T) {
 		{"code": "VIP50", "type": "fixed_amount", "value": 5000},
 		{"class": "automatic", "code": "Welcome 100% off socks", "type": "percentage", "value": 100, "applies_to": "products", "product_ids": []int64{p}},
 	} {
-		dcCreate(t, e, admin, body)
+		dcDiscounts.create(t, e, admin, body)
 	}
 	all := []string{"Welcome 100% off socks", "VIP50", "BUY2GET1", "FREESHIP", "SUMMER25", "WELCOME10"}
 	for _, c := range []struct {
@@ -451,7 +389,7 @@ func TestDiscountsListFilters(t *testing.T) {
 		{"q=vip&class=automatic", nil},
 		{"limit=2&offset=1", all[1:3]},
 	} {
-		rows, total, r := dcList(t, e, admin, c.query)
+		rows, total, r := dcDiscounts.list(t, e, admin, c.query)
 		wantTotal := int64(len(c.want))
 		if c.query == "limit=2&offset=1" {
 			wantTotal = int64(len(all))
@@ -466,19 +404,15 @@ func TestDiscountsListFilters(t *testing.T) {
 	for _, q := range []string{"class=manual", "type=bogo", "enabled=maybe", "limit=0", "limit=251", "offset=-1", "limit=x"} {
 		e.Do(http.MethodGet, "/store/discounts?"+q, admin, nil).Expect(t, 400)
 	}
-	if g := e.GraphQL(admin, `{ discountsCount(filter: {type: "nope"}) }`, nil); g.ErrorCode() != "BAD_USER_INPUT" {
-		t.Fatalf("GraphQL bad filter: %s", g.Raw)
-	}
+	expectGraphQLCode(t, e, admin, "BAD_USER_INPUT", nil, `{ discountsCount(filter: {type: "nope"}) }`)
 }
 
 // TestDiscountsAccess: 401 without a valid key; 403 without the scope, and
 // for staff on every write (the spec's "w" is the write scope and the
 // admin role); reads are open to any role with the read scope.
 func TestDiscountsAccess(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
-	id := auditMustWhole(t, dcCreate(t, e, admin, map[string]any{"code": "A", "type": "percentage", "value": 5})["id"])
+	e, s, admin := newAcme(t)
+	id := auditMustWhole(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "A", "type": "percentage", "value": 5})["id"])
 	reads := []apitest.Call{{Method: http.MethodGet, Path: "/store/discounts"}, {Method: http.MethodGet, Path: dcPath(id)}}
 	writes := []apitest.Call{
 		{Method: http.MethodPost, Path: "/store/discounts", Body: map[string]any{"code": "B", "type": "percentage", "value": 5}},
@@ -490,35 +424,14 @@ func TestDiscountsAccess(t *testing.T) {
 		{Method: http.MethodPost, Path: "/store/discounts", Body: map[string]any{"type": "nope"}},
 		{Method: http.MethodPut, Path: dcPath(id), Body: `{"value":`},
 	}
-	all := append(append(slices.Clone(reads), writes...), bad...)
-	e.ExpectEach(t, 401, map[string]string{"no key": "", "unknown key": "sa_api_nope"}, all)
-	e.ExpectEach(t, 403, map[string]string{
+	k := checkAccess(t, e, s.ID, "discounts", map[string]string{
 		"admin without the scope": e.Key(s.ID, auth.RoleAdmin, "products:write"),
 		"staff without the scope": e.Key(s.ID, auth.RoleStaff, "orders:read"),
-	}, all)
-	e.ExpectEach(t, 403, map[string]string{
-		"staff":              e.Key(s.ID, auth.RoleStaff),
-		"staff write scope":  e.Key(s.ID, auth.RoleStaff, "discounts:write"),
-		"admin read scope":   e.Key(s.ID, auth.RoleAdmin, "discounts:read"),
-		"staff, read scope ": e.Key(s.ID, auth.RoleStaff, "discounts:read"),
-	}, append(slices.Clone(writes), bad...))
-	for name, key := range map[string]string{"staff": e.Key(s.ID, auth.RoleStaff), "staff read": e.Key(s.ID, auth.RoleStaff, "discounts:read"),
-		"admin read": e.Key(s.ID, auth.RoleAdmin, "discounts:read")} {
-		for _, c := range reads {
-			if r := e.Do(c.Method, c.Path, key, nil); r.Status != 200 {
-				t.Fatalf("%s %s with %s: %d %s", c.Method, c.Path, name, r.Status, r.Raw)
-			}
-		}
-	}
+	}, reads, append(writes, bad...))
 	// GraphQL runs the same gates.
-	staffWrite := e.Key(s.ID, auth.RoleStaff, "discounts:write")
-	if g := e.GraphQL(staffWrite, `mutation($id: Int!) { deleteDiscount(id: $id) }`, map[string]any{"id": id}); g.ErrorCode() != "FORBIDDEN" {
-		t.Fatalf("GraphQL staff delete: %s", g.Raw)
-	}
-	if g := e.GraphQL(e.Key(s.ID, auth.RoleAdmin, "orders:read"), `{ discounts { id } }`, nil); g.ErrorCode() != "FORBIDDEN" {
-		t.Fatalf("GraphQL read without the scope: %s", g.Raw)
-	}
-	if got, _ := dcGet(t, e, admin, id); got["value"] != float64(5) {
+	expectGraphQLCode(t, e, k.staffWrite, "FORBIDDEN", map[string]any{"id": id}, `mutation($id: Int!) { deleteDiscount(id: $id) }`)
+	expectGraphQLCode(t, e, e.Key(s.ID, auth.RoleAdmin, "orders:read"), "FORBIDDEN", nil, `{ discounts { id } }`)
+	if got, _ := dcDiscounts.get(t, e, admin, id); got["value"] != float64(5) {
 		t.Fatalf("a refused write was applied: %v", got)
 	}
 }
@@ -531,36 +444,33 @@ func TestDiscountsOtherStore(t *testing.T) {
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
 	bp, bc := bdProduct(t, e, b.ID, "theirs"), bdCollection(t, e, b.ID, "theirs")
-	theirs := dcCreate(t, e, bKey, map[string]any{"code": "THEIRS", "type": "percentage", "value": 10, "applies_to": "products", "product_ids": []int64{bp}})
+	theirs := dcDiscounts.create(t, e, bKey, map[string]any{"code": "THEIRS", "type": "percentage", "value": 10, "applies_to": "products", "product_ids": []int64{bp}})
 	bID := auditMustWhole(t, theirs["id"])
-	theirDetail, _ := dcGet(t, e, bKey, bID)
-	mine := dcCreate(t, e, aKey, map[string]any{"code": "MINE", "type": "percentage", "value": 10})
+	theirDetail, _ := dcDiscounts.get(t, e, bKey, bID)
+	mine := dcDiscounts.create(t, e, aKey, map[string]any{"code": "MINE", "type": "percentage", "value": 10})
 	mineID := auditMustWhole(t, mine["id"])
 
 	for _, id := range []int64{bID, 987654321} {
-		e.Do(http.MethodGet, dcPath(id), aKey, nil).Expect(t, 404)
-		e.Do(http.MethodPut, dcPath(id), aKey, map[string]any{"value": 99, "enabled": false}).Expect(t, 404)
-		e.Do(http.MethodPut, dcPath(id), aKey, map[string]any{}).Expect(t, 404)
-		e.Do(http.MethodDelete, dcPath(id), aKey, nil).Expect(t, 404)
-		for _, q := range []string{
+		e.ExpectEach(t, 404, map[string]string{"this store's key": aKey}, []apitest.Call{
+			{Method: http.MethodGet, Path: dcPath(id)},
+			{Method: http.MethodPut, Path: dcPath(id), Body: map[string]any{"value": 99, "enabled": false}},
+			{Method: http.MethodPut, Path: dcPath(id), Body: map[string]any{}},
+			{Method: http.MethodDelete, Path: dcPath(id)},
+		})
+		expectGraphQLCode(t, e, aKey, "NOT_FOUND", map[string]any{"id": id},
 			`query($id: Int!) { discount(id: $id) { id } }`,
 			`mutation($id: Int!) { updateDiscount(id: $id, input: {value: 1}) { id } }`,
-			`mutation($id: Int!) { deleteDiscount(id: $id) }`,
-		} {
-			if g := e.GraphQL(aKey, q, map[string]any{"id": id}); g.ErrorCode() != "NOT_FOUND" {
-				t.Fatalf("%s on id %d: %s", q, id, g.Raw)
-			}
-		}
+			`mutation($id: Int!) { deleteDiscount(id: $id) }`)
 	}
 	e.Do(http.MethodGet, "/store/discounts/abc", aKey, nil).Expect(t, 400)
-	if rows, total, _ := dcList(t, e, aKey, ""); total != 1 || auditMustWhole(t, rows[0]["id"]) != mineID {
+	if rows, total, _ := dcDiscounts.list(t, e, aKey, ""); total != 1 || auditMustWhole(t, rows[0]["id"]) != mineID {
 		t.Fatalf("store A lists %v (total %d)", rows, total)
 	}
-	if got, _ := dcGet(t, e, bKey, bID); !reflect.DeepEqual(got, theirDetail) {
+	if got, _ := dcDiscounts.get(t, e, bKey, bID); !reflect.DeepEqual(got, theirDetail) {
 		t.Fatalf("store B's discount changed:\n got  %v\n want %v", got, theirDetail)
 	}
 	// Codes are per store: store A may use store B's.
-	dcCreate(t, e, aKey, map[string]any{"code": "theirs", "type": "percentage", "value": 10})
+	dcDiscounts.create(t, e, aKey, map[string]any{"code": "theirs", "type": "percentage", "value": 10})
 
 	// Another store's product or collection is a 400 naming the id.
 	for _, c := range []struct {
@@ -594,9 +504,7 @@ func TestDiscountsOtherStore(t *testing.T) {
 // TestDiscountsValidation: every rule of a create and of an update is a
 // 400, and nothing is written.
 func TestDiscountsValidation(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, s, admin := newAcme(t)
 	p1 := bdProduct(t, e, s.ID, "p1")
 	c1 := bdCollection(t, e, s.ID, "c1")
 	pct := func(extra map[string]any) map[string]any {
@@ -690,12 +598,10 @@ func TestDiscountsValidation(t *testing.T) {
 			t.Fatalf("create, %s: message %q does not mention %q", name, r.Message(), c.says)
 		}
 	}
-	if _, total, _ := dcList(t, e, admin, ""); total != 0 {
+	if _, total, _ := dcDiscounts.list(t, e, admin, ""); total != 0 {
 		t.Fatalf("a refused create was written: total %d", total)
 	}
-	if g := e.GraphQL(admin, `mutation { createDiscount(input: {code: "X", type: "percentage", value: 0}) { id } }`, nil); g.ErrorCode() != "BAD_USER_INPUT" {
-		t.Fatalf("GraphQL value 0: %s", g.Raw)
-	}
+	expectGraphQLCode(t, e, admin, "BAD_USER_INPUT", nil, `mutation { createDiscount(input: {code: "X", type: "percentage", value: 0}) { id } }`)
 
 	// Bounds are inclusive.
 	for _, body := range []map[string]any{
@@ -706,12 +612,12 @@ func TestDiscountsValidation(t *testing.T) {
 		bx(map[string]any{"code": "BXFIX1", "get_value_type": "fixed_amount", "get_value": 1}),
 		{"class": "automatic", "code": strings.Repeat("é", 255), "type": "free_shipping"},
 	} {
-		dcCreate(t, e, admin, body)
+		dcDiscounts.create(t, e, admin, body)
 	}
 
-	d := dcCreate(t, e, admin, pct(map[string]any{"code": "UPD", "applies_to": "products", "product_ids": []int64{p1}}))
+	d := dcDiscounts.create(t, e, admin, pct(map[string]any{"code": "UPD", "applies_to": "products", "product_ids": []int64{p1}}))
 	id := auditMustWhole(t, d["id"])
-	before, _ := dcGet(t, e, admin, id)
+	before, _ := dcDiscounts.get(t, e, admin, id)
 	update := map[string]map[string]any{
 		"empty code":           {"code": ""},
 		"bad code":             {"code": "a b"},
@@ -731,21 +637,15 @@ func TestDiscountsValidation(t *testing.T) {
 		"negative subtotal":    {"minimum_subtotal_cents": -10},
 		"code not a string":    {"code": false},
 	}
-	for name, body := range update {
-		r := e.Do(http.MethodPut, dcPath(id), admin, body)
-		if r.Status != 400 {
-			t.Fatalf("update, %s: status %d, want 400: %s", name, r.Status, r.Raw)
-		}
-		r.Expect(t, 400)
-	}
-	if got, _ := dcGet(t, e, admin, id); !reflect.DeepEqual(got, before) {
+	expectEach400(t, e, admin, "update", http.MethodPut, dcPath(id), update)
+	if got, _ := dcDiscounts.get(t, e, admin, id); !reflect.DeepEqual(got, before) {
 		t.Fatalf("a refused update was written:\n got  %v\n want %v", got, before)
 	}
 	// A stored per_customer_limit of 5 and once_per_customer contradict:
 	// the update must clear the limit too.
-	dcPut(t, e, admin, id, map[string]any{"per_customer_limit": 5})
+	dcDiscounts.put(t, e, admin, id, map[string]any{"per_customer_limit": 5})
 	e.Do(http.MethodPut, dcPath(id), admin, map[string]any{"once_per_customer": true}).Expect(t, 400)
-	if u, _ := dcPut(t, e, admin, id, map[string]any{"once_per_customer": true, "per_customer_limit": nil}); u["per_customer_limit"] != nil || u["once_per_customer"] != true {
+	if u, _ := dcDiscounts.put(t, e, admin, id, map[string]any{"once_per_customer": true, "per_customer_limit": nil}); u["per_customer_limit"] != nil || u["once_per_customer"] != true {
 		t.Fatalf("once per customer: %v", u)
 	}
 }
@@ -753,11 +653,9 @@ func TestDiscountsValidation(t *testing.T) {
 // TestDiscountsCodeClash: codes are unique per store in any case, across
 // classes; a clash is a 409 naming the code, on create and on update.
 func TestDiscountsCodeClash(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
-	dcCreate(t, e, admin, map[string]any{"code": "SUMMER", "type": "percentage", "value": 10})
-	other := auditMustWhole(t, dcCreate(t, e, admin, map[string]any{"code": "WINTER", "type": "percentage", "value": 10})["id"])
+	e, s, admin := newAcme(t)
+	dcDiscounts.create(t, e, admin, map[string]any{"code": "SUMMER", "type": "percentage", "value": 10})
+	other := auditMustWhole(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "WINTER", "type": "percentage", "value": 10})["id"])
 
 	r := e.Do(http.MethodPost, "/store/discounts", admin, map[string]any{"code": "summer", "type": "percentage", "value": 20}).Expect(t, 409)
 	if r.Message() != "a discount with code summer already exists" {
@@ -768,12 +666,10 @@ func TestDiscountsCodeClash(t *testing.T) {
 		t.Fatalf("message %q", r.Message())
 	}
 	e.Do(http.MethodPost, "/store/discounts", admin, map[string]any{"class": "automatic", "code": "sUMMER", "type": "free_shipping"}).Expect(t, 409)
-	if g := e.GraphQL(admin, `mutation { createDiscount(input: {code: "SuMmEr", type: "free_shipping"}) { id } }`, nil); g.ErrorCode() != "CONFLICT" {
-		t.Fatalf("GraphQL clash: %s", g.Raw)
-	}
+	expectGraphQLCode(t, e, admin, "CONFLICT", nil, `mutation { createDiscount(input: {code: "SuMmEr", type: "free_shipping"}) { id } }`)
 	// A 400 comes before the 409.
 	e.Do(http.MethodPost, "/store/discounts", admin, map[string]any{"code": "summer", "type": "percentage", "value": 200}).Expect(t, 400)
-	if _, total, _ := dcList(t, e, admin, ""); total != 2 {
+	if _, total, _ := dcDiscounts.list(t, e, admin, ""); total != 2 {
 		t.Fatalf("total %d after clashes", total)
 	}
 	// The database's index is the last word, for writers that skip the
@@ -886,10 +782,8 @@ func dcUsedCount(t *testing.T, e *apitest.Env, id int64) (used, redemptions int6
 // at once; exactly 10 get it, used_count is exactly 10, and the others
 // hear why.
 func TestDiscountRedeemConcurrently(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
-	d := dcCreate(t, e, admin, map[string]any{"code": "LIMITED10", "type": "percentage", "value": 10, "usage_limit": 10})
+	e, s, admin := newAcme(t)
+	d := dcDiscounts.create(t, e, admin, map[string]any{"code": "LIMITED10", "type": "percentage", "value": 10, "usage_limit": 10})
 	id := auditMustWhole(t, d["id"])
 	const n = 50
 	orders := make([]*models.Order, n)
@@ -926,7 +820,7 @@ func TestDiscountRedeemConcurrently(t *testing.T) {
 	if used, rows := dcUsedCount(t, e, id); used != 10 || rows != 10 {
 		t.Fatalf("used_count %d with %d redemptions, want 10 and 10", used, rows)
 	}
-	got, _ := dcGet(t, e, admin, id)
+	got, _ := dcDiscounts.get(t, e, admin, id)
 	if got["used_count"] != float64(10) || got["usage_limit"] != float64(10) {
 		t.Fatalf("GET after the rush: %v", got)
 	}
@@ -942,7 +836,7 @@ func TestDiscountRedeemConcurrently(t *testing.T) {
 	}
 	// An update of the discount leaves used_count alone; raising the limit
 	// lets more orders in.
-	u, _ := dcPut(t, e, admin, id, map[string]any{"usage_limit": 11, "used_count": 0})
+	u, _ := dcDiscounts.put(t, e, admin, id, map[string]any{"usage_limit": 11, "used_count": 0})
 	if u["used_count"] != float64(10) {
 		t.Fatalf("an update moved used_count: %v", u)
 	}
@@ -962,13 +856,11 @@ func TestDiscountRedeemConcurrently(t *testing.T) {
 // concurrency; a refusal leaves used_count as it was; inactive discounts
 // are refused.
 func TestDiscountRedeemPerCustomer(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, s, admin := newAcme(t)
 	ctx := context.Background()
 	now := time.Now()
 	o := orCreate(t, e, s.ID, orSpec{email: "ana@example.com"})
-	once := auditMustWhole(t, dcCreate(t, e, admin, map[string]any{"code": "WELCOME10", "type": "percentage", "value": 10, "once_per_customer": true})["id"])
+	once := auditMustWhole(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "WELCOME10", "type": "percentage", "value": 10, "once_per_customer": true})["id"])
 
 	if err := dcRedeem(e, s.ID, once, "ana@example.com", o.ID, now); err != nil {
 		t.Fatal(err)
@@ -1021,7 +913,7 @@ func TestDiscountRedeemPerCustomer(t *testing.T) {
 	}
 
 	// per_customer_limit 2: the third use by one customer is refused.
-	two := auditMustWhole(t, dcCreate(t, e, admin, map[string]any{"code": "TWICE", "type": "free_shipping", "per_customer_limit": 2})["id"])
+	two := auditMustWhole(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "TWICE", "type": "free_shipping", "per_customer_limit": 2})["id"])
 	for i := range 2 {
 		if err := dcRedeem(e, s.ID, two, "dee@example.com", o.ID, now); err != nil {
 			t.Fatalf("use %d: %v", i+1, err)
@@ -1041,7 +933,7 @@ func TestDiscountRedeemPerCustomer(t *testing.T) {
 		"not started": {"code": "LATER", "type": "percentage", "value": 10, "starts_at": now.Add(time.Hour).UTC().Format(time.RFC3339)},
 		"ended":       {"code": "OVER", "type": "percentage", "value": 10, "ends_at": now.Add(-time.Hour).UTC().Format(time.RFC3339)},
 	} {
-		id := auditMustWhole(t, dcCreate(t, e, admin, body)["id"])
+		id := auditMustWhole(t, dcDiscounts.create(t, e, admin, body)["id"])
 		err := dcRedeem(e, s.ID, id, "ana@example.com", o.ID, now)
 		if apperr.CodeOf(err) != apperr.Conflict || err.Error() != "discount code "+body["code"].(string)+" is not active now" {
 			t.Fatalf("%s: %v", name, err)
@@ -1059,9 +951,7 @@ func TestDiscountRedeemPerCustomer(t *testing.T) {
 // collections of a discount list load through dataloaders: 40 discounts
 // cost as many statements as 5.
 func TestDiscountListStatementsDoNotGrowWithRows(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	key := e.Key(s.ID, auth.RoleAdmin)
+	e, s, key := newAcme(t)
 	var ps, cs []int64
 	for i := range 6 {
 		ps = append(ps, bdProduct(t, e, s.ID, "p"+strconv.Itoa(i)))

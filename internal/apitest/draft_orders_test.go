@@ -33,37 +33,27 @@ type doStore struct {
 
 func doSetup(t *testing.T, e *apitest.Env, name string) doStore {
 	t.Helper()
-	ctx := context.Background()
 	s := e.Store(name)
 	ds := doStore{store: s, admin: e.Key(s.ID, auth.RoleAdmin)}
 	p := e.Do(http.MethodPost, "/store/products", ds.admin, map[string]any{"title": "Tee", "variants": []any{
 		map[string]any{"sku": "TEE-" + name, "price_cents": 2500, "inventory_quantity": 10, "weight_grams": 200},
 	}}).Expect(t, http.StatusCreated)
 	ds.variantID = orNum(t, p.Obj("product")["variants"].([]any)[0].(map[string]any)["id"])
-	zone := &models.ShippingZone{StoreID: s.ID, Name: "Europe", Countries: []string{"FR", "DE"}}
-	if _, err := e.DB.NewInsert().Model(zone).Exec(ctx); err != nil {
+	_, rates := shpModelZone(t, e, s.ID, "Europe", 0, []string{"FR", "DE"},
+		models.ShippingRate{Name: "Standard", PriceCents: 500, MaxWeightGrams: shpPtr(5000)},
+		models.ShippingRate{Name: "Express", PriceCents: 1500, Position: 1})
+	ds.standardID, ds.expressID = rates[0], rates[1]
+	if err := models.InsertTaxRate(context.Background(), e.DB, &models.TaxRate{StoreID: s.ID, Name: "TVA", Country: "FR", RateBps: 2000}); err != nil {
 		t.Fatal(err)
 	}
-	maxWeight := int64(5000)
-	standard := &models.ShippingRate{StoreID: s.ID, ZoneID: zone.ID, Name: "Standard", PriceCents: 500, MaxWeightGrams: &maxWeight}
-	express := &models.ShippingRate{StoreID: s.ID, ZoneID: zone.ID, Name: "Express", PriceCents: 1500, Position: 1}
-	for _, r := range []*models.ShippingRate{standard, express} {
-		if _, err := e.DB.NewInsert().Model(r).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ds.standardID, ds.expressID = standard.ID, express.ID
-	if _, err := e.DB.NewInsert().Model(&models.TaxRate{StoreID: s.ID, Name: "TVA", Country: "FR", RateBps: 2000}).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d := &models.Discount{StoreID: s.ID, Class: models.DiscountCode, Code: "SAVE10", Type: models.DiscountPercentage,
-		Value: 10, ValueType: models.DiscountPercentage, AppliesTo: models.AppliesToAll, Enabled: true, GetValueType: models.DiscountPercentage,
-		ProductIDs: []int64{}, CollectionIDs: []int64{}, BuyProductIDs: []int64{}, BuyCollectionIDs: []int64{}, GetProductIDs: []int64{}, GetCollectionIDs: []int64{}}
-	if _, err := e.DB.NewInsert().Model(d).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
-	ds.discountID = d.ID
+	ds.discountID = dcInsert(t, e, &models.Discount{StoreID: s.ID, Code: "SAVE10", Type: models.DiscountPercentage, Value: 10, Enabled: true}).ID
 	return ds
+}
+
+// doCreate creates a draft order over REST and returns its id.
+func doCreate(t *testing.T, e *apitest.Env, key string, body any) int64 {
+	t.Helper()
+	return orNum(t, e.Do(http.MethodPost, "/store/draft-orders", key, body).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
 }
 
 func doPath(id int64, rest ...string) string {
@@ -158,15 +148,11 @@ func TestDraftOrderLifecycle(t *testing.T) {
 	if d["status"] != "completed" || orNum(t, d["order_id"]) != orderID {
 		t.Fatalf("draft after paying: %v", d)
 	}
-	var stock, used int64
-	ctx := context.Background()
-	if err := e.DB.NewSelect().Table("product_variants").Column("inventory_quantity").Where("id = ?", ds.variantID).Scan(ctx, &stock); err != nil {
+	var stock int64
+	if err := e.DB.NewSelect().Table("product_variants").Column("inventory_quantity").Where("id = ?", ds.variantID).Scan(context.Background(), &stock); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.DB.NewSelect().Table("discounts").Column("used_count").Where("id = ?", ds.discountID).Scan(ctx, &used); err != nil {
-		t.Fatal(err)
-	}
-	if stock != 8 || used != 1 {
+	if used, _ := dcUsedCount(t, e, ds.discountID); stock != 8 || used != 1 {
 		t.Fatalf("stock %d used_count %d, want 8 and 1", stock, used)
 	}
 	// A completed draft is final.
@@ -187,8 +173,8 @@ func TestDraftOrderInputAndAccess(t *testing.T) {
 	ds := doSetup(t, e, "shop")
 	other := doSetup(t, e, "other")
 	key := ds.admin
-	mine := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", key, map[string]any{"lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 1}}}).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
-	theirs := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", other.admin, map[string]any{}).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
+	mine := doCreate(t, e, key, map[string]any{"lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 1}}})
+	theirs := doCreate(t, e, other.admin, map[string]any{})
 
 	for _, bad := range []any{
 		map[string]any{"lines": []any{map[string]any{"variant_id": other.variantID, "quantity": 1}}}, // another store's variant
@@ -203,36 +189,26 @@ func TestDraftOrderInputAndAccess(t *testing.T) {
 		e.Do(http.MethodPost, "/store/draft-orders", key, bad).Expect(t, http.StatusBadRequest)
 	}
 	// An empty draft has nothing to pay.
-	empty := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", key, map[string]any{}).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
+	empty := doCreate(t, e, key, map[string]any{})
 	e.Do(http.MethodPost, doPath(empty, "/mark-as-paid"), key, nil).Expect(t, http.StatusConflict)
 
-	reader := e.Key(ds.store.ID, auth.RoleStaff, "draft-orders:read")
-	staffWriter := e.Key(ds.store.ID, auth.RoleStaff, "draft-orders:write")
-	stranger := e.Key(ds.store.ID, auth.RoleAdmin, "orders:read")
-	for _, p := range []string{"/store/draft-orders", doPath(mine), doPath(mine, "/shipping-rates")} {
-		e.Do(http.MethodGet, p, "", nil).Expect(t, http.StatusUnauthorized)
-		e.Do(http.MethodGet, p, stranger, nil).Expect(t, http.StatusForbidden)
-		e.Do(http.MethodGet, p, reader, nil).Expect(t, http.StatusOK)
+	reads := []apitest.Call{
+		{Method: http.MethodGet, Path: "/store/draft-orders"},
+		{Method: http.MethodGet, Path: doPath(mine)},
+		{Method: http.MethodGet, Path: doPath(mine, "/shipping-rates")},
 	}
-	writes := []struct {
-		method, path string
-		body         any
-	}{
-		{http.MethodPost, "/store/draft-orders", map[string]any{}},
-		{http.MethodPut, doPath(mine, "/contact"), map[string]any{"note": "x"}},
-		{http.MethodPost, doPath(mine, "/line-items"), map[string]any{"title": "x", "price_cents": 1, "quantity": 1}},
-		{http.MethodDelete, doPath(mine, "/line-items/1"), nil},
-		{http.MethodPut, doPath(mine, "/shipping-rate"), map[string]any{"rate_id": 0}},
-		{http.MethodPost, doPath(mine, "/mark-as-paid"), nil},
+	writes := []apitest.Call{
+		{Method: http.MethodPost, Path: "/store/draft-orders", Body: map[string]any{}},
+		{Method: http.MethodPut, Path: doPath(mine, "/contact"), Body: map[string]any{"note": "x"}},
+		{Method: http.MethodPost, Path: doPath(mine, "/line-items"), Body: map[string]any{"title": "x", "price_cents": 1, "quantity": 1}},
+		{Method: http.MethodDelete, Path: doPath(mine, "/line-items/1")},
+		{Method: http.MethodPut, Path: doPath(mine, "/shipping-rate"), Body: map[string]any{"rate_id": 0}},
+		{Method: http.MethodPost, Path: doPath(mine, "/mark-as-paid")},
 	}
-	for _, w := range writes {
-		e.Do(w.method, w.path, "", w.body).Expect(t, http.StatusUnauthorized)
-		e.Do(w.method, w.path, reader, w.body).Expect(t, http.StatusForbidden)
-		e.Do(w.method, w.path, staffWriter, w.body).Expect(t, http.StatusForbidden)
-	}
+	checkAccess(t, e, ds.store.ID, "draft-orders", map[string]string{"other scope": e.Key(ds.store.ID, auth.RoleAdmin, "orders:read")}, reads, writes)
 	for _, w := range writes[1:] {
-		path := doPath(theirs) + w.path[len(doPath(mine)):]
-		e.Do(w.method, path, key, w.body).Expect(t, http.StatusNotFound)
+		path := doPath(theirs) + w.Path[len(doPath(mine)):]
+		e.Do(w.Method, path, key, w.Body).Expect(t, http.StatusNotFound)
 	}
 	e.Do(http.MethodGet, doPath(theirs), key, nil).Expect(t, http.StatusNotFound)
 	e.Do(http.MethodGet, doPath(theirs, "/shipping-rates"), key, nil).Expect(t, http.StatusNotFound)
@@ -249,11 +225,10 @@ func TestDraftDiscountUsageLimitUnderConcurrency(t *testing.T) {
 	}
 	var ids []int64
 	for i := 0; i < 50; i++ {
-		d := e.Do(http.MethodPost, "/store/draft-orders", ds.admin, map[string]any{
+		ids = append(ids, doCreate(t, e, ds.admin, map[string]any{
 			"email": fmt.Sprintf("c%d@example.com", i), "discount_code": "SAVE10",
 			"lines": []any{map[string]any{"title": "Gift card", "price_cents": 1000, "quantity": 1, "requires_shipping": false}},
-		}).Expect(t, http.StatusCreated).Obj("draft_order")
-		ids = append(ids, orNum(t, d["id"]))
+		}))
 	}
 	var wg sync.WaitGroup
 	codes := make([]int, len(ids))
@@ -272,15 +247,11 @@ func TestDraftDiscountUsageLimitUnderConcurrency(t *testing.T) {
 	if count[http.StatusOK] != 10 || count[http.StatusConflict] != 40 {
 		t.Fatalf("answers %v, want 10 × 200 and 40 × 409", count)
 	}
-	var discounted, used int64
-	ctx := context.Background()
-	if err := e.DB.NewSelect().Table("orders").ColumnExpr("count(*)").Where("store_id = ? AND discount_code = 'SAVE10' AND discount_cents > 0", ds.store.ID).Scan(ctx, &discounted); err != nil {
+	var discounted int64
+	if err := e.DB.NewSelect().Table("orders").ColumnExpr("count(*)").Where("store_id = ? AND discount_code = 'SAVE10' AND discount_cents > 0", ds.store.ID).Scan(context.Background(), &discounted); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.DB.NewSelect().Table("discounts").Column("used_count").Where("id = ?", ds.discountID).Scan(ctx, &used); err != nil {
-		t.Fatal(err)
-	}
-	if discounted != 10 || used != 10 {
+	if used, _ := dcUsedCount(t, e, ds.discountID); discounted != 10 || used != 10 {
 		t.Fatalf("%d discounted orders, used_count %d; want 10 and 10", discounted, used)
 	}
 }
@@ -291,9 +262,9 @@ func TestDraftPaidEmitsOrderPaid(t *testing.T) {
 	ds := doSetup(t, e, "shop")
 	rcv := newWHReceiver(t)
 	sub := whCreate(t, e, ds.admin, map[string]any{"url": rcv.URL, "topics": []string{"order.paid"}})
-	id := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", ds.admin, map[string]any{
+	id := doCreate(t, e, ds.admin, map[string]any{
 		"lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 1}}, "shipping_address": doParis,
-	}).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
+	})
 	paid := e.Do(http.MethodPost, doPath(id, "/mark-as-paid"), ds.admin, nil).Expect(t, http.StatusOK)
 	ev := owDecode(t, ds.store.ID, sub["secret"].(string), rcv.next(t))
 	if ev.topic != "order.paid" || orNum(t, ev.order["id"]) != orNum(t, paid.Body["order_id"]) || ev.order["financial_status"] != "paid" {

@@ -42,13 +42,7 @@ func shpNullableWhole(t *testing.T, m map[string]any, k string) {
 // shpRate checks v against ShippingRateView and returns it.
 func shpRate(t *testing.T, v any) map[string]any {
 	t.Helper()
-	m, ok := v.(map[string]any)
-	if !ok {
-		t.Fatalf("rate is not an object: %#v", v)
-	}
-	if keys := auditSortedKeys(m); !reflect.DeepEqual(keys, shpRateKeys) {
-		t.Fatalf("rate fields %v, want %v", keys, shpRateKeys)
-	}
+	m := orKeys(t, "rate", v, shpRateKeys)
 	for _, k := range []string{"id", "zone_id", "position", "price_cents"} {
 		auditMustWhole(t, m[k])
 	}
@@ -62,13 +56,7 @@ func shpRate(t *testing.T, v any) map[string]any {
 // shpZone checks v against ShippingZoneView and returns it.
 func shpZone(t *testing.T, v any) map[string]any {
 	t.Helper()
-	m, ok := v.(map[string]any)
-	if !ok {
-		t.Fatalf("zone is not an object: %#v", v)
-	}
-	if keys := auditSortedKeys(m); !reflect.DeepEqual(keys, shpZoneKeys) {
-		t.Fatalf("zone fields %v, want %v", keys, shpZoneKeys)
-	}
+	m := orKeys(t, "zone", v, shpZoneKeys)
 	if id := auditMustWhole(t, m["id"]); id <= 0 {
 		t.Fatalf("zone id %d", id)
 	}
@@ -104,75 +92,17 @@ func shpID(t *testing.T, m map[string]any) int64 {
 	return auditMustWhole(t, m["id"])
 }
 
-// shpPayload checks the payload keys of a REST answer.
-func shpPayload(t *testing.T, r *apitest.Response, keys ...string) {
-	t.Helper()
-	want := append([]string{"status"}, keys...)
-	slices.Sort(want)
-	if got := auditSortedKeys(r.Body); !reflect.DeepEqual(got, want) {
-		t.Fatalf("payload keys %v, want %v: %s", got, want, r.Raw)
-	}
-}
-
-// shpCreateZone creates a zone over REST and returns the view.
-func shpCreateZone(t *testing.T, e *apitest.Env, key string, body any) map[string]any {
-	t.Helper()
-	r := e.Do(http.MethodPost, "/store/shipping/zones", key, body).Expect(t, 201)
-	shpPayload(t, r, "zone")
-	return shpZone(t, r.Body["zone"])
-}
-
-// shpPutZone updates a zone over REST and returns the view.
-func shpPutZone(t *testing.T, e *apitest.Env, key string, id int64, body any) (map[string]any, *apitest.Response) {
-	t.Helper()
-	r := e.Do(http.MethodPut, shpZonePath(id), key, body).Expect(t, 200)
-	shpPayload(t, r, "zone")
-	return shpZone(t, r.Body["zone"]), r
-}
+// The REST resources of shipping: zones, and the rates of a zone.
+var (
+	shpZones = crudResource{path: "/store/shipping/zones", item: shpZonePath, one: "zone", many: "zones", view: shpZone}
+	shpRates = crudResource{path: "/store/shipping/rates", item: shpRatePath, one: "rate", view: shpRate}
+)
 
 // shpCreateRate adds a rate to a zone over REST and returns the view.
 func shpCreateRate(t *testing.T, e *apitest.Env, key string, zoneID int64, body any) map[string]any {
 	t.Helper()
-	r := e.Do(http.MethodPost, shpRatesPath(zoneID), key, body).Expect(t, 201)
-	shpPayload(t, r, "rate")
-	return shpRate(t, r.Body["rate"])
-}
-
-// shpPutRate updates a rate over REST and returns the view.
-func shpPutRate(t *testing.T, e *apitest.Env, key string, id int64, body any) (map[string]any, *apitest.Response) {
-	t.Helper()
-	r := e.Do(http.MethodPut, shpRatePath(id), key, body).Expect(t, 200)
-	shpPayload(t, r, "rate")
-	return shpRate(t, r.Body["rate"]), r
-}
-
-// shpList reads GET /store/shipping/zones?query.
-func shpList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, int64, *apitest.Response) {
-	t.Helper()
-	path := "/store/shipping/zones"
-	if query != "" {
-		path += "?" + query
-	}
-	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	shpPayload(t, r, "total", "zones")
-	var out []map[string]any
-	for _, v := range r.List("zones") {
-		out = append(out, shpZone(t, v))
-	}
-	return out, auditMustWhole(t, r.Body["total"]), r
-}
-
-// shpZoneByID finds a zone of the list.
-func shpZoneByID(t *testing.T, e *apitest.Env, key string, id int64) map[string]any {
-	t.Helper()
-	zones, _, _ := shpList(t, e, key, "limit=250")
-	for _, z := range zones {
-		if shpID(t, z) == id {
-			return z
-		}
-	}
-	t.Fatalf("zone %d is not listed", id)
-	return nil
+	r, _ := shpRates.send(t, e, key, http.MethodPost, shpRatesPath(zoneID), body, 201, shpRate)
+	return r
 }
 
 func shpStrings(v any) []string {
@@ -195,26 +125,24 @@ func shpRateIDs(t *testing.T, z map[string]any) []int64 {
 // TestShippingZonesAndRates: the life of zones and rates over REST, with
 // the same answers on GraphQL.
 func TestShippingZonesAndRates(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, s, admin := newAcme(t)
 	reader := e.Key(s.ID, auth.RoleStaff, "shipping:read")
 
 	// Countries are trimmed, upper-cased and de-duplicated; the first zone
 	// sits at position 0, the next after it.
-	eu := shpCreateZone(t, e, admin, map[string]any{"name": "  Europe ", "countries": []string{" fr", "de", "FR", "It"}})
+	eu := shpZones.create(t, e, admin, map[string]any{"name": "  Europe ", "countries": []string{" fr", "de", "FR", "It"}})
 	euID := shpID(t, eu)
 	want := map[string]any{"id": float64(euID), "name": "Europe", "countries": []any{"FR", "DE", "IT"}, "position": float64(0),
 		"default_rate_id": nil, "rates": []any{}, "region_warning": nil}
 	if !reflect.DeepEqual(eu, want) {
 		t.Fatalf("created %v\nwant %v", eu, want)
 	}
-	world := shpCreateZone(t, e, admin, map[string]any{"name": "Rest of world", "countries": []string{"*"}})
+	world := shpZones.create(t, e, admin, map[string]any{"name": "Rest of world", "countries": []string{"*"}})
 	worldID := shpID(t, world)
 	if world["position"] != float64(1) || !slices.Equal(shpStrings(world["countries"]), []string{"*"}) {
 		t.Fatalf("second zone: %v", world)
 	}
-	us := shpCreateZone(t, e, admin, map[string]any{"name": "Domestic", "countries": []string{"US"}, "position": 0})
+	us := shpZones.create(t, e, admin, map[string]any{"name": "Domestic", "countries": []string{"US"}, "position": 0})
 	usID := shpID(t, us)
 
 	// Rates: positions follow the zone's last; bounds left out are null.
@@ -244,7 +172,7 @@ func TestShippingZonesAndRates(t *testing.T) {
 	}
 
 	// The list: by position then id, each zone with its rates by position.
-	zones, total, list := shpList(t, e, reader, "")
+	zones, total, list := shpZones.list(t, e, reader, "")
 	if total != 3 || !slices.Equal(auditIDs(zones), []int64{euID, usID, worldID}) {
 		t.Fatalf("list %v (total %d), want [%d %d %d]", auditIDs(zones), total, euID, usID, worldID)
 	}
@@ -252,7 +180,7 @@ func TestShippingZonesAndRates(t *testing.T) {
 		t.Fatalf("Europe's rates %v, want %v", got, []int64{stdID, expressID, freeID})
 	}
 	e.SameOnGraphQL(t, list, reader, "ListShippingZones", nil)
-	_, _, page := shpList(t, e, reader, "limit=1&offset=1")
+	_, _, page := shpZones.list(t, e, reader, "limit=1&offset=1")
 	if rows := page.List("zones"); len(rows) != 1 || auditMustWhole(t, rows[0].(map[string]any)["id"]) != usID || page.Body["total"] != float64(3) {
 		t.Fatalf("page: %s", page.Raw)
 	}
@@ -265,16 +193,16 @@ func TestShippingZonesAndRates(t *testing.T) {
 	}
 
 	// Zone updates merge: what is left out stays.
-	u, _ := shpPutZone(t, e, admin, euID, map[string]any{"name": "EU"})
-	eu = shpZoneByID(t, e, admin, euID)
+	u, _ := shpZones.put(t, e, admin, euID, map[string]any{"name": "EU"})
+	eu = shpZones.byID(t, e, admin, euID)
 	if u["name"] != "EU" || !slices.Equal(shpStrings(u["countries"]), []string{"FR", "DE", "IT"}) || !reflect.DeepEqual(u, eu) {
 		t.Fatalf("rename: %v\nlisted %v", u, eu)
 	}
-	u, _ = shpPutZone(t, e, admin, euID, map[string]any{})
+	u, _ = shpZones.put(t, e, admin, euID, map[string]any{})
 	if !reflect.DeepEqual(u, eu) {
 		t.Fatalf("an empty update changed the zone:\n got  %v\n want %v", u, eu)
 	}
-	u, put := shpPutZone(t, e, admin, euID, map[string]any{"countries": []string{"es", "pt"}, "position": 5, "default_rate_id": expressID})
+	u, put := shpZones.put(t, e, admin, euID, map[string]any{"countries": []string{"es", "pt"}, "position": 5, "default_rate_id": expressID})
 	if !slices.Equal(shpStrings(u["countries"]), []string{"ES", "PT"}) || u["position"] != float64(5) || u["default_rate_id"] != float64(expressID) || u["name"] != "EU" {
 		t.Fatalf("update: %v", u)
 	}
@@ -287,19 +215,16 @@ func TestShippingZonesAndRates(t *testing.T) {
 		}
 	}
 	// Left out keeps the default; null clears it.
-	if u, _ = shpPutZone(t, e, admin, euID, map[string]any{"name": "Europe"}); u["default_rate_id"] != float64(expressID) {
+	if u, _ = shpZones.put(t, e, admin, euID, map[string]any{"name": "Europe"}); u["default_rate_id"] != float64(expressID) {
 		t.Fatalf("default_rate_id left out: %v", u["default_rate_id"])
 	}
-	if u, _ = shpPutZone(t, e, admin, euID, map[string]any{"default_rate_id": nil}); u["default_rate_id"] != nil {
+	if u, _ = shpZones.put(t, e, admin, euID, map[string]any{"default_rate_id": nil}); u["default_rate_id"] != nil {
 		t.Fatalf("default_rate_id null: %v", u["default_rate_id"])
 	}
 	// Deleting the default rate leaves the zone without a default.
-	shpPutZone(t, e, admin, euID, map[string]any{"default_rate_id": expressID})
-	del := e.Do(http.MethodDelete, shpRatePath(expressID), admin, nil).Expect(t, 200)
-	if string(del.Raw) != `{"status":true}` {
-		t.Fatalf("DELETE rate answered %s", del.Raw)
-	}
-	eu = shpZoneByID(t, e, admin, euID)
+	shpZones.put(t, e, admin, euID, map[string]any{"default_rate_id": expressID})
+	expectBareDelete(t, e, admin, shpRatePath(expressID))
+	eu = shpZones.byID(t, e, admin, euID)
 	if eu["default_rate_id"] != nil || !slices.Equal(shpRateIDs(t, eu), []int64{stdID, freeID}) {
 		t.Fatalf("after deleting the default rate: %v", eu)
 	}
@@ -307,15 +232,15 @@ func TestShippingZonesAndRates(t *testing.T) {
 	e.Do(http.MethodDelete, shpRatePath(expressID), admin, nil).Expect(t, 404)
 
 	// Rate updates merge; null clears a bound, left out keeps it.
-	r, _ := shpPutRate(t, e, admin, stdID, map[string]any{"price_cents": 950, "min_weight_grams": 100})
+	r, _ := shpRates.put(t, e, admin, stdID, map[string]any{"price_cents": 950, "min_weight_grams": 100})
 	if r["price_cents"] != float64(950) || r["name"] != "Standard" || r["min_weight_grams"] != float64(100) || r["max_weight_grams"] != float64(2000) || r["position"] != float64(0) {
 		t.Fatalf("rate update: %v", r)
 	}
-	r, _ = shpPutRate(t, e, admin, stdID, map[string]any{"max_weight_grams": nil, "min_subtotal_cents": 1000, "max_subtotal_cents": 1000})
+	r, _ = shpRates.put(t, e, admin, stdID, map[string]any{"max_weight_grams": nil, "min_subtotal_cents": 1000, "max_subtotal_cents": 1000})
 	if r["max_weight_grams"] != nil || r["min_weight_grams"] != float64(100) || r["min_subtotal_cents"] != float64(1000) || r["max_subtotal_cents"] != float64(1000) {
 		t.Fatalf("null clears max_weight_grams: %v", r)
 	}
-	r, putRate := shpPutRate(t, e, admin, stdID, map[string]any{"name": "Standard", "position": 3})
+	r, putRate := shpRates.put(t, e, admin, stdID, map[string]any{"name": "Standard", "position": 3})
 	if r["min_subtotal_cents"] != float64(1000) || r["position"] != float64(3) {
 		t.Fatalf("left out keeps: %v", r)
 	}
@@ -350,22 +275,12 @@ func TestShippingZonesAndRates(t *testing.T) {
 	}
 
 	// The writes name their records in the audit log.
-	for action, rec := range map[string]map[string]any{
-		"updateShippingZone": {"type": "shipping_zone", "id": float64(euID)},
-		"updateShippingRate": {"type": "shipping_rate", "id": float64(stdID)},
-	} {
-		logs, _, _ := auditList(t, e, admin, "action="+action+"&limit=1")
-		if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], []any{rec}) {
-			t.Fatalf("%s audit metadata: %v", action, m)
-		}
-	}
+	expectAuditRecord(t, e, admin, "action=updateShippingZone&limit=1", "shipping_zone", euID)
+	expectAuditRecord(t, e, admin, "action=updateShippingRate&limit=1", "shipping_rate", stdID)
 
 	// Deleting a zone deletes its rates, its default rate too.
-	shpPutZone(t, e, admin, euID, map[string]any{"default_rate_id": stdID})
-	del = e.Do(http.MethodDelete, shpZonePath(euID), admin, nil).Expect(t, 200)
-	if string(del.Raw) != `{"status":true}` {
-		t.Fatalf("DELETE zone answered %s", del.Raw)
-	}
+	shpZones.put(t, e, admin, euID, map[string]any{"default_rate_id": stdID})
+	expectBareDelete(t, e, admin, shpZonePath(euID))
 	if n, err := e.DB.NewSelect().TableExpr("shipping_rates").Where("zone_id = ?", euID).Count(context.Background()); err != nil || n != 0 {
 		t.Fatalf("%d rates of the deleted zone remain (%v)", n, err)
 	}
@@ -373,10 +288,8 @@ func TestShippingZonesAndRates(t *testing.T) {
 	e.Do(http.MethodPut, shpZonePath(euID), admin, map[string]any{"name": "x"}).Expect(t, 404)
 	e.Do(http.MethodDelete, shpZonePath(euID), admin, nil).Expect(t, 404)
 	e.Do(http.MethodPost, shpRatesPath(euID), admin, map[string]any{"name": "x", "price_cents": 1}).Expect(t, 404)
-	if g := e.GraphQL(admin, `query($id: Int!) { shippingZone(id: $id) { id } }`, map[string]any{"id": euID}); g.ErrorCode() != "NOT_FOUND" {
-		t.Fatalf("deleted zone: %s", g.Raw)
-	}
-	if zones, total, _ := shpList(t, e, admin, ""); total != 2 || !slices.Equal(auditIDs(zones), []int64{usID, worldID}) {
+	expectGraphQLCode(t, e, admin, "NOT_FOUND", map[string]any{"id": euID}, `query($id: Int!) { shippingZone(id: $id) { id } }`)
+	if zones, total, _ := shpZones.list(t, e, admin, ""); total != 2 || !slices.Equal(auditIDs(zones), []int64{usID, worldID}) {
 		t.Fatalf("after delete: %v (total %d)", auditIDs(zones), total)
 	}
 }
@@ -385,20 +298,18 @@ func TestShippingZonesAndRates(t *testing.T) {
 // so, naming the other zone and which comes first; the warning goes once
 // the overlap is fixed.
 func TestShippingRegionWarning(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
-	a := shpID(t, shpCreateZone(t, e, admin, map[string]any{"name": "Europe", "countries": []string{"FR", "DE", "IT"}}))
-	b := shpCreateZone(t, e, admin, map[string]any{"name": "EU core", "countries": []string{"DE", "FR", "BE"}})
+	e, _, admin := newAcme(t)
+	a := shpID(t, shpZones.create(t, e, admin, map[string]any{"name": "Europe", "countries": []string{"FR", "DE", "IT"}}))
+	b := shpZones.create(t, e, admin, map[string]any{"name": "EU core", "countries": []string{"DE", "FR", "BE"}})
 	bID := shpID(t, b)
 	if want := fmt.Sprintf("DE and FR are also in zone Europe (%d), which comes first", a); b["region_warning"] != want {
 		t.Fatalf("created zone's warning %q, want %q", b["region_warning"], want)
 	}
-	c := shpID(t, shpCreateZone(t, e, admin, map[string]any{"name": "South", "countries": []string{"IT", "ES", "PT", "*"}}))
-	shpCreateZone(t, e, admin, map[string]any{"name": "Alone", "countries": []string{"JP"}})
-	w := shpID(t, shpCreateZone(t, e, admin, map[string]any{"name": "World", "countries": []string{"*"}}))
+	c := shpID(t, shpZones.create(t, e, admin, map[string]any{"name": "South", "countries": []string{"IT", "ES", "PT", "*"}}))
+	shpZones.create(t, e, admin, map[string]any{"name": "Alone", "countries": []string{"JP"}})
+	w := shpID(t, shpZones.create(t, e, admin, map[string]any{"name": "World", "countries": []string{"*"}}))
 
-	zones, _, list := shpList(t, e, admin, "")
+	zones, _, list := shpZones.list(t, e, admin, "")
 	warnings := map[int64]any{}
 	for _, z := range zones {
 		warnings[shpID(t, z)] = z["region_warning"]
@@ -420,38 +331,38 @@ func TestShippingRegionWarning(t *testing.T) {
 	e.SameOnGraphQL(t, list, admin, "ListShippingZones", nil)
 	// Moving a zone behind the others flips "first" and "later" (equal
 	// positions go by id).
-	u, _ := shpPutZone(t, e, admin, a, map[string]any{"position": 9})
+	u, _ := shpZones.put(t, e, admin, a, map[string]any{"position": 9})
 	if want := fmt.Sprintf("FR and DE are also in zone EU core (%d), which comes first; IT is also in zone South (%d), which comes first", bID, c); u["region_warning"] != want {
 		t.Fatalf("moved last: %q\nwant %q", u["region_warning"], want)
 	}
-	if z := shpZoneByID(t, e, admin, bID); z["region_warning"] != fmt.Sprintf("DE and FR are also in zone Europe (%d), which comes later", a) {
+	if z := shpZones.byID(t, e, admin, bID); z["region_warning"] != fmt.Sprintf("DE and FR are also in zone Europe (%d), which comes later", a) {
 		t.Fatalf("the other zone after the move: %v", z["region_warning"])
 	}
 	// Fixing the overlaps clears the warnings, on the zone written and on
 	// the others.
-	u, _ = shpPutZone(t, e, admin, bID, map[string]any{"countries": []string{"BE", "NL"}, "position": 1})
+	u, _ = shpZones.put(t, e, admin, bID, map[string]any{"countries": []string{"BE", "NL"}, "position": 1})
 	if u["region_warning"] != nil {
 		t.Fatalf("after the fix: %v", u["region_warning"])
 	}
-	shpPutZone(t, e, admin, c, map[string]any{"countries": []string{"ES", "PT"}})
-	for _, z := range func() []map[string]any { z, _, _ := shpList(t, e, admin, ""); return z }() {
+	shpZones.put(t, e, admin, c, map[string]any{"countries": []string{"ES", "PT"}})
+	for _, z := range func() []map[string]any { z, _, _ := shpZones.list(t, e, admin, ""); return z }() {
 		if z["region_warning"] != nil {
 			t.Fatalf("zone %v still warns %q", z["name"], z["region_warning"])
 		}
 	}
 	// A deleted zone warns no more either.
-	shpPutZone(t, e, admin, c, map[string]any{"countries": []string{"ES", "FR"}})
-	if z := shpZoneByID(t, e, admin, a); z["region_warning"] == nil {
+	shpZones.put(t, e, admin, c, map[string]any{"countries": []string{"ES", "FR"}})
+	if z := shpZones.byID(t, e, admin, a); z["region_warning"] == nil {
 		t.Fatal("no warning for FR in two zones")
 	}
 	e.Do(http.MethodDelete, shpZonePath(c), admin, nil).Expect(t, 200)
-	if z := shpZoneByID(t, e, admin, a); z["region_warning"] != nil {
+	if z := shpZones.byID(t, e, admin, a); z["region_warning"] != nil {
 		t.Fatalf("warning after the other zone was deleted: %v", z["region_warning"])
 	}
 	// Another store's zones never count.
 	o := e.Store("Other")
-	shpCreateZone(t, e, e.Key(o.ID, auth.RoleAdmin), map[string]any{"name": "Theirs", "countries": []string{"FR", "DE", "IT", "*"}})
-	if z := shpZoneByID(t, e, admin, a); z["region_warning"] != nil {
+	shpZones.create(t, e, e.Key(o.ID, auth.RoleAdmin), map[string]any{"name": "Theirs", "countries": []string{"FR", "DE", "IT", "*"}})
+	if z := shpZones.byID(t, e, admin, a); z["region_warning"] != nil {
 		t.Fatalf("another store's zone makes a warning: %v", z["region_warning"])
 	}
 }
@@ -604,17 +515,10 @@ func isNotFound(err error) bool {
 // TestShippingAccess: reads are shipping:read (any role), writes are
 // shipping:write and admin; no key is 401.
 func TestShippingAccess(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
-	zoneID := shpID(t, shpCreateZone(t, e, admin, map[string]any{"name": "Z", "countries": []string{"US"}}))
+	e, s, admin := newAcme(t)
+	zoneID := shpID(t, shpZones.create(t, e, admin, map[string]any{"name": "Z", "countries": []string{"US"}}))
 	rateID := shpID(t, shpCreateRate(t, e, admin, zoneID, map[string]any{"name": "R", "price_cents": 100}))
 
-	staff := e.Key(s.ID, auth.RoleStaff)
-	staffRead := e.Key(s.ID, auth.RoleStaff, "shipping:read")
-	staffWrite := e.Key(s.ID, auth.RoleStaff, "shipping:write")
-	readOnly := e.Key(s.ID, auth.RoleAdmin, "shipping:read")
-	writer := e.Key(s.ID, auth.RoleAdmin, "shipping:write")
 	otherScope := e.Key(s.ID, auth.RoleAdmin, "tax:read", "tax:write")
 
 	reads := []apitest.Call{{Method: http.MethodGet, Path: "/store/shipping/zones"}}
@@ -626,47 +530,33 @@ func TestShippingAccess(t *testing.T) {
 		{Method: http.MethodDelete, Path: shpRatePath(rateID)},
 		{Method: http.MethodDelete, Path: shpZonePath(zoneID)},
 	}
-	all := append(slices.Clone(reads), writes...)
-	e.ExpectEach(t, 401, map[string]string{"no key": "", "unknown key": "sa_api_nope"}, all)
-	e.ExpectEach(t, 403, map[string]string{"other scope": otherScope}, all)
-	e.ExpectEach(t, 403, map[string]string{"staff": staff, "staff read": staffRead, "staff write": staffWrite, "read only": readOnly}, writes)
-	e.ExpectEach(t, 200, map[string]string{"staff": staff, "staff read": staffRead, "staff write": staffWrite, "read only": readOnly, "writer": writer}, reads)
+	k := checkAccess(t, e, s.ID, "shipping", map[string]string{"other scope": otherScope}, reads, writes)
 	// Access is checked before the body is read.
-	e.Do(http.MethodPost, "/store/shipping/zones", readOnly, `{"name": `).Expect(t, 403)
+	e.Do(http.MethodPost, "/store/shipping/zones", k.readOnly, `{"name": `).Expect(t, 403)
 	e.Do(http.MethodPost, "/store/shipping/zones", "", `{"name": `).Expect(t, 401)
-	e.Do(http.MethodPut, shpRatePath(rateID), staffWrite, `{"price_cents": -1}`).Expect(t, 403)
-	for key, q := range map[string]string{
-		readOnly:   `mutation { createShippingZone(input: {name: "x", countries: ["US"]}) { id } }`,
-		staffWrite: `mutation { deleteShippingRate(id: 1) }`,
-		otherScope: `{ shippingZones { id } }`,
-	} {
-		if g := e.GraphQL(key, q, nil); g.ErrorCode() != "FORBIDDEN" {
-			t.Fatalf("%s: %s", q, g.Raw)
-		}
-	}
-	if g := e.GraphQL("", `{ shippingZonesCount }`, nil); g.ErrorCode() != "UNAUTHENTICATED" {
-		t.Fatalf("no key: %s", g.Raw)
-	}
-	if zones, total, _ := shpList(t, e, admin, ""); total != 1 || zones[0]["name"] != "Z" || len(zones[0]["rates"].([]any)) != 1 {
+	e.Do(http.MethodPut, shpRatePath(rateID), k.staffWrite, `{"price_cents": -1}`).Expect(t, 403)
+	expectGraphQLCode(t, e, k.readOnly, "FORBIDDEN", nil, `mutation { createShippingZone(input: {name: "x", countries: ["US"]}) { id } }`)
+	expectGraphQLCode(t, e, k.staffWrite, "FORBIDDEN", nil, `mutation { deleteShippingRate(id: 1) }`)
+	expectGraphQLCode(t, e, otherScope, "FORBIDDEN", nil, `{ shippingZones { id } }`)
+	expectGraphQLCode(t, e, "", "UNAUTHENTICATED", nil, `{ shippingZonesCount }`)
+	if zones, total, _ := shpZones.list(t, e, admin, ""); total != 1 || zones[0]["name"] != "Z" || len(zones[0]["rates"].([]any)) != 1 {
 		t.Fatalf("a refused write was written: %v", zones)
 	}
 	// The write scope holds the read; the writer may write.
-	e.Do(http.MethodPut, shpRatePath(rateID), writer, map[string]any{"name": "x"}).Expect(t, 200)
-	e.Do(http.MethodPost, shpRatesPath(zoneID), writer, map[string]any{"name": "R2", "price_cents": 1}).Expect(t, 201)
-	e.Do(http.MethodDelete, shpRatePath(rateID), writer, nil).Expect(t, 200)
-	e.Do(http.MethodDelete, shpZonePath(zoneID), writer, nil).Expect(t, 200)
-	e.Do(http.MethodPost, "/store/shipping/zones", writer, map[string]any{"name": "Z2", "countries": []string{"CA"}}).Expect(t, 201)
+	e.Do(http.MethodPut, shpRatePath(rateID), k.writer, map[string]any{"name": "x"}).Expect(t, 200)
+	e.Do(http.MethodPost, shpRatesPath(zoneID), k.writer, map[string]any{"name": "R2", "price_cents": 1}).Expect(t, 201)
+	e.Do(http.MethodDelete, shpRatePath(rateID), k.writer, nil).Expect(t, 200)
+	e.Do(http.MethodDelete, shpZonePath(zoneID), k.writer, nil).Expect(t, 200)
+	e.Do(http.MethodPost, "/store/shipping/zones", k.writer, map[string]any{"name": "Z2", "countries": []string{"CA"}}).Expect(t, 201)
 
 	// Missing and malformed ids.
-	for _, c := range []apitest.Call{
+	e.ExpectEach(t, 404, map[string]string{"admin": admin}, []apitest.Call{
 		{Method: http.MethodPut, Path: shpZonePath(987654), Body: map[string]any{"name": "x"}},
 		{Method: http.MethodDelete, Path: shpZonePath(987654)},
 		{Method: http.MethodPost, Path: shpRatesPath(987654), Body: map[string]any{"name": "x", "price_cents": 1}},
 		{Method: http.MethodPut, Path: shpRatePath(987654), Body: map[string]any{"name": "x"}},
 		{Method: http.MethodDelete, Path: shpRatePath(987654)},
-	} {
-		e.Do(c.Method, c.Path, admin, c.Body).Expect(t, 404)
-	}
+	})
 	e.Do(http.MethodPut, "/store/shipping/zones/abc", admin, map[string]any{"name": "x"}).Expect(t, 400)
 	e.Do(http.MethodPost, "/store/shipping/zones/1.5/rates", admin, map[string]any{"name": "x", "price_cents": 1}).Expect(t, 400)
 	e.Do(http.MethodDelete, "/store/shipping/rates/x", admin, nil).Expect(t, 400)
@@ -678,45 +568,35 @@ func TestShippingOtherStore(t *testing.T) {
 	e := apitest.New(t)
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
-	theirZone := shpID(t, shpCreateZone(t, e, bKey, map[string]any{"name": "Theirs", "countries": []string{"US"}}))
+	theirZone := shpID(t, shpZones.create(t, e, bKey, map[string]any{"name": "Theirs", "countries": []string{"US"}}))
 	theirRate := shpID(t, shpCreateRate(t, e, bKey, theirZone, map[string]any{"name": "Theirs", "price_cents": 100}))
-	shpPutZone(t, e, bKey, theirZone, map[string]any{"default_rate_id": theirRate})
-	theirs, _, _ := shpList(t, e, bKey, "")
-	mine := shpID(t, shpCreateZone(t, e, aKey, map[string]any{"name": "Mine", "countries": []string{"US"}}))
+	shpZones.put(t, e, bKey, theirZone, map[string]any{"default_rate_id": theirRate})
+	theirs, _, _ := shpZones.list(t, e, bKey, "")
+	mine := shpID(t, shpZones.create(t, e, aKey, map[string]any{"name": "Mine", "countries": []string{"US"}}))
 
-	for _, c := range []apitest.Call{
+	e.ExpectEach(t, 404, map[string]string{"this store's key": aKey}, []apitest.Call{
 		{Method: http.MethodPut, Path: shpZonePath(theirZone), Body: map[string]any{"name": "Hijacked"}},
 		{Method: http.MethodPut, Path: shpZonePath(theirZone), Body: map[string]any{}},
 		{Method: http.MethodDelete, Path: shpZonePath(theirZone)},
 		{Method: http.MethodPost, Path: shpRatesPath(theirZone), Body: map[string]any{"name": "Sneaky", "price_cents": 1}},
 		{Method: http.MethodPut, Path: shpRatePath(theirRate), Body: map[string]any{"price_cents": 1}},
 		{Method: http.MethodDelete, Path: shpRatePath(theirRate)},
-	} {
-		r := e.Do(c.Method, c.Path, aKey, c.Body)
-		if r.Status != 404 {
-			t.Fatalf("%s %s on another store's record: %d %s", c.Method, c.Path, r.Status, r.Raw)
-		}
-		r.Expect(t, 404)
-	}
-	for q, vars := range map[string]map[string]any{
-		`query($id: Int!) { shippingZone(id: $id) { id } }`:                                                  {"id": theirZone},
-		`mutation($id: Int!) { updateShippingZone(id: $id, input: {name: "x"}) { id } }`:                     {"id": theirZone},
-		`mutation($id: Int!) { deleteShippingZone(id: $id) }`:                                                {"id": theirZone},
-		`mutation($id: Int!) { createShippingRate(zoneId: $id, input: {name: "x", price_cents: 1}) { id } }`: {"id": theirZone},
-		`mutation($id: Int!) { updateShippingRate(id: $id, input: {name: "x"}) { id } }`:                     {"id": theirRate},
-		`mutation($id: Int!) { deleteShippingRate(id: $id) }`:                                                {"id": theirRate},
-	} {
-		if g := e.GraphQL(aKey, q, vars); g.ErrorCode() != "NOT_FOUND" {
-			t.Fatalf("%s on another store's id: %s", q, g.Raw)
-		}
-	}
+	})
+	expectGraphQLCode(t, e, aKey, "NOT_FOUND", map[string]any{"id": theirZone},
+		`query($id: Int!) { shippingZone(id: $id) { id } }`,
+		`mutation($id: Int!) { updateShippingZone(id: $id, input: {name: "x"}) { id } }`,
+		`mutation($id: Int!) { deleteShippingZone(id: $id) }`,
+		`mutation($id: Int!) { createShippingRate(zoneId: $id, input: {name: "x", price_cents: 1}) { id } }`)
+	expectGraphQLCode(t, e, aKey, "NOT_FOUND", map[string]any{"id": theirRate},
+		`mutation($id: Int!) { updateShippingRate(id: $id, input: {name: "x"}) { id } }`,
+		`mutation($id: Int!) { deleteShippingRate(id: $id) }`)
 	// Another store's rate cannot be this store's default.
 	e.Do(http.MethodPut, shpZonePath(mine), aKey, map[string]any{"default_rate_id": theirRate}).Expect(t, 400)
-	if zones, total, _ := shpList(t, e, aKey, ""); total != 1 || shpID(t, zones[0]) != mine || zones[0]["region_warning"] != nil ||
+	if zones, total, _ := shpZones.list(t, e, aKey, ""); total != 1 || shpID(t, zones[0]) != mine || zones[0]["region_warning"] != nil ||
 		len(zones[0]["rates"].([]any)) != 0 || zones[0]["default_rate_id"] != nil {
 		t.Fatalf("store A lists %v (total %d)", zones, total)
 	}
-	if got, _, _ := shpList(t, e, bKey, ""); !reflect.DeepEqual(got, theirs) {
+	if got, _, _ := shpZones.list(t, e, bKey, ""); !reflect.DeepEqual(got, theirs) {
 		t.Fatalf("store B's zones changed:\n got  %v\n want %v", got, theirs)
 	}
 }
@@ -724,9 +604,7 @@ func TestShippingOtherStore(t *testing.T) {
 // TestShippingValidation: bad bodies are 400 on create and update, and
 // nothing is written.
 func TestShippingValidation(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, _, admin := newAcme(t)
 	long := strings.Repeat("é", 256)
 	us := []string{"US"}
 
@@ -754,25 +632,17 @@ func TestShippingValidation(t *testing.T) {
 		"malformed JSON":             `{"name": `,
 		"array body":                 `[1]`,
 	}
-	for name, body := range zoneCreate {
-		r := e.Do(http.MethodPost, "/store/shipping/zones", admin, body)
-		if r.Status != 400 {
-			t.Fatalf("zone create, %s: status %d, want 400: %s", name, r.Status, r.Raw)
-		}
-		r.Expect(t, 400)
-	}
+	expectEach400(t, e, admin, "zone create", http.MethodPost, "/store/shipping/zones", zoneCreate)
 	if r := e.Do(http.MethodPost, "/store/shipping/zones", admin, zoneCreate["unknown country"]).Expect(t, 400); !strings.Contains(r.Message(), `"XX"`) || !strings.Contains(r.Message(), "countries[1]") {
 		t.Fatalf("unknown country message %q", r.Message())
 	}
-	if _, total, _ := shpList(t, e, admin, ""); total != 0 {
+	if _, total, _ := shpZones.list(t, e, admin, ""); total != 0 {
 		t.Fatalf("a refused create was written: total %d", total)
 	}
-	if g := e.GraphQL(admin, `mutation { createShippingZone(input: {name: "x", countries: ["ZZ"]}) { id } }`, nil); g.ErrorCode() != "BAD_USER_INPUT" {
-		t.Fatalf("GraphQL unknown country: %s", g.Raw)
-	}
+	expectGraphQLCode(t, e, admin, "BAD_USER_INPUT", nil, `mutation { createShippingZone(input: {name: "x", countries: ["ZZ"]}) { id } }`)
 
 	// Bounds are inclusive: 255 characters, position 0 and 1000000.
-	z := shpCreateZone(t, e, admin, map[string]any{"name": strings.Repeat("é", 255), "countries": []string{"*", "us"}, "position": 1000000})
+	z := shpZones.create(t, e, admin, map[string]any{"name": strings.Repeat("é", 255), "countries": []string{"*", "us"}, "position": 1000000})
 	if !slices.Equal(shpStrings(z["countries"]), []string{"*", "US"}) {
 		t.Fatalf("countries %v", z["countries"])
 	}
@@ -786,14 +656,8 @@ func TestShippingValidation(t *testing.T) {
 		"unknown rate":      map[string]any{"default_rate_id": 987654},
 		"malformed JSON":    `{"name"`,
 	}
-	for name, body := range zoneUpdate {
-		r := e.Do(http.MethodPut, shpZonePath(zoneID), admin, body)
-		if r.Status != 400 {
-			t.Fatalf("zone update, %s: status %d, want 400: %s", name, r.Status, r.Raw)
-		}
-		r.Expect(t, 400)
-	}
-	if got := shpZoneByID(t, e, admin, zoneID); !reflect.DeepEqual(got, z) {
+	expectEach400(t, e, admin, "zone update", http.MethodPut, shpZonePath(zoneID), zoneUpdate)
+	if got := shpZones.byID(t, e, admin, zoneID); !reflect.DeepEqual(got, z) {
 		t.Fatalf("a refused update was written:\n got  %v\n want %v", got, z)
 	}
 
@@ -818,17 +682,11 @@ func TestShippingValidation(t *testing.T) {
 		"bound not a number":    map[string]any{"name": "x", "price_cents": 1, "max_weight_grams": "heavy"},
 		"malformed JSON":        `{"name": "x", `,
 	}
-	for name, body := range rateCreate {
-		r := e.Do(http.MethodPost, shpRatesPath(zoneID), admin, body)
-		if r.Status != 400 {
-			t.Fatalf("rate create, %s: status %d, want 400: %s", name, r.Status, r.Raw)
-		}
-		r.Expect(t, 400)
-	}
+	expectEach400(t, e, admin, "rate create", http.MethodPost, shpRatesPath(zoneID), rateCreate)
 	if r := e.Do(http.MethodPost, shpRatesPath(zoneID), admin, rateCreate["min weight over max"]).Expect(t, 400); !strings.Contains(r.Message(), "min_weight_grams (501)") || !strings.Contains(r.Message(), "max_weight_grams (500)") {
 		t.Fatalf("bounds message %q", r.Message())
 	}
-	if got := shpZoneByID(t, e, admin, zoneID); len(got["rates"].([]any)) != 0 {
+	if got := shpZones.byID(t, e, admin, zoneID); len(got["rates"].([]any)) != 0 {
 		t.Fatalf("a refused rate was written: %v", got["rates"])
 	}
 
@@ -845,26 +703,18 @@ func TestShippingValidation(t *testing.T) {
 		"negative bound":                map[string]any{"max_subtotal_cents": -1},
 		"huge position":                 map[string]any{"position": 99999999999},
 	}
-	for name, body := range rateUpdate {
-		r := e.Do(http.MethodPut, shpRatePath(rateID), admin, body)
-		if r.Status != 400 {
-			t.Fatalf("rate update, %s: status %d, want 400: %s", name, r.Status, r.Raw)
-		}
-		r.Expect(t, 400)
-	}
-	if g := e.GraphQL(admin, `mutation($id: Int!) { updateShippingRate(id: $id, input: {min_subtotal_cents: 6000}) { id } }`, map[string]any{"id": rateID}); g.ErrorCode() != "BAD_USER_INPUT" {
-		t.Fatalf("GraphQL bounds: %s", g.Raw)
-	}
-	got := shpZoneByID(t, e, admin, zoneID)["rates"].([]any)[0]
+	expectEach400(t, e, admin, "rate update", http.MethodPut, shpRatePath(rateID), rateUpdate)
+	expectGraphQLCode(t, e, admin, "BAD_USER_INPUT", map[string]any{"id": rateID}, `mutation($id: Int!) { updateShippingRate(id: $id, input: {min_subtotal_cents: 6000}) { id } }`)
+	got := shpZones.byID(t, e, admin, zoneID)["rates"].([]any)[0]
 	if !reflect.DeepEqual(got, rate) {
 		t.Fatalf("a refused rate update was written:\n got  %v\n want %v", got, rate)
 	}
 	// Both bounds move together; clearing one lifts the check.
-	r, _ := shpPutRate(t, e, admin, rateID, map[string]any{"min_weight_grams": 200, "max_weight_grams": 300})
+	r, _ := shpRates.put(t, e, admin, rateID, map[string]any{"min_weight_grams": 200, "max_weight_grams": 300})
 	if r["min_weight_grams"] != float64(200) || r["max_weight_grams"] != float64(300) {
 		t.Fatalf("both bounds: %v", r)
 	}
-	if r, _ = shpPutRate(t, e, admin, rateID, map[string]any{"max_weight_grams": nil, "min_weight_grams": 5000}); r["max_weight_grams"] != nil || r["min_weight_grams"] != float64(5000) {
+	if r, _ = shpRates.put(t, e, admin, rateID, map[string]any{"max_weight_grams": nil, "min_weight_grams": 5000}); r["max_weight_grams"] != nil || r["min_weight_grams"] != float64(5000) {
 		t.Fatalf("cleared max: %v", r)
 	}
 }
@@ -872,9 +722,7 @@ func TestShippingValidation(t *testing.T) {
 // TestShippingListStatementsDoNotGrowWithRows: the rates of a zone list
 // load through a dataloader: 40 zones cost as many statements as 5.
 func TestShippingListStatementsDoNotGrowWithRows(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	key := e.Key(s.ID, auth.RoleAdmin)
+	e, s, key := newAcme(t)
 	for i := range 40 {
 		shpModelZone(t, e, s.ID, "Z"+strconv.Itoa(i), int64(i), []string{"US", "CA"},
 			models.ShippingRate{Name: "A", PriceCents: 100}, models.ShippingRate{Name: "B", PriceCents: 200, Position: 1})
@@ -891,7 +739,7 @@ func TestShippingListStatementsDoNotGrowWithRows(t *testing.T) {
 			}
 		})
 		rest[n] = count(func() {
-			zones, _, _ := shpList(t, e, key, "limit="+strconv.Itoa(n))
+			zones, _, _ := shpZones.list(t, e, key, "limit="+strconv.Itoa(n))
 			if len(zones) != n || len(zones[n-1]["rates"].([]any)) != 2 || zones[0]["region_warning"] == nil {
 				t.Fatalf("REST list of %d: %v", n, zones)
 			}

@@ -23,13 +23,7 @@ func txrPath(id int64) string { return "/store/tax/rates/" + strconv.FormatInt(i
 // txrRate checks v against TaxRateView and returns it.
 func txrRate(t *testing.T, v any) map[string]any {
 	t.Helper()
-	m, ok := v.(map[string]any)
-	if !ok {
-		t.Fatalf("tax rate is not an object: %#v", v)
-	}
-	if keys := auditSortedKeys(m); !reflect.DeepEqual(keys, txrKeys) {
-		t.Fatalf("tax rate fields %v, want %v", keys, txrKeys)
-	}
+	m := orKeys(t, "tax rate", v, txrKeys)
 	if id := auditMustWhole(t, m["id"]); id <= 0 {
 		t.Fatalf("tax rate id %d", id)
 	}
@@ -44,102 +38,58 @@ func txrRate(t *testing.T, v any) map[string]any {
 	return m
 }
 
-// txrCreate creates a tax rate over REST and returns the view.
-func txrCreate(t *testing.T, e *apitest.Env, key string, body any) map[string]any {
-	t.Helper()
-	r := e.Do(http.MethodPost, "/store/tax/rates", key, body).Expect(t, 201)
-	shpPayload(t, r, "rate")
-	return txrRate(t, r.Body["rate"])
-}
-
-// txrPut updates a tax rate over REST and returns the view.
-func txrPut(t *testing.T, e *apitest.Env, key string, id int64, body any) (map[string]any, *apitest.Response) {
-	t.Helper()
-	r := e.Do(http.MethodPut, txrPath(id), key, body).Expect(t, 200)
-	shpPayload(t, r, "rate")
-	return txrRate(t, r.Body["rate"]), r
-}
-
-// txrList reads GET /store/tax/rates?query.
-func txrList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, int64, *apitest.Response) {
-	t.Helper()
-	path := "/store/tax/rates"
-	if query != "" {
-		path += "?" + query
-	}
-	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	shpPayload(t, r, "rates", "total")
-	var out []map[string]any
-	for _, v := range r.List("rates") {
-		out = append(out, txrRate(t, v))
-	}
-	return out, auditMustWhole(t, r.Body["total"]), r
-}
-
-// txrByID finds a rate of the list.
-func txrByID(t *testing.T, e *apitest.Env, key string, id int64) map[string]any {
-	t.Helper()
-	rates, _, _ := txrList(t, e, key, "limit=250")
-	for _, r := range rates {
-		if shpID(t, r) == id {
-			return r
-		}
-	}
-	t.Fatalf("tax rate %d is not listed", id)
-	return nil
-}
+// txrRates is the REST resource of tax rates.
+var txrRates = crudResource{path: "/store/tax/rates", item: txrPath, one: "rate", many: "rates", view: txrRate}
 
 // TestTaxRates: the life of tax rates over REST, with the same answers on
 // GraphQL.
 func TestTaxRates(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, s, admin := newAcme(t)
 	reader := e.Key(s.ID, auth.RoleStaff, "tax:read")
 
 	// Codes are trimmed and upper-cased; the position follows the last.
-	on := txrCreate(t, e, admin, map[string]any{"name": " Ontario HST ", "country": "ca", "province": " on ", "rate_bps": 800})
+	on := txrRates.create(t, e, admin, map[string]any{"name": " Ontario HST ", "country": "ca", "province": " on ", "rate_bps": 800})
 	onID := shpID(t, on)
 	want := map[string]any{"id": float64(onID), "name": "Ontario HST", "country": "CA", "province": "ON", "rate_bps": float64(800),
 		"position": float64(0), "region_warning": nil}
 	if !reflect.DeepEqual(on, want) {
 		t.Fatalf("created %v\nwant %v", on, want)
 	}
-	gst := txrCreate(t, e, admin, map[string]any{"name": "GST", "country": "CA", "rate_bps": 500})
+	gst := txrRates.create(t, e, admin, map[string]any{"name": "GST", "country": "CA", "rate_bps": 500})
 	gstID := shpID(t, gst)
 	if gst["province"] != "" || gst["position"] != float64(1) {
 		t.Fatalf("whole-country rate: %v", gst)
 	}
-	vat := txrCreate(t, e, admin, map[string]any{"name": "VAT", "country": "DE", "rate_bps": 1900, "position": 9})
+	vat := txrRates.create(t, e, admin, map[string]any{"name": "VAT", "country": "DE", "rate_bps": 1900, "position": 9})
 	vatID := shpID(t, vat)
-	ny := txrCreate(t, e, admin, map[string]any{"name": "New York", "country": "US", "province": "NY", "rate_bps": 400, "province_ignored": true})
+	ny := txrRates.create(t, e, admin, map[string]any{"name": "New York", "country": "US", "province": "NY", "rate_bps": 400, "province_ignored": true})
 	nyID := shpID(t, ny)
 	if ny["position"] != float64(10) || vat["position"] != float64(9) {
 		t.Fatalf("positions: vat %v, ny %v", vat["position"], ny["position"])
 	}
 
 	// The list: by country, province (the whole country first), position.
-	rates, total, list := txrList(t, e, reader, "")
+	rates, total, list := txrRates.list(t, e, reader, "")
 	if ids := auditIDs(rates); total != 4 || !slices.Equal(ids, []int64{gstID, onID, vatID, nyID}) {
 		t.Fatalf("list %v (total %d), want %v", ids, total, []int64{gstID, onID, vatID, nyID})
 	}
 	e.SameOnGraphQL(t, list, reader, "ListTaxRates", nil)
-	_, _, page := txrList(t, e, reader, "limit=2&offset=1")
+	_, _, page := txrRates.list(t, e, reader, "limit=2&offset=1")
 	if rows := page.List("rates"); len(rows) != 2 || page.Body["total"] != float64(4) {
 		t.Fatalf("page: %s", page.Raw)
 	}
 	e.SameOnGraphQL(t, page, reader, "ListTaxRates", map[string]any{"limit": 2, "offset": 1})
 
 	// Updates merge; an empty province makes the rate the whole country's.
-	u, _ := txrPut(t, e, admin, nyID, map[string]any{"rate_bps": 450})
+	u, _ := txrRates.put(t, e, admin, nyID, map[string]any{"rate_bps": 450})
 	if u["rate_bps"] != float64(450) || u["name"] != "New York" || u["province"] != "NY" || u["country"] != "US" || u["position"] != float64(10) {
 		t.Fatalf("rate only: %v", u)
 	}
-	u, _ = txrPut(t, e, admin, nyID, map[string]any{})
-	if !reflect.DeepEqual(u, txrByID(t, e, admin, nyID)) || u["rate_bps"] != float64(450) {
+	u, _ = txrRates.put(t, e, admin, nyID, map[string]any{})
+	if !reflect.DeepEqual(u, txrRates.byID(t, e, admin, nyID)) || u["rate_bps"] != float64(450) {
 		t.Fatalf("an empty update: %v", u)
 	}
-	u, put := txrPut(t, e, admin, nyID, map[string]any{"name": "US federal", "province": "", "country": "us", "position": 2})
+	u, put := txrRates.put(t, e, admin, nyID, map[string]any{"name": "US federal", "province": "", "country": "us", "position": 2})
 	if u["province"] != "" || u["country"] != "US" || u["name"] != "US federal" || u["position"] != float64(2) {
 		t.Fatalf("to the whole country: %v", u)
 	}
@@ -155,22 +105,14 @@ func TestTaxRates(t *testing.T) {
 	}
 
 	// Writes name the rate in the audit log.
-	logs, _, _ := auditList(t, e, admin, "action=updateTaxRate&limit=1")
-	if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "tax_rate", "id": float64(nyID)}}) {
-		t.Fatalf("updateTaxRate audit metadata: %v", m)
-	}
+	expectAuditRecord(t, e, admin, "action=updateTaxRate&limit=1", "tax_rate", nyID)
 
 	// Delete answers the bare envelope.
-	del := e.Do(http.MethodDelete, txrPath(vatID), admin, nil).Expect(t, 200)
-	if string(del.Raw) != `{"status":true}` {
-		t.Fatalf("DELETE answered %s", del.Raw)
-	}
+	expectBareDelete(t, e, admin, txrPath(vatID))
 	e.Do(http.MethodPut, txrPath(vatID), admin, map[string]any{"name": "x"}).Expect(t, 404)
 	e.Do(http.MethodDelete, txrPath(vatID), admin, nil).Expect(t, 404)
-	if g := e.GraphQL(admin, `mutation($id: Int!) { deleteTaxRate(id: $id) }`, map[string]any{"id": vatID}); g.ErrorCode() != "NOT_FOUND" {
-		t.Fatalf("deleteTaxRate twice: %s", g.Raw)
-	}
-	if _, total, _ := txrList(t, e, admin, ""); total != 4 {
+	expectGraphQLCode(t, e, admin, "NOT_FOUND", map[string]any{"id": vatID}, `mutation($id: Int!) { deleteTaxRate(id: $id) }`)
+	if _, total, _ := txrRates.list(t, e, admin, ""); total != 4 {
 		t.Fatalf("after delete: total %d", total)
 	}
 }
@@ -178,23 +120,21 @@ func TestTaxRates(t *testing.T) {
 // TestTaxRegionWarning: two rates of one region warn, naming each other
 // and the one that applies; the warning goes once the overlap is fixed.
 func TestTaxRegionWarning(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
-	first := shpID(t, txrCreate(t, e, admin, map[string]any{"name": "HST", "country": "CA", "province": "ON", "rate_bps": 800}))
-	gst := shpID(t, txrCreate(t, e, admin, map[string]any{"name": "GST", "country": "CA", "rate_bps": 500}))
-	second := txrCreate(t, e, admin, map[string]any{"name": "HST old", "country": "CA", "province": "ON", "rate_bps": 1300})
+	e, _, admin := newAcme(t)
+	first := shpID(t, txrRates.create(t, e, admin, map[string]any{"name": "HST", "country": "CA", "province": "ON", "rate_bps": 800}))
+	gst := shpID(t, txrRates.create(t, e, admin, map[string]any{"name": "GST", "country": "CA", "rate_bps": 500}))
+	second := txrRates.create(t, e, admin, map[string]any{"name": "HST old", "country": "CA", "province": "ON", "rate_bps": 1300})
 	secondID := shpID(t, second)
 	if want := fmt.Sprintf("CA-ON is also covered by rate HST (%d); only rate HST (%d), the first by position, applies", first, first); second["region_warning"] != want {
 		t.Fatalf("created rate's warning %q\nwant %q", second["region_warning"], want)
 	}
-	third := shpID(t, txrCreate(t, e, admin, map[string]any{"name": "Typo", "country": "CA", "province": "ON", "rate_bps": 1, "position": 0}))
+	third := shpID(t, txrRates.create(t, e, admin, map[string]any{"name": "Typo", "country": "CA", "province": "ON", "rate_bps": 1, "position": 0}))
 	// Another region, another store: no warning.
-	txrCreate(t, e, admin, map[string]any{"name": "QST", "country": "CA", "province": "QC", "rate_bps": 998})
+	txrRates.create(t, e, admin, map[string]any{"name": "QST", "country": "CA", "province": "QC", "rate_bps": 998})
 	o := e.Store("Other")
-	txrCreate(t, e, e.Key(o.ID, auth.RoleAdmin), map[string]any{"name": "Theirs", "country": "CA", "rate_bps": 1})
+	txrRates.create(t, e, e.Key(o.ID, auth.RoleAdmin), map[string]any{"name": "Theirs", "country": "CA", "rate_bps": 1})
 
-	rates, _, list := txrList(t, e, admin, "")
+	rates, _, list := txrRates.list(t, e, admin, "")
 	want := map[int64]string{
 		// third sits at position 0 with the highest id; first at 0 too,
 		// with a lower id: first comes first.
@@ -212,7 +152,7 @@ func TestTaxRegionWarning(t *testing.T) {
 	}
 	e.SameOnGraphQL(t, list, admin, "ListTaxRates", nil)
 	// The whole country's rates warn too.
-	g2 := txrCreate(t, e, admin, map[string]any{"name": "GST 2", "country": "CA", "province": "", "rate_bps": 500})
+	g2 := txrRates.create(t, e, admin, map[string]any{"name": "GST 2", "country": "CA", "province": "", "rate_bps": 500})
 	if w := fmt.Sprintf("CA is also covered by rate GST (%d); only rate GST (%d), the first by position, applies", gst, gst); g2["region_warning"] != w {
 		t.Fatalf("whole-country warning %q\nwant %q", g2["region_warning"], w)
 	}
@@ -220,12 +160,12 @@ func TestTaxRegionWarning(t *testing.T) {
 
 	// Moving the typo to another province and deleting the old rate fixes
 	// the region.
-	u, _ := txrPut(t, e, admin, third, map[string]any{"province": "BC"})
+	u, _ := txrRates.put(t, e, admin, third, map[string]any{"province": "BC"})
 	if u["region_warning"] != nil {
 		t.Fatalf("moved rate still warns: %v", u["region_warning"])
 	}
 	e.Do(http.MethodDelete, txrPath(secondID), admin, nil).Expect(t, 200)
-	rates, _, _ = txrList(t, e, admin, "")
+	rates, _, _ = txrRates.list(t, e, admin, "")
 	for _, r := range rates {
 		if r["region_warning"] != nil {
 			t.Fatalf("rate %v still warns %q", r["name"], r["region_warning"])
@@ -315,17 +255,10 @@ func TestTaxBpsFor(t *testing.T) {
 // TestTaxAccess: reads are tax:read (any role), writes are tax:write and
 // admin; no key is 401.
 func TestTaxAccess(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
-	id := shpID(t, txrCreate(t, e, admin, map[string]any{"name": "VAT", "country": "DE", "rate_bps": 1900}))
+	e, s, admin := newAcme(t)
+	id := shpID(t, txrRates.create(t, e, admin, map[string]any{"name": "VAT", "country": "DE", "rate_bps": 1900}))
 	body := map[string]any{"name": "VAT", "country": "FR", "rate_bps": 2000}
 
-	staff := e.Key(s.ID, auth.RoleStaff)
-	staffRead := e.Key(s.ID, auth.RoleStaff, "tax:read")
-	staffWrite := e.Key(s.ID, auth.RoleStaff, "tax:write")
-	readOnly := e.Key(s.ID, auth.RoleAdmin, "tax:read")
-	writer := e.Key(s.ID, auth.RoleAdmin, "tax:write")
 	otherScope := e.Key(s.ID, auth.RoleAdmin, "shipping:read", "shipping:write")
 
 	reads := []apitest.Call{{Method: http.MethodGet, Path: "/store/tax/rates"}}
@@ -334,29 +267,22 @@ func TestTaxAccess(t *testing.T) {
 		{Method: http.MethodPut, Path: txrPath(id), Body: map[string]any{"name": "x"}},
 		{Method: http.MethodDelete, Path: txrPath(id)},
 	}
-	all := append(slices.Clone(reads), writes...)
-	e.ExpectEach(t, 401, map[string]string{"no key": "", "unknown key": "sa_api_nope"}, all)
-	e.ExpectEach(t, 403, map[string]string{"other scope": otherScope}, all)
-	e.ExpectEach(t, 403, map[string]string{"staff": staff, "staff read": staffRead, "staff write": staffWrite, "read only": readOnly}, writes)
-	e.ExpectEach(t, 200, map[string]string{"staff": staff, "staff read": staffRead, "staff write": staffWrite, "read only": readOnly, "writer": writer}, reads)
-	e.Do(http.MethodPost, "/store/tax/rates", readOnly, `{"name": `).Expect(t, 403)
+	k := checkAccess(t, e, s.ID, "tax", map[string]string{"other scope": otherScope}, reads, writes)
+	e.Do(http.MethodPost, "/store/tax/rates", k.readOnly, `{"name": `).Expect(t, 403)
 	e.Do(http.MethodPost, "/store/tax/rates", "", `{"name": `).Expect(t, 401)
-	if g := e.GraphQL(staffWrite, `mutation { createTaxRate(input: {name: "x", country: "US", rate_bps: 1}) { id } }`, nil); g.ErrorCode() != "FORBIDDEN" {
-		t.Fatalf("staff createTaxRate: %s", g.Raw)
-	}
-	if g := e.GraphQL(otherScope, `{ taxRates { id } }`, nil); g.ErrorCode() != "FORBIDDEN" {
-		t.Fatalf("taxRates without the scope: %s", g.Raw)
-	}
-	if rates, total, _ := txrList(t, e, admin, ""); total != 1 || rates[0]["name"] != "VAT" || rates[0]["country"] != "DE" {
+	expectGraphQLCode(t, e, k.staffWrite, "FORBIDDEN", nil, `mutation { createTaxRate(input: {name: "x", country: "US", rate_bps: 1}) { id } }`)
+	expectGraphQLCode(t, e, otherScope, "FORBIDDEN", nil, `{ taxRates { id } }`)
+	if rates, total, _ := txrRates.list(t, e, admin, ""); total != 1 || rates[0]["name"] != "VAT" || rates[0]["country"] != "DE" {
 		t.Fatalf("a refused write was written: %v", rates)
 	}
-	e.Do(http.MethodPost, "/store/tax/rates", writer, body).Expect(t, 201)
-	e.Do(http.MethodPut, txrPath(id), writer, map[string]any{"name": "x"}).Expect(t, 200)
-	e.Do(http.MethodDelete, txrPath(id), writer, nil).Expect(t, 200)
+	e.Do(http.MethodPost, "/store/tax/rates", k.writer, body).Expect(t, 201)
+	e.Do(http.MethodPut, txrPath(id), k.writer, map[string]any{"name": "x"}).Expect(t, 200)
+	e.Do(http.MethodDelete, txrPath(id), k.writer, nil).Expect(t, 200)
 
-	for _, c := range []apitest.Call{{Method: http.MethodPut, Path: txrPath(987654), Body: map[string]any{"name": "x"}}, {Method: http.MethodDelete, Path: txrPath(987654)}} {
-		e.Do(c.Method, c.Path, admin, c.Body).Expect(t, 404)
-	}
+	e.ExpectEach(t, 404, map[string]string{"admin": admin}, []apitest.Call{
+		{Method: http.MethodPut, Path: txrPath(987654), Body: map[string]any{"name": "x"}},
+		{Method: http.MethodDelete, Path: txrPath(987654)},
+	})
 	e.Do(http.MethodPut, "/store/tax/rates/abc", admin, map[string]any{"name": "x"}).Expect(t, 400)
 	e.Do(http.MethodDelete, "/store/tax/rates/1.5", admin, nil).Expect(t, 400)
 }
@@ -366,24 +292,21 @@ func TestTaxOtherStore(t *testing.T) {
 	e := apitest.New(t)
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
-	theirs := txrCreate(t, e, bKey, map[string]any{"name": "Theirs", "country": "DE", "rate_bps": 1900})
+	theirs := txrRates.create(t, e, bKey, map[string]any{"name": "Theirs", "country": "DE", "rate_bps": 1900})
 	theirID := shpID(t, theirs)
-	mine := txrCreate(t, e, aKey, map[string]any{"name": "Mine", "country": "DE", "rate_bps": 1900})
-	e.Do(http.MethodPut, txrPath(theirID), aKey, map[string]any{"rate_bps": 0}).Expect(t, 404)
-	e.Do(http.MethodPut, txrPath(theirID), aKey, map[string]any{}).Expect(t, 404)
-	e.Do(http.MethodDelete, txrPath(theirID), aKey, nil).Expect(t, 404)
-	for _, q := range []string{
+	mine := txrRates.create(t, e, aKey, map[string]any{"name": "Mine", "country": "DE", "rate_bps": 1900})
+	e.ExpectEach(t, 404, map[string]string{"this store's key": aKey}, []apitest.Call{
+		{Method: http.MethodPut, Path: txrPath(theirID), Body: map[string]any{"rate_bps": 0}},
+		{Method: http.MethodPut, Path: txrPath(theirID), Body: map[string]any{}},
+		{Method: http.MethodDelete, Path: txrPath(theirID)},
+	})
+	expectGraphQLCode(t, e, aKey, "NOT_FOUND", map[string]any{"id": theirID},
 		`mutation($id: Int!) { updateTaxRate(id: $id, input: {name: "x"}) { id } }`,
-		`mutation($id: Int!) { deleteTaxRate(id: $id) }`,
-	} {
-		if g := e.GraphQL(aKey, q, map[string]any{"id": theirID}); g.ErrorCode() != "NOT_FOUND" {
-			t.Fatalf("%s on another store's id: %s", q, g.Raw)
-		}
-	}
-	if rates, total, _ := txrList(t, e, aKey, ""); total != 1 || !reflect.DeepEqual(rates[0], mine) || mine["region_warning"] != nil {
+		`mutation($id: Int!) { deleteTaxRate(id: $id) }`)
+	if rates, total, _ := txrRates.list(t, e, aKey, ""); total != 1 || !reflect.DeepEqual(rates[0], mine) || mine["region_warning"] != nil {
 		t.Fatalf("store A lists %v (total %d)", rates, total)
 	}
-	if rates, _, _ := txrList(t, e, bKey, ""); !reflect.DeepEqual(rates[0], theirs) {
+	if rates, _, _ := txrRates.list(t, e, bKey, ""); !reflect.DeepEqual(rates[0], theirs) {
 		t.Fatalf("store B's rate changed: %v", rates[0])
 	}
 }
@@ -391,9 +314,7 @@ func TestTaxOtherStore(t *testing.T) {
 // TestTaxValidation: bad bodies are 400 on create and update, and nothing
 // is written.
 func TestTaxValidation(t *testing.T) {
-	e := apitest.New(t)
-	s := e.Store("Acme")
-	admin := e.Key(s.ID, auth.RoleAdmin)
+	e, _, admin := newAcme(t)
 	long := strings.Repeat("é", 256)
 	create := map[string]any{
 		"no body":               nil,
@@ -423,31 +344,23 @@ func TestTaxValidation(t *testing.T) {
 		"malformed JSON":        `{"name": `,
 		"array body":            `[1]`,
 	}
-	for name, body := range create {
-		r := e.Do(http.MethodPost, "/store/tax/rates", admin, body)
-		if r.Status != 400 {
-			t.Fatalf("create, %s: status %d, want 400: %s", name, r.Status, r.Raw)
-		}
-		r.Expect(t, 400)
-	}
-	if _, total, _ := txrList(t, e, admin, ""); total != 0 {
+	expectEach400(t, e, admin, "create", http.MethodPost, "/store/tax/rates", create)
+	if _, total, _ := txrRates.list(t, e, admin, ""); total != 0 {
 		t.Fatalf("a refused create was written: total %d", total)
 	}
 	if r := e.Do(http.MethodPost, "/store/tax/rates", admin, create["province with country"]).Expect(t, 400); !strings.Contains(r.Message(), "ON, not CA-ON") {
 		t.Fatalf("province message %q", r.Message())
 	}
-	if g := e.GraphQL(admin, `mutation { createTaxRate(input: {name: "x", country: "US", rate_bps: 20000}) { id } }`, nil); g.ErrorCode() != "BAD_USER_INPUT" {
-		t.Fatalf("GraphQL rate over 100%%: %s", g.Raw)
-	}
+	expectGraphQLCode(t, e, admin, "BAD_USER_INPUT", nil, `mutation { createTaxRate(input: {name: "x", country: "US", rate_bps: 20000}) { id } }`)
 
 	// Bounds are inclusive: 255 characters, 0 and 10000 bps, 10-character
 	// provinces.
-	r := txrCreate(t, e, admin, map[string]any{"name": strings.Repeat("é", 255), "country": "fr", "province": "abcde12345", "rate_bps": 10000, "position": 1000000})
+	r := txrRates.create(t, e, admin, map[string]any{"name": strings.Repeat("é", 255), "country": "fr", "province": "abcde12345", "rate_bps": 10000, "position": 1000000})
 	if r["province"] != "ABCDE12345" || r["rate_bps"] != float64(10000) {
 		t.Fatalf("bounds: %v", r)
 	}
 	id := shpID(t, r)
-	txrCreate(t, e, admin, map[string]any{"name": "zero", "country": "US", "rate_bps": 0})
+	txrRates.create(t, e, admin, map[string]any{"name": "zero", "country": "US", "rate_bps": 0})
 	update := map[string]any{
 		"blank name":      map[string]any{"name": ""},
 		"unknown country": map[string]any{"country": "ZZ"},
@@ -458,14 +371,8 @@ func TestTaxValidation(t *testing.T) {
 		"bad position":    map[string]any{"position": -1},
 		"malformed JSON":  `{"name"`,
 	}
-	for name, body := range update {
-		resp := e.Do(http.MethodPut, txrPath(id), admin, body)
-		if resp.Status != 400 {
-			t.Fatalf("update, %s: status %d, want 400: %s", name, resp.Status, resp.Raw)
-		}
-		resp.Expect(t, 400)
-	}
-	if got := txrByID(t, e, admin, id); !reflect.DeepEqual(got, r) {
+	expectEach400(t, e, admin, "update", http.MethodPut, txrPath(id), update)
+	if got := txrRates.byID(t, e, admin, id); !reflect.DeepEqual(got, r) {
 		t.Fatalf("a refused update was written:\n got  %v\n want %v", got, r)
 	}
 }

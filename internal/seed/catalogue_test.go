@@ -2,60 +2,33 @@ package seed
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/media"
-	"storeadmin/internal/testdb"
 	"storeadmin/models"
 )
 
 func TestCatalogue(t *testing.T) {
 	ctx := context.Background()
-	db, _ := testdb.New(t)
-	files, err := media.Open(ctx, media.Config{
-		BucketURL: "mem://", PublicURL: "http://127.0.0.1:8080", SigningKey: []byte(strings.Repeat("k", 32)),
-	}, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { files.Close() })
-	store := &models.Store{Handle: "demo-outfitters", Name: "Demo Outfitters"}
-	if err := models.CreateStore(ctx, db, store); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	db, files, sid := newSeedStore(t)
+	now := seedNow
 	run := func() {
 		t.Helper()
 		start := time.Now()
 		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			return catalogue(ctx, tx, files, store.ID, now)
+			return catalogue(ctx, tx, files, sid, now)
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("catalogue took %v", time.Since(start))
 	}
-	count := func(table, where string) int64 {
-		t.Helper()
-		n, err := db.NewSelect().TableExpr(table).Where("store_id = ?", store.ID).Where(where).Count(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	count := storeCounter(t, db, sid)
 	tables := []string{"products", "product_variants", "product_images", "media", "collections", "collection_products",
 		"bundles", "bundle_tiers", "bundle_products", "bundle_collections", "reviews"}
-	counts := func() map[string]int64 {
-		out := map[string]int64{}
-		for _, tb := range tables {
-			out[tb] = count(tb, "true")
-		}
-		return out
-	}
+	counts := func() map[string]int64 { return tableCounts(count, tables...) }
 
 	run()
 	first := counts()
@@ -89,14 +62,14 @@ func TestCatalogue(t *testing.T) {
 	}
 
 	var smart []models.Collection
-	if err := db.NewSelect().Model(&smart).Where("store_id = ? AND collection_type = 'smart'", store.ID).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&smart).Where("store_id = ? AND collection_type = 'smart'", sid).Scan(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if len(smart) < 5 {
 		t.Errorf("%d smart collections, want at least 5", len(smart))
 	}
 	for _, c := range smart {
-		n, err := models.CountCollectionMembers(ctx, db, store.ID, c.ID)
+		n, err := models.CountCollectionMembers(ctx, db, sid, c.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +91,7 @@ func TestCatalogue(t *testing.T) {
 	if first["reviews"] < 500 {
 		t.Errorf("%d reviews, want at least 500", first["reviews"])
 	}
-	rc, err := models.CountReviewsByStatus(ctx, db, store.ID, models.ReviewFilter{})
+	rc, err := models.CountReviewsByStatus(ctx, db, sid, models.ReviewFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +116,7 @@ func TestCatalogue(t *testing.T) {
 	}
 	err = db.NewSelect().TableExpr("products p").ColumnExpr("p.id, p.rating_count, p.rating_avg").
 		ColumnExpr("(SELECT count(*) FROM reviews r WHERE r.product_id = p.id AND r.status = 'published') AS published").
-		Where("p.store_id = ?", store.ID).OrderExpr("published DESC, p.id").Limit(1).Scan(ctx, &top)
+		Where("p.store_id = ?", sid).OrderExpr("published DESC, p.id").Limit(1).Scan(ctx, &top)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,10 +128,5 @@ func TestCatalogue(t *testing.T) {
 	}
 
 	run()
-	second := counts()
-	for _, tb := range tables {
-		if second[tb] != first[tb] {
-			t.Errorf("second run changed %s: %d -> %d", tb, first[tb], second[tb])
-		}
-	}
+	expectSameCounts(t, first, counts())
 }

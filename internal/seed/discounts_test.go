@@ -3,12 +3,8 @@ package seed
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
-	"storeadmin/internal/media"
-	"storeadmin/internal/testdb"
 	"storeadmin/models"
 )
 
@@ -17,31 +13,10 @@ import (
 // the orders placed with each code; seeding again adds nothing.
 func TestDiscounts(t *testing.T) {
 	ctx := context.Background()
-	db, _ := testdb.New(t)
-	files, err := media.Open(ctx, media.Config{
-		BucketURL: "mem://", PublicURL: "http://127.0.0.1:8080", SigningKey: []byte(strings.Repeat("k", 32)),
-	}, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { files.Close() })
-	store := &models.Store{Handle: "demo-outfitters", Name: "Demo Outfitters"}
-	if err := models.CreateStore(ctx, db, store); err != nil {
-		t.Fatal(err)
-	}
-	sid := store.ID
-	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := Store(ctx, db, files, sid, now); err != nil {
-		t.Fatal(err)
-	}
-	count := func(table, where string, args ...any) int64 {
-		t.Helper()
-		n, err := db.NewSelect().TableExpr(table).Where("store_id = ?", sid).Where(where, args...).Count(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return int64(n)
-	}
+	db, files, sid := newSeedStore(t)
+	now := seedNow
+	seedAll(t, db, files, sid)
+	count := storeCounter(t, db, sid)
 
 	ds, err := models.ListDiscounts(ctx, db, sid, models.DiscountFilter{}, models.Page{Limit: 250})
 	if err != nil {
@@ -183,15 +158,9 @@ func TestDiscounts(t *testing.T) {
 	}
 
 	// Seeding again adds nothing.
-	before := map[string]int64{"discounts": count("discounts", "true"), "discount_redemptions": count("discount_redemptions", "true")}
-	if err := Store(ctx, db, files, sid, now); err != nil {
-		t.Fatal(err)
-	}
-	for table, n := range before {
-		if got := count(table, "true"); got != n {
-			t.Errorf("second run changed %s: %d -> %d", table, n, got)
-		}
-	}
+	before := tableCounts(count, "discounts", "discount_redemptions")
+	seedAll(t, db, files, sid)
+	expectSameCounts(t, before, tableCounts(count, "discounts", "discount_redemptions"))
 	if before["discount_redemptions"] == 0 {
 		t.Error("no redemptions")
 	}

@@ -2,37 +2,20 @@ package seed
 
 import (
 	"context"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/media"
-	"storeadmin/internal/testdb"
 	"storeadmin/models"
 )
 
 func TestDraftOrders(t *testing.T) {
 	ctx := context.Background()
-	db, _ := testdb.New(t)
-	files, err := media.Open(ctx, media.Config{
-		BucketURL: "mem://", PublicURL: "http://127.0.0.1:8080", SigningKey: []byte(strings.Repeat("k", 32)),
-	}, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { files.Close() })
-	store := &models.Store{Handle: "demo-outfitters", Name: "Demo Outfitters"}
-	if err := models.CreateStore(ctx, db, store); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := Store(ctx, db, files, store.ID, now); err != nil {
-		t.Fatal(err)
-	}
+	db, files, sid := newSeedStore(t)
+	now := seedNow
+	seedAll(t, db, files, sid)
 
-	drafts, err := models.ListDraftOrders(ctx, db, store.ID, models.DraftOrderFilter{}, models.Page{Limit: 250})
+	drafts, err := models.ListDraftOrders(ctx, db, sid, models.DraftOrderFilter{}, models.Page{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +23,7 @@ func TestDraftOrders(t *testing.T) {
 	for _, d := range drafts {
 		byStatus[d.Status]++
 		if d.Status == models.DraftCompleted {
-			o, err := models.GetOrder(ctx, db, store.ID, *d.OrderID)
+			o, err := models.GetOrder(ctx, db, sid, *d.OrderID)
 			if err != nil || o.DraftOrderID == nil || *o.DraftOrderID != d.ID || o.TotalCents != d.TotalCents {
 				t.Fatalf("completed draft %s and its order: %+v, %v", d.Name, o, err)
 			}
@@ -73,7 +56,7 @@ func TestDraftOrders(t *testing.T) {
 			if d.Status == models.DraftCompleted {
 				continue
 			}
-			lines, err := models.DraftLines(ctx, tx, store.ID, d.ID)
+			lines, err := models.DraftLines(ctx, tx, sid, d.ID)
 			if err != nil {
 				return err
 			}
@@ -92,10 +75,8 @@ func TestDraftOrders(t *testing.T) {
 	}
 
 	// A second seed adds no drafts.
-	if err := Store(ctx, db, files, store.ID, now); err != nil {
-		t.Fatal(err)
-	}
-	n, err := models.CountDraftOrders(ctx, db, store.ID, models.DraftOrderFilter{})
+	seedAll(t, db, files, sid)
+	n, err := models.CountDraftOrders(ctx, db, sid, models.DraftOrderFilter{})
 	if err != nil || n != int64(len(drafts)) {
 		t.Fatalf("after a second seed: %d drafts, %v", n, err)
 	}

@@ -3,33 +3,18 @@ package seed
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/media"
-	"storeadmin/internal/testdb"
 	"storeadmin/models"
 )
 
 func TestOrders(t *testing.T) {
 	ctx := context.Background()
-	db, _ := testdb.New(t)
-	files, err := media.Open(ctx, media.Config{
-		BucketURL: "mem://", PublicURL: "http://127.0.0.1:8080", SigningKey: []byte(strings.Repeat("k", 32)),
-	}, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { files.Close() })
-	store := &models.Store{Handle: "demo-outfitters", Name: "Demo Outfitters"}
-	if err := models.CreateStore(ctx, db, store); err != nil {
-		t.Fatal(err)
-	}
-	sid := store.ID
-	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	db, files, sid := newSeedStore(t)
+	now := seedNow
 
 	// Everything the orders need, then the orders alone, timed.
 	for _, a := range areas {
@@ -51,20 +36,9 @@ func TestOrders(t *testing.T) {
 	}
 	t.Logf("orders took %v", time.Since(start))
 
-	count := func(table, where string, args ...any) int64 {
-		t.Helper()
-		n, err := db.NewSelect().TableExpr(table).Where("store_id = ?", sid).Where(where, args...).Count(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	tables := []string{"customers", "orders", "order_line_items", "order_transactions", "refunds", "fulfillments", "order_events"}
+	count := storeCounter(t, db, sid)
 	counts := func() map[string]int64 {
-		out := map[string]int64{}
-		for _, tb := range tables {
-			out[tb] = count(tb, "true")
-		}
+		out := tableCounts(count, "customers", "orders", "order_line_items", "order_transactions", "refunds", "fulfillments", "order_events")
 		out["refund_line_items"] = count("refund_line_items ri JOIN refunds r ON r.id = ri.refund_id", "true")
 		out["fulfillment_items"] = count("fulfillment_items fi JOIN fulfillments f ON f.id = fi.fulfillment_id", "true")
 		return out
@@ -416,15 +390,8 @@ func TestOrders(t *testing.T) {
 	}
 
 	// A second seed adds nothing.
-	if err := Store(ctx, db, files, sid, now); err != nil {
-		t.Fatal(err)
-	}
-	second := counts()
-	for tb, n := range first {
-		if second[tb] != n {
-			t.Errorf("second run changed %s: %d -> %d", tb, n, second[tb])
-		}
-	}
+	seedAll(t, db, files, sid)
+	expectSameCounts(t, first, counts())
 	var last2 int64
 	if err := db.NewSelect().Table("stores").Column("last_order_number").Where("id = ?", sid).Scan(ctx, &last2); err != nil {
 		t.Fatal(err)

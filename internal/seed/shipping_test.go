@@ -9,48 +9,34 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/testdb"
 	"storeadmin/models"
 )
 
 func TestShippingAndTax(t *testing.T) {
 	ctx := context.Background()
-	db, _ := testdb.New(t)
-	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	// The demo store: in the US, by its profile.
+	db, _, usID := newSeedStore(t)
 	run := func(storeID int64, fills ...func(context.Context, bun.Tx, int64, time.Time) error) {
 		t.Helper()
 		for _, fill := range fills {
-			if err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fill(ctx, tx, storeID, now) }); err != nil {
+			if err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fill(ctx, tx, storeID, seedNow) }); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	counts := func(storeID int64) map[string]int64 {
 		t.Helper()
-		out := map[string]int64{}
-		for _, tb := range []string{"shipping_zones", "shipping_rates", "tax_rates", "store_settings"} {
-			n, err := db.NewSelect().TableExpr(tb).Where("store_id = ?", storeID).Count(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[tb] = n
-		}
-		return out
+		return tableCounts(storeCounter(t, db, storeID), "shipping_zones", "shipping_rates", "tax_rates", "store_settings")
 	}
 
-	// The demo store: in the US, by its profile.
-	us := &models.Store{Handle: "demo-outfitters", Name: "Demo Outfitters"}
-	if err := models.CreateStore(ctx, db, us); err != nil {
-		t.Fatal(err)
-	}
-	run(us.ID, profile, shippingAndTax)
-	first := counts(us.ID)
+	run(usID, profile, shippingAndTax)
+	first := counts(usID)
 	t.Logf("counts: %v", first)
 	if first["shipping_zones"] != 5 || first["shipping_rates"] < 15 || first["tax_rates"] < 50 || first["store_settings"] != 1 {
 		t.Errorf("counts %v", first)
 	}
 
-	zones, err := models.ListShippingZones(ctx, db, us.ID, models.Page{Limit: 250})
+	zones, err := models.ListShippingZones(ctx, db, usID, models.Page{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +74,7 @@ func TestShippingAndTax(t *testing.T) {
 		{"JP", 3000, 5000, []string{"Tracked", "Express"}, 0},
 		{"BR", 1000, 5000, []string{"International Economy (10-20 business days)", "International Express"}, 0},
 	} {
-		rates, err := models.MatchingShippingRates(ctx, db, us.ID, c.country, c.grams, c.subtotal)
+		rates, err := models.MatchingShippingRates(ctx, db, usID, c.country, c.grams, c.subtotal)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +86,7 @@ func TestShippingAndTax(t *testing.T) {
 			t.Errorf("%s %dg %d¢: %v, want %v", c.country, c.grams, c.subtotal, got, c.want)
 			continue
 		}
-		def, err := models.ZoneDefaultRateID(ctx, db, us.ID, rates[0].ZoneID)
+		def, err := models.ZoneDefaultRateID(ctx, db, usID, rates[0].ZoneID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +96,7 @@ func TestShippingAndTax(t *testing.T) {
 	}
 
 	// Tax: state rates, GST plus the province's share, VAT.
-	taxes, err := models.ListTaxRates(ctx, db, us.ID, models.Page{Limit: 250})
+	taxes, err := models.ListTaxRates(ctx, db, usID, models.Page{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +109,7 @@ func TestShippingAndTax(t *testing.T) {
 		country, province string
 		want              int64
 	}{{"US", "CA", 725}, {"US", "OR", 0}, {"CA", "BC", 1200}, {"CA", "ON", 1300}, {"CA", "AB", 500}, {"DE", "", 1900}, {"FR", "", 2000}, {"AU", "NSW", 1000}} {
-		bps, err := models.TaxBpsFor(ctx, db, us.ID, c.country, c.province)
+		bps, err := models.TaxBpsFor(ctx, db, usID, c.country, c.province)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,13 +117,13 @@ func TestShippingAndTax(t *testing.T) {
 			t.Errorf("tax %s-%s: %d bps, want %d", c.country, c.province, bps, c.want)
 		}
 	}
-	if on, err := models.ChargeTaxOnShipping(ctx, db, us.ID); err != nil || on {
+	if on, err := models.ChargeTaxOnShipping(ctx, db, usID); err != nil || on {
 		t.Errorf("charge_on_shipping: %v, %v", on, err)
 	}
 
 	// A second run adds nothing.
-	run(us.ID, shippingAndTax)
-	if second := counts(us.ID); !maps.Equal(second, first) {
+	run(usID, shippingAndTax)
+	if second := counts(usID); !maps.Equal(second, first) {
 		t.Errorf("second run: %v, first %v", second, first)
 	}
 
