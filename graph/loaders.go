@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,7 +67,7 @@ type Loaders struct {
 
 // NewLoaders returns the loaders of one request made by storeID's caller.
 func NewLoaders(db bun.IDB, storeID int64) *Loaders {
-	sc := scope{storeID: storeID, cohorts: &cohorts{of: map[recordID]*cohort{}}}
+	sc := scope{storeID: storeID, cohorts: &cohorts{byShape: map[string]*cohort{}}}
 	switch db.(type) {
 	case bun.Tx, *bun.Tx:
 		// A transaction is one connection: its statements must not overlap,
@@ -240,12 +242,9 @@ func oneByKey[V any](sc scope, fetch func(context.Context, []int64) ([]V, error)
 	batch := func(ctx context.Context, keys []int64) []*dataloader.Result[*V] {
 		rows, err := fetchScoped(ctx, sc, keys, fetch)
 		byKey := make(map[int64]*V, len(rows))
-		members := make([]any, len(rows))
 		for i := range rows {
 			byKey[keyOf(&rows[i])] = &rows[i]
-			members[i] = &rows[i]
 		}
-		sc.cohorts.add(members)
 		out := make([]*dataloader.Result[*V], len(keys))
 		for i, k := range keys {
 			out[i] = &dataloader.Result[*V]{Data: byKey[k], Error: err}
@@ -265,18 +264,13 @@ func manyByKey[V any](sc scope, fetch func(context.Context, []int64) ([]V, error
 			byKey[k] = append(byKey[k], rows[i])
 		}
 		out := make([]*dataloader.Result[[]V], len(keys))
-		members := make([]any, 0, len(rows))
 		for i, k := range keys {
 			list := byKey[k]
 			if list == nil {
 				list = []V{}
 			}
-			for j := range list {
-				members = append(members, &list[j])
-			}
 			out[i] = &dataloader.Result[[]V]{Data: list, Error: err}
 		}
-		sc.cohorts.add(members)
 		return out
 	}
 	return newLoader(sc, batch)
@@ -323,62 +317,63 @@ func newLoader[V any](sc scope, batch dataloader.BatchFunc[int64, V]) *Loader[V]
 	}
 }
 
-// cohorts remembers, per request, which records one loader batch fetched
-// together, by type and id: the lines of a whole page of orders are one
-// cohort, so a relation of a line (its variant) loads for all of them in one
-// statement, not one per order. (Identity is by id, not address: gqlgen
-// hands resolvers copies of the records of a list.)
+// cohorts remembers, per request, the records a loader fetched for a whole
+// group, by where they sit in the query ("orders.line_items"), so that a
+// relation of theirs (a line's variant) loads for all of them in one
+// statement rather than once per parent. Placing them by query path, not by
+// record, keeps the groups fixed however resolvers are scheduled: the same
+// order may also be fetched elsewhere in the query (as a customer's order).
 type cohorts struct {
-	mu sync.Mutex
-	of map[recordID]*cohort
+	mu      sync.Mutex
+	byShape map[string]*cohort
 }
 
 type cohort struct{ members []any }
 
-// recordID names a record by its Go type and ID field.
-type recordID struct {
-	t  reflect.Type
-	id int64
-}
-
-// idOf is the identity of obj, a record or a pointer to one; ok is false
-// for records without an int64 ID.
-func idOf(obj any) (recordID, bool) {
-	v := reflect.Indirect(reflect.ValueOf(obj))
-	if v.Kind() != reflect.Struct {
-		return recordID{}, false
-	}
-	f := v.FieldByName("ID")
-	if !f.IsValid() || f.Kind() != reflect.Int64 {
-		return recordID{}, false
-	}
-	return recordID{v.Type(), f.Int()}, true
-}
-
-// add makes members, pointers to records, one cohort.
-func (c *cohorts) add(members []any) {
-	if len(members) < 2 {
-		return
-	}
-	co := &cohort{members: members}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, m := range members {
-		if id, ok := idOf(m); ok {
-			c.of[id] = co
+// add records the records of results as the cohort at shape.
+func (c *cohorts) add(shape string, results any) {
+	var members []any
+	rs := reflect.ValueOf(results)
+	for i := 0; i < rs.Len(); i++ {
+		data := reflect.Indirect(rs.Index(i)).FieldByName("Data")
+		switch data.Kind() {
+		case reflect.Slice:
+			for j := 0; j < data.Len(); j++ {
+				members = append(members, data.Index(j).Addr().Interface())
+			}
+		case reflect.Pointer:
+			if !data.IsNil() {
+				members = append(members, data.Interface())
+			}
 		}
 	}
-}
-
-// find is the cohort of obj, or nil.
-func (c *cohorts) find(obj any) *cohort {
-	id, ok := idOf(obj)
-	if !ok {
-		return nil
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.of[id]
+	if prev := c.byShape[shape]; prev != nil {
+		prev.members = append(prev.members, members...)
+		return
+	}
+	c.byShape[shape] = &cohort{members: members}
+}
+
+// find is the cohort at shape, or nil.
+func (c *cohorts) find(shape string) *cohort {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byShape[shape]
+}
+
+// shapeOf is the path of fc in the query without list indices:
+// "orders.line_items" for the line_items of any order of the page.
+func shapeOf(fc *graphql.FieldContext) string {
+	var parts []string
+	for ; fc != nil; fc = fc.Parent {
+		if fc.Index == nil && fc.Field.Field != nil {
+			parts = append(parts, fc.Field.Alias)
+		}
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, ".")
 }
 
 // LoadFor loads the value of key for the object resolving a field. When
@@ -387,37 +382,68 @@ func (c *cohorts) find(obj any) *cohort {
 // primes the request cache; the others then read the cache. A relation of
 // a list so costs one statement however the resolvers are scheduled, which
 // a batching window alone cannot promise on a busy machine.
-func (l *Loader[V]) LoadFor(ctx context.Context, obj any, key int64, keyField string) (V, error) {
-	if group, members := l.siblings(ctx, obj); group != nil {
-		l.mu.Lock()
-		once, ok := l.lists[group]
-		if !ok {
-			once = new(sync.Once)
-			l.lists[group] = once
-		}
-		l.mu.Unlock()
-		once.Do(func() {
-			keys := keysOf(members(), keyField)
-			if len(keys) < 2 {
-				return
-			}
-			for i, res := range l.batch(ctx, keys) {
-				if res.Error == nil {
-					l.Prime(ctx, keys[i], res.Data)
-				}
-			}
-		})
-	}
+func (l *Loader[V]) LoadFor(ctx context.Context, key int64, keyField string) (V, error) {
+	l.loadGroup(ctx, keyField)
 	return l.Load(ctx, key)()
 }
 
-// siblings finds the objects that obj is resolved alongside, and a value
-// naming that group: the records a loader fetched together with obj (all
-// the lines of all the orders of a page), else the list obj sits in (the
-// page itself). It returns nil when obj stands alone.
-func (l *Loader[V]) siblings(ctx context.Context, obj any) (any, func() any) {
-	if c := l.cohorts.find(obj); c != nil {
-		return c, func() any { return c.members }
+// LoadEachFor loads the records of keys, the ids that field keysField (an
+// []int64) of the object being resolved lists, as LoadFor does: the first
+// object of a group loads the ids of the whole group. Missing records are
+// nil.
+func (l *Loader[V]) LoadEachFor(ctx context.Context, keys []int64, keysField string) ([]V, error) {
+	l.loadGroup(ctx, keysField)
+	values, errs := l.LoadMany(ctx, keys)()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return values, nil
+}
+
+// loadGroup loads, once per group, the relation for the keys (field
+// keyField) of every object of the group of the object being resolved,
+// and primes the request cache with the results.
+func (l *Loader[V]) loadGroup(ctx context.Context, keyField string) {
+	group, members := l.siblings(ctx)
+	if group == nil {
+		return
+	}
+	l.mu.Lock()
+	once, ok := l.lists[group]
+	if !ok {
+		once = new(sync.Once)
+		l.lists[group] = once
+	}
+	l.mu.Unlock()
+	once.Do(func() {
+		keys := keysOf(members(), keyField)
+		if len(keys) < 2 {
+			return
+		}
+		results := l.batch(ctx, keys)
+		l.cohorts.add(shapeOf(graphql.GetFieldContext(ctx)), results)
+		for i, res := range results {
+			if res.Error == nil {
+				l.Prime(ctx, keys[i], res.Data)
+			}
+		}
+	})
+}
+
+// siblings finds the objects resolved alongside the one whose field ctx
+// resolves, and a value naming that group. Objects a loader fetched for a
+// whole group are the next group (all the lines of all the orders of a
+// page, found by where they sit in the query); otherwise it is the list the
+// object sits in (the page itself). It returns nil when the object stands
+// alone.
+func (l *Loader[V]) siblings(ctx context.Context) (any, func() any) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc != nil && fc.Parent != nil {
+		if c := l.cohorts.find(shapeOf(fc.Parent)); c != nil {
+			return c, func() any { return c.members }
+		}
 	}
 	if list := enclosingList(ctx); list != nil {
 		return list, func() any { return list.Result }
@@ -435,8 +461,9 @@ func enclosingList(ctx context.Context) *graphql.FieldContext {
 	return fc.Parent.Parent
 }
 
-// keysOf reads field name (an int64 or *int64) of each element of a slice
-// of structs or struct pointers (bare or in interfaces), once each.
+// keysOf reads field name (an int64, *int64 or []int64) of each element of
+// a slice of structs or struct pointers (bare or in interfaces), each key
+// once.
 func keysOf(list any, name string) []int64 {
 	v := reflect.ValueOf(list)
 	if v.Kind() != reflect.Slice {
@@ -444,6 +471,12 @@ func keysOf(list any, name string) []int64 {
 	}
 	seen := make(map[int64]bool, v.Len())
 	keys := make([]int64, 0, v.Len())
+	add := func(k int64) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
 	for i := 0; i < v.Len(); i++ {
 		e := v.Index(i)
 		if e.Kind() == reflect.Interface {
@@ -457,21 +490,19 @@ func keysOf(list any, name string) []int64 {
 		if !f.IsValid() {
 			return nil
 		}
-		var k int64
-		switch f.Kind() {
-		case reflect.Int64:
-			k = f.Int()
-		case reflect.Pointer:
-			if f.IsNil() || f.Elem().Kind() != reflect.Int64 {
-				continue
+		switch {
+		case f.Kind() == reflect.Int64:
+			add(f.Int())
+		case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Int64:
+			if !f.IsNil() {
+				add(f.Elem().Int())
 			}
-			k = f.Elem().Int()
+		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Int64:
+			for j := 0; j < f.Len(); j++ {
+				add(f.Index(j).Int())
+			}
 		default:
 			return nil
-		}
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
 		}
 	}
 	return keys

@@ -208,8 +208,8 @@ func linkIDs(links []models.BundleLink) []int64 {
 
 // bundleLinks loads a bundle's product (products) or collection links,
 // for every bundle of a list at once.
-func bundleLinks(ctx context.Context, obj any, id int64, products bool) ([]models.BundleLink, error) {
-	return loadMany(ctx, obj, id, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleLink] {
+func bundleLinks(ctx context.Context, id int64, products bool) ([]models.BundleLink, error) {
+	return loadMany(ctx, id, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleLink] {
 		if products {
 			return l.ProductLinksByBundle
 		}
@@ -218,6 +218,6 @@ func bundleLinks(ctx context.Context, obj any, id int64, products bool) ([]model
 }
 
 // bundleTiers loads a bundle's tiers, smallest quantity first.
-func bundleTiers(ctx context.Context, obj any, id int64) ([]models.BundleOfferTier, error) {
-	return loadMany(ctx, obj, id, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleOfferTier] { return l.TiersByBundle })
+func bundleTiers(ctx context.Context, id int64) ([]models.BundleOfferTier, error) {
+	return loadMany(ctx, id, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleOfferTier] { return l.TiersByBundle })
 }

@@ -15,7 +15,7 @@ import (
 )
 
 func (r *bundleOfferResolver) ProductIds(ctx context.Context, obj *models.BundleOffer) ([]int64, error) {
-	links, err := bundleLinks(ctx, obj, obj.ID, true)
+	links, err := bundleLinks(ctx, obj.ID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func (r *bundleOfferResolver) ProductIds(ctx context.Context, obj *models.Bundle
 }
 
 func (r *bundleOfferResolver) CollectionIds(ctx context.Context, obj *models.BundleOffer) ([]int64, error) {
-	links, err := bundleLinks(ctx, obj, obj.ID, false)
+	links, err := bundleLinks(ctx, obj.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -31,11 +31,11 @@ func (r *bundleOfferResolver) CollectionIds(ctx context.Context, obj *models.Bun
 }
 
 func (r *bundleOfferResolver) Tiers(ctx context.Context, obj *models.BundleOffer) ([]models.BundleOfferTier, error) {
-	return bundleTiers(ctx, obj, obj.ID)
+	return bundleTiers(ctx, obj.ID)
 }
 
 func (r *bundleOfferResolver) Products(ctx context.Context, obj *models.BundleOffer) ([]models.Product, error) {
-	bps, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleProduct] { return l.ProductsByBundle })
+	bps, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleProduct] { return l.ProductsByBundle })
 	out := make([]models.Product, len(bps))
 	for i, bp := range bps {
 		out[i] = bp.Product
@@ -44,7 +44,7 @@ func (r *bundleOfferResolver) Products(ctx context.Context, obj *models.BundleOf
 }
 
 func (r *bundleOfferResolver) Collections(ctx context.Context, obj *models.BundleOffer) ([]models.Collection, error) {
-	bcs, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleCollection] { return l.CollectionsByBundle })
+	bcs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleCollection] { return l.CollectionsByBundle })
 	out := make([]models.Collection, len(bcs))
 	for i, bc := range bcs {
 		out[i] = bc.Collection
@@ -53,17 +53,17 @@ func (r *bundleOfferResolver) Collections(ctx context.Context, obj *models.Bundl
 }
 
 func (r *bundleOfferResolver) ProductCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	links, err := bundleLinks(ctx, obj, obj.ID, true)
+	links, err := bundleLinks(ctx, obj.ID, true)
 	return int64(len(links)), err
 }
 
 func (r *bundleOfferResolver) CollectionCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	links, err := bundleLinks(ctx, obj, obj.ID, false)
+	links, err := bundleLinks(ctx, obj.ID, false)
 	return int64(len(links)), err
 }
 
 func (r *bundleOfferResolver) TierCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	tiers, err := bundleTiers(ctx, obj, obj.ID)
+	tiers, err := bundleTiers(ctx, obj.ID)
 	return int64(len(tiers)), err
 }
 

@@ -20,7 +20,7 @@ func (r *collectionResolver) ProductsCount(ctx context.Context, obj *models.Coll
 	if err != nil {
 		return 0, err
 	}
-	c, err := l.MemberCountByCollection.LoadFor(ctx, obj, obj.ID, "ID")
+	c, err := l.MemberCountByCollection.LoadFor(ctx, obj.ID, "ID")
 	if err != nil || c == nil {
 		return 0, err
 	}
@@ -32,7 +32,7 @@ func (r *collectionResolver) Products(ctx context.Context, obj *models.Collectio
 	if err != nil {
 		return nil, err
 	}
-	ms, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.CollectionMember] {
+	ms, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.CollectionMember] {
 		return l.MembersByCollection(p.Offset + p.Limit)
 	})
 	if err != nil || int64(len(ms)) <= p.Offset {
@@ -42,7 +42,7 @@ func (r *collectionResolver) Products(ctx context.Context, obj *models.Collectio
 }
 
 func (r *collectionMemberResolver) Product(ctx context.Context, obj *models.CollectionMember) (*models.Product, error) {
-	return loadOne(ctx, obj, obj.ID, "ID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return loadOne(ctx, obj.ID, "ID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *mutationResolver) CreateCollection(ctx context.Context, input graph.CollectionInput) (*models.Collection, error) {

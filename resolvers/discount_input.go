@@ -383,51 +383,23 @@ func checkDiscountRefs(ctx context.Context, tx bun.IDB, d *models.Discount, in g
 	return nil
 }
 
-// discountTargets loads the records of ids (one of obj's id lists) through
-// the request's loader picked by pick, in the list's order, skipping ids
-// whose record is gone (deleted since). The first discount of a list to ask
-// queues the ids of every discount of the list into one batch; the others
-// then read the request cache, so a page costs one statement per relation.
-func discountTargets[V any](ctx context.Context, obj *models.Discount, ids func(*models.Discount) []int64, pick func(*graph.Loaders) *graph.Loader[*V]) ([]V, error) {
+// discountTargets loads the records that obj's id list field (ProductIDs
+// or CollectionIDs) names, in the list's order, skipping ids whose record
+// is gone (deleted since); a page of discounts loads them in one statement.
+func discountTargets[V any](ctx context.Context, ids []int64, field string, pick func(*graph.Loaders) *graph.Loader[*V]) ([]V, error) {
 	out := []V{}
-	if len(ids(obj)) == 0 {
+	if len(ids) == 0 {
 		return out, nil
 	}
 	l, err := graph.LoadersFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ld := pick(l)
-	thunks := map[int64]func() (*V, error){}
-	// The siblings' ids join the batch of obj's own, and wait in the cache.
-	for _, id := range append(ids(obj), siblingDiscountIDs(ctx, ids)...) {
-		if _, ok := thunks[id]; !ok {
-			thunks[id] = ld.Load(ctx, id)
+	records, err := pick(l).LoadEachFor(ctx, ids, field)
+	for _, r := range records {
+		if r != nil {
+			out = append(out, *r)
 		}
 	}
-	for _, id := range ids(obj) {
-		v, err := thunks[id]()
-		if err != nil {
-			return nil, err
-		}
-		if v != nil {
-			out = append(out, *v)
-		}
-	}
-	return out, nil
-}
-
-// siblingDiscountIDs is the ids (by ids) of the discounts of the list the
-// resolved discount sits in; none when it stands alone.
-func siblingDiscountIDs(ctx context.Context, ids func(*models.Discount) []int64) []int64 {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Parent == nil || fc.Parent.Index == nil || fc.Parent.Parent == nil {
-		return nil
-	}
-	list, _ := fc.Parent.Parent.Result.([]models.Discount)
-	var out []int64
-	for i := range list {
-		out = append(out, ids(&list[i])...)
-	}
-	return out
+	return out, err
 }

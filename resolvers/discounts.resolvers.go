@@ -15,12 +15,12 @@ import (
 )
 
 func (r *discountResolver) Products(ctx context.Context, obj *models.Discount) ([]models.Product, error) {
-	return discountTargets(ctx, obj, func(d *models.Discount) []int64 { return d.ProductIDs },
+	return discountTargets(ctx, obj.ProductIDs, "ProductIDs",
 		func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *discountResolver) Collections(ctx context.Context, obj *models.Discount) ([]models.Collection, error) {
-	return discountTargets(ctx, obj, func(d *models.Discount) []int64 { return d.CollectionIDs },
+	return discountTargets(ctx, obj.CollectionIDs, "CollectionIDs",
 		func(l *graph.Loaders) *graph.Loader[*models.Collection] { return l.CollectionByID })
 }
 

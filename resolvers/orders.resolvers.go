@@ -14,7 +14,7 @@ import (
 )
 
 func (r *customerResolver) OrdersCount(ctx context.Context, obj *models.Customer) (int64, error) {
-	c, err := loadMaybe(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[*models.CustomerOrderCount] { return l.OrderCountByCustomer })
+	c, err := loadMaybe(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[*models.CustomerOrderCount] { return l.OrderCountByCustomer })
 	if err != nil || c == nil {
 		return 0, err
 	}
@@ -22,11 +22,11 @@ func (r *customerResolver) OrdersCount(ctx context.Context, obj *models.Customer
 }
 
 func (r *customerResolver) Orders(ctx context.Context, obj *models.Customer) ([]models.Order, error) {
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Order] { return l.OrdersByCustomer })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Order] { return l.OrdersByCustomer })
 }
 
 func (r *fulfillmentResolver) Items(ctx context.Context, obj *models.Fulfillment) ([]models.FulfillmentItem, error) {
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.FulfillmentItem] { return l.ItemsByFulfillment })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.FulfillmentItem] { return l.ItemsByFulfillment })
 }
 
 func (r *mutationResolver) UpdateOrder(ctx context.Context, id int64, input graph.OrderUpdateInput) (*models.Order, error) {
@@ -83,19 +83,19 @@ func (r *orderResolver) Customer(ctx context.Context, obj *models.Order) (*model
 	if obj.CustomerID == nil {
 		return nil, nil
 	}
-	return loadMaybe(ctx, obj, *obj.CustomerID, "CustomerID", func(l *graph.Loaders) *graph.Loader[*models.Customer] { return l.CustomerByID })
+	return loadMaybe(ctx, *obj.CustomerID, "CustomerID", func(l *graph.Loaders) *graph.Loader[*models.Customer] { return l.CustomerByID })
 }
 
 func (r *orderResolver) LineItems(ctx context.Context, obj *models.Order) ([]models.OrderLineItem, error) {
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.OrderLineItem] { return l.LineItemsByOrder })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.OrderLineItem] { return l.LineItemsByOrder })
 }
 
 func (r *orderResolver) Transactions(ctx context.Context, obj *models.Order) ([]models.OrderTransaction, error) {
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.OrderTransaction] { return l.TransactionsByOrder })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.OrderTransaction] { return l.TransactionsByOrder })
 }
 
 func (r *orderResolver) Fulfillments(ctx context.Context, obj *models.Order) ([]models.Fulfillment, error) {
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Fulfillment] { return l.FulfillmentsByOrder })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Fulfillment] { return l.FulfillmentsByOrder })
 }
 
 func (r *orderResolver) Fulfilled(ctx context.Context, obj *models.Order) ([]models.FulfilledQuantity, error) {
@@ -107,21 +107,21 @@ func (r *orderResolver) Fulfilled(ctx context.Context, obj *models.Order) ([]mod
 }
 
 func (r *orderResolver) Refunds(ctx context.Context, obj *models.Order) ([]models.Refund, error) {
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Refund] { return l.RefundsByOrder })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Refund] { return l.RefundsByOrder })
 }
 
 func (r *orderLineItemResolver) Variant(ctx context.Context, obj *models.OrderLineItem) (*models.ProductVariant, error) {
 	if obj.VariantID == nil {
 		return nil, nil
 	}
-	return loadMaybe(ctx, obj, *obj.VariantID, "VariantID", func(l *graph.Loaders) *graph.Loader[*models.ProductVariant] { return l.VariantByID })
+	return loadMaybe(ctx, *obj.VariantID, "VariantID", func(l *graph.Loaders) *graph.Loader[*models.ProductVariant] { return l.VariantByID })
 }
 
 func (r *orderLineItemResolver) Product(ctx context.Context, obj *models.OrderLineItem) (*models.Product, error) {
 	if obj.ProductID == nil {
 		return nil, nil
 	}
-	return loadMaybe(ctx, obj, *obj.ProductID, "ProductID", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return loadMaybe(ctx, *obj.ProductID, "ProductID", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *queryResolver) Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error) {
@@ -232,7 +232,7 @@ func (r *refundResolver) OrderFinancialStatus(ctx context.Context, obj *models.R
 	if obj.OrderFinancialStatus != "" {
 		return obj.OrderFinancialStatus, nil
 	}
-	o, err := loadOne(ctx, obj, obj.OrderID, "OrderID", "the order", func(l *graph.Loaders) *graph.Loader[*models.Order] { return l.OrderByID })
+	o, err := loadOne(ctx, obj.OrderID, "OrderID", "the order", func(l *graph.Loaders) *graph.Loader[*models.Order] { return l.OrderByID })
 	if err != nil {
 		return "", err
 	}

@@ -106,11 +106,11 @@ func (r *mutationResolver) ImportProducts(ctx context.Context, file graphql.Uplo
 }
 
 func (r *productResolver) Variants(ctx context.Context, obj *models.Product) ([]models.ProductVariant, error) {
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductVariant] { return l.VariantsByProduct })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductVariant] { return l.VariantsByProduct })
 }
 
 func (r *productResolver) Images(ctx context.Context, obj *models.Product) ([]models.ProductImage, error) {
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductImage] { return l.ImagesByProduct })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductImage] { return l.ImagesByProduct })
 }
 
 func (r *productResolver) ImageSrc(ctx context.Context, obj *models.Product) (*string, error) {
@@ -134,7 +134,7 @@ func (r *productResolver) PriceCents(ctx context.Context, obj *models.Product) (
 }
 
 func (r *productResolver) CollectionIds(ctx context.Context, obj *models.Product) ([]int64, error) {
-	ms, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Membership] { return l.MembershipsByProduct })
+	ms, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Membership] { return l.MembershipsByProduct })
 	ids := make([]int64, len(ms))
 	for i, m := range ms {
 		ids[i] = m.CollectionID
@@ -143,7 +143,7 @@ func (r *productResolver) CollectionIds(ctx context.Context, obj *models.Product
 }
 
 func (r *productResolver) Collections(ctx context.Context, obj *models.Product) ([]models.Collection, error) {
-	pcs, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductCollection] { return l.CollectionsByProduct })
+	pcs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductCollection] { return l.CollectionsByProduct })
 	out := make([]models.Collection, len(pcs))
 	for i, pc := range pcs {
 		out[i] = pc.Collection
@@ -159,11 +159,11 @@ func (r *productResolver) Reviews(ctx context.Context, obj *models.Product, limi
 		}
 		n = *limit
 	}
-	return loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Review] { return l.ReviewsByProduct(n) })
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Review] { return l.ReviewsByProduct(n) })
 }
 
 func (r *productResolver) Bundles(ctx context.Context, obj *models.Product) ([]models.BundleOffer, error) {
-	pbs, err := loadMany(ctx, obj, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductBundle] { return l.BundlesByProduct })
+	pbs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductBundle] { return l.BundlesByProduct })
 	out := make([]models.BundleOffer, len(pbs))
 	for i, pb := range pbs {
 		out[i] = pb.BundleOffer
@@ -172,7 +172,7 @@ func (r *productResolver) Bundles(ctx context.Context, obj *models.Product) ([]m
 }
 
 func (r *productVariantResolver) Product(ctx context.Context, obj *models.ProductVariant) (*models.Product, error) {
-	return loadOne(ctx, obj, obj.ProductID, "ProductID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return loadOne(ctx, obj.ProductID, "ProductID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
 }
 
 func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error) {
