@@ -221,21 +221,15 @@ func (r *mutationResolver) ReorderCollectionProducts(ctx context.Context, id int
 }
 
 func (r *queryResolver) Collections(ctx context.Context, filter *models.CollectionFilter, limit *int64, offset *int64) ([]models.Collection, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Collection, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.CollectionFilter, p models.Page) ([]models.Collection, error) {
 		return models.ListCollections(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
 func (r *queryResolver) CollectionsCount(ctx context.Context, filter *models.CollectionFilter) (int64, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return 0, err
-	}
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountCollections(ctx, r.db(ctx), sid, f) })
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.CollectionFilter) (int64, error) {
+		return models.CountCollections(ctx, r.db(ctx), sid, f)
+	})
 }
 
 func (r *queryResolver) Collection(ctx context.Context, id int64) (*models.Collection, error) {

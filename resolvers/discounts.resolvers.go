@@ -77,21 +77,13 @@ func (r *mutationResolver) DeleteDiscount(ctx context.Context, id int64) (bool, 
 }
 
 func (r *queryResolver) Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Discount, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DiscountFilter, p models.Page) ([]models.Discount, error) {
 		return models.ListDiscounts(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
 func (r *queryResolver) DiscountsCount(ctx context.Context, filter *models.DiscountFilter) (int64, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return 0, err
-	}
-	return inStore(ctx, func(sid int64) (int64, error) {
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.DiscountFilter) (int64, error) {
 		return models.CountDiscounts(ctx, r.db(ctx), sid, f)
 	})
 }

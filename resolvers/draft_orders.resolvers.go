@@ -126,21 +126,15 @@ func (r *mutationResolver) MarkDraftOrderPaid(ctx context.Context, id int64, inp
 }
 
 func (r *queryResolver) DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.DraftOrder, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DraftOrderFilter, p models.Page) ([]models.DraftOrder, error) {
 		return models.ListDraftOrders(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
 func (r *queryResolver) DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return 0, err
-	}
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountDraftOrders(ctx, r.db(ctx), sid, f) })
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.DraftOrderFilter) (int64, error) {
+		return models.CountDraftOrders(ctx, r.db(ctx), sid, f)
+	})
 }
 
 func (r *queryResolver) DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error) {

@@ -111,16 +111,39 @@ func inStore[T any](ctx context.Context, fn func(storeID int64) (T, error)) (T, 
 	return fn(sid)
 }
 
-// checkedFilter checks a list filter; left out, it filters nothing.
-func checkedFilter[F any, P interface {
+// filter is a list filter: a pointer that checks what it holds.
+type filter[F any] interface {
 	*F
 	Check() error
-}](f P) (F, error) {
+}
+
+// checkedFilter checks a list filter; left out, it filters nothing.
+func checkedFilter[F any, P filter[F]](f P) (F, error) {
 	if f == nil {
 		var zero F
 		return zero, nil
 	}
 	return *f, f.Check()
+}
+
+// filteredPage is listPage over a list filter, which is checked first.
+func filteredPage[F any, P filter[F], T any](ctx context.Context, f P, limit, offset *int64, list func(storeID int64, f F, p models.Page) ([]T, error)) ([]T, error) {
+	checked, err := checkedFilter(f)
+	if err != nil {
+		return nil, err
+	}
+	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]T, error) { return list(sid, checked, p) })
+}
+
+// inStoreFiltered is inStore with a list filter, which is checked first:
+// the shape of counts and exports.
+func inStoreFiltered[F any, P filter[F], T any](ctx context.Context, f P, fn func(storeID int64, f F) (T, error)) (T, error) {
+	checked, err := checkedFilter(f)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return inStore(ctx, func(sid int64) (T, error) { return fn(sid, checked) })
 }
 
 type dbKey struct{}

@@ -125,21 +125,15 @@ func (r *orderLineItemResolver) Product(ctx context.Context, obj *models.OrderLi
 }
 
 func (r *queryResolver) Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Order, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.OrderFilter, p models.Page) ([]models.Order, error) {
 		return models.ListOrders(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
 func (r *queryResolver) OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return 0, err
-	}
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountOrders(ctx, r.db(ctx), sid, f) })
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.OrderFilter) (int64, error) {
+		return models.CountOrders(ctx, r.db(ctx), sid, f)
+	})
 }
 
 func (r *queryResolver) Order(ctx context.Context, id int64) (*models.Order, error) {
@@ -175,7 +169,9 @@ func (r *queryResolver) OrderFulfilled(ctx context.Context, id int64) ([]models.
 }
 
 func (r *queryResolver) OrdersExport(ctx context.Context, filter *models.OrderFilter, format *graph.SheetFormat) (*graph.Download, error) {
-	return r.exportOrders(ctx, filter, format)
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.OrderFilter) (*graph.Download, error) {
+		return r.exportOrders(ctx, sid, f, format)
+	})
 }
 
 func (r *queryResolver) AwaitingCapture(ctx context.Context, limit *int64, offset *int64) ([]models.AwaitingCapture, error) {
@@ -205,11 +201,7 @@ func (r *queryResolver) AwaitingCapturePayment(ctx context.Context, id int64) (*
 }
 
 func (r *queryResolver) AwaitingCaptureActivity(ctx context.Context, id int64) (*graph.UseractivityLog, error) {
-	p, err := r.AwaitingCapturePayment(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	o, err := r.Order(ctx, p.OrderID)
+	p, o, err := r.awaitingPaymentOrder(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -217,11 +209,7 @@ func (r *queryResolver) AwaitingCaptureActivity(ctx context.Context, id int64) (
 }
 
 func (r *queryResolver) AwaitingCaptureCheckout(ctx context.Context, id int64) (*graph.Checkout, error) {
-	p, err := r.AwaitingCapturePayment(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	o, err := r.Order(ctx, p.OrderID)
+	p, o, err := r.awaitingPaymentOrder(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -176,21 +176,15 @@ func (r *productVariantResolver) Product(ctx context.Context, obj *models.Produc
 }
 
 func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Product, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.ProductFilter, p models.Page) ([]models.Product, error) {
 		return models.ListProducts(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
 func (r *queryResolver) ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return 0, err
-	}
-	return inStore(ctx, func(sid int64) (int64, error) { return models.CountProducts(ctx, r.db(ctx), sid, f) })
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.ProductFilter) (int64, error) {
+		return models.CountProducts(ctx, r.db(ctx), sid, f)
+	})
 }
 
 func (r *queryResolver) Product(ctx context.Context, id int64) (*models.Product, error) {
@@ -214,15 +208,9 @@ func (r *queryResolver) ProductOptionsCount(ctx context.Context, q *string) (int
 }
 
 func (r *queryResolver) ProductsExport(ctx context.Context, filter *models.ProductFilter, format *graph.SheetFormat) (*graph.Download, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return r.exportProducts(ctx, sid, f, format)
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.ProductFilter) (*graph.Download, error) {
+		return r.exportProducts(ctx, sid, f, format)
+	})
 }
 
 func (r *queryResolver) ProductImportTemplate(ctx context.Context, format *graph.SheetFormat) (*graph.Download, error) {

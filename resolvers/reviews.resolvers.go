@@ -114,46 +114,28 @@ func (r *mutationResolver) ImportReviews(ctx context.Context, file graphql.Uploa
 }
 
 func (r *queryResolver) Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64) ([]models.Review, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.Review, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.ReviewFilter, p models.Page) ([]models.Review, error) {
 		return models.ListReviews(ctx, r.db(ctx), sid, f, p)
 	})
 }
 
 func (r *queryResolver) ReviewsCount(ctx context.Context, filter *models.ReviewFilter) (int64, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return 0, err
-	}
-	return inStore(ctx, func(sid int64) (int64, error) {
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.ReviewFilter) (int64, error) {
 		return models.CountReviews(ctx, r.db(ctx), sid, f)
 	})
 }
 
 func (r *queryResolver) ReviewCounts(ctx context.Context, filter *models.ReviewFilter) (*models.ReviewCounts, error) {
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return inStore(ctx, func(sid int64) (*models.ReviewCounts, error) {
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.ReviewFilter) (*models.ReviewCounts, error) {
 		c, err := models.CountReviewsByStatus(ctx, r.db(ctx), sid, f)
 		return &c, err
 	})
 }
 
 func (r *queryResolver) ReviewsExport(ctx context.Context, filter *models.ReviewFilter, format *graph.SheetFormat) (*graph.Download, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	f, err := checkedFilter(filter)
-	if err != nil {
-		return nil, err
-	}
-	return r.exportReviews(ctx, sid, f, format)
+	return inStoreFiltered(ctx, filter, func(sid int64, f models.ReviewFilter) (*graph.Download, error) {
+		return r.exportReviews(ctx, sid, f, format)
+	})
 }
 
 func (r *queryResolver) ReviewImportTemplate(ctx context.Context, format *graph.SheetFormat) (*graph.Download, error) {
