@@ -755,6 +755,9 @@ func TestProductUpdate(t *testing.T) {
 		map[string]any{"id": vM, "option1": "M", "price_cents": 3900, "image_src": img("b")},
 		map[string]any{"id": pdID(t, xl), "option1": "XL", "price_cents": 4600},
 	}})
+	if vs := pdVariants(u); vs[0]["image_id"] == nil {
+		t.Fatalf("image_src must link the variant to its image again: %v", vs[0])
+	}
 
 	// Changing only the images keeps the variants; a link to a removed
 	// image goes.
