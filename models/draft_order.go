@@ -263,31 +263,3 @@ func CollectionIDsOf(ctx context.Context, db bun.IDB, storeID int64, productIDs 
 	}
 	return out, err
 }
-
-// TakeInventory removes sold quantities from tracked variants. A variant
-// that may not be oversold (policy deny) and has too few is a conflict.
-func TakeInventory(ctx context.Context, tx bun.IDB, storeID int64, quantities map[int64]int64) error {
-	ids := make([]int64, 0, len(quantities))
-	for id := range quantities {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids) // one lock order for every transaction
-	for _, id := range ids {
-		var left []struct {
-			SKU      string `bun:"sku"`
-			Quantity int64  `bun:"inventory_quantity"`
-			Policy   string `bun:"inventory_policy"`
-		}
-		err := tx.NewUpdate().Table("product_variants").
-			Set("inventory_quantity = inventory_quantity - ?", quantities[id]).
-			Where("store_id = ? AND id = ? AND track_inventory", storeID, id).
-			Returning("sku, inventory_quantity, inventory_policy").Scan(ctx, &left)
-		if err != nil {
-			return err
-		}
-		if len(left) == 1 && left[0].Quantity < 0 && left[0].Policy == "deny" {
-			return apperr.Conflictf("variant %d (SKU %q) has only %d in stock, not %d", id, left[0].SKU, left[0].Quantity+quantities[id], quantities[id])
-		}
-	}
-	return nil
-}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
 // An order's financial and fulfilment statuses are not set by hand: they
@@ -167,14 +168,11 @@ func InsertRefund(ctx context.Context, tx bun.IDB, r *Refund, items []RefundLine
 	if _, err := tx.NewInsert().Model(&items).Exec(ctx); err != nil {
 		return classify(err, "the refund's lines")
 	}
-	for _, it := range items {
-		if _, err := tx.NewUpdate().Table("order_line_items").
-			Set("refunded_quantity = refunded_quantity + ?", it.Quantity).
-			Where("id = ? AND order_id = ?", it.LineItemID, r.OrderID).Exec(ctx); err != nil {
-			return classify(err, "the refund's lines")
-		}
+	ids, qs := make([]int64, len(items)), make([]int64, len(items))
+	for i, it := range items {
+		ids[i], qs[i] = it.LineItemID, it.Quantity
 	}
-	return nil
+	return classify(addToLines(ctx, tx, r.OrderID, "refunded_quantity", ids, qs), "the refund's lines")
 }
 
 // InsertFulfillment records a shipment of items and adds them to the lines'
@@ -192,8 +190,7 @@ func InsertFulfillment(ctx context.Context, tx bun.IDB, f *Fulfillment, items []
 	return shiftFulfilled(ctx, tx, f.OrderID, items, +1)
 }
 
-// GetFulfillment reads one shipment of the store, locking its order's row
-// first so that it serialises with the order's other changes.
+// GetFulfillment reads one shipment of the store.
 func GetFulfillment(ctx context.Context, tx bun.IDB, storeID, id int64) (*Fulfillment, error) {
 	f := new(Fulfillment)
 	err := tx.NewSelect().Model(f).Where("store_id = ? AND id = ?", storeID, id).Scan(ctx)
@@ -214,28 +211,24 @@ func CancelFulfillment(ctx context.Context, tx bun.IDB, f *Fulfillment, now time
 	return shiftFulfilled(ctx, tx, f.OrderID, items, -1)
 }
 
+// shiftFulfilled adds (sign +1) or returns (-1) a shipment's quantities to
+// its lines' fulfilled quantities.
 func shiftFulfilled(ctx context.Context, tx bun.IDB, orderID int64, items []FulfillmentItem, sign int64) error {
-	for _, it := range items {
-		if _, err := tx.NewUpdate().Table("order_line_items").
-			Set("fulfilled_quantity = fulfilled_quantity + ?", sign*it.Quantity).
-			Where("id = ? AND order_id = ?", it.LineItemID, orderID).Exec(ctx); err != nil {
-			return classify(err, "the fulfillment's items")
-		}
+	ids, qs := make([]int64, len(items)), make([]int64, len(items))
+	for i, it := range items {
+		ids[i], qs[i] = it.LineItemID, sign*it.Quantity
 	}
-	return nil
+	return classify(addToLines(ctx, tx, orderID, "fulfilled_quantity", ids, qs), "the fulfillment's items")
 }
 
-// Restock puts quantities of variants back into stock.
-func Restock(ctx context.Context, tx bun.IDB, storeID int64, quantities map[int64]int64) error {
-	for variantID, q := range quantities {
-		if q == 0 {
-			continue
-		}
-		if _, err := tx.NewUpdate().Table("product_variants").
-			Set("inventory_quantity = inventory_quantity + ?", q).
-			Where("store_id = ? AND id = ? AND track_inventory", storeID, variantID).Exec(ctx); err != nil {
-			return err
-		}
+// addToLines adds qs to column of the order's lines ids, in one statement;
+// the caller holds the order's row lock, so no other change interleaves.
+func addToLines(ctx context.Context, tx bun.IDB, orderID int64, column string, ids, qs []int64) error {
+	if len(ids) == 0 {
+		return nil
 	}
-	return nil
+	_, err := tx.NewRaw(`UPDATE order_line_items AS li SET ? = li.? + v.q
+		FROM unnest(?::bigint[], ?::bigint[]) AS v(id, q) WHERE li.id = v.id AND li.order_id = ?`,
+		bun.Ident(column), bun.Ident(column), pgdialect.Array(ids), pgdialect.Array(qs), orderID).Exec(ctx)
+	return err
 }

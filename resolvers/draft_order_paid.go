@@ -163,10 +163,10 @@ func takeStock(ctx context.Context, tx bun.IDB, storeID int64, lines []models.Dr
 	sold := map[int64]int64{}
 	for _, l := range lines {
 		if l.VariantID != nil {
-			sold[*l.VariantID] += l.Quantity
+			sold[*l.VariantID] -= l.Quantity
 		}
 	}
-	return models.TakeInventory(ctx, tx, storeID, sold)
+	return models.AdjustInventory(ctx, tx, storeID, sold)
 }
 
 // payOrder records the draft's payment as a successful sale and brings the

@@ -240,7 +240,7 @@ func (r *Resolver) cancel(in graph.OrderCancelInput) orderChange {
 					back[*l.VariantID] += l.Quantity - l.RefundedQuantity
 				}
 			}
-			if err := models.Restock(ctx, tx, o.StoreID, back); err != nil {
+			if err := models.AdjustInventory(ctx, tx, o.StoreID, back); err != nil {
 				return nil, err
 			}
 		}
@@ -393,7 +393,7 @@ func (r *Resolver) applyRefund(ctx context.Context, tx bun.Tx, o *models.Order, 
 				back[*v] += it.Quantity
 			}
 		}
-		if err := models.Restock(ctx, tx, o.StoreID, back); err != nil {
+		if err := models.AdjustInventory(ctx, tx, o.StoreID, back); err != nil {
 			return nil, err
 		}
 	}
