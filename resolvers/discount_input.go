@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
@@ -45,25 +44,6 @@ func discountValueType(typ string) string {
 		return models.DiscountFixedAmount
 	}
 	return models.DiscountPercentage
-}
-
-// inputNulls names the fields of the mutation's input argument sent as an
-// explicit null (which clears a nullable field, where left out keeps it):
-// gqlgen's input struct cannot tell the two apart, the argument's raw value
-// can. REST bodies arrive as the same variable, so both surfaces agree.
-func inputNulls(ctx context.Context) map[string]bool {
-	out := map[string]bool{}
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Field.Field == nil || !graphql.HasOperationContext(ctx) {
-		return out
-	}
-	in, _ := fc.Field.ArgumentMap(graphql.GetOperationContext(ctx).Variables)["input"].(map[string]any)
-	for k, v := range in {
-		if v == nil {
-			out[k] = true
-		}
-	}
-	return out
 }
 
 // applyDiscountInput merges in onto d (the stored discount, or newDiscount

@@ -30,7 +30,7 @@ func (r *mutationResolver) CreateDiscount(ctx context.Context, input graph.Disco
 		return nil, err
 	}
 	d := newDiscount(sid)
-	if err := applyDiscountInput(d, input, inputNulls(ctx), true); err != nil {
+	if err := applyDiscountInput(d, input, sentNulls(ctx, "input"), true); err != nil {
 		return nil, err
 	}
 	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -57,7 +57,7 @@ func (r *mutationResolver) UpdateDiscount(ctx context.Context, id int64, input g
 		if d, err = models.LockDiscount(ctx, tx, sid, id); err != nil {
 			return err
 		}
-		if err := applyDiscountInput(d, input, inputNulls(ctx), false); err != nil {
+		if err := applyDiscountInput(d, input, sentNulls(ctx, "input"), false); err != nil {
 			return err
 		}
 		if err := checkDiscountRefs(ctx, tx, d, input); err != nil {

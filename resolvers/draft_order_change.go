@@ -11,6 +11,7 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/apperr"
+	"storeadmin/internal/geo"
 	"storeadmin/models"
 )
 
@@ -171,14 +172,10 @@ func checkAddress(field string, v any) (any, error) {
 			obj[k] = strings.ToUpper(strings.TrimSpace(s))
 		}
 	}
-	if c, ok := obj["country_code"].(string); ok && c != "" && !isAlpha2(c) {
+	if c, ok := obj["country_code"].(string); ok && c != "" && !geo.IsCountry(c) {
 		return nil, apperr.Invalidf("%s.country_code must be a two-letter country code such as FR, not %q", field, c)
 	}
 	return obj, jsonSize(field, obj, maxAddressBytes)
-}
-
-func isAlpha2(s string) bool {
-	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
 }
 
 // draftLines checks line inputs and fills variant lines from the catalogue.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
 
 	"storeadmin/internal/apperr"
@@ -171,4 +172,24 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// sentNulls names the fields that the request set to an explicit null in
+// the input-object argument arg of the field being resolved, whether the
+// object came as a literal or as a variable (a REST body is the variable
+// $input, nulls kept). gqlgen decodes null and a left-out field alike into
+// a nil pointer, so an update that clears a value asks here.
+func sentNulls(ctx context.Context, arg string) map[string]bool {
+	out := map[string]bool{}
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil || fc.Field.Definition == nil || !graphql.HasOperationContext(ctx) {
+		return out
+	}
+	obj, _ := fc.Field.ArgumentMap(graphql.GetOperationContext(ctx).Variables)[arg].(map[string]any)
+	for k, v := range obj {
+		if v == nil {
+			out[k] = true
+		}
+	}
+	return out
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
@@ -13,26 +12,6 @@ import (
 	"storeadmin/internal/geo"
 	"storeadmin/models"
 )
-
-// sentNulls names the fields that the request set to an explicit null in
-// the input-object argument arg of the field being resolved, whether the
-// object came as a literal or as a variable (a REST body is the variable
-// $input, nulls kept). gqlgen decodes null and a left-out field alike into
-// a nil pointer, so an update that clears a value asks here.
-func sentNulls(ctx context.Context, arg string) map[string]bool {
-	out := map[string]bool{}
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Field.Field == nil || fc.Field.Definition == nil || !graphql.HasOperationContext(ctx) {
-		return out
-	}
-	obj, _ := fc.Field.ArgumentMap(graphql.GetOperationContext(ctx).Variables)[arg].(map[string]any)
-	for k, v := range obj {
-		if v == nil {
-			out[k] = true
-		}
-	}
-	return out
-}
 
 // position checks a position: 0 to models.MaxPosition.
 func position(field string, v int64) (int64, error) {
