@@ -123,6 +123,26 @@ func New(t testing.TB) (db *bun.DB, url string) {
 	return db, url
 }
 
+// NewEmpty creates an empty database (no migrations applied) on the server
+// that New uses, dropped in t.Cleanup, and returns its URL: for tests of
+// migrating itself.
+func NewEmpty(t testing.TB) string {
+	t.Helper()
+	e := setup(t)
+	name := fmt.Sprintf("%s_%d", e.prefix, seq.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := e.admin.ExecContext(ctx, "CREATE DATABASE "+quote(name)); err != nil {
+		t.Fatalf("testdb: create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if err := e.dropDatabase(name); err != nil {
+			t.Errorf("testdb: %v", err)
+		}
+	})
+	return e.url(name)
+}
+
 // ServerURL is the URL of database dbname on the server that New uses, for
 // tests that need a database other than a migrated clone (e.g. to test the
 // migrate command on an empty one). It does not create the database.
