@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/executor"
@@ -20,6 +21,7 @@ import (
 
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/database"
 )
 
 // MaxComplexity bounds the cost of one operation (gqlgen's default count:
@@ -37,6 +39,7 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger) *executor.Executor {
 	exec.Use(extension.Introspection{})
 	exec.Use(extension.FixedComplexityLimit(MaxComplexity))
 	exec.Use(freshReadsAfterWrites{})
+	exec.Use(stopWhenCancelled{})
 	exec.SetErrorPresenter(errorPresenter(log))
 	exec.SetRecoverFunc(func(ctx context.Context, v any) error {
 		log.ErrorContext(ctx, "panic in resolver", "panic", v, "stack", string(debug.Stack()))
@@ -109,6 +112,21 @@ func errorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if _, ok := gqlErr.Extensions["code"]; ok {
 			return gqlErr // gqlgen's own parse and validation errors
 		}
+		if ctx.Err() != nil {
+			// The client went away and took the request's context with
+			// it: every field still running fails the same way, and no one
+			// reads the answer. The server logs the request once.
+			gqlErr.Message = "the request was cancelled"
+			gqlErr.Extensions["code"] = string(apperr.Internal)
+			return gqlErr
+		}
+		if database.Unavailable(err) {
+			markUnavailable(ctx)
+			log.WarnContext(ctx, "database unavailable", "error", err, "path", gqlErr.Path.String())
+			gqlErr.Message = apperr.UnavailableMessage
+			gqlErr.Extensions["code"] = string(apperr.Unavailable)
+			return gqlErr
+		}
 		log.ErrorContext(ctx, "internal error", "error", err, "path", gqlErr.Path.String())
 		gqlErr.Message = "internal server error"
 		gqlErr.Extensions["code"] = string(apperr.Internal)
@@ -131,4 +149,41 @@ func (freshReadsAfterWrites) InterceptRootField(ctx context.Context, next graphq
 		}
 	}
 	return next(ctx)
+}
+
+// stopWhenCancelled resolves no further field once the request's context
+// has ended (the client hung up, the request timed out): without it a heavy
+// query went on resolving, and failing, every field of its lists for no one.
+type stopWhenCancelled struct{}
+
+func (stopWhenCancelled) ExtensionName() string                   { return "StopWhenCancelled" }
+func (stopWhenCancelled) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (stopWhenCancelled) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return next(ctx)
+}
+
+type unavailableKey struct{}
+
+// WithUnavailableFlag returns a context whose operation's errors record
+// whether the database was unreachable, for transports that answer such
+// an operation with 503 (see Unavailable).
+func WithUnavailableFlag(ctx context.Context) context.Context {
+	return context.WithValue(ctx, unavailableKey{}, new(atomic.Bool))
+}
+
+// Unavailable tells whether an error of the operation run on ctx (made by
+// WithUnavailableFlag) was an unreachable database.
+func Unavailable(ctx context.Context) bool {
+	f, _ := ctx.Value(unavailableKey{}).(*atomic.Bool)
+	return f != nil && f.Load()
+}
+
+func markUnavailable(ctx context.Context) {
+	if f, _ := ctx.Value(unavailableKey{}).(*atomic.Bool); f != nil {
+		f.Store(true)
+	}
 }

@@ -117,6 +117,12 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 			return
 		}
 		resp := a.run(r.Context(), op, vars)
+		if resp == nil || r.Context().Err() != nil {
+			// The client hung up: nobody reads an answer, and the server
+			// logs the request once (see server.logCancelled).
+			audit.Fail(r.Context(), apperr.Internal, "the client closed the request")
+			return
+		}
 		if len(resp.Errors) > 0 {
 			first := resp.Errors[0]
 			code := apperr.Internal
@@ -219,6 +225,9 @@ func (a *Adapter) Render(ctx context.Context, name string, vars map[string]any) 
 		return nil, fmt.Errorf("no persisted operation %s", name)
 	}
 	resp := a.run(ctx, op, vars)
+	if resp == nil {
+		return nil, fmt.Errorf("render %s: %w", name, context.Cause(ctx))
+	}
 	if len(resp.Errors) > 0 {
 		return nil, resp.Errors
 	}

@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"storeadmin/internal/apperr"
+
 	"bytes"
 	"encoding/json"
 	"net/http"
@@ -15,6 +17,9 @@ func WriteError(w http.ResponseWriter, code int, message string) {
 		Status  bool   `json:"status"`
 		Message string `json:"message"`
 	}{false, message})
+	if code == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", apperr.RetryAfter)
+	}
 	writeJSON(w, code, bytes.TrimSpace(buf.Bytes()))
 }
 

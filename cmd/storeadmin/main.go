@@ -23,7 +23,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 	_ "time/tzdata" // store time zones are checked against the IANA database, wherever the binary runs
+
+	"storeadmin/internal/database"
 )
 
 const usage = `storeadmin: the Store Admin API.
@@ -45,7 +48,9 @@ Run "storeadmin <command> --help" for a command's flags.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// An unreachable database is logged once per outage, not by every
+	// request, poll and worker that meets it.
+	log := slog.New(database.QuietOutages(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}), 30*time.Second))
 	err := run(ctx, os.Args[1:], os.Stdout, log)
 	if errors.Is(err, flag.ErrHelp) {
 		return

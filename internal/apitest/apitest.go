@@ -25,6 +25,7 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/database"
 	"storeadmin/internal/events"
 	"storeadmin/internal/media"
 	"storeadmin/internal/server"
@@ -55,6 +56,8 @@ type Option func(*setup)
 type setup struct {
 	server.Config
 	idleEvents bool
+	log        slog.Handler // nil: discarded (shown at WARN with -v)
+	db         *bun.DB      // nil: a fresh test database
 }
 
 // StartEventWorkers starts another events engine on the service's
@@ -78,6 +81,14 @@ func (e *Env) StartEventWorkers() {
 		}
 	})
 }
+
+// WithLog sends the service's log (and its events engine's) to h, behind
+// the same outage filter serve puts in front of its log.
+func WithLog(h slog.Handler) Option { return func(s *setup) { s.log = h } }
+
+// WithDatabase serves from db, a migrated database the test owns (to stop
+// its server, say), instead of a fresh one.
+func WithDatabase(db *bun.DB) Option { return func(s *setup) { s.db = db } }
 
 // WithRateLimit sets the requests per key per minute.
 func WithRateLimit(n int) Option { return func(s *setup) { s.RateLimit = n } }
@@ -108,7 +119,6 @@ func EventsConfig(log *slog.Logger) events.Config {
 // are allowed, as STOREADMIN_WEBHOOK_ALLOW_PRIVATE=1 does.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
-	db, _ := testdb.New(t)
 	// The listener comes first: signed upload and download URLs must point
 	// at this very server.
 	hs := httptest.NewUnstartedServer(nil)
@@ -122,10 +132,19 @@ func New(t testing.TB, opts ...Option) *Env {
 	for _, o := range opts {
 		o(&st)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if testing.Verbose() {
-		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	db := st.db
+	if db == nil {
+		db, _ = testdb.New(t)
 	}
+	h := st.log
+	switch {
+	case h != nil:
+	case testing.Verbose():
+		h = slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})
+	default:
+		h = slog.DiscardHandler
+	}
+	log := slog.New(database.QuietOutages(h, 2*time.Second))
 	st.Events = startEvents(t, db, log, !st.idleEvents)
 	cfg := st.Config
 	srv, err := server.New(db, cfg, log, time.Now)

@@ -25,7 +25,16 @@ const (
 	Conflict        Code = "CONFLICT"        // 409
 	RateLimited     Code = "RATE_LIMITED"    // 429
 	Internal        Code = "INTERNAL"        // 500
+	// Unavailable is a failure that passes by itself (the database is
+	// unreachable): the client should retry after RetryAfter seconds.
+	Unavailable Code = "SERVICE_UNAVAILABLE" // 503
 )
+
+// RetryAfter is the Retry-After, in seconds, of an Unavailable answer.
+const RetryAfter = "5"
+
+// UnavailableMessage is what a client is told while the database is out.
+const UnavailableMessage = "the service is briefly unavailable (its database does not answer); retry after the number of seconds in Retry-After"
 
 // HTTPStatus is the status code the REST surface answers for c.
 func (c Code) HTTPStatus() int {
@@ -42,6 +51,8 @@ func (c Code) HTTPStatus() int {
 		return 409
 	case RateLimited:
 		return 429
+	case Unavailable:
+		return 503
 	}
 	return 500
 }

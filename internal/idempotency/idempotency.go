@@ -47,6 +47,7 @@ import (
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/database"
 	"storeadmin/rest"
 )
 
@@ -257,6 +258,14 @@ func (m *middleware) fail(w http.ResponseWriter, r *http.Request, status int, co
 }
 
 func (m *middleware) internal(w http.ResponseWriter, r *http.Request, what string, err error) {
+	if r.Context().Err() != nil {
+		return // the client hung up: nobody reads an answer
+	}
+	if database.Unavailable(err) {
+		m.cfg.Log.WarnContext(r.Context(), what, "error", err)
+		m.fail(w, r, http.StatusServiceUnavailable, apperr.Unavailable, apperr.UnavailableMessage)
+		return
+	}
 	m.cfg.Log.ErrorContext(r.Context(), what, "error", err)
 	m.fail(w, r, http.StatusInternalServerError, apperr.Internal, "internal server error")
 }

@@ -27,6 +27,7 @@ import (
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/database"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
@@ -93,7 +94,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		}))
 
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, recoverer(log), corsPolicy())
+	r.Use(middleware.RequestID, logCancelled(log), recoverer(log), corsPolicy())
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if err := db.PingContext(r.Context()); err != nil {
 			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
@@ -117,7 +118,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		// still recorded, as a request that wrote nothing.
 		idem := idempotency.Config{Now: now, Log: log, Fail: writeFailure}
 		r.With(audit.Middleware(db, cfg.Audit, audit.GraphQL, log), idempotency.Middleware(db, idem, audit.GraphQL)).
-			Post("/graphql", graphqlHandler(exec))
+			Post("/graphql", outagesAnswer503(graphqlHandler(exec)))
 		r.Route("/api/v1", func(r chi.Router) {
 			r.Use(audit.Middleware(db, cfg.Audit, audit.REST, log), idempotency.Middleware(db, idem, audit.REST))
 			adapter.Mount(r)
@@ -184,6 +185,14 @@ func identify(authn *auth.Authenticator, log *slog.Logger) func(http.Handler) ht
 			p, err := authn.Authenticate(r.Context(), r.Header.Get("Authorization"))
 			ctx := r.Context()
 			if err != nil {
+				if ctx.Err() != nil {
+					return // the client hung up: nobody reads an answer
+				}
+				if database.Unavailable(err) {
+					log.WarnContext(ctx, "authenticate", "error", err)
+					writeFailure(w, r, http.StatusServiceUnavailable, apperr.Unavailable, apperr.UnavailableMessage)
+					return
+				}
 				if apperr.CodeOf(err) == apperr.Internal {
 					log.ErrorContext(ctx, "authenticate", "error", err)
 					writeFailure(w, r, http.StatusInternalServerError, apperr.Internal, "internal server error")
@@ -238,6 +247,9 @@ func writeFailure(w http.ResponseWriter, r *http.Request, status int, code apper
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", apperr.RetryAfter)
+	}
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -245,6 +257,58 @@ func writeFailure(w http.ResponseWriter, r *http.Request, status int, code apper
 		"errors": []map[string]any{{"message": message, "extensions": map[string]any{"code": code}}},
 		"data":   nil,
 	})
+}
+
+// outagesAnswer503 answers a GraphQL operation that failed because the
+// database was unreachable with 503 and Retry-After instead of 200, so
+// clients and proxies retry it like any other outage.
+func outagesAnswer503(next http.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := graph.WithUnavailableFlag(r.Context())
+		next.ServeHTTP(&outageWriter{ResponseWriter: w, ctx: ctx}, r.WithContext(ctx))
+	}
+}
+
+// outageWriter turns the status of an answer into 503 when the operation
+// met an unreachable database; gqlgen writes the answer after resolving
+// every field, so the flag is set by then.
+type outageWriter struct {
+	http.ResponseWriter
+	ctx         context.Context
+	wroteHeader bool
+}
+
+func (w *outageWriter) WriteHeader(status int) {
+	if !w.wroteHeader {
+		w.wroteHeader = true
+		if status == http.StatusOK && graph.Unavailable(w.ctx) {
+			w.Header().Set("Retry-After", apperr.RetryAfter)
+			status = http.StatusServiceUnavailable
+		}
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *outageWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// logCancelled logs, once and at debug level, a request whose client went
+// away before its answer: it is no failure of the service, and the
+// resolvers it interrupted log nothing of it.
+func logCancelled(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r)
+			if err := r.Context().Err(); err != nil {
+				log.DebugContext(r.Context(), "client closed the request", "method", r.Method, "path", r.URL.Path,
+					"request_id", middleware.GetReqID(r.Context()))
+			}
+		})
+	}
 }
 
 // recoverer turns a panic outside the executor into a logged 500.
