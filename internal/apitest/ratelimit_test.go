@@ -129,6 +129,22 @@ func refunds(t *testing.T, e *apitest.Env, id int64) int64 {
 	return n
 }
 
+// auditedRefusal says whether the audit log of store has a refundOrder
+// write refused with 429.
+func auditedRefusal(t *testing.T, e *apitest.Env, storeID int64) bool {
+	t.Helper()
+	logs, err := models.ListAuditLogs(context.Background(), e.DB, storeID, nil, models.Page{Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range logs {
+		if l.StatusCode == http.StatusTooManyRequests && strings.HasPrefix(l.Action, "refundOrder") {
+			return true
+		}
+	}
+	return false
+}
+
 // refundsMutation is one mutation of n aliased refunds of 1 cent of $id,
 // the last `inFragment` of them through a fragment spread.
 func refundsMutation(n, inFragment int) string {
@@ -188,6 +204,9 @@ func TestMutationFieldsSpendTheRateLimit(t *testing.T) {
 				}
 				if c := remaining("refused 8 refunds", g, "6"); c != "" {
 					return c
+				}
+				if !auditedRefusal(t, e, s.ID) {
+					return "the refused mutation is not in the audit log with 429"
 				}
 				// A REST write runs one mutation field: it costs 1.
 				r := srv(0).Do(http.MethodPost, orPath(o.ID, "/refund"), key, map[string]any{"amount_cents": 1})
