@@ -70,7 +70,8 @@ func New(cfg Config) (*Limiter, error) {
 	l := &Limiter{cfg: cfg, close: func() error { return nil }}
 	opts := []httprate.Option{
 		// The counters we use never fail (the Redis one falls back to
-		// memory), but httprate's default would answer 428 if one did.
+		// memory). If one did, httprate's default would answer 428 on its
+		// own; this logs instead, and the request is refused with 429.
 		httprate.WithErrorHandler(func(w http.ResponseWriter, r *http.Request, err error) {
 			cfg.Log.ErrorContext(r.Context(), "rate limit counter", "error", err)
 		}),
@@ -107,7 +108,7 @@ func redisCounter(cfg Config) (httprate.LimitCounter, func() error, error) {
 	opts.WriteTimeout = redisTimeout
 	opts.MaxRetries = -1
 	client := redis.NewClient(opts)
-	where := redactedHost(cfg.RedisURL)
+	where := redisHost(cfg.RedisURL)
 	counter := httprateredis.NewCounter(&httprateredis.Config{
 		Client:       client,
 		WindowLength: Window,
@@ -123,9 +124,9 @@ func redisCounter(cfg Config) (httprate.LimitCounter, func() error, error) {
 	return counter, client.Close, nil
 }
 
-// redactedHost names the Redis server of u for the log, without its
+// redisHost names the Redis server of u for the log: its host, never its
 // credentials.
-func redactedHost(u string) string {
+func redisHost(u string) string {
 	if p, err := url.Parse(u); err == nil {
 		return p.Host
 	}
