@@ -38,6 +38,7 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger) *executor.Executor {
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	exec.Use(extension.Introspection{})
 	exec.Use(extension.FixedComplexityLimit(MaxComplexity))
+	exec.Use(mutationBudget{})
 	exec.Use(freshReadsAfterWrites{})
 	exec.Use(stopWhenCancelled{})
 	exec.SetErrorPresenter(errorPresenter(log))

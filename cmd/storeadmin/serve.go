@@ -41,6 +41,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	addr := fs.String("addr", envOr("STOREADMIN_ADDR", "127.0.0.1:8080"), "listen address (env STOREADMIN_ADDR)")
 	demo := fs.Bool("demo", os.Getenv("STOREADMIN_DEMO") == "1", "create and seed a demo store and print an admin key (env STOREADMIN_DEMO=1)")
 	rateLimit := fs.Int("rate-limit", envInt("STOREADMIN_RATE_LIMIT", server.DefaultRateLimit), "requests per key per minute (env STOREADMIN_RATE_LIMIT)")
+	redisURL := fs.String("redis-url", os.Getenv("REDIS_URL"),
+		"Redis holding the rate limit's counts, shared by every replica, e.g. redis://127.0.0.1:6379/0; default: each process counts alone (env REDIS_URL)")
 	allowPrivate := fs.Bool("webhook-allow-private", os.Getenv("STOREADMIN_WEBHOOK_ALLOW_PRIVATE") == "1",
 		"allow webhook targets on loopback and private addresses, for tests (env STOREADMIN_WEBHOOK_ALLOW_PRIVATE=1)")
 	webhookWorkers := fs.Int("webhook-workers", envInt("STOREADMIN_WEBHOOK_WORKERS", events.DefaultWorkers),
@@ -84,6 +86,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		Events:               hooks,
 		Media:                files,
 		RateLimit:            *rateLimit,
+		RedisURL:             *redisURL,
 		AllowPrivateWebhooks: *allowPrivate,
 		Audit:                audit.Config{CountryHeader: *countryHeader, ClientIPHeader: *clientIPHeader},
 		PublicURL:            base,
@@ -93,12 +96,13 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ln.Close()
 		return err
 	}
+	defer srv.Close()
 	if err := hooks.Start(ctx); err != nil {
 		ln.Close()
 		return err
 	}
 	defer stopEvents(hooks, log)
-	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit,
+	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit, "rate_limit_counts", rateCounts(cfg.RedisURL),
 		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
 		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "database", dbDescription(db))
 
@@ -180,6 +184,15 @@ func prepareDemo(ctx context.Context, db *bun.DB, files *media.Media, log *slog.
 		return "", err
 	}
 	return *k.Key, nil
+}
+
+// rateCounts says where the rate limit counts, for the log: never the
+// Redis password.
+func rateCounts(redisURL string) string {
+	if redisURL == "" {
+		return "in this process"
+	}
+	return "in Redis at " + redact(redisURL)
 }
 
 func dbDescription(f dbFlags) string {

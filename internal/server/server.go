@@ -19,7 +19,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/cors"
-	"github.com/go-chi/httprate"
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
@@ -31,6 +30,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
+	"storeadmin/internal/ratelimit"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
 )
@@ -43,6 +43,9 @@ type Config struct {
 	// RateLimit is the requests per key (per client address for requests
 	// without a valid key) per minute, on both surfaces together.
 	RateLimit int
+	// RedisURL, when set, keeps the rate limit's counts in that Redis,
+	// shared by every replica pointing at it (see ratelimit.Config).
+	RedisURL string
 	// AllowPrivateWebhooks lets subscriptions target loopback and private
 	// addresses.
 	AllowPrivateWebhooks bool
@@ -62,6 +65,7 @@ type Config struct {
 type Server struct {
 	handler http.Handler
 	exec    *executor.Executor
+	limiter *ratelimit.Limiter
 }
 
 // New wires the service on db. now is the clock of every resolver.
@@ -86,12 +90,10 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	res.Render = renderer(adapter)
 
 	authn := auth.NewAuthenticator(db, now)
-	limiter := httprate.NewRateLimiter(cfg.RateLimit, time.Minute,
-		httprate.WithKeyFuncs(rateKey(cfg.Audit)),
-		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
-			writeFailure(w, r, http.StatusTooManyRequests, apperr.RateLimited,
-				"too many requests: the limit is "+strconv.Itoa(cfg.RateLimit)+" per minute; retry after the number of seconds in Retry-After")
-		}))
+	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Fail: writeFailure, Log: log})
+	if err != nil {
+		return nil, err
+	}
 
 	r := chi.NewRouter()
 	r.Use(middleware.RequestID, logCancelled(log), recoverer(log), corsPolicy())
@@ -127,11 +129,15 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		rest.WriteError(w, http.StatusNotFound, "there is nothing at "+r.URL.Path+"; the API lives under /api/v1 and /graphql")
 	})
-	return &Server{handler: r, exec: exec}, nil
+	return &Server{handler: r, exec: exec, limiter: limiter}, nil
 }
 
 // ServeHTTP serves the whole service.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Close releases what the service holds beyond the database: the rate
+// limiter's Redis connections.
+func (s *Server) Close() error { return s.limiter.Close() }
 
 // renderer renders persisted operations for the service itself. It starts
 // from a fresh context: the caller's operation, audit entry and loaders must
@@ -230,12 +236,12 @@ func requireKey(db bun.IDB) func(http.Handler) http.Handler {
 
 // rateKey counts requests per key, and per client address for requests
 // without a valid key.
-func rateKey(cfg audit.Config) httprate.KeyFunc {
-	return func(r *http.Request) (string, error) {
+func rateKey(cfg audit.Config) func(*http.Request) string {
+	return func(r *http.Request) string {
 		if p := auth.PrincipalFrom(r.Context()); p != nil {
-			return string(p.Kind) + ":" + strconv.FormatInt(p.ActorID, 10), nil
+			return string(p.Kind) + ":" + strconv.FormatInt(p.ActorID, 10)
 		}
-		return "ip:" + cfg.ClientIP(r), nil
+		return "ip:" + cfg.ClientIP(r)
 	}
 }
 
