@@ -48,6 +48,16 @@ const (
 	DefaultMaxResponseBytes  = 64 << 10
 )
 
+// jobMargin is what a River job gets beyond its attempt's Timeout, for
+// reading the delivery and recording the outcome; rescueMargin is how much
+// longer than that a job must have been running before River's rescuer
+// takes it for one whose process died. The rescue delay, Timeout + 10 s,
+// is what bounds how soon an attempt cut short by a kill -9 goes again.
+const (
+	jobMargin    = 5 * time.Second
+	rescueMargin = 5 * time.Second
+)
+
 // Config tunes the engine; every zero field takes its default.
 type Config struct {
 	// AllowPrivate lets deliveries reach loopback, private, link-local and
@@ -74,7 +84,9 @@ type Config struct {
 	// milliseconds.
 	FetchPollInterval time.Duration
 	// Timeout bounds one attempt: connecting, sending, and reading the
-	// answer. Default DefaultTimeout.
+	// answer. Default DefaultTimeout. It also sets how long an attempt may
+	// run before River counts it interrupted (its process died) and sends
+	// it again: RescueAfter.
 	Timeout time.Duration
 	// MaxResponseBytes is how much of a subscriber's answer is read; the
 	// rest is never read. Default DefaultMaxResponseBytes.
@@ -82,6 +94,20 @@ type Config struct {
 	// Log receives paused subscriptions and River's own messages. Default:
 	// discarded.
 	Log *slog.Logger
+}
+
+// jobTimeout is how long River lets one attempt's job run: the attempt's
+// Timeout and a margin to read the delivery and record the outcome.
+func (c Config) jobTimeout() time.Duration {
+	return c.withDefaults().Timeout + jobMargin
+}
+
+// RescueAfter is how long a job may have been running before River's
+// rescuer (on the elected leader, every 30 s) hands it back for another
+// attempt: longer than any live attempt runs, so only one whose process
+// died (kill -9, a lost machine) is taken.
+func (c Config) RescueAfter() time.Duration {
+	return c.jobTimeout() + rescueMargin
 }
 
 func (c Config) withDefaults() Config {
@@ -132,9 +158,10 @@ func New(db *bun.DB, cfg Config) (*Engine, error) {
 		FetchPollInterval: cfg.FetchPollInterval,
 		FetchCooldown:     min(cfg.FetchPollInterval, river.FetchCooldownDefault),
 		MaxAttempts:       cfg.MaxAttempts,
-		// The attempt's own deadline is cfg.Timeout; the margin is for
-		// reading the delivery and recording the outcome.
-		JobTimeout: cfg.Timeout + 30*time.Second,
+		JobTimeout:        cfg.jobTimeout(),
+		// River's default, an hour past the job timeout, left the
+		// deliveries of a killed process pending for an hour.
+		RescueStuckJobsAfter: cfg.RescueAfter(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)

@@ -24,19 +24,27 @@ func (deliverArgs) Kind() string { return "webhook_delivery" }
 // worker sends deliveries, one attempt per River run.
 type worker struct {
 	river.WorkerDefaults[deliverArgs]
-	db         *bun.DB
-	sender     *sender
-	backoff    func(attempt int) time.Duration
-	pauseAfter time.Duration
-	log        *slog.Logger
+	db          *bun.DB
+	sender      *sender
+	backoff     func(attempt int) time.Duration
+	rescueAfter time.Duration
+	pauseAfter  time.Duration
+	log         *slog.Logger
 }
 
 func newWorker(db *bun.DB, cfg Config) *worker {
-	return &worker{db: db, sender: newSender(cfg), backoff: cfg.Backoff, pauseAfter: cfg.PauseAfter, log: cfg.Log}
+	return &worker{db: db, sender: newSender(cfg), backoff: cfg.Backoff,
+		rescueAfter: cfg.RescueAfter(), pauseAfter: cfg.PauseAfter, log: cfg.Log}
 }
 
-// NextRetry schedules the attempt after a failed one.
+// NextRetry schedules the attempt after a failed one. An attempt that began
+// longer ago than the rescue delay did not fail: its process died during it
+// and River's rescuer is handing it back. The subscriber is not to blame,
+// and its delivery has waited long enough, so it goes again at once.
 func (w *worker) NextRetry(job *river.Job[deliverArgs]) time.Time {
+	if job.AttemptedAt != nil && time.Since(*job.AttemptedAt) >= w.rescueAfter {
+		return time.Now()
+	}
 	return time.Now().Add(w.backoff(job.Attempt))
 }
 
