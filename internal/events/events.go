@@ -46,6 +46,7 @@ const (
 	DefaultFetchPollInterval = time.Second
 	DefaultTimeout           = 10 * time.Second
 	DefaultMaxResponseBytes  = 64 << 10
+	DefaultPerSubscription   = 2
 )
 
 // jobMargin is what a River job gets beyond its attempt's Timeout, for
@@ -79,6 +80,13 @@ type Config struct {
 	// Workers is how many deliveries this process sends at once.
 	// Default DefaultWorkers.
 	Workers int
+	// PerSubscription is how many attempts of one subscription this
+	// process makes at once; a subscription in a failure streak gets one,
+	// and all of those together at most half the workers. A delivery that
+	// finds its subscription's share taken waits without holding a worker
+	// (River snoozes it), so a subscriber that hangs cannot starve the
+	// others. Default DefaultPerSubscription.
+	PerSubscription int
 	// FetchPollInterval is how often idle workers look for due deliveries.
 	// Default DefaultFetchPollInterval; tests use a few tens of
 	// milliseconds.
@@ -117,6 +125,7 @@ func (c Config) withDefaults() Config {
 	}
 	c.PauseAfter = orDefault(c.PauseAfter, DefaultPauseAfter)
 	c.Workers = orDefault(c.Workers, DefaultWorkers)
+	c.PerSubscription = orDefault(c.PerSubscription, DefaultPerSubscription)
 	c.FetchPollInterval = orDefault(c.FetchPollInterval, DefaultFetchPollInterval)
 	c.Timeout = orDefault(c.Timeout, DefaultTimeout)
 	c.MaxResponseBytes = orDefault(c.MaxResponseBytes, DefaultMaxResponseBytes)

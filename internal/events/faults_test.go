@@ -2,11 +2,14 @@ package events_test
 
 import (
 	"context"
+	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"storeadmin/internal/events"
 	"storeadmin/models"
 )
 
@@ -70,4 +73,51 @@ func TestWebhookKilledServerDeliveryResentOnce(t *testing.T) {
 	if job.State != "completed" || job.Attempt != 2 || len(job.Errors) != 1 || !strings.Contains(job.Errors[0], "Stuck job rescued") {
 		t.Fatalf("River job: %+v; want completed on attempt 2 after one rescue", job)
 	}
+}
+
+// TestWebhookHangingSubscriberDoesNotDelayOthers: while one store's
+// subscriber hangs on twenty deliveries, another store's deliveries arrive;
+// the hanging one has at most DefaultPerSubscription attempts in flight.
+// Workers and polling are the defaults serve runs with; the hanging
+// attempts last longer than the test, so without the per-subscription share
+// they would hold every worker and the healthy deliveries would never come.
+func TestWebhookHangingSubscriberDoesNotDelayOthers(t *testing.T) {
+	f := newFixture(t)
+	other := &models.Store{Handle: "bolt", Name: "Bolt"}
+	if err := models.CreateStore(context.Background(), f.db, other); err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	hanging := newReceiver(t, func(int, http.ResponseWriter) { <-release })
+	defer close(release) // before the receivers close and the engine stops
+	healthy := newReceiver(t, nil)
+	f.subscribe(hanging.URL, true, "order.refunded")
+	good := f.subscribeStore(other.ID, healthy.URL, true, "order.refunded")
+	cfg := fast()
+	cfg.FetchPollInterval = 0 // serve's default
+	cfg.Timeout = 2 * patience
+	e := f.started(cfg)
+
+	for i := range 20 {
+		f.emit(e, f.refund(int64(100+i)))
+	}
+	waitFor(t, "the subscriber to hang", func() bool { return len(hanging.requests()) > 0 })
+	emitted := map[string]time.Time{}
+	for i := range 10 {
+		ev := f.refund(int64(200 + i))
+		ev.StoreID = other.ID
+		emitted[strconv.FormatInt(f.emit(e, ev), 10)] = time.Now()
+	}
+	f.settled(good.ID, 10)
+
+	if n := len(hanging.requests()); n < 1 || n > events.DefaultPerSubscription {
+		t.Fatalf("the hanging subscriber has %d attempts in flight, want 1 to %d", n, events.DefaultPerSubscription)
+	}
+	var waits []time.Duration
+	for _, req := range healthy.requests() {
+		waits = append(waits, req.at.Sub(emitted[req.header.Get("X-Shop-Event-Id")]))
+	}
+	slices.Sort(waits)
+	t.Logf("healthy deliveries while another subscriber hangs: median %v, max %v",
+		waits[len(waits)/2].Round(time.Millisecond), waits[len(waits)-1].Round(time.Millisecond))
 }
