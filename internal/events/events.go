@@ -99,8 +99,8 @@ type Config struct {
 	// MaxResponseBytes is how much of a subscriber's answer is read; the
 	// rest is never read. Default DefaultMaxResponseBytes.
 	MaxResponseBytes int64
-	// Log receives paused subscriptions and River's own messages. Default:
-	// discarded.
+	// Log receives paused subscriptions, database outages, and River's own
+	// messages (see outageLog). Default: discarded.
 	Log *slog.Logger
 }
 
@@ -150,6 +150,7 @@ type Engine struct {
 	db     *bun.DB
 	cfg    Config
 	client *river.Client[*sql.Tx]
+	outage *outage
 }
 
 // New builds an engine on db. Emit works at once; deliveries are sent by
@@ -160,8 +161,9 @@ func New(db *bun.DB, cfg Config) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, newWorker(db, cfg)); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
+	out := newOutage(cfg.Log, db.DB.PingContext)
 	client, err := river.NewClient(riverdatabasesql.New(db.DB), &river.Config{
-		Logger:            cfg.Log,
+		Logger:            slog.New(&outageLog{next: cfg.Log.Handler(), outage: out}),
 		Workers:           workers,
 		Queues:            map[string]river.QueueConfig{queue: {MaxWorkers: cfg.Workers}},
 		FetchPollInterval: cfg.FetchPollInterval,
@@ -175,7 +177,7 @@ func New(db *bun.DB, cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
-	return &Engine{db: db, cfg: cfg, client: client}, nil
+	return &Engine{db: db, cfg: cfg, client: client, outage: out}, nil
 }
 
 // Emit records the event and schedules one delivery per active subscription
@@ -244,6 +246,7 @@ const hardStopGrace = 5 * time.Second
 // by whichever engine runs next. Stopping an engine never started does
 // nothing.
 func (e *Engine) Stop(ctx context.Context) error {
+	defer e.outage.stop()
 	err := e.client.Stop(ctx)
 	if err == nil || ctx.Err() == nil {
 		return err

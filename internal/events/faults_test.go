@@ -2,13 +2,19 @@ package events_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"storeadmin/internal/database"
 	"storeadmin/internal/events"
 	"storeadmin/models"
 )
@@ -120,4 +126,180 @@ func TestWebhookHangingSubscriberDoesNotDelayOthers(t *testing.T) {
 	slices.Sort(waits)
 	t.Logf("healthy deliveries while another subscriber hangs: median %v, max %v",
 		waits[len(waits)/2].Round(time.Millisecond), waits[len(waits)-1].Round(time.Millisecond))
+}
+
+// TestWebhookDatabaseOutageLoggedOnce: while the database is unreachable,
+// the engine logs one WARN, not an ERROR per poll, and one INFO when it
+// answers again; then deliveries resume.
+func TestWebhookDatabaseOutageLoggedOnce(t *testing.T) {
+	f := newFixture(t)
+	dbURL, err := url.Parse(f.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newDBProxy(t, dbURL.Host)
+	proxied := *dbURL
+	proxied.Host = proxy.addr()
+	pdb, err := database.Open(context.Background(), proxied.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pdb.Close() })
+	r := newReceiver(t, nil)
+	sub := f.subscribe(r.URL, true, "order.refunded")
+	logs := &capture{}
+	cfg := fast()
+	cfg.Log = slog.New(logs)
+	e, err := events.New(pdb, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := e.Stop(ctx); err != nil {
+			t.Errorf("stop engine: %v", err)
+		}
+	})
+	f.emit(e, f.refund(1))
+	f.settled(sub.ID, 1)
+
+	proxy.cut()
+	waitFor(t, "the outage's warning", func() bool { return logs.count(slog.LevelWarn, "unreachable") == 1 })
+	// Poll after poll fails meanwhile (every 20 ms), and the elector's
+	// and the maintenance services' loops too.
+	time.Sleep(3 * time.Second)
+	proxy.restore()
+	waitFor(t, "the recovery's line", func() bool { return logs.count(slog.LevelInfo, "answers again") == 1 })
+	f.emit(e, f.refund(2))
+	f.settled(sub.ID, 2)
+
+	if n := logs.count(slog.LevelError, ""); n != 0 {
+		t.Fatalf("%d ERROR lines during the outage:\n%s", n, logs.dump(slog.LevelError))
+	}
+	if n := logs.count(slog.LevelWarn, ""); n != 1 {
+		t.Fatalf("%d WARN lines, want the outage's one:\n%s", n, logs.dump(slog.LevelWarn))
+	}
+}
+
+// capture is a slog handler that keeps what it is given.
+type capture struct {
+	mu      sync.Mutex
+	records []slog.Record
+}
+
+func (c *capture) Enabled(context.Context, slog.Level) bool { return true }
+func (c *capture) WithAttrs([]slog.Attr) slog.Handler       { return c }
+func (c *capture) WithGroup(string) slog.Handler            { return c }
+func (c *capture) Handle(_ context.Context, r slog.Record) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.records = append(c.records, r.Clone())
+	return nil
+}
+
+// count counts the records at level whose message contains text.
+func (c *capture) count(level slog.Level, text string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, r := range c.records {
+		if r.Level == level && strings.Contains(r.Message, text) {
+			n++
+		}
+	}
+	return n
+}
+
+// dump prints the records at level and above.
+func (c *capture) dump(level slog.Level) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	for _, r := range c.records {
+		if r.Level >= level {
+			b.WriteString(r.Level.String() + " " + r.Message)
+			r.Attrs(func(a slog.Attr) bool {
+				b.WriteString(" " + a.String())
+				return true
+			})
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// dbProxy forwards loopback connections to PostgreSQL until cut: then it
+// drops the connections it carries and every new one, as a database that
+// went away would, until restored.
+type dbProxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	down   bool
+	conns  map[net.Conn]struct{}
+}
+
+func newDBProxy(t *testing.T, target string) *dbProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &dbProxy{ln: ln, target: target, conns: map[net.Conn]struct{}{}}
+	t.Cleanup(func() { ln.Close(); p.cut() })
+	go p.serve()
+	return p
+}
+
+func (p *dbProxy) addr() string { return p.ln.Addr().String() }
+
+func (p *dbProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		down := p.down
+		p.mu.Unlock()
+		if down {
+			c.Close()
+			continue
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns[c], p.conns[s] = struct{}{}, struct{}{}
+		p.mu.Unlock()
+		go pipe(c, s)
+		go pipe(s, c)
+	}
+}
+
+func pipe(dst, src net.Conn) {
+	io.Copy(dst, src)
+	dst.Close()
+	src.Close()
+}
+
+func (p *dbProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+func (p *dbProxy) restore() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = false
 }
