@@ -72,6 +72,8 @@ type DeliveryTarget struct {
 	Secret         string     `bun:"secret"`
 	Active         bool       `bun:"active"`
 	PausedAt       *time.Time `bun:"paused_at"`
+	// FailingSince is set while the subscription's last attempt failed.
+	FailingSince *time.Time `bun:"failing_since"`
 	// Body is the event's payload as PostgreSQL prints it: the same bytes
 	// on every read.
 	Body string `bun:"body"`
@@ -83,7 +85,7 @@ func GetDeliveryTarget(ctx context.Context, db bun.IDB, id int64) (*DeliveryTarg
 	t := new(DeliveryTarget)
 	err := db.NewRaw(`
 		SELECT d.id AS delivery_id, d.store_id, d.subscription_id, d.event_id, d.topic, d.status,
-		       s.url, s.secret, s.active, s.paused_at, e.payload::text AS body
+		       s.url, s.secret, s.active, s.paused_at, s.failing_since, e.payload::text AS body
 		FROM webhook_deliveries d
 		JOIN webhook_subscriptions s ON s.id = d.subscription_id
 		JOIN events e ON e.id = d.event_id

@@ -46,6 +46,17 @@ const (
 	DefaultFetchPollInterval = time.Second
 	DefaultTimeout           = 10 * time.Second
 	DefaultMaxResponseBytes  = 64 << 10
+	DefaultPerSubscription   = 2
+)
+
+// jobMargin is what a River job gets beyond its attempt's Timeout, for
+// reading the delivery and recording the outcome; rescueMargin is how much
+// longer than that a job must have been running before River's rescuer
+// takes it for one whose process died. The rescue delay, Timeout + 10 s,
+// is what bounds how soon an attempt cut short by a kill -9 goes again.
+const (
+	jobMargin    = 5 * time.Second
+	rescueMargin = 5 * time.Second
 )
 
 // Config tunes the engine; every zero field takes its default.
@@ -69,19 +80,42 @@ type Config struct {
 	// Workers is how many deliveries this process sends at once.
 	// Default DefaultWorkers.
 	Workers int
+	// PerSubscription is how many attempts of one subscription this
+	// process makes at once; a subscription in a failure streak gets one,
+	// and all of those together at most half the workers. A delivery that
+	// finds its subscription's share taken waits without holding a worker
+	// (River snoozes it), so a subscriber that hangs cannot starve the
+	// others. Default DefaultPerSubscription.
+	PerSubscription int
 	// FetchPollInterval is how often idle workers look for due deliveries.
 	// Default DefaultFetchPollInterval; tests use a few tens of
 	// milliseconds.
 	FetchPollInterval time.Duration
 	// Timeout bounds one attempt: connecting, sending, and reading the
-	// answer. Default DefaultTimeout.
+	// answer. Default DefaultTimeout. It also sets how long an attempt may
+	// run before River counts it interrupted (its process died) and sends
+	// it again: RescueAfter.
 	Timeout time.Duration
 	// MaxResponseBytes is how much of a subscriber's answer is read; the
 	// rest is never read. Default DefaultMaxResponseBytes.
 	MaxResponseBytes int64
-	// Log receives paused subscriptions and River's own messages. Default:
-	// discarded.
+	// Log receives paused subscriptions, database outages, and River's own
+	// messages (see outageLog). Default: discarded.
 	Log *slog.Logger
+}
+
+// jobTimeout is how long River lets one attempt's job run: the attempt's
+// Timeout and a margin to read the delivery and record the outcome.
+func (c Config) jobTimeout() time.Duration {
+	return c.withDefaults().Timeout + jobMargin
+}
+
+// RescueAfter is how long a job may have been running before River's
+// rescuer (on the elected leader, every 30 s) hands it back for another
+// attempt: longer than any live attempt runs, so only one whose process
+// died (kill -9, a lost machine) is taken.
+func (c Config) RescueAfter() time.Duration {
+	return c.jobTimeout() + rescueMargin
 }
 
 func (c Config) withDefaults() Config {
@@ -91,6 +125,7 @@ func (c Config) withDefaults() Config {
 	}
 	c.PauseAfter = orDefault(c.PauseAfter, DefaultPauseAfter)
 	c.Workers = orDefault(c.Workers, DefaultWorkers)
+	c.PerSubscription = orDefault(c.PerSubscription, DefaultPerSubscription)
 	c.FetchPollInterval = orDefault(c.FetchPollInterval, DefaultFetchPollInterval)
 	c.Timeout = orDefault(c.Timeout, DefaultTimeout)
 	c.MaxResponseBytes = orDefault(c.MaxResponseBytes, DefaultMaxResponseBytes)
@@ -115,6 +150,7 @@ type Engine struct {
 	db     *bun.DB
 	cfg    Config
 	client *river.Client[*sql.Tx]
+	outage *outage
 }
 
 // New builds an engine on db. Emit works at once; deliveries are sent by
@@ -125,21 +161,23 @@ func New(db *bun.DB, cfg Config) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, newWorker(db, cfg)); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
+	out := newOutage(cfg.Log, db.DB.PingContext)
 	client, err := river.NewClient(riverdatabasesql.New(db.DB), &river.Config{
-		Logger:            cfg.Log,
+		Logger:            slog.New(&outageLog{next: cfg.Log.Handler(), outage: out}),
 		Workers:           workers,
 		Queues:            map[string]river.QueueConfig{queue: {MaxWorkers: cfg.Workers}},
 		FetchPollInterval: cfg.FetchPollInterval,
 		FetchCooldown:     min(cfg.FetchPollInterval, river.FetchCooldownDefault),
 		MaxAttempts:       cfg.MaxAttempts,
-		// The attempt's own deadline is cfg.Timeout; the margin is for
-		// reading the delivery and recording the outcome.
-		JobTimeout: cfg.Timeout + 30*time.Second,
+		JobTimeout:        cfg.jobTimeout(),
+		// River's default, an hour past the job timeout, left the
+		// deliveries of a killed process pending for an hour.
+		RescueStuckJobsAfter: cfg.RescueAfter(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
-	return &Engine{db: db, cfg: cfg, client: client}, nil
+	return &Engine{db: db, cfg: cfg, client: client, outage: out}, nil
 }
 
 // Emit records the event and schedules one delivery per active subscription
@@ -208,6 +246,7 @@ const hardStopGrace = 5 * time.Second
 // by whichever engine runs next. Stopping an engine never started does
 // nothing.
 func (e *Engine) Stop(ctx context.Context) error {
+	defer e.outage.stop()
 	err := e.client.Stop(ctx)
 	if err == nil || ctx.Err() == nil {
 		return err

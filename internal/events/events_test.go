@@ -50,17 +50,18 @@ func fast() events.Config {
 type fixture struct {
 	t     *testing.T
 	db    *bun.DB
+	dsn   string // the database's URL
 	store *models.Store
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	db, _ := testdb.New(t)
+	db, dsn := testdb.New(t)
 	s := &models.Store{Handle: "acme", Name: "Acme"}
 	if err := models.CreateStore(context.Background(), db, s); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{t: t, db: db, store: s}
+	return &fixture{t: t, db: db, dsn: dsn, store: s}
 }
 
 // engine builds an engine on the fixture's database, stopped at the end of
@@ -207,6 +208,7 @@ func (f *fixture) settled(subID int64, n int) []models.WebhookDelivery {
 type received struct {
 	header http.Header
 	body   []byte
+	at     time.Time
 }
 
 // receiver is a subscriber's endpoint on loopback. answer writes the
@@ -223,7 +225,7 @@ func newReceiver(t *testing.T, answer func(n int, w http.ResponseWriter)) *recei
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
-		r.got = append(r.got, received{header: req.Header.Clone(), body: body})
+		r.got = append(r.got, received{header: req.Header.Clone(), body: body, at: time.Now()})
 		n := len(r.got)
 		r.mu.Unlock()
 		if r.answer != nil {

@@ -24,24 +24,36 @@ func (deliverArgs) Kind() string { return "webhook_delivery" }
 // worker sends deliveries, one attempt per River run.
 type worker struct {
 	river.WorkerDefaults[deliverArgs]
-	db         *bun.DB
-	sender     *sender
-	backoff    func(attempt int) time.Duration
-	pauseAfter time.Duration
-	log        *slog.Logger
+	db          *bun.DB
+	sender      *sender
+	gate        *gate
+	backoff     func(attempt int) time.Duration
+	timeout     time.Duration
+	rescueAfter time.Duration
+	pauseAfter  time.Duration
+	log         *slog.Logger
 }
 
 func newWorker(db *bun.DB, cfg Config) *worker {
-	return &worker{db: db, sender: newSender(cfg), backoff: cfg.Backoff, pauseAfter: cfg.PauseAfter, log: cfg.Log}
+	return &worker{db: db, sender: newSender(cfg), gate: newGate(cfg), backoff: cfg.Backoff,
+		timeout: cfg.Timeout, rescueAfter: cfg.RescueAfter(), pauseAfter: cfg.PauseAfter, log: cfg.Log}
 }
 
-// NextRetry schedules the attempt after a failed one.
+// NextRetry schedules the attempt after a failed one. An attempt that began
+// longer ago than the rescue delay did not fail: its process died during it
+// and River's rescuer is handing it back. The subscriber is not to blame,
+// and its delivery has waited long enough, so it goes again at once.
 func (w *worker) NextRetry(job *river.Job[deliverArgs]) time.Time {
+	if job.AttemptedAt != nil && time.Since(*job.AttemptedAt) >= w.rescueAfter {
+		return time.Now()
+	}
 	return time.Now().Add(w.backoff(job.Attempt))
 }
 
 // Work makes one attempt of the delivery and records it. An error asks
-// River for another attempt (NextRetry); nil or a cancel ends the job.
+// River for another attempt (NextRetry); nil or a cancel ends the job; a
+// snooze (the subscription has its share of workers, see gate) runs it
+// again later without spending an attempt.
 func (w *worker) Work(ctx context.Context, job *river.Job[deliverArgs]) error {
 	t, err := models.GetDeliveryTarget(ctx, w.db, job.Args.DeliveryID)
 	if err != nil {
@@ -53,6 +65,11 @@ func (w *worker) Work(ctx context.Context, job *river.Job[deliverArgs]) error {
 	if !t.Active {
 		return models.SkipDelivery(ctx, w.db, t.DeliveryID, offReason(t))
 	}
+	leave, ok := w.gate.enter(t.SubscriptionID, t.FailingSince != nil)
+	if !ok {
+		return river.JobSnooze(snoozeFor(job.Metadata, w.timeout))
+	}
+	defer leave()
 	out := w.sender.send(ctx, t)
 	if ctx.Err() != nil {
 		// Cut short by a hard stop or River's job timeout, not by the
