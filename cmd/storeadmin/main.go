@@ -23,10 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 	_ "time/tzdata" // store time zones are checked against the IANA database, wherever the binary runs
-
-	"storeadmin/internal/database"
 )
 
 const usage = `storeadmin: the Store Admin API.
@@ -48,9 +45,7 @@ Run "storeadmin <command> --help" for a command's flags.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// An unreachable database is logged once per outage, not by every
-	// request, poll and worker that meets it.
-	log := slog.New(database.QuietOutages(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}), 30*time.Second))
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	err := run(ctx, os.Args[1:], os.Stdout, log)
 	if errors.Is(err, flag.ErrHelp) {
 		return

@@ -17,6 +17,7 @@ import (
 
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/database"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
@@ -61,6 +62,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		return err
 	}
 	defer closeDB()
+	// From here on an unreachable database is logged once per outage, not
+	// by every request, poll and worker that meets it.
+	log = slog.New(database.QuietOutages(ctx, log.Handler(), bdb.DB))
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -144,7 +144,9 @@ func New(t testing.TB, opts ...Option) *Env {
 	default:
 		h = slog.DiscardHandler
 	}
-	log := slog.New(database.QuietOutages(h, 2*time.Second))
+	watch, stopWatch := context.WithCancel(context.Background())
+	t.Cleanup(stopWatch)
+	log := slog.New(database.QuietOutages(watch, h, db.DB))
 	st.Events = startEvents(t, db, log, !st.idleEvents)
 	cfg := st.Config
 	srv, err := server.New(db, cfg, log, time.Now)

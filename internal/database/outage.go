@@ -2,6 +2,7 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"log/slog"
@@ -38,49 +39,29 @@ func Unavailable(err error) bool {
 	if errors.As(err, &connectErr) || errors.As(err, &netErr) || errors.Is(err, driver.ErrBadConn) {
 		return true
 	}
-	// River and pgx sometimes hand over only the text.
-	return unavailableText(err.Error())
-}
-
-// unavailableTexts are what the errors of an unreachable server say.
-var unavailableTexts = []string{
-	"connection refused", "failed to connect", "bad connection", "conn closed", "broken pipe",
-	"connection reset", "the database system is", "SQLSTATE 57P0", "SQLSTATE 08",
-	"terminating connection", "server closed the connection",
-}
-
-func unavailableText(s string) bool {
-	for _, t := range unavailableTexts {
-		if strings.Contains(s, t) {
-			return true
-		}
-	}
 	return false
 }
 
 // QuietOutages wraps a log handler so that an outage of the database is
-// logged once, not once per request, poll and worker: the first record at
-// WARN or above whose error says the database is unreachable is logged as a
-// WARN, the others of the same outage are dropped, and when none has come
-// for quiet, one INFO line says how many were.
-func QuietOutages(h slog.Handler, quiet time.Duration) slog.Handler {
-	return &outageHandler{next: h, state: &outageState{quiet: quiet, next: h}}
+// logged as two lines, not as an ERROR per request, poll and worker (River's
+// producer, elector, maintenance services and completer each poll
+// PostgreSQL and each logs every failure).
+//
+// A WARN-or-worse record starts an outage when its error says the database
+// is unreachable (Unavailable), or when the database does not answer a ping
+// at that moment: River hands its errors to the log as text, so asking the
+// database is what tells an outage from any other error. The outage is
+// logged as one WARN; while it lasts every warning and error is dropped (they
+// are its symptoms) and counted; a watcher pings db every second and logs
+// one INFO when it answers again, with how long it was out and how many
+// lines were dropped. The watcher ends with ctx.
+func QuietOutages(ctx context.Context, h slog.Handler, db *sql.DB) slog.Handler {
+	return &outageHandler{next: h, o: &outage{ctx: ctx, log: slog.New(h), ping: db.PingContext}}
 }
 
 type outageHandler struct {
-	next  slog.Handler
-	state *outageState // shared by the handlers WithAttrs and WithGroup derive
-}
-
-type outageState struct {
-	quiet time.Duration
-	next  slog.Handler
-
-	mu         sync.Mutex
-	down       bool
-	suppressed int
-	last       time.Time
-	timer      *time.Timer
+	next slog.Handler
+	o    *outage // shared by the handlers WithAttrs and WithGroup derive
 }
 
 func (h *outageHandler) Enabled(ctx context.Context, l slog.Level) bool {
@@ -88,73 +69,98 @@ func (h *outageHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h *outageHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return &outageHandler{next: h.next.WithAttrs(as), state: h.state}
+	return &outageHandler{next: h.next.WithAttrs(as), o: h.o}
 }
 
 func (h *outageHandler) WithGroup(name string) slog.Handler {
-	return &outageHandler{next: h.next.WithGroup(name), state: h.state}
+	return &outageHandler{next: h.next.WithGroup(name), o: h.o}
 }
 
 func (h *outageHandler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level < slog.LevelWarn || !outageRecord(r) {
-		return h.next.Handle(ctx, r)
-	}
-	if !h.state.report() {
+	if r.Level >= slog.LevelWarn && h.o.absorbs(ctx, r) {
 		return nil
 	}
-	w := slog.NewRecord(r.Time, slog.LevelWarn, "database unavailable: "+r.Message+
-		" (further database errors are not logged until it answers again)", r.PC)
-	r.Attrs(func(a slog.Attr) bool { w.AddAttrs(a); return true })
-	return h.next.Handle(ctx, w)
+	return h.next.Handle(ctx, r)
 }
 
-// report counts one outage error and tells whether it is the first.
-func (s *outageState) report() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.last = time.Now()
-	if s.down {
-		s.suppressed++
-		return false
+// pingTimeout bounds one check of the database; recheckEvery is how often
+// it is checked during an outage.
+const (
+	pingTimeout  = 2 * time.Second
+	recheckEvery = time.Second
+)
+
+type outage struct {
+	ctx  context.Context
+	log  *slog.Logger // the wrapped handler: the outage's own two lines
+	ping func(context.Context) error
+
+	// mu is held across the first ping, so that loops failing at the same
+	// moment wait for one check instead of each making their own.
+	mu      sync.Mutex
+	down    bool
+	since   time.Time
+	dropped int
+}
+
+// absorbs reports whether r, a warning or error, is a symptom of the
+// database being unreachable, and so is not logged. The first one of an
+// outage is logged as the outage's WARN.
+func (o *outage) absorbs(ctx context.Context, r slog.Record) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.down {
+		o.dropped++
+		return true
 	}
-	s.down, s.suppressed = true, 0
-	s.timer = time.AfterFunc(s.quiet, s.check)
+	err := outageError(r)
+	if err == nil {
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pingTimeout)
+		defer cancel()
+		if err = o.ping(pctx); err == nil {
+			return false
+		}
+	}
+	o.down, o.since, o.dropped = true, time.Now(), 1
+	o.log.Warn("the database is unreachable: requests answer 503 and webhook deliveries wait until it answers; "+
+		"further warnings and errors are counted, not logged", "error", err.Error(), "first", r.Message)
+	go o.watch()
 	return true
 }
 
-// check ends the outage once no error has come for quiet.
-func (s *outageState) check() {
-	s.mu.Lock()
-	if wait := s.quiet - time.Since(s.last); wait > 0 {
-		s.timer.Reset(wait)
-		s.mu.Unlock()
-		return
+// watch pings the database until it answers, then ends the outage.
+func (o *outage) watch() {
+	t := time.NewTicker(recheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-o.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(o.ctx, pingTimeout)
+		err := o.ping(ctx)
+		cancel()
+		if err == nil {
+			o.mu.Lock()
+			o.down = false
+			o.log.Info("the database answers again",
+				"down_for", time.Since(o.since).Round(time.Second).String(), "lines_dropped", o.dropped)
+			o.mu.Unlock()
+			return
+		}
 	}
-	n := s.suppressed
-	s.down = false
-	s.mu.Unlock()
-	r := slog.NewRecord(time.Now(), slog.LevelInfo, "database errors stopped", 0)
-	r.AddAttrs(slog.Int("suppressed", n))
-	s.next.Handle(context.Background(), r) //nolint:errcheck // nowhere to report a failing log
 }
 
-// outageRecord tells whether a record reports an unreachable database, in
-// any attribute holding an error (or an error's text).
-func outageRecord(r slog.Record) bool {
-	found := false
+// outageError is the error of a record that says the database is
+// unreachable, in any attribute holding an error, or nil.
+func outageError(r slog.Record) error {
+	var found error
 	r.Attrs(func(a slog.Attr) bool {
-		v := a.Value.Resolve()
-		switch v.Kind() {
-		case slog.KindAny:
-			if err, ok := v.Any().(error); ok && Unavailable(err) {
-				found = true
-			}
-		case slog.KindString:
-			if k := a.Key; (k == "err" || k == "error") && unavailableText(v.String()) {
-				found = true
-			}
+		if err, ok := a.Value.Resolve().Any().(error); ok && Unavailable(err) {
+			found = err
 		}
-		return !found
+		return found == nil
 	})
-	return found || unavailableText(r.Message)
+	return found
 }

@@ -99,8 +99,9 @@ type Config struct {
 	// MaxResponseBytes is how much of a subscriber's answer is read; the
 	// rest is never read. Default DefaultMaxResponseBytes.
 	MaxResponseBytes int64
-	// Log receives paused subscriptions, database outages, and River's own
-	// messages (see outageLog). Default: discarded.
+	// Log receives paused subscriptions and River's own messages; River
+	// logs an ERROR per poll while the database is out, so serve gives it
+	// the log behind database.QuietOutages. Default: discarded.
 	Log *slog.Logger
 }
 
@@ -150,7 +151,6 @@ type Engine struct {
 	db     *bun.DB
 	cfg    Config
 	client *river.Client[*sql.Tx]
-	outage *outage
 }
 
 // New builds an engine on db. Emit works at once; deliveries are sent by
@@ -161,9 +161,8 @@ func New(db *bun.DB, cfg Config) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, newWorker(db, cfg)); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
-	out := newOutage(cfg.Log, db.DB.PingContext)
 	client, err := river.NewClient(riverdatabasesql.New(db.DB), &river.Config{
-		Logger:            slog.New(&outageLog{next: cfg.Log.Handler(), outage: out}),
+		Logger:            cfg.Log,
 		Workers:           workers,
 		Queues:            map[string]river.QueueConfig{queue: {MaxWorkers: cfg.Workers}},
 		FetchPollInterval: cfg.FetchPollInterval,
@@ -177,7 +176,7 @@ func New(db *bun.DB, cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
-	return &Engine{db: db, cfg: cfg, client: client, outage: out}, nil
+	return &Engine{db: db, cfg: cfg, client: client}, nil
 }
 
 // Emit records the event and schedules one delivery per active subscription
@@ -246,7 +245,6 @@ const hardStopGrace = 5 * time.Second
 // by whichever engine runs next. Stopping an engine never started does
 // nothing.
 func (e *Engine) Stop(ctx context.Context) error {
-	defer e.outage.stop()
 	err := e.client.Stop(ctx)
 	if err == nil || ctx.Err() == nil {
 		return err

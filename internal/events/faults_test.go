@@ -129,8 +129,9 @@ func TestWebhookHangingSubscriberDoesNotDelayOthers(t *testing.T) {
 }
 
 // TestWebhookDatabaseOutageLoggedOnce: while the database is unreachable,
-// the engine logs one WARN, not an ERROR per poll, and one INFO when it
-// answers again; then deliveries resume.
+// the engine, logging through the outage filter serve uses, logs one WARN,
+// not an ERROR per poll, and one INFO when it answers again; then
+// deliveries resume.
 func TestWebhookDatabaseOutageLoggedOnce(t *testing.T) {
 	f := newFixture(t)
 	dbURL, err := url.Parse(f.dsn)
@@ -149,7 +150,9 @@ func TestWebhookDatabaseOutageLoggedOnce(t *testing.T) {
 	sub := f.subscribe(r.URL, true, "order.refunded")
 	logs := &capture{}
 	cfg := fast()
-	cfg.Log = slog.New(logs)
+	ctx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	cfg.Log = slog.New(database.QuietOutages(ctx, logs, pdb.DB))
 	e, err := events.New(pdb, cfg)
 	if err != nil {
 		t.Fatal(err)
