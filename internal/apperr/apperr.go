@@ -24,6 +24,7 @@ const (
 	NotFound        Code = "NOT_FOUND"       // 404
 	Conflict        Code = "CONFLICT"        // 409
 	RateLimited     Code = "RATE_LIMITED"    // 429
+	Timeout         Code = "TIMEOUT"         // 503: the operation ran past its time limit
 	Internal        Code = "INTERNAL"        // 500
 )
 
@@ -42,6 +43,8 @@ func (c Code) HTTPStatus() int {
 		return 409
 	case RateLimited:
 		return 429
+	case Timeout:
+		return 503
 	}
 	return 500
 }
