@@ -32,7 +32,7 @@ func TestOperationsKeepWithinLimits(t *testing.T) {
 		if err := limits.CheckShape(doc); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		if errs := validator.Validate(schema, doc); len(errs) > 0 {
+		if errs := validator.ValidateWithRules(schema, doc, nil); len(errs) > 0 {
 			t.Fatalf("%s: %v", name, errs)
 		}
 		vars := map[string]any{}

@@ -107,11 +107,7 @@ func (x Extension) MutateOperationParameters(ctx context.Context, params *graphq
 // request's variables, records it for the response, and refuses an
 // operation that costs more than MaxCost.
 func (x Extension) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	op := oc.Doc.Operations.ForName(oc.OperationName)
-	if op == nil {
-		return nil
-	}
-	cost := OperationCost(op, oc.Doc.Fragments, oc.Variables)
+	cost := OperationCost(oc.Operation, oc.Doc.Fragments, oc.Variables)
 	oc.Stats.SetExtension(extensionName, &Cost{RequestedQueryCost: cost, MaximumAvailable: MaxCost})
 	if cost > MaxCost {
 		return refuse("the query costs %d points, more than the %d allowed: every object costs %d, a list costs its limit (default %d) times its items, "+

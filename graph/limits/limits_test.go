@@ -26,7 +26,7 @@ func parse(t *testing.T, q string) *ast.QueryDocument {
 func cost(t *testing.T, q string, vars map[string]any) int64 {
 	t.Helper()
 	doc := parse(t, q)
-	if errs := validator.Validate(graph.Schema(), doc); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(graph.Schema(), doc, nil); len(errs) > 0 {
 		t.Fatalf("%s: %v", q, errs)
 	}
 	return limits.OperationCost(doc.Operations[0], doc.Fragments, vars)

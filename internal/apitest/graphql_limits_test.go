@@ -71,6 +71,7 @@ func refusedFast(t *testing.T, e *apitest.Env, key string, a abuse) {
 	start := time.Now()
 	r := e.GraphQL(key, a.query, a.vars)
 	took := time.Since(start)
+	t.Logf("%s: refused in %s", a.name, took)
 	if r.Status != http.StatusBadRequest || r.ErrorCode() != "GRAPHQL_VALIDATION_FAILED" {
 		t.Fatalf("%s: status %d, code %q, want 400 GRAPHQL_VALIDATION_FAILED: %.300s", a.name, r.Status, r.ErrorCode(), r.Raw)
 	}
@@ -132,6 +133,10 @@ func TestGraphQLShapeLimits(t *testing.T) {
 	for i := range limits.MaxAliases + 1 {
 		fmt.Fprintf(&aliased, " o%d: order(id: %d) { id }", i, i)
 	}
+	// 90 customers (one response name: they merge) of 90 ids each: 8,190
+	// fields in 9 lines, none of them wide, deep or aliased.
+	expanded := "{ orders(limit: 1) { ...O } }\nfragment O on Order {" + strings.Repeat(" customer { ...C }", 90) + " }\n" +
+		"fragment C on Customer {" + strings.Repeat(" id", 90) + " }\n"
 	fragments.WriteString("{ store { id } }\n")
 	for i := range limits.MaxFragments + 1 {
 		fmt.Fprintf(&fragments, "fragment F%d on Store { id }\n", i)
@@ -142,6 +147,7 @@ func TestGraphQLShapeLimits(t *testing.T) {
 		// Within MaxSelectionFields per set, over MaxAliases in all.
 		{name: "aliases", query: "{ a: store { id } " + aliased.String()[len(" o0: order(id: 0) { id }"):] + " }", names: "aliases"},
 		{name: "fragments", query: fragments.String(), names: "fragments"},
+		{name: "fields expanded", query: expanded, names: fmt.Sprintf("once its fragments are expanded; the limit is %d", limits.MaxFields)},
 	} {
 		refusedFast(t, e, key, a)
 	}
