@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/executor"
@@ -19,25 +20,26 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"storeadmin/graph/limits"
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/database"
 )
 
-// MaxComplexity bounds the cost of one operation (gqlgen's default count:
-// one per selected field).
-const MaxComplexity = 2000
-
 // NewExecutor builds the executor that serves POST /graphql and every REST
-// route. Extensions (audit, idempotency ...) are added by the caller.
-func NewExecutor(resolvers ResolverRoot, log *slog.Logger) *executor.Executor {
+// route, each operation limited in size, cost and time (package limits; a
+// timeout of 0 is limits.DefaultTimeout). Extensions (audit, idempotency
+// ...) are added by the caller.
+func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration) *executor.Executor {
 	cfg := Config{Resolvers: resolvers}
 	cfg.Directives.Access = accessDirective
 	cfg.Directives.KeysRefused = keysRefusedDirective
 	exec := executor.New(NewExecutableSchema(cfg))
-	exec.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	cache := lru.New[*ast.QueryDocument](1000)
+	exec.SetQueryCache(cache)
+	exec.SetParserTokenLimit(limits.MaxTokens)
 	exec.Use(extension.Introspection{})
-	exec.Use(extension.FixedComplexityLimit(MaxComplexity))
+	exec.Use(limits.Extension{Cache: cache, Timeout: timeout})
 	exec.Use(mutationBudget{})
 	exec.Use(freshReadsAfterWrites{})
 	exec.Use(stopWhenCancelled{})
@@ -105,7 +107,10 @@ func errorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			gqlErr.Extensions = map[string]any{}
 		}
 		var appErr *apperr.Error
-		if errors.As(err, &appErr) {
+		if !errors.As(err, &appErr) {
+			appErr = limits.Timeout(ctx)
+		}
+		if appErr != nil {
 			gqlErr.Message = appErr.Message
 			gqlErr.Extensions["code"] = string(appErr.Code)
 			return gqlErr

@@ -310,7 +310,7 @@ type ComplexityRoot struct {
 		FirstName        func(childComplexity int) int
 		ID               func(childComplexity int) int
 		LastName         func(childComplexity int) int
-		Orders           func(childComplexity int) int
+		Orders           func(childComplexity int, limit *int64) int
 		OrdersCount      func(childComplexity int) int
 		Phone            func(childComplexity int) int
 	}
@@ -1127,7 +1127,7 @@ type CollectionMemberResolver interface {
 }
 type CustomerResolver interface {
 	OrdersCount(ctx context.Context, obj *models.Customer) (int64, error)
-	Orders(ctx context.Context, obj *models.Customer) ([]models.Order, error)
+	Orders(ctx context.Context, obj *models.Customer, limit *int64) ([]models.Order, error)
 }
 type DiscountResolver interface {
 	Products(ctx context.Context, obj *models.Discount) ([]models.Product, error)
@@ -2589,7 +2589,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Customer.Orders(childComplexity), true
+		args, err := ec.field_Customer_orders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Customer.Orders(childComplexity, args["limit"].(*int64)), true
 	case "Customer.orders_count":
 		if e.ComplexityRoot.Customer.OrdersCount == nil {
 			break
@@ -8254,8 +8259,8 @@ type Customer {
   accepts_marketing: Boolean!
   created_at: Time!
   orders_count: Int!
-  "Newest first."
-  orders: [Order!]!
+  "The newest orders, newest first: limit of them (default 50, at most 250)."
+  orders(limit: Int): [Order!]!
 }
 
 type OrderLineItem {
@@ -11123,6 +11128,20 @@ func (ec *executionContext) field_Collection_products_args(ctx context.Context, 
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Customer_orders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
 	return args, nil
 }
 
@@ -18223,7 +18242,8 @@ func (ec *executionContext) _Customer_orders(ctx context.Context, field graphql.
 			return ec.fieldContext_Customer_orders(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Customer().Orders(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Customer().Orders(ctx, obj, fc.Args["limit"].(*int64))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Order) graphql.Marshaler {
@@ -18233,7 +18253,7 @@ func (ec *executionContext) _Customer_orders(ctx context.Context, field graphql.
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Customer_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Customer_orders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Customer",
 		Field:      field,
@@ -18242,6 +18262,17 @@ func (ec *executionContext) fieldContext_Customer_orders(_ context.Context, fiel
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Order(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Customer_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }

@@ -43,7 +43,6 @@ type Loaders struct {
 	OrderByID            *Loader[*models.Order]
 	CustomerByID         *Loader[*models.Customer]
 	OrderCountByCustomer *Loader[*models.CustomerOrderCount]
-	OrdersByCustomer     *Loader[[]models.Order]
 	LineItemsByOrder     *Loader[[]models.OrderLineItem]
 	TransactionsByOrder  *Loader[[]models.OrderTransaction]
 	FulfillmentsByOrder  *Loader[[]models.Fulfillment]
@@ -56,13 +55,10 @@ type Loaders struct {
 	ShippingRateByID  *Loader[*models.ShippingRate]
 	DiscountByID      *Loader[*models.Discount]
 
-	db    bun.IDB
-	scope scope
-	mu    sync.Mutex
-	// Relations with a limit argument get one loader per limit, so that
-	// siblings asking for the same page still batch.
-	membersByCollection map[int64]*Loader[[]models.CollectionMember]
-	reviewsByProduct    map[int64]*Loader[[]models.Review]
+	// Relations with a limit argument get one loader per limit.
+	membersByCollection *perLimit[[]models.CollectionMember]
+	reviewsByProduct    *perLimit[[]models.Review]
+	ordersByCustomer    *perLimit[[]models.Order]
 }
 
 // NewLoaders returns the loaders of one request made by storeID's caller.
@@ -138,9 +134,6 @@ func NewLoaders(db bun.IDB, storeID int64) *Loaders {
 		OrderCountByCustomer: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.CustomerOrderCount, error) {
 			return models.OrderCountsByCustomer(ctx, db, storeID, ids)
 		}, func(c *models.CustomerOrderCount) int64 { return c.CustomerID }),
-		OrdersByCustomer: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.Order, error) {
-			return models.OrdersByCustomer(ctx, db, storeID, ids)
-		}, func(o *models.Order) int64 { return *o.CustomerID }),
 		LineItemsByOrder: manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.OrderLineItem, error) {
 			return models.LineItemsByOrder(ctx, db, storeID, ids)
 		}, func(l *models.OrderLineItem) int64 { return l.OrderID }),
@@ -170,10 +163,21 @@ func NewLoaders(db bun.IDB, storeID int64) *Loaders {
 			return models.DiscountsByID(ctx, db, storeID, ids)
 		}, func(d *models.Discount) int64 { return d.ID }),
 
-		db:                  db,
-		scope:               sc,
-		membersByCollection: map[int64]*Loader[[]models.CollectionMember]{},
-		reviewsByProduct:    map[int64]*Loader[[]models.Review]{},
+		membersByCollection: newPerLimit(func(upto int64) *Loader[[]models.CollectionMember] {
+			return manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.CollectionMember, error) {
+				return models.MembersByCollection(ctx, db, storeID, ids, upto)
+			}, func(m *models.CollectionMember) int64 { return m.CollectionID })
+		}),
+		reviewsByProduct: newPerLimit(func(limit int64) *Loader[[]models.Review] {
+			return manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.Review, error) {
+				return models.ReviewsByProduct(ctx, db, storeID, ids, limit)
+			}, func(r *models.Review) int64 { return r.ProductID })
+		}),
+		ordersByCustomer: newPerLimit(func(limit int64) *Loader[[]models.Order] {
+			return manyByKey(sc, func(ctx context.Context, ids []int64) ([]models.Order, error) {
+				return models.OrdersByCustomer(ctx, db, storeID, ids, limit)
+			}, func(o *models.Order) int64 { return *o.CustomerID })
+		}),
 	}
 }
 
@@ -189,30 +193,49 @@ func (l *Loader[V]) reset() {
 // MembersByCollection loads the first upto members of collections, in each
 // collection's sort order.
 func (l *Loaders) MembersByCollection(upto int64) *Loader[[]models.CollectionMember] {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if ld, ok := l.membersByCollection[upto]; ok {
-		return ld
-	}
-	ld := manyByKey(l.scope, func(ctx context.Context, ids []int64) ([]models.CollectionMember, error) {
-		return models.MembersByCollection(ctx, l.db, l.scope.storeID, ids, upto)
-	}, func(m *models.CollectionMember) int64 { return m.CollectionID })
-	l.membersByCollection[upto] = ld
-	return ld
+	return l.membersByCollection.get(upto)
 }
 
 // ReviewsByProduct loads the newest limit published reviews of products.
 func (l *Loaders) ReviewsByProduct(limit int64) *Loader[[]models.Review] {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if ld, ok := l.reviewsByProduct[limit]; ok {
-		return ld
+	return l.reviewsByProduct.get(limit)
+}
+
+// OrdersByCustomer loads the newest limit orders of customers.
+func (l *Loaders) OrdersByCustomer(limit int64) *Loader[[]models.Order] {
+	return l.ordersByCustomer.get(limit)
+}
+
+// perLimit holds the loaders of a relation with a limit argument, one per
+// limit: siblings asking for the same page still batch, and each statement
+// reads only the page it was asked for.
+type perLimit[V any] struct {
+	build   func(limit int64) *Loader[V]
+	mu      sync.Mutex
+	byLimit map[int64]*Loader[V]
+}
+
+func newPerLimit[V any](build func(limit int64) *Loader[V]) *perLimit[V] {
+	return &perLimit[V]{build: build, byLimit: map[int64]*Loader[V]{}}
+}
+
+func (p *perLimit[V]) get(limit int64) *Loader[V] {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ld, ok := p.byLimit[limit]
+	if !ok {
+		ld = p.build(limit)
+		p.byLimit[limit] = ld
 	}
-	ld := manyByKey(l.scope, func(ctx context.Context, ids []int64) ([]models.Review, error) {
-		return models.ReviewsByProduct(ctx, l.db, l.scope.storeID, ids, limit)
-	}, func(r *models.Review) int64 { return r.ProductID })
-	l.reviewsByProduct[limit] = ld
 	return ld
+}
+
+func (p *perLimit[V]) reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, ld := range p.byLimit {
+		ld.reset()
+	}
 }
 
 type loadersKey struct{}
@@ -510,10 +533,9 @@ func keysOf(list any, name string) []int64 {
 
 // ClearAll empties the request cache of every loader; the executor calls it
 // before each mutation, so that a read after a write sees the write. The
-// loaders are found by reflection, so a new one cannot be forgotten here.
+// loaders of the exported fields are found by reflection, so a new one
+// cannot be forgotten here; the per-limit ones are listed.
 func (l *Loaders) ClearAll() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	v := reflect.ValueOf(l).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		if !v.Type().Field(i).IsExported() {
@@ -523,10 +545,7 @@ func (l *Loaders) ClearAll() {
 			ld.reset()
 		}
 	}
-	for _, ld := range l.membersByCollection {
-		ld.reset()
-	}
-	for _, ld := range l.reviewsByProduct {
-		ld.reset()
-	}
+	l.membersByCollection.reset()
+	l.reviewsByProduct.reset()
+	l.ordersByCustomer.reset()
 }

@@ -563,12 +563,15 @@ func OrderCountsByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids [
 	return out, err
 }
 
-// OrdersByCustomer loads the orders of several customers, newest first,
-// for a dataloader.
-func OrdersByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Order, error) {
+// OrdersByCustomer loads the newest limit orders of each of several
+// customers, newest first, for a dataloader.
+func OrdersByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int64, limit int64) ([]Order, error) {
 	var out []Order
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND customer_id IN (?)", storeID, bun.In(ids)).
-		Order("customer_id", "created_at DESC", "id DESC").Scan(ctx)
+	ranked := db.NewSelect().Model((*Order)(nil)).
+		ColumnExpr("*, row_number() OVER (PARTITION BY customer_id ORDER BY created_at DESC, id DESC) AS rank").
+		Where("store_id = ? AND customer_id IN (?)", storeID, bun.In(ids))
+	err := db.NewSelect().Model(&out).ModelTableExpr("(?) AS o", ranked).
+		Where("rank <= ?", limit).Order("customer_id", "created_at DESC", "id DESC").Scan(ctx)
 	return out, err
 }
 

@@ -21,8 +21,12 @@ func (r *customerResolver) OrdersCount(ctx context.Context, obj *models.Customer
 	return c.Count, nil
 }
 
-func (r *customerResolver) Orders(ctx context.Context, obj *models.Customer) ([]models.Order, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Order] { return l.OrdersByCustomer })
+func (r *customerResolver) Orders(ctx context.Context, obj *models.Customer, limit *int64) ([]models.Order, error) {
+	p, err := models.NewPage(limit, nil)
+	if err != nil {
+		return nil, err
+	}
+	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Order] { return l.OrdersByCustomer(p.Limit) })
 }
 
 func (r *fulfillmentResolver) Items(ctx context.Context, obj *models.Fulfillment) ([]models.FulfillmentItem, error) {

@@ -16,7 +16,7 @@ import (
 // against the schema and checks the route table against them, as start-up
 // does.
 func TestRoutesAndOperations(t *testing.T) {
-	exec := graph.NewExecutor(&resolvers.Resolver{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	exec := graph.NewExecutor(&resolvers.Resolver{}, slog.New(slog.NewTextHandler(io.Discard, nil)), 0)
 	if _, err := rest.New(exec, graph.Schema(), rest.Routes, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestRoutesAndOperations(t *testing.T) {
 // TestBrokenRouteTableFails shows that start-up refuses a route whose
 // operation is missing or whose path parameter has no variable.
 func TestBrokenRouteTableFails(t *testing.T) {
-	exec := graph.NewExecutor(&resolvers.Resolver{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	exec := graph.NewExecutor(&resolvers.Resolver{}, slog.New(slog.NewTextHandler(io.Discard, nil)), 0)
 	broken := append([]rest.Route{}, rest.Routes...)
 	broken = append(broken, rest.Route{Method: http.MethodGet, Path: "/store/nothing", Op: "NoSuchOperation"})
 	if _, err := rest.New(exec, graph.Schema(), broken, nil); err == nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"storeadmin/graph/limits"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/database"
@@ -53,6 +54,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"trusted header holding the client's country, e.g. CF-IPCountry (env STOREADMIN_COUNTRY_HEADER)")
 	clientIPHeader := fs.String("client-ip-header", os.Getenv("STOREADMIN_CLIENT_IP_HEADER"),
 		"trusted header holding the client's address, e.g. X-Forwarded-For (env STOREADMIN_CLIENT_IP_HEADER)")
+	graphqlTimeout := fs.Duration("graphql-timeout", envDuration("STOREADMIN_GRAPHQL_TIMEOUT", limits.DefaultTimeout),
+		"how long one GraphQL operation (REST request) may run (env STOREADMIN_GRAPHQL_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -94,6 +97,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		AllowPrivateWebhooks: *allowPrivate,
 		Audit:                audit.Config{CountryHeader: *countryHeader, ClientIPHeader: *clientIPHeader},
 		PublicURL:            base,
+		GraphQLTimeout:       *graphqlTimeout,
 	}
 	srv, err := server.New(bdb, cfg, log, time.Now)
 	if err != nil {
@@ -108,7 +112,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	defer stopEvents(hooks, log)
 	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit, "rate_limit_counts", rateCounts(cfg.RedisURL),
 		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
-		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "database", dbDescription(db))
+		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "database", dbDescription(db))
 
 	if *demo {
 		key, err := prepareDemo(ctx, bdb, files, log)
@@ -208,6 +212,13 @@ func dbDescription(f dbFlags) string {
 
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(os.Getenv(name)); err == nil && v > 0 {
 		return v
 	}
 	return def

@@ -93,6 +93,9 @@ func WithDatabase(db *bun.DB) Option { return func(s *setup) { s.db = db } }
 // WithRateLimit sets the requests per key per minute.
 func WithRateLimit(n int) Option { return func(s *setup) { s.RateLimit = n } }
 
+// WithGraphQLTimeout sets how long one GraphQL operation may run.
+func WithGraphQLTimeout(d time.Duration) Option { return func(s *setup) { s.GraphQLTimeout = d } }
+
 // WithCountryHeader names the trusted country header.
 func WithCountryHeader(h string) Option { return func(s *setup) { s.Audit.CountryHeader = h } }
 

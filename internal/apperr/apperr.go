@@ -24,6 +24,7 @@ const (
 	NotFound        Code = "NOT_FOUND"       // 404
 	Conflict        Code = "CONFLICT"        // 409
 	RateLimited     Code = "RATE_LIMITED"    // 429
+	Timeout         Code = "TIMEOUT"         // 503: the operation ran past its time limit
 	Internal        Code = "INTERNAL"        // 500
 	// Unavailable is a failure that passes by itself (the database is
 	// unreachable): the client should retry after RetryAfter seconds.
@@ -51,7 +52,7 @@ func (c Code) HTTPStatus() int {
 		return 409
 	case RateLimited:
 		return 429
-	case Unavailable:
+	case Unavailable, Timeout:
 		return 503
 	}
 	return 500

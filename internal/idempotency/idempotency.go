@@ -22,7 +22,7 @@
 //     is taken over by a retry of the same request.
 //
 // Not stored, so that a retry runs again: 5xx and 429 answers, GraphQL
-// answers carrying an INTERNAL or RATE_LIMITED error, answers larger than
+// answers carrying an INTERNAL, RATE_LIMITED or TIMEOUT error, answers larger than
 // MaxStoredBody, and requests whose handler panicked. Other 4xx answers are
 // stored (the same request would fail the same way), as Stripe does.
 //
@@ -301,7 +301,7 @@ func serverFailure(contentType string, body []byte) bool {
 	}
 	for _, e := range resp.Errors {
 		switch apperr.Code(e.Extensions.Code) {
-		case apperr.Internal, apperr.RateLimited:
+		case apperr.Internal, apperr.RateLimited, apperr.Timeout:
 			return true
 		}
 	}

@@ -59,6 +59,9 @@ type Config struct {
 	// Events records the events of changes for webhook subscribers; its
 	// workers are started (or not) by whoever built it.
 	Events *events.Engine
+	// GraphQLTimeout bounds the execution of one GraphQL operation, on
+	// both surfaces; 0 is limits.DefaultTimeout.
+	GraphQLTimeout time.Duration
 }
 
 // Server is the assembled service.
@@ -81,7 +84,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Media:                cfg.Media,
 		Events:               cfg.Events,
 	}
-	exec := graph.NewExecutor(res, log)
+	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
 	adapter, err := rest.New(exec, graph.Schema(), rest.Routes, cfg.Media)
 	if err != nil {
@@ -170,6 +173,7 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 	multipart := transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 32 << 20}
 	return func(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(graphql.StartOperationTrace(r.Context()))
+		w = badRequestWriter{w}
 		switch {
 		case multipart.Supports(r):
 			multipart.Do(w, r, exec)
@@ -180,6 +184,22 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 		}
 	}
 }
+
+// badRequestWriter answers 400 where gqlgen's transports answer 422 (a
+// document that does not parse, validate or keep within the limits, a
+// malformed multipart request): what the REST surface answers for the
+// same errors.
+type badRequestWriter struct{ http.ResponseWriter }
+
+func (w badRequestWriter) WriteHeader(status int) {
+	if status == http.StatusUnprocessableEntity {
+		status = http.StatusBadRequest
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w badRequestWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 type authErrKey struct{}
 
