@@ -9,7 +9,6 @@ import (
 	"errors"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -51,15 +50,27 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 	return exec
 }
 
-// accessDirective is @access: scope and role gates, plus @keysRefused when
-// the field has it too, so that a refused field says so whatever the key's
-// scopes are.
-func accessDirective(ctx context.Context, _ any, next graphql.Resolver, _ string, _ Role) (any, error) {
+// accessDirective is @access, on a field or on an object type (gqlgen runs a
+// type's rule on every field that returns the type). On a root field the
+// field's own rule, with @keysRefused, is the operation's gate: the spec
+// gives each operation one scope, so the rule of the type a root field
+// returns does not add a second one. Below the root the directive's own
+// rule applies: a record of another resource (an order's products) needs
+// that resource's scope, and without it the field is null with a FORBIDDEN
+// error while the rest of the answer stands. The check reads the principal
+// in memory: no statement, and the refused field's resolver never runs.
+func accessDirective(ctx context.Context, _ any, next graphql.Resolver, scope string, role Role) (any, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
 		return nil, apperr.Forbiddenf("this operation has no access rule")
 	}
-	if err := CheckFieldAccess(ctx, fc.Field.Definition); err != nil {
+	if fc.Object == "Query" || fc.Object == "Mutation" {
+		if err := CheckFieldAccess(ctx, fc.Field.Definition); err != nil {
+			return nil, err
+		}
+		return next(ctx)
+	}
+	if err := auth.Check(ctx, scope, storeRole(role), false); err != nil {
 		return nil, err
 	}
 	return next(ctx)
@@ -81,9 +92,21 @@ func CheckFieldAccess(ctx context.Context, def *ast.FieldDefinition) error {
 	scope := access.Arguments.ForName("scope").Value.Raw
 	role := auth.RoleStaff
 	if arg := access.Arguments.ForName("role"); arg != nil && arg.Value != nil {
-		role = auth.Role(strings.ToLower(arg.Value.Raw))
+		role = storeRole(Role(arg.Value.Raw))
 	}
 	return auth.Check(ctx, scope, role, def.Directives.ForName("keysRefused") != nil)
+}
+
+// storeRole is the store role of a schema Role. An unknown one is no role,
+// which includes nothing: the check fails closed.
+func storeRole(r Role) auth.Role {
+	switch r {
+	case RoleStaff:
+		return auth.RoleStaff
+	case RoleAdmin:
+		return auth.RoleAdmin
+	}
+	return ""
 }
 
 // keysRefusedDirective is @keysRefused. @access already applies it; this

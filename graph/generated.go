@@ -7455,7 +7455,7 @@ extend type Query {
 }
 `, BuiltIn: false},
 	{Name: "../schema/bundles.graphqls", Input: `"A volume bundle: buy more of the products it applies to, pay less per item."
-type BundleOffer {
+type BundleOffer @access(scope: "bundles:read") {
   id: Int!
   title: String!
   enabled: Boolean!
@@ -7469,8 +7469,10 @@ type BundleOffer {
   collection_ids: [Int!]!
   "By quantity, smallest first."
   tiers: [BundleOfferTier!]!
-  products: [Product!]!
-  collections: [Collection!]!
+  "Null, with a FORBIDDEN error, for a key without products:read."
+  products: [Product!]
+  "Null, with a FORBIDDEN error, for a key without collections:read."
+  collections: [Collection!]
   product_count: Int!
   collection_count: Int!
   tier_count: Int!
@@ -7714,7 +7716,7 @@ type StoreeventsActivity {
 }
 `, BuiltIn: false},
 	{Name: "../schema/collections.graphqls", Input: `"A collection: manual (products chosen and ordered by hand) or smart (products matching its rules)."
-type Collection {
+type Collection @access(scope: "collections:read") {
   id: Int!
   handle: String!
   title: String!
@@ -7749,7 +7751,8 @@ type CollectionMember {
   price_cents: Int!
   "1-based place in the collection's manual order."
   position: Int!
-  product: Product!
+  "Null, with a FORBIDDEN error, for a key without products:read."
+  product: Product
 }
 
 "A collection for pickers."
@@ -7858,7 +7861,7 @@ extend type Mutation {
 A discount: a code the shopper types (class code) or one that applies by
 itself (class automatic). README "Discounts" and "Pricing" give the rules.
 """
-type Discount {
+type Discount @access(scope: "discounts:read") {
   id: Int!
   "code or automatic."
   class: String!
@@ -7897,10 +7900,10 @@ type Discount {
   buy_collection_ids: [Int!]!
   get_product_ids: [Int!]!
   get_collection_ids: [Int!]!
-  "The products of product_ids."
-  products: [Product!]!
-  "The collections of collection_ids."
-  collections: [Collection!]!
+  "The products of product_ids; null, with a FORBIDDEN error, for a key without products:read."
+  products: [Product!]
+  "The collections of collection_ids; null, with a FORBIDDEN error, for a key without collections:read."
+  collections: [Collection!]
   created_at: Time!
   updated_at: Time!
 }
@@ -8103,7 +8106,8 @@ type DraftOrderPaid {
   "The draft's lines, as the order's lines were made from them."
   lines: [DraftOrderLine!]!
   draft_order: DraftOrder!
-  order: Order!
+  "Null, with a FORBIDDEN error, for a key without orders:read (the draft is paid all the same)."
+  order: Order
 }
 
 extend type Query {
@@ -8175,7 +8179,7 @@ voided) follows from the transactions and ` + "`" + `fulfillment_status` + "`" +
 partial, fulfilled, restocked) from the shipped quantities. README "Orders"
 lists the transitions.
 """
-type Order {
+type Order @access(scope: "orders:read") {
   id: Int!
   order_number: Int!
   "The number with the store's prefix and suffix, as it was when the order was placed: #1001."
@@ -8509,7 +8513,7 @@ extend type Query {
 }
 `, BuiltIn: false},
 	{Name: "../schema/products.graphqls", Input: `"A product: its variants (each a purchasable combination of option values), options, images and SEO."
-type Product {
+type Product @access(scope: "products:read") {
   id: Int!
   handle: String!
   title: String!
@@ -8537,11 +8541,12 @@ type Product {
   "The lowest variant price, when there are variants."
   price_cents: Int
   collection_ids: [Int!]!
-  collections: [Collection!]!
-  "Published reviews, newest first."
-  reviews(limit: Int): [Review!]!
-  "The bundles that offer this product, directly or through a collection, or to all products."
-  bundles: [BundleOffer!]!
+  "Null, with a FORBIDDEN error, for a key without collections:read."
+  collections: [Collection!]
+  "Published reviews, newest first. Null, with a FORBIDDEN error, for a key without reviews:read."
+  reviews(limit: Int): [Review!]
+  "The bundles that offer this product, directly or through a collection, or to all products. Null, with a FORBIDDEN error, for a key without bundles:read."
+  bundles: [BundleOffer!]
 }
 
 type ProductOption {
@@ -8550,7 +8555,7 @@ type ProductOption {
   values: [String!]!
 }
 
-type ProductVariant {
+type ProductVariant @access(scope: "products:read") {
   id: Int!
   product_id: Int!
   position: Int!
@@ -8714,7 +8719,7 @@ extend type Mutation {
 }
 `, BuiltIn: false},
 	{Name: "../schema/reviews.graphqls", Input: `"A shopper's review of a product."
-type Review {
+type Review @access(scope: "reviews:read") {
   id: ID!
   product_id: ID!
   order_id: ID
@@ -8736,7 +8741,8 @@ type Review {
   created_at: Time!
   product_handle: String!
   product_title: String!
-  product: Product!
+  "Null, with a FORBIDDEN error, for a key without products:read."
+  product: Product
 }
 
 type ReviewPhoto {
@@ -8820,13 +8826,17 @@ extend type Mutation {
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `# The storeadmin graph. Field names are the spec's, verbatim, so that a REST
 # payload is a GraphQL data object with no renaming. Every root field carries
-# @access; a test fails when one does not.
+# @access, and so does every record type another resource's records lead to
+# (Product, Order, ...); tests walk the schema and fail when one does not.
 
 """
-Access gate of a root field: the caller needs ` + "`" + `scope` + "`" + ` (` + "`" + `<resource>:read` + "`" + ` or
-` + "`" + `<resource>:write` + "`" + `; a write scope holds its read scope) and at least ` + "`" + `role` + "`" + `.
+Access rule: the caller needs ` + "`" + `scope` + "`" + ` (` + "`" + `<resource>:read` + "`" + ` or ` + "`" + `<resource>:write` + "`" + `;
+a write scope holds its read scope) and at least ` + "`" + `role` + "`" + `. On a root field it is
+the operation's gate. On an object type it applies to every field below the
+root that returns the type: a key without the scope gets null there, with a
+FORBIDDEN error, and the rest of the answer.
 """
-directive @access(scope: String!, role: Role! = STAFF) on FIELD_DEFINITION
+directive @access(scope: String!, role: Role! = STAFF) on FIELD_DEFINITION | OBJECT
 
 "No API key may call this field, whatever its scopes or role: it answers FORBIDDEN."
 directive @keysRefused on FIELD_DEFINITION
@@ -8919,7 +8929,7 @@ type ShippingZone {
 }
 
 "A price for shipping to a zone, for orders within its bounds."
-type ShippingRate {
+type ShippingRate @access(scope: "shipping:read") {
   id: Int!
   zone_id: Int!
   name: String!
@@ -14867,12 +14877,35 @@ func (ec *executionContext) _BundleOffer_products(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.BundleOffer().Products(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal []models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Product) graphql.Marshaler {
-			return ec.marshalNProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, selections, v)
+			return ec.marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_BundleOffer_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -14899,12 +14932,35 @@ func (ec *executionContext) _BundleOffer_collections(ctx context.Context, field 
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.BundleOffer().Collections(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
+				if err != nil {
+					var zeroVal []models.Collection
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Collection
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Collection
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
+			return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_BundleOffer_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -17628,12 +17684,35 @@ func (ec *executionContext) _CollectionMember_product(ctx context.Context, field
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.CollectionMember().Product(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
-			return ec.marshalNProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
+			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_CollectionMember_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -18245,7 +18324,30 @@ func (ec *executionContext) _Customer_orders(ctx context.Context, field graphql.
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Customer().Orders(ctx, obj, fc.Args["limit"].(*int64))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal []models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Order) graphql.Marshaler {
 			return ec.marshalNOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx, selections, v)
 		},
@@ -18863,12 +18965,35 @@ func (ec *executionContext) _Discount_products(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.Discount().Products(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal []models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Product) graphql.Marshaler {
-			return ec.marshalNProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, selections, v)
+			return ec.marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Discount_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -18895,12 +19020,35 @@ func (ec *executionContext) _Discount_collections(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.Discount().Collections(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
+				if err != nil {
+					var zeroVal []models.Collection
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Collection
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Collection
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
+			return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Discount_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19672,7 +19820,30 @@ func (ec *executionContext) _DraftOrder_shipping_rate(ctx context.Context, field
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.DraftOrder().ShippingRate(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
 			return ec.marshalOShippingRate2ᚖstoreadminᚋmodelsᚐShippingRate(ctx, selections, v)
 		},
@@ -19704,7 +19875,30 @@ func (ec *executionContext) _DraftOrder_discount(ctx context.Context, field grap
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.DraftOrder().Discount(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
 			return ec.marshalODiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx, selections, v)
 		},
@@ -19736,7 +19930,30 @@ func (ec *executionContext) _DraftOrder_order(ctx context.Context, field graphql
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.DraftOrder().Order(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
 			return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
 		},
@@ -20090,7 +20307,30 @@ func (ec *executionContext) _DraftOrderLine_variant(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.DraftOrderLine().Variant(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.ProductVariant
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.ProductVariant
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ProductVariant
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.ProductVariant) graphql.Marshaler {
 			return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, selections, v)
 		},
@@ -20122,7 +20362,30 @@ func (ec *executionContext) _DraftOrderLine_product(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.DraftOrderLine().Product(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
 			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
 		},
@@ -20310,12 +20573,35 @@ func (ec *executionContext) _DraftOrderPaid_order(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.Order, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
-			return ec.marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+			return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22206,6 +22492,23 @@ func (ec *executionContext) _Mutation_createBundle(ctx context.Context, field gr
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "bundles:read")
+				if err != nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "bundles:write")
 				if err != nil {
 					var zeroVal *models.BundleOffer
@@ -22220,10 +22523,10 @@ func (ec *executionContext) _Mutation_createBundle(ctx context.Context, field gr
 					var zeroVal *models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.BundleOffer) graphql.Marshaler {
@@ -22273,6 +22576,23 @@ func (ec *executionContext) _Mutation_updateBundle(ctx context.Context, field gr
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "bundles:read")
+				if err != nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "bundles:write")
 				if err != nil {
 					var zeroVal *models.BundleOffer
@@ -22287,10 +22607,10 @@ func (ec *executionContext) _Mutation_updateBundle(ctx context.Context, field gr
 					var zeroVal *models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.BundleOffer) graphql.Marshaler {
@@ -22407,6 +22727,23 @@ func (ec *executionContext) _Mutation_createCollection(ctx context.Context, fiel
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
+				if err != nil {
+					var zeroVal *models.Collection
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Collection
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Collection
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "collections:write")
 				if err != nil {
 					var zeroVal *models.Collection
@@ -22421,10 +22758,10 @@ func (ec *executionContext) _Mutation_createCollection(ctx context.Context, fiel
 					var zeroVal *models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Collection) graphql.Marshaler {
@@ -22474,6 +22811,23 @@ func (ec *executionContext) _Mutation_updateCollection(ctx context.Context, fiel
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
+				if err != nil {
+					var zeroVal *models.Collection
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Collection
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Collection
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "collections:write")
 				if err != nil {
 					var zeroVal *models.Collection
@@ -22488,10 +22842,10 @@ func (ec *executionContext) _Mutation_updateCollection(ctx context.Context, fiel
 					var zeroVal *models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Collection) graphql.Marshaler {
@@ -22943,6 +23297,23 @@ func (ec *executionContext) _Mutation_createDiscount(ctx context.Context, field 
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "discounts:write")
 				if err != nil {
 					var zeroVal *models.Discount
@@ -22957,10 +23328,10 @@ func (ec *executionContext) _Mutation_createDiscount(ctx context.Context, field 
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
@@ -23010,6 +23381,23 @@ func (ec *executionContext) _Mutation_updateDiscount(ctx context.Context, field 
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "discounts:write")
 				if err != nil {
 					var zeroVal *models.Discount
@@ -23024,10 +23412,10 @@ func (ec *executionContext) _Mutation_updateDiscount(ctx context.Context, field 
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
@@ -23747,6 +24135,23 @@ func (ec *executionContext) _Mutation_updateOrder(ctx context.Context, field gra
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
 				if err != nil {
 					var zeroVal *models.Order
@@ -23761,10 +24166,10 @@ func (ec *executionContext) _Mutation_updateOrder(ctx context.Context, field gra
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
@@ -23814,6 +24219,23 @@ func (ec *executionContext) _Mutation_archiveOrder(ctx context.Context, field gr
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
 				if err != nil {
 					var zeroVal *models.Order
@@ -23828,10 +24250,10 @@ func (ec *executionContext) _Mutation_archiveOrder(ctx context.Context, field gr
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
@@ -23881,6 +24303,23 @@ func (ec *executionContext) _Mutation_cancelOrder(ctx context.Context, field gra
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
 				if err != nil {
 					var zeroVal *models.Order
@@ -23895,10 +24334,10 @@ func (ec *executionContext) _Mutation_cancelOrder(ctx context.Context, field gra
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
@@ -24082,6 +24521,23 @@ func (ec *executionContext) _Mutation_cancelFulfillment(ctx context.Context, fie
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "fulfillments:write")
 				if err != nil {
 					var zeroVal *models.Order
@@ -24096,10 +24552,10 @@ func (ec *executionContext) _Mutation_cancelFulfillment(ctx context.Context, fie
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
@@ -24149,6 +24605,23 @@ func (ec *executionContext) _Mutation_createProduct(ctx context.Context, field g
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "products:write")
 				if err != nil {
 					var zeroVal *models.Product
@@ -24163,10 +24636,10 @@ func (ec *executionContext) _Mutation_createProduct(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
@@ -24216,6 +24689,23 @@ func (ec *executionContext) _Mutation_updateProduct(ctx context.Context, field g
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "products:write")
 				if err != nil {
 					var zeroVal *models.Product
@@ -24230,10 +24720,10 @@ func (ec *executionContext) _Mutation_updateProduct(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
@@ -24685,6 +25175,23 @@ func (ec *executionContext) _Mutation_setReviewFeatured(ctx context.Context, fie
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
+				if err != nil {
+					var zeroVal *models.Review
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Review
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Review
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "reviews:write")
 				if err != nil {
 					var zeroVal *models.Review
@@ -24699,10 +25206,10 @@ func (ec *executionContext) _Mutation_setReviewFeatured(ctx context.Context, fie
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Review) graphql.Marshaler {
@@ -24752,6 +25259,23 @@ func (ec *executionContext) _Mutation_replyToReview(ctx context.Context, field g
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
+				if err != nil {
+					var zeroVal *models.Review
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Review
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Review
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "reviews:write")
 				if err != nil {
 					var zeroVal *models.Review
@@ -24766,10 +25290,10 @@ func (ec *executionContext) _Mutation_replyToReview(ctx context.Context, field g
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Review) graphql.Marshaler {
@@ -24819,6 +25343,23 @@ func (ec *executionContext) _Mutation_setReviewStatus(ctx context.Context, field
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
+				if err != nil {
+					var zeroVal *models.Review
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Review
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Review
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "reviews:write")
 				if err != nil {
 					var zeroVal *models.Review
@@ -24833,10 +25374,10 @@ func (ec *executionContext) _Mutation_setReviewStatus(ctx context.Context, field
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Review) graphql.Marshaler {
@@ -25221,6 +25762,23 @@ func (ec *executionContext) _Mutation_createShippingRate(ctx context.Context, fi
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
 				if err != nil {
 					var zeroVal *models.ShippingRate
@@ -25235,10 +25793,10 @@ func (ec *executionContext) _Mutation_createShippingRate(ctx context.Context, fi
 					var zeroVal *models.ShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
@@ -25288,6 +25846,23 @@ func (ec *executionContext) _Mutation_updateShippingRate(ctx context.Context, fi
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ShippingRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
 				if err != nil {
 					var zeroVal *models.ShippingRate
@@ -25302,10 +25877,10 @@ func (ec *executionContext) _Mutation_updateShippingRate(ctx context.Context, fi
 					var zeroVal *models.ShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
 			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
@@ -27896,7 +28471,30 @@ func (ec *executionContext) _OrderLineItem_variant(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.OrderLineItem().Variant(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.ProductVariant
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.ProductVariant
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ProductVariant
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.ProductVariant) graphql.Marshaler {
 			return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, selections, v)
 		},
@@ -27928,7 +28526,30 @@ func (ec *executionContext) _OrderLineItem_product(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.OrderLineItem().Product(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
 			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
 		},
@@ -28659,7 +29280,30 @@ func (ec *executionContext) _Product_variants(ctx context.Context, field graphql
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.Product().Variants(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal []models.ProductVariant
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.ProductVariant
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ProductVariant
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.ProductVariant) graphql.Marshaler {
 			return ec.marshalNProductVariant2ᚕstoreadminᚋmodelsᚐProductVariantᚄ(ctx, selections, v)
 		},
@@ -28792,12 +29436,35 @@ func (ec *executionContext) _Product_collections(ctx context.Context, field grap
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.Product().Collections(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
+				if err != nil {
+					var zeroVal []models.Collection
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Collection
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Collection
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
+			return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Product_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -28825,12 +29492,35 @@ func (ec *executionContext) _Product_reviews(ctx context.Context, field graphql.
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Product().Reviews(ctx, obj, fc.Args["limit"].(*int64))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
+				if err != nil {
+					var zeroVal []models.Review
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Review
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Review
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Review) graphql.Marshaler {
-			return ec.marshalNReview2ᚕstoreadminᚋmodelsᚐReviewᚄ(ctx, selections, v)
+			return ec.marshalOReview2ᚕstoreadminᚋmodelsᚐReviewᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Product_reviews(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -28868,12 +29558,35 @@ func (ec *executionContext) _Product_bundles(ctx context.Context, field graphql.
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.Product().Bundles(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "bundles:read")
+				if err != nil {
+					var zeroVal []models.BundleOffer
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.BundleOffer
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.BundleOffer
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.BundleOffer) graphql.Marshaler {
-			return ec.marshalNBundleOffer2ᚕstoreadminᚋmodelsᚐBundleOfferᚄ(ctx, selections, v)
+			return ec.marshalOBundleOffer2ᚕstoreadminᚋmodelsᚐBundleOfferᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Product_bundles(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -29567,7 +30280,30 @@ func (ec *executionContext) _ProductVariant_product(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.ProductVariant().Product(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
 			return ec.marshalNProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
 		},
@@ -30259,8 +30995,25 @@ func (ec *executionContext) _Query_bundles(ctx context.Context, field graphql.Co
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "bundles:read")
+				if err != nil {
+					var zeroVal []models.BundleOffer
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.BundleOffer
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.BundleOffer
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.BundleOffer) graphql.Marshaler {
@@ -30372,8 +31125,25 @@ func (ec *executionContext) _Query_bundle(ctx context.Context, field graphql.Col
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "bundles:read")
+				if err != nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BundleOffer
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.BundleOffer) graphql.Marshaler {
@@ -30439,8 +31209,25 @@ func (ec *executionContext) _Query_collections(ctx context.Context, field graphq
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
+				if err != nil {
+					var zeroVal []models.Collection
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Collection
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Collection
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Collection) graphql.Marshaler {
@@ -30573,8 +31360,25 @@ func (ec *executionContext) _Query_collection(ctx context.Context, field graphql
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
+				if err != nil {
+					var zeroVal *models.Collection
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Collection
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Collection
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Collection) graphql.Marshaler {
@@ -30975,8 +31779,25 @@ func (ec *executionContext) _Query_discounts(ctx context.Context, field graphql.
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
+				if err != nil {
+					var zeroVal []models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Discount) graphql.Marshaler {
@@ -31109,8 +31930,25 @@ func (ec *executionContext) _Query_discount(ctx context.Context, field graphql.C
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Discount
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Discount
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
@@ -31444,8 +32282,25 @@ func (ec *executionContext) _Query_orders(ctx context.Context, field graphql.Col
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal []models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Order) graphql.Marshaler {
@@ -31578,8 +32433,25 @@ func (ec *executionContext) _Query_order(ctx context.Context, field graphql.Coll
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
@@ -32273,8 +33145,25 @@ func (ec *executionContext) _Query_products(ctx context.Context, field graphql.C
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal []models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Product) graphql.Marshaler {
@@ -32407,8 +33296,25 @@ func (ec *executionContext) _Query_product(ctx context.Context, field graphql.Co
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
@@ -32809,8 +33715,25 @@ func (ec *executionContext) _Query_reviews(ctx context.Context, field graphql.Co
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
+				if err != nil {
+					var zeroVal []models.Review
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.Review
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Review
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.Review) graphql.Marshaler {
@@ -34853,12 +35776,35 @@ func (ec *executionContext) _Review_product(ctx context.Context, field graphql.C
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.Review().Product(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Product
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Product
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
-			return ec.marshalNProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
+			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Review_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -35552,7 +36498,30 @@ func (ec *executionContext) _ShippingZone_rates(ctx context.Context, field graph
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.ShippingZone().Rates(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
+				if err != nil {
+					var zeroVal []models.ShippingRate
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal []models.ShippingRate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ShippingRate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.ShippingRate) graphql.Marshaler {
 			return ec.marshalNShippingRate2ᚕstoreadminᚋmodelsᚐShippingRateᚄ(ctx, selections, v)
 		},
@@ -43424,7 +44393,7 @@ func (ec *executionContext) _BundleOffer(ctx context.Context, sel ast.SelectionS
 					}
 				}()
 				res = ec._BundleOffer_products(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -43462,7 +44431,7 @@ func (ec *executionContext) _BundleOffer(ctx context.Context, sel ast.SelectionS
 					}
 				}()
 				res = ec._BundleOffer_collections(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -44565,7 +45534,7 @@ func (ec *executionContext) _CollectionMember(ctx context.Context, sel ast.Selec
 					}
 				}()
 				res = ec._CollectionMember_product(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -45023,7 +45992,7 @@ func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet,
 					}
 				}()
 				res = ec._Discount_products(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -45061,7 +46030,7 @@ func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet,
 					}
 				}()
 				res = ec._Discount_collections(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -45706,7 +46675,7 @@ func (ec *executionContext) _DraftOrderPaid(ctx context.Context, sel ast.Selecti
 			}
 		case "order":
 			out.Values[i] = ec._DraftOrderPaid_order(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -48203,7 +49172,7 @@ func (ec *executionContext) _Product(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Product_collections(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -48241,7 +49210,7 @@ func (ec *executionContext) _Product(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Product_reviews(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -48279,7 +49248,7 @@ func (ec *executionContext) _Product(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Product_bundles(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -50533,7 +51502,7 @@ func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, o
 					}
 				}()
 				res = ec._Review_product(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -54375,6 +55344,25 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOBundleOffer2ᚕstoreadminᚋmodelsᚐBundleOfferᚄ(ctx context.Context, sel ast.SelectionSet, v []models.BundleOffer) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBundleOffer2storeadminᚋmodelsᚐBundleOffer(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalOBundleTierInput2ᚕstoreadminᚋgraphᚐBundleTierInputᚄ(ctx context.Context, v any) ([]BundleTierInput, error) {
 	if v == nil {
 		return nil, nil
@@ -54397,6 +55385,25 @@ func (ec *executionContext) marshalOCheckoutTracking2ᚖstoreadminᚋgraphᚐChe
 		return graphql.Null
 	}
 	return ec._CheckoutTracking(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Collection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCollection2storeadminᚋmodelsᚐCollection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOCollectionFilter2ᚖstoreadminᚋmodelsᚐCollectionFilter(ctx context.Context, v any) (*models.CollectionFilter, error) {
@@ -54665,6 +55672,25 @@ func (ec *executionContext) marshalOOrderUpsell2ᚖstoreadminᚋmodelsᚐOrderUp
 	return ec._OrderUpsell(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Product) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNProduct2storeadminᚋmodelsᚐProduct(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx context.Context, sel ast.SelectionSet, v *models.Product) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -54753,6 +55779,25 @@ func (ec *executionContext) unmarshalORefundLineInput2ᚕstoreadminᚋgraphᚐRe
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOReview2ᚕstoreadminᚋmodelsᚐReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Review) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReview2storeadminᚋmodelsᚐReview(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOReviewFilter2ᚖstoreadminᚋmodelsᚐReviewFilter(ctx context.Context, v any) (*models.ReviewFilter, error) {

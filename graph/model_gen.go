@@ -344,7 +344,8 @@ type DraftOrderPaid struct {
 	// The draft's lines, as the order's lines were made from them.
 	Lines      []models.DraftOrderLine `json:"lines"`
 	DraftOrder *models.DraftOrder      `json:"draft_order"`
-	Order      *models.Order           `json:"order"`
+	// Null, with a FORBIDDEN error, for a key without orders:read (the draft is paid all the same).
+	Order *models.Order `json:"order,omitempty"`
 }
 
 // How the draft was paid, recorded on the order's transaction.

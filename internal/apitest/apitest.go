@@ -105,6 +105,12 @@ func WithCountryHeader(h string) Option { return func(s *setup) { s.Audit.Countr
 // process that committed a change dies before delivering it.
 func WithoutEventWorkers() Option { return func(s *setup) { s.idleEvents = true } }
 
+// WithPrivateWebhooksRefused refuses webhook targets that are not public,
+// as serve does without STOREADMIN_WEBHOOK_ALLOW_PRIVATE.
+func WithPrivateWebhooksRefused() Option {
+	return func(s *setup) { s.AllowPrivateWebhooks = false }
+}
+
 // EventsConfig is the events engine of the tests: loopback targets allowed,
 // retries after 5 ms, workers polling every 20 ms.
 func EventsConfig(log *slog.Logger) events.Config {

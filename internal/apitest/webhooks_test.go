@@ -397,6 +397,10 @@ func TestWebhooksCheckURLRefusesPrivateTargets(t *testing.T) {
 		"http://LOCALHOST:8080/x",
 		"http://localhost./x",
 		"http://api.localhost/x",
+		"http://0.0.0.1/",
+		"http://255.255.255.255/",
+		"http://[::127.0.0.1]/",
+		"http://[64:ff9b::7f00:1]/",
 	}
 	for _, raw := range private {
 		if got, err := webhooks.CheckURL(raw, false); err == nil {
@@ -424,6 +428,39 @@ func TestWebhooksCheckURLRefusesPrivateTargets(t *testing.T) {
 				t.Errorf("CheckURL(%.40q, %v) = %v, want an invalid-input error", raw, allow, err)
 			}
 		}
+	}
+}
+
+// TestWebhooksRefuseSpecialTargetsOverHTTP: a service that refuses private
+// targets answers 400 naming the address's block when a subscription is
+// created or moved to a special-purpose address, in any spelling, and keeps
+// nothing; a public target is saved.
+func TestWebhooksRefuseSpecialTargetsOverHTTP(t *testing.T) {
+	e := apitest.New(t, apitest.WithPrivateWebhooksRefused())
+	s := e.Store("Acme")
+	admin := e.Key(s.ID, auth.RoleAdmin)
+	w := whCreate(t, e, admin, map[string]any{"url": "https://hooks.example.com/in", "topics": []string{"order.paid"}})
+	refused := map[string]string{
+		"http://0.0.0.1/hook":            `url must point at a public address; 0.0.0.1 is "this network"`,
+		"http://255.255.255.255/hook":    "url must point at a public address; 255.255.255.255 is reserved (and the limited broadcast address)",
+		"http://[::127.0.0.1]/hook":      "url must point at a public address; ::7f00:1 is IPv4-compatible (deprecated)",
+		"http://[64:ff9b::7f00:1]/hook":  "url must point at a public address; 64:ff9b::7f00:1 is NAT64 well-known prefix 127.0.0.1, loopback",
+		"http://[::ffff:10.0.0.1]/hook":  "url must point at a public address; ::ffff:10.0.0.1 is IPv4-mapped 10.0.0.1, private-use",
+		"http://[2002:a9fe:a9fe::]/hook": "url must point at a public address; 2002:a9fe:a9fe:: is 6to4 169.254.169.254, link-local",
+		"http://0x7f.1/hook":             "url must write an IPv4 address as four decimal numbers (such as 93.184.215.14), not 0x7f.1",
+	}
+	for raw, want := range refused {
+		body := map[string]any{"url": raw, "topics": []string{"order.paid"}}
+		if r := e.Do(http.MethodPost, "/store/webhooks", admin, body).Expect(t, 400); r.Message() != want {
+			t.Errorf("POST %s: message %q, want %q", raw, r.Message(), want)
+		}
+		if r := e.Do(http.MethodPut, "/store/webhooks/"+strconv.FormatInt(auditMustWhole(t, w["id"]), 10), admin, map[string]any{"url": raw}).Expect(t, 400); r.Message() != want {
+			t.Errorf("PUT %s: message %q, want %q", raw, r.Message(), want)
+		}
+	}
+	list, total, _ := whList(t, e, admin, "")
+	if total != 1 || list[0]["url"] != "https://hooks.example.com/in" {
+		t.Fatalf("refused targets were kept: %v", list)
 	}
 }
 

@@ -74,7 +74,7 @@ func refusePrivate(_, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return fmt.Errorf("target address %s cannot be checked", address)
 	}
-	if webhooks.IsPrivate(ap.Addr()) {
+	if !webhooks.IsPublic(ap.Addr()) {
 		return &privateTargetError{ap.Addr().Unmap()}
 	}
 	return nil
