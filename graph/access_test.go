@@ -47,6 +47,9 @@ func TestEveryRootFieldHasAccess(t *testing.T) {
 			if root == "Mutation" && action != "write" {
 				t.Errorf("Mutation.%s: a mutation needs a write scope, not %q", f.Name, scope)
 			}
+			if root == "Mutation" && d.Arguments.ForName("role") != nil {
+				t.Errorf("Mutation.%s: a mutation's role is ADMIN, from its kind; it must not name one", f.Name)
+			}
 		}
 	}
 }
@@ -56,13 +59,34 @@ func TestEveryRootFieldHasAccess(t *testing.T) {
 func TestFieldWithoutAccessIsClosed(t *testing.T) {
 	owner := auth.WithPrincipal(context.Background(), &auth.Principal{Kind: auth.KindSession, StoreID: 1, ActorID: 1, Role: auth.RoleOwner})
 	for name, def := range map[string]*ast.FieldDefinition{"no definition": nil, "no @access": {Name: "open"}} {
-		if err := graph.CheckFieldAccess(owner, def); apperr.CodeOf(err) != apperr.Forbidden {
+		if err := graph.CheckFieldAccess(owner, ast.Query, def); apperr.CodeOf(err) != apperr.Forbidden {
 			t.Errorf("%s: CheckFieldAccess = %v, want FORBIDDEN", name, err)
 		}
 	}
 	store := graph.Schema().Query.Fields.ForName("store")
-	if err := graph.CheckFieldAccess(owner, store); err != nil {
+	if err := graph.CheckFieldAccess(owner, ast.Query, store); err != nil {
 		t.Fatalf("owner session on Query.store: %v", err)
+	}
+}
+
+// TestEveryMutationNeedsAdmin: a staff key holding every scope may run no
+// mutation, and an admin key with the mutation's scope may run each (those
+// refused to every key aside); the role comes from the operation's kind.
+func TestEveryMutationNeedsAdmin(t *testing.T) {
+	staff := auth.WithPrincipal(context.Background(), &auth.Principal{Kind: auth.KindAPIKey, StoreID: 1, ActorID: 1, Role: auth.RoleStaff})
+	for _, f := range graph.Schema().Mutation.Fields {
+		if strings.HasPrefix(f.Name, "__") {
+			continue
+		}
+		if err := graph.CheckFieldAccess(staff, ast.Mutation, f); apperr.CodeOf(err) != apperr.Forbidden {
+			t.Errorf("Mutation.%s: a staff key got %v, want FORBIDDEN", f.Name, err)
+		}
+		scope := f.Directives.ForName("access").Arguments.ForName("scope").Value.Raw
+		admin := auth.WithPrincipal(context.Background(), &auth.Principal{Kind: auth.KindAPIKey, StoreID: 1, ActorID: 1, Role: auth.RoleAdmin, Scopes: []string{scope}})
+		err := graph.CheckFieldAccess(admin, ast.Mutation, f)
+		if f.Directives.ForName("keysRefused") == nil && err != nil {
+			t.Errorf("Mutation.%s: an admin key with %s got %v", f.Name, scope, err)
+		}
 	}
 }
 

@@ -59,28 +59,47 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 // that resource's scope, and without it the field is null with a FORBIDDEN
 // error while the rest of the answer stands. The check reads the principal
 // in memory: no statement, and the refused field's resolver never runs.
-func accessDirective(ctx context.Context, _ any, next graphql.Resolver, scope string, role Role) (any, error) {
+func accessDirective(ctx context.Context, _ any, next graphql.Resolver, scope string, role *Role) (any, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
 		return nil, apperr.Forbiddenf("this operation has no access rule")
 	}
-	if fc.Object == "Query" || fc.Object == "Mutation" {
-		if err := CheckFieldAccess(ctx, fc.Field.Definition); err != nil {
+	if op, root := rootOperation(fc.Object); root {
+		if err := CheckFieldAccess(ctx, op, fc.Field.Definition); err != nil {
 			return nil, err
 		}
 		return next(ctx)
 	}
-	if err := auth.Check(ctx, scope, storeRole(role), false); err != nil {
+	// Type rules are read rules without a role (a schema walk checks it).
+	least := auth.RoleStaff
+	if role != nil {
+		least = storeRole(*role)
+	}
+	if err := auth.Check(ctx, scope, least, false); err != nil {
 		return nil, err
 	}
 	return next(ctx)
 }
 
-// CheckFieldAccess applies a root field's @access and @keysRefused to the
-// caller of ctx. The REST adapter calls it before it reads a request, so a
-// caller without access learns nothing from input validation; the
-// directives call it when the field runs.
-func CheckFieldAccess(ctx context.Context, def *ast.FieldDefinition) error {
+// rootOperation tells whether object is a root type, and which.
+func rootOperation(object string) (ast.Operation, bool) {
+	switch object {
+	case "Query":
+		return ast.Query, true
+	case "Mutation":
+		return ast.Mutation, true
+	}
+	return "", false
+}
+
+// CheckFieldAccess applies the @access and @keysRefused of def, a root field
+// of an operation of kind op, to the caller of ctx. The role is the rule's
+// when it names one, else the kind's: ADMIN for a mutation, STAFF for a
+// query, so a write is never open to staff by omission. The REST adapter
+// calls it before it reads a request, so a caller without access learns
+// nothing from input validation; the directives call it when the field
+// runs.
+func CheckFieldAccess(ctx context.Context, op ast.Operation, def *ast.FieldDefinition) error {
 	var access *ast.Directive
 	if def != nil {
 		access = def.Directives.ForName("access")
@@ -91,6 +110,9 @@ func CheckFieldAccess(ctx context.Context, def *ast.FieldDefinition) error {
 	}
 	scope := access.Arguments.ForName("scope").Value.Raw
 	role := auth.RoleStaff
+	if op == ast.Mutation {
+		role = auth.RoleAdmin
+	}
 	if arg := access.Arguments.ForName("role"); arg != nil && arg.Value != nil {
 		role = storeRole(Role(arg.Value.Raw))
 	}
@@ -112,9 +134,12 @@ func storeRole(r Role) auth.Role {
 // keysRefusedDirective is @keysRefused. @access already applies it; this
 // runs the same check so that the directive holds on its own too.
 func keysRefusedDirective(ctx context.Context, _ any, next graphql.Resolver) (any, error) {
-	if fc := graphql.GetFieldContext(ctx); fc == nil {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
 		return nil, apperr.Forbiddenf("this operation has no access rule")
-	} else if err := CheckFieldAccess(ctx, fc.Field.Definition); err != nil {
+	}
+	op, _ := rootOperation(fc.Object)
+	if err := CheckFieldAccess(ctx, op, fc.Field.Definition); err != nil {
 		return nil, err
 	}
 	return next(ctx)

@@ -54,7 +54,7 @@ type ResolverRoot interface {
 }
 
 type DirectiveRoot struct {
-	Access      func(ctx context.Context, obj any, next graphql.Resolver, scope string, role Role) (res any, err error)
+	Access      func(ctx context.Context, obj any, next graphql.Resolver, scope string, role *Role) (res any, err error)
 	KeysRefused func(ctx context.Context, obj any, next graphql.Resolver) (res any, err error)
 }
 
@@ -7407,11 +7407,11 @@ extend type Query {
 }
 
 extend type Mutation {
-  createApiKey(input: APIKeyInput!): APIKey! @access(scope: "api-keys:write", role: ADMIN) @keysRefused
+  createApiKey(input: APIKeyInput!): APIKey! @access(scope: "api-keys:write") @keysRefused
   "Revokes the key (revoked_at is set) and returns it."
-  revokeApiKey(id: Int!): APIKey! @access(scope: "api-keys:write", role: ADMIN) @keysRefused
+  revokeApiKey(id: Int!): APIKey! @access(scope: "api-keys:write") @keysRefused
   "Disconnects the AI app: its key is revoked."
-  disconnectMcpKey(id: Int!): MCPKey! @access(scope: "api-keys:write", role: ADMIN) @keysRefused
+  disconnectMcpKey(id: Int!): MCPKey! @access(scope: "api-keys:write") @keysRefused
 }
 `, BuiltIn: false},
 	{Name: "../schema/audit.graphqls", Input: `"One write through either surface, successful or not."
@@ -7529,9 +7529,9 @@ extend type Query {
 }
 
 extend type Mutation {
-  createBundle(input: BundleInput!): BundleOffer! @access(scope: "bundles:write", role: ADMIN)
-  updateBundle(id: Int!, input: BundleInput!): BundleOffer! @access(scope: "bundles:write", role: ADMIN)
-  deleteBundle(id: Int!): Boolean! @access(scope: "bundles:write", role: ADMIN)
+  createBundle(input: BundleInput!): BundleOffer! @access(scope: "bundles:write")
+  updateBundle(id: Int!, input: BundleInput!): BundleOffer! @access(scope: "bundles:write")
+  deleteBundle(id: Int!): Boolean! @access(scope: "bundles:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/checkouts.graphqls", Input: `# A shopper's checkout: what they were about to pay for, how they tried to
@@ -7845,16 +7845,16 @@ extend type Query {
 }
 
 extend type Mutation {
-  createCollection(input: CollectionInput!): Collection! @access(scope: "collections:write", role: ADMIN)
-  updateCollection(id: Int!, input: CollectionInput!): Collection! @access(scope: "collections:write", role: ADMIN)
-  deleteCollection(id: Int!): Boolean! @access(scope: "collections:write", role: ADMIN)
-  bulkDeleteCollections(input: IdsInput!): BulkResult! @access(scope: "collections:write", role: ADMIN)
+  createCollection(input: CollectionInput!): Collection! @access(scope: "collections:write")
+  updateCollection(id: Int!, input: CollectionInput!): Collection! @access(scope: "collections:write")
+  deleteCollection(id: Int!): Boolean! @access(scope: "collections:write")
+  bulkDeleteCollections(input: IdsInput!): BulkResult! @access(scope: "collections:write")
   "Evaluates a collection's rules over the catalogue without saving anything."
-  previewCollection(input: CollectionInput!, limit: Int): CollectionPreview! @access(scope: "collections:write", role: ADMIN)
+  previewCollection(input: CollectionInput!, limit: Int): CollectionPreview! @access(scope: "collections:write")
   "Adds a product to the end of a manual collection."
-  addCollectionProduct(id: Int!, input: CollectionProductInput!): Boolean! @access(scope: "collections:write", role: ADMIN)
-  removeCollectionProduct(id: Int!, pid: Int!): Boolean! @access(scope: "collections:write", role: ADMIN)
-  reorderCollectionProducts(id: Int!, input: CollectionReorderInput!): Boolean! @access(scope: "collections:write", role: ADMIN)
+  addCollectionProduct(id: Int!, input: CollectionProductInput!): Boolean! @access(scope: "collections:write")
+  removeCollectionProduct(id: Int!, pid: Int!): Boolean! @access(scope: "collections:write")
+  reorderCollectionProducts(id: Int!, input: CollectionReorderInput!): Boolean! @access(scope: "collections:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/discounts.graphqls", Input: `"""
@@ -7952,9 +7952,9 @@ extend type Query {
 }
 
 extend type Mutation {
-  createDiscount(input: DiscountInput!): Discount! @access(scope: "discounts:write", role: ADMIN)
-  updateDiscount(id: Int!, input: DiscountInput!): Discount! @access(scope: "discounts:write", role: ADMIN)
-  deleteDiscount(id: Int!): Boolean! @access(scope: "discounts:write", role: ADMIN)
+  createDiscount(input: DiscountInput!): Discount! @access(scope: "discounts:write")
+  updateDiscount(id: Int!, input: DiscountInput!): Discount! @access(scope: "discounts:write")
+  deleteDiscount(id: Int!): Boolean! @access(scope: "discounts:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/draft_orders.graphqls", Input: `"""
@@ -8120,14 +8120,14 @@ extend type Query {
 }
 
 extend type Mutation {
-  createDraftOrder(input: DraftOrderInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
-  updateDraftOrderContact(id: Int!, input: DraftContactInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
-  addDraftOrderLine(id: Int!, input: DraftLineInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
-  removeDraftOrderLine(id: Int!, lineId: Int!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
-  setDraftOrderShippingRate(id: Int!, input: DraftShippingRateInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
-  setDraftOrderDiscount(id: Int!, input: DraftDiscountInput!): DraftOrder! @access(scope: "draft-orders:write", role: ADMIN)
+  createDraftOrder(input: DraftOrderInput!): DraftOrder! @access(scope: "draft-orders:write")
+  updateDraftOrderContact(id: Int!, input: DraftContactInput!): DraftOrder! @access(scope: "draft-orders:write")
+  addDraftOrderLine(id: Int!, input: DraftLineInput!): DraftOrder! @access(scope: "draft-orders:write")
+  removeDraftOrderLine(id: Int!, lineId: Int!): DraftOrder! @access(scope: "draft-orders:write")
+  setDraftOrderShippingRate(id: Int!, input: DraftShippingRateInput!): DraftOrder! @access(scope: "draft-orders:write")
+  setDraftOrderDiscount(id: Int!, input: DraftDiscountInput!): DraftOrder! @access(scope: "draft-orders:write")
   "Turns the draft into a paid order (409 once completed, or when its code is used up); emits order.paid."
-  markDraftOrderPaid(id: Int!, input: DraftPaymentInput): DraftOrderPaid! @access(scope: "draft-orders:write", role: ADMIN)
+  markDraftOrderPaid(id: Int!, input: DraftPaymentInput): DraftOrderPaid! @access(scope: "draft-orders:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/media.graphqls", Input: `"Where and how to send one file: PUT the bytes to url with these headers before expires_at."
@@ -8167,9 +8167,9 @@ input UploadFinalizeInput {
 }
 
 extend type Mutation {
-  requestUpload(input: UploadRequestInput!): UploadTicket! @access(scope: "media:write", role: ADMIN)
+  requestUpload(input: UploadRequestInput!): UploadTicket! @access(scope: "media:write")
   "Checks that the uploaded file is an image, records its size and ThumbHash, and publishes it."
-  finalizeUpload(input: UploadFinalizeInput!): MediaImage! @access(scope: "media:write", role: ADMIN)
+  finalizeUpload(input: UploadFinalizeInput!): MediaImage! @access(scope: "media:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/orders.graphqls", Input: `"""
@@ -8491,17 +8491,17 @@ extend type Query {
 
 extend type Mutation {
   "Replaces the note and tags sent."
-  updateOrder(id: Int!, input: OrderUpdateInput!): Order! @access(scope: "orders:write", role: ADMIN)
+  updateOrder(id: Int!, input: OrderUpdateInput!): Order! @access(scope: "orders:write")
   "Archives an open order (409 when it is not open)."
-  archiveOrder(id: Int!): Order! @access(scope: "orders:write", role: ADMIN)
+  archiveOrder(id: Int!): Order! @access(scope: "orders:write")
   "Cancels an order (409 when it is cancelled already or has active shipments); voids open authorizations; emits order.cancelled."
-  cancelOrder(id: Int!, input: OrderCancelInput): Order! @access(scope: "orders:write", role: ADMIN)
+  cancelOrder(id: Int!, input: OrderCancelInput): Order! @access(scope: "orders:write")
   "Refunds lines, an amount, or both (409 beyond what is refundable); emits order.refunded."
-  refundOrder(id: Int!, input: RefundInput!): Refund! @access(scope: "orders:write", role: ADMIN)
+  refundOrder(id: Int!, input: RefundInput!): Refund! @access(scope: "orders:write")
   "Ships lines of an order (409 beyond what is left to ship); emits order.fulfilled."
-  createFulfillment(id: Int!, input: FulfillmentInput): FulfillmentCreated! @access(scope: "orders:write", role: ADMIN)
+  createFulfillment(id: Int!, input: FulfillmentInput): FulfillmentCreated! @access(scope: "orders:write")
   "Cancels a shipment; its quantities return to the order. Answers the order."
-  cancelFulfillment(id: Int!): Order! @access(scope: "fulfillments:write", role: ADMIN)
+  cancelFulfillment(id: Int!): Order! @access(scope: "fulfillments:write")
 }
 
 extend type Query {
@@ -8708,14 +8708,14 @@ extend type Query {
 }
 
 extend type Mutation {
-  createProduct(input: ProductInput!): Product! @access(scope: "products:write", role: ADMIN)
-  updateProduct(id: Int!, input: ProductInput!): Product! @access(scope: "products:write", role: ADMIN)
-  deleteProduct(id: Int!): Boolean! @access(scope: "products:write", role: ADMIN)
+  createProduct(input: ProductInput!): Product! @access(scope: "products:write")
+  updateProduct(id: Int!, input: ProductInput!): Product! @access(scope: "products:write")
+  deleteProduct(id: Int!): Boolean! @access(scope: "products:write")
   "Deletes the listed products of the store; ids of no product are ignored."
-  bulkDeleteProducts(input: IdsInput!): BulkResult! @access(scope: "products:write", role: ADMIN)
-  bulkSetAdplatformCategory(input: BulkAdplatformCategoryInput!): BulkResult! @access(scope: "products:write", role: ADMIN)
+  bulkDeleteProducts(input: IdsInput!): BulkResult! @access(scope: "products:write")
+  bulkSetAdplatformCategory(input: BulkAdplatformCategoryInput!): BulkResult! @access(scope: "products:write")
   "Creates and updates products by handle from a CSV or XLSX product sheet (format read from the content)."
-  importProducts(file: Upload!): ImportReport! @access(scope: "products:write", role: ADMIN)
+  importProducts(file: Upload!): ImportReport! @access(scope: "products:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/reviews.graphqls", Input: `"A shopper's review of a product."
@@ -8815,13 +8815,13 @@ extend type Query {
 
 extend type Mutation {
   "Applies approve, reject or delete to the listed reviews; returns how many changed."
-  bulkUpdateReviews(input: ReviewBulkInput!): Int! @access(scope: "reviews:write", role: ADMIN)
-  deleteReview(id: ID!): Boolean! @access(scope: "reviews:write", role: ADMIN)
-  setReviewFeatured(id: ID!, input: ReviewFeaturedInput!): Review! @access(scope: "reviews:write", role: ADMIN)
-  replyToReview(id: ID!, input: ReviewReplyInput!): Review! @access(scope: "reviews:write", role: ADMIN)
-  setReviewStatus(id: ID!, input: ReviewStatusInput!): Review! @access(scope: "reviews:write", role: ADMIN)
+  bulkUpdateReviews(input: ReviewBulkInput!): Int! @access(scope: "reviews:write")
+  deleteReview(id: ID!): Boolean! @access(scope: "reviews:write")
+  setReviewFeatured(id: ID!, input: ReviewFeaturedInput!): Review! @access(scope: "reviews:write")
+  replyToReview(id: ID!, input: ReviewReplyInput!): Review! @access(scope: "reviews:write")
+  setReviewStatus(id: ID!, input: ReviewStatusInput!): Review! @access(scope: "reviews:write")
   "Imports reviews from a CSV or XLSX sheet in the Judge.me layout (format read from the content)."
-  importReviews(file: Upload!): ReviewImportReport! @access(scope: "reviews:write", role: ADMIN)
+  importReviews(file: Upload!): ReviewImportReport! @access(scope: "reviews:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `# The storeadmin graph. Field names are the spec's, verbatim, so that a REST
@@ -8832,11 +8832,14 @@ extend type Mutation {
 """
 Access rule: the caller needs ` + "`" + `scope` + "`" + ` (` + "`" + `<resource>:read` + "`" + ` or ` + "`" + `<resource>:write` + "`" + `;
 a write scope holds its read scope) and at least ` + "`" + `role` + "`" + `. On a root field it is
-the operation's gate. On an object type it applies to every field below the
-root that returns the type: a key without the scope gets null there, with a
+the operation's gate, and ` + "`" + `role` + "`" + ` is the operation's kind's unless given:
+ADMIN for a mutation, STAFF for a query (a query may ask for ADMIN; no
+mutation says a role, so a new write cannot be opened to staff by
+forgetting one). On an object type it applies to every field below the root
+that returns the type: a key without the scope gets null there, with a
 FORBIDDEN error, and the rest of the answer.
 """
-directive @access(scope: String!, role: Role! = STAFF) on FIELD_DEFINITION | OBJECT
+directive @access(scope: String!, role: Role) on FIELD_DEFINITION | OBJECT
 
 "No API key may call this field, whatever its scopes or role: it answers FORBIDDEN."
 directive @keysRefused on FIELD_DEFINITION
@@ -8909,7 +8912,7 @@ extend type Query {
 
 extend type Mutation {
   "Creates or replaces one setting."
-  putStoreSetting(input: StoreSettingInput!): StoreSettingRef! @access(scope: "settings:write", role: ADMIN)
+  putStoreSetting(input: StoreSettingInput!): StoreSettingRef! @access(scope: "settings:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/shipping.graphqls", Input: `"Where a store ships to, with the rates it charges there."
@@ -8969,13 +8972,13 @@ extend type Query {
 }
 
 extend type Mutation {
-  createShippingZone(input: ShippingZoneInput!): ShippingZone! @access(scope: "shipping:write", role: ADMIN)
-  updateShippingZone(id: Int!, input: ShippingZoneInput!): ShippingZone! @access(scope: "shipping:write", role: ADMIN)
+  createShippingZone(input: ShippingZoneInput!): ShippingZone! @access(scope: "shipping:write")
+  updateShippingZone(id: Int!, input: ShippingZoneInput!): ShippingZone! @access(scope: "shipping:write")
   "Deletes the zone and its rates."
-  deleteShippingZone(id: Int!): Boolean! @access(scope: "shipping:write", role: ADMIN)
-  createShippingRate(zoneId: Int!, input: ShippingRateInput!): ShippingRate! @access(scope: "shipping:write", role: ADMIN)
-  updateShippingRate(id: Int!, input: ShippingRateInput!): ShippingRate! @access(scope: "shipping:write", role: ADMIN)
-  deleteShippingRate(id: Int!): Boolean! @access(scope: "shipping:write", role: ADMIN)
+  deleteShippingZone(id: Int!): Boolean! @access(scope: "shipping:write")
+  createShippingRate(zoneId: Int!, input: ShippingRateInput!): ShippingRate! @access(scope: "shipping:write")
+  updateShippingRate(id: Int!, input: ShippingRateInput!): ShippingRate! @access(scope: "shipping:write")
+  deleteShippingRate(id: Int!): Boolean! @access(scope: "shipping:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/staff.graphqls", Input: `"A person with access to the store's dashboard."
@@ -9012,9 +9015,9 @@ extend type Query {
 }
 
 extend type Mutation {
-  inviteMember(input: MemberInviteInput!): MemberInvitation! @access(scope: "staff:write", role: ADMIN) @keysRefused
-  updateMember(userId: Int!, input: MemberUpdateInput!): Boolean! @access(scope: "staff:write", role: ADMIN) @keysRefused
-  removeMember(userId: Int!): Boolean! @access(scope: "staff:write", role: ADMIN) @keysRefused
+  inviteMember(input: MemberInviteInput!): MemberInvitation! @access(scope: "staff:write") @keysRefused
+  updateMember(userId: Int!, input: MemberUpdateInput!): Boolean! @access(scope: "staff:write") @keysRefused
+  removeMember(userId: Int!): Boolean! @access(scope: "staff:write") @keysRefused
 }
 `, BuiltIn: false},
 	{Name: "../schema/store.graphqls", Input: `"A store's profile."
@@ -9068,8 +9071,8 @@ extend type Query {
 }
 
 extend type Mutation {
-  updateStore(input: StoreUpdateInput!): Store! @access(scope: "store:write", role: ADMIN)
-  setStorefrontEnabled(enabled: Boolean!): Store! @access(scope: "store:write", role: ADMIN)
+  updateStore(input: StoreUpdateInput!): Store! @access(scope: "store:write")
+  setStorefrontEnabled(enabled: Boolean!): Store! @access(scope: "store:write")
   "Closes the store for good. Refused to every key."
   closeStore: Store! @access(scope: "store:write") @keysRefused
 }
@@ -9108,9 +9111,9 @@ extend type Query {
 }
 
 extend type Mutation {
-  createTaxRate(input: TaxRateInput!): TaxRate! @access(scope: "tax:write", role: ADMIN)
-  updateTaxRate(id: Int!, input: TaxRateInput!): TaxRate! @access(scope: "tax:write", role: ADMIN)
-  deleteTaxRate(id: Int!): Boolean! @access(scope: "tax:write", role: ADMIN)
+  createTaxRate(input: TaxRateInput!): TaxRate! @access(scope: "tax:write")
+  updateTaxRate(id: Int!, input: TaxRateInput!): TaxRate! @access(scope: "tax:write")
+  deleteTaxRate(id: Int!): Boolean! @access(scope: "tax:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/webhooks.graphqls", Input: `"A subscriber URL that receives signed events for its topics."
@@ -9169,9 +9172,9 @@ extend type Query {
 
 extend type Mutation {
   "Creates a subscription and returns its signing secret, once."
-  createWebhook(input: WebhookInput!): WebhookSubscription! @access(scope: "webhooks:write", role: ADMIN)
-  updateWebhook(id: Int!, input: WebhookUpdateInput!): WebhookSubscription! @access(scope: "webhooks:write", role: ADMIN)
-  deleteWebhook(id: Int!): Boolean! @access(scope: "webhooks:write", role: ADMIN)
+  createWebhook(input: WebhookInput!): WebhookSubscription! @access(scope: "webhooks:write")
+  updateWebhook(id: Int!, input: WebhookUpdateInput!): WebhookSubscription! @access(scope: "webhooks:write")
+  deleteWebhook(id: Int!): Boolean! @access(scope: "webhooks:write")
 }
 `, BuiltIn: false},
 }
@@ -11109,8 +11112,8 @@ func (ec *executionContext) dir_access_args(ctx context.Context, rawArgs map[str
 	}
 	args["scope"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "role",
-		func(ctx context.Context, v any) (Role, error) {
-			return ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, v)
+		func(ctx context.Context, v any) (*Role, error) {
+			return ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14886,16 +14889,11 @@ func (ec *executionContext) _BundleOffer_products(ctx context.Context, field gra
 					var zeroVal []models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -14941,16 +14939,11 @@ func (ec *executionContext) _BundleOffer_collections(ctx context.Context, field 
 					var zeroVal []models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -17693,16 +17686,11 @@ func (ec *executionContext) _CollectionMember_product(ctx context.Context, field
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -18333,16 +18321,11 @@ func (ec *executionContext) _Customer_orders(ctx context.Context, field graphql.
 					var zeroVal []models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -18974,16 +18957,11 @@ func (ec *executionContext) _Discount_products(ctx context.Context, field graphq
 					var zeroVal []models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -19029,16 +19007,11 @@ func (ec *executionContext) _Discount_collections(ctx context.Context, field gra
 					var zeroVal []models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -19829,16 +19802,11 @@ func (ec *executionContext) _DraftOrder_shipping_rate(ctx context.Context, field
 					var zeroVal *models.ShippingRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.ShippingRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -19884,16 +19852,11 @@ func (ec *executionContext) _DraftOrder_discount(ctx context.Context, field grap
 					var zeroVal *models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -19939,16 +19902,11 @@ func (ec *executionContext) _DraftOrder_order(ctx context.Context, field graphql
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -20316,16 +20274,11 @@ func (ec *executionContext) _DraftOrderLine_variant(ctx context.Context, field g
 					var zeroVal *models.ProductVariant
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.ProductVariant
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ProductVariant
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -20371,16 +20324,11 @@ func (ec *executionContext) _DraftOrderLine_product(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -20582,16 +20530,11 @@ func (ec *executionContext) _DraftOrderPaid_order(ctx context.Context, field gra
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -22275,16 +22218,11 @@ func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field gr
 					var zeroVal *models.APIKey
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.APIKey
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.APIKey
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {
@@ -22349,16 +22287,11 @@ func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field gr
 					var zeroVal *models.APIKey
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.APIKey
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.APIKey
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {
@@ -22423,16 +22356,11 @@ func (ec *executionContext) _Mutation_disconnectMcpKey(ctx context.Context, fiel
 					var zeroVal *models.MCPKey
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.MCPKey
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.MCPKey
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {
@@ -22497,16 +22425,11 @@ func (ec *executionContext) _Mutation_createBundle(ctx context.Context, field gr
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "bundles:write")
@@ -22514,16 +22437,11 @@ func (ec *executionContext) _Mutation_createBundle(ctx context.Context, field gr
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -22581,16 +22499,11 @@ func (ec *executionContext) _Mutation_updateBundle(ctx context.Context, field gr
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "bundles:write")
@@ -22598,16 +22511,11 @@ func (ec *executionContext) _Mutation_updateBundle(ctx context.Context, field gr
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -22665,16 +22573,11 @@ func (ec *executionContext) _Mutation_deleteBundle(ctx context.Context, field gr
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -22732,16 +22635,11 @@ func (ec *executionContext) _Mutation_createCollection(ctx context.Context, fiel
 					var zeroVal *models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "collections:write")
@@ -22749,16 +22647,11 @@ func (ec *executionContext) _Mutation_createCollection(ctx context.Context, fiel
 					var zeroVal *models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -22816,16 +22709,11 @@ func (ec *executionContext) _Mutation_updateCollection(ctx context.Context, fiel
 					var zeroVal *models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "collections:write")
@@ -22833,16 +22721,11 @@ func (ec *executionContext) _Mutation_updateCollection(ctx context.Context, fiel
 					var zeroVal *models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -22900,16 +22783,11 @@ func (ec *executionContext) _Mutation_deleteCollection(ctx context.Context, fiel
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -22967,16 +22845,11 @@ func (ec *executionContext) _Mutation_bulkDeleteCollections(ctx context.Context,
 					var zeroVal *BulkResult
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *BulkResult
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *BulkResult
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23034,16 +22907,11 @@ func (ec *executionContext) _Mutation_previewCollection(ctx context.Context, fie
 					var zeroVal *CollectionPreview
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *CollectionPreview
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *CollectionPreview
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23101,16 +22969,11 @@ func (ec *executionContext) _Mutation_addCollectionProduct(ctx context.Context, 
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23168,16 +23031,11 @@ func (ec *executionContext) _Mutation_removeCollectionProduct(ctx context.Contex
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23235,16 +23093,11 @@ func (ec *executionContext) _Mutation_reorderCollectionProducts(ctx context.Cont
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23302,16 +23155,11 @@ func (ec *executionContext) _Mutation_createDiscount(ctx context.Context, field 
 					var zeroVal *models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "discounts:write")
@@ -23319,16 +23167,11 @@ func (ec *executionContext) _Mutation_createDiscount(ctx context.Context, field 
 					var zeroVal *models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -23386,16 +23229,11 @@ func (ec *executionContext) _Mutation_updateDiscount(ctx context.Context, field 
 					var zeroVal *models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "discounts:write")
@@ -23403,16 +23241,11 @@ func (ec *executionContext) _Mutation_updateDiscount(ctx context.Context, field 
 					var zeroVal *models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -23470,16 +23303,11 @@ func (ec *executionContext) _Mutation_deleteDiscount(ctx context.Context, field 
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23537,16 +23365,11 @@ func (ec *executionContext) _Mutation_createDraftOrder(ctx context.Context, fiel
 					var zeroVal *models.DraftOrder
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.DraftOrder
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.DraftOrder
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23604,16 +23427,11 @@ func (ec *executionContext) _Mutation_updateDraftOrderContact(ctx context.Contex
 					var zeroVal *models.DraftOrder
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.DraftOrder
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.DraftOrder
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23671,16 +23489,11 @@ func (ec *executionContext) _Mutation_addDraftOrderLine(ctx context.Context, fie
 					var zeroVal *models.DraftOrder
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.DraftOrder
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.DraftOrder
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23738,16 +23551,11 @@ func (ec *executionContext) _Mutation_removeDraftOrderLine(ctx context.Context, 
 					var zeroVal *models.DraftOrder
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.DraftOrder
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.DraftOrder
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23805,16 +23613,11 @@ func (ec *executionContext) _Mutation_setDraftOrderShippingRate(ctx context.Cont
 					var zeroVal *models.DraftOrder
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.DraftOrder
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.DraftOrder
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23872,16 +23675,11 @@ func (ec *executionContext) _Mutation_setDraftOrderDiscount(ctx context.Context,
 					var zeroVal *models.DraftOrder
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.DraftOrder
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.DraftOrder
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -23939,16 +23737,11 @@ func (ec *executionContext) _Mutation_markDraftOrderPaid(ctx context.Context, fi
 					var zeroVal *DraftOrderPaid
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *DraftOrderPaid
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *DraftOrderPaid
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -24006,16 +23799,11 @@ func (ec *executionContext) _Mutation_requestUpload(ctx context.Context, field g
 					var zeroVal *UploadTicket
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *UploadTicket
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *UploadTicket
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -24073,16 +23861,11 @@ func (ec *executionContext) _Mutation_finalizeUpload(ctx context.Context, field 
 					var zeroVal *MediaImage
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *MediaImage
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *MediaImage
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -24140,16 +23923,11 @@ func (ec *executionContext) _Mutation_updateOrder(ctx context.Context, field gra
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
@@ -24157,16 +23935,11 @@ func (ec *executionContext) _Mutation_updateOrder(ctx context.Context, field gra
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -24224,16 +23997,11 @@ func (ec *executionContext) _Mutation_archiveOrder(ctx context.Context, field gr
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
@@ -24241,16 +24009,11 @@ func (ec *executionContext) _Mutation_archiveOrder(ctx context.Context, field gr
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -24308,16 +24071,11 @@ func (ec *executionContext) _Mutation_cancelOrder(ctx context.Context, field gra
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "orders:write")
@@ -24325,16 +24083,11 @@ func (ec *executionContext) _Mutation_cancelOrder(ctx context.Context, field gra
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -24392,16 +24145,11 @@ func (ec *executionContext) _Mutation_refundOrder(ctx context.Context, field gra
 					var zeroVal *models.Refund
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Refund
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Refund
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -24459,16 +24207,11 @@ func (ec *executionContext) _Mutation_createFulfillment(ctx context.Context, fie
 					var zeroVal *FulfillmentCreated
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *FulfillmentCreated
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *FulfillmentCreated
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -24526,16 +24269,11 @@ func (ec *executionContext) _Mutation_cancelFulfillment(ctx context.Context, fie
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "fulfillments:write")
@@ -24543,16 +24281,11 @@ func (ec *executionContext) _Mutation_cancelFulfillment(ctx context.Context, fie
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -24610,16 +24343,11 @@ func (ec *executionContext) _Mutation_createProduct(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "products:write")
@@ -24627,16 +24355,11 @@ func (ec *executionContext) _Mutation_createProduct(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -24694,16 +24417,11 @@ func (ec *executionContext) _Mutation_updateProduct(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "products:write")
@@ -24711,16 +24429,11 @@ func (ec *executionContext) _Mutation_updateProduct(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -24778,16 +24491,11 @@ func (ec *executionContext) _Mutation_deleteProduct(ctx context.Context, field g
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -24845,16 +24553,11 @@ func (ec *executionContext) _Mutation_bulkDeleteProducts(ctx context.Context, fi
 					var zeroVal *BulkResult
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *BulkResult
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *BulkResult
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -24912,16 +24615,11 @@ func (ec *executionContext) _Mutation_bulkSetAdplatformCategory(ctx context.Cont
 					var zeroVal *BulkResult
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *BulkResult
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *BulkResult
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -24979,16 +24677,11 @@ func (ec *executionContext) _Mutation_importProducts(ctx context.Context, field 
 					var zeroVal *ImportReport
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *ImportReport
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *ImportReport
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -25046,16 +24739,11 @@ func (ec *executionContext) _Mutation_bulkUpdateReviews(ctx context.Context, fie
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -25113,16 +24801,11 @@ func (ec *executionContext) _Mutation_deleteReview(ctx context.Context, field gr
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -25180,16 +24863,11 @@ func (ec *executionContext) _Mutation_setReviewFeatured(ctx context.Context, fie
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "reviews:write")
@@ -25197,16 +24875,11 @@ func (ec *executionContext) _Mutation_setReviewFeatured(ctx context.Context, fie
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -25264,16 +24937,11 @@ func (ec *executionContext) _Mutation_replyToReview(ctx context.Context, field g
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "reviews:write")
@@ -25281,16 +24949,11 @@ func (ec *executionContext) _Mutation_replyToReview(ctx context.Context, field g
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -25348,16 +25011,11 @@ func (ec *executionContext) _Mutation_setReviewStatus(ctx context.Context, field
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "reviews:write")
@@ -25365,16 +25023,11 @@ func (ec *executionContext) _Mutation_setReviewStatus(ctx context.Context, field
 					var zeroVal *models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -25432,16 +25085,11 @@ func (ec *executionContext) _Mutation_importReviews(ctx context.Context, field g
 					var zeroVal *ReviewImportReport
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *ReviewImportReport
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *ReviewImportReport
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -25499,16 +25147,11 @@ func (ec *executionContext) _Mutation_putStoreSetting(ctx context.Context, field
 					var zeroVal *models.StoreSettingRef
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.StoreSettingRef
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.StoreSettingRef
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -25566,16 +25209,11 @@ func (ec *executionContext) _Mutation_createShippingZone(ctx context.Context, fi
 					var zeroVal *models.ShippingZone
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.ShippingZone
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ShippingZone
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -25633,16 +25271,11 @@ func (ec *executionContext) _Mutation_updateShippingZone(ctx context.Context, fi
 					var zeroVal *models.ShippingZone
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.ShippingZone
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ShippingZone
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -25700,16 +25333,11 @@ func (ec *executionContext) _Mutation_deleteShippingZone(ctx context.Context, fi
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -25767,16 +25395,11 @@ func (ec *executionContext) _Mutation_createShippingRate(ctx context.Context, fi
 					var zeroVal *models.ShippingRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.ShippingRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
@@ -25784,16 +25407,11 @@ func (ec *executionContext) _Mutation_createShippingRate(ctx context.Context, fi
 					var zeroVal *models.ShippingRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.ShippingRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -25851,16 +25469,11 @@ func (ec *executionContext) _Mutation_updateShippingRate(ctx context.Context, fi
 					var zeroVal *models.ShippingRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.ShippingRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "shipping:write")
@@ -25868,16 +25481,11 @@ func (ec *executionContext) _Mutation_updateShippingRate(ctx context.Context, fi
 					var zeroVal *models.ShippingRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.ShippingRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -25935,16 +25543,11 @@ func (ec *executionContext) _Mutation_deleteShippingRate(ctx context.Context, fi
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -26002,16 +25605,11 @@ func (ec *executionContext) _Mutation_inviteMember(ctx context.Context, field gr
 					var zeroVal *MemberInvitation
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *MemberInvitation
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *MemberInvitation
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {
@@ -26076,16 +25674,11 @@ func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field gr
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {
@@ -26150,16 +25743,11 @@ func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field gr
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {
@@ -26224,16 +25812,11 @@ func (ec *executionContext) _Mutation_updateStore(ctx context.Context, field gra
 					var zeroVal *models.Store
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Store
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Store
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -26291,16 +25874,11 @@ func (ec *executionContext) _Mutation_setStorefrontEnabled(ctx context.Context, 
 					var zeroVal *models.Store
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.Store
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Store
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -26357,16 +25935,11 @@ func (ec *executionContext) _Mutation_closeStore(ctx context.Context, field grap
 					var zeroVal *models.Store
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Store
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Store
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {
@@ -26420,16 +25993,11 @@ func (ec *executionContext) _Mutation_createTaxRate(ctx context.Context, field g
 					var zeroVal *models.TaxRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.TaxRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.TaxRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -26487,16 +26055,11 @@ func (ec *executionContext) _Mutation_updateTaxRate(ctx context.Context, field g
 					var zeroVal *models.TaxRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.TaxRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.TaxRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -26554,16 +26117,11 @@ func (ec *executionContext) _Mutation_deleteTaxRate(ctx context.Context, field g
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -26621,16 +26179,11 @@ func (ec *executionContext) _Mutation_createWebhook(ctx context.Context, field g
 					var zeroVal *models.WebhookSubscription
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.WebhookSubscription
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.WebhookSubscription
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -26688,16 +26241,11 @@ func (ec *executionContext) _Mutation_updateWebhook(ctx context.Context, field g
 					var zeroVal *models.WebhookSubscription
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal *models.WebhookSubscription
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.WebhookSubscription
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -26755,16 +26303,11 @@ func (ec *executionContext) _Mutation_deleteWebhook(ctx context.Context, field g
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -28480,16 +28023,11 @@ func (ec *executionContext) _OrderLineItem_variant(ctx context.Context, field gr
 					var zeroVal *models.ProductVariant
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.ProductVariant
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ProductVariant
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -28535,16 +28073,11 @@ func (ec *executionContext) _OrderLineItem_product(ctx context.Context, field gr
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -29289,16 +28822,11 @@ func (ec *executionContext) _Product_variants(ctx context.Context, field graphql
 					var zeroVal []models.ProductVariant
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.ProductVariant
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.ProductVariant
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -29445,16 +28973,11 @@ func (ec *executionContext) _Product_collections(ctx context.Context, field grap
 					var zeroVal []models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -29501,16 +29024,11 @@ func (ec *executionContext) _Product_reviews(ctx context.Context, field graphql.
 					var zeroVal []models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -29567,16 +29085,11 @@ func (ec *executionContext) _Product_bundles(ctx context.Context, field graphql.
 					var zeroVal []models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -30289,16 +29802,11 @@ func (ec *executionContext) _ProductVariant_product(ctx context.Context, field g
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -30345,7 +29853,7 @@ func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.Co
 					var zeroVal []models.APIKey
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal []models.APIKey
 					return zeroVal, err
@@ -30418,7 +29926,7 @@ func (ec *executionContext) _Query_apiKeysCount(ctx context.Context, field graph
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal int64
 					return zeroVal, err
@@ -30471,7 +29979,7 @@ func (ec *executionContext) _Query_apiKeyScopeActions(ctx context.Context, field
 					var zeroVal []string
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal []string
 					return zeroVal, err
@@ -30524,7 +30032,7 @@ func (ec *executionContext) _Query_apiKeyScopeResources(ctx context.Context, fie
 					var zeroVal []auth.Resource
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal []auth.Resource
 					return zeroVal, err
@@ -30586,7 +30094,7 @@ func (ec *executionContext) _Query_mcpEndpoint(ctx context.Context, field graphq
 					var zeroVal string
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal string
 					return zeroVal, err
@@ -30640,7 +30148,7 @@ func (ec *executionContext) _Query_mcpKeys(ctx context.Context, field graphql.Co
 					var zeroVal []models.MCPKey
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal []models.MCPKey
 					return zeroVal, err
@@ -30714,7 +30222,7 @@ func (ec *executionContext) _Query_mcpActivity(ctx context.Context, field graphq
 					var zeroVal []models.MCPActivity
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal []models.MCPActivity
 					return zeroVal, err
@@ -30787,7 +30295,7 @@ func (ec *executionContext) _Query_mcpPresets(ctx context.Context, field graphql
 					var zeroVal []models.MCPPreset
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal []models.MCPPreset
 					return zeroVal, err
@@ -30850,7 +30358,7 @@ func (ec *executionContext) _Query_auditLogs(ctx context.Context, field graphql.
 					var zeroVal []models.AuditLog
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal []models.AuditLog
 					return zeroVal, err
@@ -30917,7 +30425,7 @@ func (ec *executionContext) _Query_auditLogsCount(ctx context.Context, field gra
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal int64
 					return zeroVal, err
@@ -30984,16 +30492,11 @@ func (ec *executionContext) _Query_bundles(ctx context.Context, field graphql.Co
 					var zeroVal []models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "bundles:read")
@@ -31001,16 +30504,11 @@ func (ec *executionContext) _Query_bundles(ctx context.Context, field graphql.Co
 					var zeroVal []models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -31067,16 +30565,11 @@ func (ec *executionContext) _Query_bundlesCount(ctx context.Context, field graph
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -31114,16 +30607,11 @@ func (ec *executionContext) _Query_bundle(ctx context.Context, field graphql.Col
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "bundles:read")
@@ -31131,16 +30619,11 @@ func (ec *executionContext) _Query_bundle(ctx context.Context, field graphql.Col
 					var zeroVal *models.BundleOffer
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.BundleOffer
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.BundleOffer
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -31198,16 +30681,11 @@ func (ec *executionContext) _Query_collections(ctx context.Context, field graphq
 					var zeroVal []models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
@@ -31215,16 +30693,11 @@ func (ec *executionContext) _Query_collections(ctx context.Context, field graphq
 					var zeroVal []models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -31282,16 +30755,11 @@ func (ec *executionContext) _Query_collectionsCount(ctx context.Context, field g
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -31349,16 +30817,11 @@ func (ec *executionContext) _Query_collection(ctx context.Context, field graphql
 					var zeroVal *models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
@@ -31366,16 +30829,11 @@ func (ec *executionContext) _Query_collection(ctx context.Context, field graphql
 					var zeroVal *models.Collection
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Collection
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Collection
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -31433,16 +30891,11 @@ func (ec *executionContext) _Query_collectionProducts(ctx context.Context, field
 					var zeroVal []models.CollectionMember
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.CollectionMember
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.CollectionMember
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -31500,16 +30953,11 @@ func (ec *executionContext) _Query_collectionProductsCount(ctx context.Context, 
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -31567,16 +31015,11 @@ func (ec *executionContext) _Query_collectionHandleAvailable(ctx context.Context
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -31634,16 +31077,11 @@ func (ec *executionContext) _Query_collectionOptions(ctx context.Context, field 
 					var zeroVal []models.CatalogCollectionOption
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.CatalogCollectionOption
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.CatalogCollectionOption
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -31701,16 +31139,11 @@ func (ec *executionContext) _Query_collectionOptionsCount(ctx context.Context, f
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -31768,16 +31201,11 @@ func (ec *executionContext) _Query_discounts(ctx context.Context, field graphql.
 					var zeroVal []models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
@@ -31785,16 +31213,11 @@ func (ec *executionContext) _Query_discounts(ctx context.Context, field graphql.
 					var zeroVal []models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -31852,16 +31275,11 @@ func (ec *executionContext) _Query_discountsCount(ctx context.Context, field gra
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -31919,16 +31337,11 @@ func (ec *executionContext) _Query_discount(ctx context.Context, field graphql.C
 					var zeroVal *models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
@@ -31936,16 +31349,11 @@ func (ec *executionContext) _Query_discount(ctx context.Context, field graphql.C
 					var zeroVal *models.Discount
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Discount
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Discount
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -32003,16 +31411,11 @@ func (ec *executionContext) _Query_draftOrders(ctx context.Context, field graphq
 					var zeroVal []models.DraftOrder
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.DraftOrder
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.DraftOrder
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32070,16 +31473,11 @@ func (ec *executionContext) _Query_draftOrdersCount(ctx context.Context, field g
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32137,16 +31535,11 @@ func (ec *executionContext) _Query_draftOrder(ctx context.Context, field graphql
 					var zeroVal *models.DraftOrder
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.DraftOrder
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.DraftOrder
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32204,16 +31597,11 @@ func (ec *executionContext) _Query_draftOrderShippingRates(ctx context.Context, 
 					var zeroVal []DraftShippingRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []DraftShippingRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []DraftShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32271,16 +31659,11 @@ func (ec *executionContext) _Query_orders(ctx context.Context, field graphql.Col
 					var zeroVal []models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
@@ -32288,16 +31671,11 @@ func (ec *executionContext) _Query_orders(ctx context.Context, field graphql.Col
 					var zeroVal []models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -32355,16 +31733,11 @@ func (ec *executionContext) _Query_ordersCount(ctx context.Context, field graphq
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32422,16 +31795,11 @@ func (ec *executionContext) _Query_order(ctx context.Context, field graphql.Coll
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
@@ -32439,16 +31807,11 @@ func (ec *executionContext) _Query_order(ctx context.Context, field graphql.Coll
 					var zeroVal *models.Order
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Order
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -32506,16 +31869,11 @@ func (ec *executionContext) _Query_orderActivity(ctx context.Context, field grap
 					var zeroVal *UseractivityLog
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *UseractivityLog
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *UseractivityLog
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32573,16 +31931,11 @@ func (ec *executionContext) _Query_orderFulfillments(ctx context.Context, field 
 					var zeroVal []models.Fulfillment
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Fulfillment
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Fulfillment
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32640,16 +31993,11 @@ func (ec *executionContext) _Query_orderFulfilled(ctx context.Context, field gra
 					var zeroVal []models.FulfilledQuantity
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.FulfilledQuantity
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.FulfilledQuantity
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32707,7 +32055,7 @@ func (ec *executionContext) _Query_ordersExport(ctx context.Context, field graph
 					var zeroVal *Download
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *Download
 					return zeroVal, err
@@ -32774,16 +32122,11 @@ func (ec *executionContext) _Query_awaitingCapture(ctx context.Context, field gr
 					var zeroVal []models.AwaitingCapture
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.AwaitingCapture
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.AwaitingCapture
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32840,16 +32183,11 @@ func (ec *executionContext) _Query_awaitingCaptureCount(ctx context.Context, fie
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32886,16 +32224,11 @@ func (ec *executionContext) _Query_awaitingCaptureAttention(ctx context.Context,
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -32933,16 +32266,11 @@ func (ec *executionContext) _Query_awaitingCapturePayment(ctx context.Context, f
 					var zeroVal *models.AwaitingCapture
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.AwaitingCapture
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.AwaitingCapture
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33000,16 +32328,11 @@ func (ec *executionContext) _Query_awaitingCaptureActivity(ctx context.Context, 
 					var zeroVal *UseractivityLog
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *UseractivityLog
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *UseractivityLog
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33067,16 +32390,11 @@ func (ec *executionContext) _Query_awaitingCaptureCheckout(ctx context.Context, 
 					var zeroVal *Checkout
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *Checkout
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *Checkout
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33134,16 +32452,11 @@ func (ec *executionContext) _Query_products(ctx context.Context, field graphql.C
 					var zeroVal []models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "products:read")
@@ -33151,16 +32464,11 @@ func (ec *executionContext) _Query_products(ctx context.Context, field graphql.C
 					var zeroVal []models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -33218,16 +32526,11 @@ func (ec *executionContext) _Query_productsCount(ctx context.Context, field grap
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33285,16 +32588,11 @@ func (ec *executionContext) _Query_product(ctx context.Context, field graphql.Co
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "products:read")
@@ -33302,16 +32600,11 @@ func (ec *executionContext) _Query_product(ctx context.Context, field graphql.Co
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -33369,16 +32662,11 @@ func (ec *executionContext) _Query_productHandleAvailable(ctx context.Context, f
 					var zeroVal bool
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal bool
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33436,16 +32724,11 @@ func (ec *executionContext) _Query_productOptions(ctx context.Context, field gra
 					var zeroVal []models.CatalogProductOption
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.CatalogProductOption
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.CatalogProductOption
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33503,16 +32786,11 @@ func (ec *executionContext) _Query_productOptionsCount(ctx context.Context, fiel
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33570,7 +32848,7 @@ func (ec *executionContext) _Query_productsExport(ctx context.Context, field gra
 					var zeroVal *Download
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *Download
 					return zeroVal, err
@@ -33637,7 +32915,7 @@ func (ec *executionContext) _Query_productImportTemplate(ctx context.Context, fi
 					var zeroVal *Download
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *Download
 					return zeroVal, err
@@ -33704,16 +32982,11 @@ func (ec *executionContext) _Query_reviews(ctx context.Context, field graphql.Co
 					var zeroVal []models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
@@ -33721,16 +32994,11 @@ func (ec *executionContext) _Query_reviews(ctx context.Context, field graphql.Co
 					var zeroVal []models.Review
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.Review
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.Review
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, role)
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
 			}
 
 			next = directive2
@@ -33788,16 +33056,11 @@ func (ec *executionContext) _Query_reviewsCount(ctx context.Context, field graph
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33855,16 +33118,11 @@ func (ec *executionContext) _Query_reviewCounts(ctx context.Context, field graph
 					var zeroVal *models.ReviewCounts
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.ReviewCounts
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ReviewCounts
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -33922,7 +33180,7 @@ func (ec *executionContext) _Query_reviewsExport(ctx context.Context, field grap
 					var zeroVal *Download
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *Download
 					return zeroVal, err
@@ -33989,7 +33247,7 @@ func (ec *executionContext) _Query_reviewImportTemplate(ctx context.Context, fie
 					var zeroVal *Download
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "ADMIN")
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
 				if err != nil {
 					var zeroVal *Download
 					return zeroVal, err
@@ -34056,16 +33314,11 @@ func (ec *executionContext) _Query_storeSettings(ctx context.Context, field grap
 					var zeroVal []models.StoreSetting
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.StoreSetting
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.StoreSetting
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34123,16 +33376,11 @@ func (ec *executionContext) _Query_storeSettingsCount(ctx context.Context, field
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34190,16 +33438,11 @@ func (ec *executionContext) _Query_shippingZones(ctx context.Context, field grap
 					var zeroVal []models.ShippingZone
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.ShippingZone
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.ShippingZone
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34256,16 +33499,11 @@ func (ec *executionContext) _Query_shippingZonesCount(ctx context.Context, field
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34303,16 +33541,11 @@ func (ec *executionContext) _Query_shippingZone(ctx context.Context, field graph
 					var zeroVal *models.ShippingZone
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.ShippingZone
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.ShippingZone
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34370,16 +33603,11 @@ func (ec *executionContext) _Query_members(ctx context.Context, field graphql.Co
 					var zeroVal []models.StoreMember
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.StoreMember
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.StoreMember
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34436,16 +33664,11 @@ func (ec *executionContext) _Query_membersCount(ctx context.Context, field graph
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34482,16 +33705,11 @@ func (ec *executionContext) _Query_store(ctx context.Context, field graphql.Coll
 					var zeroVal *models.Store
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Store
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Store
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34537,16 +33755,11 @@ func (ec *executionContext) _Query_currentRole(ctx context.Context, field graphq
 					var zeroVal string
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal string
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal string
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34583,16 +33796,11 @@ func (ec *executionContext) _Query_currentStoreId(ctx context.Context, field gra
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34630,16 +33838,11 @@ func (ec *executionContext) _Query_taxRates(ctx context.Context, field graphql.C
 					var zeroVal []models.TaxRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.TaxRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.TaxRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34696,16 +33899,11 @@ func (ec *executionContext) _Query_taxRatesCount(ctx context.Context, field grap
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34743,16 +33941,11 @@ func (ec *executionContext) _Query_webhooks(ctx context.Context, field graphql.C
 					var zeroVal []models.WebhookSubscription
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.WebhookSubscription
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.WebhookSubscription
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34809,16 +34002,11 @@ func (ec *executionContext) _Query_webhooksCount(ctx context.Context, field grap
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34856,16 +34044,11 @@ func (ec *executionContext) _Query_webhook(ctx context.Context, field graphql.Co
 					var zeroVal *models.WebhookSubscription
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.WebhookSubscription
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.WebhookSubscription
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34922,16 +34105,11 @@ func (ec *executionContext) _Query_webhookTopics(ctx context.Context, field grap
 					var zeroVal []string
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []string
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []string
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -34969,16 +34147,11 @@ func (ec *executionContext) _Query_webhookDeliveries(ctx context.Context, field 
 					var zeroVal []models.WebhookDelivery
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.WebhookDelivery
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.WebhookDelivery
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -35036,16 +34209,11 @@ func (ec *executionContext) _Query_webhookDeliveriesCount(ctx context.Context, f
 					var zeroVal int64
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal int64
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal int64
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -35785,16 +34953,11 @@ func (ec *executionContext) _Review_product(ctx context.Context, field graphql.C
 					var zeroVal *models.Product
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Product
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -36507,16 +35670,11 @@ func (ec *executionContext) _ShippingZone_rates(ctx context.Context, field graph
 					var zeroVal []models.ShippingRate
 					return zeroVal, err
 				}
-				role, err := ec.unmarshalNRole2storeadminᚋgraphᚐRole(ctx, "STAFF")
-				if err != nil {
-					var zeroVal []models.ShippingRate
-					return zeroVal, err
-				}
 				if ec.Directives.Access == nil {
 					var zeroVal []models.ShippingRate
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, role)
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
 			}
 
 			next = directive1
@@ -54740,16 +53898,6 @@ func (ec *executionContext) unmarshalNReviewStatusInput2storeadminᚋgraphᚐRev
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNRole2storeadminᚋgraphᚐRole(ctx context.Context, v any) (Role, error) {
-	var res Role
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNRole2storeadminᚋgraphᚐRole(ctx context.Context, sel ast.SelectionSet, v Role) graphql.Marshaler {
-	return v
-}
-
 func (ec *executionContext) marshalNScopeResource2storeadminᚋinternalᚋauthᚐResource(ctx context.Context, sel ast.SelectionSet, v auth.Resource) graphql.Marshaler {
 	return ec._ScopeResource(ctx, sel, &v)
 }
@@ -55806,6 +54954,22 @@ func (ec *executionContext) unmarshalOReviewFilter2ᚖstoreadminᚋmodelsᚐRevi
 	}
 	res, err := ec.unmarshalInputReviewFilter(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx context.Context, v any) (*Role, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(Role)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORole2ᚖstoreadminᚋgraphᚐRole(ctx context.Context, sel ast.SelectionSet, v *Role) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOSheetFormat2ᚖstoreadminᚋgraphᚐSheetFormat(ctx context.Context, v any) (*SheetFormat, error) {

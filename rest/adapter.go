@@ -196,7 +196,7 @@ func (a *Adapter) gate(ctx context.Context, op *operation) error {
 	}
 	for _, sel := range op.def.SelectionSet {
 		if f, ok := sel.(*ast.Field); ok {
-			if err := graph.CheckFieldAccess(ctx, root.Fields.ForName(f.Name)); err != nil {
+			if err := graph.CheckFieldAccess(ctx, op.def.Operation, root.Fields.ForName(f.Name)); err != nil {
 				return err
 			}
 		}
