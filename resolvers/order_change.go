@@ -67,7 +67,7 @@ func (r *Resolver) emit(ctx context.Context, tx bun.Tx, topic string, storeID, o
 	if r.Events == nil {
 		return nil
 	}
-	data, err := r.Render(tx, storeID, "GetOrder", map[string]any{"id": orderID})
+	data, err := r.OrderView(ctx, tx, storeID, orderID)
 	if err != nil {
 		return fmt.Errorf("render %s payload: %w", topic, err)
 	}

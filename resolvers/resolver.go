@@ -4,6 +4,7 @@
 package resolvers
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
@@ -28,8 +29,10 @@ type Resolver struct {
 	// Events records the events of changes, in their transactions, for
 	// delivery to webhook subscribers.
 	Events *events.Engine
-	// Render runs a persisted REST operation (rest/operations) through db
-	// for the service itself acting in storeID, and returns its data: the
-	// payload of an event is what the REST read of its record answers.
-	Render func(db bun.IDB, storeID int64, op string, vars map[string]any) (json.RawMessage, error)
+	// OrderView is what GET /store/orders/{id} answers for the order,
+	// read through tx (the transaction of a change, so it shows the
+	// change): the payload of an order's events. It is the REST read
+	// itself, run in-process (internal/server wires it), so the event and
+	// the read cannot drift.
+	OrderView func(ctx context.Context, tx bun.IDB, storeID, orderID int64) (json.RawMessage, error)
 }

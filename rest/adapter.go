@@ -216,22 +216,31 @@ func (a *Adapter) run(ctx context.Context, op *operation, vars map[string]any) *
 	return handle(ctx)
 }
 
-// Render runs the persisted operation name in-process with vars and
-// returns its data object, for callers that need exactly what a REST read
-// answers (an event's payload) without an HTTP round trip.
-func (a *Adapter) Render(ctx context.Context, name string, vars map[string]any) (json.RawMessage, error) {
-	op := a.ops[name]
-	if op == nil {
-		return nil, fmt.Errorf("no persisted operation %s", name)
+// Read is the data a REST read answers, run in-process on ctx (whose
+// principal, loaders and database the caller chose) with vars: for callers
+// that need exactly what a route answers, without an HTTP round trip.
+type Read func(ctx context.Context, vars map[string]any) (json.RawMessage, error)
+
+// ReadOf returns the Read of the GET route at path. It fails when there is
+// no such route, so a wiring that names a wrong path fails at start-up,
+// not when the first event is rendered.
+func (a *Adapter) ReadOf(path string) (Read, error) {
+	for _, rt := range a.routes {
+		if rt.Method == http.MethodGet && rt.Path == path {
+			op := a.ops[rt.Op]
+			return func(ctx context.Context, vars map[string]any) (json.RawMessage, error) {
+				resp := a.run(ctx, op, vars)
+				if resp == nil {
+					return nil, fmt.Errorf("read %s: %w", path, context.Cause(ctx))
+				}
+				if len(resp.Errors) > 0 {
+					return nil, resp.Errors
+				}
+				return resp.Data, nil
+			}, nil
+		}
 	}
-	resp := a.run(ctx, op, vars)
-	if resp == nil {
-		return nil, fmt.Errorf("render %s: %w", name, context.Cause(ctx))
-	}
-	if len(resp.Errors) > 0 {
-		return nil, resp.Errors
-	}
-	return resp.Data, nil
+	return nil, fmt.Errorf("rest: no GET route %s to read", path)
 }
 
 // payload shapes the data object as the route's answer.

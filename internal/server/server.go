@@ -90,7 +90,13 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	if err != nil {
 		return nil, err
 	}
-	res.Render = renderer(adapter)
+	orderRead, err := adapter.ReadOf("/store/orders/{id}")
+	if err != nil {
+		return nil, err
+	}
+	res.OrderView = func(ctx context.Context, tx bun.IDB, storeID, orderID int64) (json.RawMessage, error) {
+		return orderRead(asService(ctx, tx, storeID), map[string]any{"id": orderID})
+	}
 
 	authn := auth.NewAuthenticator(db, now)
 	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Fail: writeFailure, Log: log})
@@ -142,17 +148,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // limiter's Redis connections.
 func (s *Server) Close() error { return s.limiter.Close() }
 
-// renderer renders persisted operations for the service itself. It starts
-// from a fresh context: the caller's operation, audit entry and loaders must
-// not leak into it, and its loaders read through db (the caller's
-// transaction) like its resolvers.
-func renderer(adapter *rest.Adapter) func(bun.IDB, int64, string, map[string]any) (json.RawMessage, error) {
-	return func(db bun.IDB, storeID int64, op string, vars map[string]any) (json.RawMessage, error) {
-		ctx := auth.WithPrincipal(resolvers.WithDB(context.Background(), db), auth.System(storeID))
-		ctx = graph.WithLoaders(ctx, graph.NewLoaders(db, storeID))
-		return adapter.Render(ctx, op, vars)
-	}
+// asService is the context of a read the service makes for itself in
+// storeID (an event's payload) through tx: the system principal, and
+// resolvers and loaders reading through tx. Nothing of the request that
+// caused it carries over (its operation, audit entry and loaders would
+// leak into the read), only its deadline and cancellation. gqlgen passes
+// resolvers nothing but a context, so this is where tx has to go.
+func asService(ctx context.Context, tx bun.IDB, storeID int64) context.Context {
+	c := auth.WithPrincipal(resolvers.WithDB(cancelOnly{ctx}, tx), auth.System(storeID))
+	return graph.WithLoaders(c, graph.NewLoaders(tx, storeID))
 }
+
+// cancelOnly is ctx's deadline and cancellation without its values.
+type cancelOnly struct{ context.Context }
+
+func (cancelOnly) Value(any) any { return nil }
 
 // corsPolicy lets browser dashboards on any origin call the API. Keys travel
 // in the Authorization header, never in cookies, so no origin gains anything
