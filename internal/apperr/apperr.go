@@ -25,13 +25,21 @@ const (
 	Conflict        Code = "CONFLICT"        // 409
 	RateLimited     Code = "RATE_LIMITED"    // 429
 	Internal        Code = "INTERNAL"        // 500
+	// BadRequest is a request that is not one at all: a body that is not
+	// JSON, or a GraphQL batch. Invalid is for values inside a request.
+	BadRequest Code = "BAD_REQUEST" // 400
+	// TooLarge is a body over its limit. POST /graphql reports it with
+	// extensions.code BAD_REQUEST, as it does a malformed body.
+	TooLarge Code = "PAYLOAD_TOO_LARGE" // 413
 )
 
 // HTTPStatus is the status code the REST surface answers for c.
 func (c Code) HTTPStatus() int {
 	switch c {
-	case Invalid, "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED":
+	case Invalid, BadRequest, "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED":
 		return 400
+	case TooLarge:
+		return 413
 	case Unauthenticated:
 		return 401
 	case Forbidden:
