@@ -36,6 +36,7 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger) *executor.Executor {
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	exec.Use(extension.Introspection{})
 	exec.Use(extension.FixedComplexityLimit(MaxComplexity))
+	exec.Use(queryTextLimit{})
 	exec.Use(freshReadsAfterWrites{})
 	exec.SetErrorPresenter(errorPresenter(log))
 	exec.SetRecoverFunc(func(ctx context.Context, v any) error {
