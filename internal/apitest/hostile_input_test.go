@@ -250,6 +250,17 @@ func TestPoisonedJSONAlreadyStored(t *testing.T) {
 	e.Do(http.MethodPut, "/store", key, map[string]any{"name": "Acme 2"}).Expect(t, http.StatusOK)
 	e.Do(http.MethodGet, "/store/settings", key, nil).Expect(t, http.StatusOK)
 	e.Do(http.MethodPost, "/store/draft-orders", key, map[string]any{"email": "a@example.com"}).Expect(t, http.StatusCreated)
+	// Text that merely spells \u0000 (a backslash, then u0000) is plain
+	// text: it is stored, read back and written again unchanged (bun's
+	// jsonb literal used to turn it into a NUL: 500 on every write).
+	spelled := `{"namespace":"theme","key":"path","value":{"dir":"C:\\u0000\\x"}}`
+	for range 2 {
+		e.Do(http.MethodPut, "/store/settings", key, spelled).Expect(t, http.StatusOK)
+	}
+	var dir string
+	if err := e.DB.NewSelect().Table("store_settings").ColumnExpr("value->>'dir'").Where("store_id = ? AND key = 'path'", s.ID).Scan(ctx, &dir); err != nil || dir != `C:\u0000\x` {
+		t.Fatalf("stored %q, %v", dir, err)
+	}
 	g := e.GraphQL(key, `{ store { address } storeSettings { value } }`, nil)
 	if g.Status != http.StatusOK || g.Body["errors"] != nil {
 		t.Fatalf("GraphQL: %s", g.Raw)
