@@ -40,6 +40,7 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 	exec.Use(extension.Introspection{})
 	exec.Use(limits.Extension{Cache: cache, Timeout: timeout})
 	exec.Use(mutationBudget{})
+	exec.Use(queryTextLimit{})
 	exec.Use(freshReadsAfterWrites{})
 	exec.Use(stopWhenCancelled{})
 	exec.SetErrorPresenter(errorPresenter(log))

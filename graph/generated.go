@@ -780,7 +780,7 @@ type ComplexityRoot struct {
 		Discounts                 func(childComplexity int, filter *models.DiscountFilter, limit *int64, offset *int64) int
 		DiscountsCount            func(childComplexity int, filter *models.DiscountFilter) int
 		DraftOrder                func(childComplexity int, id int64) int
-		DraftOrderShippingRates   func(childComplexity int, id int64) int
+		DraftOrderShippingRates   func(childComplexity int, id int64, limit *int64, offset *int64) int
 		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64) int
 		DraftOrdersCount          func(childComplexity int, filter *models.DraftOrderFilter) int
 		McpActivity               func(childComplexity int, limit *int64, offset *int64) int
@@ -1272,7 +1272,7 @@ type QueryResolver interface {
 	DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error)
 	DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error)
 	DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error)
-	DraftOrderShippingRates(ctx context.Context, id int64) ([]DraftShippingRate, error)
+	DraftOrderShippingRates(ctx context.Context, id int64, limit *int64, offset *int64) ([]DraftShippingRate, error)
 	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error)
 	OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error)
 	Order(ctx context.Context, id int64) (*models.Order, error)
@@ -5380,7 +5380,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.DraftOrderShippingRates(childComplexity, args["id"].(int64)), true
+		return e.ComplexityRoot.Query.DraftOrderShippingRates(childComplexity, args["id"].(int64), args["limit"].(*int64), args["offset"].(*int64)), true
 	case "Query.draftOrders":
 		if e.ComplexityRoot.Query.DraftOrders == nil {
 			break
@@ -8116,7 +8116,7 @@ extend type Query {
   draftOrdersCount(filter: DraftOrderFilter): Int! @access(scope: "draft-orders:read")
   draftOrder(id: Int!): DraftOrder! @access(scope: "draft-orders:read")
   "Cheapest first."
-  draftOrderShippingRates(id: Int!): [DraftShippingRate!]! @access(scope: "draft-orders:read")
+  draftOrderShippingRates(id: Int!, limit: Int, offset: Int): [DraftShippingRate!]! @access(scope: "draft-orders:read")
 }
 
 extend type Mutation {
@@ -12673,6 +12673,22 @@ func (ec *executionContext) field_Query_draftOrderShippingRates_args(ctx context
 		return nil, err
 	}
 	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
 	return args, nil
 }
 
@@ -31586,7 +31602,7 @@ func (ec *executionContext) _Query_draftOrderShippingRates(ctx context.Context, 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().DraftOrderShippingRates(ctx, fc.Args["id"].(int64))
+			return ec.Resolvers.Query().DraftOrderShippingRates(ctx, fc.Args["id"].(int64), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next

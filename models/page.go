@@ -45,6 +45,15 @@ func (p Page) Apply(q *bun.SelectQuery) *bun.SelectQuery {
 	return q.Limit(p.Limit).Offset(p.Offset)
 }
 
+// PageOf is the page p of a list computed in memory (the rates a draft
+// could ship with, say), where Apply has no query to limit.
+func PageOf[T any](items []T, p Page) []T {
+	if p.Offset >= int64(len(items)) {
+		return items[:0]
+	}
+	return items[p.Offset:min(int64(len(items)), p.Offset+p.Limit)]
+}
+
 // classify turns database errors into client errors where the client caused
 // them, by SQLSTATE, never by message text. what names the record for the
 // message ("a webhook with this URL").

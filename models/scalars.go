@@ -8,6 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -23,25 +26,42 @@ func MarshalTime(t time.Time) graphql.Marshaler {
 	})
 }
 
-// UnmarshalTime reads an RFC 3339 date-time, or a plain date (midnight UTC).
+// The times an input may name: years 1900 to 9999, in UTC. PostgreSQL
+// stores far more (4713 BC to 294276 AD), but year 0 does not exist there,
+// Go's zero time (year 1) reads as "no time", and a year past 9999 is not
+// RFC 3339, so such a value could be stored and then never be read back.
+var (
+	minTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTime = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) // exclusive
+)
+
+// UnmarshalTime reads an RFC 3339 date-time, or a plain date (midnight UTC),
+// between the years 1900 and 9999 (in UTC).
 func UnmarshalTime(v any) (time.Time, error) {
 	s, ok := v.(string)
 	if !ok {
 		return time.Time{}, apperr.Invalidf("a time must be an RFC 3339 string such as 2026-01-31T09:00:00Z")
 	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		if t, err = time.Parse(time.DateOnly, s); err != nil {
+			return time.Time{}, apperr.Invalidf("%q is not a time: use RFC 3339, such as 2026-01-31T09:00:00Z, or a date such as 2026-01-31", s)
+		}
 	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
+	if u := t.UTC(); u.Before(minTime) || !u.Before(maxTime) {
+		return time.Time{}, apperr.Invalidf("must fall between the years 1900 and 9999 (UTC), not %q", s)
 	}
-	return time.Time{}, apperr.Invalidf("%q is not a time: use RFC 3339, such as 2026-01-31T09:00:00Z, or a date such as 2026-01-31", s)
+	return t, nil
 }
 
-// MarshalJSON writes v, any JSON value, untouched.
+// MarshalJSON writes v, any JSON value, as it is stored, except for a
+// number beyond float64 (stored before UnmarshalJSON checked, say), which is
+// written as a string: JSON allows 1e400, but most clients' parsers fail on
+// it, and one such number must not make its whole record unreadable.
 func MarshalJSON(v any) graphql.Marshaler {
 	return graphql.WriterFunc(func(w io.Writer) {
-		b, err := json.Marshal(v)
+		readable, _ := readableJSON(v)
+		b, err := json.Marshal(readable)
 		if err != nil {
 			io.WriteString(w, "null")
 			return
@@ -50,13 +70,52 @@ func MarshalJSON(v any) graphql.Marshaler {
 	})
 }
 
-// UnmarshalJSON accepts any value gqlgen decoded from the request.
-func UnmarshalJSON(v any) (any, error) {
-	switch v.(type) {
-	case nil, string, bool, float64, int64, json.Number, map[string]any, []any:
-		return v, nil
+// readableJSON is v with its out-of-range numbers as strings, and whether
+// it changed anything; v itself is never modified (it may be marshalled
+// concurrently).
+func readableJSON(v any) (any, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		if f, err := strconv.ParseFloat(string(x), 64); err != nil || math.IsInf(f, 0) {
+			return string(x), true
+		}
+	case map[string]any:
+		var out map[string]any
+		for k, val := range x {
+			if r, changed := readableJSON(val); changed {
+				if out == nil {
+					out = maps.Clone(x)
+				}
+				out[k] = r
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case []any:
+		var out []any
+		for i, val := range x {
+			if r, changed := readableJSON(val); changed {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = r
+			}
+		}
+		if out != nil {
+			return out, true
+		}
 	}
-	return nil, fmt.Errorf("unsupported JSON value %T", v)
+	return v, false
+}
+
+// UnmarshalJSON accepts a JSON value that can be stored and read back: see
+// CheckJSON.
+func UnmarshalJSON(v any) (any, error) {
+	if err := CheckJSON(v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // MarshalString writes s.
@@ -66,11 +125,16 @@ func MarshalString(s string) graphql.Marshaler { return graphql.MarshalString(s)
 // numbers and booleans too (a JSON number decodes to json.Number, which
 // passes for a string), so {"name": 42} would be stored as "42"; a client
 // that sends a number for a string has made a mistake worth hearing about.
+// The string must also be text PostgreSQL can store (CheckText).
 func UnmarshalString(v any) (string, error) {
-	if s, ok := v.(string); ok {
-		return s, nil
+	s, ok := v.(string)
+	if !ok {
+		return "", apperr.Invalidf("expected a string, got %s", jsonKind(v))
 	}
-	return "", apperr.Invalidf("expected a string, got %s", jsonKind(v))
+	if err := CheckText(s); err != nil {
+		return "", err
+	}
+	return s, nil
 }
 
 // MarshalInt writes n.

@@ -141,7 +141,11 @@ func (r *queryResolver) DraftOrder(ctx context.Context, id int64) (*models.Draft
 	return inStore(ctx, func(sid int64) (*models.DraftOrder, error) { return models.GetDraftOrder(ctx, r.db(ctx), sid, id) })
 }
 
-func (r *queryResolver) DraftOrderShippingRates(ctx context.Context, id int64) ([]graph.DraftShippingRate, error) {
+func (r *queryResolver) DraftOrderShippingRates(ctx context.Context, id int64, limit *int64, offset *int64) ([]graph.DraftShippingRate, error) {
+	page, err := models.NewPage(limit, offset)
+	if err != nil {
+		return nil, err
+	}
 	d, err := r.DraftOrder(ctx, id)
 	if err != nil {
 		return nil, err
@@ -154,6 +158,7 @@ func (r *queryResolver) DraftOrderShippingRates(ctx context.Context, id int64) (
 	if err != nil {
 		return nil, err
 	}
+	rates = models.PageOf(rates, page) // priced in memory: no query to limit
 	out := make([]graph.DraftShippingRate, len(rates))
 	for i, rate := range rates {
 		out[i] = graph.DraftShippingRate{RateID: rate.ID, Name: rate.Name, PriceCents: rate.PriceCents}

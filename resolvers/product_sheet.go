@@ -156,7 +156,10 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 	if err != nil {
 		return nil, err
 	}
-	res := productsheet.Parse(t, productsheet.Options{ExistingSKUs: owners})
+	res, err := productsheet.Parse(t, productsheet.Options{ExistingSKUs: owners})
+	if err != nil {
+		return nil, apperr.Invalidf("%s", err.Error())
+	}
 	handles := make([]string, len(res.Products))
 	for i, sp := range res.Products {
 		handles[i] = sp.Handle

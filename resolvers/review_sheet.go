@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
+	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/sheets"
 	"storeadmin/internal/sheets/reviewsheet"
@@ -75,7 +76,10 @@ func (r *Resolver) importReviews(ctx context.Context, storeID int64, file graphq
 	if err != nil {
 		return nil, err
 	}
-	res := reviewsheet.Parse(t)
+	res, err := reviewsheet.Parse(t)
+	if err != nil {
+		return nil, apperr.Invalidf("%s", err.Error())
+	}
 	problems, skipped := append([]sheets.Problem{}, res.Errors...), append([]sheets.Skip{}, res.Skipped...)
 	var handles, photoSrcs []string
 	for _, rv := range res.Reviews {

@@ -129,7 +129,7 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 			if c, ok := first.Extensions["code"].(string); ok {
 				code = apperr.Code(c)
 			}
-			fail(w, r, code, message(first))
+			fail(w, r, code, a.message(op, first))
 			return
 		}
 		if rt.Shape == File {
@@ -262,8 +262,11 @@ func payload(data json.RawMessage, shape Shape) ([]byte, error) {
 }
 
 // message words a GraphQL error for a REST client: variable paths become
-// the names of the fields the client sent.
-func message(err *gqlerror.Error) string {
+// the names of the fields the client sent, and so do the paths of values
+// refused when a root field's arguments were read (a String scalar's
+// "must be plain text", say), whose path is the field, the argument and the
+// fields inside it.
+func (a *Adapter) message(op *operation, err *gqlerror.Error) string {
 	msg := err.Message
 	if len(err.Path) > 0 && fmt.Sprint(err.Path[0]) == "variable" {
 		var parts []string
@@ -278,5 +281,46 @@ func message(err *gqlerror.Error) string {
 		msg = strings.Replace(msg, "must be defined", "is required", 1)
 		return field + " " + msg
 	}
+	if field := a.argumentPath(op, err); field != "" {
+		return field + " " + msg
+	}
 	return msg
+}
+
+// argumentPath names the input value an input error is about, as the REST
+// client sent it: the argument, less an input-object argument (the body
+// arrives as $input, query parameters fill a filter's fields), and the
+// fields below it. Empty for other errors.
+func (a *Adapter) argumentPath(op *operation, err *gqlerror.Error) string {
+	if code, _ := err.Extensions["code"].(string); code != string(apperr.Invalid) || len(err.Path) < 2 {
+		return ""
+	}
+	alias, _ := err.Path[0].(ast.PathName)
+	argName, _ := err.Path[1].(ast.PathName)
+	if alias == "" || argName == "" {
+		return ""
+	}
+	root := a.schema.Query
+	if op.def.Operation == ast.Mutation {
+		root = a.schema.Mutation
+	}
+	var arg *ast.ArgumentDefinition
+	for _, sel := range op.def.SelectionSet {
+		if f, ok := sel.(*ast.Field); ok && f.Alias == string(alias) {
+			if def := root.Fields.ForName(f.Name); def != nil {
+				arg = def.Arguments.ForName(string(argName))
+			}
+		}
+	}
+	if arg == nil {
+		return "" // an output path: the error is not about an input
+	}
+	parts := make([]string, 0, len(err.Path)-1)
+	if t := a.schema.Types[arg.Type.Name()]; t == nil || t.Kind != ast.InputObject || arg.Type.Elem != nil || len(err.Path) == 2 {
+		parts = append(parts, string(argName))
+	}
+	for _, p := range err.Path[2:] {
+		parts = append(parts, fmt.Sprint(p))
+	}
+	return strings.Join(parts, ".")
 }

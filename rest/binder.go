@@ -2,9 +2,6 @@ package rest
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -17,10 +14,9 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"storeadmin/internal/apperr"
+	"storeadmin/internal/jsonbody"
+	"storeadmin/models"
 )
-
-// MaxBodyBytes bounds a JSON request body.
-const MaxBodyBytes = 1 << 20
 
 // MaxUploadBytes bounds a file sent to an upload route (a sheet import).
 const MaxUploadBytes = 32 << 20
@@ -84,28 +80,20 @@ func bindBody(r *http.Request, schema *ast.Schema, op *operation, vars map[strin
 	if r.Body == nil || r.Method == http.MethodGet || r.Method == http.MethodHead {
 		return nil
 	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	raw, err := jsonbody.Read(r)
 	if err != nil {
-		return apperr.Invalidf("the request body could not be read")
-	}
-	if len(raw) > MaxBodyBytes {
-		return apperr.Invalidf("the request body is larger than %d bytes", MaxBodyBytes)
+		return err
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var body any
-	if err := dec.Decode(&body); err != nil {
-		return apperr.Invalidf("the request body is not valid JSON: %s", jsonProblem(err))
-	}
-	if dec.More() {
-		return apperr.Invalidf("the request body must hold one JSON value")
+	if err := jsonbody.Decode(raw, &body); err != nil {
+		return err
 	}
 	obj, ok := body.(map[string]any)
 	if !ok {
-		return apperr.Invalidf("the request body must be a JSON object")
+		return apperr.New(apperr.BadRequest, "the request body must be a JSON object")
 	}
 	if def := op.def.VariableDefinitions.ForName(bodyVariable); def != nil {
 		vars[bodyVariable] = prune(schema, def.Type, obj)
@@ -123,18 +111,6 @@ func bindBody(r *http.Request, schema *ast.Schema, op *operation, vars map[strin
 }
 
 func chiParam(r *http.Request, name string) bool { return chi.URLParam(r, name) != "" }
-
-// jsonProblem says where a body stopped being JSON.
-func jsonProblem(err error) string {
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		return fmt.Sprintf("%s (at byte %d)", syn.Error(), syn.Offset)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return "it ends too early"
-	}
-	return err.Error()
-}
 
 // prune drops the fields of input objects that the type does not declare.
 func prune(schema *ast.Schema, t *ast.Type, v any) any {
@@ -208,6 +184,9 @@ func fromString(schema *ast.Schema, t *ast.Type, values []string, name string) (
 		return out, nil
 	}
 	v := values[len(values)-1]
+	if err := models.CheckText(v); err != nil {
+		return nil, apperr.Invalidf("%s %s", name, err.Error())
+	}
 	switch t.NamedType {
 	case "Int":
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)

@@ -249,6 +249,12 @@ func (e *Env) GraphQL(key, query string, vars map[string]any) *Response {
 	return e.request(http.MethodPost, e.URL+"/graphql", key, map[string]any{"query": query, "variables": vars}, nil)
 }
 
+// GraphQLRaw posts body to /graphql as it is, as JSON.
+func (e *Env) GraphQLRaw(key, body string) *Response {
+	e.T.Helper()
+	return e.request(http.MethodPost, e.URL+"/graphql", key, body, nil)
+}
+
 // GraphQLOp posts a query with an operation name (may be empty) and extra
 // request headers to /graphql.
 func (e *Env) GraphQLOp(key, query, opName string, vars map[string]any, headers map[string]string) *Response {

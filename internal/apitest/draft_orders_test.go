@@ -273,3 +273,28 @@ func TestDraftPaidEmitsOrderPaid(t *testing.T) {
 	owSettled(t, e, ds.admin, auditMustWhole(t, sub["id"]), 1)
 	owNoMore(t, rcv)
 }
+
+// TestDraftShippingRatesPage: the rates a draft could ship with are a list
+// like any other: limit and offset apply (they were ignored).
+func TestDraftShippingRatesPage(t *testing.T) {
+	e := apitest.New(t)
+	ds := doSetup(t, e, "shop")
+	id := doCreate(t, e, ds.admin, map[string]any{"shipping_address": doParis, "lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 1}}})
+	page := func(query string) []any {
+		return e.Do(http.MethodGet, doPath(id, "/shipping-rates"+query), ds.admin, nil).Expect(t, http.StatusOK).List("rates")
+	}
+	if all := page(""); len(all) != 2 {
+		t.Fatalf("rates %v", all)
+	}
+	if first := page("?limit=1"); len(first) != 1 || orNum(t, first[0].(map[string]any)["rate_id"]) != ds.standardID {
+		t.Fatalf("limit=1: %v", first)
+	}
+	if second := page("?limit=1&offset=1"); len(second) != 1 || orNum(t, second[0].(map[string]any)["rate_id"]) != ds.expressID {
+		t.Fatalf("limit=1&offset=1: %v", second)
+	}
+	if none := page("?offset=5"); len(none) != 0 {
+		t.Fatalf("offset=5: %v", none)
+	}
+	e.Do(http.MethodGet, doPath(id, "/shipping-rates?limit=0"), ds.admin, nil).Expect(t, http.StatusBadRequest)
+	e.Do(http.MethodGet, doPath(id, "/shipping-rates?limit=251"), ds.admin, nil).Expect(t, http.StatusBadRequest)
+}

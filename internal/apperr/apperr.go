@@ -29,6 +29,12 @@ const (
 	// Unavailable is a failure that passes by itself (the database is
 	// unreachable): the client should retry after RetryAfter seconds.
 	Unavailable Code = "SERVICE_UNAVAILABLE" // 503
+	// BadRequest is a request that is not one at all: a body that is not
+	// JSON, or a GraphQL batch. Invalid is for values inside a request.
+	BadRequest Code = "BAD_REQUEST" // 400
+	// TooLarge is a body over its limit. POST /graphql reports it with
+	// extensions.code BAD_REQUEST, as it does a malformed body.
+	TooLarge Code = "PAYLOAD_TOO_LARGE" // 413
 )
 
 // RetryAfter is the Retry-After, in seconds, of an Unavailable answer.
@@ -40,8 +46,10 @@ const UnavailableMessage = "the service is briefly unavailable (its database doe
 // HTTPStatus is the status code the REST surface answers for c.
 func (c Code) HTTPStatus() int {
 	switch c {
-	case Invalid, "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED":
+	case Invalid, BadRequest, "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED":
 		return 400
+	case TooLarge:
+		return 413
 	case Unauthenticated:
 		return 401
 	case Forbidden:

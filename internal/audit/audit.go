@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
@@ -166,7 +167,7 @@ func (e *Entry) row(surface Surface, r *http.Request, status int, p *auth.Princi
 	defer e.mu.Unlock()
 	meta := map[string]any{}
 	for k, v := range e.extraMeta {
-		meta[k] = v
+		meta[storable(k)] = storableValue(v)
 	}
 	if len(e.records) > 0 {
 		meta["records"] = e.records
@@ -175,7 +176,7 @@ func (e *Entry) row(surface Surface, r *http.Request, status int, p *auth.Princi
 		meta["operation"] = e.opName
 	}
 	if e.errCode != "" {
-		meta["error"] = e.errText
+		meta["error"] = storable(e.errText)
 		if surface == GraphQL {
 			status = e.errCode.HTTPStatus()
 		}
@@ -200,15 +201,47 @@ func (e *Entry) row(surface Surface, r *http.Request, status int, p *auth.Princi
 		StoreID:    &storeID,
 		ActorType:  string(p.Kind),
 		ActorID:    &actorID,
-		Action:     action,
-		Method:     r.Method,
-		Path:       path,
+		Action:     storable(action),
+		Method:     storable(r.Method),
+		Path:       storable(path),
 		StatusCode: int64(status),
-		IP:         cfg.ClientIP(r),
-		UserAgent:  r.UserAgent(),
-		Country:    country,
+		IP:         storable(cfg.ClientIP(r)),
+		UserAgent:  storable(r.UserAgent()),
+		Country:    storable(country),
 		Metadata:   meta,
 	}
+}
+
+// storable is s as PostgreSQL can store it: invalid UTF-8 and NUL
+// characters become U+FFFD. Requests that carry them (a NUL in the path, in
+// an error message that quotes a value) must still be recorded, and one
+// such byte would fail the whole row.
+func storable(s string) string {
+	if strings.IndexByte(s, 0) < 0 && utf8.ValidString(s) {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// storableValue applies storable to every string of a metadata value.
+func storableValue(v any) any {
+	switch v := v.(type) {
+	case string:
+		return storable(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, val := range v {
+			out[storable(k)] = storableValue(val)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, val := range v {
+			out[i] = storableValue(val)
+		}
+		return out
+	}
+	return v
 }
 
 type statusRecorder struct {

@@ -34,6 +34,12 @@ func NewAuthenticator(db bun.IDB, now func() time.Time) *Authenticator {
 	return &Authenticator{db: db, now: now, touched: map[int64]time.Time{}}
 }
 
+// errKeyNotValid is the one answer for an unknown, revoked or expired key:
+// whoever holds a secret learns nothing about the key it names (that it
+// existed, or when it stopped working); the key's owner sees its status in
+// the key list.
+var errKeyNotValid = apperr.New(apperr.Unauthenticated, "this API key is not valid: it is unknown, revoked or expired")
+
 // Authenticate checks an Authorization header value. It answers an
 // Unauthenticated error for a missing, unknown, revoked or expired key.
 func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Principal, error) {
@@ -46,17 +52,14 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 	}
 	k, err := models.APIKeyBySecretHash(ctx, a.db, HashSecret(secret))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.New(apperr.Unauthenticated, "this API key is not valid")
+		return nil, errKeyNotValid
 	}
 	if err != nil {
 		return nil, err
 	}
 	now := a.now()
-	switch models.KeyStatus(k.RevokedAt, k.ExpiresAt, now) {
-	case models.KeyRevoked:
-		return nil, apperr.New(apperr.Unauthenticated, "this API key was revoked")
-	case models.KeyExpired:
-		return nil, apperr.New(apperr.Unauthenticated, "this API key has expired")
+	if models.KeyStatus(k.RevokedAt, k.ExpiresAt, now) != models.KeyActive {
+		return nil, errKeyNotValid
 	}
 	if err := a.touch(ctx, k, now); err != nil {
 		return nil, err

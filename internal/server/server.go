@@ -4,8 +4,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -29,6 +31,7 @@ import (
 	"storeadmin/internal/database"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
+	"storeadmin/internal/jsonbody"
 	"storeadmin/internal/media"
 	"storeadmin/internal/ratelimit"
 	"storeadmin/resolvers"
@@ -178,6 +181,10 @@ func corsPolicy() func(http.Handler) http.Handler {
 }
 
 // graphqlHandler serves POST /graphql (JSON and GraphQL multipart bodies).
+// A JSON body is read here, not by gqlgen's transport, which reads without
+// a limit, answers a body that is not one operation (a batch array, a
+// "query" that is not a string) as an internal error, and quotes the body
+// in the error it logs. Multipart bodies keep their own limits.
 func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 	post := transport.POST{}
 	multipart := transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 32 << 20}
@@ -188,6 +195,14 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 		case multipart.Supports(r):
 			multipart.Do(w, r, exec)
 		case post.Supports(r):
+			raw, err := readGraphQLBody(r)
+			if err != nil {
+				// One code for every body that is not a request at all;
+				// the status tells a too-large one apart.
+				writeFailure(w, r, apperr.CodeOf(err).HTTPStatus(), apperr.BadRequest, err.Error())
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(raw))
 			post.Do(w, r, exec)
 		default:
 			writeFailure(w, r, http.StatusUnsupportedMediaType, apperr.Invalid, "send a JSON body with Content-Type: application/json")
@@ -210,6 +225,27 @@ func (w badRequestWriter) WriteHeader(status int) {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w badRequestWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// readGraphQLBody reads a JSON body that holds one GraphQL request: an
+// object whose query is a string, whose variables an object, ... as
+// gqlgen's transport will decode it again.
+func readGraphQLBody(r *http.Request) ([]byte, error) {
+	raw, err := jsonbody.Read(r)
+	if err != nil {
+		return nil, err
+	}
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '[' {
+		return nil, apperr.New(apperr.BadRequest, "batched operations are not supported: send one JSON object per request")
+	}
+	var params graphql.RawParams
+	if err := jsonbody.Decode(raw, &params); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(params.Query) == "" {
+		return nil, apperr.New(apperr.BadRequest, `the request body must be a JSON object with a "query" string`)
+	}
+	return raw, nil
+}
 
 type authErrKey struct{}
 

@@ -14,6 +14,7 @@
 package sheets
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -101,4 +102,16 @@ type Cleaned struct {
 	Column string `json:"column"`
 	Before string `json:"before"`
 	After  string `json:"after"`
+}
+
+// NotThisSheet is the error of a file that is not the kind of sheet an
+// import reads, because its header lacks the columns every row needs
+// (missing says which, for the person who sent it); nil when none is
+// missing. An import refuses such a file whole rather than reporting
+// nothing imported as a success.
+func NotThisSheet(kind string, missing []string) error {
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("this is not a %s sheet: %s", kind, strings.Join(missing, "; "))
 }

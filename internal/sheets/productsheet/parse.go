@@ -75,20 +75,22 @@ func (c columns) read() []int {
 	return slices.DeleteFunc(all, func(i int) bool { return i < 0 })
 }
 
-// Parse turns a product sheet into products and a report. It never fails as
-// a whole except for a missing Handle or Title column; everything else is
-// reported per row, and a product with any error is left out entirely.
-func Parse(t *sheets.Table, opt Options) Result {
+// Parse turns a product sheet into products and a report. It fails as a
+// whole only when the file is not a product sheet (its header has no Handle
+// or no Title column: a JSON body, say); everything else is reported per
+// row, and a product with any error is left out entirely.
+func Parse(t *sheets.Table, opt Options) (Result, error) {
 	var res Result
 	c := findColumns(t)
+	var missing []string
 	if c.handle < 0 {
-		res.Errors = append(res.Errors, Problem{Row: 1, Message: `the "Handle" column is missing (the current template calls it "URL handle"); it says which rows belong to which product`})
+		missing = append(missing, `the "Handle" column is missing (the current template calls it "URL handle"); it says which rows belong to which product`)
 	}
 	if c.title < 0 {
-		res.Errors = append(res.Errors, Problem{Row: 1, Message: `the "Title" column is missing`})
+		missing = append(missing, `the "Title" column is missing`)
 	}
-	if len(res.Errors) > 0 {
-		return res
+	if err := sheets.NotThisSheet("product", missing); err != nil {
+		return res, err
 	}
 
 	p := &parser{c: c, used: c.read(), byHandle: map[string]*group{}}
@@ -110,7 +112,7 @@ func Parse(t *sheets.Table, opt Options) Result {
 	res.Renamed = dedupeSKUs(res.Products, opt.ExistingSKUs)
 	slices.SortStableFunc(res.Errors, func(a, b Problem) int { return cmp.Compare(a.Row, b.Row) })
 	slices.SortStableFunc(res.Cleaned, func(a, b Cleaned) int { return cmp.Compare(a.Row, b.Row) })
-	return res
+	return res, nil
 }
 
 type parser struct {

@@ -25,7 +25,26 @@ func readTable(t testing.TB, data []byte) *sheets.Table {
 
 func parseCSV(t testing.TB, text string, opt Options) Result {
 	t.Helper()
-	return Parse(readTable(t, []byte(text)), opt)
+	return mustParse(t, readTable(t, []byte(text)), opt)
+}
+
+// mustParse parses a table that is a product sheet.
+func mustParse(t testing.TB, tbl *sheets.Table, opt Options) Result {
+	t.Helper()
+	res, err := Parse(tbl, opt)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return res
+}
+
+// TestNotAProductSheet: a file without the Handle and Title columns (a JSON
+// body sent to the import, say) is refused whole, naming both.
+func TestNotAProductSheet(t *testing.T) {
+	_, err := Parse(readTable(t, []byte(`{"title":"x"}`)), Options{})
+	if err == nil || !strings.Contains(err.Error(), "not a product sheet") || !strings.Contains(err.Error(), `"Handle"`) || !strings.Contains(err.Error(), `"Title"`) {
+		t.Fatalf("err = %v", err)
+	}
 }
 
 func noErrors(t *testing.T, res Result) {
@@ -149,7 +168,7 @@ func TestRoundTrip(t *testing.T) {
 			if tbl.Format != format {
 				t.Fatalf("read back as %q", tbl.Format)
 			}
-			res := Parse(tbl, Options{})
+			res := mustParse(t, tbl, Options{})
 			noErrors(t, res)
 			if got := withoutRows(res.Products); !reflect.DeepEqual(got, want) {
 				for i := range min(len(got), len(want)) {
@@ -206,7 +225,7 @@ func TestCurrentTemplateFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Parse(readTable(t, data), Options{})
+	res := mustParse(t, readTable(t, data), Options{})
 	noErrors(t, res)
 	if len(res.Products) != 3 {
 		t.Fatalf("%d products", len(res.Products))
@@ -277,7 +296,7 @@ func TestEncodingsAndDelimiters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := Parse(readTable(t, tt.data), Options{})
+			res := mustParse(t, readTable(t, tt.data), Options{})
 			noErrors(t, res)
 			if len(res.Products) != 1 {
 				t.Fatalf("%d products", len(res.Products))
@@ -457,13 +476,13 @@ func TestRowNumbersWithBlankLines(t *testing.T) {
 }
 
 func TestMissingColumns(t *testing.T) {
-	res := parseCSV(t, "Title,Price\nShirt,1\n", Options{})
-	if len(res.Errors) != 1 || res.Errors[0].Row != 1 || !strings.Contains(res.Errors[0].Message, `"Handle"`) || len(res.Products) != 0 {
-		t.Errorf("%+v", res)
-	}
-	res = parseCSV(t, "Handle,Price\nshirt,1\n", Options{})
-	if len(res.Errors) != 1 || res.Errors[0].Row != 1 || !strings.Contains(res.Errors[0].Message, `"Title"`) {
-		t.Errorf("%+v", res)
+	for text, want := range map[string]string{
+		"Title,Price\nShirt,1\n":  `"Handle"`,
+		"Handle,Price\nshirt,1\n": `"Title"`,
+	} {
+		if _, err := Parse(readTable(t, []byte(text)), Options{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want one naming %s", text, err, want)
+		}
 	}
 }
 
@@ -722,7 +741,7 @@ func benchmarkSheet(n int) *sheets.Table {
 
 func TestParseSpeed(t *testing.T) {
 	tbl := benchmarkSheet(5000)
-	res := Parse(tbl, Options{ExistingSKUs: map[string]string{"SKU-1": "elsewhere"}})
+	res := mustParse(t, tbl, Options{ExistingSKUs: map[string]string{"SKU-1": "elsewhere"}})
 	if len(res.Errors) != 0 || len(res.Products) != 500 || len(res.Renamed) != 1 {
 		t.Fatalf("errors %+v, %d products, renamed %+v", res.Errors[:min(3, len(res.Errors))], len(res.Products), res.Renamed)
 	}

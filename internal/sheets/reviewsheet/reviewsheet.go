@@ -107,18 +107,21 @@ func findColumns(t *sheets.Table) columns {
 	}
 }
 
-// Parse reads reviews. The product handle column is required; each row
-// with a problem is reported, listed in Skipped and left out.
-func Parse(t *sheets.Table) Result {
+// Parse reads reviews. It fails as a whole only when the file is not a
+// review sheet (its header has no product handle or no rating column); each
+// row with a problem is reported, listed in Skipped and left out.
+func Parse(t *sheets.Table) (Result, error) {
 	var res Result
 	c := findColumns(t)
+	var missing []string
 	if c.handle < 0 {
-		res.Errors = append(res.Errors, sheets.Problem{Row: 1, Message: `the "product_handle" column is missing; it says which product each review is for`})
-		return res
+		missing = append(missing, `the "product_handle" column is missing; it says which product each review is for`)
 	}
 	if c.rating < 0 {
-		res.Errors = append(res.Errors, sheets.Problem{Row: 1, Message: `the "rating" column is missing`})
-		return res
+		missing = append(missing, `the "rating" column is missing`)
+	}
+	if err := sheets.NotThisSheet("review", missing); err != nil {
+		return res, err
 	}
 	for i := range t.Rows {
 		r := t.Row(i)
@@ -131,7 +134,7 @@ func Parse(t *sheets.Table) Result {
 		res.Reviews = append(res.Reviews, rv)
 		res.Cleaned = append(res.Cleaned, r.Cleaned()...)
 	}
-	return res
+	return res, nil
 }
 
 func parseRow(r *sheets.Row, c columns) Review {

@@ -18,7 +18,30 @@ func parseText(t *testing.T, text string) Result {
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
-	return Parse(tbl)
+	return mustParse(t, tbl)
+}
+
+// mustParse parses a table that is a review sheet.
+func mustParse(t *testing.T, tbl *sheets.Table) Result {
+	t.Helper()
+	res, err := Parse(tbl)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return res
+}
+
+// TestNotAReviewSheet: a file without the product handle and rating columns
+// is refused whole, naming both.
+func TestNotAReviewSheet(t *testing.T) {
+	tbl, err := sheets.Read(strings.NewReader(`{"rating":5}`), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Parse(tbl)
+	if err == nil || !strings.Contains(err.Error(), "not a review sheet") || !strings.Contains(err.Error(), `"product_handle"`) || !strings.Contains(err.Error(), `"rating"`) {
+		t.Fatalf("err = %v", err)
+	}
 }
 
 func withoutRows(rs []Review) []Review {
@@ -79,7 +102,7 @@ func TestRoundTrip(t *testing.T) {
 			if tbl.Format != format {
 				t.Fatalf("read back as %s", tbl.Format)
 			}
-			res := Parse(tbl)
+			res := mustParse(t, tbl)
 			if len(res.Errors) > 0 || len(res.Cleaned) > 0 {
 				t.Fatalf("errors %+v cleaned %+v", res.Errors, res.Cleaned)
 			}
@@ -176,13 +199,17 @@ func TestRowErrors(t *testing.T) {
 }
 
 func TestMissingColumns(t *testing.T) {
-	res := parseText(t, "rating,body\n5,x\n")
-	if len(res.Errors) != 1 || res.Errors[0].Row != 1 || !strings.Contains(res.Errors[0].Message, "product_handle") {
-		t.Errorf("%+v", res)
-	}
-	res = parseText(t, "product_handle,body\ntee,x\n")
-	if len(res.Errors) != 1 || res.Errors[0].Row != 1 || !strings.Contains(res.Errors[0].Message, "rating") {
-		t.Errorf("%+v", res)
+	for text, want := range map[string]string{
+		"rating,body\n5,x\n":           "product_handle",
+		"product_handle,body\ntee,x\n": "rating",
+	} {
+		tbl, err := sheets.Read(strings.NewReader(text), 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse(tbl); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want one naming %s", text, err, want)
+		}
 	}
 }
 
@@ -280,7 +307,7 @@ func TestXLSXDateCells(t *testing.T) {
 	must(f.Write(&buf))
 	tbl, err := sheets.Read(&buf, 1<<20)
 	must(err)
-	res := Parse(tbl)
+	res := mustParse(t, tbl)
 	if len(res.Errors) > 0 || len(res.Reviews) != 1 {
 		t.Fatalf("%+v", res)
 	}
