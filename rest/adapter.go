@@ -27,6 +27,7 @@ import (
 	"storeadmin/graph"
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
+	"storeadmin/internal/failure"
 )
 
 // Adapter serves the route table.
@@ -90,12 +91,10 @@ func (a *Adapter) Mount(r chi.Router) {
 		r.Method(rt.Method, rt.Path, a.handler(rt))
 	}
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		audit.Fail(r.Context(), apperr.NotFound, "no such path")
-		WriteError(w, http.StatusNotFound, fmt.Sprintf("there is no %s under /api/v1; see the API reference for the paths", r.URL.Path))
+		fail(w, r, apperr.NotFound, fmt.Sprintf("there is no %s under /api/v1; see the API reference for the paths", r.URL.Path))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		audit.Fail(r.Context(), apperr.Invalid, "method not allowed")
-		WriteError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s is not allowed on this path", r.Method))
+		fail(w, r, apperr.MethodNotAllowed, fmt.Sprintf("%s is not allowed on this path", r.Method))
 	})
 }
 
@@ -138,7 +137,7 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 		}
 		body, err := payload(resp.Data, rt.Shape)
 		if err != nil {
-			WriteError(w, http.StatusInternalServerError, "internal server error")
+			internalError(w, r)
 			return
 		}
 		writeJSON(w, success, body)
@@ -155,13 +154,13 @@ func (a *Adapter) stream(w http.ResponseWriter, r *http.Request, data json.RawMe
 		URL         string `json:"url"`
 	}
 	if err := json.Unmarshal(data, &fields); err != nil {
-		WriteError(w, http.StatusInternalServerError, "internal server error")
+		internalError(w, r)
 		return
 	}
 	for _, d := range fields {
 		u, err := url.Parse(d.URL)
 		if err != nil || !strings.Contains(u.Path, "/files/") {
-			WriteError(w, http.StatusInternalServerError, "internal server error")
+			internalError(w, r)
 			return
 		}
 		key := u.Path[strings.Index(u.Path, "/files/")+len("/files/"):]
@@ -183,7 +182,12 @@ func (a *Adapter) stream(w http.ResponseWriter, r *http.Request, data json.RawMe
 // fail answers a failure and tells the audit entry how the request ended.
 func fail(w http.ResponseWriter, r *http.Request, code apperr.Code, msg string) {
 	audit.Fail(r.Context(), code, msg)
-	WriteError(w, code.HTTPStatus(), msg)
+	failure.WriteREST(w, apperr.New(code, "%s", msg))
+}
+
+// internalError answers a failure of the adapter itself.
+func internalError(w http.ResponseWriter, r *http.Request) {
+	fail(w, r, apperr.Internal, "internal server error")
 }
 
 // gate checks the access of every root field of op before the request is

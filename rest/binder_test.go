@@ -13,6 +13,7 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/apperr"
+	"storeadmin/internal/failure"
 	"storeadmin/internal/jsonbody"
 )
 
@@ -34,7 +35,7 @@ func bindRouter(t testing.TB) (http.Handler, *regexp.Regexp) {
 				if apperr.CodeOf(err) == apperr.Internal {
 					t.Errorf("%s %s: an internal error: %v", rt.Method, rt.Path, err)
 				}
-				WriteError(w, apperr.CodeOf(err).HTTPStatus(), err.Error())
+				failure.WriteREST(w, err)
 				return
 			}
 			w.WriteHeader(http.StatusOK)

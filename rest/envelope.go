@@ -1,27 +1,9 @@
 package rest
 
 import (
-	"storeadmin/internal/apperr"
-
-	"bytes"
 	"encoding/json"
 	"net/http"
 )
-
-// WriteError answers {"status": false, "message": ...} with code.
-func WriteError(w http.ResponseWriter, code int, message string) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // messages are read by people: keep < and > as they are
-	enc.Encode(struct {      //nolint:errchkjson // a bool and a string always encode
-		Status  bool   `json:"status"`
-		Message string `json:"message"`
-	}{false, message})
-	if code == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", apperr.RetryAfter)
-	}
-	writeJSON(w, code, bytes.TrimSpace(buf.Bytes()))
-}
 
 func writeJSON(w http.ResponseWriter, code int, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -35,6 +35,10 @@ const (
 	// TooLarge is a body over its limit. POST /graphql reports it with
 	// extensions.code BAD_REQUEST, as it does a malformed body.
 	TooLarge Code = "PAYLOAD_TOO_LARGE" // 413
+	// MethodNotAllowed is a method the path does not take.
+	MethodNotAllowed Code = "METHOD_NOT_ALLOWED" // 405
+	// UnsupportedMediaType is a body of a type the endpoint does not read.
+	UnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE" // 415
 )
 
 // RetryAfter is the Retry-After, in seconds, of an Unavailable answer.
@@ -50,6 +54,10 @@ func (c Code) HTTPStatus() int {
 		return 400
 	case TooLarge:
 		return 413
+	case MethodNotAllowed:
+		return 405
+	case UnsupportedMediaType:
+		return 415
 	case Unauthenticated:
 		return 401
 	case Forbidden:

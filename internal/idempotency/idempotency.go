@@ -48,7 +48,7 @@ import (
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/database"
-	"storeadmin/rest"
+	"storeadmin/internal/failure"
 )
 
 // Header is the request header carrying the client's key.
@@ -79,18 +79,12 @@ const (
 	msgInProgress = "a request with this Idempotency-Key is still in progress; retry shortly"
 )
 
-// FailFunc answers a failure in the shape of the surface.
-type FailFunc func(w http.ResponseWriter, r *http.Request, status int, code apperr.Code, message string)
-
 // Config tunes the middleware; the zero value works.
 type Config struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Log receives the database errors; nil means slog.Default().
 	Log *slog.Logger
-	// Fail writes the middleware's own failures; nil writes the REST
-	// envelope {"status": false, "message": ...}.
-	Fail FailFunc
 	// MaxStoredBody overrides the package's MaxStoredBody when positive.
 	MaxStoredBody int
 	// TempDir is where large request bodies are spooled; "" is os.TempDir.
@@ -105,11 +99,6 @@ func Middleware(db bun.IDB, cfg Config, surface audit.Surface) func(http.Handler
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
-	}
-	if cfg.Fail == nil {
-		cfg.Fail = func(w http.ResponseWriter, _ *http.Request, status int, _ apperr.Code, message string) {
-			rest.WriteError(w, status, message)
-		}
 	}
 	if cfg.MaxStoredBody <= 0 {
 		cfg.MaxStoredBody = MaxStoredBody
@@ -135,25 +124,25 @@ func (m *middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 	ctx := r.Context()
 	if len(values) != 1 {
-		m.fail(w, r, http.StatusBadRequest, apperr.Invalid, "send one Idempotency-Key header, not "+fmt.Sprint(len(values)))
+		m.fail(w, r, apperr.Invalid, "send one Idempotency-Key header, not "+fmt.Sprint(len(values)))
 		return
 	}
 	key := values[0]
 	if msg := checkKey(key); msg != "" {
-		m.fail(w, r, http.StatusBadRequest, apperr.Invalid, msg)
+		m.fail(w, r, apperr.Invalid, msg)
 		return
 	}
 	audit.Note(ctx, "idempotency_key", key)
 
 	if r.ContentLength > MaxRequestBody {
-		m.fail(w, r, http.StatusBadRequest, apperr.Invalid, tooLarge)
+		m.fail(w, r, apperr.TooLarge, tooLarge)
 		return
 	}
 	req, err := readRequest(r, m.graphql, m.cfg.TempDir)
 	if err != nil {
 		var bad *badBody
 		if errors.As(err, &bad) {
-			m.fail(w, r, http.StatusBadRequest, apperr.Invalid, bad.msg)
+			m.fail(w, r, apperr.Invalid, bad.msg)
 			return
 		}
 		m.internal(w, r, "buffer request body", err)
@@ -196,11 +185,11 @@ func (m *middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 		w.Write(res.body) //nolint:errcheck // the client went away: nothing to do
 	case mismatch:
 		audit.NoteOperation(ctx, op)
-		m.fail(w, r, http.StatusConflict, apperr.Conflict, msgMismatch)
+		m.fail(w, r, apperr.Conflict, msgMismatch)
 	case inProgress:
 		audit.NoteOperation(ctx, op)
 		w.Header().Set("Retry-After", "1")
-		m.fail(w, r, http.StatusConflict, apperr.Conflict, msgInProgress)
+		m.fail(w, r, apperr.Conflict, msgInProgress)
 	}
 }
 
@@ -252,9 +241,11 @@ func detached(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 }
 
-func (m *middleware) fail(w http.ResponseWriter, r *http.Request, status int, code apperr.Code, msg string) {
+// fail answers a failure of the middleware's own, in the shape of the
+// request's surface, and tells the audit entry.
+func (m *middleware) fail(w http.ResponseWriter, r *http.Request, code apperr.Code, msg string) {
 	audit.Fail(r.Context(), code, msg)
-	m.cfg.Fail(w, r, status, code, msg)
+	failure.Write(w, r, apperr.New(code, "%s", msg))
 }
 
 func (m *middleware) internal(w http.ResponseWriter, r *http.Request, what string, err error) {
@@ -263,11 +254,11 @@ func (m *middleware) internal(w http.ResponseWriter, r *http.Request, what strin
 	}
 	if database.Unavailable(err) {
 		m.cfg.Log.WarnContext(r.Context(), what, "error", err)
-		m.fail(w, r, http.StatusServiceUnavailable, apperr.Unavailable, apperr.UnavailableMessage)
+		m.fail(w, r, apperr.Unavailable, apperr.UnavailableMessage)
 		return
 	}
 	m.cfg.Log.ErrorContext(r.Context(), what, "error", err)
-	m.fail(w, r, http.StatusInternalServerError, apperr.Internal, "internal server error")
+	m.fail(w, r, apperr.Internal, "internal server error")
 }
 
 // checkKey says what is wrong with a key, or "".

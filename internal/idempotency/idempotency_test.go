@@ -25,6 +25,7 @@ import (
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/failure"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/testdb"
 	"storeadmin/models"
@@ -597,18 +598,19 @@ func TestIdempotencyGraphQLQueriesIgnoreKeyMutationsReplay(t *testing.T) {
 
 func TestIdempotencyFailuresInTheSurfacesShape(t *testing.T) {
 	db, _ := testdb.New(t)
-	var got []apperr.Code
-	cfg := idempotency.Config{Fail: func(w http.ResponseWriter, _ *http.Request, status int, code apperr.Code, msg string) {
-		got = append(got, code)
-		w.WriteHeader(status)
-	}}
-	h := idempotency.Middleware(db, cfg, audit.GraphQL)(http.NotFoundHandler())
+	h := failure.Mark(failure.GraphQL)(idempotency.Middleware(db, idempotency.Config{}, audit.GraphQL)(http.NotFoundHandler()))
 	r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{}`))
 	r.Header.Set(idempotency.Header, "")
 	r = r.WithContext(auth.WithPrincipal(r.Context(), &auth.Principal{Kind: auth.KindAPIKey, StoreID: 1, ActorID: 1}))
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
-	if w.Code != http.StatusBadRequest || len(got) != 1 || got[0] != apperr.Invalid {
-		t.Fatalf("status %d, codes %v", w.Code, got)
+	var body struct {
+		Errors []struct {
+			Extensions struct{ Code string } `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || w.Code != http.StatusBadRequest ||
+		len(body.Errors) != 1 || body.Errors[0].Extensions.Code != string(apperr.Invalid) {
+		t.Fatalf("status %d, body %s", w.Code, w.Body)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storeadmin/internal/apperr"
+	"storeadmin/internal/failure"
 )
 
 // Window is the length of the budget's window.
@@ -51,8 +52,6 @@ type Config struct {
 	RedisURL string
 	// Key names the budget a request spends.
 	Key func(*http.Request) string
-	// Fail writes a refusal in the shape of the request's surface.
-	Fail func(w http.ResponseWriter, r *http.Request, status int, code apperr.Code, message string)
 	// Log receives the switches to and from local counting.
 	Log *slog.Logger
 }
@@ -143,8 +142,8 @@ func (l *Limiter) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := l.cfg.Key(r)
 		if l.rl.OnLimit(w, r, key) {
-			l.cfg.Fail(w, r, http.StatusTooManyRequests, apperr.RateLimited,
-				"too many requests: the limit is "+strconv.Itoa(l.cfg.Limit)+" per minute; retry after the number of seconds in Retry-After")
+			failure.Write(w, r, apperr.New(apperr.RateLimited,
+				"too many requests: the limit is %d per minute; retry after the number of seconds in Retry-After", l.cfg.Limit))
 			return
 		}
 		b := &budget{l: l, key: key, w: w, r: r}

@@ -30,6 +30,7 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/database"
 	"storeadmin/internal/events"
+	"storeadmin/internal/failure"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/jsonbody"
 	"storeadmin/internal/media"
@@ -102,7 +103,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	}
 
 	authn := auth.NewAuthenticator(db, now)
-	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Fail: writeFailure, Log: log})
+	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Log: log})
 	if err != nil {
 		return nil, err
 	}
@@ -126,20 +127,27 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		r.Handle("/media/*", files)
 		r.Handle("/files/*", files)
 	}
+	// Both surfaces: the key (a request without one is refused, after the
+	// limiter has counted it), the one rate limit, the audit log and
+	// idempotency (inside audit: a replayed or refused retry is still
+	// recorded, as a request that wrote nothing). Each surface marks its
+	// requests first, so that every refusal on the way is written in its
+	// shape.
+	idem := idempotency.Config{Now: now, Log: log}
+	keyed := func(r chi.Router, surface failure.Surface, as audit.Surface) {
+		r.Use(failure.Mark(surface), identify(authn, log), limiter.Handler, requireKey(db),
+			audit.Middleware(db, cfg.Audit, as, log), idempotency.Middleware(db, idem, as))
+	}
 	r.Group(func(r chi.Router) {
-		r.Use(identify(authn, log), limiter.Handler, requireKey(db))
-		// Idempotency runs inside audit: a replayed or refused retry is
-		// still recorded, as a request that wrote nothing.
-		idem := idempotency.Config{Now: now, Log: log, Fail: writeFailure}
-		r.With(audit.Middleware(db, cfg.Audit, audit.GraphQL, log), idempotency.Middleware(db, idem, audit.GraphQL)).
-			Post("/graphql", outagesAnswer503(graphqlHandler(exec)))
-		r.Route("/api/v1", func(r chi.Router) {
-			r.Use(audit.Middleware(db, cfg.Audit, audit.REST, log), idempotency.Middleware(db, idem, audit.REST))
-			adapter.Mount(r)
-		})
+		keyed(r, failure.GraphQL, audit.GraphQL)
+		r.Post("/graphql", outagesAnswer503(graphqlHandler(exec)))
+	})
+	r.Route("/api/v1", func(r chi.Router) {
+		keyed(r, failure.REST, audit.REST)
+		adapter.Mount(r)
 	})
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		rest.WriteError(w, http.StatusNotFound, "there is nothing at "+r.URL.Path+"; the API lives under /api/v1 and /graphql")
+		failure.WriteREST(w, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})
 	return &Server{handler: r, exec: exec, limiter: limiter}, nil
 }
@@ -197,15 +205,13 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 		case post.Supports(r):
 			raw, err := readGraphQLBody(r)
 			if err != nil {
-				// One code for every body that is not a request at all;
-				// the status tells a too-large one apart.
-				writeFailure(w, r, apperr.CodeOf(err).HTTPStatus(), apperr.BadRequest, err.Error())
+				failure.Write(w, r, err)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(raw))
 			post.Do(w, r, exec)
 		default:
-			writeFailure(w, r, http.StatusUnsupportedMediaType, apperr.Invalid, "send a JSON body with Content-Type: application/json")
+			failure.Write(w, r, apperr.New(apperr.UnsupportedMediaType, "send a JSON body with Content-Type: application/json"))
 		}
 	}
 }
@@ -262,12 +268,12 @@ func identify(authn *auth.Authenticator, log *slog.Logger) func(http.Handler) ht
 				}
 				if database.Unavailable(err) {
 					log.WarnContext(ctx, "authenticate", "error", err)
-					writeFailure(w, r, http.StatusServiceUnavailable, apperr.Unavailable, apperr.UnavailableMessage)
+					failure.Write(w, r, apperr.New(apperr.Unavailable, apperr.UnavailableMessage))
 					return
 				}
 				if apperr.CodeOf(err) == apperr.Internal {
 					log.ErrorContext(ctx, "authenticate", "error", err)
-					writeFailure(w, r, http.StatusInternalServerError, apperr.Internal, "internal server error")
+					failure.Write(w, r, err)
 					return
 				}
 				ctx = context.WithValue(ctx, authErrKey{}, err)
@@ -286,12 +292,12 @@ func requireKey(db bun.IDB) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			p := auth.PrincipalFrom(r.Context())
 			if p == nil {
-				msg := "an API key is required: send Authorization: Bearer <key>"
-				if err, ok := r.Context().Value(authErrKey{}).(error); ok {
-					msg = err.Error()
+				err, ok := r.Context().Value(authErrKey{}).(error)
+				if !ok {
+					err = apperr.New(apperr.Unauthenticated, "an API key is required: send Authorization: Bearer <key>")
 				}
 				w.Header().Set("WWW-Authenticate", `Bearer realm="storeadmin"`)
-				writeFailure(w, r, http.StatusUnauthorized, apperr.Unauthenticated, msg)
+				failure.Write(w, r, err)
 				return
 			}
 			ctx := graph.WithLoaders(r.Context(), graph.NewLoaders(db, p.StoreID))
@@ -309,26 +315,6 @@ func rateKey(cfg audit.Config) func(*http.Request) string {
 		}
 		return "ip:" + cfg.ClientIP(r)
 	}
-}
-
-// writeFailure answers in the shape of the surface: a REST envelope, or a
-// GraphQL response with one error.
-func writeFailure(w http.ResponseWriter, r *http.Request, status int, code apperr.Code, message string) {
-	if !strings.HasPrefix(r.URL.Path, "/graphql") {
-		rest.WriteError(w, status, message)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if status == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", apperr.RetryAfter)
-	}
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(map[string]any{ //nolint:errchkjson // the client went away: nothing to do
-		"errors": []map[string]any{{"message": message, "extensions": map[string]any{"code": code}}},
-		"data":   nil,
-	})
 }
 
 // outagesAnswer503 answers a GraphQL operation that failed because the
@@ -393,7 +379,7 @@ func recoverer(log *slog.Logger) func(http.Handler) http.Handler {
 						panic(v)
 					}
 					log.ErrorContext(r.Context(), "panic", "panic", v, "stack", string(debug.Stack()))
-					writeFailure(w, r, http.StatusInternalServerError, apperr.Internal, "internal server error")
+					failure.Write(w, r, apperr.New(apperr.Internal, "internal server error"))
 				}
 			}()
 			next.ServeHTTP(w, r)
