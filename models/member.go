@@ -105,6 +105,6 @@ func RemoveMember(ctx context.Context, db bun.IDB, storeID, userID int64) error 
 // UsersByID loads users for a dataloader.
 func UsersByID(ctx context.Context, db bun.IDB, ids []int64) ([]User, error) {
 	var out []User
-	err := db.NewSelect().Model(&out).Where("id IN (?)", bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("id IN (?)", bun.List(ids)).Scan(ctx)
 	return out, err
 }
