@@ -213,13 +213,6 @@ func SaveDraftLinePricing(ctx context.Context, tx bun.IDB, lines []DraftOrderLin
 	return err
 }
 
-// DraftOrdersByID loads drafts by id, for a dataloader.
-func DraftOrdersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]DraftOrder, error) {
-	var out []DraftOrder
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
-	return out, err
-}
-
 // CatalogueVariant is a variant with what a draft line takes from it.
 type CatalogueVariant struct {
 	ID               int64  `bun:"id"`

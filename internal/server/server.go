@@ -67,7 +67,6 @@ type Config struct {
 // Server is the assembled service.
 type Server struct {
 	handler http.Handler
-	exec    *executor.Executor
 	limiter *ratelimit.Limiter
 }
 
@@ -132,7 +131,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		rest.WriteError(w, http.StatusNotFound, "there is nothing at "+r.URL.Path+"; the API lives under /api/v1 and /graphql")
 	})
-	return &Server{handler: r, exec: exec, limiter: limiter}, nil
+	return &Server{handler: r, limiter: limiter}, nil
 }
 
 // ServeHTTP serves the whole service.
