@@ -102,9 +102,13 @@ func RemoveMember(ctx context.Context, db bun.IDB, storeID, userID int64) error 
 	return notFoundIfNone(res, err, "the member")
 }
 
-// UsersByID loads users for a dataloader.
-func UsersByID(ctx context.Context, db bun.IDB, ids []int64) ([]User, error) {
+// UsersByID loads the store's members among ids, for a dataloader. A user
+// is seen through a store only while a member of it: the creator of a key
+// who has left the store, or who belongs to another, is not loaded.
+func UsersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]User, error) {
 	var out []User
-	err := db.NewSelect().Model(&out).Where("id IN (?)", bun.List(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).
+		Where("id IN (?) AND EXISTS (SELECT 1 FROM store_members AS m WHERE m.store_id = ? AND m.user_id = ?TableAlias.id)", bun.List(ids), storeID).
+		Scan(ctx)
 	return out, err
 }
