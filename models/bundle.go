@@ -73,7 +73,7 @@ type BundleLink struct {
 }
 
 // ListBundles lists a store's bundles, newest first.
-func ListBundles(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]BundleOffer, error) {
+func ListBundles(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]BundleOffer, error) {
 	var out []BundleOffer
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id DESC")
 	return out, p.Apply(q).Scan(ctx)

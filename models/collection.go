@@ -139,7 +139,7 @@ func (f CollectionFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // ListCollections lists a store's collections.
-func ListCollections(ctx context.Context, db bun.IDB, storeID int64, f CollectionFilter, p Page) ([]Collection, error) {
+func ListCollections(ctx context.Context, db bun.IDB, storeID int64, f CollectionFilter, p Paging) ([]Collection, error) {
 	var out []Collection
 	order := collectionSorts["-updated_at"]
 	if f.Sort != nil {
@@ -208,7 +208,7 @@ func DeleteCollections(ctx context.Context, db bun.IDB, storeID int64, ids []int
 }
 
 // ListCollectionOptions lists collections for pickers, by title.
-func ListCollectionOptions(ctx context.Context, db bun.IDB, storeID int64, search *string, p Page) ([]CatalogCollectionOption, error) {
+func ListCollectionOptions(ctx context.Context, db bun.IDB, storeID int64, search *string, p Paging) ([]CatalogCollectionOption, error) {
 	var out []CatalogCollectionOption
 	q := db.NewSelect().Model((*Collection)(nil)).Column("id", "title", "handle", "published", "image_src").
 		Where("collection.store_id = ?", storeID).Apply(CollectionFilter{Q: search}.apply).OrderExpr("lower(collection.title), collection.id")
@@ -230,7 +230,7 @@ func membersQuery(db bun.IDB) *bun.SelectQuery {
 }
 
 // ListCollectionMembers lists a collection's products in its sort order.
-func ListCollectionMembers(ctx context.Context, db bun.IDB, c *Collection, p Page) ([]CollectionMember, error) {
+func ListCollectionMembers(ctx context.Context, db bun.IDB, c *Collection, p Paging) ([]CollectionMember, error) {
 	out := []CollectionMember{}
 	q := membersQuery(db).Join("JOIN collection_products AS cp ON cp.product_id = product.id").
 		ColumnExpr("cp.collection_id").ColumnExpr(memberPlace).
@@ -340,7 +340,7 @@ func SetCollectionOrder(ctx context.Context, db bun.IDB, storeID, collectionID i
 
 // PreviewRules lists the products the rules match, in the sort order, with
 // how many match in all.
-func PreviewRules(ctx context.Context, db bun.IDB, storeID int64, rules []CollectionRule, disjunctive bool, sortOrder string, p Page) ([]CollectionMember, int64, error) {
+func PreviewRules(ctx context.Context, db bun.IDB, storeID int64, rules []CollectionRule, disjunctive bool, sortOrder string, p Paging) ([]CollectionMember, int64, error) {
 	pred, args := rulesPredicate(rules, disjunctive)
 	out := []CollectionMember{}
 	order := memberOrder[sortOrder]

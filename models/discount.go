@@ -157,7 +157,7 @@ func classifyDiscount(err error, code string) error {
 }
 
 // ListDiscounts lists a store's discounts under f, newest first.
-func ListDiscounts(ctx context.Context, db bun.IDB, storeID int64, f DiscountFilter, p Page) ([]Discount, error) {
+func ListDiscounts(ctx context.Context, db bun.IDB, storeID int64, f DiscountFilter, p Paging) ([]Discount, error) {
 	var out []Discount
 	q := db.NewSelect().Model(&out).Where("d.store_id = ?", storeID).Apply(f.apply).
 		OrderExpr("d.created_at DESC, d.id DESC")

@@ -109,7 +109,7 @@ func (f DraftOrderFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // ListDraftOrders lists a store's drafts under f, newest first.
-func ListDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrderFilter, p Page) ([]DraftOrder, error) {
+func ListDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrderFilter, p Paging) ([]DraftOrder, error) {
 	var out []DraftOrder
 	q := db.NewSelect().Model(&out).Where("dro.store_id = ?", storeID).Apply(f.apply).
 		Order("dro.created_at DESC", "dro.id DESC")

@@ -60,7 +60,7 @@ var MCPPresets = []MCPPreset{
 }
 
 // ListMCPKeys lists a store's AI-connector keys, newest first.
-func ListMCPKeys(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]MCPKey, error) {
+func ListMCPKeys(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]MCPKey, error) {
 	var out []MCPKey
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id DESC")
 	return out, p.Apply(q).Scan(ctx)
@@ -105,7 +105,7 @@ type MCPActivity struct {
 }
 
 // ListMCPActivity lists what AI assistants did, newest first.
-func ListMCPActivity(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]MCPActivity, error) {
+func ListMCPActivity(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]MCPActivity, error) {
 	var out []MCPActivity
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("at DESC", "id DESC")
 	return out, p.Apply(q).Scan(ctx)

@@ -48,7 +48,7 @@ func memberQuery(db bun.IDB, storeID int64, dest any) *bun.SelectQuery {
 }
 
 // ListMembers lists a store's members, owners first.
-func ListMembers(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]StoreMember, error) {
+func ListMembers(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]StoreMember, error) {
 	var out []StoreMember
 	q := memberQuery(db, storeID, &out).
 		OrderExpr("CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, lower(u.email)")

@@ -412,7 +412,7 @@ func (f OrderFilter) order() string {
 
 // ListOrders lists a store's orders under f, newest first unless f.Sort
 // says otherwise.
-func ListOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, p Page) ([]Order, error) {
+func ListOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, p Paging) ([]Order, error) {
 	var out []Order
 	q := db.NewSelect().Model(&out).Where("o.store_id = ?", storeID).
 		Apply(f.apply).OrderExpr(f.order())

@@ -191,7 +191,7 @@ func containsPattern(s string) string {
 }
 
 // ListProducts lists a store's products.
-func ListProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilter, p Page) ([]Product, error) {
+func ListProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilter, p Paging) ([]Product, error) {
 	var out []Product
 	order := productSorts["-updated_at"]
 	if f.Sort != nil {
@@ -283,7 +283,7 @@ func SetAdplatformCategory(ctx context.Context, db bun.IDB, storeID int64, ids [
 }
 
 // ListProductOptions lists products for pickers, by title.
-func ListProductOptions(ctx context.Context, db bun.IDB, storeID int64, search *string, p Page) ([]CatalogProductOption, error) {
+func ListProductOptions(ctx context.Context, db bun.IDB, storeID int64, search *string, p Paging) ([]CatalogProductOption, error) {
 	var out []CatalogProductOption
 	q := db.NewSelect().TableExpr("products AS product").
 		ColumnExpr("product.id, product.title, product.handle, product.status").

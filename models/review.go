@@ -107,7 +107,7 @@ func (f ReviewFilter) applyButStatus(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // ListReviews lists a store's reviews, newest first.
-func ListReviews(ctx context.Context, db bun.IDB, storeID int64, f ReviewFilter, p Page) ([]Review, error) {
+func ListReviews(ctx context.Context, db bun.IDB, storeID int64, f ReviewFilter, p Paging) ([]Review, error) {
 	var out []Review
 	q := db.NewSelect().Model(&out).Where("review.store_id = ?", storeID).Apply(f.apply).
 		OrderExpr("review.created_at DESC, review.id DESC")

@@ -80,7 +80,7 @@ func selectZones(db bun.IDB, storeID int64, out any) *bun.SelectQuery {
 
 // ListShippingZones lists a store's zones by position (then id), with
 // their region warnings.
-func ListShippingZones(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]ShippingZone, error) {
+func ListShippingZones(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]ShippingZone, error) {
 	var out []ShippingZone
 	q := selectZones(db, storeID, &out).Order("z.position", "z.id")
 	return out, p.Apply(q).Scan(ctx)

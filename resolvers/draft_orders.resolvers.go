@@ -126,7 +126,7 @@ func (r *mutationResolver) MarkDraftOrderPaid(ctx context.Context, id int64, inp
 }
 
 func (r *queryResolver) DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DraftOrderFilter, p models.Page) ([]models.DraftOrder, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DraftOrderFilter, p models.Paging) ([]models.DraftOrder, error) {
 		return models.ListDraftOrders(ctx, r.db(ctx), sid, f, p)
 	})
 }

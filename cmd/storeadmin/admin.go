@@ -108,7 +108,7 @@ func keysList(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 }
 
 func listKeys(ctx context.Context, bdb *bun.DB, s *models.Store, stdout io.Writer) error {
-	keys, err := models.ListAPIKeys(ctx, bdb, s.ID, models.Page{Limit: 1 << 30})
+	keys, err := models.ListAPIKeys(ctx, bdb, s.ID, models.Paging{Limit: 1 << 30})
 	if err != nil {
 		return err
 	}

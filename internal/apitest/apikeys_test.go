@@ -34,7 +34,7 @@ func akMCPKey(t *testing.T, e *apitest.Env, storeID int64, name string) int64 {
 // akKeyRows reads every API key row of the store, newest first.
 func akKeyRows(t *testing.T, e *apitest.Env, storeID int64) []models.APIKey {
 	t.Helper()
-	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Page{Limit: models.MaxLimit})
+	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Paging{Limit: models.MaxLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func akKeyRows(t *testing.T, e *apitest.Env, storeID int64) []models.APIKey {
 // akMCPRows reads every AI-connector key row of the store.
 func akMCPRows(t *testing.T, e *apitest.Env, storeID int64) []models.MCPKey {
 	t.Helper()
-	keys, err := models.ListMCPKeys(context.Background(), e.DB, storeID, models.Page{Limit: models.MaxLimit})
+	keys, err := models.ListMCPKeys(context.Background(), e.DB, storeID, models.Paging{Limit: models.MaxLimit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,14 +13,15 @@ const (
 	MaxLimit     = 250
 )
 
-// Page is a checked limit and offset.
-type Page struct {
+// Paging is a checked limit and offset: the page of a list a client asked
+// for.
+type Paging struct {
 	Limit, Offset int64
 }
 
-// NewPage checks the limit and offset a client sent.
-func NewPage(limit, offset *int64) (Page, error) {
-	p := Page{Limit: DefaultLimit}
+// NewPaging checks the limit and offset a client sent.
+func NewPaging(limit, offset *int64) (Paging, error) {
+	p := Paging{Limit: DefaultLimit}
 	if limit != nil {
 		if *limit < 1 || *limit > MaxLimit {
 			return p, apperr.Invalidf("limit must be between 1 and %d", MaxLimit)
@@ -37,6 +38,6 @@ func NewPage(limit, offset *int64) (Page, error) {
 }
 
 // Apply limits q to the page.
-func (p Page) Apply(q *bun.SelectQuery) *bun.SelectQuery {
+func (p Paging) Apply(q *bun.SelectQuery) *bun.SelectQuery {
 	return q.Limit(p.Limit).Offset(p.Offset)
 }
