@@ -21,11 +21,11 @@ func checkHandle(v, example string) (string, error) {
 	return h, nil
 }
 
-// handleAvailable reports whether handle is well formed and no record of
-// the caller's store other than id has it; taken asks the table.
+// handleAvailable reports whether h is well formed and no record of the
+// caller's store other than id has it; taken asks the table.
 func handleAvailable(ctx context.Context, h string, id *int64, taken func(storeID int64, handle string, exceptID int64) (bool, error)) (bool, error) {
+	h = strings.TrimSpace(h)
 	return inStore(ctx, func(sid int64) (bool, error) {
-		h := strings.TrimSpace(h)
 		if !handle.Valid(h) {
 			return false, nil
 		}
