@@ -72,7 +72,7 @@ func NewLoaders(db bun.IDB, storeID int64) *Loaders {
 	}
 	return &Loaders{
 		UserByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.User, error) {
-			return models.UsersByID(ctx, db, ids)
+			return models.UsersByID(ctx, db, storeID, ids)
 		}, func(u *models.User) int64 { return u.ID }),
 		MCPKeyByID: oneByKey(sc, func(ctx context.Context, ids []int64) ([]models.MCPKey, error) {
 			return models.MCPKeysByID(ctx, db, storeID, ids)

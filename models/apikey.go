@@ -56,7 +56,7 @@ func CreateAPIKey(ctx context.Context, db bun.IDB, k *APIKey) error {
 }
 
 // ListAPIKeys lists a store's keys, newest first.
-func ListAPIKeys(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]APIKey, error) {
+func ListAPIKeys(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]APIKey, error) {
 	var out []APIKey
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id DESC")
 	return out, p.Apply(q).Scan(ctx)

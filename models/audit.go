@@ -75,7 +75,7 @@ func InsertAuditLog(ctx context.Context, db bun.IDB, l *AuditLog) error {
 }
 
 // ListAuditLogs lists a store's audit log, newest first.
-func ListAuditLogs(ctx context.Context, db bun.IDB, storeID int64, f *AuditLogFilter, p Page) ([]AuditLog, error) {
+func ListAuditLogs(ctx context.Context, db bun.IDB, storeID int64, f *AuditLogFilter, p Paging) ([]AuditLog, error) {
 	var out []AuditLog
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Apply(f.apply).Order("created_at DESC", "id DESC")
 	return out, p.Apply(q).Scan(ctx)

@@ -80,7 +80,7 @@ func awaitingCaptureQuery(db bun.IDB, storeID int64, now time.Time) *bun.SelectQ
 
 // ListAwaitingCapture lists the store's payments awaiting capture, oldest
 // authorization first.
-func ListAwaitingCapture(ctx context.Context, db bun.IDB, storeID int64, now time.Time, p Page) ([]AwaitingCapture, error) {
+func ListAwaitingCapture(ctx context.Context, db bun.IDB, storeID int64, now time.Time, p Paging) ([]AwaitingCapture, error) {
 	var out []AwaitingCapture
 	q := awaitingCaptureQuery(db, storeID, now).OrderExpr("t.created_at, t.id")
 	err := p.Apply(q).Scan(ctx, &out)

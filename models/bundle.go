@@ -73,7 +73,7 @@ type BundleLink struct {
 }
 
 // ListBundles lists a store's bundles, newest first.
-func ListBundles(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]BundleOffer, error) {
+func ListBundles(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]BundleOffer, error) {
 	var out []BundleOffer
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id DESC")
 	return out, p.Apply(q).Scan(ctx)
@@ -153,7 +153,7 @@ func SaveBundleTargets(ctx context.Context, db bun.IDB, storeID, bundleID int64,
 // dataloader.
 func TiersByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleOfferTier, error) {
 	var out []BundleOfferTier
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND bundle_id IN (?)", storeID, bun.In(ids)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).
 		Order("bundle_id", "quantity").Scan(ctx)
 	return out, err
 }
@@ -162,7 +162,7 @@ func TiersByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) 
 func BundleProductLinks(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleLink, error) {
 	var out []BundleLink
 	err := db.NewSelect().TableExpr("bundle_products").ColumnExpr("bundle_id, product_id AS target_id").
-		Where("store_id = ? AND bundle_id IN (?)", storeID, bun.In(ids)).Order("bundle_id", "product_id").Scan(ctx, &out)
+		Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).Order("bundle_id", "product_id").Scan(ctx, &out)
 	return out, err
 }
 
@@ -170,7 +170,7 @@ func BundleProductLinks(ctx context.Context, db bun.IDB, storeID int64, ids []in
 func BundleCollectionLinks(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleLink, error) {
 	var out []BundleLink
 	err := db.NewSelect().TableExpr("bundle_collections").ColumnExpr("bundle_id, collection_id AS target_id").
-		Where("store_id = ? AND bundle_id IN (?)", storeID, bun.In(ids)).Order("bundle_id", "collection_id").Scan(ctx, &out)
+		Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).Order("bundle_id", "collection_id").Scan(ctx, &out)
 	return out, err
 }
 
@@ -187,7 +187,7 @@ func BundlesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs
 	err := db.NewSelect().Model(&out).
 		ColumnExpr("bundle_offer.*, p.id AS product_id").
 		Join("JOIN products AS p ON p.store_id = bundle_offer.store_id").
-		Where("bundle_offer.store_id = ? AND p.id IN (?)", storeID, bun.In(productIDs)).
+		Where("bundle_offer.store_id = ? AND p.id IN (?)", storeID, bun.List(productIDs)).
 		Where(`(bundle_offer.applies_to = 'all'
 			OR (bundle_offer.applies_to = 'products' AND EXISTS (SELECT 1 FROM bundle_products bp WHERE bp.bundle_id = bundle_offer.id AND bp.product_id = p.id))
 			OR (bundle_offer.applies_to = 'collections' AND EXISTS (SELECT 1 FROM bundle_collections bc JOIN collection_products cp ON cp.collection_id = bc.collection_id
@@ -203,7 +203,7 @@ func ExistingIDs(ctx context.Context, db bun.IDB, table string, storeID int64, i
 	if len(ids) == 0 {
 		return out, nil
 	}
-	if err := db.NewSelect().TableExpr(table).Column("id").Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx, &found); err != nil {
+	if err := db.NewSelect().TableExpr(table).Column("id").Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx, &found); err != nil {
 		return nil, err
 	}
 	for _, id := range found {
@@ -224,7 +224,7 @@ func ProductsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int6
 	var out []BundleProduct
 	err := db.NewSelect().Model(&out).ColumnExpr("product.*, bp.bundle_id").
 		Join("JOIN bundle_products AS bp ON bp.product_id = product.id").
-		Where("product.store_id = ? AND bp.bundle_id IN (?)", storeID, bun.In(ids)).
+		Where("product.store_id = ? AND bp.bundle_id IN (?)", storeID, bun.List(ids)).
 		Order("bp.bundle_id", "product.id").Scan(ctx)
 	return out, err
 }
@@ -241,7 +241,7 @@ func CollectionsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []i
 	var out []BundleCollection
 	err := db.NewSelect().Model(&out).ColumnExpr("collection.*, bc.bundle_id").
 		Join("JOIN bundle_collections AS bc ON bc.collection_id = collection.id").
-		Where("collection.store_id = ? AND bc.bundle_id IN (?)", storeID, bun.In(ids)).
+		Where("collection.store_id = ? AND bc.bundle_id IN (?)", storeID, bun.List(ids)).
 		Order("bc.bundle_id", "collection.id").Scan(ctx)
 	return out, err
 }

@@ -139,7 +139,7 @@ func (f CollectionFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // ListCollections lists a store's collections.
-func ListCollections(ctx context.Context, db bun.IDB, storeID int64, f CollectionFilter, p Page) ([]Collection, error) {
+func ListCollections(ctx context.Context, db bun.IDB, storeID int64, f CollectionFilter, p Paging) ([]Collection, error) {
 	var out []Collection
 	order := collectionSorts["-updated_at"]
 	if f.Sort != nil {
@@ -164,7 +164,7 @@ func GetCollection(ctx context.Context, db bun.IDB, storeID, id int64) (*Collect
 // CollectionsByID loads collections of the store by id, for a dataloader.
 func CollectionsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Collection, error) {
 	var out []Collection
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -202,13 +202,13 @@ func DeleteCollections(ctx context.Context, db bun.IDB, storeID int64, ids []int
 	if len(ids) == 0 {
 		return deleted, nil
 	}
-	err := db.NewDelete().Model((*Collection)(nil)).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).
+	err := db.NewDelete().Model((*Collection)(nil)).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).
 		Returning("id").Scan(ctx, &deleted)
 	return deleted, err
 }
 
 // ListCollectionOptions lists collections for pickers, by title.
-func ListCollectionOptions(ctx context.Context, db bun.IDB, storeID int64, search *string, p Page) ([]CatalogCollectionOption, error) {
+func ListCollectionOptions(ctx context.Context, db bun.IDB, storeID int64, search *string, p Paging) ([]CatalogCollectionOption, error) {
 	var out []CatalogCollectionOption
 	q := db.NewSelect().Model((*Collection)(nil)).Column("id", "title", "handle", "published", "image_src").
 		Where("collection.store_id = ?", storeID).Apply(CollectionFilter{Q: search}.apply).OrderExpr("lower(collection.title), collection.id")
@@ -230,7 +230,7 @@ func membersQuery(db bun.IDB) *bun.SelectQuery {
 }
 
 // ListCollectionMembers lists a collection's products in its sort order.
-func ListCollectionMembers(ctx context.Context, db bun.IDB, c *Collection, p Page) ([]CollectionMember, error) {
+func ListCollectionMembers(ctx context.Context, db bun.IDB, c *Collection, p Paging) ([]CollectionMember, error) {
 	out := []CollectionMember{}
 	q := membersQuery(db).Join("JOIN collection_products AS cp ON cp.product_id = product.id").
 		ColumnExpr("cp.collection_id").ColumnExpr(memberPlace).
@@ -256,7 +256,7 @@ func MembersByCollection(ctx context.Context, db bun.IDB, storeID int64, ids []i
 		Join("JOIN collections AS c ON c.id = cp.collection_id").
 		ColumnExpr("cp.collection_id").ColumnExpr(memberPlace).
 		ColumnExpr("CASE c.sort_order "+strings.Join(ranks, " ")+" END AS rank").
-		Where("cp.store_id = ? AND cp.collection_id IN (?)", storeID, bun.In(ids))
+		Where("cp.store_id = ? AND cp.collection_id IN (?)", storeID, bun.List(ids))
 	err := db.NewSelect().TableExpr("(?) AS m", inner).
 		ColumnExpr("m.collection_id, m.id, m.title, m.handle, m.status, m.image_src, m.price_cents, m.position").
 		Where("m.rank <= ?", upto).OrderExpr("m.collection_id, m.rank").Scan(ctx, &out)
@@ -274,7 +274,7 @@ type CollectionCount struct {
 func MemberCountsByCollection(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]CollectionCount, error) {
 	var out []CollectionCount
 	err := db.NewSelect().TableExpr("collection_products").ColumnExpr("collection_id, count(*) AS count").
-		Where("store_id = ? AND collection_id IN (?)", storeID, bun.In(ids)).Group("collection_id").Scan(ctx, &out)
+		Where("store_id = ? AND collection_id IN (?)", storeID, bun.List(ids)).Group("collection_id").Scan(ctx, &out)
 	return out, err
 }
 
@@ -289,7 +289,7 @@ type Membership struct {
 func MembershipsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]Membership, error) {
 	var out []Membership
 	err := db.NewSelect().TableExpr("collection_products").Column("collection_id", "product_id").
-		Where("store_id = ? AND product_id IN (?)", storeID, bun.In(productIDs)).Order("product_id", "collection_id").Scan(ctx, &out)
+		Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).Order("product_id", "collection_id").Scan(ctx, &out)
 	return out, err
 }
 
@@ -340,7 +340,7 @@ func SetCollectionOrder(ctx context.Context, db bun.IDB, storeID, collectionID i
 
 // PreviewRules lists the products the rules match, in the sort order, with
 // how many match in all.
-func PreviewRules(ctx context.Context, db bun.IDB, storeID int64, rules []CollectionRule, disjunctive bool, sortOrder string, p Page) ([]CollectionMember, int64, error) {
+func PreviewRules(ctx context.Context, db bun.IDB, storeID int64, rules []CollectionRule, disjunctive bool, sortOrder string, p Paging) ([]CollectionMember, int64, error) {
 	pred, args := rulesPredicate(rules, disjunctive)
 	out := []CollectionMember{}
 	order := memberOrder[sortOrder]
@@ -367,14 +367,14 @@ func RefreshSmartCollections(ctx context.Context, db bun.IDB, storeID int64, col
 	q := db.NewSelect().Model(&smart).Column("id", "rules", "disjunctive").
 		Where("store_id = ? AND collection_type = ?", storeID, CollectionSmart)
 	if collectionIDs != nil {
-		q = q.Where("id IN (?)", bun.In(append(collectionIDs, 0)))
+		q = q.Where("id IN (?)", bun.List(append(collectionIDs, 0)))
 	}
 	if err := q.Scan(ctx); err != nil {
 		return err
 	}
 	scope, scopeArgs := "true", []any(nil)
 	if productIDs != nil {
-		scope, scopeArgs = "product.id IN (?)", []any{bun.In(append(productIDs, 0))}
+		scope, scopeArgs = "product.id IN (?)", []any{bun.List(append(productIDs, 0))}
 	}
 	for _, c := range smart {
 		pred, args := rulesPredicate(c.RuleList, c.Disjunctive)
@@ -412,7 +412,7 @@ func CollectionsByProduct(ctx context.Context, db bun.IDB, storeID int64, produc
 	var out []ProductCollection
 	err := db.NewSelect().Model(&out).ColumnExpr("collection.*, cp.product_id").
 		Join("JOIN collection_products AS cp ON cp.collection_id = collection.id").
-		Where("collection.store_id = ? AND cp.product_id IN (?)", storeID, bun.In(productIDs)).
+		Where("collection.store_id = ? AND cp.product_id IN (?)", storeID, bun.List(productIDs)).
 		Order("cp.product_id", "collection.id").Scan(ctx)
 	return out, err
 }

@@ -157,7 +157,7 @@ func classifyDiscount(err error, code string) error {
 }
 
 // ListDiscounts lists a store's discounts under f, newest first.
-func ListDiscounts(ctx context.Context, db bun.IDB, storeID int64, f DiscountFilter, p Page) ([]Discount, error) {
+func ListDiscounts(ctx context.Context, db bun.IDB, storeID int64, f DiscountFilter, p Paging) ([]Discount, error) {
 	var out []Discount
 	q := db.NewSelect().Model(&out).Where("d.store_id = ?", storeID).Apply(f.apply).
 		OrderExpr("d.created_at DESC, d.id DESC")
@@ -191,7 +191,7 @@ func LockDiscount(ctx context.Context, tx bun.IDB, storeID, id int64) (*Discount
 // DiscountsByID loads discounts of the store by id, for a dataloader.
 func DiscountsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Discount, error) {
 	var out []Discount
-	err := db.NewSelect().Model(&out).Where("d.store_id = ? AND d.id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("d.store_id = ? AND d.id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	fillDiscountIDs(out)
 	return out, err
 }

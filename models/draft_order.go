@@ -109,7 +109,7 @@ func (f DraftOrderFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // ListDraftOrders lists a store's drafts under f, newest first.
-func ListDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrderFilter, p Page) ([]DraftOrder, error) {
+func ListDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrderFilter, p Paging) ([]DraftOrder, error) {
 	var out []DraftOrder
 	q := db.NewSelect().Model(&out).Where("dro.store_id = ?", storeID).Apply(f.apply).
 		Order("dro.created_at DESC", "dro.id DESC")
@@ -173,7 +173,7 @@ func DraftLines(ctx context.Context, db bun.IDB, storeID, draftID int64) ([]Draf
 // LinesByDraftOrder loads the lines of several drafts, for a dataloader.
 func LinesByDraftOrder(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]DraftOrderLine, error) {
 	var out []DraftOrderLine
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND draft_order_id IN (?)", storeID, bun.In(ids)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND draft_order_id IN (?)", storeID, bun.List(ids)).
 		Order("draft_order_id", "position", "id").Scan(ctx)
 	return out, err
 }
@@ -213,13 +213,6 @@ func SaveDraftLinePricing(ctx context.Context, tx bun.IDB, lines []DraftOrderLin
 	return err
 }
 
-// DraftOrdersByID loads drafts by id, for a dataloader.
-func DraftOrdersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]DraftOrder, error) {
-	var out []DraftOrder
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
-	return out, err
-}
-
 // CatalogueVariant is a variant with what a draft line takes from it.
 type CatalogueVariant struct {
 	ID               int64  `bun:"id"`
@@ -243,7 +236,7 @@ func CatalogueVariants(ctx context.Context, db bun.IDB, storeID int64, ids []int
 	err := db.NewSelect().TableExpr("product_variants AS v").Join("JOIN products AS p ON p.id = v.product_id").
 		ColumnExpr("v.id, v.product_id, p.title AS product_title, v.title, v.sku, v.price_cents, v.weight_grams").
 		ColumnExpr("v.taxable, v.requires_shipping, v.track_inventory, v.inventory_policy, v.inventory_quantity").
-		Where("v.store_id = ? AND v.id IN (?)", storeID, bun.In(ids)).Scan(ctx, &rows)
+		Where("v.store_id = ? AND v.id IN (?)", storeID, bun.List(ids)).Scan(ctx, &rows)
 	out := make(map[int64]CatalogueVariant, len(rows))
 	for _, r := range rows {
 		out[r.ID] = r

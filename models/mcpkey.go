@@ -60,7 +60,7 @@ var MCPPresets = []MCPPreset{
 }
 
 // ListMCPKeys lists a store's AI-connector keys, newest first.
-func ListMCPKeys(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]MCPKey, error) {
+func ListMCPKeys(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]MCPKey, error) {
 	var out []MCPKey
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id DESC")
 	return out, p.Apply(q).Scan(ctx)
@@ -80,7 +80,7 @@ func RevokeMCPKey(ctx context.Context, db bun.IDB, storeID, id int64) (*MCPKey, 
 // MCPKeysByID loads keys for a dataloader.
 func MCPKeysByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]MCPKey, error) {
 	var out []MCPKey
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -105,7 +105,7 @@ type MCPActivity struct {
 }
 
 // ListMCPActivity lists what AI assistants did, newest first.
-func ListMCPActivity(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]MCPActivity, error) {
+func ListMCPActivity(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]MCPActivity, error) {
 	var out []MCPActivity
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("at DESC", "id DESC")
 	return out, p.Apply(q).Scan(ctx)

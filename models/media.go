@@ -38,7 +38,7 @@ func MediaBySrc(ctx context.Context, db bun.IDB, storeID int64, srcs []string) (
 		return out, nil
 	}
 	var rows []Media
-	if err := db.NewSelect().Model(&rows).Where("store_id = ? AND src IN (?)", storeID, bun.In(srcs)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&rows).Where("store_id = ? AND src IN (?)", storeID, bun.List(srcs)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for _, m := range rows {

@@ -48,7 +48,7 @@ func memberQuery(db bun.IDB, storeID int64, dest any) *bun.SelectQuery {
 }
 
 // ListMembers lists a store's members, owners first.
-func ListMembers(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]StoreMember, error) {
+func ListMembers(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]StoreMember, error) {
 	var out []StoreMember
 	q := memberQuery(db, storeID, &out).
 		OrderExpr("CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, lower(u.email)")
@@ -102,9 +102,13 @@ func RemoveMember(ctx context.Context, db bun.IDB, storeID, userID int64) error 
 	return notFoundIfNone(res, err, "the member")
 }
 
-// UsersByID loads users for a dataloader.
-func UsersByID(ctx context.Context, db bun.IDB, ids []int64) ([]User, error) {
+// UsersByID loads the store's members among ids, for a dataloader. A user
+// is seen through a store only while a member of it: the creator of a key
+// who has left the store, or who belongs to another, is not loaded.
+func UsersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]User, error) {
 	var out []User
-	err := db.NewSelect().Model(&out).Where("id IN (?)", bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).
+		Where("id IN (?) AND EXISTS (SELECT 1 FROM store_members AS m WHERE m.store_id = ? AND m.user_id = ?TableAlias.id)", bun.List(ids), storeID).
+		Scan(ctx)
 	return out, err
 }

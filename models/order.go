@@ -412,7 +412,7 @@ func (f OrderFilter) order() string {
 
 // ListOrders lists a store's orders under f, newest first unless f.Sort
 // says otherwise.
-func ListOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, p Page) ([]Order, error) {
+func ListOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, p Paging) ([]Order, error) {
 	var out []Order
 	q := db.NewSelect().Model(&out).Where("o.store_id = ?", storeID).
 		Apply(f.apply).OrderExpr(f.order())
@@ -443,7 +443,7 @@ func LockOrder(ctx context.Context, tx bun.IDB, storeID, id int64) (*Order, erro
 // OrdersByID loads orders by id, for a dataloader.
 func OrdersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Order, error) {
 	var out []Order
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -497,7 +497,7 @@ func UpdateOrderNoteTags(ctx context.Context, tx bun.IDB, o *Order) error {
 // LineItemsByOrder loads the lines of several orders, for a dataloader.
 func LineItemsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]OrderLineItem, error) {
 	var out []OrderLineItem
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.In(orderIDs)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "position", "id").Scan(ctx)
 	return out, err
 }
@@ -506,7 +506,7 @@ func LineItemsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs [
 // first, for a dataloader.
 func TransactionsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]OrderTransaction, error) {
 	var out []OrderTransaction
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.In(orderIDs)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "created_at", "id").Scan(ctx)
 	return out, err
 }
@@ -515,7 +515,7 @@ func TransactionsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderID
 // dataloader.
 func FulfillmentsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]Fulfillment, error) {
 	var out []Fulfillment
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.In(orderIDs)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "id").Scan(ctx)
 	return out, err
 }
@@ -527,7 +527,7 @@ func ItemsByFulfillment(ctx context.Context, db bun.IDB, storeID int64, fulfillm
 	err := db.NewSelect().Model(&out).
 		ColumnExpr("fi.*, li.title, li.variant_title").
 		Join("JOIN order_line_items AS li ON li.id = fi.line_item_id").
-		Where("li.store_id = ? AND fi.fulfillment_id IN (?)", storeID, bun.In(fulfillmentIDs)).
+		Where("li.store_id = ? AND fi.fulfillment_id IN (?)", storeID, bun.List(fulfillmentIDs)).
 		Order("fi.fulfillment_id", "li.position", "li.id").Scan(ctx)
 	return out, err
 }
@@ -535,7 +535,7 @@ func ItemsByFulfillment(ctx context.Context, db bun.IDB, storeID int64, fulfillm
 // RefundsByOrder loads the refunds of several orders, for a dataloader.
 func RefundsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]Refund, error) {
 	var out []Refund
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.In(orderIDs)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "id").Scan(ctx)
 	return out, err
 }
@@ -543,7 +543,7 @@ func RefundsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []i
 // CustomersByID loads customers by id, for a dataloader.
 func CustomersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Customer, error) {
 	var out []Customer
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -558,7 +558,7 @@ type CustomerOrderCount struct {
 func OrderCountsByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]CustomerOrderCount, error) {
 	var out []CustomerOrderCount
 	err := db.NewSelect().Table("orders").ColumnExpr("customer_id, count(*) AS count").
-		Where("store_id = ? AND customer_id IN (?)", storeID, bun.In(ids)).
+		Where("store_id = ? AND customer_id IN (?)", storeID, bun.List(ids)).
 		Group("customer_id").Scan(ctx, &out)
 	return out, err
 }
@@ -569,7 +569,7 @@ func OrdersByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int6
 	var out []Order
 	ranked := db.NewSelect().Model((*Order)(nil)).
 		ColumnExpr("*, row_number() OVER (PARTITION BY customer_id ORDER BY created_at DESC, id DESC) AS rank").
-		Where("store_id = ? AND customer_id IN (?)", storeID, bun.In(ids))
+		Where("store_id = ? AND customer_id IN (?)", storeID, bun.List(ids))
 	err := db.NewSelect().Model(&out).ModelTableExpr("(?) AS o", ranked).
 		Where("rank <= ?", limit).Order("customer_id", "created_at DESC", "id DESC").Scan(ctx)
 	return out, err

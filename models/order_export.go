@@ -124,8 +124,8 @@ func exportDetails(ctx context.Context, tx bun.IDB, storeID int64, chunk []Order
 	var payments []OrderTransaction
 	err = tx.NewSelect().Model(&payments).DistinctOn("order_id").
 		Where("store_id = ? AND order_id = ANY (?)", storeID, inChunk).
-		Where("kind IN (?)", bun.In([]string{TxAuthorization, TxSale, TxCapture})).
-		Where("status IN (?)", bun.In([]string{TxSuccess, TxPending})).
+		Where("kind IN (?)", bun.List([]string{TxAuthorization, TxSale, TxCapture})).
+		Where("status IN (?)", bun.List([]string{TxSuccess, TxPending})).
 		OrderExpr("order_id, created_at, id").Scan(ctx)
 	if err != nil {
 		return err

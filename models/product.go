@@ -191,7 +191,7 @@ func containsPattern(s string) string {
 }
 
 // ListProducts lists a store's products.
-func ListProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilter, p Page) ([]Product, error) {
+func ListProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilter, p Paging) ([]Product, error) {
 	var out []Product
 	order := productSorts["-updated_at"]
 	if f.Sort != nil {
@@ -216,7 +216,7 @@ func GetProduct(ctx context.Context, db bun.IDB, storeID, id int64) (*Product, e
 // ProductsByID loads products of the store by id, for a dataloader.
 func ProductsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Product, error) {
 	var out []Product
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -226,7 +226,7 @@ func ProductsByHandle(ctx context.Context, db bun.IDB, storeID int64, handles []
 	if len(handles) == 0 {
 		return out, nil
 	}
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND handle IN (?)", storeID, bun.In(handles)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND handle IN (?)", storeID, bun.List(handles)).Scan(ctx)
 	return out, err
 }
 
@@ -265,7 +265,7 @@ func DeleteProducts(ctx context.Context, db bun.IDB, storeID int64, ids []int64)
 	if len(ids) == 0 {
 		return deleted, nil
 	}
-	err := db.NewDelete().Model((*Product)(nil)).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).
+	err := db.NewDelete().Model((*Product)(nil)).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).
 		Returning("id").Scan(ctx, &deleted)
 	return deleted, err
 }
@@ -278,12 +278,12 @@ func SetAdplatformCategory(ctx context.Context, db bun.IDB, storeID int64, ids [
 		return updated, nil
 	}
 	err := db.NewUpdate().Model((*Product)(nil)).Set("adplatform_category_id = ?, updated_at = now()", category).
-		Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Returning("id").Scan(ctx, &updated)
+		Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Returning("id").Scan(ctx, &updated)
 	return updated, err
 }
 
 // ListProductOptions lists products for pickers, by title.
-func ListProductOptions(ctx context.Context, db bun.IDB, storeID int64, search *string, p Page) ([]CatalogProductOption, error) {
+func ListProductOptions(ctx context.Context, db bun.IDB, storeID int64, search *string, p Paging) ([]CatalogProductOption, error) {
 	var out []CatalogProductOption
 	q := db.NewSelect().TableExpr("products AS product").
 		ColumnExpr("product.id, product.title, product.handle, product.status").
@@ -313,7 +313,7 @@ func pickerSearch(search *string) func(*bun.SelectQuery) *bun.SelectQuery {
 // order, for a dataloader.
 func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductVariant, error) {
 	var out []ProductVariant
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND product_id IN (?)", storeID, bun.In(productIDs)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
 		Order("product_id", "position", "id").Scan(ctx)
 	return out, err
 }
@@ -321,7 +321,7 @@ func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productID
 // VariantsByID loads variants by id, for a dataloader.
 func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]ProductVariant, error) {
 	var out []ProductVariant
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -329,7 +329,7 @@ func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) (
 // for a dataloader.
 func ImagesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductImage, error) {
 	var out []ProductImage
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND product_id IN (?)", storeID, bun.In(productIDs)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
 		Order("product_id", "position", "id").Scan(ctx)
 	return out, err
 }
@@ -351,7 +351,7 @@ func SKUOwners(ctx context.Context, db bun.IDB, storeID int64, skus []string) (m
 		for i, s := range skus {
 			lower[i] = strings.ToLower(s)
 		}
-		q = q.Where("lower(v.sku) IN (?)", bun.In(lower))
+		q = q.Where("lower(v.sku) IN (?)", bun.List(lower))
 	}
 	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, err
@@ -394,7 +394,7 @@ func SaveImages(ctx context.Context, db bun.IDB, storeID, productID int64, imgs 
 		}
 	}
 	if _, err := db.NewDelete().Model((*ProductImage)(nil)).
-		Where("store_id = ? AND product_id = ? AND NOT (id IN (?))", storeID, productID, bun.In(append(keep, 0))).Exec(ctx); err != nil {
+		Where("store_id = ? AND product_id = ? AND NOT (id IN (?))", storeID, productID, bun.List(append(keep, 0))).Exec(ctx); err != nil {
 		return err
 	}
 	if len(fresh) > 0 {
@@ -438,14 +438,14 @@ func SaveVariants(ctx context.Context, db bun.IDB, storeID, productID int64, vs 
 		}
 	}
 	if _, err := db.NewDelete().Model((*ProductVariant)(nil)).
-		Where("store_id = ? AND product_id = ? AND NOT (id IN (?))", storeID, productID, bun.In(append(keep, 0))).Exec(ctx); err != nil {
+		Where("store_id = ? AND product_id = ? AND NOT (id IN (?))", storeID, productID, bun.List(append(keep, 0))).Exec(ctx); err != nil {
 		return err
 	}
 	// Clear the SKUs being kept first, so that two variants may swap SKUs
 	// without tripping the unique index mid-way.
 	if len(changed) > 0 {
 		if _, err := db.NewUpdate().Model((*ProductVariant)(nil)).Set("sku = ''").
-			Where("store_id = ? AND id IN (?)", storeID, bun.In(keep)).Exec(ctx); err != nil {
+			Where("store_id = ? AND id IN (?)", storeID, bun.List(keep)).Exec(ctx); err != nil {
 			return err
 		}
 	}

@@ -107,7 +107,7 @@ func (f ReviewFilter) applyButStatus(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // ListReviews lists a store's reviews, newest first.
-func ListReviews(ctx context.Context, db bun.IDB, storeID int64, f ReviewFilter, p Page) ([]Review, error) {
+func ListReviews(ctx context.Context, db bun.IDB, storeID int64, f ReviewFilter, p Paging) ([]Review, error) {
 	var out []Review
 	q := db.NewSelect().Model(&out).Where("review.store_id = ?", storeID).Apply(f.apply).
 		OrderExpr("review.created_at DESC, review.id DESC")
@@ -183,7 +183,7 @@ func DeleteReviews(ctx context.Context, db bun.IDB, storeID int64, ids []int64) 
 	if len(ids) == 0 {
 		return products, nil
 	}
-	err := db.NewDelete().Model((*Review)(nil)).Where("store_id = ? AND id IN (?)", storeID, bun.In(ids)).
+	err := db.NewDelete().Model((*Review)(nil)).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).
 		Returning("product_id").Scan(ctx, &products)
 	return products, err
 }
@@ -196,7 +196,7 @@ func SetReviewsStatus(ctx context.Context, db bun.IDB, storeID int64, ids []int6
 		return products, nil
 	}
 	err := db.NewUpdate().Model((*Review)(nil)).Set("status = ?, updated_at = now()", status).
-		Where("store_id = ? AND id IN (?) AND status <> ?", storeID, bun.In(ids), status).
+		Where("store_id = ? AND id IN (?) AND status <> ?", storeID, bun.List(ids), status).
 		Returning("product_id").Scan(ctx, &products)
 	return products, err
 }
@@ -216,7 +216,7 @@ func RefreshProductRatings(ctx context.Context, db bun.IDB, storeID int64, produ
 		  SELECT count(*) AS n, round(avg(rating))::int AS avg
 		  FROM reviews r WHERE r.product_id = q.id AND r.status = 'published'
 		) s ON true
-		WHERE p.id = q.id AND q.store_id = ? AND q.id IN (?)`, storeID, bun.In(productIDs)).Exec(ctx)
+		WHERE p.id = q.id AND q.store_id = ? AND q.id IN (?)`, storeID, bun.List(productIDs)).Exec(ctx)
 	return err
 }
 
@@ -226,7 +226,7 @@ func ReviewsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs
 	var out []Review
 	ranked := db.NewSelect().Model((*Review)(nil)).
 		ColumnExpr("*, row_number() OVER (PARTITION BY product_id ORDER BY created_at DESC, id DESC) AS rank").
-		Where("store_id = ? AND status = 'published' AND product_id IN (?)", storeID, bun.In(productIDs))
+		Where("store_id = ? AND status = 'published' AND product_id IN (?)", storeID, bun.List(productIDs))
 	err := db.NewSelect().Model(&out).ModelTableExpr("(?) AS review", ranked).
 		Where("rank <= ?", limit).Order("product_id", "created_at DESC", "id DESC").Scan(ctx)
 	return out, err

@@ -37,7 +37,7 @@ func (f SettingFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // ListSettings lists a store's settings by namespace and key.
-func ListSettings(ctx context.Context, db bun.IDB, storeID int64, f SettingFilter, p Page) ([]StoreSetting, error) {
+func ListSettings(ctx context.Context, db bun.IDB, storeID int64, f SettingFilter, p Paging) ([]StoreSetting, error) {
 	var out []StoreSetting
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Apply(f.apply).
 		Order("namespace", "key")

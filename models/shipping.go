@@ -80,7 +80,7 @@ func selectZones(db bun.IDB, storeID int64, out any) *bun.SelectQuery {
 
 // ListShippingZones lists a store's zones by position (then id), with
 // their region warnings.
-func ListShippingZones(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]ShippingZone, error) {
+func ListShippingZones(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]ShippingZone, error) {
 	var out []ShippingZone
 	q := selectZones(db, storeID, &out).Order("z.position", "z.id")
 	return out, p.Apply(q).Scan(ctx)
@@ -150,7 +150,7 @@ func ZoneDefaultRateID(ctx context.Context, db bun.IDB, storeID, zoneID int64) (
 // dataloader.
 func RatesByZone(ctx context.Context, db bun.IDB, storeID int64, zoneIDs []int64) ([]ShippingRate, error) {
 	var out []ShippingRate
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND zone_id IN (?)", storeID, bun.In(zoneIDs)).
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND zone_id IN (?)", storeID, bun.List(zoneIDs)).
 		Order("zone_id", "position", "id").Scan(ctx)
 	return out, err
 }
@@ -243,6 +243,6 @@ func DefaultShippingRate(rates []ShippingRate, defaultRateID *int64) *ShippingRa
 // ShippingRatesByID loads rates of the store by id, for a dataloader.
 func ShippingRatesByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]ShippingRate, error) {
 	var out []ShippingRate
-	err := db.NewSelect().Model(&out).Where("sr.store_id = ? AND sr.id IN (?)", storeID, bun.In(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Where("sr.store_id = ? AND sr.id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }

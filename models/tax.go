@@ -50,7 +50,7 @@ func selectTaxRates(db bun.IDB, storeID int64, out any) *bun.SelectQuery {
 
 // ListTaxRates lists a store's tax rates by country, province (the whole
 // country first), position and id, with their region warnings.
-func ListTaxRates(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]TaxRate, error) {
+func ListTaxRates(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]TaxRate, error) {
 	var out []TaxRate
 	q := selectTaxRates(db, storeID, &out).Order("tr.country", "tr.province", "tr.position", "tr.id")
 	return out, p.Apply(q).Scan(ctx)

@@ -75,7 +75,7 @@ func GetWebhook(ctx context.Context, db bun.IDB, storeID, id int64) (*WebhookSub
 }
 
 // ListWebhooks lists a store's subscriptions, oldest first.
-func ListWebhooks(ctx context.Context, db bun.IDB, storeID int64, p Page) ([]WebhookSubscription, error) {
+func ListWebhooks(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]WebhookSubscription, error) {
 	var out []WebhookSubscription
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id")
 	return out, p.Apply(q).Scan(ctx)
@@ -133,7 +133,7 @@ func (f DeliveryFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // ListDeliveries lists one subscription's deliveries, newest first.
-func ListDeliveries(ctx context.Context, db bun.IDB, storeID, subscriptionID int64, f DeliveryFilter, p Page) ([]WebhookDelivery, error) {
+func ListDeliveries(ctx context.Context, db bun.IDB, storeID, subscriptionID int64, f DeliveryFilter, p Paging) ([]WebhookDelivery, error) {
 	var out []WebhookDelivery
 	q := db.NewSelect().Model(&out).Where("store_id = ? AND subscription_id = ?", storeID, subscriptionID).
 		Apply(f.apply).Order("created_at DESC", "id DESC")

@@ -96,7 +96,7 @@ func (r *mutationResolver) DisconnectMcpKey(ctx context.Context, id int64) (*mod
 }
 
 func (r *queryResolver) APIKeys(ctx context.Context, limit *int64, offset *int64) ([]models.APIKey, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.APIKey, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.APIKey, error) {
 		return models.ListAPIKeys(ctx, r.db(ctx), sid, p)
 	})
 }
@@ -120,13 +120,13 @@ func (r *queryResolver) McpEndpoint(ctx context.Context) (string, error) {
 }
 
 func (r *queryResolver) McpKeys(ctx context.Context, limit *int64, offset *int64) ([]models.MCPKey, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.MCPKey, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.MCPKey, error) {
 		return models.ListMCPKeys(ctx, r.db(ctx), sid, p)
 	})
 }
 
 func (r *queryResolver) McpActivity(ctx context.Context, limit *int64, offset *int64) ([]models.MCPActivity, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.MCPActivity, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.MCPActivity, error) {
 		return models.ListMCPActivity(ctx, r.db(ctx), sid, p)
 	})
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func (r *queryResolver) AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64) ([]models.AuditLog, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.AuditLog, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.AuditLog, error) {
 		return models.ListAuditLogs(ctx, r.db(ctx), sid, filter, p)
 	})
 }

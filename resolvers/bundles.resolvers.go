@@ -139,7 +139,7 @@ func (r *mutationResolver) DeleteBundle(ctx context.Context, id int64) (bool, er
 }
 
 func (r *queryResolver) Bundles(ctx context.Context, limit *int64, offset *int64) ([]models.BundleOffer, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.BundleOffer, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.BundleOffer, error) {
 		return models.ListBundles(ctx, r.db(ctx), sid, p)
 	})
 }

@@ -4,74 +4,29 @@ import (
 	"context"
 	"strings"
 
-	"storeadmin/graph"
 	"storeadmin/internal/apperr"
-	"storeadmin/internal/audit"
-	"storeadmin/models"
+	"storeadmin/internal/handle"
 )
 
-// deleteFunc deletes records of a store by id and returns the ids it
-// deleted.
-type deleteFunc func(ctx context.Context, storeID int64, ids []int64) ([]int64, error)
-
-// deleteRecord deletes the record id of the caller's store through del
-// and notes it in the audit log as kind.
-func deleteRecord(ctx context.Context, kind string, id int64, del func(storeID int64) error) (bool, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return false, err
+// checkHandle checks the handle of a product or collection a client sent:
+// trimmed, then handle.Valid; example shows the shape in the message.
+func checkHandle(v, example string) (string, error) {
+	h := strings.TrimSpace(v)
+	if len(h) > handle.MaxLength {
+		return "", apperr.Invalidf("handle must be at most %d characters", handle.MaxLength)
 	}
-	if err := del(sid); err != nil {
-		return false, err
+	if !handle.Valid(h) {
+		return "", apperr.Invalidf("handle must be lowercase letters, digits and single dashes, such as %s", example)
 	}
-	audit.Touch(ctx, kind, id)
-	return true, nil
+	return h, nil
 }
 
-// deleteOne deletes one record of the caller's store; kind names it in the
-// audit log and in the not-found error.
-func deleteOne(ctx context.Context, kind string, id int64, del deleteFunc) (bool, error) {
-	deleted, err := deleteRecords(ctx, kind, []int64{id}, del)
-	if err == nil && len(deleted) == 0 {
-		err = apperr.NotFoundf("the %s was not found", kind)
-	}
-	return err == nil, err
-}
-
-// bulkDelete deletes the listed records of the caller's store; ids of no
-// record of the store are ignored.
-func bulkDelete(ctx context.Context, kind string, ids []int64, del deleteFunc) (*graph.BulkResult, error) {
-	if err := checkBulkIDs(ids); err != nil {
-		return nil, err
-	}
-	deleted, err := deleteRecords(ctx, kind, ids, del)
-	if err != nil {
-		return nil, err
-	}
-	return &graph.BulkResult{Ids: deleted, Count: int64(len(deleted))}, nil
-}
-
-func deleteRecords(ctx context.Context, kind string, ids []int64, del deleteFunc) ([]int64, error) {
-	sid, err := storeID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	deleted, err := del(ctx, sid, ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range deleted {
-		audit.Touch(ctx, kind, id)
-	}
-	return deleted, nil
-}
-
-// handleAvailable reports whether handle is well formed and no record of
-// the caller's store other than id has it; taken asks the table.
-func handleAvailable(ctx context.Context, handle string, id *int64, taken func(storeID int64, handle string, exceptID int64) (bool, error)) (bool, error) {
+// handleAvailable reports whether h is well formed and no record of the
+// caller's store other than id has it; taken asks the table.
+func handleAvailable(ctx context.Context, h string, id *int64, taken func(storeID int64, handle string, exceptID int64) (bool, error)) (bool, error) {
+	h = strings.TrimSpace(h)
 	return inStore(ctx, func(sid int64) (bool, error) {
-		h := strings.TrimSpace(handle)
-		if !models.HandleRE.MatchString(h) || len(h) > models.MaxHandleLength {
+		if !handle.Valid(h) {
 			return false, nil
 		}
 		var except int64

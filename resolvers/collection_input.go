@@ -23,11 +23,7 @@ func checkCollection(cur *models.Collection, in graph.CollectionInput) (*models.
 		}
 	}
 	if in.Handle != nil {
-		h := strings.TrimSpace(*in.Handle)
-		if len(h) > models.MaxHandleLength {
-			return nil, apperr.Invalidf("handle must be at most %d characters", models.MaxHandleLength)
-		}
-		if c.Handle, err = matches("handle", h, models.HandleRE, "lowercase letters, digits and single dashes, such as summer-sale"); err != nil {
+		if c.Handle, err = checkHandle(*in.Handle, "summer-sale"); err != nil {
 			return nil, err
 		}
 	}

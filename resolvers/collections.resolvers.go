@@ -28,7 +28,7 @@ func (r *collectionResolver) ProductsCount(ctx context.Context, obj *models.Coll
 }
 
 func (r *collectionResolver) Products(ctx context.Context, obj *models.Collection, limit *int64, offset *int64) ([]models.CollectionMember, error) {
-	p, err := models.NewPage(limit, offset)
+	p, err := models.NewPaging(limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (r *mutationResolver) PreviewCollection(ctx context.Context, input graph.Co
 	if c.CollectionType != models.CollectionSmart {
 		return nil, apperr.Invalidf("a preview evaluates smart-collection rules: send collection_type smart (or leave it out) and rules")
 	}
-	p, err := models.NewPage(limit, nil)
+	p, err := models.NewPaging(limit, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func (r *mutationResolver) ReorderCollectionProducts(ctx context.Context, id int
 }
 
 func (r *queryResolver) Collections(ctx context.Context, filter *models.CollectionFilter, limit *int64, offset *int64) ([]models.Collection, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.CollectionFilter, p models.Page) ([]models.Collection, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.CollectionFilter, p models.Paging) ([]models.Collection, error) {
 		return models.ListCollections(ctx, r.db(ctx), sid, f, p)
 	})
 }
@@ -237,7 +237,7 @@ func (r *queryResolver) Collection(ctx context.Context, id int64) (*models.Colle
 }
 
 func (r *queryResolver) CollectionProducts(ctx context.Context, id int64, limit *int64, offset *int64) ([]models.CollectionMember, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.CollectionMember, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.CollectionMember, error) {
 		c, err := models.GetCollection(ctx, r.db(ctx), sid, id)
 		if err != nil {
 			return nil, err
@@ -262,7 +262,7 @@ func (r *queryResolver) CollectionHandleAvailable(ctx context.Context, handle st
 }
 
 func (r *queryResolver) CollectionOptions(ctx context.Context, q *string, limit *int64, offset *int64) ([]models.CatalogCollectionOption, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.CatalogCollectionOption, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.CatalogCollectionOption, error) {
 		return models.ListCollectionOptions(ctx, r.db(ctx), sid, q, p)
 	})
 }

@@ -77,7 +77,7 @@ func (r *mutationResolver) DeleteDiscount(ctx context.Context, id int64) (bool, 
 }
 
 func (r *queryResolver) Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DiscountFilter, p models.Page) ([]models.Discount, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DiscountFilter, p models.Paging) ([]models.Discount, error) {
 		return models.ListDiscounts(ctx, r.db(ctx), sid, f, p)
 	})
 }

@@ -126,7 +126,7 @@ func (r *mutationResolver) MarkDraftOrderPaid(ctx context.Context, id int64, inp
 }
 
 func (r *queryResolver) DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DraftOrderFilter, p models.Page) ([]models.DraftOrder, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DraftOrderFilter, p models.Paging) ([]models.DraftOrder, error) {
 		return models.ListDraftOrders(ctx, r.db(ctx), sid, f, p)
 	})
 }
@@ -142,7 +142,7 @@ func (r *queryResolver) DraftOrder(ctx context.Context, id int64) (*models.Draft
 }
 
 func (r *queryResolver) DraftOrderShippingRates(ctx context.Context, id int64, limit *int64, offset *int64) ([]graph.DraftShippingRate, error) {
-	page, err := models.NewPage(limit, offset)
+	page, err := models.NewPaging(limit, offset)
 	if err != nil {
 		return nil, err
 	}

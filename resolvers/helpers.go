@@ -90,12 +90,12 @@ func firstErr(errs ...error) error {
 
 // listPage runs a list of the caller's store with the client's paging: the
 // shape of every list resolver.
-func listPage[T any](ctx context.Context, limit, offset *int64, list func(storeID int64, p models.Page) ([]T, error)) ([]T, error) {
+func listPage[T any](ctx context.Context, limit, offset *int64, list func(storeID int64, p models.Paging) ([]T, error)) ([]T, error) {
 	sid, err := storeID(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p, err := models.NewPage(limit, offset)
+	p, err := models.NewPaging(limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -128,12 +128,12 @@ func checkedFilter[F any, P filter[F]](f P) (F, error) {
 }
 
 // filteredPage is listPage over a list filter, which is checked first.
-func filteredPage[F any, P filter[F], T any](ctx context.Context, f P, limit, offset *int64, list func(storeID int64, f F, p models.Page) ([]T, error)) ([]T, error) {
+func filteredPage[F any, P filter[F], T any](ctx context.Context, f P, limit, offset *int64, list func(storeID int64, f F, p models.Paging) ([]T, error)) ([]T, error) {
 	checked, err := checkedFilter(f)
 	if err != nil {
 		return nil, err
 	}
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]T, error) { return list(sid, checked, p) })
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]T, error) { return list(sid, checked, p) })
 }
 
 // inStoreFiltered is inStore with a list filter, which is checked first:

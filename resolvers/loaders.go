@@ -28,20 +28,6 @@ func loadOne[V any](ctx context.Context, key int64, keyField, what string, pick 
 	return v, err
 }
 
-// maxBulkIDs bounds the ids of one bulk call.
-const maxBulkIDs = 500
-
-// checkBulkIDs checks the ids of a bulk call.
-func checkBulkIDs(ids []int64) error {
-	if len(ids) == 0 {
-		return apperr.Invalidf("ids must list at least one id")
-	}
-	if len(ids) > maxBulkIDs {
-		return apperr.Invalidf("ids may list at most %d ids", maxBulkIDs)
-	}
-	return nil
-}
-
 // loadMaybe loads the record with key, as loadOne does, for relations that
 // may be absent: a missing record is nil, not an error.
 func loadMaybe[V any](ctx context.Context, key int64, keyField string, pick func(*graph.Loaders) *graph.Loader[*V]) (*V, error) {

@@ -22,7 +22,7 @@ func (r *customerResolver) OrdersCount(ctx context.Context, obj *models.Customer
 }
 
 func (r *customerResolver) Orders(ctx context.Context, obj *models.Customer, limit *int64) ([]models.Order, error) {
-	p, err := models.NewPage(limit, nil)
+	p, err := models.NewPaging(limit, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (r *orderLineItemResolver) Product(ctx context.Context, obj *models.OrderLi
 }
 
 func (r *queryResolver) Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.OrderFilter, p models.Page) ([]models.Order, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.OrderFilter, p models.Paging) ([]models.Order, error) {
 		return models.ListOrders(ctx, r.db(ctx), sid, f, p)
 	})
 }
@@ -179,7 +179,7 @@ func (r *queryResolver) OrdersExport(ctx context.Context, filter *models.OrderFi
 }
 
 func (r *queryResolver) AwaitingCapture(ctx context.Context, limit *int64, offset *int64) ([]models.AwaitingCapture, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.AwaitingCapture, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.AwaitingCapture, error) {
 		return models.ListAwaitingCapture(ctx, r.db(ctx), sid, r.Now(), p)
 	})
 }

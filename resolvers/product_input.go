@@ -87,11 +87,7 @@ func checkProduct(ctx context.Context, db bun.IDB, cur *models.Product, curVaria
 		p.AdplatformCategoryID = *in.AdplatformCategoryID
 	}
 	if in.Handle != nil {
-		h := strings.TrimSpace(*in.Handle)
-		if len(h) > models.MaxHandleLength {
-			return nil, apperr.Invalidf("handle must be at most %d characters", models.MaxHandleLength)
-		}
-		if p.Handle, err = matches("handle", h, models.HandleRE, "lowercase letters, digits and single dashes, such as blue-cotton-shirt"); err != nil {
+		if p.Handle, err = checkHandle(*in.Handle, "blue-cotton-shirt"); err != nil {
 			return nil, err
 		}
 	}

@@ -71,7 +71,7 @@ func (r *Resolver) exportProducts(ctx context.Context, storeID int64, f models.P
 		byTitle := "title"
 		f.Sort = &byTitle
 	}
-	products, err := models.ListProducts(ctx, r.db(ctx), storeID, f, models.Page{Limit: math.MaxInt32})
+	products, err := models.ListProducts(ctx, r.db(ctx), storeID, f, models.Paging{Limit: math.MaxInt32})
 	if err != nil {
 		return nil, err
 	}

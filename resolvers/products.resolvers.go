@@ -176,7 +176,7 @@ func (r *productVariantResolver) Product(ctx context.Context, obj *models.Produc
 }
 
 func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.ProductFilter, p models.Page) ([]models.Product, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.ProductFilter, p models.Paging) ([]models.Product, error) {
 		return models.ListProducts(ctx, r.db(ctx), sid, f, p)
 	})
 }
@@ -198,7 +198,7 @@ func (r *queryResolver) ProductHandleAvailable(ctx context.Context, handle strin
 }
 
 func (r *queryResolver) ProductOptions(ctx context.Context, q *string, limit *int64, offset *int64) ([]models.CatalogProductOption, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.CatalogProductOption, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.CatalogProductOption, error) {
 		return models.ListProductOptions(ctx, r.db(ctx), sid, q, p)
 	})
 }

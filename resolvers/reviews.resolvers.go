@@ -114,7 +114,7 @@ func (r *mutationResolver) ImportReviews(ctx context.Context, file graphql.Uploa
 }
 
 func (r *queryResolver) Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64) ([]models.Review, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.ReviewFilter, p models.Page) ([]models.Review, error) {
+	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.ReviewFilter, p models.Paging) ([]models.Review, error) {
 		return models.ListReviews(ctx, r.db(ctx), sid, f, p)
 	})
 }

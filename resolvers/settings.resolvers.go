@@ -31,7 +31,7 @@ func (r *mutationResolver) PutStoreSetting(ctx context.Context, input graph.Stor
 }
 
 func (r *queryResolver) StoreSettings(ctx context.Context, namespace *string, limit *int64, offset *int64) ([]models.StoreSetting, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.StoreSetting, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.StoreSetting, error) {
 		return models.ListSettings(ctx, r.db(ctx), sid, models.SettingFilter{Namespace: namespace}, p)
 	})
 }

@@ -135,7 +135,7 @@ func (r *mutationResolver) DeleteShippingRate(ctx context.Context, id int64) (bo
 }
 
 func (r *queryResolver) ShippingZones(ctx context.Context, limit *int64, offset *int64) ([]models.ShippingZone, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.ShippingZone, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.ShippingZone, error) {
 		return models.ListShippingZones(ctx, r.db(ctx), sid, p)
 	})
 }

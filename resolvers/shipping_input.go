@@ -3,39 +3,13 @@ package resolvers
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
 	"storeadmin/internal/apperr"
-	"storeadmin/internal/geo"
 	"storeadmin/models"
 )
-
-// position checks a position: 0 to models.MaxPosition.
-func position(field string, v int64) (int64, error) {
-	if v < 0 || v > models.MaxPosition {
-		return 0, apperr.Invalidf("%s must be between 0 and %d", field, models.MaxPosition)
-	}
-	return v, nil
-}
-
-// countryCode checks a country code: trimmed, upper-cased, ISO 3166-1
-// alpha-2; "*" (the rest of the world) only when world.
-func countryCode(field, v string, world bool) (string, error) {
-	c := strings.ToUpper(strings.TrimSpace(v))
-	if geo.IsCountry(c) || (world && c == models.WorldCountry) {
-		return c, nil
-	}
-	if c == "" {
-		return "", apperr.Invalidf("%s must not be empty", field)
-	}
-	if world {
-		return "", apperr.Invalidf("%s: %q is not an ISO 3166-1 alpha-2 country code (such as US, FR or JP), nor * for the rest of the world", field, v)
-	}
-	return "", apperr.Invalidf("%s: %q is not an ISO 3166-1 alpha-2 country code (such as US, FR or JP)", field, v)
-}
 
 // zoneCountries checks a zone's countries: at least one, each a country
 // code or "*", upper-cased, repeats dropped (the first kept).

@@ -102,7 +102,7 @@ func (r *mutationResolver) RemoveMember(ctx context.Context, userID int64) (bool
 }
 
 func (r *queryResolver) Members(ctx context.Context, limit *int64, offset *int64) ([]models.StoreMember, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.StoreMember, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.StoreMember, error) {
 		return models.ListMembers(ctx, r.db(ctx), sid, p)
 	})
 }

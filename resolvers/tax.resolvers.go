@@ -74,7 +74,7 @@ func (r *mutationResolver) DeleteTaxRate(ctx context.Context, id int64) (bool, e
 }
 
 func (r *queryResolver) TaxRates(ctx context.Context, limit *int64, offset *int64) ([]models.TaxRate, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.TaxRate, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.TaxRate, error) {
 		return models.ListTaxRates(ctx, r.db(ctx), sid, p)
 	})
 }

@@ -71,7 +71,7 @@ func (r *mutationResolver) DeleteWebhook(ctx context.Context, id int64) (bool, e
 }
 
 func (r *queryResolver) Webhooks(ctx context.Context, limit *int64, offset *int64) ([]models.WebhookSubscription, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Page) ([]models.WebhookSubscription, error) {
+	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.WebhookSubscription, error) {
 		return models.ListWebhooks(ctx, r.db(ctx), sid, p)
 	})
 }
@@ -97,7 +97,7 @@ func (r *queryResolver) WebhookDeliveries(ctx context.Context, id int64, status 
 	if err != nil {
 		return nil, err
 	}
-	p, err := models.NewPage(limit, offset)
+	p, err := models.NewPaging(limit, offset)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func loadOperations(schema *ast.Schema) (map[string]*operation, error) {
 		all.Operations = append(all.Operations, doc.Operations...)
 		all.Fragments = append(all.Fragments, doc.Fragments...)
 	}
-	if errs := validator.Validate(schema, all); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(schema, all, nil); len(errs) > 0 {
 		return nil, fmt.Errorf("persisted operations do not match the schema: %w", errs)
 	}
 	ops := make(map[string]*operation, len(all.Operations))

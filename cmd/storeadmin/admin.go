@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/internal/auth"
+	"storeadmin/internal/handle"
 	"storeadmin/internal/seed"
 	"storeadmin/models"
 	"storeadmin/resolvers"
@@ -39,13 +40,13 @@ func storesCreate(ctx context.Context, args []string, stdout io.Writer, log *slo
 	fs := flag.NewFlagSet("stores create", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs)
-	handle := fs.String("handle", "", "the store's handle: lower-case letters, digits and dashes")
+	storeHandle := fs.String("handle", "", "the store's handle: lower-case letters, digits and dashes")
 	name := fs.String("name", "", "the store's name")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if !validHandle(*handle) {
-		return errors.New("--handle is required: 1 to 63 lower-case letters, digits and dashes")
+	if !handle.ValidStore(*storeHandle) {
+		return fmt.Errorf("--handle is required: 1 to %d lower-case letters, digits and dashes", handle.MaxStoreLength)
 	}
 	if strings.TrimSpace(*name) == "" {
 		return errors.New("--name is required")
@@ -55,24 +56,12 @@ func storesCreate(ctx context.Context, args []string, stdout io.Writer, log *slo
 		return err
 	}
 	defer closeDB()
-	s := &models.Store{Handle: *handle, Name: strings.TrimSpace(*name)}
+	s := &models.Store{Handle: *storeHandle, Name: strings.TrimSpace(*name)}
 	if err := models.CreateStore(ctx, bdb, s); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%d\t%s\t%s\n", s.ID, s.Handle, s.Name)
 	return nil
-}
-
-func validHandle(h string) bool {
-	if h == "" || len(h) > 63 || h[0] == '-' || h[len(h)-1] == '-' {
-		return false
-	}
-	for _, c := range h {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func keysCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
@@ -119,7 +108,7 @@ func keysList(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 }
 
 func listKeys(ctx context.Context, bdb *bun.DB, s *models.Store, stdout io.Writer) error {
-	keys, err := models.ListAPIKeys(ctx, bdb, s.ID, models.Page{Limit: 1 << 30})
+	keys, err := models.ListAPIKeys(ctx, bdb, s.ID, models.Paging{Limit: 1 << 30})
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func TestCommands(t *testing.T) {
 		t.Fatalf("the printed secret does not match a stored hash: %v", err)
 	}
 	if k.Role != "staff" || strings.Join(k.Scopes, ",") != "orders:read,products:write" || k.ExpiresAt == nil ||
-		k.ExpiresAt.Sub(time.Now()) < 23*time.Hour {
+		time.Until(*k.ExpiresAt) < 23*time.Hour {
 		t.Fatalf("stored key: %+v", k)
 	}
 	for _, bad := range [][]string{

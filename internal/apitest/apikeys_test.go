@@ -34,7 +34,7 @@ func akMCPKey(t *testing.T, e *apitest.Env, storeID int64, name string) int64 {
 // akKeyRows reads every API key row of the store, newest first.
 func akKeyRows(t *testing.T, e *apitest.Env, storeID int64) []models.APIKey {
 	t.Helper()
-	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Page{Limit: models.MaxLimit})
+	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Paging{Limit: models.MaxLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func akKeyRows(t *testing.T, e *apitest.Env, storeID int64) []models.APIKey {
 // akMCPRows reads every AI-connector key row of the store.
 func akMCPRows(t *testing.T, e *apitest.Env, storeID int64) []models.MCPKey {
 	t.Helper()
-	keys, err := models.ListMCPKeys(context.Background(), e.DB, storeID, models.Page{Limit: models.MaxLimit})
+	keys, err := models.ListMCPKeys(context.Background(), e.DB, storeID, models.Paging{Limit: models.MaxLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -576,4 +576,34 @@ func akIDs(keys []models.APIKey) []int64 {
 		out[i] = k.ID
 	}
 	return out
+}
+
+// A key's creator is read through the key's store: a user who is a member
+// only of another store is not loaded, so their email does not show.
+func TestMCPKeyCreatorIsReadThroughItsStore(t *testing.T) {
+	e := apitest.New(t)
+	s, other := e.Store("Acme"), e.Store("Bolt")
+	ada := ssMember(t, e, s.ID, "ada@acme.test", "Ada", "admin", models.MemberActive)
+	bob := ssMember(t, e, other.ID, "bob@bolt.test", "Bob", "owner", models.MemberActive)
+	byAda, byBob := akMCPKey(t, e, s.ID, "Ada's Claude"), akMCPKey(t, e, s.ID, "Claude of a stranger")
+	for id, user := range map[int64]int64{byAda: ada, byBob: bob} {
+		if _, err := e.DB.NewUpdate().Model((*models.MCPKey)(nil)).Set("created_by = ?", user).Where("id = ?", id).
+			Exec(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := akSession(e, s.ID, ada, auth.RoleAdmin)
+	r := &resolvers.Resolver{DB: e.DB, Now: time.Now}
+	for _, k := range akMCPRows(t, e, s.ID) {
+		email, err := r.MCPKey().CreatedByEmail(ctx, &k)
+		if err != nil {
+			t.Fatalf("created_by_email of %q: %v", k.Name, err)
+		}
+		switch {
+		case k.ID == byAda && (email == nil || *email != "ada@acme.test"):
+			t.Fatalf("the creator who is a member: %v", email)
+		case k.ID == byBob && email != nil:
+			t.Fatalf("another store's user was loaded: %q", *email)
+		}
+	}
 }

@@ -22,7 +22,7 @@ var auditLogKeys = []string{"action", "actor_id", "actor_type", "country", "crea
 // auditKeyID is the id of the API key whose secret is secret.
 func auditKeyID(t *testing.T, e *apitest.Env, storeID int64, secret string) int64 {
 	t.Helper()
-	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Page{Limit: models.MaxLimit})
+	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Paging{Limit: models.MaxLimit})
 	if err != nil {
 		t.Fatalf("list keys: %v", err)
 	}
@@ -600,7 +600,7 @@ func TestAuditSkipsRateLimitedWrites(t *testing.T) {
 	e.Do(http.MethodPut, "/store/settings", admin, body).Expect(t, 429)
 
 	// The key is out of budget: read the log from the database.
-	logs, err := models.ListAuditLogs(context.Background(), e.DB, s.ID, nil, models.Page{Limit: 10})
+	logs, err := models.ListAuditLogs(context.Background(), e.DB, s.ID, nil, models.Paging{Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

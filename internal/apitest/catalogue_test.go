@@ -11,34 +11,20 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/uptrace/bun"
 
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
 )
 
-// statementCounter counts the SQL statements the service runs.
-type statementCounter struct{ n atomic.Int64 }
-
-func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
-	return ctx
-}
-
-func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Add(1) }
-
-// countStatements starts counting e's SQL statements and returns a function
-// that says how many do ran.
+// countStatements returns a function that says how many SQL statements do
+// ran on e's database.
 func countStatements(e *apitest.Env) func(do func()) int64 {
-	counter := &statementCounter{}
-	e.DB.AddQueryHook(counter)
 	return func(do func()) int64 {
-		before := counter.n.Load()
+		before := e.Statements()
 		do()
-		return counter.n.Load() - before
+		return e.Statements() - before
 	}
 }
 

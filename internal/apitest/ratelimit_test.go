@@ -133,7 +133,7 @@ func refunds(t *testing.T, e *apitest.Env, id int64) int64 {
 // write refused with 429.
 func auditedRefusal(t *testing.T, e *apitest.Env, storeID int64) bool {
 	t.Helper()
-	logs, err := models.ListAuditLogs(context.Background(), e.DB, storeID, nil, models.Page{Limit: 50})
+	logs, err := models.ListAuditLogs(context.Background(), e.DB, storeID, nil, models.Paging{Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

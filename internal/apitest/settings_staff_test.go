@@ -142,7 +142,7 @@ func ssKeyID(t *testing.T, e *apitest.Env, storeID int64, secret string) int64 {
 // ssKeyRow finds the stored row of the store's key with secret.
 func ssKeyRow(t *testing.T, e *apitest.Env, storeID int64, secret string) models.APIKey {
 	t.Helper()
-	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Page{Limit: models.MaxLimit})
+	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Paging{Limit: models.MaxLimit})
 	if err != nil {
 		t.Fatalf("list keys: %v", err)
 	}
@@ -597,7 +597,7 @@ func ssMember(t *testing.T, e *apitest.Env, storeID int64, email, name, role, st
 
 func ssMembers(t *testing.T, e *apitest.Env, storeID int64) map[int64]models.StoreMember {
 	t.Helper()
-	ms, err := models.ListMembers(context.Background(), e.DB, storeID, models.Page{Limit: models.MaxLimit})
+	ms, err := models.ListMembers(context.Background(), e.DB, storeID, models.Paging{Limit: models.MaxLimit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,6 @@
-// Package handle makes the URL handles of products and collections: one
-// rule for handles generated from titles and for handles read from sheets.
+// Package handle holds the one rule for handles: the URL handles of
+// products and collections (checked, generated from titles, read from
+// sheets) and the handles of stores.
 package handle
 
 import (
@@ -9,8 +10,23 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// MaxLength bounds a handle, which becomes part of a URL.
+// MaxLength bounds a product or collection handle, which becomes part of
+// a URL.
 const MaxLength = 255
+
+// MaxStoreLength bounds a store handle, the length of a DNS label.
+const MaxStoreLength = 63
+
+// Valid reports whether h is a product or collection handle: lower-case
+// words of ASCII letters and digits joined by single dashes, at most
+// MaxLength bytes ("blue-cotton-shirt").
+func Valid(h string) bool { return len(h) <= MaxLength && shape(h, false) }
+
+// ValidStore reports whether h is a store handle: 1 to MaxStoreLength
+// lower-case ASCII letters, digits and dashes, neither first nor last a
+// dash. It has the shape of a DNS label, which, unlike a product handle,
+// may hold dashes in a row ("acme--eu").
+func ValidStore(h string) bool { return len(h) <= MaxStoreLength && shape(h, true) }
 
 var handleFolds = map[rune]string{
 	'ß': "ss", 'æ': "ae", 'Æ': "ae", 'ø': "o", 'Ø': "o", 'œ': "oe", 'Œ': "oe",
@@ -22,7 +38,7 @@ var handleFolds = map[rune]string{
 // apostrophes dropped ("Women's" -> "womens") and any other run of
 // characters becomes one dash.
 func From(s string) string {
-	if isHandle(s) {
+	if shape(s, false) {
 		return s
 	}
 	var b strings.Builder
@@ -51,7 +67,10 @@ func From(s string) string {
 	return strings.TrimRight(b.String(), "-")
 }
 
-func isHandle(s string) bool {
+// shape reports whether s is lower-case ASCII letters, digits and dashes,
+// neither first nor last a dash, and no two dashes in a row unless
+// dashesInARow.
+func shape(s string, dashesInARow bool) bool {
 	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
 		return false
 	}
@@ -60,7 +79,7 @@ func isHandle(s string) bool {
 		switch {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
 		case c == '-':
-			if s[i-1] == '-' {
+			if !dashesInARow && s[i-1] == '-' {
 				return false
 			}
 		default:

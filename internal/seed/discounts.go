@@ -142,7 +142,7 @@ func discCollections(ctx context.Context, tx bun.Tx, storeID int64, handles ...s
 		Handle string `bun:"handle"`
 	}
 	if err := tx.NewSelect().Table("collections").Column("id", "handle").
-		Where("store_id = ? AND handle IN (?)", storeID, bun.In(handles)).Scan(ctx, &rows); err != nil {
+		Where("store_id = ? AND handle IN (?)", storeID, bun.List(handles)).Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
 	out := map[string]int64{}

@@ -18,7 +18,7 @@ func TestDiscounts(t *testing.T) {
 	seedAll(t, db, files, sid)
 	count := storeCounter(t, db, sid)
 
-	ds, err := models.ListDiscounts(ctx, db, sid, models.DiscountFilter{}, models.Page{Limit: 250})
+	ds, err := models.ListDiscounts(ctx, db, sid, models.DiscountFilter{}, models.Paging{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func draftOrders(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) e
 // came from.
 func completedDrafts(ctx context.Context, tx bun.Tx, store *models.Store, now time.Time) error {
 	source := "draft_order"
-	orders, err := models.ListOrders(ctx, tx, store.ID, models.OrderFilter{Sort: ptr("created_at")}, models.Page{Limit: 100_000})
+	orders, err := models.ListOrders(ctx, tx, store.ID, models.OrderFilter{Sort: ptr("created_at")}, models.Paging{Limit: 100_000})
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func shippingTitle(line any) (string, bool) {
 // openDrafts makes a dozen drafts in progress for recent customers, priced
 // by the engine; a few were invoiced.
 func openDrafts(ctx context.Context, tx bun.Tx, store *models.Store, rng *rand.Rand, now time.Time) error {
-	recent, err := models.ListOrders(ctx, tx, store.ID, models.OrderFilter{}, models.Page{Limit: 60})
+	recent, err := models.ListOrders(ctx, tx, store.ID, models.OrderFilter{}, models.Paging{Limit: 60})
 	if err != nil || len(recent) == 0 {
 		return err
 	}

@@ -15,7 +15,7 @@ func TestDraftOrders(t *testing.T) {
 	now := seedNow
 	seedAll(t, db, files, sid)
 
-	drafts, err := models.ListDraftOrders(ctx, db, sid, models.DraftOrderFilter{}, models.Page{Limit: 250})
+	drafts, err := models.ListDraftOrders(ctx, db, sid, models.DraftOrderFilter{}, models.Paging{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -333,7 +333,7 @@ func TestOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waiting, err := models.ListAwaitingCapture(ctx, db, sid, now, models.Page{Limit: 250})
+	waiting, err := models.ListAwaitingCapture(ctx, db, sid, now, models.Paging{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ func TestOrders(t *testing.T) {
 	}
 
 	// The list the API serves reads seeded orders.
-	list, err := models.ListOrders(ctx, db, sid, models.OrderFilter{}, models.Page{Limit: 250})
+	list, err := models.ListOrders(ctx, db, sid, models.OrderFilter{}, models.Paging{Limit: 250})
 	if err != nil || len(list) != 250 {
 		t.Errorf("list: %d orders, %v", len(list), err)
 	}

@@ -36,7 +36,7 @@ func TestShippingAndTax(t *testing.T) {
 		t.Errorf("counts %v", first)
 	}
 
-	zones, err := models.ListShippingZones(ctx, db, usID, models.Page{Limit: 250})
+	zones, err := models.ListShippingZones(ctx, db, usID, models.Paging{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestShippingAndTax(t *testing.T) {
 	}
 
 	// Tax: state rates, GST plus the province's share, VAT.
-	taxes, err := models.ListTaxRates(ctx, db, usID, models.Page{Limit: 250})
+	taxes, err := models.ListTaxRates(ctx, db, usID, models.Paging{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestShippingAndTax(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(de.ID, shippingAndTax)
-	zones, err = models.ListShippingZones(ctx, db, de.ID, models.Page{Limit: 250})
+	zones, err = models.ListShippingZones(ctx, db, de.ID, models.Paging{Limit: 250})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,6 @@ type Config struct {
 // Server is the assembled service.
 type Server struct {
 	handler http.Handler
-	exec    *executor.Executor
 	limiter *ratelimit.Limiter
 }
 
@@ -149,7 +148,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})
-	return &Server{handler: r, exec: exec, limiter: limiter}, nil
+	return &Server{handler: r, limiter: limiter}, nil
 }
 
 // ServeHTTP serves the whole service.
