@@ -29,6 +29,7 @@ import (
 	"storeadmin/internal/database"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
+	"storeadmin/internal/loaders"
 	"storeadmin/internal/media"
 	"storeadmin/internal/ratelimit"
 	"storeadmin/resolvers"
@@ -149,7 +150,7 @@ func (s *Server) Close() error { return s.limiter.Close() }
 func renderer(adapter *rest.Adapter) func(bun.IDB, int64, string, map[string]any) (json.RawMessage, error) {
 	return func(db bun.IDB, storeID int64, op string, vars map[string]any) (json.RawMessage, error) {
 		ctx := auth.WithPrincipal(resolvers.WithDB(context.Background(), db), auth.System(storeID))
-		ctx = graph.WithLoaders(ctx, graph.NewLoaders(db, storeID))
+		ctx = loaders.With(ctx, loaders.New(db, storeID))
 		return adapter.Render(ctx, op, vars)
 	}
 }
@@ -248,7 +249,7 @@ func requireKey(db bun.IDB) func(http.Handler) http.Handler {
 				writeFailure(w, r, http.StatusUnauthorized, apperr.Unauthenticated, msg)
 				return
 			}
-			ctx := graph.WithLoaders(r.Context(), graph.NewLoaders(db, p.StoreID))
+			ctx := loaders.With(r.Context(), loaders.New(db, p.StoreID))
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
