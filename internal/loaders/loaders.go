@@ -93,9 +93,9 @@ func (l *Loaders) ClearAll() {
 	clear(l.made)
 }
 
-// Len is the number of loaders the request has made since it began or was
+// loaderCount is the number of loaders the request has made since it began or was
 // last cleared.
-func (l *Loaders) Len() int {
+func (l *Loaders) loaderCount() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.loaders)

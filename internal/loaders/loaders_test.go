@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
@@ -289,12 +291,12 @@ func TestClearAllForgetsEveryLoader(t *testing.T) {
 	}
 	read()
 	read() // answered by the loaders
-	if len(lines.Calls()) != 2 || len(variants.Calls()) != 1 || l.Len() != 3 {
-		t.Fatalf("before clearing: %d line fetches, %d variant fetches, %d loaders", len(lines.Calls()), len(variants.Calls()), l.Len())
+	if len(lines.Calls()) != 2 || len(variants.Calls()) != 1 || l.loaderCount() != 3 {
+		t.Fatalf("before clearing: %d line fetches, %d variant fetches, %d loaders", len(lines.Calls()), len(variants.Calls()), l.loaderCount())
 	}
 	l.ClearAll()
-	if l.Len() != 0 || len(l.made) != 0 {
-		t.Fatalf("after ClearAll: %d loaders, %d record types remembered", l.Len(), len(l.made))
+	if l.loaderCount() != 0 || len(l.made) != 0 {
+		t.Fatalf("after ClearAll: %d loaders, %d record types remembered", l.loaderCount(), len(l.made))
 	}
 	read()
 	if len(lines.Calls()) != 4 || len(variants.Calls()) != 2 {
@@ -343,6 +345,36 @@ func TestFailuresReachTheWholeGroup(t *testing.T) {
 	for _, ctx := range []context.Context{context.Background(), With(context.Background(), New(nil, 0))} {
 		if _, err := orderLines.Load(ctx, &os[0]); apperr.CodeOf(err) != apperr.Unauthenticated {
 			t.Fatalf("without a store: %v", err)
+		}
+	}
+}
+
+// Loaders that read through a transaction fetch one at a time: a
+// transaction is one connection, and gqlgen resolves siblings concurrently.
+func TestTransactionFetchesTakeTurns(t *testing.T) {
+	var inFlight, most atomic.Int64
+	fetch := func(_ context.Context, _ bun.IDB, _ int64, keys []int64) ([]line, error) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(time.Millisecond) // long enough for overlapping fetches to meet
+		return nil, nil
+	}
+	var relations []*ToMany[order, line]
+	for range 8 {
+		relations = append(relations, Many(fetch, orderID, lineOrder))
+	}
+	for _, db := range []bun.IDB{bun.Tx{}, nil} {
+		most.Store(0)
+		ctx := With(context.Background(), New(db, 1))
+		inParallel(len(relations), func(i int) {
+			if _, err := relations[i].Load(ctx, &order{ID: 1}); err != nil {
+				t.Error(err)
+			}
+		})
+		if _, tx := db.(bun.Tx); tx && most.Load() != 1 {
+			t.Fatalf("%d fetches ran at once through a transaction", most.Load())
 		}
 	}
 }
