@@ -50,7 +50,8 @@ type groupLoad[C any] struct {
 	err   error
 }
 
-// load returns the keys of parent and the load that answers them.
+// load returns the keys of parent and, filed by key, the children the load
+// of parent's group read.
 func (r *relation[P, C]) load(ctx context.Context, parent *P, limit int64) ([]int64, map[int64][]C, error) {
 	keys := r.keys(parent, nil)
 	if len(keys) == 0 {
