@@ -23,6 +23,7 @@ import (
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/database"
+	"storeadmin/internal/loaders"
 )
 
 // NewExecutor builds the executor that serves POST /graphql and every REST
@@ -199,7 +200,7 @@ func (freshReadsAfterWrites) Validate(graphql.ExecutableSchema) error { return n
 
 func (freshReadsAfterWrites) InterceptRootField(ctx context.Context, next graphql.RootResolver) graphql.Marshaler {
 	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil && oc.Operation.Operation == ast.Mutation {
-		if l, err := LoadersFrom(ctx); err == nil {
+		if l, err := loaders.From(ctx); err == nil {
 			l.ClearAll()
 		}
 	}

@@ -18,11 +18,7 @@ func (r *aPIKeyResolver) Status(ctx context.Context, obj *models.APIKey) (string
 }
 
 func (r *mCPActivityResolver) KeyName(ctx context.Context, obj *models.MCPActivity) (string, error) {
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return "", err
-	}
-	k, err := l.MCPKeyByID.Load(ctx, obj.KeyID)()
+	k, err := activityKey.Load(ctx, obj)
 	if err != nil || k == nil {
 		return "", err
 	}
@@ -34,14 +30,7 @@ func (r *mCPKeyResolver) Status(ctx context.Context, obj *models.MCPKey) (string
 }
 
 func (r *mCPKeyResolver) CreatedByEmail(ctx context.Context, obj *models.MCPKey) (*string, error) {
-	if obj.CreatedBy == 0 {
-		return nil, nil
-	}
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	u, err := l.UserByID.Load(ctx, obj.CreatedBy)()
+	u, err := keyCreatedBy.Load(ctx, obj)
 	if err != nil || u == nil {
 		return nil, err
 	}

@@ -205,19 +205,3 @@ func linkIDs(links []models.BundleLink) []int64 {
 	}
 	return out
 }
-
-// bundleLinks loads a bundle's product (products) or collection links,
-// for every bundle of a list at once.
-func bundleLinks(ctx context.Context, id int64, products bool) ([]models.BundleLink, error) {
-	return loadMany(ctx, id, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleLink] {
-		if products {
-			return l.ProductLinksByBundle
-		}
-		return l.CollectionLinksByBundle
-	})
-}
-
-// bundleTiers loads a bundle's tiers, smallest quantity first.
-func bundleTiers(ctx context.Context, id int64) ([]models.BundleOfferTier, error) {
-	return loadMany(ctx, id, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleOfferTier] { return l.TiersByBundle })
-}

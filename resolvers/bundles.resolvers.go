@@ -15,7 +15,7 @@ import (
 )
 
 func (r *bundleOfferResolver) ProductIds(ctx context.Context, obj *models.BundleOffer) ([]int64, error) {
-	links, err := bundleLinks(ctx, obj.ID, true)
+	links, err := bundleProductLinks.Load(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func (r *bundleOfferResolver) ProductIds(ctx context.Context, obj *models.Bundle
 }
 
 func (r *bundleOfferResolver) CollectionIds(ctx context.Context, obj *models.BundleOffer) ([]int64, error) {
-	links, err := bundleLinks(ctx, obj.ID, false)
+	links, err := bundleCollectionLinks.Load(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
@@ -31,39 +31,29 @@ func (r *bundleOfferResolver) CollectionIds(ctx context.Context, obj *models.Bun
 }
 
 func (r *bundleOfferResolver) Tiers(ctx context.Context, obj *models.BundleOffer) ([]models.BundleOfferTier, error) {
-	return bundleTiers(ctx, obj.ID)
+	return bundleTiers.Load(ctx, obj)
 }
 
 func (r *bundleOfferResolver) Products(ctx context.Context, obj *models.BundleOffer) ([]models.Product, error) {
-	bps, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleProduct] { return l.ProductsByBundle })
-	out := make([]models.Product, len(bps))
-	for i, bp := range bps {
-		out[i] = bp.Product
-	}
-	return out, err
+	return bundleProducts.Load(ctx, obj)
 }
 
 func (r *bundleOfferResolver) Collections(ctx context.Context, obj *models.BundleOffer) ([]models.Collection, error) {
-	bcs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.BundleCollection] { return l.CollectionsByBundle })
-	out := make([]models.Collection, len(bcs))
-	for i, bc := range bcs {
-		out[i] = bc.Collection
-	}
-	return out, err
+	return bundleCollections.Load(ctx, obj)
 }
 
 func (r *bundleOfferResolver) ProductCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	links, err := bundleLinks(ctx, obj.ID, true)
+	links, err := bundleProductLinks.Load(ctx, obj)
 	return int64(len(links)), err
 }
 
 func (r *bundleOfferResolver) CollectionCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	links, err := bundleLinks(ctx, obj.ID, false)
+	links, err := bundleCollectionLinks.Load(ctx, obj)
 	return int64(len(links)), err
 }
 
 func (r *bundleOfferResolver) TierCount(ctx context.Context, obj *models.BundleOffer) (int64, error) {
-	tiers, err := bundleTiers(ctx, obj.ID)
+	tiers, err := bundleTiers.Load(ctx, obj)
 	return int64(len(tiers)), err
 }
 

@@ -16,11 +16,7 @@ import (
 )
 
 func (r *collectionResolver) ProductsCount(ctx context.Context, obj *models.Collection) (int64, error) {
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return 0, err
-	}
-	c, err := l.MemberCountByCollection.LoadFor(ctx, obj.ID, "ID")
+	c, err := collectionCount.Load(ctx, obj)
 	if err != nil || c == nil {
 		return 0, err
 	}
@@ -32,9 +28,7 @@ func (r *collectionResolver) Products(ctx context.Context, obj *models.Collectio
 	if err != nil {
 		return nil, err
 	}
-	ms, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.CollectionMember] {
-		return l.MembersByCollection(p.Offset + p.Limit)
-	})
+	ms, err := collectionMembers.Load(ctx, obj, p.Offset+p.Limit)
 	if err != nil || int64(len(ms)) <= p.Offset {
 		return []models.CollectionMember{}, err
 	}
@@ -42,7 +36,7 @@ func (r *collectionResolver) Products(ctx context.Context, obj *models.Collectio
 }
 
 func (r *collectionMemberResolver) Product(ctx context.Context, obj *models.CollectionMember) (*models.Product, error) {
-	return loadOne(ctx, obj.ID, "ID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return memberProduct.Require(ctx, obj, "the product")
 }
 
 func (r *mutationResolver) CreateCollection(ctx context.Context, input graph.CollectionInput) (*models.Collection, error) {

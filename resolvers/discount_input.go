@@ -362,24 +362,3 @@ func checkDiscountRefs(ctx context.Context, tx bun.IDB, d *models.Discount, in g
 	}
 	return nil
 }
-
-// discountTargets loads the records that obj's id list field (ProductIDs
-// or CollectionIDs) names, in the list's order, skipping ids whose record
-// is gone (deleted since); a page of discounts loads them in one statement.
-func discountTargets[V any](ctx context.Context, ids []int64, field string, pick func(*graph.Loaders) *graph.Loader[*V]) ([]V, error) {
-	out := []V{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	records, err := pick(l).LoadEachFor(ctx, ids, field)
-	for _, r := range records {
-		if r != nil {
-			out = append(out, *r)
-		}
-	}
-	return out, err
-}

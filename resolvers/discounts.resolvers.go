@@ -15,13 +15,11 @@ import (
 )
 
 func (r *discountResolver) Products(ctx context.Context, obj *models.Discount) ([]models.Product, error) {
-	return discountTargets(ctx, obj.ProductIDs, "ProductIDs",
-		func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return discountProducts.Load(ctx, obj)
 }
 
 func (r *discountResolver) Collections(ctx context.Context, obj *models.Discount) ([]models.Collection, error) {
-	return discountTargets(ctx, obj.CollectionIDs, "CollectionIDs",
-		func(l *graph.Loaders) *graph.Loader[*models.Collection] { return l.CollectionByID })
+	return discountCollections.Load(ctx, obj)
 }
 
 func (r *mutationResolver) CreateDiscount(ctx context.Context, input graph.DiscountInput) (*models.Discount, error) {

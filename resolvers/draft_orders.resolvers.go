@@ -17,42 +17,27 @@ import (
 )
 
 func (r *draftOrderResolver) Lines(ctx context.Context, obj *models.DraftOrder) ([]models.DraftOrderLine, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.DraftOrderLine] { return l.LinesByDraftOrder })
+	return draftOrderLines.Load(ctx, obj)
 }
 
 func (r *draftOrderResolver) ShippingRate(ctx context.Context, obj *models.DraftOrder) (*models.ShippingRate, error) {
-	if obj.ShippingRateID == 0 {
-		return nil, nil
-	}
-	return loadMaybe(ctx, obj.ShippingRateID, "ShippingRateID", func(l *graph.Loaders) *graph.Loader[*models.ShippingRate] { return l.ShippingRateByID })
+	return draftShippingRate.Load(ctx, obj)
 }
 
 func (r *draftOrderResolver) Discount(ctx context.Context, obj *models.DraftOrder) (*models.Discount, error) {
-	if obj.DiscountID == nil {
-		return nil, nil
-	}
-	return loadMaybe(ctx, *obj.DiscountID, "DiscountID", func(l *graph.Loaders) *graph.Loader[*models.Discount] { return l.DiscountByID })
+	return draftDiscount.Load(ctx, obj)
 }
 
 func (r *draftOrderResolver) Order(ctx context.Context, obj *models.DraftOrder) (*models.Order, error) {
-	if obj.OrderID == nil {
-		return nil, nil
-	}
-	return loadMaybe(ctx, *obj.OrderID, "OrderID", func(l *graph.Loaders) *graph.Loader[*models.Order] { return l.OrderByID })
+	return draftOrder.Load(ctx, obj)
 }
 
 func (r *draftOrderLineResolver) Variant(ctx context.Context, obj *models.DraftOrderLine) (*models.ProductVariant, error) {
-	if obj.VariantID == nil {
-		return nil, nil
-	}
-	return loadMaybe(ctx, *obj.VariantID, "VariantID", func(l *graph.Loaders) *graph.Loader[*models.ProductVariant] { return l.VariantByID })
+	return draftLineVariant.Load(ctx, obj)
 }
 
 func (r *draftOrderLineResolver) Product(ctx context.Context, obj *models.DraftOrderLine) (*models.Product, error) {
-	if obj.ProductID == nil {
-		return nil, nil
-	}
-	return loadMaybe(ctx, *obj.ProductID, "ProductID", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return draftLineProduct.Load(ctx, obj)
 }
 
 func (r *mutationResolver) CreateDraftOrder(ctx context.Context, input graph.DraftOrderInput) (*models.DraftOrder, error) {

@@ -14,7 +14,7 @@ import (
 )
 
 func (r *customerResolver) OrdersCount(ctx context.Context, obj *models.Customer) (int64, error) {
-	c, err := loadMaybe(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[*models.CustomerOrderCount] { return l.OrderCountByCustomer })
+	c, err := customerOrderCount.Load(ctx, obj)
 	if err != nil || c == nil {
 		return 0, err
 	}
@@ -26,11 +26,11 @@ func (r *customerResolver) Orders(ctx context.Context, obj *models.Customer, lim
 	if err != nil {
 		return nil, err
 	}
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Order] { return l.OrdersByCustomer(p.Limit) })
+	return customerOrders.Load(ctx, obj, p.Limit)
 }
 
 func (r *fulfillmentResolver) Items(ctx context.Context, obj *models.Fulfillment) ([]models.FulfillmentItem, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.FulfillmentItem] { return l.ItemsByFulfillment })
+	return fulfillmentItems.Load(ctx, obj)
 }
 
 func (r *mutationResolver) UpdateOrder(ctx context.Context, id int64, input graph.OrderUpdateInput) (*models.Order, error) {
@@ -84,22 +84,19 @@ func (r *mutationResolver) CancelFulfillment(ctx context.Context, id int64) (*mo
 }
 
 func (r *orderResolver) Customer(ctx context.Context, obj *models.Order) (*models.Customer, error) {
-	if obj.CustomerID == nil {
-		return nil, nil
-	}
-	return loadMaybe(ctx, *obj.CustomerID, "CustomerID", func(l *graph.Loaders) *graph.Loader[*models.Customer] { return l.CustomerByID })
+	return orderCustomer.Load(ctx, obj)
 }
 
 func (r *orderResolver) LineItems(ctx context.Context, obj *models.Order) ([]models.OrderLineItem, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.OrderLineItem] { return l.LineItemsByOrder })
+	return orderLines.Load(ctx, obj)
 }
 
 func (r *orderResolver) Transactions(ctx context.Context, obj *models.Order) ([]models.OrderTransaction, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.OrderTransaction] { return l.TransactionsByOrder })
+	return orderTransactions.Load(ctx, obj)
 }
 
 func (r *orderResolver) Fulfillments(ctx context.Context, obj *models.Order) ([]models.Fulfillment, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Fulfillment] { return l.FulfillmentsByOrder })
+	return orderShipments.Load(ctx, obj)
 }
 
 func (r *orderResolver) Fulfilled(ctx context.Context, obj *models.Order) ([]models.FulfilledQuantity, error) {
@@ -111,21 +108,15 @@ func (r *orderResolver) Fulfilled(ctx context.Context, obj *models.Order) ([]mod
 }
 
 func (r *orderResolver) Refunds(ctx context.Context, obj *models.Order) ([]models.Refund, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Refund] { return l.RefundsByOrder })
+	return orderRefunds.Load(ctx, obj)
 }
 
 func (r *orderLineItemResolver) Variant(ctx context.Context, obj *models.OrderLineItem) (*models.ProductVariant, error) {
-	if obj.VariantID == nil {
-		return nil, nil
-	}
-	return loadMaybe(ctx, *obj.VariantID, "VariantID", func(l *graph.Loaders) *graph.Loader[*models.ProductVariant] { return l.VariantByID })
+	return lineVariant.Load(ctx, obj)
 }
 
 func (r *orderLineItemResolver) Product(ctx context.Context, obj *models.OrderLineItem) (*models.Product, error) {
-	if obj.ProductID == nil {
-		return nil, nil
-	}
-	return loadMaybe(ctx, *obj.ProductID, "ProductID", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return lineProduct.Load(ctx, obj)
 }
 
 func (r *queryResolver) Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error) {
@@ -224,7 +215,7 @@ func (r *refundResolver) OrderFinancialStatus(ctx context.Context, obj *models.R
 	if obj.OrderFinancialStatus != "" {
 		return obj.OrderFinancialStatus, nil
 	}
-	o, err := loadOne(ctx, obj.OrderID, "OrderID", "the order", func(l *graph.Loaders) *graph.Loader[*models.Order] { return l.OrderByID })
+	o, err := refundOrder.Require(ctx, obj, "the order")
 	if err != nil {
 		return "", err
 	}

@@ -106,11 +106,11 @@ func (r *mutationResolver) ImportProducts(ctx context.Context, file graphql.Uplo
 }
 
 func (r *productResolver) Variants(ctx context.Context, obj *models.Product) ([]models.ProductVariant, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductVariant] { return l.VariantsByProduct })
+	return productVariants.Load(ctx, obj)
 }
 
 func (r *productResolver) Images(ctx context.Context, obj *models.Product) ([]models.ProductImage, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductImage] { return l.ImagesByProduct })
+	return productImages.Load(ctx, obj)
 }
 
 func (r *productResolver) ImageSrc(ctx context.Context, obj *models.Product) (*string, error) {
@@ -134,7 +134,7 @@ func (r *productResolver) PriceCents(ctx context.Context, obj *models.Product) (
 }
 
 func (r *productResolver) CollectionIds(ctx context.Context, obj *models.Product) ([]int64, error) {
-	ms, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Membership] { return l.MembershipsByProduct })
+	ms, err := productMemberships.Load(ctx, obj)
 	ids := make([]int64, len(ms))
 	for i, m := range ms {
 		ids[i] = m.CollectionID
@@ -143,12 +143,7 @@ func (r *productResolver) CollectionIds(ctx context.Context, obj *models.Product
 }
 
 func (r *productResolver) Collections(ctx context.Context, obj *models.Product) ([]models.Collection, error) {
-	pcs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductCollection] { return l.CollectionsByProduct })
-	out := make([]models.Collection, len(pcs))
-	for i, pc := range pcs {
-		out[i] = pc.Collection
-	}
-	return out, err
+	return productCollections.Load(ctx, obj)
 }
 
 func (r *productResolver) Reviews(ctx context.Context, obj *models.Product, limit *int64) ([]models.Review, error) {
@@ -159,20 +154,15 @@ func (r *productResolver) Reviews(ctx context.Context, obj *models.Product, limi
 		}
 		n = *limit
 	}
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.Review] { return l.ReviewsByProduct(n) })
+	return productReviews.Load(ctx, obj, n)
 }
 
 func (r *productResolver) Bundles(ctx context.Context, obj *models.Product) ([]models.BundleOffer, error) {
-	pbs, err := loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ProductBundle] { return l.BundlesByProduct })
-	out := make([]models.BundleOffer, len(pbs))
-	for i, pb := range pbs {
-		out[i] = pb.BundleOffer
-	}
-	return out, err
+	return productBundles.Load(ctx, obj)
 }
 
 func (r *productVariantResolver) Product(ctx context.Context, obj *models.ProductVariant) (*models.Product, error) {
-	return loadOne(ctx, obj.ProductID, "ProductID", "the product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return variantProduct.Require(ctx, obj, "the product")
 }
 
 func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error) {

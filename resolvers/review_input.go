@@ -73,5 +73,5 @@ func (r *Resolver) changeReview(ctx context.Context, id int64, ratings bool, cha
 // reviewProduct is the product a review is about, loaded for every review
 // of a list at once.
 func reviewProduct(ctx context.Context, rv *models.Review) (*models.Product, error) {
-	return loadOne(ctx, rv.ProductID, "ProductID", "the review's product", func(l *graph.Loaders) *graph.Loader[*models.Product] { return l.ProductByID })
+	return reviewedProduct.Require(ctx, rv, "the review's product")
 }

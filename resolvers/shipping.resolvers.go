@@ -153,7 +153,7 @@ func (r *queryResolver) ShippingZone(ctx context.Context, id int64) (*models.Shi
 }
 
 func (r *shippingZoneResolver) Rates(ctx context.Context, obj *models.ShippingZone) ([]models.ShippingRate, error) {
-	return loadMany(ctx, obj.ID, "ID", func(l *graph.Loaders) *graph.Loader[[]models.ShippingRate] { return l.RatesByZone })
+	return zoneRates.Load(ctx, obj)
 }
 
 func (r *Resolver) ShippingZone() graph.ShippingZoneResolver { return &shippingZoneResolver{r} }

@@ -113,11 +113,7 @@ func (r *queryResolver) WebhookDeliveriesCount(ctx context.Context, id int64, st
 }
 
 func (r *webhookSubscriptionResolver) RecentDeliveries(ctx context.Context, obj *models.WebhookSubscription) ([]models.WebhookDelivery, error) {
-	l, err := graph.LoadersFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return l.RecentDeliveriesBySubs.Load(ctx, obj.ID)()
+	return recentDeliveries.Load(ctx, obj)
 }
 
 func (r *Resolver) WebhookSubscription() graph.WebhookSubscriptionResolver {

@@ -14,6 +14,7 @@ import (
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/loaders"
 	"storeadmin/models"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
@@ -353,7 +354,7 @@ func TestAPIKeysLastUsedAt(t *testing.T) {
 // the dashboard would build it: the only principal that may manage keys.
 func akSession(e *apitest.Env, storeID, userID int64, role auth.Role) context.Context {
 	ctx := auth.WithPrincipal(context.Background(), &auth.Principal{Kind: auth.KindSession, StoreID: storeID, ActorID: userID, Role: role})
-	return graph.WithLoaders(ctx, graph.NewLoaders(e.DB, storeID))
+	return loaders.With(ctx, loaders.New(e.DB, storeID))
 }
 
 func akCode(t *testing.T, what string, err error, want apperr.Code) {

@@ -33,6 +33,7 @@ import (
 	"storeadmin/internal/failure"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/jsonbody"
+	"storeadmin/internal/loaders"
 	"storeadmin/internal/media"
 	"storeadmin/internal/ratelimit"
 	"storeadmin/resolvers"
@@ -166,7 +167,7 @@ func (s *Server) Close() error { return s.limiter.Close() }
 // resolvers nothing but a context, so this is where tx has to go.
 func asService(ctx context.Context, tx bun.IDB, storeID int64) context.Context {
 	c := auth.WithPrincipal(resolvers.WithDB(cancelOnly{ctx}, tx), auth.System(storeID))
-	return graph.WithLoaders(c, graph.NewLoaders(tx, storeID))
+	return loaders.With(c, loaders.New(tx, storeID))
 }
 
 // cancelOnly is ctx's deadline and cancellation without its values.
@@ -299,7 +300,7 @@ func requireKey(db bun.IDB) func(http.Handler) http.Handler {
 				failure.Write(w, r, err)
 				return
 			}
-			ctx := graph.WithLoaders(r.Context(), graph.NewLoaders(db, p.StoreID))
+			ctx := loaders.With(r.Context(), loaders.New(db, p.StoreID))
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}

@@ -1,0 +1,294 @@
+package loaders
+
+import (
+	"context"
+	"iter"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/graph-gophers/dataloader/v7"
+	"github.com/uptrace/bun"
+)
+
+// readFunc reads the children of keys (at most limit per key, for
+// relations with a limit) and the key each child belongs to.
+type readFunc[C any] func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, limit int64) (owners []int64, children []C, err error)
+
+// relation is what every kind of relation shares: the keys a parent asks
+// for, and how to read the children of keys.
+type relation[P, C any] struct {
+	keys func(p *P, into []int64) []int64
+	read readFunc[C]
+}
+
+// parentTypes holds a parentType[P] for every type P a relation starts
+// from: only the records of those types need to be remembered by the load
+// that made them (rule 1 of the grouping).
+var parentTypes sync.Map
+
+// parentType names type T in parentTypes and, per request, the records of
+// type T that loads made (Loaders.made).
+type parentType[T any] struct{}
+
+func newRelation[P, C any](keys func(*P, []int64) []int64, read readFunc[C]) relation[P, C] {
+	parentTypes.Store(parentType[P]{}, true)
+	return relation[P, C]{keys: keys, read: read}
+}
+
+// loader is a relation's loader in one request (for one limit): the loads
+// of its groups.
+type loader[C any] struct {
+	mu     sync.Mutex
+	groups map[any]*groupLoad[C]
+}
+
+// groupLoad is the one load of a group: a dataloader of the group's keys.
+// Its one batch, whose capacity is the number of the group's keys, reads
+// them all in one statement the moment the last is asked for (no batching
+// window), and its cache answers every parent of the group after.
+type groupLoad[C any] struct {
+	once  sync.Once
+	dl    *dataloader.Loader[int64, []C]
+	cache *dataloader.InMemoryCache[int64, []C]
+}
+
+// load returns the keys of parent and, filed by key, the children the load
+// of parent's group read.
+func (r *relation[P, C]) load(ctx context.Context, parent *P, limit int64) ([]int64, map[int64][]C, error) {
+	keys := r.keys(parent, nil)
+	if len(keys) == 0 {
+		return keys, nil, nil
+	}
+	ls, err := From(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ld := loaderOf[C](ls, r, limit)
+	id, members := groupOf(ctx, ls, parent)
+	g := run(ctx, ls, ld, r, limit, id, members)
+	if !g.answers(ctx, keys) {
+		// The parent is not the one its field context holds (a resolver
+		// asked for another record's relation): it loads alone.
+		g = run(ctx, ls, ld, r, limit, alone[P]{parent}, only(parent))
+	}
+	got := make(map[int64][]C, len(keys))
+	for _, k := range keys {
+		cs, err := g.dl.Load(ctx, k)()
+		if err != nil {
+			return nil, nil, err
+		}
+		got[k] = cs
+	}
+	return keys, got, nil
+}
+
+// loaderOf is the request's loader of relation r for limit, made on first
+// use.
+func loaderOf[C, P any](ls *Loaders, r *relation[P, C], limit int64) *loader[C] {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	k := loaderKey{relation: r, limit: limit}
+	ld, _ := ls.loaders[k].(*loader[C])
+	if ld == nil {
+		ld = &loader[C]{groups: map[any]*groupLoad[C]{}}
+		ls.loaders[k] = ld
+	}
+	return ld
+}
+
+// run loads the relation for the keys of every member of group id, once.
+func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[P, C], limit int64, id any, members iter.Seq[*P]) *groupLoad[C] {
+	ld.mu.Lock()
+	g := ld.groups[id]
+	if g == nil {
+		g = new(groupLoad[C])
+		ld.groups[id] = g
+	}
+	ld.mu.Unlock()
+	g.once.Do(func() {
+		var keys []int64
+		for p := range members {
+			keys = r.keys(p, keys)
+		}
+		keys = distinct(keys)
+		g.cache = dataloader.NewCache[int64, []C]()
+		g.dl = dataloader.NewBatchedLoader(func(ctx context.Context, keys []int64) []*dataloader.Result[[]C] {
+			byKey, err := fetchFiled(ctx, ls, r.read, keys, limit)
+			out := make([]*dataloader.Result[[]C], len(keys))
+			for i, k := range keys {
+				out[i] = &dataloader.Result[[]C]{Data: byKey[k], Error: err}
+			}
+			return out
+		}, dataloader.WithBatchCapacity[int64, []C](len(keys)), dataloader.WithCache[int64, []C](g.cache))
+		for _, k := range keys {
+			g.dl.Load(ctx, k) // the last one fills the batch, which sends it
+		}
+	})
+	return g
+}
+
+// answers tells whether the group's load asked for every one of keys.
+func (g *groupLoad[C]) answers(ctx context.Context, keys []int64) bool {
+	for _, k := range keys {
+		if _, ok := g.cache.Get(ctx, k); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// fetchFiled reads the children of keys and files them by key, each key's
+// children side by side in one slice, so that the records a load made can
+// be told by their address (remember).
+func fetchFiled[C any](ctx context.Context, ls *Loaders, read readFunc[C], keys []int64, limit int64) (map[int64][]C, error) {
+	var owners []int64
+	var children []C
+	err := ls.fetch(ctx, func(ctx context.Context, db bun.IDB, storeID int64) error {
+		var err error
+		owners, children, err = read(ctx, db, storeID, keys, limit)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	count := make(map[int64]int, len(keys))
+	for _, k := range keys {
+		count[k] = 0
+	}
+	for _, o := range owners {
+		if _, asked := count[o]; asked {
+			count[o]++
+		}
+	}
+	next := make(map[int64]int, len(keys))
+	end := 0
+	for _, k := range keys {
+		next[k] = end
+		end += count[k]
+	}
+	filed := make([]C, end)
+	for i, o := range owners {
+		if at, asked := next[o]; asked {
+			filed[at] = children[i]
+			next[o]++
+		}
+	}
+	byKey := make(map[int64][]C, len(keys))
+	for _, k := range keys {
+		if n := count[k]; n > 0 {
+			from := next[k] - n
+			byKey[k] = filed[from:next[k]:next[k]]
+		} else {
+			byKey[k] = nil
+		}
+	}
+	remember(ls, filed)
+	return byKey, nil
+}
+
+func distinct(keys []int64) []int64 {
+	seen := make(map[int64]bool, len(keys))
+	out := keys[:0]
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// made is the records of one load, a group of parents for the relations
+// that start from them.
+type made[T any] struct{ records []T }
+
+func (m *made[T]) each(yield func(*T) bool) {
+	for i := range m.records {
+		if !yield(&m.records[i]) {
+			return
+		}
+	}
+}
+
+// remember records which load made each of records, when a relation
+// starts from their type.
+func remember[T any](ls *Loaders, records []T) {
+	if len(records) == 0 {
+		return
+	}
+	if _, ok := parentTypes.Load(parentType[T]{}); !ok {
+		return
+	}
+	m := &made[T]{records: records}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	byRecord, _ := ls.made[parentType[T]{}].(map[*T]*made[T])
+	if byRecord == nil {
+		byRecord = map[*T]*made[T]{}
+		ls.made[parentType[T]{}] = byRecord
+	}
+	for i := range records {
+		byRecord[&records[i]] = m
+	}
+}
+
+// madeBy is the load that made record p, or nil.
+func madeBy[T any](ls *Loaders, p *T) *made[T] {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	byRecord, _ := ls.made[parentType[T]{}].(map[*T]*made[T])
+	return byRecord[p]
+}
+
+// The identities of groups of rules 2 and 3; a load (*made[P]) is the
+// identity of a group of rule 1.
+type (
+	listOf[E any] struct {
+		first *E
+		n     int
+	}
+	alone[P any] struct{ p *P }
+)
+
+// groupOf is the group of the parent whose field ctx resolves: its identity
+// and its members (see the package comment).
+func groupOf[P any](ctx context.Context, ls *Loaders, parent *P) (any, iter.Seq[*P]) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Parent == nil {
+		return alone[P]{parent}, only(parent)
+	}
+	if p, ok := fc.Parent.Result.(*P); ok && p != nil {
+		if m := madeBy(ls, p); m != nil {
+			return m, m.each
+		}
+	}
+	if fc.Parent.Index != nil && fc.Parent.Parent != nil {
+		switch list := fc.Parent.Parent.Result.(type) {
+		case []P:
+			if len(list) > 0 {
+				return listOf[P]{&list[0], len(list)}, func(yield func(*P) bool) {
+					for i := range list {
+						if !yield(&list[i]) {
+							return
+						}
+					}
+				}
+			}
+		case []*P:
+			if len(list) > 0 {
+				return listOf[*P]{&list[0], len(list)}, func(yield func(*P) bool) {
+					for _, p := range list {
+						if p != nil && !yield(p) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+	return alone[P]{parent}, only(parent)
+}
+
+func only[P any](p *P) iter.Seq[*P] {
+	return func(yield func(*P) bool) { yield(p) }
+}

@@ -1,0 +1,99 @@
+package resolvers
+
+import (
+	"storeadmin/internal/loaders"
+	"storeadmin/models"
+)
+
+// The relations the resolvers load, one declaration each: the models'
+// query that reads the related records of many keys in one statement, the
+// parent's key and the related record's key (see internal/loaders). Each
+// loads for every parent of a list, or of a load, at once.
+
+// Products.
+var (
+	productVariants    = loaders.Many(models.VariantsByProduct, productID, func(v *models.ProductVariant) int64 { return v.ProductID })
+	productImages      = loaders.Many(models.ImagesByProduct, productID, func(i *models.ProductImage) int64 { return i.ProductID })
+	productMemberships = loaders.Many(models.MembershipsByProduct, productID, func(m *models.Membership) int64 { return m.ProductID })
+	productCollections = loaders.ManyThrough(models.CollectionsByProduct, productID,
+		func(pc *models.ProductCollection) (int64, models.Collection) { return pc.ProductID, pc.Collection })
+	productBundles = loaders.ManyThrough(models.BundlesByProduct, productID,
+		func(pb *models.ProductBundle) (int64, models.BundleOffer) { return pb.ProductID, pb.BundleOffer })
+	productReviews  = loaders.ManyUpTo(models.ReviewsByProduct, productID, func(r *models.Review) int64 { return r.ProductID })
+	variantProduct  = loaders.One(models.ProductsByID, func(v *models.ProductVariant) *int64 { return &v.ProductID }, productID)
+	reviewedProduct = loaders.One(models.ProductsByID, func(r *models.Review) *int64 { return &r.ProductID }, productID)
+)
+
+// Collections and bundles.
+var (
+	collectionCount   = loaders.One(models.MemberCountsByCollection, func(c *models.Collection) *int64 { return &c.ID }, func(c *models.CollectionCount) int64 { return c.CollectionID })
+	collectionMembers = loaders.ManyUpTo(models.MembersByCollection, collectionID,
+		func(m *models.CollectionMember) int64 { return m.CollectionID })
+	memberProduct = loaders.One(models.ProductsByID, func(m *models.CollectionMember) *int64 { return &m.ID }, productID)
+
+	bundleTiers           = loaders.Many(models.TiersByBundle, bundleID, func(t *models.BundleOfferTier) int64 { return t.BundleID })
+	bundleProductLinks    = loaders.Many(models.BundleProductLinks, bundleID, func(l *models.BundleLink) int64 { return l.BundleID })
+	bundleCollectionLinks = loaders.Many(models.BundleCollectionLinks, bundleID, func(l *models.BundleLink) int64 { return l.BundleID })
+	bundleProducts        = loaders.ManyThrough(models.ProductsByBundle, bundleID,
+		func(bp *models.BundleProduct) (int64, models.Product) { return bp.BundleID, bp.Product })
+	bundleCollections = loaders.ManyThrough(models.CollectionsByBundle, bundleID,
+		func(bc *models.BundleCollection) (int64, models.Collection) { return bc.BundleID, bc.Collection })
+)
+
+// Orders and customers.
+var (
+	orderCustomer     = loaders.One(models.CustomersByID, func(o *models.Order) *int64 { return o.CustomerID }, customerID)
+	orderLines        = loaders.Many(models.LineItemsByOrder, orderID, func(l *models.OrderLineItem) int64 { return l.OrderID })
+	orderTransactions = loaders.Many(models.TransactionsByOrder, orderID, func(t *models.OrderTransaction) int64 { return t.OrderID })
+	orderShipments    = loaders.Many(models.FulfillmentsByOrder, orderID, func(f *models.Fulfillment) int64 { return f.OrderID })
+	orderRefunds      = loaders.Many(models.RefundsByOrder, orderID, func(r *models.Refund) int64 { return r.OrderID })
+	fulfillmentItems  = loaders.Many(models.ItemsByFulfillment, func(f *models.Fulfillment) int64 { return f.ID },
+		func(i *models.FulfillmentItem) int64 { return i.FulfillmentID })
+	lineVariant        = loaders.One(models.VariantsByID, func(l *models.OrderLineItem) *int64 { return l.VariantID }, variantID)
+	lineProduct        = loaders.One(models.ProductsByID, func(l *models.OrderLineItem) *int64 { return l.ProductID }, productID)
+	refundOrder        = loaders.One(models.OrdersByID, func(r *models.Refund) *int64 { return &r.OrderID }, orderID)
+	customerOrderCount = loaders.One(models.OrderCountsByCustomer, func(c *models.Customer) *int64 { return &c.ID },
+		func(c *models.CustomerOrderCount) int64 { return c.CustomerID })
+	customerOrders = loaders.ManyUpTo(models.OrdersByCustomer, customerID, func(o *models.Order) int64 { return *o.CustomerID })
+)
+
+// Draft orders and discounts.
+var (
+	draftOrderLines   = loaders.Many(models.LinesByDraftOrder, func(d *models.DraftOrder) int64 { return d.ID }, func(l *models.DraftOrderLine) int64 { return l.DraftOrderID })
+	draftShippingRate = loaders.One(models.ShippingRatesByID, func(d *models.DraftOrder) *int64 { return nonZero(&d.ShippingRateID) }, rateID)
+	draftDiscount     = loaders.One(models.DiscountsByID, func(d *models.DraftOrder) *int64 { return d.DiscountID }, func(d *models.Discount) int64 { return d.ID })
+	draftOrder        = loaders.One(models.OrdersByID, func(d *models.DraftOrder) *int64 { return d.OrderID }, orderID)
+	draftLineVariant  = loaders.One(models.VariantsByID, func(l *models.DraftOrderLine) *int64 { return l.VariantID }, variantID)
+	draftLineProduct  = loaders.One(models.ProductsByID, func(l *models.DraftOrderLine) *int64 { return l.ProductID }, productID)
+
+	discountProducts    = loaders.Listed(models.ProductsByID, func(d *models.Discount) []int64 { return d.ProductIDs }, productID)
+	discountCollections = loaders.Listed(models.CollectionsByID, func(d *models.Discount) []int64 { return d.CollectionIDs }, collectionID)
+)
+
+// Shipping, keys and webhooks.
+var (
+	zoneRates = loaders.Many(models.RatesByZone, func(z *models.ShippingZone) int64 { return z.ID }, func(r *models.ShippingRate) int64 { return r.ZoneID })
+
+	activityKey  = loaders.One(models.MCPKeysByID, func(a *models.MCPActivity) *int64 { return &a.KeyID }, func(k *models.MCPKey) int64 { return k.ID })
+	keyCreatedBy = loaders.One(models.UsersByID, func(k *models.MCPKey) *int64 { return nonZero(&k.CreatedBy) }, func(u *models.User) int64 { return u.ID })
+
+	recentDeliveries = loaders.Many(models.RecentDeliveriesBySubscription, func(s *models.WebhookSubscription) int64 { return s.ID },
+		func(d *models.WebhookDelivery) int64 { return d.SubscriptionID })
+)
+
+// The keys most relations share.
+func productID(p *models.Product) int64        { return p.ID }
+func collectionID(c *models.Collection) int64  { return c.ID }
+func bundleID(b *models.BundleOffer) int64     { return b.ID }
+func orderID(o *models.Order) int64            { return o.ID }
+func customerID(c *models.Customer) int64      { return c.ID }
+func variantID(v *models.ProductVariant) int64 { return v.ID }
+func rateID(r *models.ShippingRate) int64      { return r.ID }
+
+// nonZero is k, or nil when k holds 0 (a key column without a NULL).
+func nonZero(k *int64) *int64 {
+	if *k == 0 {
+		return nil
+	}
+	return k
+}
