@@ -11,40 +11,16 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/uptrace/bun"
 
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
 )
 
-// statementCounter counts the SQL statements the service runs.
-type statementCounter struct{ n atomic.Int64 }
-
-func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
-	return ctx
-}
-
-func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Add(1) }
-
-// countStatements starts counting e's SQL statements and returns a function
-// that says how many do ran.
-func countStatements(e *apitest.Env) func(do func()) int64 {
-	counter := &statementCounter{}
-	e.DB.AddQueryHook(counter)
-	return func(do func()) int64 {
-		before := counter.n.Load()
-		do()
-		return counter.n.Load() - before
-	}
-}
-
-// catSeedProducts stores n products of the store, each with three variants,
+// seedProducts stores n products of the store, each with three variants,
 // two images and two collections, straight through the models.
-func catSeedProducts(t testing.TB, e *apitest.Env, storeID int64, n int) {
+func seedProducts(t testing.TB, e *apitest.Env, storeID int64, n int) {
 	t.Helper()
 	ctx := context.Background()
 	var cols []int64
@@ -90,7 +66,7 @@ func TestProductListStatementsDoNotGrowWithRows(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("loaders")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	catSeedProducts(t, e, s.ID, 100)
+	seedProducts(t, e, s.ID, 100)
 	// A first request records the key's last use, a write later ones skip.
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, http.StatusOK)
 	count := countStatements(e)
