@@ -243,6 +243,8 @@ func checkAccess(t *testing.T, e *apitest.Env, storeID int64, scope string, othe
 	return k
 }
 
+// asWhole reads a JSON number that is a whole number (JSON numbers
+// decode as float64).
 func asWhole(v any) (int64, bool) {
 	f, ok := v.(float64)
 	if !ok || f != float64(int64(f)) {
@@ -251,6 +253,7 @@ func asWhole(v any) (int64, bool) {
 	return int64(f), true
 }
 
+// wholeNumber is v as a whole number, failing the test when it is not one.
 func wholeNumber(t *testing.T, v any) int64 {
 	t.Helper()
 	n, ok := asWhole(v)
@@ -260,6 +263,7 @@ func wholeNumber(t *testing.T, v any) int64 {
 	return n
 }
 
+// wholeNumbers is the JSON array v of whole numbers.
 func wholeNumbers(t *testing.T, v any) []int64 {
 	t.Helper()
 	l, ok := v.([]any)
@@ -273,6 +277,8 @@ func wholeNumbers(t *testing.T, v any) []int64 {
 	return out
 }
 
+// wholeNumbersOrNull is the JSON array v of whole numbers; null reads as
+// an empty list.
 func wholeNumbersOrNull(t *testing.T, v any) []int64 {
 	t.Helper()
 	l, ok := v.([]any)
@@ -286,11 +292,13 @@ func wholeNumbersOrNull(t *testing.T, v any) []int64 {
 	return out
 }
 
+// idOf is the whole-number "id" of the object m.
 func idOf(t *testing.T, m map[string]any) int64 {
 	t.Helper()
 	return wholeNumber(t, m["id"])
 }
 
+// rowIDs are the ids of rows, in their order (0 where one has none).
 func rowIDs(rows []map[string]any) []int64 {
 	out := make([]int64, len(rows))
 	for i, r := range rows {
@@ -299,8 +307,10 @@ func rowIDs(rows []map[string]any) []int64 {
 	return out
 }
 
+// int64Ptr points to a copy of v, for the optional fields of models.
 func int64Ptr(v int64) *int64 { return &v }
 
+// boolField is the boolean m[k], failing the test when it is not one.
 func boolField(t *testing.T, m map[string]any, k string) bool {
 	t.Helper()
 	b, ok := m[k].(bool)
@@ -310,6 +320,7 @@ func boolField(t *testing.T, m map[string]any, k string) bool {
 	return b
 }
 
+// stringField is the string m[k], failing the test when it is not one.
 func stringField(t *testing.T, m map[string]any, k string) string {
 	t.Helper()
 	s, ok := m[k].(string)
@@ -319,6 +330,7 @@ func stringField(t *testing.T, m map[string]any, k string) string {
 	return s
 }
 
+// sortedKeys are the keys of m, sorted.
 func sortedKeys(m map[string]any) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -328,6 +340,8 @@ func sortedKeys(m map[string]any) []string {
 	return out
 }
 
+// objectWithKeys fails unless v is an object with exactly the fields want
+// (sorted), and returns it.
 func objectWithKeys(t *testing.T, what string, v any, want []string) map[string]any {
 	t.Helper()
 	m, ok := v.(map[string]any)
@@ -340,6 +354,8 @@ func objectWithKeys(t *testing.T, what string, v any, want []string) map[string]
 	return m
 }
 
+// objectsOf is the JSON array v of objects, unchecked (nil for anything
+// else).
 func objectsOf(v any) []map[string]any {
 	l, _ := v.([]any)
 	out := make([]map[string]any, len(l))
@@ -349,8 +365,8 @@ func objectsOf(v any) []map[string]any {
 	return out
 }
 
-// checkObject fails unless v is an object with exactly the fields of spec, each
-// of its type, and returns it.
+// checkObject fails unless v is an object with exactly the fields of spec,
+// each of its type (see hasType), and returns it.
 func checkObject(t *testing.T, what string, v any, spec map[string]string) map[string]any {
 	t.Helper()
 	m, ok := v.(map[string]any)
@@ -373,7 +389,8 @@ func checkObject(t *testing.T, what string, v any, spec map[string]string) map[s
 	return m
 }
 
-// pdList returns the objects of the array v, each checked against spec.
+// checkObjects fails unless v is an array of objects each checked against
+// spec (as checkObject does), and returns them.
 func checkObjects(t *testing.T, what string, v any, spec map[string]string) []map[string]any {
 	t.Helper()
 	l, ok := v.([]any)
@@ -387,6 +404,9 @@ func checkObjects(t *testing.T, what string, v any, spec map[string]string) []ma
 	return out
 }
 
+// hasType reports whether v is of typ, a type letter of a view spec:
+// s string, i whole number, b boolean, ts an RFC 3339 UTC time, obj, list,
+// s[] and i[] lists of those, any; a trailing ? also allows null.
 func hasType(typ string, v any) bool {
 	switch typ {
 	case "s":
@@ -434,6 +454,7 @@ func hasType(typ string, v any) bool {
 	panic("unknown type " + typ)
 }
 
+// expectGraphQLNotFound fails unless the GraphQL query answers NOT_FOUND.
 func expectGraphQLNotFound(t *testing.T, e *apitest.Env, key, query string, vars map[string]any) {
 	t.Helper()
 	if g := e.GraphQL(key, query, vars); g.ErrorCode() != "NOT_FOUND" {
@@ -582,6 +603,7 @@ func listAuditLogs(t *testing.T, e *apitest.Env, key, query string) ([]map[strin
 	return rows, total, r
 }
 
+// metadataOf is the metadata object of an audit log row.
 func metadataOf(row map[string]any) map[string]any {
 	m, _ := row["metadata"].(map[string]any)
 	return m
