@@ -745,13 +745,12 @@ func TestReviewListStatementsDoNotGrowWithRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, 200) // records the key's last use
-	counter := &statementCounter{}
-	e.DB.AddQueryHook(counter)
+	count := countStatements(e)
 	stmts := map[int]int64{}
 	for _, n := range []int{5, 60} {
-		before := counter.n.Load()
-		rows, _, total, _ := rvList(t, e, key, "limit="+strconv.Itoa(n))
-		stmts[n] = counter.n.Load() - before
+		var rows []map[string]any
+		var total int64
+		stmts[n] = count(func() { rows, _, total, _ = rvList(t, e, key, "limit="+strconv.Itoa(n)) })
 		if len(rows) != n || total != 60 {
 			t.Fatalf("listed %d of %d", len(rows), total)
 		}
