@@ -223,177 +223,323 @@ func fillImageFacts(ctx context.Context, db bun.IDB, storeID int64, imgs []model
 // a combination. Without options the product has the one option Title and
 // a single variant.
 func checkVariants(d *productDraft, cur *models.Product, curVariants []models.ProductVariant, images []models.ProductImage, in graph.ProductInput) error {
-	names := optionNames(cur.Options)
-	if in.Options != nil {
-		if len(in.Options) > 3 {
-			return apperr.Invalidf("a product has at most 3 options")
-		}
-		names = names[:0]
-		seen := map[string]bool{}
-		for i, o := range in.Options {
-			name, err := text(fmt.Sprintf("options[%d].name", i), o.Name, maxTitle, true)
-			if err != nil {
-				return err
-			}
-			if seen[strings.ToLower(name)] {
-				return apperr.Invalidf("options[%d].name repeats %q", i, name)
-			}
-			seen[strings.ToLower(name)] = true
-			names = append(names, name)
-		}
-		if in.Variants == nil && cur.ID != 0 {
-			return apperr.Invalidf("send variants with options: each variant needs a value for each option")
-		}
+	names, err := optionNamesOf(cur, in)
+	if err != nil {
+		return err
 	}
-	defaultOnly := len(names) == 0 || (len(names) == 1 && names[0] == "Title" && in.Options == nil)
-	byID := map[int64]models.ProductVariant{}
-	for _, v := range curVariants {
-		byID[v.ID] = v
-	}
-	var inputs []graph.ProductVariantInput
-	switch {
-	case in.Variants != nil:
-		inputs = in.Variants
-	case cur.ID == 0:
-		inputs = []graph.ProductVariantInput{{}}
-	default:
+	inputs, settle := variantInputs(cur, in)
+	if !settle {
 		return nil
 	}
-	if len(inputs) == 0 {
-		return apperr.Invalidf("a product needs at least one variant")
-	}
-	if len(inputs) > models.MaxVariants {
-		return apperr.Invalidf("a product has at most %d variants", models.MaxVariants)
+	defaultOnly := onlyDefaultOption(names, in.Options)
+	if err := checkVariantCount(len(inputs), defaultOnly); err != nil {
+		return err
 	}
 	if defaultOnly {
-		if len(inputs) > 1 {
-			return apperr.Invalidf("name the options (such as Size or Color) that tell %d variants apart", len(inputs))
-		}
 		names = []string{"Title"}
 	}
-	// A variant may name one of images (those sent, or the product's own
-	// when none are sent); the save would silently leave any other src
-	// unlinked, so it is refused here.
-	imageSrcs := map[string]bool{}
-	for _, img := range images {
-		imageSrcs[img.Src] = true
-	}
+	c := newVariantChecker(names, defaultOnly, curVariants, images)
 	out := make([]models.ProductVariant, len(inputs))
-	combos := map[string]int{}
-	skus := map[string]int{}
-	values := make([][]string, len(names))
 	for i, vi := range inputs {
-		field := fmt.Sprintf("variants[%d]", i)
-		v := models.ProductVariant{InventoryPolicy: models.InventoryDeny, TrackInventory: true, Taxable: true, RequiresShipping: true}
-		if vi.ID != nil {
-			old, ok := byID[*vi.ID]
-			if !ok {
-				return apperr.Invalidf("%s.id %d is not a variant of this product", field, *vi.ID)
-			}
-			v = old
+		if out[i], err = c.check(i, vi); err != nil {
+			return err
 		}
-		opts := []*string{vi.Option1, vi.Option2, vi.Option3}
-		cur := []*string{&v.Option1, &v.Option2, &v.Option3}
-		for k := 0; k < 3; k++ {
-			val := *cur[k]
-			if opts[k] != nil {
-				val = strings.TrimSpace(*opts[k])
-			}
-			if defaultOnly && k == 0 {
-				val = "Default Title"
-			}
-			if k >= len(names) {
-				if val != "" && vi.ID == nil {
-					return apperr.Invalidf("%s.option%d has a value, but the product has %d option(s)", field, k+1, len(names))
-				}
-				val = ""
-			} else if val == "" {
-				return apperr.Invalidf("%s.option%d (%s) must not be empty", field, k+1, names[k])
-			} else if len([]rune(val)) > maxTitle {
-				return apperr.Invalidf("%s.option%d must be at most %d characters", field, k+1, maxTitle)
-			}
-			*cur[k] = val
-			if k < len(names) && !containsFold(values[k], val) {
-				values[k] = append(values[k], val)
-			}
-		}
-		combo := strings.ToLower(v.Option1 + "\x00" + v.Option2 + "\x00" + v.Option3)
-		if j, dup := combos[combo]; dup {
-			return apperr.Invalidf("%s has the same option values as variants[%d]", field, j)
-		}
-		combos[combo] = i
-		v.Title = variantTitle(v)
-		if vi.PriceCents < 0 {
-			return apperr.Invalidf("%s.price_cents must not be negative", field)
-		}
-		v.PriceCents = vi.PriceCents
-		for _, n := range []struct {
-			name string
-			in   *int64
-			out  **int64
-		}{{"compare_at_price_cents", vi.CompareAtPriceCents, &v.CompareAtPriceCents}, {"cost_cents", vi.CostCents, &v.CostCents}} {
-			if n.in != nil {
-				if *n.in < 0 {
-					return apperr.Invalidf("%s.%s must not be negative", field, n.name)
-				}
-				val := *n.in
-				*n.out = &val
-			}
-		}
-		if vi.WeightGrams != nil {
-			if *vi.WeightGrams < 0 {
-				return apperr.Invalidf("%s.weight_grams must not be negative", field)
-			}
-			v.WeightGrams = *vi.WeightGrams
-		}
-		if vi.InventoryQuantity != nil {
-			v.InventoryQuantity = *vi.InventoryQuantity
-		}
-		var err error
-		if vi.InventoryPolicy != nil {
-			if v.InventoryPolicy, err = oneOf(field+".inventory_policy", *vi.InventoryPolicy, models.InventoryDeny, models.InventoryContinue); err != nil {
-				return err
-			}
-		}
-		if vi.Sku != nil {
-			if v.SKU, err = text(field+".sku", *vi.Sku, maxTitle, false); err != nil {
-				return err
-			}
-		}
-		if v.SKU != "" {
-			if j, dup := skus[strings.ToLower(v.SKU)]; dup {
-				return apperr.Invalidf("%s.sku %q repeats the SKU of variants[%d]", field, v.SKU, j)
-			}
-			skus[strings.ToLower(v.SKU)] = i
-		}
-		if vi.Barcode != nil {
-			if v.Barcode, err = text(field+".barcode", *vi.Barcode, maxTitle, false); err != nil {
-				return err
-			}
-		}
-		for _, b := range []struct {
-			in  *bool
-			out *bool
-		}{{vi.TrackInventory, &v.TrackInventory}, {vi.Taxable, &v.Taxable}, {vi.RequiresShipping, &v.RequiresShipping}} {
-			if b.in != nil {
-				*b.out = *b.in
-			}
-		}
-		// image_src left out keeps a variant's image; empty removes it.
-		v.ImageSrc = ""
-		if vi.ImageSrc != nil {
-			v.ImageID = nil
-			if src := strings.TrimSpace(*vi.ImageSrc); src != "" {
-				if !imageSrcs[src] {
-					return apperr.Invalidf("%s.image_src must be the src of one of the product's images", field)
-				}
-				v.ImageSrc = src
-			}
-		}
-		out[i] = v
 	}
 	d.variants = out
-	d.p.Options = orderOptions(names, values, in.Options)
+	d.p.Options = orderOptions(names, c.values, in.Options)
+	return nil
+}
+
+// optionNamesOf is the product's option names after in: those sent (at
+// most 3, each a title, none repeated ignoring case), else cur's. Options
+// changed on a product that has variants must come with its variants.
+func optionNamesOf(cur *models.Product, in graph.ProductInput) ([]string, error) {
+	names := optionNames(cur.Options)
+	if in.Options == nil {
+		return names, nil
+	}
+	if len(in.Options) > 3 {
+		return nil, apperr.Invalidf("a product has at most 3 options")
+	}
+	names = names[:0]
+	seen := map[string]bool{}
+	for i, o := range in.Options {
+		name, err := text(fmt.Sprintf("options[%d].name", i), o.Name, maxTitle, true)
+		if err != nil {
+			return nil, err
+		}
+		if seen[strings.ToLower(name)] {
+			return nil, apperr.Invalidf("options[%d].name repeats %q", i, name)
+		}
+		seen[strings.ToLower(name)] = true
+		names = append(names, name)
+	}
+	if in.Variants == nil && cur.ID != 0 {
+		return nil, apperr.Invalidf("send variants with options: each variant needs a value for each option")
+	}
+	return names, nil
+}
+
+// variantInputs is the variants to settle: those sent, else one default
+// variant for a new product; settle is false when an existing product
+// keeps its variants.
+func variantInputs(cur *models.Product, in graph.ProductInput) (inputs []graph.ProductVariantInput, settle bool) {
+	switch {
+	case in.Variants != nil:
+		return in.Variants, true
+	case cur.ID == 0:
+		return []graph.ProductVariantInput{{}}, true
+	}
+	return nil, false
+}
+
+// onlyDefaultOption reports whether the product has no option of its own:
+// none named, or only the implicit Title kept from before.
+func onlyDefaultOption(names []string, sent []graph.ProductOptionInput) bool {
+	return len(names) == 0 || (len(names) == 1 && names[0] == "Title" && sent == nil)
+}
+
+// checkVariantCount refuses no variant, more than models.MaxVariants, and
+// more than one without options to tell them apart.
+func checkVariantCount(n int, defaultOnly bool) error {
+	if n == 0 {
+		return apperr.Invalidf("a product needs at least one variant")
+	}
+	if n > models.MaxVariants {
+		return apperr.Invalidf("a product has at most %d variants", models.MaxVariants)
+	}
+	if defaultOnly && n > 1 {
+		return apperr.Invalidf("name the options (such as Size or Color) that tell %d variants apart", n)
+	}
+	return nil
+}
+
+// variantChecker checks the variant inputs of one product in turn: each
+// alone, and against those before it (combinations and SKUs repeated).
+type variantChecker struct {
+	names       []string
+	defaultOnly bool
+	// existing are the product's variants by id: an input with an id
+	// changes one of them.
+	existing map[int64]models.ProductVariant
+	// imageSrcs are the images a variant may name (those sent, or the
+	// product's own when none are sent); the save would silently leave
+	// any other src unlinked, so it is refused here.
+	imageSrcs map[string]bool
+	// combos and skus map what earlier variants used to their index.
+	combos map[string]int
+	skus   map[string]int
+	// values are the values used of each option, in first-use order.
+	values [][]string
+}
+
+func newVariantChecker(names []string, defaultOnly bool, curVariants []models.ProductVariant, images []models.ProductImage) *variantChecker {
+	c := &variantChecker{
+		names: names, defaultOnly: defaultOnly,
+		existing: map[int64]models.ProductVariant{}, imageSrcs: map[string]bool{},
+		combos: map[string]int{}, skus: map[string]int{}, values: make([][]string, len(names)),
+	}
+	for _, v := range curVariants {
+		c.existing[v.ID] = v
+	}
+	for _, img := range images {
+		c.imageSrcs[img.Src] = true
+	}
+	return c
+}
+
+// check settles input i: the variant it names (or a new one) with what
+// it sends applied and checked.
+func (c *variantChecker) check(i int, vi graph.ProductVariantInput) (models.ProductVariant, error) {
+	field := fmt.Sprintf("variants[%d]", i)
+	v, err := c.base(field, vi)
+	if err != nil {
+		return v, err
+	}
+	if err := c.setOptionValues(field, &v, vi); err != nil {
+		return v, err
+	}
+	if err := c.claimCombination(field, i, v); err != nil {
+		return v, err
+	}
+	v.Title = variantTitle(v)
+	if err := setVariantPrices(field, &v, vi); err != nil {
+		return v, err
+	}
+	if err := setVariantStock(field, &v, vi); err != nil {
+		return v, err
+	}
+	if err := c.setSKU(field, i, &v, vi); err != nil {
+		return v, err
+	}
+	if err := setVariantBarcode(field, &v, vi); err != nil {
+		return v, err
+	}
+	setVariantFlags(&v, vi)
+	return v, c.setImage(field, &v, vi)
+}
+
+// base is the variant vi changes: the product's variant of its id, or a
+// new one with the defaults.
+func (c *variantChecker) base(field string, vi graph.ProductVariantInput) (models.ProductVariant, error) {
+	if vi.ID == nil {
+		return models.ProductVariant{InventoryPolicy: models.InventoryDeny, TrackInventory: true, Taxable: true, RequiresShipping: true}, nil
+	}
+	old, ok := c.existing[*vi.ID]
+	if !ok {
+		return old, apperr.Invalidf("%s.id %d is not a variant of this product", field, *vi.ID)
+	}
+	return old, nil
+}
+
+// setOptionValues gives v a value for each option of the product and none
+// beyond: sent values trimmed, else kept; Default Title when the product
+// has no option of its own. A kept variant loses values of options the
+// product no longer has; a new one may not send them.
+func (c *variantChecker) setOptionValues(field string, v *models.ProductVariant, vi graph.ProductVariantInput) error {
+	sent := []*string{vi.Option1, vi.Option2, vi.Option3}
+	have := []*string{&v.Option1, &v.Option2, &v.Option3}
+	for k := 0; k < 3; k++ {
+		val := *have[k]
+		if sent[k] != nil {
+			val = strings.TrimSpace(*sent[k])
+		}
+		if c.defaultOnly && k == 0 {
+			val = "Default Title"
+		}
+		if k >= len(c.names) {
+			if val != "" && vi.ID == nil {
+				return apperr.Invalidf("%s.option%d has a value, but the product has %d option(s)", field, k+1, len(c.names))
+			}
+			val = ""
+		} else if val == "" {
+			return apperr.Invalidf("%s.option%d (%s) must not be empty", field, k+1, c.names[k])
+		} else if len([]rune(val)) > maxTitle {
+			return apperr.Invalidf("%s.option%d must be at most %d characters", field, k+1, maxTitle)
+		}
+		*have[k] = val
+		if k < len(c.names) && !containsFold(c.values[k], val) {
+			c.values[k] = append(c.values[k], val)
+		}
+	}
+	return nil
+}
+
+// claimCombination refuses v's option values (ignoring case) when an
+// earlier variant has them, else records them as variant i's.
+func (c *variantChecker) claimCombination(field string, i int, v models.ProductVariant) error {
+	combo := strings.ToLower(v.Option1 + "\x00" + v.Option2 + "\x00" + v.Option3)
+	if j, dup := c.combos[combo]; dup {
+		return apperr.Invalidf("%s has the same option values as variants[%d]", field, j)
+	}
+	c.combos[combo] = i
+	return nil
+}
+
+// setVariantPrices sets the price, and the compare-at price and cost when
+// sent; none may be negative.
+func setVariantPrices(field string, v *models.ProductVariant, vi graph.ProductVariantInput) error {
+	if vi.PriceCents < 0 {
+		return apperr.Invalidf("%s.price_cents must not be negative", field)
+	}
+	v.PriceCents = vi.PriceCents
+	for _, n := range []struct {
+		name string
+		in   *int64
+		out  **int64
+	}{{"compare_at_price_cents", vi.CompareAtPriceCents, &v.CompareAtPriceCents}, {"cost_cents", vi.CostCents, &v.CostCents}} {
+		if n.in != nil {
+			if *n.in < 0 {
+				return apperr.Invalidf("%s.%s must not be negative", field, n.name)
+			}
+			val := *n.in
+			*n.out = &val
+		}
+	}
+	return nil
+}
+
+// setVariantStock sets the weight (not negative), the quantity in stock
+// and the inventory policy (deny or continue) when sent.
+func setVariantStock(field string, v *models.ProductVariant, vi graph.ProductVariantInput) error {
+	if vi.WeightGrams != nil {
+		if *vi.WeightGrams < 0 {
+			return apperr.Invalidf("%s.weight_grams must not be negative", field)
+		}
+		v.WeightGrams = *vi.WeightGrams
+	}
+	if vi.InventoryQuantity != nil {
+		v.InventoryQuantity = *vi.InventoryQuantity
+	}
+	if vi.InventoryPolicy != nil {
+		policy, err := oneOf(field+".inventory_policy", *vi.InventoryPolicy, models.InventoryDeny, models.InventoryContinue)
+		if err != nil {
+			return err
+		}
+		v.InventoryPolicy = policy
+	}
+	return nil
+}
+
+// setSKU sets the SKU when sent and refuses one (ignoring case) that an
+// earlier variant has; it records the SKU as variant i's.
+func (c *variantChecker) setSKU(field string, i int, v *models.ProductVariant, vi graph.ProductVariantInput) error {
+	if vi.Sku != nil {
+		sku, err := text(field+".sku", *vi.Sku, maxTitle, false)
+		if err != nil {
+			return err
+		}
+		v.SKU = sku
+	}
+	if v.SKU == "" {
+		return nil
+	}
+	if j, dup := c.skus[strings.ToLower(v.SKU)]; dup {
+		return apperr.Invalidf("%s.sku %q repeats the SKU of variants[%d]", field, v.SKU, j)
+	}
+	c.skus[strings.ToLower(v.SKU)] = i
+	return nil
+}
+
+// setVariantBarcode sets the barcode when sent.
+func setVariantBarcode(field string, v *models.ProductVariant, vi graph.ProductVariantInput) error {
+	if vi.Barcode != nil {
+		barcode, err := text(field+".barcode", *vi.Barcode, maxTitle, false)
+		if err != nil {
+			return err
+		}
+		v.Barcode = barcode
+	}
+	return nil
+}
+
+// setVariantFlags sets track_inventory, taxable and requires_shipping when
+// sent.
+func setVariantFlags(v *models.ProductVariant, vi graph.ProductVariantInput) {
+	for _, b := range []struct {
+		in  *bool
+		out *bool
+	}{{vi.TrackInventory, &v.TrackInventory}, {vi.Taxable, &v.Taxable}, {vi.RequiresShipping, &v.RequiresShipping}} {
+		if b.in != nil {
+			*b.out = *b.in
+		}
+	}
+}
+
+// setImage links the variant to one of the product's images by src:
+// image_src left out keeps a variant's image; empty removes it.
+func (c *variantChecker) setImage(field string, v *models.ProductVariant, vi graph.ProductVariantInput) error {
+	v.ImageSrc = ""
+	if vi.ImageSrc == nil {
+		return nil
+	}
+	v.ImageID = nil
+	if src := strings.TrimSpace(*vi.ImageSrc); src != "" {
+		if !c.imageSrcs[src] {
+			return apperr.Invalidf("%s.image_src must be the src of one of the product's images", field)
+		}
+		v.ImageSrc = src
+	}
 	return nil
 }
 

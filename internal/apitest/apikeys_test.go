@@ -77,16 +77,16 @@ func TestAPIKeysRefusedToEveryKey(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
 	victim := e.Key(s.ID, auth.RoleStaff, "store:read")
-	victimID := ssKeyID(t, e, s.ID, victim)
+	victimID := keyID(t, e, s.ID, victim)
 	otherKey := e.Key(other.ID, auth.RoleAdmin)
-	otherKeyID := ssKeyID(t, e, other.ID, otherKey)
+	otherKeyID := keyID(t, e, other.ID, otherKey)
 	mcpID, otherMCPID := akMCPKey(t, e, s.ID, "Claude"), akMCPKey(t, e, other.ID, "Bolt's Claude")
 
 	keys := map[string]string{
 		"admin, no scopes":                     e.Key(s.ID, auth.RoleAdmin),
 		"admin, api-keys:write":                e.Key(s.ID, auth.RoleAdmin, "api-keys:write"),
 		"admin, api-keys:read and write":       e.Key(s.ID, auth.RoleAdmin, "api-keys:read", "api-keys:write"),
-		"admin, every scope":                   ssKeyAllScopes(t, e, s.ID),
+		"admin, every scope":                   keyWithAllScopes(t, e, s.ID),
 		"staff, no scopes":                     e.Key(s.ID, auth.RoleStaff),
 		"staff, api-keys:write":                e.Key(s.ID, auth.RoleStaff, "api-keys:write"),
 		"admin, another resource's write only": e.Key(s.ID, auth.RoleAdmin, "store:write"),
@@ -166,7 +166,7 @@ func TestAPIKeysRefusedToEveryKey(t *testing.T) {
 
 	// Without a valid key, every call is 401 first.
 	for _, c := range calls {
-		ssUnauthorized(t, e, s.ID, c.Method, c.Path, c.Body)
+		expectUnauthorized(t, e, s.ID, c.Method, c.Path, c.Body)
 	}
 }
 
@@ -210,8 +210,8 @@ func TestAPIKeysAuthentication(t *testing.T) {
 	}
 	e.Do(http.MethodGet, "/store", *k.Key, nil).Expect(t, 200)
 
-	ssUnauthorized(t, e, s.ID, http.MethodGet, "/store", nil)
-	ssUnauthorized(t, e, s.ID, http.MethodPut, "/store/settings", ssPut("a", "b", 1))
+	expectUnauthorized(t, e, s.ID, http.MethodGet, "/store", nil)
+	expectUnauthorized(t, e, s.ID, http.MethodPut, "/store/settings", settingBody("a", "b", 1))
 	for name, header := range map[string]string{
 		"empty bearer":       "Bearer ",
 		"basic scheme":       "Basic " + key,
@@ -233,7 +233,7 @@ func TestAPIKeysAuthentication(t *testing.T) {
 
 	// A key stops working the moment it is revoked or expires, on both surfaces.
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, 200)
-	if _, err := models.RevokeAPIKey(context.Background(), e.DB, s.ID, ssKeyID(t, e, s.ID, key)); err != nil {
+	if _, err := models.RevokeAPIKey(context.Background(), e.DB, s.ID, keyID(t, e, s.ID, key)); err != nil {
 		t.Fatal(err)
 	}
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, 401)
@@ -260,7 +260,7 @@ func TestAPIKeysScopesAndRoles(t *testing.T) {
 		{http.MethodGet, "/store", nil},
 		{http.MethodPut, "/store", map[string]any{"name": "Acme"}},
 		{http.MethodGet, "/store/settings", nil},
-		{http.MethodPut, "/store/settings", ssPut("theme", "color", "red")},
+		{http.MethodPut, "/store/settings", settingBody("theme", "color", "red")},
 		{http.MethodGet, "/store/members", nil},
 	}
 	for _, c := range []struct {
@@ -304,25 +304,25 @@ func TestAPIKeysLastUsedAt(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	if k := ssKeyRow(t, e, s.ID, key); k.LastUsedAt != nil {
+	if k := keyRow(t, e, s.ID, key); k.LastUsedAt != nil {
 		t.Fatalf("a new key has last_used_at %v", k.LastUsedAt)
 	}
 
 	before := time.Now()
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, 200)
 	after := time.Now()
-	first := ssKeyRow(t, e, s.ID, key).LastUsedAt
+	first := keyRow(t, e, s.ID, key).LastUsedAt
 	if first == nil || first.Before(before.Add(-time.Second)) || first.After(after.Add(time.Second)) {
 		t.Fatalf("last_used_at after the first use: %v, want within [%v, %v]", first, before, after)
 	}
 
 	// Further requests within the minute do not rewrite it, on either surface.
 	e.Do(http.MethodGet, "/store/settings", key, nil).Expect(t, 200)
-	e.Do(http.MethodPut, "/store/settings", key, ssPut("a", "b", 1)).Expect(t, 200)
+	e.Do(http.MethodPut, "/store/settings", key, settingBody("a", "b", 1)).Expect(t, 200)
 	if g := e.GraphQL(key, `{ currentStoreId }`, nil); g.Body["errors"] != nil {
 		t.Fatalf("GraphQL: %s", g.Raw)
 	}
-	if again := ssKeyRow(t, e, s.ID, key).LastUsedAt; again == nil || !again.Equal(*first) {
+	if again := keyRow(t, e, s.ID, key).LastUsedAt; again == nil || !again.Equal(*first) {
 		t.Fatalf("last_used_at rewritten within the minute: %v then %v", first, again)
 	}
 
@@ -330,21 +330,21 @@ func TestAPIKeysLastUsedAt(t *testing.T) {
 	old := e.Key(s.ID, auth.RoleStaff)
 	long := time.Now().Add(-2 * time.Hour).UTC().Truncate(time.Second)
 	if _, err := e.DB.NewUpdate().Model((*models.APIKey)(nil)).Set("last_used_at = ?", long).
-		Where("id = ?", ssKeyID(t, e, s.ID, old)).Exec(context.Background()); err != nil {
+		Where("id = ?", keyID(t, e, s.ID, old)).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	e.Do(http.MethodGet, "/store", old, nil).Expect(t, 200)
-	if got := ssKeyRow(t, e, s.ID, old).LastUsedAt; got == nil || got.Before(before) {
+	if got := keyRow(t, e, s.ID, old).LastUsedAt; got == nil || got.Before(before) {
 		t.Fatalf("last_used_at of a key used two hours ago was not renewed: %v", got)
 	}
 
 	// Refused credentials are not uses.
-	revoked := ssRevokedKey(t, e, s.ID)
-	expired := ssExpiredKey(t, e, s.ID, auth.RoleAdmin)
+	revoked := revokedKey(t, e, s.ID)
+	expired := expiredKey(t, e, s.ID, auth.RoleAdmin)
 	e.Do(http.MethodGet, "/store", revoked, nil).Expect(t, 401)
 	e.Do(http.MethodGet, "/store", expired, nil).Expect(t, 401)
 	for _, k := range []string{revoked, expired} {
-		if got := ssKeyRow(t, e, s.ID, k).LastUsedAt; got != nil {
+		if got := keyRow(t, e, s.ID, k).LastUsedAt; got != nil {
 			t.Fatalf("a refused key got last_used_at %v", got)
 		}
 	}
@@ -370,9 +370,9 @@ func akCode(t *testing.T, what string, err error, want apperr.Code) {
 func TestAPIKeysResolversForSessions(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
-	adminUser := ssMember(t, e, s.ID, "ada@acme.test", "Ada", "admin", models.MemberActive)
-	staffUser := ssMember(t, e, s.ID, "sam@acme.test", "Sam", "staff", models.MemberActive)
-	ownerUser := ssMember(t, e, s.ID, "olga@acme.test", "Olga", "owner", models.MemberActive)
+	adminUser := addMember(t, e, s.ID, "ada@acme.test", "Ada", "admin", models.MemberActive)
+	staffUser := addMember(t, e, s.ID, "sam@acme.test", "Sam", "staff", models.MemberActive)
+	ownerUser := addMember(t, e, s.ID, "olga@acme.test", "Olga", "owner", models.MemberActive)
 	r := &resolvers.Resolver{DB: e.DB, Now: time.Now}
 	mut, qry := r.Mutation(), r.Query()
 	adminCtx := akSession(e, s.ID, adminUser, auth.RoleAdmin)
@@ -425,9 +425,9 @@ func TestAPIKeysResolversForSessions(t *testing.T) {
 	// The key works over HTTP with exactly its role and scopes.
 	e.Do(http.MethodGet, "/store", secret, nil).Expect(t, 200)
 	e.Do(http.MethodGet, "/store/settings", secret, nil).Expect(t, 200)
-	e.Do(http.MethodPut, "/store", secret, map[string]any{"name": "x"}).Expect(t, 403) // staff role
-	e.Do(http.MethodPut, "/store/settings", secret, ssPut("a", "b", 1)).Expect(t, 403) // read scope, staff role
-	e.Do(http.MethodGet, "/store/members", secret, nil).Expect(t, 403)                 // no staff scope
+	e.Do(http.MethodPut, "/store", secret, map[string]any{"name": "x"}).Expect(t, 403)       // staff role
+	e.Do(http.MethodPut, "/store/settings", secret, settingBody("a", "b", 1)).Expect(t, 403) // read scope, staff role
+	e.Do(http.MethodGet, "/store/members", secret, nil).Expect(t, 403)                       // no staff scope
 	if got := e.Do(http.MethodGet, "/store", secret, nil).Expect(t, 200).Body["role"]; got != "staff" {
 		t.Fatalf("role of the created key: %v", got)
 	}
@@ -440,7 +440,7 @@ func TestAPIKeysResolversForSessions(t *testing.T) {
 	if len(all.Scopes) != 0 || all.ExpiresAt != nil || all.CreatedBy != ownerUser {
 		t.Fatalf("key without scopes: %+v", all)
 	}
-	e.Do(http.MethodPut, "/store/settings", *all.Key, ssPut("a", "b", 1)).Expect(t, 200)
+	e.Do(http.MethodPut, "/store/settings", *all.Key, settingBody("a", "b", 1)).Expect(t, 200)
 	e.Do(http.MethodGet, "/store/members", *all.Key, nil).Expect(t, 200)
 	// It is still a key: key management stays refused to it.
 	e.Do(http.MethodGet, "/store/api-keys", *all.Key, nil).Expect(t, 403)
@@ -519,7 +519,7 @@ func TestAPIKeysResolversForSessions(t *testing.T) {
 
 	// Another store's key, or none: not found; the other key keeps working.
 	otherKey := e.Key(other.ID, auth.RoleAdmin)
-	_, err = mut.RevokeAPIKey(adminCtx, ssKeyID(t, e, other.ID, otherKey))
+	_, err = mut.RevokeAPIKey(adminCtx, keyID(t, e, other.ID, otherKey))
 	akCode(t, "revoking another store's key", err, apperr.NotFound)
 	_, err = mut.RevokeAPIKey(adminCtx, 987654)
 	akCode(t, "revoking a missing key", err, apperr.NotFound)
@@ -584,8 +584,8 @@ func akIDs(keys []models.APIKey) []int64 {
 func TestMCPKeyCreatorIsReadThroughItsStore(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
-	ada := ssMember(t, e, s.ID, "ada@acme.test", "Ada", "admin", models.MemberActive)
-	bob := ssMember(t, e, other.ID, "bob@bolt.test", "Bob", "owner", models.MemberActive)
+	ada := addMember(t, e, s.ID, "ada@acme.test", "Ada", "admin", models.MemberActive)
+	bob := addMember(t, e, other.ID, "bob@bolt.test", "Bob", "owner", models.MemberActive)
 	byAda, byBob := akMCPKey(t, e, s.ID, "Ada's Claude"), akMCPKey(t, e, s.ID, "Claude of a stranger")
 	for id, user := range map[int64]int64{byAda: ada, byBob: bob} {
 		if _, err := e.DB.NewUpdate().Model((*models.MCPKey)(nil)).Set("created_by = ?", user).Where("id = ?", id).

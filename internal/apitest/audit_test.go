@@ -36,49 +36,21 @@ func auditKeyID(t *testing.T, e *apitest.Env, storeID int64, secret string) int6
 	return 0
 }
 
-// auditList reads GET /store/audit-logs with query (without the "?") and
-// returns the rows, the total and the answer.
-func auditList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, int64, *apitest.Response) {
-	t.Helper()
-	path := "/store/audit-logs"
-	if query != "" {
-		path += "?" + query
-	}
-	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"logs", "status", "total"}) {
-		t.Fatalf("GET %s: payload keys %v, want logs, status, total: %s", path, keys, r.Raw)
-	}
-	total, ok := auditWhole(r.Body["total"])
-	if !ok {
-		t.Fatalf("GET %s: total is not an integer: %s", path, r.Raw)
-	}
-	var rows []map[string]any
-	for _, v := range r.List("logs") {
-		row, ok := v.(map[string]any)
-		if !ok {
-			t.Fatalf("GET %s: a log is not an object: %s", path, r.Raw)
-		}
-		checkAuditLogShape(t, row)
-		rows = append(rows, row)
-	}
-	return rows, total, r
-}
-
 // checkAuditLogShape fails unless row has exactly the AuditLog fields with
 // their types.
 func checkAuditLogShape(t *testing.T, row map[string]any) {
 	t.Helper()
-	if keys := auditSortedKeys(row); !reflect.DeepEqual(keys, auditLogKeys) {
+	if keys := sortedKeys(row); !reflect.DeepEqual(keys, auditLogKeys) {
 		t.Fatalf("audit log fields %v, want %v", keys, auditLogKeys)
 	}
 	for _, k := range []string{"id", "status_code"} {
-		if _, ok := auditWhole(row[k]); !ok {
+		if _, ok := asWhole(row[k]); !ok {
 			t.Fatalf("audit log %s = %#v, want an integer", k, row[k])
 		}
 	}
 	for _, k := range []string{"store_id", "actor_id"} { // i?: an integer when present
 		if row[k] != nil {
-			if _, ok := auditWhole(row[k]); !ok {
+			if _, ok := asWhole(row[k]); !ok {
 				t.Fatalf("audit log %s = %#v, want an integer or null", k, row[k])
 			}
 		}
@@ -108,9 +80,9 @@ type auditWant struct {
 func checkAuditRow(t *testing.T, row map[string]any, w auditWant) {
 	t.Helper()
 	got := auditWant{
-		storeID: auditMustWhole(t, row["store_id"]), actorID: auditMustWhole(t, row["actor_id"]),
+		storeID: wholeNumber(t, row["store_id"]), actorID: wholeNumber(t, row["actor_id"]),
 		action: row["action"].(string), method: row["method"].(string), path: row["path"].(string),
-		status: auditMustWhole(t, row["status_code"]), ip: row["ip"].(string), ua: row["user_agent"].(string), country: row["country"].(string),
+		status: wholeNumber(t, row["status_code"]), ip: row["ip"].(string), ua: row["user_agent"].(string), country: row["country"].(string),
 	}
 	if got != w {
 		t.Fatalf("audit row:\n got  %+v\n want %+v\n row %v", got, w, row)
@@ -118,45 +90,6 @@ func checkAuditRow(t *testing.T, row map[string]any, w auditWant) {
 	if row["actor_type"] != "api_key" {
 		t.Fatalf("actor_type = %v, want api_key", row["actor_type"])
 	}
-}
-
-func auditMeta(row map[string]any) map[string]any {
-	m, _ := row["metadata"].(map[string]any)
-	return m
-}
-
-func auditIDs(rows []map[string]any) []int64 {
-	out := make([]int64, len(rows))
-	for i, r := range rows {
-		out[i], _ = auditWhole(r["id"])
-	}
-	return out
-}
-
-func auditWhole(v any) (int64, bool) {
-	f, ok := v.(float64)
-	if !ok || f != float64(int64(f)) {
-		return 0, false
-	}
-	return int64(f), true
-}
-
-func auditMustWhole(t *testing.T, v any) int64 {
-	t.Helper()
-	n, ok := auditWhole(v)
-	if !ok {
-		t.Fatalf("%#v is not an integer", v)
-	}
-	return n
-}
-
-func auditSortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func auditCountAll(t *testing.T, e *apitest.Env) int64 {
@@ -203,9 +136,9 @@ func TestAuditRecordsWrites(t *testing.T) {
 	e.DoHeaders(http.MethodGet, "/store/webhooks", admin, nil, hdr).Expect(t, 200)
 	// A REST create names the record it made.
 	wh := e.DoHeaders(http.MethodPost, "/store/webhooks", admin, map[string]any{"url": "https://example.com/hooks", "topics": []string{"order.paid"}}, hdr).Expect(t, 201)
-	whID := auditMustWhole(t, wh.Obj("webhook")["id"])
+	whID := wholeNumber(t, wh.Obj("webhook")["id"])
 
-	rows, total, list := auditList(t, e, admin, "")
+	rows, total, list := listAuditLogs(t, e, admin, "")
 	if total != 5 || len(rows) != 5 {
 		t.Fatalf("want 5 rows (4 writes and the webhook create; no reads), got total %d: %s", total, list.Raw)
 	}
@@ -213,35 +146,35 @@ func TestAuditRecordsWrites(t *testing.T) {
 
 	// Newest first.
 	checkAuditRow(t, rows[0], want("createWebhook", "POST", "/api/v1/store/webhooks", 201))
-	if m := auditMeta(rows[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "webhook_subscription", "id": float64(whID)}}) || m["error"] != nil {
+	if m := metadataOf(rows[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "webhook_subscription", "id": float64(whID)}}) || m["error"] != nil {
 		t.Fatalf("createWebhook metadata: %v", m)
 	}
 
 	checkAuditRow(t, rows[1], want("putStoreSetting", "POST", "/graphql/SaveSetting", 200))
-	if m := auditMeta(rows[1]); m["setting"] != "shop.size" || m["operation"] != "SaveSetting" || m["error"] != nil {
+	if m := metadataOf(rows[1]); m["setting"] != "shop.size" || m["operation"] != "SaveSetting" || m["error"] != nil {
 		t.Fatalf("SaveSetting metadata: %v", m)
 	}
 
 	checkAuditRow(t, rows[2], want("putStoreSetting", "PUT", "/api/v1/store/settings", 400)) // a routed request names its operation, even with a body it cannot read
-	if m := auditMeta(rows[2]); m["error"] != bad.Message() || m["records"] != nil {
+	if m := metadataOf(rows[2]); m["error"] != bad.Message() || m["records"] != nil {
 		t.Fatalf("malformed body metadata: %v, want error %q", m, bad.Message())
 	}
 
 	checkAuditRow(t, rows[3], want("closeStore", "POST", "/api/v1/store/close", 403))
-	if m := auditMeta(rows[3]); m["error"] != closed.Message() || m["records"] != nil {
+	if m := metadataOf(rows[3]); m["error"] != closed.Message() || m["records"] != nil {
 		t.Fatalf("closeStore metadata: %v, want error %q", m, closed.Message())
 	}
 
 	checkAuditRow(t, rows[4], want("putStoreSetting", "PUT", "/api/v1/store/settings", 200))
-	if m := auditMeta(rows[4]); m["setting"] != "shop.color" || m["error"] != nil {
+	if m := metadataOf(rows[4]); m["setting"] != "shop.color" || m["error"] != nil {
 		t.Fatalf("PUT /store/settings metadata: %v", m)
 	}
 
 	for i := 1; i < len(rows); i++ {
 		prev, _ := time.Parse(time.RFC3339Nano, rows[i-1]["created_at"].(string))
 		cur, _ := time.Parse(time.RFC3339Nano, rows[i]["created_at"].(string))
-		if cur.After(prev) || auditMustWhole(t, rows[i]["id"]) >= auditMustWhole(t, rows[i-1]["id"]) {
-			t.Fatalf("rows are not newest first: %v", auditIDs(rows))
+		if cur.After(prev) || wholeNumber(t, rows[i]["id"]) >= wholeNumber(t, rows[i-1]["id"]) {
+			t.Fatalf("rows are not newest first: %v", rowIDs(rows))
 		}
 	}
 }
@@ -256,9 +189,9 @@ func TestAuditRecordsWebhookWrites(t *testing.T) {
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	adminID := auditKeyID(t, e, s.ID, admin)
 	otherWh := e.Do(http.MethodPost, "/store/webhooks", e.Key(other.ID, auth.RoleAdmin), map[string]any{"url": "https://example.org/x", "topics": []string{"order.paid"}}).Expect(t, 201)
-	otherID := auditMustWhole(t, otherWh.Obj("webhook")["id"])
+	otherID := wholeNumber(t, otherWh.Obj("webhook")["id"])
 
-	id := auditMustWhole(t, e.Do(http.MethodPost, "/store/webhooks", admin, map[string]any{"url": "https://example.com/a", "topics": []string{"order.paid"}}).Expect(t, 201).Obj("webhook")["id"])
+	id := wholeNumber(t, e.Do(http.MethodPost, "/store/webhooks", admin, map[string]any{"url": "https://example.com/a", "topics": []string{"order.paid"}}).Expect(t, 201).Obj("webhook")["id"])
 	e.Do(http.MethodPut, "/store/webhooks/"+strconv.FormatInt(id, 10), admin, map[string]any{"active": false}).Expect(t, 200)
 	g := e.GraphQL(admin, `mutation($id: Int!) { deleteWebhook(id: $id) }`, map[string]any{"id": id})
 	if g.Data()["deleteWebhook"] != true {
@@ -266,7 +199,7 @@ func TestAuditRecordsWebhookWrites(t *testing.T) {
 	}
 	miss := e.Do(http.MethodDelete, "/store/webhooks/"+strconv.FormatInt(otherID, 10), admin, nil).Expect(t, 404)
 
-	rows, total, _ := auditList(t, e, admin, "")
+	rows, total, _ := listAuditLogs(t, e, admin, "")
 	if total != 4 {
 		t.Fatalf("total %d, want 4", total)
 	}
@@ -283,11 +216,11 @@ func TestAuditRecordsWebhookWrites(t *testing.T) {
 	}
 	for i, c := range cases {
 		checkAuditRow(t, rows[i], auditWant{storeID: s.ID, actorID: adminID, action: c.action, method: c.method, path: c.path, status: c.status, ip: "127.0.0.1", ua: "Go-http-client/1.1"})
-		if m := auditMeta(rows[i]); !reflect.DeepEqual(m["records"], c.records) {
+		if m := metadataOf(rows[i]); !reflect.DeepEqual(m["records"], c.records) {
 			t.Fatalf("row %d (%s) records = %v, want %v", i, c.action, m["records"], c.records)
 		}
 	}
-	if m := auditMeta(rows[0]); m["error"] != miss.Message() {
+	if m := metadataOf(rows[0]); m["error"] != miss.Message() {
 		t.Fatalf("404 metadata: %v, want error %q", m, miss.Message())
 	}
 }
@@ -306,7 +239,7 @@ func TestAuditRecordsUnroutedWrites(t *testing.T) {
 	e.Do(http.MethodPatch, "/store", admin, map[string]any{}).Expect(t, 405)
 	e.Do(http.MethodDelete, "/store/webhooks/notanumber", admin, nil).Expect(t, 400)
 
-	rows, total, _ := auditList(t, e, admin, "")
+	rows, total, _ := listAuditLogs(t, e, admin, "")
 	if total != 3 {
 		t.Fatalf("total %d, want 3", total)
 	}
@@ -321,7 +254,7 @@ func TestAuditRecordsUnroutedWrites(t *testing.T) {
 		{"POST /api/v1/store/bogus", "POST", "/api/v1/store/bogus", 404},
 	} {
 		checkAuditRow(t, rows[i], auditWant{storeID: s.ID, actorID: adminID, action: w.action, method: w.method, path: w.path, status: w.status, ip: "127.0.0.1", ua: "Go-http-client/1.1"})
-		if m, _ := auditMeta(rows[i])["error"].(string); m == "" {
+		if m, _ := metadataOf(rows[i])["error"].(string); m == "" {
 			t.Fatalf("row %d has no error: %v", i, rows[i])
 		}
 	}
@@ -353,13 +286,13 @@ func TestAuditFilters(t *testing.T) {
 	}
 	e.Do(http.MethodPut, "/store/settings", bAdmin, setting("z")).Expect(t, 200)
 
-	all, total, list := auditList(t, e, auditor, "")
+	all, total, list := listAuditLogs(t, e, auditor, "")
 	if total != 7 || len(all) != 7 {
 		t.Fatalf("store A: total %d, want 7: %s", total, list.Raw)
 	}
 	e.SameOnGraphQL(t, list, auditor, "ListAuditLogs", nil)
 	for _, r := range all {
-		if auditMustWhole(t, r["store_id"]) != a.ID {
+		if wholeNumber(t, r["store_id"]) != a.ID {
 			t.Fatalf("store A's log shows a row of store %v", r["store_id"])
 		}
 		if r["country"] != "" {
@@ -368,10 +301,10 @@ func TestAuditFilters(t *testing.T) {
 	}
 	// The GraphQL mutation refused by role is recorded with its status.
 	checkAuditRow(t, all[0], auditWant{storeID: a.ID, actorID: staffID, action: "putStoreSetting", method: "POST", path: "/graphql", status: 403, ip: "127.0.0.1", ua: "Go-http-client/1.1"})
-	if m, _ := auditMeta(all[0])["error"].(string); m == "" {
+	if m, _ := metadataOf(all[0])["error"].(string); m == "" {
 		t.Fatalf("refused GraphQL mutation has no error: %v", all[0])
 	}
-	if admins, _, _ := auditList(t, e, admin, ""); !reflect.DeepEqual(auditIDs(admins), auditIDs(all)) {
+	if admins, _, _ := listAuditLogs(t, e, admin, ""); !reflect.DeepEqual(rowIDs(admins), rowIDs(all)) {
 		t.Fatal("an admin key and an audit-logs:read key see different logs")
 	}
 
@@ -380,7 +313,7 @@ func TestAuditFilters(t *testing.T) {
 		var out []int64
 		for _, r := range all {
 			if keep(r) {
-				out = append(out, auditMustWhole(t, r["id"]))
+				out = append(out, wholeNumber(t, r["id"]))
 			}
 		}
 		return out
@@ -395,7 +328,7 @@ func TestAuditFilters(t *testing.T) {
 		{"actor_id=" + strconv.FormatInt(staffID, 10), pick(field("actor_id", float64(staffID)))},
 		{"actor_id=" + strconv.FormatInt(adminID, 10), pick(field("actor_id", float64(adminID)))},
 		{"actor_id=" + strconv.FormatInt(bAdminID, 10), nil},
-		{"actor_type=api_key", auditIDs(all)},
+		{"actor_type=api_key", rowIDs(all)},
 		{"actor_type=session", nil},
 		{"action=putStoreSetting", pick(field("action", "putStoreSetting"))},
 		{"action=createWebhook", pick(field("action", "createWebhook"))},
@@ -412,8 +345,8 @@ func TestAuditFilters(t *testing.T) {
 			return r["action"] == "putStoreSetting" && r["status_code"] == float64(200) && r["method"] == "PUT"
 		})},
 	} {
-		rows, total, _ := auditList(t, e, auditor, c.query)
-		if got := auditIDs(rows); len(got) != len(c.want) || (len(got) > 0 && !reflect.DeepEqual(got, c.want)) || total != int64(len(c.want)) {
+		rows, total, _ := listAuditLogs(t, e, auditor, c.query)
+		if got := rowIDs(rows); len(got) != len(c.want) || (len(got) > 0 && !reflect.DeepEqual(got, c.want)) || total != int64(len(c.want)) {
 			t.Fatalf("?%s: ids %v total %d, want %v", c.query, got, total, c.want)
 		}
 	}
@@ -422,15 +355,15 @@ func TestAuditFilters(t *testing.T) {
 	}
 
 	// Paging: limit and offset cut the same newest-first list; total ignores them.
-	ids := auditIDs(all)
+	ids := rowIDs(all)
 	for _, c := range []struct {
 		query  string
 		lo, hi int
 	}{
 		{"limit=3", 0, 3}, {"limit=3&offset=3", 3, 6}, {"limit=3&offset=6", 6, 7}, {"offset=10", 7, 7}, {"limit=1&offset=2", 2, 3},
 	} {
-		rows, total, _ := auditList(t, e, auditor, c.query)
-		if got := auditIDs(rows); total != 7 || !slices.Equal(got, ids[c.lo:c.hi]) {
+		rows, total, _ := listAuditLogs(t, e, auditor, c.query)
+		if got := rowIDs(rows); total != 7 || !slices.Equal(got, ids[c.lo:c.hi]) {
 			t.Fatalf("?%s: ids %v total %d, want %v total 7", c.query, got, total, ids[c.lo:c.hi])
 		}
 	}
@@ -463,8 +396,8 @@ func TestAuditFilters(t *testing.T) {
 		{"to=2000-01-01T00:00:00Z", nil},
 		{"from=2000-01-01T00:00:00Z&action=createWebhook", pick(field("action", "createWebhook"))},
 	} {
-		rows, total, _ := auditList(t, e, auditor, c.query)
-		if got := auditIDs(rows); len(got) != len(c.want) || (len(got) > 0 && !reflect.DeepEqual(got, c.want)) || total != int64(len(c.want)) {
+		rows, total, _ := listAuditLogs(t, e, auditor, c.query)
+		if got := rowIDs(rows); len(got) != len(c.want) || (len(got) > 0 && !reflect.DeepEqual(got, c.want)) || total != int64(len(c.want)) {
 			t.Fatalf("?%s: ids %v total %d, want %v", c.query, got, total, c.want)
 		}
 	}
@@ -490,15 +423,15 @@ func TestAuditFilters(t *testing.T) {
 	}
 
 	// Store B sees its one row only; store A's ids never show there.
-	bRows, bTotal, _ := auditList(t, e, bAdmin, "")
+	bRows, bTotal, _ := listAuditLogs(t, e, bAdmin, "")
 	if bTotal != 1 || len(bRows) != 1 {
 		t.Fatalf("store B: %d rows, total %d, want 1", len(bRows), bTotal)
 	}
 	checkAuditRow(t, bRows[0], auditWant{storeID: b.ID, actorID: bAdminID, action: "putStoreSetting", method: "PUT", path: "/api/v1/store/settings", status: 200, ip: "127.0.0.1", ua: "Go-http-client/1.1"})
-	if slices.Contains(ids, auditMustWhole(t, bRows[0]["id"])) {
+	if slices.Contains(ids, wholeNumber(t, bRows[0]["id"])) {
 		t.Fatal("store B's row shows in store A's log")
 	}
-	if rows, total, _ := auditList(t, e, bAdmin, "actor_id="+strconv.FormatInt(adminID, 10)); len(rows) != 0 || total != 0 {
+	if rows, total, _ := listAuditLogs(t, e, bAdmin, "actor_id="+strconv.FormatInt(adminID, 10)); len(rows) != 0 || total != 0 {
 		t.Fatalf("store B filtering by store A's key sees %d rows (total %d)", len(rows), total)
 	}
 }
@@ -559,12 +492,12 @@ func TestAuditRecordsGraphQLMutationWithBadVariables(t *testing.T) {
 	if g.Body["errors"] == nil {
 		t.Fatalf("SaveSetting without key: %s", g.Raw)
 	}
-	rows, total, _ := auditList(t, e, admin, "")
+	rows, total, _ := listAuditLogs(t, e, admin, "")
 	if total != 1 || len(rows) != 1 {
 		t.Fatalf("a rejected mutation: %d rows, want 1", total)
 	}
 	checkAuditRow(t, rows[0], auditWant{storeID: s.ID, actorID: adminID, action: "putStoreSetting", method: "POST", path: "/graphql/SaveSetting", status: 400, ip: "127.0.0.1", ua: "Go-http-client/1.1"})
-	if m, _ := auditMeta(rows[0])["error"].(string); m == "" {
+	if m, _ := metadataOf(rows[0])["error"].(string); m == "" {
 		t.Fatalf("no error in metadata: %v", rows[0])
 	}
 }
@@ -581,8 +514,8 @@ func TestAuditGraphQLPathNamesOperation(t *testing.T) {
 	if g.Status != 200 || g.Body["errors"] != nil {
 		t.Fatalf("SaveSetting: %s", g.Raw)
 	}
-	rows, _, _ := auditList(t, e, admin, "")
-	if len(rows) != 1 || rows[0]["path"] != "/graphql/SaveSetting" || auditMeta(rows[0])["operation"] != "SaveSetting" {
+	rows, _, _ := listAuditLogs(t, e, admin, "")
+	if len(rows) != 1 || rows[0]["path"] != "/graphql/SaveSetting" || metadataOf(rows[0])["operation"] != "SaveSetting" {
 		t.Fatalf("want path /graphql/SaveSetting and operation SaveSetting, got %v", rows)
 	}
 }

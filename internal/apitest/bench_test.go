@@ -25,7 +25,7 @@ func BenchmarkStoreRead(b *testing.B) {
 	s := e.Store("Bench")
 	key := e.Key(s.ID, auth.RoleAdmin)
 	client := &http.Client{}
-	call := func(b *testing.B, req func() *http.Request) { benchRequests(b, client, req) }
+	call := func(b *testing.B, req func() *http.Request) { benchmarkRequests(b, client, req) }
 	b.Run("rest", func(b *testing.B) {
 		call(b, func() *http.Request {
 			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1/store", nil)
@@ -67,13 +67,13 @@ func BenchmarkProductsList(b *testing.B) {
 	e := apitest.New(b)
 	s := e.Store("BenchProducts")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	catSeedProducts(b, e, s.ID, 200)
+	seedProducts(b, e, s.ID, 200)
 	const query = `{"query":"{ products(limit: 50) { id title handle status price_cents variants { id sku price_cents option1 inventory_quantity } images { id src width height thumbhash } } }"}`
 	benchPage(b, e, key, "/store/products?limit=50", query)
 }
 
-// benchRequests sends req's requests in a benchmark loop, expecting 200.
-func benchRequests(b *testing.B, client *http.Client, req func() *http.Request) {
+// benchmarkRequests sends req's requests in a benchmark loop, expecting 200.
+func benchmarkRequests(b *testing.B, client *http.Client, req func() *http.Request) {
 	for b.Loop() {
 		resp, err := client.Do(req())
 		if err != nil {
@@ -123,7 +123,7 @@ func BenchmarkOrdersList(b *testing.B) {
 	s := e.Store("BenchOrders")
 	key := e.Key(s.ID, auth.RoleAdmin)
 	for i := 0; i < 200; i++ {
-		orCreate(b, e, s.ID, orSpec{email: fmt.Sprintf("c%d@example.com", i%60)})
+		createOrder(b, e, s.ID, orderSpec{email: fmt.Sprintf("c%d@example.com", i%60)})
 	}
 	const query = `{"query":"{ orders(limit: 50) { id order_number_display email financial_status fulfillment_status total_cents created_at line_items { id sku title variant_title price_cents quantity refunded_quantity } customer { id email first_name last_name orders_count } } }"}`
 	benchPage(b, e, key, "/store/orders?limit=50", query)
@@ -134,14 +134,14 @@ func BenchmarkOrdersList(b *testing.B) {
 func benchPage(b *testing.B, e *apitest.Env, key, path, query string) {
 	client := &http.Client{}
 	b.Run("rest", func(b *testing.B) {
-		benchRequests(b, client, func() *http.Request {
+		benchmarkRequests(b, client, func() *http.Request {
 			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1"+path, nil)
 			r.Header.Set("Authorization", "Bearer "+key)
 			return r
 		})
 	})
 	b.Run("graphql", func(b *testing.B) {
-		benchRequests(b, client, func() *http.Request {
+		benchmarkRequests(b, client, func() *http.Request {
 			r, _ := http.NewRequest(http.MethodPost, e.URL+"/graphql", strings.NewReader(query))
 			r.Header.Set("Authorization", "Bearer "+key)
 			r.Header.Set("Content-Type", "application/json")

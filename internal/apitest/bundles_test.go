@@ -23,58 +23,6 @@ var (
 
 func bdPath(id int64) string { return "/store/bundles/" + strconv.FormatInt(id, 10) }
 
-// bdProduct inserts a product of the store straight into the database and
-// returns its id (the products API is tested elsewhere).
-func bdProduct(t *testing.T, e *apitest.Env, storeID int64, handle string) int64 {
-	t.Helper()
-	p := &models.Product{StoreID: storeID, Handle: handle, Title: "Product " + handle, Status: "active"}
-	if _, err := e.DB.NewInsert().Model(p).Column("store_id", "handle", "title", "status").Returning("id").Exec(context.Background()); err != nil {
-		t.Fatalf("insert product: %v", err)
-	}
-	return p.ID
-}
-
-// bdCollection inserts a manual collection of the store and returns its id.
-func bdCollection(t *testing.T, e *apitest.Env, storeID int64, handle string) int64 {
-	t.Helper()
-	c := &models.Collection{StoreID: storeID, Handle: handle, Title: "Collection " + handle, CollectionType: "manual", SortOrder: "manual"}
-	if _, err := e.DB.NewInsert().Model(c).Column("store_id", "handle", "title", "collection_type", "sort_order").Returning("id").Exec(context.Background()); err != nil {
-		t.Fatalf("insert collection: %v", err)
-	}
-	return c.ID
-}
-
-func bdBool(t *testing.T, m map[string]any, k string) bool {
-	t.Helper()
-	b, ok := m[k].(bool)
-	if !ok {
-		t.Fatalf("%s = %#v, want a boolean", k, m[k])
-	}
-	return b
-}
-
-func bdString(t *testing.T, m map[string]any, k string) string {
-	t.Helper()
-	s, ok := m[k].(string)
-	if !ok {
-		t.Fatalf("%s = %#v, want a string", k, m[k])
-	}
-	return s
-}
-
-func bdInts(t *testing.T, v any) []int64 {
-	t.Helper()
-	l, ok := v.([]any)
-	if !ok {
-		t.Fatalf("%#v is not an array", v)
-	}
-	out := []int64{}
-	for _, x := range l {
-		out = append(out, auditMustWhole(t, x))
-	}
-	return out
-}
-
 // bdTier checks v against BundleOfferTierView and returns it.
 func bdTier(t *testing.T, v any) map[string]any {
 	t.Helper()
@@ -82,17 +30,17 @@ func bdTier(t *testing.T, v any) map[string]any {
 	if !ok {
 		t.Fatalf("tier is not an object: %#v", v)
 	}
-	if keys := auditSortedKeys(m); !reflect.DeepEqual(keys, bdTierKeys) {
+	if keys := sortedKeys(m); !reflect.DeepEqual(keys, bdTierKeys) {
 		t.Fatalf("tier fields %v, want %v", keys, bdTierKeys)
 	}
 	for _, k := range []string{"id", "quantity", "discount_bps"} {
-		auditMustWhole(t, m[k])
+		wholeNumber(t, m[k])
 	}
 	for _, k := range []string{"benefit_label", "caption", "discount_display", "label", "title"} {
-		bdString(t, m, k)
+		stringField(t, m, k)
 	}
-	bdBool(t, m, "free_shipping")
-	bdBool(t, m, "preselected")
+	boolField(t, m, "free_shipping")
+	boolField(t, m, "preselected")
 	return m
 }
 
@@ -103,19 +51,19 @@ func bdOffer(t *testing.T, v any) map[string]any {
 	if !ok {
 		t.Fatalf("bundle is not an object: %#v", v)
 	}
-	if keys := auditSortedKeys(m); !reflect.DeepEqual(keys, bdOfferKeys) {
+	if keys := sortedKeys(m); !reflect.DeepEqual(keys, bdOfferKeys) {
 		t.Fatalf("bundle fields %v, want %v", keys, bdOfferKeys)
 	}
-	if id := auditMustWhole(t, m["id"]); id <= 0 {
+	if id := wholeNumber(t, m["id"]); id <= 0 {
 		t.Fatalf("bundle id %d", id)
 	}
-	bdString(t, m, "title")
-	bdString(t, m, "applies_to")
+	stringField(t, m, "title")
+	stringField(t, m, "applies_to")
 	for _, k := range []string{"enabled", "include_plain_items", "variant_selectors", "variant_selectors_single"} {
-		bdBool(t, m, k)
+		boolField(t, m, k)
 	}
-	bdInts(t, m["product_ids"])
-	bdInts(t, m["collection_ids"])
+	wholeNumbers(t, m["product_ids"])
+	wholeNumbers(t, m["collection_ids"])
 	tiers, ok := m["tiers"].([]any)
 	if !ok {
 		t.Fatalf("tiers = %#v", m["tiers"])
@@ -133,16 +81,16 @@ func bdSummary(t *testing.T, v any) map[string]any {
 	if !ok {
 		t.Fatalf("bundle is not an object: %#v", v)
 	}
-	if keys := auditSortedKeys(m); !reflect.DeepEqual(keys, bdSummaryKeys) {
+	if keys := sortedKeys(m); !reflect.DeepEqual(keys, bdSummaryKeys) {
 		t.Fatalf("bundle summary fields %v, want %v", keys, bdSummaryKeys)
 	}
 	for _, k := range []string{"id", "collection_count", "product_count", "tier_count"} {
-		auditMustWhole(t, m[k])
+		wholeNumber(t, m[k])
 	}
-	bdString(t, m, "title")
-	bdString(t, m, "applies_to")
-	bdBool(t, m, "enabled")
-	bdBool(t, m, "include_plain_items")
+	stringField(t, m, "title")
+	stringField(t, m, "applies_to")
+	boolField(t, m, "enabled")
+	boolField(t, m, "include_plain_items")
 	return m
 }
 
@@ -159,7 +107,7 @@ func bdQuantities(t *testing.T, m map[string]any) []int64 {
 	t.Helper()
 	var out []int64
 	for _, tr := range bdTiers(t, m) {
-		out = append(out, auditMustWhole(t, tr["quantity"]))
+		out = append(out, wholeNumber(t, tr["quantity"]))
 	}
 	return out
 }
@@ -168,7 +116,7 @@ func bdQuantities(t *testing.T, m map[string]any) []int64 {
 func bdCreate(t *testing.T, e *apitest.Env, key string, body any) map[string]any {
 	t.Helper()
 	r := e.Do(http.MethodPost, "/store/bundles", key, body).Expect(t, 201)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"bundle", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"bundle", "status"}) {
 		t.Fatalf("POST /store/bundles payload keys %v: %s", keys, r.Raw)
 	}
 	return bdOffer(t, r.Body["bundle"])
@@ -178,7 +126,7 @@ func bdCreate(t *testing.T, e *apitest.Env, key string, body any) map[string]any
 func bdGet(t *testing.T, e *apitest.Env, key string, id int64) (map[string]any, *apitest.Response) {
 	t.Helper()
 	r := e.Do(http.MethodGet, bdPath(id), key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"bundle", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"bundle", "status"}) {
 		t.Fatalf("GET bundle payload keys %v: %s", keys, r.Raw)
 	}
 	return bdOffer(t, r.Body["bundle"]), r
@@ -188,7 +136,7 @@ func bdGet(t *testing.T, e *apitest.Env, key string, id int64) (map[string]any, 
 func bdPut(t *testing.T, e *apitest.Env, key string, id int64, body any) (map[string]any, *apitest.Response) {
 	t.Helper()
 	r := e.Do(http.MethodPut, bdPath(id), key, body).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"bundle", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"bundle", "status"}) {
 		t.Fatalf("PUT bundle payload keys %v: %s", keys, r.Raw)
 	}
 	return bdOffer(t, r.Body["bundle"]), r
@@ -202,14 +150,14 @@ func bdList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, 
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"bundles", "status", "total"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"bundles", "status", "total"}) {
 		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 	}
 	var out []map[string]any
 	for _, v := range r.List("bundles") {
 		out = append(out, bdSummary(t, v))
 	}
-	return out, auditMustWhole(t, r.Body["total"]), r
+	return out, wholeNumber(t, r.Body["total"]), r
 }
 
 // bdCount counts rows of a bundle's table in the database.
@@ -233,8 +181,8 @@ func TestBundlesCreateGetUpdateDelete(t *testing.T) {
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	reader := e.Key(s.ID, auth.RoleStaff, "bundles:read")
-	p1, p2, p3 := bdProduct(t, e, s.ID, "p1"), bdProduct(t, e, s.ID, "p2"), bdProduct(t, e, s.ID, "p3")
-	c1, c2 := bdCollection(t, e, s.ID, "c1"), bdCollection(t, e, s.ID, "c2")
+	p1, p2, p3 := insertProduct(t, e, s.ID, "p1"), insertProduct(t, e, s.ID, "p2"), insertProduct(t, e, s.ID, "p3")
+	c1, c2 := insertCollection(t, e, s.ID, "c1"), insertCollection(t, e, s.ID, "c2")
 
 	b := bdCreate(t, e, admin, map[string]any{
 		"title":       "  Buy more, save more  ",
@@ -246,15 +194,15 @@ func TestBundlesCreateGetUpdateDelete(t *testing.T) {
 			{"quantity": 2, "discount_bps": 1000},
 		},
 	})
-	id := auditMustWhole(t, b["id"])
+	id := wholeNumber(t, b["id"])
 	if b["title"] != "Buy more, save more" || b["applies_to"] != "products" || b["enabled"] != true || b["include_plain_items"] != false ||
 		b["variant_selectors"] != true || b["variant_selectors_single"] != false {
 		t.Fatalf("created: %v", b)
 	}
-	if ids := bdInts(t, b["product_ids"]); !slices.Equal(ids, []int64{p1, p2}) {
+	if ids := wholeNumbers(t, b["product_ids"]); !slices.Equal(ids, []int64{p1, p2}) {
 		t.Fatalf("product_ids %v, want %v (distinct, by id)", ids, []int64{p1, p2})
 	}
-	if ids := bdInts(t, b["collection_ids"]); len(ids) != 0 {
+	if ids := wholeNumbers(t, b["collection_ids"]); len(ids) != 0 {
 		t.Fatalf("collection_ids %v", ids)
 	}
 	if q := bdQuantities(t, b); !slices.Equal(q, []int64{1, 2, 3}) {
@@ -283,13 +231,13 @@ func TestBundlesCreateGetUpdateDelete(t *testing.T) {
 	// A second bundle for collections; the list shows the counts.
 	b2 := bdCreate(t, e, admin, map[string]any{"title": "Collections deal", "applies_to": "collections", "collection_ids": []int64{c1, c2},
 		"enabled": false, "include_plain_items": true, "variant_selectors": false, "variant_selectors_single": true, "tiers": bdTier2()})
-	id2 := auditMustWhole(t, b2["id"])
+	id2 := wholeNumber(t, b2["id"])
 	if b2["enabled"] != false || b2["include_plain_items"] != true || b2["variant_selectors"] != false || b2["variant_selectors_single"] != true ||
-		!slices.Equal(bdInts(t, b2["collection_ids"]), []int64{c1, c2}) || len(bdInts(t, b2["product_ids"])) != 0 {
+		!slices.Equal(wholeNumbers(t, b2["collection_ids"]), []int64{c1, c2}) || len(wholeNumbers(t, b2["product_ids"])) != 0 {
 		t.Fatalf("second bundle: %v", b2)
 	}
 	rows, total, list := bdList(t, e, reader, "")
-	if total != 2 || len(rows) != 2 || auditMustWhole(t, rows[0]["id"]) != id2 || auditMustWhole(t, rows[1]["id"]) != id {
+	if total != 2 || len(rows) != 2 || wholeNumber(t, rows[0]["id"]) != id2 || wholeNumber(t, rows[1]["id"]) != id {
 		t.Fatalf("list (newest first): %s", list.Raw)
 	}
 	want := map[string]any{"id": float64(id), "title": "Buy more, save more", "applies_to": "products", "enabled": true, "include_plain_items": false,
@@ -315,7 +263,7 @@ func TestBundlesCreateGetUpdateDelete(t *testing.T) {
 		t.Fatalf("empty update changed the bundle:\n got  %v\n want %v", u, b)
 	}
 	u, _ = bdPut(t, e, admin, id, map[string]any{"enabled": false, "include_plain_items": true})
-	if u["enabled"] != false || u["include_plain_items"] != true || u["title"] != "Renamed" || len(bdTiers(t, u)) != 3 || !slices.Equal(bdInts(t, u["product_ids"]), []int64{p1, p2}) {
+	if u["enabled"] != false || u["include_plain_items"] != true || u["title"] != "Renamed" || len(bdTiers(t, u)) != 3 || !slices.Equal(wholeNumbers(t, u["product_ids"]), []int64{p1, p2}) {
 		t.Fatalf("flags: %v", u)
 	}
 	// Tiers, when sent, replace the tiers.
@@ -328,16 +276,16 @@ func TestBundlesCreateGetUpdateDelete(t *testing.T) {
 	}
 	// Lists, when sent, replace; the other list stays.
 	u, _ = bdPut(t, e, admin, id, map[string]any{"product_ids": []int64{p3}})
-	if !slices.Equal(bdInts(t, u["product_ids"]), []int64{p3}) || u["applies_to"] != "products" {
+	if !slices.Equal(wholeNumbers(t, u["product_ids"]), []int64{p3}) || u["applies_to"] != "products" {
 		t.Fatalf("product_ids replaced: %v", u)
 	}
 	u, _ = bdPut(t, e, admin, id, map[string]any{"applies_to": "collections", "collection_ids": []int64{c2}, "product_ids": []int64{}})
-	if u["applies_to"] != "collections" || !slices.Equal(bdInts(t, u["collection_ids"]), []int64{c2}) || len(bdInts(t, u["product_ids"])) != 0 {
+	if u["applies_to"] != "collections" || !slices.Equal(wholeNumbers(t, u["collection_ids"]), []int64{c2}) || len(wholeNumbers(t, u["product_ids"])) != 0 {
 		t.Fatalf("to collections: %v", u)
 	}
 	// applies_to all keeps the lists it is sent, checked.
 	u, put := bdPut(t, e, admin, id, map[string]any{"applies_to": "all", "product_ids": []int64{p1}})
-	if u["applies_to"] != "all" || !slices.Equal(bdInts(t, u["product_ids"]), []int64{p1}) || !slices.Equal(bdInts(t, u["collection_ids"]), []int64{c2}) {
+	if u["applies_to"] != "all" || !slices.Equal(wholeNumbers(t, u["product_ids"]), []int64{p1}) || !slices.Equal(wholeNumbers(t, u["collection_ids"]), []int64{c2}) {
 		t.Fatalf("to all: %v", u)
 	}
 	e.SameOnGraphQL(t, put, admin, "UpdateBundle", map[string]any{"id": id, "input": map[string]any{"applies_to": "all", "product_ids": []int64{p1}}})
@@ -355,8 +303,8 @@ func TestBundlesCreateGetUpdateDelete(t *testing.T) {
 	}
 
 	// The writes name the bundle in the audit log.
-	logs, _, _ := auditList(t, e, admin, "action=updateBundle&limit=1")
-	if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "bundle", "id": float64(id)}}) {
+	logs, _, _ := listAuditLogs(t, e, admin, "action=updateBundle&limit=1")
+	if m := metadataOf(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "bundle", "id": float64(id)}}) {
 		t.Fatalf("updateBundle audit metadata: %v", m)
 	}
 
@@ -376,7 +324,7 @@ func TestBundlesCreateGetUpdateDelete(t *testing.T) {
 	if g := e.GraphQL(admin, `mutation($id: Int!) { deleteBundle(id: $id) }`, map[string]any{"id": id}); g.ErrorCode() != "NOT_FOUND" {
 		t.Fatalf("deleteBundle twice: %s", g.Raw)
 	}
-	if rows, total, _ := bdList(t, e, admin, ""); total != 1 || auditMustWhole(t, rows[0]["id"]) != id2 {
+	if rows, total, _ := bdList(t, e, admin, ""); total != 1 || wholeNumber(t, rows[0]["id"]) != id2 {
 		t.Fatalf("after delete: %v (total %d)", rows, total)
 	}
 	// A GraphQL create answers the REST shape.
@@ -392,12 +340,12 @@ func TestBundlesLinkedRecordsGone(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	p1, p2 := bdProduct(t, e, s.ID, "p1"), bdProduct(t, e, s.ID, "p2")
-	id := auditMustWhole(t, bdCreate(t, e, admin, map[string]any{"title": "B", "applies_to": "products", "product_ids": []int64{p1, p2}, "tiers": bdTier2()})["id"])
+	p1, p2 := insertProduct(t, e, s.ID, "p1"), insertProduct(t, e, s.ID, "p2")
+	id := wholeNumber(t, bdCreate(t, e, admin, map[string]any{"title": "B", "applies_to": "products", "product_ids": []int64{p1, p2}, "tiers": bdTier2()})["id"])
 	if _, err := e.DB.NewDelete().Model((*models.Product)(nil)).Where("id = ?", p2).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := bdGet(t, e, admin, id); !slices.Equal(bdInts(t, b["product_ids"]), []int64{p1}) {
+	if b, _ := bdGet(t, e, admin, id); !slices.Equal(wholeNumbers(t, b["product_ids"]), []int64{p1}) {
 		t.Fatalf("product_ids after a product was deleted: %v", b["product_ids"])
 	}
 	if rows, _, _ := bdList(t, e, admin, ""); rows[0]["product_count"] != float64(1) {
@@ -411,7 +359,7 @@ func TestBundlesAccess(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	id := auditMustWhole(t, bdCreate(t, e, admin, map[string]any{"title": "B", "tiers": bdTier2()})["id"])
+	id := wholeNumber(t, bdCreate(t, e, admin, map[string]any{"title": "B", "tiers": bdTier2()})["id"])
 	body := map[string]any{"title": "B2", "tiers": bdTier2()}
 
 	staff := e.Key(s.ID, auth.RoleStaff)
@@ -462,7 +410,7 @@ func TestBundlesAccess(t *testing.T) {
 func TestBundlesStaffWritesRefused(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
-	id := auditMustWhole(t, bdCreate(t, e, e.Key(s.ID, auth.RoleAdmin), map[string]any{"title": "B", "tiers": bdTier2()})["id"])
+	id := wholeNumber(t, bdCreate(t, e, e.Key(s.ID, auth.RoleAdmin), map[string]any{"title": "B", "tiers": bdTier2()})["id"])
 	e.ExpectEach(t, 403, map[string]string{"staff": e.Key(s.ID, auth.RoleStaff), "staff write": e.Key(s.ID, auth.RoleStaff, "bundles:write")}, []apitest.Call{
 		{Method: http.MethodPost, Path: "/store/bundles", Body: map[string]any{"title": "B2", "tiers": bdTier2()}},
 		{Method: http.MethodPut, Path: bdPath(id), Body: map[string]any{"title": "x"}},
@@ -477,10 +425,10 @@ func TestBundlesOtherStore(t *testing.T) {
 	e := apitest.New(t)
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
-	bp := bdProduct(t, e, b.ID, "theirs")
-	bc := bdCollection(t, e, b.ID, "theirs")
+	bp := insertProduct(t, e, b.ID, "theirs")
+	bc := insertCollection(t, e, b.ID, "theirs")
 	theirs := bdCreate(t, e, bKey, map[string]any{"title": "Theirs", "applies_to": "products", "product_ids": []int64{bp}, "tiers": bdTier2()})
-	bID := auditMustWhole(t, theirs["id"])
+	bID := wholeNumber(t, theirs["id"])
 	mine := bdCreate(t, e, aKey, map[string]any{"title": "Mine", "tiers": bdTier2()})
 
 	e.Do(http.MethodGet, bdPath(bID), aKey, nil).Expect(t, 404)
@@ -496,7 +444,7 @@ func TestBundlesOtherStore(t *testing.T) {
 			t.Fatalf("%s on another store's id: %s", q, g.Raw)
 		}
 	}
-	if rows, total, _ := bdList(t, e, aKey, ""); total != 1 || auditMustWhole(t, rows[0]["id"]) != auditMustWhole(t, mine["id"]) {
+	if rows, total, _ := bdList(t, e, aKey, ""); total != 1 || wholeNumber(t, rows[0]["id"]) != wholeNumber(t, mine["id"]) {
 		t.Fatalf("store A lists %v (total %d)", rows, total)
 	}
 	if got, _ := bdGet(t, e, bKey, bID); !reflect.DeepEqual(got, theirs) {
@@ -504,7 +452,7 @@ func TestBundlesOtherStore(t *testing.T) {
 	}
 
 	// Another store's product or collection is a 400 naming the id.
-	mineID := auditMustWhole(t, mine["id"])
+	mineID := wholeNumber(t, mine["id"])
 	r := e.Do(http.MethodPost, "/store/bundles", aKey, map[string]any{"title": "x", "applies_to": "products", "product_ids": []int64{bp}, "tiers": bdTier2()}).Expect(t, 400)
 	if !strings.Contains(r.Message(), strconv.FormatInt(bp, 10)) {
 		t.Fatalf("message %q does not name the product %d", r.Message(), bp)
@@ -529,8 +477,8 @@ func TestBundlesValidation(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	p1 := bdProduct(t, e, s.ID, "p1")
-	c1 := bdCollection(t, e, s.ID, "c1")
+	p1 := insertProduct(t, e, s.ID, "p1")
+	c1 := insertCollection(t, e, s.ID, "c1")
 	tiers := bdTier2()
 	long := strings.Repeat("é", 256)
 	elevenTiers := []map[string]any{}
@@ -603,7 +551,7 @@ func TestBundlesValidation(t *testing.T) {
 	if len(bdTiers(t, b)) != 10 || bdTiers(t, b)[9]["discount_display"] != "100% off" {
 		t.Fatalf("bounds: %v", b["tiers"])
 	}
-	id := auditMustWhole(t, b["id"])
+	id := wholeNumber(t, b["id"])
 
 	update := map[string]any{
 		"blank title":          map[string]any{"title": ""},
@@ -633,7 +581,7 @@ func TestBundlesValidation(t *testing.T) {
 	}
 	// Moving to collections with collections (and clearing products) is fine.
 	u, _ := bdPut(t, e, admin, id, map[string]any{"applies_to": "collections", "collection_ids": []int64{c1}, "product_ids": []int64{}})
-	if u["applies_to"] != "collections" || len(bdInts(t, u["product_ids"])) != 0 {
+	if u["applies_to"] != "collections" || len(wholeNumbers(t, u["product_ids"])) != 0 {
 		t.Fatalf("to collections: %v", u)
 	}
 }
@@ -646,19 +594,19 @@ func TestBundlesListPaging(t *testing.T) {
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	var ids []int64
 	for i := range 5 {
-		ids = append(ids, auditMustWhole(t, bdCreate(t, e, admin, map[string]any{"title": "B" + strconv.Itoa(i), "tiers": bdTier2()})["id"]))
+		ids = append(ids, wholeNumber(t, bdCreate(t, e, admin, map[string]any{"title": "B" + strconv.Itoa(i), "tiers": bdTier2()})["id"]))
 	}
 	slices.Reverse(ids)
 	all, total, _ := bdList(t, e, admin, "")
-	if total != 5 || !slices.Equal(auditIDs(all), ids) {
-		t.Fatalf("list %v total %d, want %v", auditIDs(all), total, ids)
+	if total != 5 || !slices.Equal(rowIDs(all), ids) {
+		t.Fatalf("list %v total %d, want %v", rowIDs(all), total, ids)
 	}
 	for _, c := range []struct {
 		query  string
 		lo, hi int
 	}{{"limit=2", 0, 2}, {"limit=2&offset=2", 2, 4}, {"limit=2&offset=4", 4, 5}, {"offset=5", 5, 5}, {"offset=1", 1, 5}} {
 		rows, total, r := bdList(t, e, admin, c.query)
-		if got := auditIDs(rows); total != 5 || !slices.Equal(got, ids[c.lo:c.hi]) {
+		if got := rowIDs(rows); total != 5 || !slices.Equal(got, ids[c.lo:c.hi]) {
 			t.Fatalf("?%s: ids %v total %d, want %v total 5", c.query, got, total, ids[c.lo:c.hi])
 		}
 		if c.query == "limit=2&offset=2" {
@@ -678,8 +626,8 @@ func TestBundleListStatementsDoNotGrowWithRows(t *testing.T) {
 	s := e.Store("Acme")
 	key := e.Key(s.ID, auth.RoleAdmin)
 	ctx := context.Background()
-	p1, p2 := bdProduct(t, e, s.ID, "p1"), bdProduct(t, e, s.ID, "p2")
-	c1 := bdCollection(t, e, s.ID, "c1")
+	p1, p2 := insertProduct(t, e, s.ID, "p1"), insertProduct(t, e, s.ID, "p2")
+	c1 := insertCollection(t, e, s.ID, "c1")
 	for i := range 40 {
 		b := &models.BundleOffer{StoreID: s.ID, Title: "B" + strconv.Itoa(i), Enabled: true, AppliesTo: models.BundleProducts}
 		if err := models.InsertBundle(ctx, e.DB, b); err != nil {

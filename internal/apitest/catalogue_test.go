@@ -18,19 +18,9 @@ import (
 	"storeadmin/models"
 )
 
-// countStatements returns a function that says how many SQL statements do
-// ran on e's database.
-func countStatements(e *apitest.Env) func(do func()) int64 {
-	return func(do func()) int64 {
-		before := e.Statements()
-		do()
-		return e.Statements() - before
-	}
-}
-
-// catSeedProducts stores n products of the store, each with three variants,
+// seedProducts stores n products of the store, each with three variants,
 // two images and two collections, straight through the models.
-func catSeedProducts(t testing.TB, e *apitest.Env, storeID int64, n int) {
+func seedProducts(t testing.TB, e *apitest.Env, storeID int64, n int) {
 	t.Helper()
 	ctx := context.Background()
 	var cols []int64
@@ -76,7 +66,7 @@ func TestProductListStatementsDoNotGrowWithRows(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("loaders")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	catSeedProducts(t, e, s.ID, 100)
+	seedProducts(t, e, s.ID, 100)
 	// A first request records the key's last use, a write later ones skip.
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, http.StatusOK)
 	count := countStatements(e)

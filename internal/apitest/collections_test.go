@@ -13,11 +13,12 @@ import (
 	"storeadmin/graph"
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/auth"
+	"storeadmin/models"
 	"storeadmin/rest"
 )
 
 // The fields of the spec's collection views, exactly, with their types (see
-// pdShape).
+// checkObject).
 var (
 	coViewSpec = map[string]string{
 		"collection_type": "s", "created_at": "ts", "description": "s", "disjunctive": "b", "handle": "s", "id": "i",
@@ -51,15 +52,15 @@ func coPath(id int64, rest ...string) string {
 // coView checks v against CollectionView (spec) and its rules.
 func coView(t *testing.T, v any, spec map[string]string) map[string]any {
 	t.Helper()
-	m := pdShape(t, "collection", v, spec)
-	pdObjects(t, "collection.rules", m["rules"], coRuleSpec)
+	m := checkObject(t, "collection", v, spec)
+	checkObjects(t, "collection.rules", m["rules"], coRuleSpec)
 	return m
 }
 
 func coCreate(t *testing.T, e *apitest.Env, key string, body any) map[string]any {
 	t.Helper()
 	r := e.Do(http.MethodPost, "/store/collections", key, body).Expect(t, 201)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collection", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collection", "status"}) {
 		t.Fatalf("POST /store/collections payload keys %v: %s", keys, r.Raw)
 	}
 	return coView(t, r.Body["collection"], coViewSpec)
@@ -69,7 +70,7 @@ func coCreate(t *testing.T, e *apitest.Env, key string, body any) map[string]any
 // condition triples) and returns its id.
 func coSmart(t *testing.T, e *apitest.Env, key, title string, disjunctive bool, rules ...string) int64 {
 	t.Helper()
-	return pdID(t, coCreate(t, e, key, map[string]any{"title": title, "collection_type": "smart", "disjunctive": disjunctive, "rules": coRules(rules...)}))
+	return idOf(t, coCreate(t, e, key, map[string]any{"title": title, "collection_type": "smart", "disjunctive": disjunctive, "rules": coRules(rules...)}))
 }
 
 func coRules(rules ...string) []any {
@@ -83,7 +84,7 @@ func coRules(rules ...string) []any {
 func coGet(t *testing.T, e *apitest.Env, key string, id int64) (map[string]any, *apitest.Response) {
 	t.Helper()
 	r := e.Do(http.MethodGet, coPath(id), key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collection", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collection", "status"}) {
 		t.Fatalf("GET collection payload keys %v: %s", keys, r.Raw)
 	}
 	return coView(t, r.Body["collection"], coViewSpec), r
@@ -92,7 +93,7 @@ func coGet(t *testing.T, e *apitest.Env, key string, id int64) (map[string]any, 
 func coPut(t *testing.T, e *apitest.Env, key string, id int64, body any) map[string]any {
 	t.Helper()
 	r := e.Do(http.MethodPut, coPath(id), key, body).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collection", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collection", "status"}) {
 		t.Fatalf("PUT collection payload keys %v: %s", keys, r.Raw)
 	}
 	return coView(t, r.Body["collection"], coViewSpec)
@@ -105,7 +106,7 @@ func coList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, 
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collections", "status", "total"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collections", "status", "total"}) {
 		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 	}
 	var rows []map[string]any
@@ -115,7 +116,7 @@ func coList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, 
 			rows = append(rows, coView(t, v, coListSpec()))
 		}
 	}
-	return rows, auditMustWhole(t, r.Body["total"]), r
+	return rows, wholeNumber(t, r.Body["total"]), r
 }
 
 // coMembers reads GET /store/collections/{id}/products?query.
@@ -126,14 +127,14 @@ func coMembers(t *testing.T, e *apitest.Env, key string, id int64, query string)
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"products", "status", "total"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"products", "status", "total"}) {
 		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 	}
 	var rows []map[string]any
 	if r.Body["products"] != nil {
-		rows = pdObjects(t, "members", r.Body["products"], coMemberSpec)
+		rows = checkObjects(t, "members", r.Body["products"], coMemberSpec)
 	}
-	return rows, auditMustWhole(t, r.Body["total"]), r
+	return rows, wholeNumber(t, r.Body["total"]), r
 }
 
 // coMemberIDs is the ids of a collection's members, in order, checking
@@ -144,7 +145,7 @@ func coMemberIDs(t *testing.T, e *apitest.Env, key string, id int64) []int64 {
 	if total != int64(len(rows)) {
 		t.Fatalf("collection %d: %d members listed, total %d: %s", id, len(rows), total, r.Raw)
 	}
-	return auditIDs(rows)
+	return rowIDs(rows)
 }
 
 func coBare(t *testing.T, r *apitest.Response) {
@@ -163,10 +164,10 @@ func coProductCollections(t *testing.T, e *apitest.Env, key string, id int64) []
 		t.Fatalf("product collections: %s", g.Raw)
 	}
 	p := g.Data()["product"].(map[string]any)
-	ids := pdInts(t, p["collection_ids"])
+	ids := wholeNumbersOrNull(t, p["collection_ids"])
 	var via []int64
-	for _, c := range pdMaps(p["collections"]) {
-		via = append(via, auditMustWhole(t, c["id"]))
+	for _, c := range objectsOf(p["collections"]) {
+		via = append(via, wholeNumber(t, c["id"]))
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(via)), slices.Sorted(slices.Values(ids))) {
 		t.Fatalf("product %d: collection_ids %v, collections %v", id, ids, via)
@@ -184,14 +185,14 @@ func coGraphQLMembers(t *testing.T, e *apitest.Env, key string, id int64) []int6
 	}
 	c := g.Data()["collection"].(map[string]any)
 	var ids []int64
-	for _, m := range pdMaps(c["products"]) {
-		mid := auditMustWhole(t, m["id"])
-		if pid := auditMustWhole(t, m["product"].(map[string]any)["id"]); pid != mid {
+	for _, m := range objectsOf(c["products"]) {
+		mid := wholeNumber(t, m["id"])
+		if pid := wholeNumber(t, m["product"].(map[string]any)["id"]); pid != mid {
 			t.Fatalf("member %d has product %d", mid, pid)
 		}
 		ids = append(ids, mid)
 	}
-	if rest := coMemberIDs(t, e, key, id); !slices.Equal(ids, rest) || auditMustWhole(t, c["products_count"]) != int64(len(ids)) {
+	if rest := coMemberIDs(t, e, key, id); !slices.Equal(ids, rest) || wholeNumber(t, c["products_count"]) != int64(len(ids)) {
 		t.Fatalf("collection %d: GraphQL members %v (count %v), REST %v", id, ids, c["products_count"], rest)
 	}
 	return ids
@@ -199,7 +200,7 @@ func coGraphQLMembers(t *testing.T, e *apitest.Env, key string, id int64) []int6
 
 func coCount(t *testing.T, e *apitest.Env, storeID int64) int {
 	t.Helper()
-	return pdCount(t, e, "collections", storeID)
+	return countProducts(t, e, "collections", storeID)
 }
 
 // TestCollectionManual: a manual collection's members are chosen and
@@ -208,29 +209,29 @@ func TestCollectionManual(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
 	key, otherKey := e.Key(s.ID, auth.RoleAdmin), e.Key(other.ID, auth.RoleAdmin)
-	apple := pdSimple(t, e, key, "Apple", 300, nil)
-	banana := pdSimple(t, e, key, "Banana", 100, map[string]any{"status": "active", "images": []any{map[string]any{"src": "https://cdn.example.com/banana.png"}}})
-	cherry := pdSimple(t, e, key, "Cherry", 200, nil)
-	date := pdSimple(t, e, key, "Date", 400, nil)
-	theirs := pdSimple(t, e, otherKey, "Theirs", 1, nil)
-	theirColl := pdID(t, coCreate(t, e, otherKey, map[string]any{"title": "Theirs", "product_ids": []int64{theirs}}))
+	apple := createSimpleProduct(t, e, key, "Apple", 300, nil)
+	banana := createSimpleProduct(t, e, key, "Banana", 100, map[string]any{"status": "active", "images": []any{map[string]any{"src": "https://cdn.example.com/banana.png"}}})
+	cherry := createSimpleProduct(t, e, key, "Cherry", 200, nil)
+	date := createSimpleProduct(t, e, key, "Date", 400, nil)
+	theirs := createSimpleProduct(t, e, otherKey, "Theirs", 1, nil)
+	theirColl := idOf(t, coCreate(t, e, otherKey, map[string]any{"title": "Theirs", "product_ids": []int64{theirs}}))
 
 	c := coCreate(t, e, key, map[string]any{"title": "Fruit", "product_ids": []int64{cherry, apple, banana}, "description": "<p>Fresh</p>",
 		"seo": map[string]any{"title": "Fruit"}, "image_src": "https://cdn.example.com/fruit.png"})
-	id := pdID(t, c)
+	id := idOf(t, c)
 	for k, want := range map[string]any{"title": "Fruit", "handle": "fruit", "description": "<p>Fresh</p>", "collection_type": "manual", "disjunctive": false,
 		"sort_order": "manual", "published": true, "image_src": "https://cdn.example.com/fruit.png"} {
 		if c[k] != want {
 			t.Fatalf("%s = %#v, want %#v", k, c[k], want)
 		}
 	}
-	if len(pdMaps(c["rules"])) != 0 || !reflect.DeepEqual(c["seo"], map[string]any{"title": "Fruit"}) || c["created_at"] != c["updated_at"] {
+	if len(objectsOf(c["rules"])) != 0 || !reflect.DeepEqual(c["seo"], map[string]any{"title": "Fruit"}) || c["created_at"] != c["updated_at"] {
 		t.Fatalf("created %v", c)
 	}
 
 	rows, total, r := coMembers(t, e, key, id, "")
-	if total != 3 || !slices.Equal(auditIDs(rows), []int64{cherry, apple, banana}) {
-		t.Fatalf("members %v total %d", auditIDs(rows), total)
+	if total != 3 || !slices.Equal(rowIDs(rows), []int64{cherry, apple, banana}) {
+		t.Fatalf("members %v total %d", rowIDs(rows), total)
 	}
 	e.SameOnGraphQL(t, r, key, "ListCollectionProducts", map[string]any{"id": id})
 	want := []map[string]any{
@@ -242,8 +243,8 @@ func TestCollectionManual(t *testing.T) {
 		t.Fatalf("members:\n got  %v\n want %v", rows, want)
 	}
 	rows, total, r = coMembers(t, e, key, id, "limit=1&offset=1")
-	if total != 3 || !slices.Equal(auditIDs(rows), []int64{apple}) {
-		t.Fatalf("paged members %v total %d", auditIDs(rows), total)
+	if total != 3 || !slices.Equal(rowIDs(rows), []int64{apple}) {
+		t.Fatalf("paged members %v total %d", rowIDs(rows), total)
 	}
 	e.SameOnGraphQL(t, r, key, "ListCollectionProducts", map[string]any{"id": id, "limit": 1, "offset": 1})
 	for _, q := range []string{"limit=0", "limit=251", "offset=-1"} {
@@ -281,8 +282,8 @@ func TestCollectionManual(t *testing.T) {
 	// Remove: bare; not a member is a 404.
 	coBare(t, e.Do(http.MethodDelete, coPath(id, "/products/", strconv.FormatInt(apple, 10)), key, nil).Expect(t, 200))
 	rows, _, _ = coMembers(t, e, key, id, "")
-	if !slices.Equal(auditIDs(rows), []int64{cherry, banana, date}) {
-		t.Fatalf("after remove: %v", auditIDs(rows))
+	if !slices.Equal(rowIDs(rows), []int64{cherry, banana, date}) {
+		t.Fatalf("after remove: %v", rowIDs(rows))
 	}
 	for i, row := range rows {
 		if row["position"] != float64(i+1) {
@@ -299,8 +300,8 @@ func TestCollectionManual(t *testing.T) {
 	// Reorder: the listed members first, the others after in their order.
 	coBare(t, e.Do(http.MethodPut, coPath(id, "/products/reorder"), key, map[string]any{"product_ids": []int64{date, cherry}}).Expect(t, 200))
 	rows, _, r = coMembers(t, e, key, id, "")
-	if !slices.Equal(auditIDs(rows), []int64{date, cherry, banana}) {
-		t.Fatalf("after reorder: %v", auditIDs(rows))
+	if !slices.Equal(rowIDs(rows), []int64{date, cherry, banana}) {
+		t.Fatalf("after reorder: %v", rowIDs(rows))
 	}
 	for i, row := range rows {
 		if row["position"] != float64(i+1) {
@@ -353,11 +354,11 @@ func TestCollectionSmart(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
 	key, otherKey := e.Key(s.ID, auth.RoleAdmin), e.Key(other.ID, auth.RoleAdmin)
-	acmeTee := pdSimple(t, e, key, "Acme Tee", 500, map[string]any{"vendor": "Acme", "tags": []string{"sale"}})
-	acmeHoodie := pdSimple(t, e, key, "Acme Hoodie", 4000, map[string]any{"vendor": "Acme"})
-	boltCap := pdSimple(t, e, key, "Bolt Cap", 800, map[string]any{"vendor": "Bolt", "tags": []string{"Sale"}})
-	boltBag := pdSimple(t, e, key, "Bolt Bag", 6000, map[string]any{"vendor": "Bolt", "product_type": "Bags"})
-	pdSimple(t, e, otherKey, "Acme Tee", 500, map[string]any{"vendor": "Acme", "tags": []string{"sale"}})
+	acmeTee := createSimpleProduct(t, e, key, "Acme Tee", 500, map[string]any{"vendor": "Acme", "tags": []string{"sale"}})
+	acmeHoodie := createSimpleProduct(t, e, key, "Acme Hoodie", 4000, map[string]any{"vendor": "Acme"})
+	boltCap := createSimpleProduct(t, e, key, "Bolt Cap", 800, map[string]any{"vendor": "Bolt", "tags": []string{"Sale"}})
+	boltBag := createSimpleProduct(t, e, key, "Bolt Bag", 6000, map[string]any{"vendor": "Bolt", "product_type": "Bags"})
+	createSimpleProduct(t, e, otherKey, "Acme Tee", 500, map[string]any{"vendor": "Acme", "tags": []string{"sale"}})
 
 	byVendor := coSmart(t, e, key, "Acme", false, "vendor", "equals", "acme")
 	byTag := coSmart(t, e, key, "On sale", false, "tag", "equals", "SALE")
@@ -404,20 +405,20 @@ func TestCollectionSmart(t *testing.T) {
 	}
 
 	// A new product that matches joins at the end, and its view says so.
-	socks := pdCreate(t, e, key, map[string]any{"title": "Acme Socks", "vendor": "ACME", "variants": []any{map[string]any{"price_cents": 300}}})
-	socksID := pdID(t, socks)
-	if got := pdInts(t, socks["collection_ids"]); !slices.Equal(got, []int64{byVendor, cheap, cheapAcme}) {
+	socks := createProduct(t, e, key, map[string]any{"title": "Acme Socks", "vendor": "ACME", "variants": []any{map[string]any{"price_cents": 300}}})
+	socksID := idOf(t, socks)
+	if got := wholeNumbersOrNull(t, socks["collection_ids"]); !slices.Equal(got, []int64{byVendor, cheap, cheapAcme}) {
 		t.Fatalf("new product's collection_ids %v", got)
 	}
 	check("product created", map[int64][]int64{byVendor: {acmeTee, acmeHoodie, socksID}, cheap: {acmeTee, boltCap, socksID}, cheapAcme: {acmeTee, socksID}, notAcme: {boltCap, boltBag}})
 
 	// Changes: the hoodie gets cheap, the tee changes vendor, the cap
 	// loses its tag.
-	hv, _ := pdGet(t, e, key, acmeHoodie)
-	pdPut(t, e, key, acmeHoodie, map[string]any{"variants": []any{map[string]any{"id": pdID(t, pdVariants(hv)[0]), "price_cents": 900}}})
-	pdPut(t, e, key, acmeTee, map[string]any{"vendor": "Bolt"})
-	cp := pdPut(t, e, key, boltCap, map[string]any{"tags": []string{}})
-	if got := pdInts(t, cp["collection_ids"]); !slices.Equal(got, []int64{cheap, boltOrSale, notAcme}) {
+	hv, _ := getProduct(t, e, key, acmeHoodie)
+	putProduct(t, e, key, acmeHoodie, map[string]any{"variants": []any{map[string]any{"id": idOf(t, productVariants(hv)[0]), "price_cents": 900}}})
+	putProduct(t, e, key, acmeTee, map[string]any{"vendor": "Bolt"})
+	cp := putProduct(t, e, key, boltCap, map[string]any{"tags": []string{}})
+	if got := wholeNumbersOrNull(t, cp["collection_ids"]); !slices.Equal(got, []int64{cheap, boltOrSale, notAcme}) {
 		t.Fatalf("cap's collection_ids after the change %v", got)
 	}
 	check("products changed", map[int64][]int64{
@@ -430,7 +431,7 @@ func TestCollectionSmart(t *testing.T) {
 	})
 
 	// Deleting a product takes it out.
-	e.Do(http.MethodDelete, pdPath(socksID), key, nil).Expect(t, 200)
+	e.Do(http.MethodDelete, productPath(socksID), key, nil).Expect(t, 200)
 	check("product deleted", map[int64][]int64{byVendor: {acmeHoodie}, cheap: {acmeTee, boltCap, acmeHoodie}, cheapAcme: {acmeHoodie}})
 
 	// Changing the rules or the junction recomputes the members.
@@ -451,7 +452,7 @@ func TestCollectionSmart(t *testing.T) {
 	}
 	counts := map[int64]int64{}
 	for _, row := range rows {
-		counts[pdID(t, row)] = auditMustWhole(t, row["products_count"])
+		counts[idOf(t, row)] = wholeNumber(t, row["products_count"])
 	}
 	if counts[byVendor] != 3 || counts[byTag] != 1 || counts[cheap] != 3 || counts[bags] != 1 {
 		t.Fatalf("products_count %v", counts)
@@ -464,7 +465,7 @@ func TestCollectionRulesValidation(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	p := pdSimple(t, e, key, "Thing", 100, map[string]any{"vendor": "Acme"})
+	p := createSimpleProduct(t, e, key, "Thing", 100, map[string]any{"vendor": "Acme"})
 
 	smart := func(rules any) map[string]any {
 		b := map[string]any{"title": "Bad", "collection_type": "smart"}
@@ -509,7 +510,7 @@ func TestCollectionRulesValidation(t *testing.T) {
 	if !reflect.DeepEqual(c["rules"], []any{map[string]any{"column": "vendor", "relation": "equals", "condition": "Acme"}}) {
 		t.Fatalf("normalised rules %v", c["rules"])
 	}
-	id := pdID(t, c)
+	id := idOf(t, c)
 	for _, body := range []map[string]any{
 		{"rules": []any{}},
 		{"rules": coRules("colour", "equals", "red")},
@@ -542,10 +543,10 @@ func TestCollectionPreview(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
 	key, otherKey := e.Key(s.ID, auth.RoleAdmin), e.Key(other.ID, auth.RoleAdmin)
-	a := pdSimple(t, e, key, "Alpha", 700, map[string]any{"images": []any{map[string]any{"src": "https://cdn.example.com/alpha.png"}}})
-	b := pdSimple(t, e, key, "Bravo", 300, nil)
-	pdSimple(t, e, key, "Charlie", 5000, nil)
-	pdSimple(t, e, otherKey, "Delta", 1, nil)
+	a := createSimpleProduct(t, e, key, "Alpha", 700, map[string]any{"images": []any{map[string]any{"src": "https://cdn.example.com/alpha.png"}}})
+	b := createSimpleProduct(t, e, key, "Bravo", 300, nil)
+	createSimpleProduct(t, e, key, "Charlie", 5000, nil)
+	createSimpleProduct(t, e, otherKey, "Delta", 1, nil)
 	coCreate(t, e, key, map[string]any{"title": "Existing"})
 	before := coCount(t, e, s.ID)
 	_, listTotal, _ := coList(t, e, key, "")
@@ -558,7 +559,7 @@ func TestCollectionPreview(t *testing.T) {
 		}
 		r := e.Do(http.MethodPost, path, key, body).Expect(t, 200)
 		m := coView(t, r.Body, coPreviewSpec())
-		pdObjects(t, "preview.products", m["products"], coMemberSpec)
+		checkObjects(t, "preview.products", m["products"], coMemberSpec)
 		return m
 	}
 	body := map[string]any{"title": "Cheap things", "rules": coRules("variant_price", "less_than", "1000")}
@@ -597,11 +598,11 @@ func TestCollectionPreview(t *testing.T) {
 
 	// limit bounds the products, not the count; sort_order orders them.
 	p = preview("limit=1", map[string]any{"rules": coRules("variant_price", "less_than", "1000"), "sort_order": "price-asc"})
-	if ids := auditIDs(pdMaps(p["products"])); !slices.Equal(ids, []int64{b}) || p["products_count"] != float64(2) || p["title"] != "Preview" || p["handle"] != "preview" {
+	if ids := rowIDs(objectsOf(p["products"])); !slices.Equal(ids, []int64{b}) || p["products_count"] != float64(2) || p["title"] != "Preview" || p["handle"] != "preview" {
 		t.Fatalf("limited preview %v", p)
 	}
 	p = preview("", map[string]any{"title": "X", "disjunctive": true, "rules": coRules("title", "equals", "charlie", "title", "starts_with", "al")})
-	if ids := auditIDs(pdMaps(p["products"])); len(ids) != 2 || ids[0] != a || p["products_count"] != float64(2) || p["price_cents"] != float64(700) {
+	if ids := rowIDs(objectsOf(p["products"])); len(ids) != 2 || ids[0] != a || p["products_count"] != float64(2) || p["price_cents"] != float64(700) {
 		t.Fatalf("disjunctive preview %v", p)
 	}
 	p = preview("", map[string]any{"rules": coRules("vendor", "equals", "nobody")})
@@ -655,20 +656,20 @@ func TestCollectionList(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
 	key, otherKey := e.Key(s.ID, auth.RoleAdmin), e.Key(other.ID, auth.RoleAdmin)
-	p1 := pdSimple(t, e, key, "One", 100, map[string]any{"vendor": "Acme"})
-	p2 := pdSimple(t, e, key, "Two", 200, nil)
-	summer := pdID(t, coCreate(t, e, key, map[string]any{"title": "Summer", "product_ids": []int64{p1, p2}}))
-	winter := pdID(t, coCreate(t, e, key, map[string]any{"title": "Winter", "published": false}))
-	sale := pdID(t, coCreate(t, e, key, map[string]any{"title": "Acme picks", "handle": "sale", "collection_type": "smart", "rules": coRules("vendor", "equals", "acme")}))
-	theirs := pdID(t, coCreate(t, e, otherKey, map[string]any{"title": "Summer"}))
+	p1 := createSimpleProduct(t, e, key, "One", 100, map[string]any{"vendor": "Acme"})
+	p2 := createSimpleProduct(t, e, key, "Two", 200, nil)
+	summer := idOf(t, coCreate(t, e, key, map[string]any{"title": "Summer", "product_ids": []int64{p1, p2}}))
+	winter := idOf(t, coCreate(t, e, key, map[string]any{"title": "Winter", "published": false}))
+	sale := idOf(t, coCreate(t, e, key, map[string]any{"title": "Acme picks", "handle": "sale", "collection_type": "smart", "rules": coRules("vendor", "equals", "acme")}))
+	theirs := idOf(t, coCreate(t, e, otherKey, map[string]any{"title": "Summer"}))
 
 	rows, total, r := coList(t, e, key, "")
-	if total != 3 || !slices.Equal(auditIDs(rows), []int64{sale, winter, summer}) {
-		t.Fatalf("list %v total %d", auditIDs(rows), total)
+	if total != 3 || !slices.Equal(rowIDs(rows), []int64{sale, winter, summer}) {
+		t.Fatalf("list %v total %d", rowIDs(rows), total)
 	}
 	e.SameOnGraphQL(t, r, key, "ListCollections", nil)
 	for _, row := range rows {
-		id := pdID(t, row)
+		id := idOf(t, row)
 		got, _ := coGet(t, e, key, id)
 		want := map[string]any{}
 		for k, v := range row {
@@ -704,7 +705,7 @@ func TestCollectionList(t *testing.T) {
 		{"offset=3", []int64{}, 3},
 	} {
 		rows, total, _ := coList(t, e, key, c.query)
-		if got := auditIDs(rows); !slices.Equal(got, c.want) || total != c.total {
+		if got := rowIDs(rows); !slices.Equal(got, c.want) || total != c.total {
 			t.Fatalf("?%s: %v total %d, want %v total %d", c.query, got, total, c.want, c.total)
 		}
 	}
@@ -714,8 +715,8 @@ func TestCollectionList(t *testing.T) {
 		e.Do(http.MethodGet, "/store/collections?"+q, key, nil).Expect(t, 400)
 	}
 	rows, total, _ = coList(t, e, otherKey, "")
-	if total != 1 || !slices.Equal(auditIDs(rows), []int64{theirs}) {
-		t.Fatalf("other store lists %v", auditIDs(rows))
+	if total != 1 || !slices.Equal(rowIDs(rows), []int64{theirs}) {
+		t.Fatalf("other store lists %v", rowIDs(rows))
 	}
 }
 
@@ -725,11 +726,11 @@ func TestCollectionGetUpdateDelete(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	p := pdSimple(t, e, key, "Thing", 100, nil)
+	p := createSimpleProduct(t, e, key, "Thing", 100, nil)
 
 	c := coCreate(t, e, key, map[string]any{"title": "Summer Sale", "description": "Hot", "sort_order": "alpha-asc", "published": false,
 		"image_src": "https://cdn.example.com/summer.png", "seo": map[string]any{"description": "Sun"}, "product_ids": []int64{p}})
-	id := pdID(t, c)
+	id := idOf(t, c)
 	if c["handle"] != "summer-sale" || c["sort_order"] != "alpha-asc" || c["published"] != false || c["description"] != "Hot" {
 		t.Fatalf("created %v", c)
 	}
@@ -777,7 +778,7 @@ func TestCollectionGetUpdateDelete(t *testing.T) {
 	avail := func(query string) bool {
 		t.Helper()
 		r := e.Do(http.MethodGet, "/store/collections/handle-available?"+query, key, nil).Expect(t, 200)
-		if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"available", "status"}) {
+		if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"available", "status"}) {
 			t.Fatalf("handle-available payload keys %v", keys)
 		}
 		return r.Body["available"].(bool)
@@ -810,7 +811,7 @@ func TestCollectionGetUpdateDelete(t *testing.T) {
 	if got := coProductCollections(t, e, key, p); !slices.Equal(got, []int64{smart}) {
 		t.Fatalf("product's collections after delete %v", got)
 	}
-	pdGet(t, e, key, p)
+	getProduct(t, e, key, p)
 	if g := e.GraphQL(key, `mutation($id: Int!) { deleteCollection(id: $id) }`, map[string]any{"id": smart}); g.Body["errors"] != nil || g.Data()["deleteCollection"] != true {
 		t.Fatalf("GraphQL deleteCollection: %s", g.Raw)
 	}
@@ -822,9 +823,9 @@ func TestCollectionOptionsPicker(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	winter := pdID(t, coCreate(t, e, key, map[string]any{"title": "Winter", "published": false, "image_src": "https://cdn.example.com/w.png"}))
-	autumn := pdID(t, coCreate(t, e, key, map[string]any{"title": "autumn"}))
-	summer := pdID(t, coCreate(t, e, key, map[string]any{"title": "Summer", "handle": "hot-days"}))
+	winter := idOf(t, coCreate(t, e, key, map[string]any{"title": "Winter", "published": false, "image_src": "https://cdn.example.com/w.png"}))
+	autumn := idOf(t, coCreate(t, e, key, map[string]any{"title": "autumn"}))
+	summer := idOf(t, coCreate(t, e, key, map[string]any{"title": "Summer", "handle": "hot-days"}))
 	coCreate(t, e, e.Key(other.ID, auth.RoleAdmin), map[string]any{"title": "Spring"})
 
 	get := func(query string) ([]map[string]any, int64, *apitest.Response) {
@@ -834,18 +835,18 @@ func TestCollectionOptionsPicker(t *testing.T) {
 			path += "?" + query
 		}
 		r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-		if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collections", "status", "total"}) {
+		if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"collections", "status", "total"}) {
 			t.Fatalf("options payload keys %v", keys)
 		}
 		var rows []map[string]any
 		if r.Body["collections"] != nil {
-			rows = pdObjects(t, "options", r.Body["collections"], coPickerSpec)
+			rows = checkObjects(t, "options", r.Body["collections"], coPickerSpec)
 		}
-		return rows, auditMustWhole(t, r.Body["total"]), r
+		return rows, wholeNumber(t, r.Body["total"]), r
 	}
 	rows, total, r := get("")
-	if total != 3 || !slices.Equal(auditIDs(rows), []int64{autumn, summer, winter}) {
-		t.Fatalf("options %v total %d", auditIDs(rows), total)
+	if total != 3 || !slices.Equal(rowIDs(rows), []int64{autumn, summer, winter}) {
+		t.Fatalf("options %v total %d", rowIDs(rows), total)
 	}
 	e.SameOnGraphQL(t, r, key, "ListCollectionOptions", nil)
 	if w := rows[2]; w["title"] != "Winter" || w["handle"] != "winter" || w["published"] != false || w["image_src"] != "https://cdn.example.com/w.png" {
@@ -863,7 +864,7 @@ func TestCollectionOptionsPicker(t *testing.T) {
 		{"q=zzz", []int64{}, 0},
 	} {
 		rows, total, _ := get(c.query)
-		if got := auditIDs(rows); !slices.Equal(got, c.want) || total != c.total {
+		if got := rowIDs(rows); !slices.Equal(got, c.want) || total != c.total {
 			t.Fatalf("options?%s: %v total %d, want %v total %d", c.query, got, total, c.want, c.total)
 		}
 	}
@@ -878,22 +879,22 @@ func TestCollectionBulkDelete(t *testing.T) {
 	e := apitest.New(t)
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
-	p := pdSimple(t, e, aKey, "P", 1, nil)
+	p := createSimpleProduct(t, e, aKey, "P", 1, nil)
 	var mine []int64
 	for i := range 3 {
-		mine = append(mine, pdID(t, coCreate(t, e, aKey, map[string]any{"title": "C" + strconv.Itoa(i), "product_ids": []int64{p}})))
+		mine = append(mine, idOf(t, coCreate(t, e, aKey, map[string]any{"title": "C" + strconv.Itoa(i), "product_ids": []int64{p}})))
 	}
-	theirs := pdID(t, coCreate(t, e, bKey, map[string]any{"title": "Theirs"}))
+	theirs := idOf(t, coCreate(t, e, bKey, map[string]any{"title": "Theirs"}))
 	r := e.Do(http.MethodPost, "/store/collections/bulk-delete", aKey, map[string]any{"ids": []int64{mine[0], mine[2], theirs, 999999}}).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"deleted", "ids", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"deleted", "ids", "status"}) {
 		t.Fatalf("bulk-delete payload %s", r.Raw)
 	}
-	if got := pdInts(t, r.Body["ids"]); !slices.Equal(slices.Sorted(slices.Values(got)), []int64{mine[0], mine[2]}) || auditMustWhole(t, r.Body["deleted"]) != 2 {
+	if got := wholeNumbersOrNull(t, r.Body["ids"]); !slices.Equal(slices.Sorted(slices.Values(got)), []int64{mine[0], mine[2]}) || wholeNumber(t, r.Body["deleted"]) != 2 {
 		t.Fatalf("bulk-delete answered %s", r.Raw)
 	}
 	rows, total, _ := coList(t, e, aKey, "")
-	if total != 1 || !slices.Equal(auditIDs(rows), []int64{mine[1]}) {
-		t.Fatalf("left %v", auditIDs(rows))
+	if total != 1 || !slices.Equal(rowIDs(rows), []int64{mine[1]}) {
+		t.Fatalf("left %v", rowIDs(rows))
 	}
 	coGet(t, e, bKey, theirs)
 	if got := coProductCollections(t, e, aKey, p); !slices.Equal(got, []int64{mine[1]}) {
@@ -914,8 +915,8 @@ func TestCollectionAccess(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
 	admin, otherKey := e.Key(s.ID, auth.RoleAdmin), e.Key(other.ID, auth.RoleAdmin)
-	p := pdSimple(t, e, admin, "P", 1, nil)
-	id := pdID(t, coCreate(t, e, admin, map[string]any{"title": "Mine", "product_ids": []int64{p}}))
+	p := createSimpleProduct(t, e, admin, "P", 1, nil)
+	id := idOf(t, coCreate(t, e, admin, map[string]any{"title": "Mine", "product_ids": []int64{p}}))
 	pid := strconv.FormatInt(p, 10)
 
 	reads := []apitest.Call{
@@ -963,8 +964,8 @@ func TestCollectionAccess(t *testing.T) {
 	e.Do(http.MethodPost, "/store/collections/preview", staff, map[string]any{"rules": coRules("title", "contains", "p")}).Expect(t, 403)
 
 	// Another store's collection is a 404 everywhere, like a missing one.
-	theirP := pdSimple(t, e, otherKey, "Theirs", 1, nil)
-	theirs := pdID(t, coCreate(t, e, otherKey, map[string]any{"title": "Theirs", "product_ids": []int64{theirP}}))
+	theirP := createSimpleProduct(t, e, otherKey, "Theirs", 1, nil)
+	theirs := idOf(t, coCreate(t, e, otherKey, map[string]any{"title": "Theirs", "product_ids": []int64{theirP}}))
 	before, _ := coGet(t, e, otherKey, theirs)
 	for _, cid := range []int64{theirs, 999999} {
 		e.ExpectEach(t, 404, map[string]string{"admin": admin}, []apitest.Call{
@@ -983,7 +984,7 @@ func TestCollectionAccess(t *testing.T) {
 			`mutation($id: Int!) { updateCollection(id: $id, input: {title: "x"}) { id } }`,
 			`mutation($id: Int!) { deleteCollection(id: $id) }`,
 		} {
-			pdNotFoundGraphQL(t, e, admin, q, map[string]any{"id": cid})
+			expectGraphQLNotFound(t, e, admin, q, map[string]any{"id": cid})
 		}
 	}
 	after, _ := coGet(t, e, otherKey, theirs)
@@ -998,4 +999,14 @@ func TestCollectionAccess(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("%d members of the other store's collection (%v)", n, err)
 	}
+}
+
+// insertCollection inserts a manual collection of the store and returns its id.
+func insertCollection(t *testing.T, e *apitest.Env, storeID int64, handle string) int64 {
+	t.Helper()
+	c := &models.Collection{StoreID: storeID, Handle: handle, Title: "Collection " + handle, CollectionType: "manual", SortOrder: "manual"}
+	if _, err := e.DB.NewInsert().Model(c).Column("store_id", "handle", "title", "collection_type", "sort_order").Returning("id").Exec(context.Background()); err != nil {
+		t.Fatalf("insert collection: %v", err)
+	}
+	return c.ID
 }

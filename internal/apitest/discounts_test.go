@@ -39,30 +39,30 @@ func dcPath(id int64) string { return "/store/discounts/" + strconv.FormatInt(id
 // dcCheck checks v against a discount view with keys and returns it.
 func dcCheck(t *testing.T, v any, keys []string) map[string]any {
 	t.Helper()
-	m := orKeys(t, "discount", v, keys)
+	m := objectWithKeys(t, "discount", v, keys)
 	for _, k := range dcIntKeys {
-		auditMustWhole(t, m[k])
+		wholeNumber(t, m[k])
 	}
 	for _, k := range dcStringKeys {
-		bdString(t, m, k)
+		stringField(t, m, k)
 	}
 	for _, k := range dcNullIntKeys {
 		if m[k] != nil {
-			auditMustWhole(t, m[k])
+			wholeNumber(t, m[k])
 		}
 	}
 	for _, k := range []string{"starts_at", "ends_at"} {
 		if m[k] != nil {
-			if _, err := time.Parse(time.RFC3339, bdString(t, m, k)); err != nil {
+			if _, err := time.Parse(time.RFC3339, stringField(t, m, k)); err != nil {
 				t.Fatalf("%s = %v, want RFC 3339", k, m[k])
 			}
 		}
 	}
-	bdBool(t, m, "enabled")
-	bdBool(t, m, "once_per_customer")
+	boolField(t, m, "enabled")
+	boolField(t, m, "once_per_customer")
 	if len(keys) == len(dcDetailKeys) {
 		for _, k := range dcIDLists {
-			bdInts(t, m[k])
+			wholeNumbers(t, m[k])
 		}
 	}
 	return m
@@ -100,8 +100,8 @@ func dcView(detail map[string]any) map[string]any {
 	return out
 }
 
-// dcInsert stores a discount straight through the models.
-func dcInsert(t testing.TB, e *apitest.Env, d *models.Discount) *models.Discount {
+// insertDiscount stores a discount straight through the models.
+func insertDiscount(t testing.TB, e *apitest.Env, d *models.Discount) *models.Discount {
 	t.Helper()
 	if d.Class == "" {
 		d.Class = models.DiscountCode
@@ -126,8 +126,8 @@ func dcInsert(t testing.TB, e *apitest.Env, d *models.Discount) *models.Discount
 func TestDiscountsCreateEveryType(t *testing.T) {
 	e, s, admin := newAcme(t)
 	reader := e.Key(s.ID, auth.RoleStaff, "discounts:read")
-	p1, p2, p3 := bdProduct(t, e, s.ID, "p1"), bdProduct(t, e, s.ID, "p2"), bdProduct(t, e, s.ID, "p3")
-	c1, c2 := bdCollection(t, e, s.ID, "c1"), bdCollection(t, e, s.ID, "c2")
+	p1, p2, p3 := insertProduct(t, e, s.ID, "p1"), insertProduct(t, e, s.ID, "p2"), insertProduct(t, e, s.ID, "p3")
+	c1, c2 := insertCollection(t, e, s.ID, "c1"), insertCollection(t, e, s.ID, "c2")
 
 	// A percentage code with nothing but what it needs: the defaults.
 	pct := dcDiscounts.create(t, e, admin, map[string]any{"code": "Welcome10", "type": "percentage", "value": 10})
@@ -138,13 +138,13 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 	if !reflect.DeepEqual(pct, want) {
 		t.Fatalf("percentage defaults:\n got  %v\n want %v", pct, want)
 	}
-	pctID := auditMustWhole(t, pct["id"])
+	pctID := wholeNumber(t, pct["id"])
 	got, get := dcDiscounts.get(t, e, reader, pctID)
 	if !reflect.DeepEqual(dcView(got), pct) {
 		t.Fatalf("GET %v\nPOST %v", got, pct)
 	}
 	for _, k := range dcIDLists {
-		if ids := bdInts(t, got[k]); len(ids) != 0 {
+		if ids := wholeNumbers(t, got[k]); len(ids) != 0 {
 			t.Fatalf("%s = %v, want []", k, ids)
 		}
 	}
@@ -160,9 +160,9 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 		fixed["enabled"] != false || fixed["usage_limit"] != float64(100) || fixed["per_customer_limit"] != float64(3) {
 		t.Fatalf("fixed_amount: %v", fixed)
 	}
-	fixedID := auditMustWhole(t, fixed["id"])
+	fixedID := wholeNumber(t, fixed["id"])
 	got, _ = dcDiscounts.get(t, e, admin, fixedID)
-	if ids := bdInts(t, got["product_ids"]); !slices.Equal(ids, []int64{p1, p2}) {
+	if ids := wholeNumbers(t, got["product_ids"]); !slices.Equal(ids, []int64{p1, p2}) {
 		t.Fatalf("product_ids %v, want %v (distinct, by id)", ids, []int64{p1, p2})
 	}
 
@@ -179,10 +179,10 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 		bx["get_value_type"] != "percentage" || bx["value"] != float64(0) {
 		t.Fatalf("buy_x_get_y: %v", bx)
 	}
-	got, _ = dcDiscounts.get(t, e, admin, auditMustWhole(t, bx["id"]))
+	got, _ = dcDiscounts.get(t, e, admin, wholeNumber(t, bx["id"]))
 	for k, ids := range map[string][]int64{"buy_product_ids": {p3}, "buy_collection_ids": {c1}, "get_collection_ids": {c2},
 		"get_product_ids": {p1}, "product_ids": {}, "collection_ids": {}} {
-		if g := bdInts(t, got[k]); !slices.Equal(g, ids) {
+		if g := wholeNumbers(t, got[k]); !slices.Equal(g, ids) {
 			t.Fatalf("%s = %v, want %v", k, g, ids)
 		}
 	}
@@ -198,9 +198,9 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 	if auto["class"] != "automatic" || auto["code"] != "10% off the Layering System" || auto["applies_to"] != "collections" {
 		t.Fatalf("automatic: %v", auto)
 	}
-	autoID := auditMustWhole(t, auto["id"])
+	autoID := wholeNumber(t, auto["id"])
 	got, _ = dcDiscounts.get(t, e, admin, autoID)
-	if ids := bdInts(t, got["collection_ids"]); !slices.Equal(ids, []int64{c1, c2}) {
+	if ids := wholeNumbers(t, got["collection_ids"]); !slices.Equal(ids, []int64{c1, c2}) {
 		t.Fatalf("collection_ids %v", ids)
 	}
 
@@ -242,12 +242,12 @@ func TestDiscountsCreateEveryType(t *testing.T) {
 // fields merged in, checked as a create is; null clears a nullable field.
 func TestDiscountsUpdate(t *testing.T) {
 	e, s, admin := newAcme(t)
-	p1, p2 := bdProduct(t, e, s.ID, "p1"), bdProduct(t, e, s.ID, "p2")
-	c1 := bdCollection(t, e, s.ID, "c1")
+	p1, p2 := insertProduct(t, e, s.ID, "p1"), insertProduct(t, e, s.ID, "p2")
+	c1 := insertCollection(t, e, s.ID, "c1")
 
 	d := dcDiscounts.create(t, e, admin, map[string]any{"code": "SUMMER25", "type": "percentage", "value": 25, "usage_limit": 50,
 		"starts_at": "2026-06-01T00:00:00Z", "ends_at": "2026-09-01T00:00:00Z", "applies_to": "products", "product_ids": []int64{p1}})
-	id := auditMustWhole(t, d["id"])
+	id := wholeNumber(t, d["id"])
 
 	// Left out: unchanged; an empty body changes nothing.
 	u, _ := dcDiscounts.put(t, e, admin, id, map[string]any{})
@@ -286,12 +286,12 @@ func TestDiscountsUpdate(t *testing.T) {
 
 	// Lists, when sent, replace.
 	dcDiscounts.put(t, e, admin, id, map[string]any{"product_ids": []int64{p2, p1}})
-	if got, _ := dcDiscounts.get(t, e, admin, id); !slices.Equal(bdInts(t, got["product_ids"]), []int64{p1, p2}) {
+	if got, _ := dcDiscounts.get(t, e, admin, id); !slices.Equal(wholeNumbers(t, got["product_ids"]), []int64{p1, p2}) {
 		t.Fatalf("product_ids: %v", got["product_ids"])
 	}
 	// Moving to collections empties product_ids.
 	dcDiscounts.put(t, e, admin, id, map[string]any{"applies_to": "collections", "collection_ids": []int64{c1}})
-	if got, _ := dcDiscounts.get(t, e, admin, id); len(bdInts(t, got["product_ids"])) != 0 || !slices.Equal(bdInts(t, got["collection_ids"]), []int64{c1}) {
+	if got, _ := dcDiscounts.get(t, e, admin, id); len(wholeNumbers(t, got["product_ids"])) != 0 || !slices.Equal(wholeNumbers(t, got["collection_ids"]), []int64{c1}) {
 		t.Fatalf("to collections: %v", got)
 	}
 	// A new type resets what belongs to the old one: value_type follows,
@@ -304,7 +304,7 @@ func TestDiscountsUpdate(t *testing.T) {
 	if u["value"] != float64(0) || u["value_type"] != "percentage" || u["applies_to"] != "all" {
 		t.Fatalf("to free_shipping: %v", u)
 	}
-	if got, _ := dcDiscounts.get(t, e, admin, id); len(bdInts(t, got["collection_ids"])) != 0 {
+	if got, _ := dcDiscounts.get(t, e, admin, id); len(wholeNumbers(t, got["collection_ids"])) != 0 {
 		t.Fatalf("free shipping kept collection_ids: %v", got)
 	}
 	u, _ = dcDiscounts.put(t, e, admin, id, map[string]any{"type": "buy_x_get_y", "buy_quantity": 1, "get_quantity": 1, "get_value": 50, "get_product_ids": []int64{p2}})
@@ -315,7 +315,7 @@ func TestDiscountsUpdate(t *testing.T) {
 	if u["buy_quantity"] != float64(0) || u["get_quantity"] != float64(0) || u["get_value"] != float64(0) || u["value"] != float64(15) {
 		t.Fatalf("back to percentage: %v", u)
 	}
-	if got, _ := dcDiscounts.get(t, e, admin, id); len(bdInts(t, got["get_product_ids"])) != 0 {
+	if got, _ := dcDiscounts.get(t, e, admin, id); len(wholeNumbers(t, got["get_product_ids"])) != 0 {
 		t.Fatalf("percentage kept get_product_ids: %v", got)
 	}
 	// To automatic: the code is now a title.
@@ -338,8 +338,8 @@ func TestDiscountsUpdate(t *testing.T) {
 func TestDiscountsDelete(t *testing.T) {
 	e, s, admin := newAcme(t)
 	d := dcDiscounts.create(t, e, admin, map[string]any{"code": "GONE", "type": "percentage", "value": 5})
-	id := auditMustWhole(t, d["id"])
-	o := orCreate(t, e, s.ID, orSpec{})
+	id := wholeNumber(t, d["id"])
+	o := createOrder(t, e, s.ID, orderSpec{})
 	if err := models.RedeemDiscount(context.Background(), e.DB, s.ID, id, o.Email, o.ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +360,7 @@ func TestDiscountsDelete(t *testing.T) {
 // its total; paging; a bad filter is a 400.
 func TestDiscountsListFilters(t *testing.T) {
 	e, s, admin := newAcme(t)
-	p := bdProduct(t, e, s.ID, "p")
+	p := insertProduct(t, e, s.ID, "p")
 	for _, body := range []map[string]any{
 		{"code": "WELCOME10", "type": "percentage", "value": 10},
 		{"code": "SUMMER25", "type": "percentage", "value": 25, "enabled": false},
@@ -412,7 +412,7 @@ func TestDiscountsListFilters(t *testing.T) {
 // admin role); reads are open to any role with the read scope.
 func TestDiscountsAccess(t *testing.T) {
 	e, s, admin := newAcme(t)
-	id := auditMustWhole(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "A", "type": "percentage", "value": 5})["id"])
+	id := wholeNumber(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "A", "type": "percentage", "value": 5})["id"])
 	reads := []apitest.Call{{Method: http.MethodGet, Path: "/store/discounts"}, {Method: http.MethodGet, Path: dcPath(id)}}
 	writes := []apitest.Call{
 		{Method: http.MethodPost, Path: "/store/discounts", Body: map[string]any{"code": "B", "type": "percentage", "value": 5}},
@@ -443,12 +443,12 @@ func TestDiscountsOtherStore(t *testing.T) {
 	e := apitest.New(t)
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
-	bp, bc := bdProduct(t, e, b.ID, "theirs"), bdCollection(t, e, b.ID, "theirs")
+	bp, bc := insertProduct(t, e, b.ID, "theirs"), insertCollection(t, e, b.ID, "theirs")
 	theirs := dcDiscounts.create(t, e, bKey, map[string]any{"code": "THEIRS", "type": "percentage", "value": 10, "applies_to": "products", "product_ids": []int64{bp}})
-	bID := auditMustWhole(t, theirs["id"])
+	bID := wholeNumber(t, theirs["id"])
 	theirDetail, _ := dcDiscounts.get(t, e, bKey, bID)
 	mine := dcDiscounts.create(t, e, aKey, map[string]any{"code": "MINE", "type": "percentage", "value": 10})
-	mineID := auditMustWhole(t, mine["id"])
+	mineID := wholeNumber(t, mine["id"])
 
 	for _, id := range []int64{bID, 987654321} {
 		e.ExpectEach(t, 404, map[string]string{"this store's key": aKey}, []apitest.Call{
@@ -463,7 +463,7 @@ func TestDiscountsOtherStore(t *testing.T) {
 			`mutation($id: Int!) { deleteDiscount(id: $id) }`)
 	}
 	e.Do(http.MethodGet, "/store/discounts/abc", aKey, nil).Expect(t, 400)
-	if rows, total, _ := dcDiscounts.list(t, e, aKey, ""); total != 1 || auditMustWhole(t, rows[0]["id"]) != mineID {
+	if rows, total, _ := dcDiscounts.list(t, e, aKey, ""); total != 1 || wholeNumber(t, rows[0]["id"]) != mineID {
 		t.Fatalf("store A lists %v (total %d)", rows, total)
 	}
 	if got, _ := dcDiscounts.get(t, e, bKey, bID); !reflect.DeepEqual(got, theirDetail) {
@@ -492,7 +492,7 @@ func TestDiscountsOtherStore(t *testing.T) {
 		t.Fatalf("message %q does not name %d", r.Message(), bp)
 	}
 	// Redeeming another store's discount is not found.
-	o := orCreate(t, e, a.ID, orSpec{})
+	o := createOrder(t, e, a.ID, orderSpec{})
 	if err := models.RedeemDiscount(context.Background(), e.DB, a.ID, bID, o.Email, o.ID, time.Now()); apperr.CodeOf(err) != apperr.NotFound {
 		t.Fatalf("redeeming another store's discount: %v", err)
 	}
@@ -505,8 +505,8 @@ func TestDiscountsOtherStore(t *testing.T) {
 // 400, and nothing is written.
 func TestDiscountsValidation(t *testing.T) {
 	e, s, admin := newAcme(t)
-	p1 := bdProduct(t, e, s.ID, "p1")
-	c1 := bdCollection(t, e, s.ID, "c1")
+	p1 := insertProduct(t, e, s.ID, "p1")
+	c1 := insertCollection(t, e, s.ID, "c1")
 	pct := func(extra map[string]any) map[string]any {
 		m := map[string]any{"code": "CODE", "type": "percentage", "value": 10}
 		for k, v := range extra {
@@ -616,7 +616,7 @@ func TestDiscountsValidation(t *testing.T) {
 	}
 
 	d := dcDiscounts.create(t, e, admin, pct(map[string]any{"code": "UPD", "applies_to": "products", "product_ids": []int64{p1}}))
-	id := auditMustWhole(t, d["id"])
+	id := wholeNumber(t, d["id"])
 	before, _ := dcDiscounts.get(t, e, admin, id)
 	update := map[string]map[string]any{
 		"empty code":           {"code": ""},
@@ -655,7 +655,7 @@ func TestDiscountsValidation(t *testing.T) {
 func TestDiscountsCodeClash(t *testing.T) {
 	e, s, admin := newAcme(t)
 	dcDiscounts.create(t, e, admin, map[string]any{"code": "SUMMER", "type": "percentage", "value": 10})
-	other := auditMustWhole(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "WINTER", "type": "percentage", "value": 10})["id"])
+	other := wholeNumber(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "WINTER", "type": "percentage", "value": 10})["id"])
 
 	r := e.Do(http.MethodPost, "/store/discounts", admin, map[string]any{"code": "summer", "type": "percentage", "value": 20}).Expect(t, 409)
 	if r.Message() != "a discount with code summer already exists" {
@@ -689,8 +689,8 @@ func TestDiscountsLookups(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	past, future := now.Add(-time.Hour), now.Add(time.Hour)
-	code := dcInsert(t, e, &models.Discount{StoreID: s.ID, Code: "Welcome10", Type: models.DiscountPercentage, Value: 10, Enabled: true})
-	dcInsert(t, e, &models.Discount{StoreID: other.ID, Code: "THEIRS", Type: models.DiscountPercentage, Value: 10, Enabled: true})
+	code := insertDiscount(t, e, &models.Discount{StoreID: s.ID, Code: "Welcome10", Type: models.DiscountPercentage, Value: 10, Enabled: true})
+	insertDiscount(t, e, &models.Discount{StoreID: other.ID, Code: "THEIRS", Type: models.DiscountPercentage, Value: 10, Enabled: true})
 
 	d, err := models.DiscountByCode(ctx, e.DB, s.ID, "WELCOME10")
 	if err != nil || d.ID != code.ID || d.Code != "Welcome10" || d.ProductIDs == nil {
@@ -727,7 +727,7 @@ func TestDiscountsLookups(t *testing.T) {
 	}
 
 	auto := func(title string, enabled bool, starts, ends *time.Time) int64 {
-		return dcInsert(t, e, &models.Discount{StoreID: s.ID, Class: models.DiscountAutomatic, Code: title, Type: models.DiscountPercentage,
+		return insertDiscount(t, e, &models.Discount{StoreID: s.ID, Class: models.DiscountAutomatic, Code: title, Type: models.DiscountPercentage,
 			Value: 10, Enabled: enabled, StartsAt: starts, EndsAt: ends}).ID
 	}
 	always := auto("Always", true, nil, nil)
@@ -735,7 +735,7 @@ func TestDiscountsLookups(t *testing.T) {
 	auto("Disabled", false, nil, nil)
 	auto("Later", true, &future, nil)
 	auto("Over", true, nil, &now)
-	dcInsert(t, e, &models.Discount{StoreID: other.ID, Class: models.DiscountAutomatic, Code: "Their automatic", Type: models.DiscountFreeShipping, Enabled: true})
+	insertDiscount(t, e, &models.Discount{StoreID: other.ID, Class: models.DiscountAutomatic, Code: "Their automatic", Type: models.DiscountFreeShipping, Enabled: true})
 	got, err := models.AutomaticDiscounts(ctx, e.DB, s.ID, now)
 	if err != nil {
 		t.Fatal(err)
@@ -764,8 +764,8 @@ func dcRedeem(e *apitest.Env, storeID, discountID int64, email string, orderID i
 	})
 }
 
-// dcUsedCount reads used_count straight from the database.
-func dcUsedCount(t *testing.T, e *apitest.Env, id int64) (used, redemptions int64) {
+// discountUsage reads used_count straight from the database.
+func discountUsage(t *testing.T, e *apitest.Env, id int64) (used, redemptions int64) {
 	t.Helper()
 	ctx := context.Background()
 	if err := e.DB.NewSelect().TableExpr("discounts").Column("used_count").Where("id = ?", id).Scan(ctx, &used); err != nil {
@@ -784,11 +784,11 @@ func dcUsedCount(t *testing.T, e *apitest.Env, id int64) (used, redemptions int6
 func TestDiscountRedeemConcurrently(t *testing.T) {
 	e, s, admin := newAcme(t)
 	d := dcDiscounts.create(t, e, admin, map[string]any{"code": "LIMITED10", "type": "percentage", "value": 10, "usage_limit": 10})
-	id := auditMustWhole(t, d["id"])
+	id := wholeNumber(t, d["id"])
 	const n = 50
 	orders := make([]*models.Order, n)
 	for i := range orders {
-		orders[i] = orCreate(t, e, s.ID, orSpec{email: fmt.Sprintf("shopper%d@example.com", i)})
+		orders[i] = createOrder(t, e, s.ID, orderSpec{email: fmt.Sprintf("shopper%d@example.com", i)})
 	}
 	now := time.Now()
 	var wg sync.WaitGroup
@@ -817,7 +817,7 @@ func TestDiscountRedeemConcurrently(t *testing.T) {
 	if ok != 10 {
 		t.Fatalf("%d redemptions succeeded, want exactly 10", ok)
 	}
-	if used, rows := dcUsedCount(t, e, id); used != 10 || rows != 10 {
+	if used, rows := discountUsage(t, e, id); used != 10 || rows != 10 {
 		t.Fatalf("used_count %d with %d redemptions, want 10 and 10", used, rows)
 	}
 	got, _ := dcDiscounts.get(t, e, admin, id)
@@ -846,7 +846,7 @@ func TestDiscountRedeemConcurrently(t *testing.T) {
 	if err := dcRedeem(e, s.ID, id, "later@example.com", orders[1].ID, now); apperr.CodeOf(err) != apperr.Conflict {
 		t.Fatalf("twelfth redemption: %v", err)
 	}
-	if used, _ := dcUsedCount(t, e, id); used != 11 {
+	if used, _ := discountUsage(t, e, id); used != 11 {
 		t.Fatalf("used_count %d, want 11", used)
 	}
 }
@@ -859,8 +859,8 @@ func TestDiscountRedeemPerCustomer(t *testing.T) {
 	e, s, admin := newAcme(t)
 	ctx := context.Background()
 	now := time.Now()
-	o := orCreate(t, e, s.ID, orSpec{email: "ana@example.com"})
-	once := auditMustWhole(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "WELCOME10", "type": "percentage", "value": 10, "once_per_customer": true})["id"])
+	o := createOrder(t, e, s.ID, orderSpec{email: "ana@example.com"})
+	once := wholeNumber(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "WELCOME10", "type": "percentage", "value": 10, "once_per_customer": true})["id"])
 
 	if err := dcRedeem(e, s.ID, once, "ana@example.com", o.ID, now); err != nil {
 		t.Fatal(err)
@@ -879,7 +879,7 @@ func TestDiscountRedeemPerCustomer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if used, rows := dcUsedCount(t, e, once); used != 1 || rows != 1 {
+	if used, rows := discountUsage(t, e, once); used != 1 || rows != 1 {
 		t.Fatalf("used_count %d with %d redemptions after refusals, want 1 and 1", used, rows)
 	}
 	if err := dcRedeem(e, s.ID, once, "ben@example.com", o.ID, now); err != nil {
@@ -908,12 +908,12 @@ func TestDiscountRedeemPerCustomer(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if used, _ := dcUsedCount(t, e, once); wins != 1 || used != 3 {
+	if used, _ := discountUsage(t, e, once); wins != 1 || used != 3 {
 		t.Fatalf("%d of 20 concurrent redemptions by one customer succeeded (used_count %d), want 1 (3)", wins, used)
 	}
 
 	// per_customer_limit 2: the third use by one customer is refused.
-	two := auditMustWhole(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "TWICE", "type": "free_shipping", "per_customer_limit": 2})["id"])
+	two := wholeNumber(t, dcDiscounts.create(t, e, admin, map[string]any{"code": "TWICE", "type": "free_shipping", "per_customer_limit": 2})["id"])
 	for i := range 2 {
 		if err := dcRedeem(e, s.ID, two, "dee@example.com", o.ID, now); err != nil {
 			t.Fatalf("use %d: %v", i+1, err)
@@ -923,7 +923,7 @@ func TestDiscountRedeemPerCustomer(t *testing.T) {
 	if apperr.CodeOf(err) != apperr.Conflict || !strings.Contains(err.Error(), "TWICE has already been used 2 times by DEE@example.com") {
 		t.Fatalf("third use: %v", err)
 	}
-	if used, _ := dcUsedCount(t, e, two); used != 2 {
+	if used, _ := discountUsage(t, e, two); used != 2 {
 		t.Fatalf("used_count %d, want 2", used)
 	}
 
@@ -933,12 +933,12 @@ func TestDiscountRedeemPerCustomer(t *testing.T) {
 		"not started": {"code": "LATER", "type": "percentage", "value": 10, "starts_at": now.Add(time.Hour).UTC().Format(time.RFC3339)},
 		"ended":       {"code": "OVER", "type": "percentage", "value": 10, "ends_at": now.Add(-time.Hour).UTC().Format(time.RFC3339)},
 	} {
-		id := auditMustWhole(t, dcDiscounts.create(t, e, admin, body)["id"])
+		id := wholeNumber(t, dcDiscounts.create(t, e, admin, body)["id"])
 		err := dcRedeem(e, s.ID, id, "ana@example.com", o.ID, now)
 		if apperr.CodeOf(err) != apperr.Conflict || err.Error() != "discount code "+body["code"].(string)+" is not active now" {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if used, rows := dcUsedCount(t, e, id); used != 0 || rows != 0 {
+		if used, rows := discountUsage(t, e, id); used != 0 || rows != 0 {
 			t.Fatalf("%s: used_count %d, %d redemptions", name, used, rows)
 		}
 	}
@@ -954,11 +954,11 @@ func TestDiscountListStatementsDoNotGrowWithRows(t *testing.T) {
 	e, s, key := newAcme(t)
 	var ps, cs []int64
 	for i := range 6 {
-		ps = append(ps, bdProduct(t, e, s.ID, "p"+strconv.Itoa(i)))
-		cs = append(cs, bdCollection(t, e, s.ID, "c"+strconv.Itoa(i)))
+		ps = append(ps, insertProduct(t, e, s.ID, "p"+strconv.Itoa(i)))
+		cs = append(cs, insertCollection(t, e, s.ID, "c"+strconv.Itoa(i)))
 	}
 	for i := range 40 {
-		dcInsert(t, e, &models.Discount{StoreID: s.ID, Code: "D" + strconv.Itoa(i), Type: models.DiscountPercentage, Value: 10, Enabled: true,
+		insertDiscount(t, e, &models.Discount{StoreID: s.ID, Code: "D" + strconv.Itoa(i), Type: models.DiscountPercentage, Value: 10, Enabled: true,
 			AppliesTo: models.AppliesToProducts, ProductIDs: []int64{ps[i%6], ps[(i+1)%6]}, CollectionIDs: []int64{cs[i%6]}})
 	}
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, 200) // records the key's last use

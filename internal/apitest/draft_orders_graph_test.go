@@ -13,18 +13,18 @@ import (
 // shipping rates, discounts and orders costs the same statements as 5.
 func TestDraftListStatementsDoNotGrowWithRows(t *testing.T) {
 	e := apitest.New(t)
-	ds := doSetup(t, e, "shop")
+	ds := newDraftOrderStore(t, e, "shop")
 	if _, err := e.DB.NewUpdate().Table("product_variants").Set("inventory_quantity = 1000").Where("id = ?", ds.variantID).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 60; i++ {
-		body := map[string]any{"shipping_address": doParis, "discount_code": "SAVE10", "lines": []any{
+		body := map[string]any{"shipping_address": parisAddress, "discount_code": "SAVE10", "lines": []any{
 			map[string]any{"variant_id": ds.variantID, "quantity": 1},
 			map[string]any{"title": "Gift wrap", "price_cents": 300, "quantity": 1},
 		}}
-		id := orNum(t, e.Do(http.MethodPost, "/store/draft-orders", ds.admin, body).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
+		id := wholeNumber(t, e.Do(http.MethodPost, "/store/draft-orders", ds.admin, body).Expect(t, http.StatusCreated).Obj("draft_order")["id"])
 		if i%3 == 0 {
-			e.Do(http.MethodPost, doPath(id, "/mark-as-paid"), ds.admin, nil).Expect(t, http.StatusOK)
+			e.Do(http.MethodPost, draftOrderPath(id, "/mark-as-paid"), ds.admin, nil).Expect(t, http.StatusOK)
 		}
 	}
 	count := countStatements(e)

@@ -59,9 +59,9 @@ func TestAbandonedRequests(t *testing.T) {
 	e := apitest.New(t, apitest.WithLog(logs))
 	s := e.Store("Hangups")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	catSeedProducts(t, e, s.ID, 120)
+	seedProducts(t, e, s.ID, 120)
 	for i := range 120 {
-		orCreate(t, e, s.ID, orSpec{email: fmt.Sprintf("c%d@example.com", i%30)})
+		createOrder(t, e, s.ID, orderSpec{email: fmt.Sprintf("c%d@example.com", i%30)})
 	}
 	heavy := []func(ctx context.Context) *http.Request{
 		func(ctx context.Context) *http.Request {
@@ -156,15 +156,15 @@ func TestDatabaseOutage(t *testing.T) {
 	e := apitest.New(t, apitest.WithDatabase(db), apitest.WithLog(logs))
 	s := e.Store("Outage")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	hook := newWHReceiver(t)
-	whCreate(t, e, key, map[string]any{"url": hook.URL, "topics": []string{"order.cancelled"}})
+	hook := newWebhookReceiver(t)
+	createWebhook(t, e, key, map[string]any{"url": hook.URL, "topics": []string{"order.cancelled"}})
 	var orders []int64
 	for i := range 10 {
-		orders = append(orders, orCreate(t, e, s.ID, orSpec{email: fmt.Sprintf("o%d@example.com", i)}).ID)
+		orders = append(orders, createOrder(t, e, s.ID, orderSpec{email: fmt.Sprintf("o%d@example.com", i)}).ID)
 	}
 	// Half the events are committed just before the outage.
 	for _, id := range orders[:5] {
-		e.Do(http.MethodPost, orPath(id, "/cancel"), key, map[string]any{"reason": "customer"}).Expect(t, http.StatusOK)
+		e.Do(http.MethodPost, orderPath(id, "/cancel"), key, map[string]any{"reason": "customer"}).Expect(t, http.StatusOK)
 	}
 
 	if err := pg.Stop(); err != nil {
@@ -176,7 +176,7 @@ func TestDatabaseOutage(t *testing.T) {
 		case 0:
 			r = e.Do(http.MethodGet, "/store/orders", key, nil)
 		case 1:
-			r = e.Do(http.MethodPost, orPath(orders[5], "/cancel"), key, map[string]any{"reason": "customer"})
+			r = e.Do(http.MethodPost, orderPath(orders[5], "/cancel"), key, map[string]any{"reason": "customer"})
 		default:
 			r = e.GraphQL(key, `{ orders(limit: 5) { id } }`, nil)
 			if r.ErrorCode() != "SERVICE_UNAVAILABLE" {
@@ -199,7 +199,7 @@ func TestDatabaseOutage(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	for _, id := range orders[5:] {
-		e.Do(http.MethodPost, orPath(id, "/cancel"), key, map[string]any{"reason": "customer"}).Expect(t, http.StatusOK)
+		e.Do(http.MethodPost, orderPath(id, "/cancel"), key, map[string]any{"reason": "customer"}).Expect(t, http.StatusOK)
 	}
 	seen := map[string]bool{}
 	for len(seen) < 10 {

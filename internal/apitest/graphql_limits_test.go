@@ -177,7 +177,7 @@ func TestCustomerOrdersTakeLimit(t *testing.T) {
 	key := e.Key(s.ID, auth.RoleAdmin)
 	var ids []float64
 	for i := range 3 {
-		o := orCreate(t, e, s.ID, orSpec{email: "repeat@example.com", createdAt: time.Now().UTC().Add(-time.Duration(3-i) * time.Hour)})
+		o := createOrder(t, e, s.ID, orderSpec{email: "repeat@example.com", createdAt: time.Now().UTC().Add(-time.Duration(3-i) * time.Hour)})
 		ids = append(ids, float64(o.ID))
 	}
 	q := "query($id: Int!, $n: Int) { order(id: $id) { customer { all: orders { id } newest: orders(limit: $n) { id } } } }"

@@ -273,7 +273,7 @@ func TestKeyRefusalsSayTheSame(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	msgs := map[string]bool{}
-	for _, k := range []string{"sa_api_unknown", ssRevokedKey(t, e, s.ID), ssExpiredKey(t, e, s.ID, auth.RoleAdmin)} {
+	for _, k := range []string{"sa_api_unknown", revokedKey(t, e, s.ID), expiredKey(t, e, s.ID, auth.RoleAdmin)} {
 		msgs[e.Do(http.MethodGet, "/store", k, nil).Expect(t, http.StatusUnauthorized).Message()] = true
 		msgs[e.GraphQL(k, `{ store { name } }`, nil).Body["errors"].([]any)[0].(map[string]any)["message"].(string)] = true
 	}

@@ -9,13 +9,13 @@ import (
 	"storeadmin/internal/auth"
 )
 
-const idemReplayed = "Idempotent-Replayed"
+const replayedHeader = "Idempotent-Replayed"
 
 // idemProductCount is the store's number of products.
 func idemProductCount(t *testing.T, e *apitest.Env, key string) int64 {
 	t.Helper()
 	r := e.Do(http.MethodGet, "/store/products?limit=1", key, nil).Expect(t, 200)
-	return auditMustWhole(t, r.Body["total"])
+	return wholeNumber(t, r.Body["total"])
 }
 
 // TestIdempotencyRESTCreateProduct: a retried POST with the same key creates
@@ -28,15 +28,15 @@ func TestIdempotencyRESTCreateProduct(t *testing.T) {
 	body := map[string]any{"title": "Idempotent Tee", "variants": []any{map[string]any{"sku": "IDEM-1", "price_cents": 1500}}}
 
 	first := e.DoHeaders(http.MethodPost, "/store/products", admin, body, key).Expect(t, 201)
-	if first.Header.Get(idemReplayed) != "" {
-		t.Fatalf("the first answer says %s: %s", idemReplayed, first.Header.Get(idemReplayed))
+	if first.Header.Get(replayedHeader) != "" {
+		t.Fatalf("the first answer says %s: %s", replayedHeader, first.Header.Get(replayedHeader))
 	}
 	again := e.DoHeaders(http.MethodPost, "/store/products", admin, body, key).Expect(t, 201)
 	if string(again.Raw) != string(first.Raw) {
 		t.Fatalf("replay differs:\nfirst %s\nagain %s", first.Raw, again.Raw)
 	}
-	if again.Header.Get(idemReplayed) != "true" {
-		t.Fatalf("replay lacks %s: true", idemReplayed)
+	if again.Header.Get(replayedHeader) != "true" {
+		t.Fatalf("replay lacks %s: true", replayedHeader)
 	}
 	if again.Header.Get("Content-Type") != first.Header.Get("Content-Type") {
 		t.Fatalf("replay Content-Type %q, first %q", again.Header.Get("Content-Type"), first.Header.Get("Content-Type"))
@@ -59,28 +59,28 @@ func TestIdempotencyRESTCreateProduct(t *testing.T) {
 	// request there (the SKU clash proves the request ran).
 	admin2 := e.Key(s.ID, auth.RoleAdmin)
 	clash := e.DoHeaders(http.MethodPost, "/store/products", admin2, body, key).Expect(t, 409)
-	if clash.Header.Get(idemReplayed) != "" || !strings.Contains(strings.ToLower(clash.Message()), "sku") {
+	if clash.Header.Get(replayedHeader) != "" || !strings.Contains(strings.ToLower(clash.Message()), "sku") {
 		t.Fatalf("second key's request did not run: %s", clash.Raw)
 	}
 	// ... and a 409 of the request itself is stored, like other 4xx.
 	again = e.DoHeaders(http.MethodPost, "/store/products", admin2, body, key).Expect(t, 409)
-	if again.Header.Get(idemReplayed) != "true" || string(again.Raw) != string(clash.Raw) {
+	if again.Header.Get(replayedHeader) != "true" || string(again.Raw) != string(clash.Raw) {
 		t.Fatalf("a 4xx was not replayed: %s", again.Raw)
 	}
 
 	// A malformed key is a 400 envelope; GETs ignore the header.
 	e.DoHeaders(http.MethodPost, "/store/products", admin, body, map[string]string{"Idempotency-Key": strings.Repeat("k", 256)}).Expect(t, 400)
 	for range 2 {
-		if r := e.DoHeaders(http.MethodGet, "/store/products", admin, nil, key).Expect(t, 200); r.Header.Get(idemReplayed) != "" {
+		if r := e.DoHeaders(http.MethodGet, "/store/products", admin, nil, key).Expect(t, 200); r.Header.Get(replayedHeader) != "" {
 			t.Fatal("a GET was replayed")
 		}
 	}
 
 	// The replay is audited as a request that wrote nothing.
-	rows, _, _ := auditList(t, e, admin, "method=POST")
+	rows, _, _ := listAuditLogs(t, e, admin, "method=POST")
 	var replays, conflicts int
 	for _, row := range rows {
-		m := auditMeta(row)
+		m := metadataOf(row)
 		if m["idempotency_key"] != key["Idempotency-Key"] {
 			continue
 		}
@@ -90,7 +90,7 @@ func TestIdempotencyRESTCreateProduct(t *testing.T) {
 				t.Fatalf("a replay names records: %v", row)
 			}
 		}
-		if auditMustWhole(t, row["status_code"]) == 409 && m["error"] == c.Message() {
+		if wholeNumber(t, row["status_code"]) == 409 && m["error"] == c.Message() {
 			conflicts++
 		}
 	}
@@ -114,8 +114,8 @@ func TestIdempotencyGraphQLMutation(t *testing.T) {
 		t.Fatalf("first: %d %s", first.Status, first.Raw)
 	}
 	again := e.GraphQLOp(admin, mutation, "Create", vars, key)
-	if again.Status != 200 || string(again.Raw) != string(first.Raw) || again.Header.Get(idemReplayed) != "true" {
-		t.Fatalf("replay: %d %s (replayed %q), first %s", again.Status, again.Raw, again.Header.Get(idemReplayed), first.Raw)
+	if again.Status != 200 || string(again.Raw) != string(first.Raw) || again.Header.Get(replayedHeader) != "true" {
+		t.Fatalf("replay: %d %s (replayed %q), first %s", again.Status, again.Raw, again.Header.Get(replayedHeader), first.Raw)
 	}
 	if n := idemProductCount(t, e, admin); n != 1 {
 		t.Fatalf("%d products after a retried mutation, want 1", n)
@@ -136,8 +136,8 @@ func TestIdempotencyGraphQLMutation(t *testing.T) {
 			e.Do(http.MethodPost, "/store/products", admin, map[string]any{"title": "Plain Tee"}).Expect(t, 201)
 		}
 		q := e.GraphQLOp(admin, `{ productsCount }`, "", nil, map[string]string{"Idempotency-Key": "read-1"})
-		if q.Status != 200 || q.Header.Get(idemReplayed) != "" || q.Data()["productsCount"] != want {
-			t.Fatalf("query %d: %d %s (replayed %q)", i, q.Status, q.Raw, q.Header.Get(idemReplayed))
+		if q.Status != 200 || q.Header.Get(replayedHeader) != "" || q.Data()["productsCount"] != want {
+			t.Fatalf("query %d: %d %s (replayed %q)", i, q.Status, q.Raw, q.Header.Get(replayedHeader))
 		}
 	}
 	// A malformed key: 400, BAD_USER_INPUT.
@@ -152,7 +152,7 @@ func TestIdempotencyCORSExposesReplayHeader(t *testing.T) {
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	r := e.DoHeaders(http.MethodGet, "/store", admin, nil, map[string]string{"Origin": "https://dash.example"}).Expect(t, 200)
-	if !strings.Contains(r.Header.Get("Access-Control-Expose-Headers"), idemReplayed) {
+	if !strings.Contains(r.Header.Get("Access-Control-Expose-Headers"), replayedHeader) {
 		t.Fatalf("Access-Control-Expose-Headers = %q", r.Header.Get("Access-Control-Expose-Headers"))
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"storeadmin/rest"
 )
 
-// The fields of an upload ticket and of a finalised image (see pdShape).
+// The fields of an upload ticket and of a finalised image (see checkObject).
 var (
 	mdTicketSpec = map[string]string{"expires_at": "ts", "headers": "obj", "key": "s", "max_bytes": "i", "method": "s", "upload_url": "s"}
 	mdImageSpec  = map[string]string{"bytes": "i", "content_type": "s", "filename": "s", "height": "i", "src": "s", "thumbhash": "s", "width": "i"}
@@ -55,7 +55,7 @@ func mdWithStatus(spec map[string]string) map[string]string {
 func mdRequest(t *testing.T, e *apitest.Env, key string, body any) map[string]any {
 	t.Helper()
 	r := e.Do(http.MethodPost, "/store/uploads/request", key, body).Expect(t, 200)
-	return pdShape(t, "upload ticket", r.Body, mdWithStatus(mdTicketSpec))
+	return checkObject(t, "upload ticket", r.Body, mdWithStatus(mdTicketSpec))
 }
 
 // mdPut sends data to the ticket's upload_url with its method and headers
@@ -85,7 +85,7 @@ func mdPut(t *testing.T, ticket map[string]any, data []byte, headers map[string]
 func mdFinalize(t *testing.T, e *apitest.Env, key, uploadKey string) map[string]any {
 	t.Helper()
 	r := e.Do(http.MethodPost, "/store/uploads/finalize", key, map[string]any{"key": uploadKey}).Expect(t, 200)
-	return pdShape(t, "image", r.Body, mdWithStatus(mdImageSpec))
+	return checkObject(t, "image", r.Body, mdWithStatus(mdImageSpec))
 }
 
 func mdGet(t *testing.T, url string) (int, http.Header, []byte) {
@@ -118,7 +118,7 @@ func TestMediaUploadFlow(t *testing.T) {
 	if u := ticket["upload_url"].(string); !strings.HasPrefix(u, e.URL+"/uploads/"+uploadKey+"?") {
 		t.Fatalf("upload_url %q", u)
 	}
-	if n := auditMustWhole(t, ticket["max_bytes"]); n < int64(len(data)) {
+	if n := wholeNumber(t, ticket["max_bytes"]); n < int64(len(data)) {
 		t.Fatalf("max_bytes %d", n)
 	}
 	exp, _ := time.Parse(time.RFC3339, ticket["expires_at"].(string))
@@ -151,10 +151,10 @@ func TestMediaUploadFlow(t *testing.T) {
 	e.Do(http.MethodPost, "/store/uploads/finalize", admin, map[string]any{"key": uploadKey}).Expect(t, 404)
 
 	// A product image with that src carries the size and ThumbHash.
-	p := pdCreate(t, e, admin, map[string]any{"title": "Red Shoe", "images": []any{
+	p := createProduct(t, e, admin, map[string]any{"title": "Red Shoe", "images": []any{
 		map[string]any{"src": src, "alt": "Red shoe"}, map[string]any{"src": "https://cdn.example.com/other.png"},
 	}})
-	imgs := pdImages(p)
+	imgs := productImages(p)
 	if imgs[0]["src"] != src || imgs[0]["width"] != float64(40) || imgs[0]["height"] != float64(30) || imgs[0]["thumbhash"] != th || imgs[0]["alt"] != "Red shoe" {
 		t.Fatalf("product image %v", imgs[0])
 	}
@@ -163,8 +163,8 @@ func TestMediaUploadFlow(t *testing.T) {
 	}
 	// Another store cannot borrow the facts of this store's upload.
 	other := e.Store("Bolt")
-	op := pdCreate(t, e, e.Key(other.ID, auth.RoleAdmin), map[string]any{"title": "Copycat", "images": []any{map[string]any{"src": src}}})
-	if oi := pdImages(op)[0]; oi["width"] != float64(0) || oi["thumbhash"] != "" {
+	op := createProduct(t, e, e.Key(other.ID, auth.RoleAdmin), map[string]any{"title": "Copycat", "images": []any{map[string]any{"src": src}}})
+	if oi := productImages(op)[0]; oi["width"] != float64(0) || oi["thumbhash"] != "" {
 		t.Fatalf("another store's product image %v", oi)
 	}
 
@@ -197,7 +197,7 @@ func TestMediaUploadFlow(t *testing.T) {
 	if g.Body["errors"] != nil {
 		t.Fatalf("GraphQL requestUpload: %s", g.Raw)
 	}
-	gt := pdShape(t, "GraphQL ticket", g.Data()["ticket"], mdTicketSpec)
+	gt := checkObject(t, "GraphQL ticket", g.Data()["ticket"], mdTicketSpec)
 	if st := mdPut(t, gt, data, nil); st != http.StatusCreated {
 		t.Fatalf("PUT: %d", st)
 	}
@@ -205,7 +205,7 @@ func TestMediaUploadFlow(t *testing.T) {
 	if g.Body["errors"] != nil {
 		t.Fatalf("GraphQL finalizeUpload: %s", g.Raw)
 	}
-	gi := pdShape(t, "GraphQL image", g.Data()["image"], mdImageSpec)
+	gi := checkObject(t, "GraphQL image", g.Data()["image"], mdImageSpec)
 	if gi["thumbhash"] != th || gi["width"] != float64(40) || gi["filename"] != "g.png" || gi["src"] == src {
 		t.Fatalf("GraphQL image %v", gi)
 	}

@@ -29,15 +29,15 @@ func naSetup(t *testing.T) naFixture {
 	e := apitest.New(t)
 	f := naFixture{e: e, store: e.Store("Acme")}
 	f.admin = e.Key(f.store.ID, auth.RoleAdmin)
-	p := pdCreate(t, e, f.admin, map[string]any{"title": "Trail Tee", "variants": []any{
+	p := createProduct(t, e, f.admin, map[string]any{"title": "Trail Tee", "variants": []any{
 		map[string]any{"sku": "TT-1", "price_cents": 2500, "cost_cents": 1100, "inventory_quantity": 7},
 	}})
-	f.productID, f.variantID = pdID(t, p), pdID(t, pdVariants(p)[0])
-	dcInsert(t, e, &models.Discount{StoreID: f.store.ID, Code: "TEE10", Type: models.DiscountPercentage, Value: 10, Enabled: true,
+	f.productID, f.variantID = idOf(t, p), idOf(t, productVariants(p)[0])
+	insertDiscount(t, e, &models.Discount{StoreID: f.store.ID, Code: "TEE10", Type: models.DiscountPercentage, Value: 10, Enabled: true,
 		AppliesTo: models.AppliesToProducts, ProductIDs: []int64{f.productID}})
-	f.draftID = doCreate(t, e, f.admin, map[string]any{"email": "ada@example.com", "lines": []any{map[string]any{"variant_id": f.variantID, "quantity": 1}}})
-	paid := e.Do(http.MethodPost, doPath(f.draftID, "/mark-as-paid"), f.admin, nil).Expect(t, http.StatusOK)
-	f.orderID = orNum(t, paid.Body["order_id"])
+	f.draftID = createDraftOrder(t, e, f.admin, map[string]any{"email": "ada@example.com", "lines": []any{map[string]any{"variant_id": f.variantID, "quantity": 1}}})
+	paid := e.Do(http.MethodPost, draftOrderPath(f.draftID, "/mark-as-paid"), f.admin, nil).Expect(t, http.StatusOK)
+	f.orderID = wholeNumber(t, paid.Body["order_id"])
 	return f
 }
 
@@ -109,8 +109,8 @@ func TestNestedProductsNeedProductsScope(t *testing.T) {
 	}
 	line = r.Data()["orders"].([]any)[0].(map[string]any)["line_items"].([]any)[0].(map[string]any)
 	variant := line["product"].(map[string]any)["variants"].([]any)[0].(map[string]any)
-	if line["product"].(map[string]any)["title"] != "Trail Tee" || orNum(t, variant["cost_cents"]) != 1100 ||
-		orNum(t, line["variant"].(map[string]any)["cost_cents"]) != 1100 {
+	if line["product"].(map[string]any)["title"] != "Trail Tee" || wholeNumber(t, variant["cost_cents"]) != 1100 ||
+		wholeNumber(t, line["variant"].(map[string]any)["cost_cents"]) != 1100 {
 		t.Fatalf("with products:read: %s", r.Raw)
 	}
 }
@@ -122,7 +122,7 @@ func TestNestedProductsNeedProductsScope(t *testing.T) {
 func TestNestedOrderDetailOverREST(t *testing.T) {
 	f := naSetup(t)
 	ordersOnly := f.e.Key(f.store.ID, auth.RoleStaff, "orders:read")
-	r := f.e.Do(http.MethodGet, orPath(f.orderID), ordersOnly, nil).Expect(t, http.StatusOK)
+	r := f.e.Do(http.MethodGet, orderPath(f.orderID), ordersOnly, nil).Expect(t, http.StatusOK)
 	if lines := r.Obj("order")["line_items"].([]any); len(lines) != 1 || lines[0].(map[string]any)["sku"] != "TT-1" {
 		t.Fatalf("order detail lines %v", lines)
 	}
@@ -190,7 +190,7 @@ func TestNestedRecordsOfOtherResources(t *testing.T) {
 // answer, with a FORBIDDEN error, and was made all the same.
 func TestNestedRuleInMutationAnswer(t *testing.T) {
 	f := naSetup(t)
-	draft := doCreate(t, f.e, f.admin, map[string]any{"email": "bo@example.com", "lines": []any{map[string]any{"variant_id": f.variantID, "quantity": 1}}})
+	draft := createDraftOrder(t, f.e, f.admin, map[string]any{"email": "bo@example.com", "lines": []any{map[string]any{"variant_id": f.variantID, "quantity": 1}}})
 	writer := f.e.Key(f.store.ID, auth.RoleAdmin, "draft-orders:write")
 	r := naGraphQL(t, f.e, writer, `mutation($id: Int!) { markDraftOrderPaid(id: $id) { order_id order { total_cents } } }`, map[string]any{"id": draft})
 	if got := naErrors(t, r); !reflect.DeepEqual(got, []string{"markDraftOrderPaid.order: orders:read scope"}) {
@@ -200,5 +200,5 @@ func TestNestedRuleInMutationAnswer(t *testing.T) {
 	if paid["order"] != nil {
 		t.Fatalf("answer %s", r.Raw)
 	}
-	f.e.Do(http.MethodGet, orPath(orNum(t, paid["order_id"])), f.admin, nil).Expect(t, http.StatusOK)
+	f.e.Do(http.MethodGet, orderPath(wholeNumber(t, paid["order_id"])), f.admin, nil).Expect(t, http.StatusOK)
 }

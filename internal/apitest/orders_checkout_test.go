@@ -61,8 +61,8 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 
 	// An authorized order whose checkout recorded a discount code, a
 	// billing address, click ids and a line image; a capture then failed.
-	o := orCreate(t, e, s.ID, orSpec{payment: "authorized", email: "ck@example.com", discount: 500, shipping: 700, tax: 300,
-		lines: []orLine{{sku: "TEE-S", price: 2500, quantity: 2}, {sku: "", price: 1200, quantity: 1}}})
+	o := createOrder(t, e, s.ID, orderSpec{payment: "authorized", email: "ck@example.com", discount: 500, shipping: 700, tax: 300,
+		lines: []orderLine{{sku: "TEE-S", price: 2500, quantity: 2}, {sku: "", price: 1200, quantity: 1}}})
 	ckExec(t, e, `UPDATE orders SET checkout_started_at = created_at - interval '10 minutes', discount_code = 'AUTUMN10',
 		billing_address = '{"city": "Lyon", "phone": "+33 4 00 00 00 00"}',
 		attribution = '{"utm_source": "tiktok", "utm_medium": "paid_social", "utm_campaign": "autumn", "utm_content": "", "utm_term": "",
@@ -90,8 +90,8 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 
 	path := fmt.Sprintf("/store/orders/awaiting-capture/%d", authTx.ID)
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, http.StatusOK)
-	orKeys(t, "answer", r.Body, []string{"capture", "checkout", "status"})
-	c := orKeys(t, "checkout", r.Body["checkout"], ckKeys)
+	objectWithKeys(t, "answer", r.Body, []string{"capture", "checkout", "status"})
+	c := objectWithKeys(t, "checkout", r.Body["checkout"], ckKeys)
 	want := map[string]any{
 		"token": stored.Token, "email": "ck@example.com", "currency": "EUR", "state": "completed",
 		"discount_code": "AUTUMN10", "phone": "+441234567890", "marketing_consent": true,
@@ -109,7 +109,7 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 	money := map[string]int64{"subtotal_cents": 6200, "discount_cents": 500, "shipping_cents": 700, "tax_cents": 300,
 		"tip_cents": 0, "surcharge_cents": 0, "total_cents": stored.TotalCents, "recovery_emails": 0}
 	for k, v := range money {
-		if got := orNum(t, c[k]); got != v {
+		if got := wholeNumber(t, c[k]); got != v {
 			t.Errorf("checkout %s = %d, want %d", k, got, v)
 		}
 	}
@@ -122,14 +122,14 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("lines %v", lines)
 	}
-	tee := orKeys(t, "line", lines[0], ckLineKeys)
-	if tee["title"] != "Item TEE-S" || tee["sku"] != "TEE-S" || tee["variant_title"] != "Default" || orNum(t, tee["price_cents"]) != 2500 ||
-		orNum(t, tee["quantity"]) != 2 || tee["image_src"] != "https://cdn.example.com/tee.jpg" ||
+	tee := objectWithKeys(t, "line", lines[0], ckLineKeys)
+	if tee["title"] != "Item TEE-S" || tee["sku"] != "TEE-S" || tee["variant_title"] != "Default" || wholeNumber(t, tee["price_cents"]) != 2500 ||
+		wholeNumber(t, tee["quantity"]) != 2 || tee["image_src"] != "https://cdn.example.com/tee.jpg" ||
 		!reflect.DeepEqual(tee["properties"], map[string]any{"engraving": "AL"}) {
 		t.Errorf("line 0 %v", tee)
 	}
-	plain := orKeys(t, "line", lines[1], ckLineKeys)
-	if plain["sku"] != nil || plain["image_src"] != nil || plain["properties"] != nil || orNum(t, plain["quantity"]) != 1 || orNum(t, plain["price_cents"]) != 1200 {
+	plain := objectWithKeys(t, "line", lines[1], ckLineKeys)
+	if plain["sku"] != nil || plain["image_src"] != nil || plain["properties"] != nil || wholeNumber(t, plain["quantity"]) != 1 || wholeNumber(t, plain["price_cents"]) != 1200 {
 		t.Errorf("line 1 %v", plain)
 	}
 
@@ -139,21 +139,21 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 	if len(attempts) != 2 {
 		t.Fatalf("attempts %v", attempts)
 	}
-	a0 := orKeys(t, "attempt", attempts[0], ckAttemptKeys)
-	if orNum(t, a0["transaction_id"]) != orNum(t, r.Obj("capture")["transaction_id"]) || orNum(t, a0["transaction_id"]) != authTx.ID ||
+	a0 := objectWithKeys(t, "attempt", attempts[0], ckAttemptKeys)
+	if wholeNumber(t, a0["transaction_id"]) != wholeNumber(t, r.Obj("capture")["transaction_id"]) || wholeNumber(t, a0["transaction_id"]) != authTx.ID ||
 		a0["capture_model"] != "manual" || a0["status"] != "success" || a0["provider"] != "stripe" || a0["payment_method"] != "visa" ||
-		a0["error"] != nil || orNum(t, a0["amount_cents"]) != stored.TotalCents || a0["currency"] != "EUR" || a0["created_at"] != ckTime(authTx.CreatedAt) {
+		a0["error"] != nil || wholeNumber(t, a0["amount_cents"]) != stored.TotalCents || a0["currency"] != "EUR" || a0["created_at"] != ckTime(authTx.CreatedAt) {
 		t.Errorf("attempt 0 %v", a0)
 	}
-	a1 := orKeys(t, "attempt", attempts[1], ckAttemptKeys)
-	if orNum(t, a1["transaction_id"]) != capture.ID || a1["capture_model"] != "manual" || a1["status"] != "failure" || a1["error"] != failure {
+	a1 := objectWithKeys(t, "attempt", attempts[1], ckAttemptKeys)
+	if wholeNumber(t, a1["transaction_id"]) != capture.ID || a1["capture_model"] != "manual" || a1["status"] != "failure" || a1["error"] != failure {
 		t.Errorf("attempt 1 %v", a1)
 	}
 
 	// Timeline: the order's entries, payments with their transaction.
 	var names []string
 	for _, v := range c["timeline"].([]any) {
-		ev := orKeys(t, "timeline event", v, ckTimelineKeys)
+		ev := objectWithKeys(t, "timeline event", v, ckTimelineKeys)
 		names = append(names, ev["name"].(string))
 		switch ev["name"] {
 		case "created":
@@ -161,12 +161,12 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 				t.Errorf("created %v", ev)
 			}
 		case "authorized":
-			if orNum(t, ev["transaction_id"]) != authTx.ID || orNum(t, ev["amount_cents"]) != stored.TotalCents || ev["currency"] != "EUR" ||
+			if wholeNumber(t, ev["transaction_id"]) != authTx.ID || wholeNumber(t, ev["amount_cents"]) != stored.TotalCents || ev["currency"] != "EUR" ||
 				ev["provider"] != "stripe" || ev["payment_method"] != "visa" || ev["error_message"] != nil || ev["occurred_at"] != ckTime(authTx.CreatedAt) {
 				t.Errorf("authorized %v", ev)
 			}
 		case "payment_failed":
-			if orNum(t, ev["transaction_id"]) != capture.ID || ev["error_message"] != failure || ev["error_code"] != nil || ev["source"] != "admin" {
+			if wholeNumber(t, ev["transaction_id"]) != capture.ID || ev["error_message"] != failure || ev["error_code"] != nil || ev["source"] != "admin" {
 				t.Errorf("payment_failed %v", ev)
 			}
 		}
@@ -182,7 +182,7 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 		"click_ids": map[string]any{"ttclid": "tt-123", "fbclid": "fb-456"}}) {
 		t.Errorf("utm %#v", c["utm"])
 	}
-	tr := orKeys(t, "tracking", c["tracking"], ckTrackingKeys)
+	tr := objectWithKeys(t, "tracking", c["tracking"], ckTrackingKeys)
 	for k, v := range tr {
 		if (k == "ttclid") != (v != nil) || (k == "ttclid" && v != "tt-123") {
 			t.Errorf("tracking %s = %v", k, v)
@@ -192,7 +192,7 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 
 	// Without a customer phone the address's; without a provider expiry,
 	// 7 days after the authorization; no attribution: utm and tracking null.
-	bare := orCreate(t, e, s.ID, orSpec{payment: "authorized", email: "bare@example.com"})
+	bare := createOrder(t, e, s.ID, orderSpec{payment: "authorized", email: "bare@example.com"})
 	ckExec(t, e, `UPDATE customers SET phone = '' WHERE id = ?`, *bare.CustomerID)
 	ckExec(t, e, `UPDATE orders SET attribution = NULL, shipping_address = '{"city": "Paris", "phone": "+33 1 00 00 00 00"}' WHERE id = ?`, bare.ID)
 	bareAuth := ckAuthorization(t, e, bare)
@@ -202,7 +202,7 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = e.Do(http.MethodGet, fmt.Sprintf("/store/orders/awaiting-capture/%d", bareAuth.ID), key, nil).Expect(t, http.StatusOK)
-	b := orKeys(t, "checkout", r.Body["checkout"], ckKeys)
+	b := objectWithKeys(t, "checkout", r.Body["checkout"], ckKeys)
 	if b["phone"] != "+33 1 00 00 00 00" || b["marketing_consent"] != false || b["utm"] != nil || b["tracking"] != nil ||
 		b["discount_code"] != nil || b["expires_at"] != ckTime(bareAuth.CreatedAt.Add(7*24*time.Hour)) ||
 		b["created_at"] != ckTime(bareStored.CreatedAt) || len(b["attempts"].([]any)) != 1 {
@@ -212,7 +212,7 @@ func TestAwaitingCaptureCheckout(t *testing.T) {
 
 	// Refusals: no key, a key without orders:read, an unknown id, a sale
 	// (never awaiting capture), another store's payment, an id not a number.
-	paid := orCreate(t, e, s.ID, orSpec{})
+	paid := createOrder(t, e, s.ID, orderSpec{})
 	paidTxs, err := models.OrderTransactions(ctx, e.DB, s.ID, paid.ID)
 	if err != nil {
 		t.Fatal(err)

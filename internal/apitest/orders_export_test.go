@@ -120,7 +120,7 @@ func TestOrdersExport(t *testing.T) {
 	}
 
 	tee := oexLine("Classic Tee", "TEE-M", 1900, 3)
-	tee.VariantTitle, tee.ProductID, tee.OriginalPriceCents = "M / Black", &p.ID, ptrInt64(2500)
+	tee.VariantTitle, tee.ProductID, tee.OriginalPriceCents = "M / Black", &p.ID, int64Ptr(2500)
 	shipped := oexT0.Add(26 * time.Hour)
 	paid := oexT0.Add(time.Minute)
 	first := oexOrder(t, e, s.ID, oexT0, []models.OrderLineItem{tee, oexLine("Gift Mug", "MUG", 1250, 1)},
@@ -353,5 +353,3 @@ func TestOrdersExportBounds(t *testing.T) {
 	}
 	t.Logf("statements per export: %d", statements[many.ID])
 }
-
-func ptrInt64(n int64) *int64 { return &n }

@@ -14,8 +14,8 @@ import (
 	"storeadmin/models"
 )
 
-// orLine is one line of a test order.
-type orLine struct {
+// orderLine is one line of a test order.
+type orderLine struct {
 	sku      string
 	price    int64
 	quantity int64
@@ -23,12 +23,12 @@ type orLine struct {
 	variantID *int64
 }
 
-// orSpec describes a test order. Money: subtotal from the lines, then
+// orderSpec describes a test order. Money: subtotal from the lines, then
 // discount, shipping and tax as given; the payment is a sale of the total
 // (paid), an open authorization of it (authorized), or nothing (pending).
-type orSpec struct {
+type orderSpec struct {
 	email      string
-	lines      []orLine
+	lines      []orderLine
 	discount   int64
 	shipping   int64
 	tax        int64
@@ -38,16 +38,16 @@ type orSpec struct {
 	authExpiry *time.Time
 }
 
-// orCreate stores a test order straight through the models, as a checkout
+// createOrder stores a test order straight through the models, as a checkout
 // would, and returns it.
-func orCreate(t testing.TB, e *apitest.Env, storeID int64, spec orSpec) *models.Order {
+func createOrder(t testing.TB, e *apitest.Env, storeID int64, spec orderSpec) *models.Order {
 	t.Helper()
 	ctx := context.Background()
 	if spec.email == "" {
 		spec.email = "shopper@example.com"
 	}
 	if len(spec.lines) == 0 {
-		spec.lines = []orLine{{sku: "TEE-S", price: 2500, quantity: 2}, {sku: "MUG", price: 1200, quantity: 1}}
+		spec.lines = []orderLine{{sku: "TEE-S", price: 2500, quantity: 2}, {sku: "MUG", price: 1200, quantity: 1}}
 	}
 	if spec.createdAt.IsZero() {
 		spec.createdAt = time.Now().UTC().Add(-time.Hour)
@@ -127,8 +127,8 @@ func orCreate(t testing.TB, e *apitest.Env, storeID int64, spec orSpec) *models.
 	return o
 }
 
-// orLines reads the lines of an order, in order.
-func orLines(t testing.TB, e *apitest.Env, o *models.Order) []models.OrderLineItem {
+// orderLines reads the lines of an order, in order.
+func orderLines(t testing.TB, e *apitest.Env, o *models.Order) []models.OrderLineItem {
 	t.Helper()
 	lines, err := models.OrderLines(context.Background(), e.DB, o.StoreID, o.ID)
 	if err != nil {
@@ -137,6 +137,6 @@ func orLines(t testing.TB, e *apitest.Env, o *models.Order) []models.OrderLineIt
 	return lines
 }
 
-func orPath(id int64, rest ...string) string {
+func orderPath(id int64, rest ...string) string {
 	return "/store/orders/" + strconv.FormatInt(id, 10) + strings.Join(rest, "")
 }

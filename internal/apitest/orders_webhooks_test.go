@@ -21,7 +21,7 @@ import (
 
 // Order changes reach subscribers: the events of cancel, refund and
 // fulfil, over the real HTTP surface and the real engine. Receivers are
-// whReceiver (webhooks_test.go); orders come from orCreate.
+// webhookReceiver (webhooks_test.go); orders come from createOrder.
 
 // owOrderTopics are the order topics a subscriber can choose.
 var owOrderTopics = []string{"order.paid", "order.refunded", "order.fulfilled", "order.cancelled"}
@@ -31,28 +31,28 @@ var owOrderTopics = []string{"order.paid", "order.refunded", "order.fulfilled", 
 // sleeps for a fixed time.
 const owSettleWithin = 2 * time.Minute
 
-// owEvent is one webhook request as a subscriber decodes it.
-type owEvent struct {
+// orderEvent is one webhook request as a subscriber decodes it.
+type orderEvent struct {
 	id, deliveryID int64
 	topic          string
 	order          map[string]any // data.order
-	req            whReceived
+	req            receivedWebhook
 }
 
-// owDecode checks a request as a subscriber would (both signatures with the
+// decodeOrderEvent checks a request as a subscriber would (both signatures with the
 // secret the API showed, the headers agreeing with the body, the body's
 // envelope) and decodes it.
-func owDecode(t *testing.T, storeID int64, secret string, r whReceived) owEvent {
+func decodeOrderEvent(t *testing.T, storeID int64, secret string, r receivedWebhook) orderEvent {
 	t.Helper()
-	whVerify(t, secret, r)
+	verifySignature(t, secret, r)
 	var body map[string]any
 	if err := json.Unmarshal(r.body, &body); err != nil {
 		t.Fatalf("webhook body is not a JSON object: %v\n%s", err, r.body)
 	}
-	if keys := auditSortedKeys(body); !reflect.DeepEqual(keys, []string{"created_at", "data", "id", "store_id", "topic"}) {
+	if keys := sortedKeys(body); !reflect.DeepEqual(keys, []string{"created_at", "data", "id", "store_id", "topic"}) {
 		t.Fatalf("webhook body fields %v: %s", keys, r.body)
 	}
-	ev := owEvent{id: auditMustWhole(t, body["id"]), req: r}
+	ev := orderEvent{id: wholeNumber(t, body["id"]), req: r}
 	ev.topic, _ = body["topic"].(string)
 	h := r.header
 	eventID := strconv.FormatInt(ev.id, 10)
@@ -72,7 +72,7 @@ func owDecode(t *testing.T, storeID int64, secret string, r whReceived) owEvent 
 	if ev.deliveryID, err = strconv.ParseInt(h.Get("X-Shop-Delivery-Id"), 10, 64); err != nil || ev.deliveryID <= 0 {
 		t.Fatalf("X-Shop-Delivery-Id %q", h.Get("X-Shop-Delivery-Id"))
 	}
-	if got := auditMustWhole(t, body["store_id"]); got != storeID {
+	if got := wholeNumber(t, body["store_id"]); got != storeID {
 		t.Fatalf("store_id %d, want %d", got, storeID)
 	}
 	// RFC 3339, UTC, whole seconds.
@@ -80,15 +80,15 @@ func owDecode(t *testing.T, storeID int64, secret string, r whReceived) owEvent 
 	if at, err := time.Parse(time.RFC3339, created); err != nil || at.UTC().Format(time.RFC3339) != created {
 		t.Fatalf("created_at %q is not RFC 3339 in UTC to the second", created)
 	}
-	data := orKeys(t, "data", body["data"], []string{"order"})
-	ev.order = orKeys(t, "data.order", data["order"], orDetailKeys)
+	data := objectWithKeys(t, "data", body["data"], []string{"order"})
+	ev.order = objectWithKeys(t, "data.order", data["order"], orderDetailKeys)
 	return ev
 }
 
 // owGetOrder is GET /store/orders/{id}'s order.
 func owGetOrder(t *testing.T, e *apitest.Env, key string, id int64) map[string]any {
 	t.Helper()
-	return orKeys(t, "order", e.Do(http.MethodGet, orPath(id), key, nil).Expect(t, http.StatusOK).Obj("order"), orDetailKeys)
+	return objectWithKeys(t, "order", e.Do(http.MethodGet, orderPath(id), key, nil).Expect(t, http.StatusOK).Obj("order"), orderDetailKeys)
 }
 
 // owRefundedQuantities maps an order view's line ids to refunded_quantity.
@@ -97,7 +97,7 @@ func owRefundedQuantities(t *testing.T, o map[string]any) map[int64]int64 {
 	out := map[int64]int64{}
 	for _, v := range o["line_items"].([]any) {
 		l := v.(map[string]any)
-		out[auditMustWhole(t, l["id"])] = auditMustWhole(t, l["refunded_quantity"])
+		out[wholeNumber(t, l["id"])] = wholeNumber(t, l["refunded_quantity"])
 	}
 	return out
 }
@@ -139,12 +139,12 @@ func owSameOrder(t *testing.T, topic string, got, want map[string]any) {
 // owDeliveries is GET /store/webhooks/{id}/deliveries, newest first.
 func owDeliveries(t *testing.T, e *apitest.Env, key string, subID int64) []map[string]any {
 	t.Helper()
-	r := e.Do(http.MethodGet, whPath(subID, "/deliveries"), key, nil).Expect(t, http.StatusOK)
+	r := e.Do(http.MethodGet, webhookPath(subID, "/deliveries"), key, nil).Expect(t, http.StatusOK)
 	var out []map[string]any
 	for _, v := range r.List("deliveries") {
 		out = append(out, v.(map[string]any))
 	}
-	if total := auditMustWhole(t, r.Body["total"]); total != int64(len(out)) {
+	if total := wholeNumber(t, r.Body["total"]); total != int64(len(out)) {
 		t.Fatalf("deliveries: total %d, %d listed", total, len(out))
 	}
 	return out
@@ -163,10 +163,10 @@ func owJobsSettled(t *testing.T, e *apitest.Env) bool {
 	return n == 0
 }
 
-// owSettled polls until the subscription has want deliveries, none pending,
+// settledDeliveries polls until the subscription has want deliveries, none pending,
 // and the engine is idle, and returns them newest first. More than want is
 // a failure at once: a delivery too many is never going away.
-func owSettled(t *testing.T, e *apitest.Env, key string, subID int64, want int) []map[string]any {
+func settledDeliveries(t *testing.T, e *apitest.Env, key string, subID int64, want int) []map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(owSettleWithin)
 	for {
@@ -190,19 +190,19 @@ func owSettled(t *testing.T, e *apitest.Env, key string, subID int64, want int) 
 
 // owCheckDelivery fails unless a listed delivery is ev's, succeeded after
 // attempts attempts.
-func owCheckDelivery(t *testing.T, d map[string]any, ev owEvent, attempts int64) {
+func owCheckDelivery(t *testing.T, d map[string]any, ev orderEvent, attempts int64) {
 	t.Helper()
-	if auditMustWhole(t, d["id"]) != ev.deliveryID || auditMustWhole(t, d["event_id"]) != ev.id || d["topic"] != ev.topic ||
-		d["status"] != models.DeliverySucceeded || auditMustWhole(t, d["attempts"]) != attempts ||
-		auditMustWhole(t, d["last_status_code"]) != 200 || d["last_error"] != "" {
+	if wholeNumber(t, d["id"]) != ev.deliveryID || wholeNumber(t, d["event_id"]) != ev.id || d["topic"] != ev.topic ||
+		d["status"] != models.DeliverySucceeded || wholeNumber(t, d["attempts"]) != attempts ||
+		wholeNumber(t, d["last_status_code"]) != 200 || d["last_error"] != "" {
 		t.Fatalf("delivery %v; want id %d, event %d, topic %s, succeeded after %d attempts with 200 and no error",
 			d, ev.deliveryID, ev.id, ev.topic, attempts)
 	}
 }
 
-// owNoMore fails if the receiver holds a request nobody expected. Call it
-// once owSettled returned: by then any duplicate has arrived.
-func owNoMore(t *testing.T, r *whReceiver) {
+// expectNoMoreDeliveries fails if the receiver holds a request nobody expected. Call it
+// once settledDeliveries returned: by then any duplicate has arrived.
+func expectNoMoreDeliveries(t *testing.T, r *webhookReceiver) {
 	t.Helper()
 	select {
 	case got := <-r.got:
@@ -211,14 +211,14 @@ func owNoMore(t *testing.T, r *whReceiver) {
 	}
 }
 
-// owFlakyReceiver is a whReceiver that answers 500 to its first fails
+// owFlakyReceiver is a webhookReceiver that answers 500 to its first fails
 // requests and 200 after; it keeps every request, failed ones included.
-func owFlakyReceiver(t *testing.T, fails int64) *whReceiver {
-	r := &whReceiver{got: make(chan whReceived, 16)}
+func owFlakyReceiver(t *testing.T, fails int64) *webhookReceiver {
+	r := &webhookReceiver{got: make(chan receivedWebhook, 16)}
 	var n atomic.Int64
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
-		r.got <- whReceived{header: req.Header.Clone(), body: body}
+		r.got <- receivedWebhook{header: req.Header.Clone(), body: body}
 		if n.Add(1) <= fails {
 			http.Error(w, "receiver down", http.StatusInternalServerError)
 		}
@@ -234,25 +234,25 @@ func TestOrderEventsDeliveredOncePerSubscription(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	everything, refunds := newWHReceiver(t), newWHReceiver(t)
-	allSub := whCreate(t, e, admin, map[string]any{"url": everything.URL + "/all", "topics": owOrderTopics})
-	refSub := whCreate(t, e, admin, map[string]any{"url": refunds.URL + "/refunds", "topics": []string{"order.refunded"}})
+	everything, refunds := newWebhookReceiver(t), newWebhookReceiver(t)
+	allSub := createWebhook(t, e, admin, map[string]any{"url": everything.URL + "/all", "topics": owOrderTopics})
+	refSub := createWebhook(t, e, admin, map[string]any{"url": refunds.URL + "/refunds", "topics": []string{"order.refunded"}})
 	// One customer each: a change to one order cannot alter another's view
 	// (its customer's orders) between the GET and the event.
-	a := orCreate(t, e, s.ID, orSpec{email: "a@example.com"})
-	b := orCreate(t, e, s.ID, orSpec{email: "b@example.com"})
-	c := orCreate(t, e, s.ID, orSpec{email: "c@example.com"})
+	a := createOrder(t, e, s.ID, orderSpec{email: "a@example.com"})
+	b := createOrder(t, e, s.ID, orderSpec{email: "b@example.com"})
+	c := createOrder(t, e, s.ID, orderSpec{email: "c@example.com"})
 
 	// The order each topic must carry: GET right after the change.
 	want := map[string]map[string]any{}
-	e.Do(http.MethodPost, orPath(a.ID, "/cancel"), admin, map[string]any{"reason": "customer"}).Expect(t, http.StatusOK)
+	e.Do(http.MethodPost, orderPath(a.ID, "/cancel"), admin, map[string]any{"reason": "customer"}).Expect(t, http.StatusOK)
 	want["order.cancelled"] = owGetOrder(t, e, admin, a.ID)
-	tee := orLines(t, e, b)[0]
-	e.Do(http.MethodPost, orPath(b.ID, "/refund"), admin, map[string]any{
+	tee := orderLines(t, e, b)[0]
+	e.Do(http.MethodPost, orderPath(b.ID, "/refund"), admin, map[string]any{
 		"amount_cents": 1000, "line_items": []any{map[string]any{"line_item_id": tee.ID, "quantity": 1}},
 	}).Expect(t, http.StatusOK)
 	want["order.refunded"] = owGetOrder(t, e, admin, b.ID)
-	e.Do(http.MethodPost, orPath(c.ID, "/fulfillments"), admin, map[string]any{"carrier": "UPS", "tracking_number": "1Z1"}).Expect(t, http.StatusCreated)
+	e.Do(http.MethodPost, orderPath(c.ID, "/fulfillments"), admin, map[string]any{"carrier": "UPS", "tracking_number": "1Z1"}).Expect(t, http.StatusCreated)
 	want["order.fulfilled"] = owGetOrder(t, e, admin, c.ID)
 	// The snapshots show the changes, so comparing with them means something.
 	if o := want["order.cancelled"]; o["status"] != "cancelled" {
@@ -267,11 +267,11 @@ func TestOrderEventsDeliveredOncePerSubscription(t *testing.T) {
 
 	// receive takes the requests a subscription should get, one per topic,
 	// and checks them and its deliveries.
-	receive := func(rcv *whReceiver, sub map[string]any, topics []string) map[string]owEvent {
+	receive := func(rcv *webhookReceiver, sub map[string]any, topics []string) map[string]orderEvent {
 		t.Helper()
-		got := map[string]owEvent{}
+		got := map[string]orderEvent{}
 		for range topics {
-			ev := owDecode(t, s.ID, sub["secret"].(string), rcv.next(t))
+			ev := decodeOrderEvent(t, s.ID, sub["secret"].(string), rcv.next(t))
 			if !slices.Contains(topics, ev.topic) {
 				t.Fatalf("subscription to %v got %s", topics, ev.topic)
 			}
@@ -281,9 +281,9 @@ func TestOrderEventsDeliveredOncePerSubscription(t *testing.T) {
 			owSameOrder(t, ev.topic, ev.order, want[ev.topic])
 			got[ev.topic] = ev
 		}
-		subID := auditMustWhole(t, sub["id"])
-		ds := owSettled(t, e, admin, subID, len(topics))
-		owNoMore(t, rcv)
+		subID := wholeNumber(t, sub["id"])
+		ds := settledDeliveries(t, e, admin, subID, len(topics))
+		expectNoMoreDeliveries(t, rcv)
 		for _, d := range ds {
 			owCheckDelivery(t, d, got[d["topic"].(string)], 1)
 		}
@@ -309,14 +309,14 @@ func TestOrderEventRetriedUntilReceiverRecovers(t *testing.T) {
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	rcv := owFlakyReceiver(t, 2)
-	sub := whCreate(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded"}})
-	o := orCreate(t, e, s.ID, orSpec{})
-	e.Do(http.MethodPost, orPath(o.ID, "/refund"), admin, map[string]any{"amount_cents": 500}).Expect(t, http.StatusOK)
+	sub := createWebhook(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded"}})
+	o := createOrder(t, e, s.ID, orderSpec{})
+	e.Do(http.MethodPost, orderPath(o.ID, "/refund"), admin, map[string]any{"amount_cents": 500}).Expect(t, http.StatusOK)
 	order := owGetOrder(t, e, admin, o.ID)
 
-	var attempts []owEvent
+	var attempts []orderEvent
 	for range 3 {
-		attempts = append(attempts, owDecode(t, s.ID, sub["secret"].(string), rcv.next(t)))
+		attempts = append(attempts, decodeOrderEvent(t, s.ID, sub["secret"].(string), rcv.next(t)))
 	}
 	first := attempts[0]
 	for i, ev := range attempts {
@@ -327,8 +327,8 @@ func TestOrderEventRetriedUntilReceiverRecovers(t *testing.T) {
 	}
 	owSameOrder(t, "order.refunded", first.order, order)
 
-	ds := owSettled(t, e, admin, auditMustWhole(t, sub["id"]), 1)
-	owNoMore(t, rcv)
+	ds := settledDeliveries(t, e, admin, wholeNumber(t, sub["id"]), 1)
+	expectNoMoreDeliveries(t, rcv)
 	owCheckDelivery(t, ds[0], first, 3)
 }
 
@@ -339,29 +339,29 @@ func TestOrderEventSurvivesRestart(t *testing.T) {
 	e := apitest.New(t, apitest.WithoutEventWorkers())
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	rcv := newWHReceiver(t)
-	sub := whCreate(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.cancelled"}})
-	subID := auditMustWhole(t, sub["id"])
-	o := orCreate(t, e, s.ID, orSpec{})
-	e.Do(http.MethodPost, orPath(o.ID, "/cancel"), admin, map[string]any{"reason": "inventory"}).Expect(t, http.StatusOK)
+	rcv := newWebhookReceiver(t)
+	sub := createWebhook(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.cancelled"}})
+	subID := wholeNumber(t, sub["id"])
+	o := createOrder(t, e, s.ID, orderSpec{})
+	e.Do(http.MethodPost, orderPath(o.ID, "/cancel"), admin, map[string]any{"reason": "inventory"}).Expect(t, http.StatusOK)
 	order := owGetOrder(t, e, admin, o.ID)
 
 	// The delivery was committed with the change, so it is listed as soon
 	// as the cancel has answered; nothing can have been sent.
 	ds := owDeliveries(t, e, admin, subID)
-	if len(ds) != 1 || ds[0]["status"] != models.DeliveryPending || auditMustWhole(t, ds[0]["attempts"]) != 0 || ds[0]["topic"] != "order.cancelled" {
+	if len(ds) != 1 || ds[0]["status"] != models.DeliveryPending || wholeNumber(t, ds[0]["attempts"]) != 0 || ds[0]["topic"] != "order.cancelled" {
 		t.Fatalf("deliveries without workers: %v", ds)
 	}
-	owNoMore(t, rcv)
+	expectNoMoreDeliveries(t, rcv)
 
 	e.StartEventWorkers()
-	ev := owDecode(t, s.ID, sub["secret"].(string), rcv.next(t))
-	if ev.topic != "order.cancelled" || ev.id != auditMustWhole(t, ds[0]["event_id"]) || ev.deliveryID != auditMustWhole(t, ds[0]["id"]) {
+	ev := decodeOrderEvent(t, s.ID, sub["secret"].(string), rcv.next(t))
+	if ev.topic != "order.cancelled" || ev.id != wholeNumber(t, ds[0]["event_id"]) || ev.deliveryID != wholeNumber(t, ds[0]["id"]) {
 		t.Fatalf("got %s event %d delivery %d; listed %v", ev.topic, ev.id, ev.deliveryID, ds[0])
 	}
 	owSameOrder(t, ev.topic, ev.order, order)
-	ds = owSettled(t, e, admin, subID, 1)
-	owNoMore(t, rcv)
+	ds = settledDeliveries(t, e, admin, subID, 1)
+	expectNoMoreDeliveries(t, rcv)
 	owCheckDelivery(t, ds[0], ev, 1)
 }
 
@@ -371,23 +371,23 @@ func TestRefundIdempotencyKey(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	rcv := newWHReceiver(t)
-	sub := whCreate(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded"}})
-	o := orCreate(t, e, s.ID, orSpec{}) // 62.00 paid
+	rcv := newWebhookReceiver(t)
+	sub := createWebhook(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded"}})
+	o := createOrder(t, e, s.ID, orderSpec{}) // 62.00 paid
 	k1 := map[string]string{"Idempotency-Key": "k1"}
 	body := map[string]any{"amount_cents": 1500, "reason": "late delivery"}
 
-	first := e.DoHeaders(http.MethodPost, orPath(o.ID, "/refund"), admin, body, k1).Expect(t, http.StatusOK)
-	if first.Header.Get(idemReplayed) != "" {
-		t.Fatalf("the first answer says %s: %s", idemReplayed, first.Header.Get(idemReplayed))
+	first := e.DoHeaders(http.MethodPost, orderPath(o.ID, "/refund"), admin, body, k1).Expect(t, http.StatusOK)
+	if first.Header.Get(replayedHeader) != "" {
+		t.Fatalf("the first answer says %s: %s", replayedHeader, first.Header.Get(replayedHeader))
 	}
-	again := e.DoHeaders(http.MethodPost, orPath(o.ID, "/refund"), admin, body, k1).Expect(t, http.StatusOK)
-	if !bytes.Equal(again.Raw, first.Raw) || again.Header.Get(idemReplayed) != "true" {
-		t.Fatalf("retry: %s (%s %q); first %s", again.Raw, idemReplayed, again.Header.Get(idemReplayed), first.Raw)
+	again := e.DoHeaders(http.MethodPost, orderPath(o.ID, "/refund"), admin, body, k1).Expect(t, http.StatusOK)
+	if !bytes.Equal(again.Raw, first.Raw) || again.Header.Get(replayedHeader) != "true" {
+		t.Fatalf("retry: %s (%s %q); first %s", again.Raw, replayedHeader, again.Header.Get(replayedHeader), first.Raw)
 	}
 	// The same key for another amount is another request; the key already
 	// names one, so a retried /graphql mutation under it cannot run either.
-	if c := e.DoHeaders(http.MethodPost, orPath(o.ID, "/refund"), admin, map[string]any{"amount_cents": 1600, "reason": "late delivery"}, k1).Expect(t, http.StatusConflict); c.Message() != "this Idempotency-Key was used for a different request; use a new key for a new request" {
+	if c := e.DoHeaders(http.MethodPost, orderPath(o.ID, "/refund"), admin, map[string]any{"amount_cents": 1600, "reason": "late delivery"}, k1).Expect(t, http.StatusConflict); c.Message() != "this Idempotency-Key was used for a different request; use a new key for a new request" {
 		t.Fatalf("409 message %q", c.Message())
 	}
 	const mutation = `mutation Refund($id: Int!, $input: RefundInput!) { refundOrder(id: $id, input: $input) { id amount_cents order_financial_status } }`
@@ -402,18 +402,18 @@ func TestRefundIdempotencyKey(t *testing.T) {
 	// GraphQL: the mutation twice under one key refunds once.
 	g1 := map[string]string{"Idempotency-Key": "g1"}
 	gFirst := e.GraphQLOp(admin, mutation, "Refund", vars, g1)
-	if gFirst.Status != http.StatusOK || gFirst.Body["errors"] != nil || gFirst.Header.Get(idemReplayed) != "" {
+	if gFirst.Status != http.StatusOK || gFirst.Body["errors"] != nil || gFirst.Header.Get(replayedHeader) != "" {
 		t.Fatalf("refundOrder: %d %s", gFirst.Status, gFirst.Raw)
 	}
 	gAgain := e.GraphQLOp(admin, mutation, "Refund", vars, g1)
-	if gAgain.Status != http.StatusOK || !bytes.Equal(gAgain.Raw, gFirst.Raw) || gAgain.Header.Get(idemReplayed) != "true" {
-		t.Fatalf("refundOrder retry: %d %s (%s %q); first %s", gAgain.Status, gAgain.Raw, idemReplayed, gAgain.Header.Get(idemReplayed), gFirst.Raw)
+	if gAgain.Status != http.StatusOK || !bytes.Equal(gAgain.Raw, gFirst.Raw) || gAgain.Header.Get(replayedHeader) != "true" {
+		t.Fatalf("refundOrder retry: %d %s (%s %q); first %s", gAgain.Status, gAgain.Raw, replayedHeader, gAgain.Header.Get(replayedHeader), gFirst.Raw)
 	}
 	d := owGetOrder(t, e, admin, o.ID)
 	var amounts []int64
 	for _, v := range d["transactions"].([]any) {
 		if tx := v.(map[string]any); tx["kind"] == "refund" {
-			amounts = append(amounts, auditMustWhole(t, tx["amount_cents"]))
+			amounts = append(amounts, wholeNumber(t, tx["amount_cents"]))
 		}
 	}
 	slices.Sort(amounts)
@@ -422,12 +422,12 @@ func TestRefundIdempotencyKey(t *testing.T) {
 	}
 
 	// One order.refunded per refund that ran: two, not four.
-	var evs []owEvent
+	var evs []orderEvent
 	for range 2 {
-		evs = append(evs, owDecode(t, s.ID, sub["secret"].(string), rcv.next(t)))
+		evs = append(evs, decodeOrderEvent(t, s.ID, sub["secret"].(string), rcv.next(t)))
 	}
-	ds := owSettled(t, e, admin, auditMustWhole(t, sub["id"]), 2)
-	owNoMore(t, rcv)
+	ds := settledDeliveries(t, e, admin, wholeNumber(t, sub["id"]), 2)
+	expectNoMoreDeliveries(t, rcv)
 	if evs[0].id == evs[1].id {
 		t.Fatalf("the same event %d arrived twice", evs[0].id)
 	}
@@ -438,7 +438,7 @@ func TestRefundIdempotencyKey(t *testing.T) {
 	}
 	for _, dl := range ds {
 		ev := evs[0]
-		if auditMustWhole(t, dl["id"]) == evs[1].deliveryID {
+		if wholeNumber(t, dl["id"]) == evs[1].deliveryID {
 			ev = evs[1]
 		}
 		owCheckDelivery(t, dl, ev, 1)
@@ -451,14 +451,14 @@ func TestOrderCancelWithRefundEmitsRefunded(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	rcv := newWHReceiver(t)
-	sub := whCreate(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded", "order.cancelled"}})
-	subID := auditMustWhole(t, sub["id"])
-	o := orCreate(t, e, s.ID, orSpec{})
-	e.Do(http.MethodPost, orPath(o.ID, "/cancel"), admin, map[string]any{"refund": true}).Expect(t, http.StatusOK)
+	rcv := newWebhookReceiver(t)
+	sub := createWebhook(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded", "order.cancelled"}})
+	subID := wholeNumber(t, sub["id"])
+	o := createOrder(t, e, s.ID, orderSpec{})
+	e.Do(http.MethodPost, orderPath(o.ID, "/cancel"), admin, map[string]any{"refund": true}).Expect(t, http.StatusOK)
 	topics := map[string]bool{}
 	for range 2 {
-		ev := owDecode(t, s.ID, sub["secret"].(string), rcv.next(t))
+		ev := decodeOrderEvent(t, s.ID, sub["secret"].(string), rcv.next(t))
 		topics[ev.topic] = true
 		if ev.order["status"] != "cancelled" || ev.order["financial_status"] != "refunded" {
 			t.Fatalf("%s payload: status %v, financial_status %v", ev.topic, ev.order["status"], ev.order["financial_status"])
@@ -467,15 +467,15 @@ func TestOrderCancelWithRefundEmitsRefunded(t *testing.T) {
 	if !topics["order.cancelled"] || !topics["order.refunded"] {
 		t.Fatalf("topics %v", topics)
 	}
-	owSettled(t, e, admin, subID, 2)
-	owNoMore(t, rcv)
+	settledDeliveries(t, e, admin, subID, 2)
+	expectNoMoreDeliveries(t, rcv)
 
 	// Without money to give back (nothing captured), only the cancellation.
-	p := orCreate(t, e, s.ID, orSpec{payment: "pending"})
-	e.Do(http.MethodPost, orPath(p.ID, "/cancel"), admin, map[string]any{"refund": true}).Expect(t, http.StatusOK)
-	if ev := owDecode(t, s.ID, sub["secret"].(string), rcv.next(t)); ev.topic != "order.cancelled" {
+	p := createOrder(t, e, s.ID, orderSpec{payment: "pending"})
+	e.Do(http.MethodPost, orderPath(p.ID, "/cancel"), admin, map[string]any{"refund": true}).Expect(t, http.StatusOK)
+	if ev := decodeOrderEvent(t, s.ID, sub["secret"].(string), rcv.next(t)); ev.topic != "order.cancelled" {
 		t.Fatalf("topic %s", ev.topic)
 	}
-	owSettled(t, e, admin, subID, 3)
-	owNoMore(t, rcv)
+	settledDeliveries(t, e, admin, subID, 3)
+	expectNoMoreDeliveries(t, rcv)
 }

@@ -41,113 +41,19 @@ var (
 	pdPickerSpec = map[string]string{"handle": "s", "id": "i", "image_src": "s", "status": "s", "title": "s"}
 )
 
-// pdShape fails unless v is an object with exactly the fields of spec, each
-// of its type, and returns it.
-func pdShape(t *testing.T, what string, v any, spec map[string]string) map[string]any {
-	t.Helper()
-	m, ok := v.(map[string]any)
-	if !ok {
-		t.Fatalf("%s is not an object: %#v", what, v)
-	}
-	want := make([]string, 0, len(spec))
-	for k := range spec {
-		want = append(want, k)
-	}
-	slices.Sort(want)
-	if got := auditSortedKeys(m); !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s fields %v, want %v", what, got, want)
-	}
-	for k, typ := range spec {
-		if !pdTypeOK(typ, m[k]) {
-			t.Fatalf("%s.%s = %#v, want %s", what, k, m[k], typ)
-		}
-	}
-	return m
-}
-
-func pdTypeOK(typ string, v any) bool {
-	switch typ {
-	case "s":
-		_, ok := v.(string)
-		return ok
-	case "s?":
-		_, ok := v.(string)
-		return ok || v == nil
-	case "i":
-		_, ok := auditWhole(v)
-		return ok
-	case "i?":
-		_, ok := auditWhole(v)
-		return ok || v == nil
-	case "b":
-		_, ok := v.(bool)
-		return ok
-	case "ts":
-		s, ok := v.(string)
-		if !ok || !strings.HasSuffix(s, "Z") {
-			return false
-		}
-		_, err := time.Parse(time.RFC3339Nano, s)
-		return err == nil
-	case "obj":
-		_, ok := v.(map[string]any)
-		return ok
-	case "list":
-		_, ok := v.([]any)
-		return ok
-	case "s[]", "i[]":
-		l, ok := v.([]any)
-		if !ok {
-			return false
-		}
-		for _, e := range l {
-			if !pdTypeOK(typ[:1], e) {
-				return false
-			}
-		}
-		return true
-	case "any":
-		return true
-	}
-	panic("unknown type " + typ)
-}
-
-// pdList returns the objects of the array v, each checked against spec.
-func pdObjects(t *testing.T, what string, v any, spec map[string]string) []map[string]any {
-	t.Helper()
-	l, ok := v.([]any)
-	if !ok {
-		t.Fatalf("%s is not an array: %#v", what, v)
-	}
-	out := make([]map[string]any, len(l))
-	for i, e := range l {
-		out[i] = pdShape(t, what+"["+strconv.Itoa(i)+"]", e, spec)
-	}
-	return out
-}
-
 // pdView checks v against ProductView, nested views included.
 func pdView(t *testing.T, v any) map[string]any {
 	t.Helper()
-	m := pdShape(t, "product", v, pdViewSpec)
-	pdObjects(t, "product.images", m["images"], pdImageSpec)
-	pdObjects(t, "product.options", m["options"], pdOptionSpec)
-	pdObjects(t, "product.variants", m["variants"], pdVariantSpec)
+	m := checkObject(t, "product", v, pdViewSpec)
+	checkObjects(t, "product.images", m["images"], pdImageSpec)
+	checkObjects(t, "product.options", m["options"], pdOptionSpec)
+	checkObjects(t, "product.variants", m["variants"], pdVariantSpec)
 	return m
 }
 
-func pdVariants(m map[string]any) []map[string]any { return pdMaps(m["variants"]) }
-func pdImages(m map[string]any) []map[string]any   { return pdMaps(m["images"]) }
-func pdOptions(m map[string]any) []map[string]any  { return pdMaps(m["options"]) }
-
-func pdMaps(v any) []map[string]any {
-	l, _ := v.([]any)
-	out := make([]map[string]any, len(l))
-	for i, e := range l {
-		out[i], _ = e.(map[string]any)
-	}
-	return out
-}
+func productVariants(m map[string]any) []map[string]any { return objectsOf(m["variants"]) }
+func productImages(m map[string]any) []map[string]any   { return objectsOf(m["images"]) }
+func pdOptions(m map[string]any) []map[string]any       { return objectsOf(m["options"]) }
 
 func pdStrings(v any) []string {
 	l, _ := v.([]any)
@@ -159,64 +65,46 @@ func pdStrings(v any) []string {
 	return out
 }
 
-func pdInts(t *testing.T, v any) []int64 {
-	t.Helper()
-	l, ok := v.([]any)
-	if !ok && v != nil {
-		t.Fatalf("%#v is not an array", v)
-	}
-	out := []int64{}
-	for _, e := range l {
-		out = append(out, auditMustWhole(t, e))
-	}
-	return out
-}
-
-func pdID(t *testing.T, m map[string]any) int64 {
-	t.Helper()
-	return auditMustWhole(t, m["id"])
-}
-
-func pdPath(id int64, rest ...string) string {
+func productPath(id int64, rest ...string) string {
 	return "/store/products/" + strconv.FormatInt(id, 10) + strings.Join(rest, "")
 }
 
-// pdCreate creates a product over REST and returns its view.
-func pdCreate(t *testing.T, e *apitest.Env, key string, body any) map[string]any {
+// createProduct creates a product over REST and returns its view.
+func createProduct(t *testing.T, e *apitest.Env, key string, body any) map[string]any {
 	t.Helper()
 	r := e.Do(http.MethodPost, "/store/products", key, body).Expect(t, 201)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"product", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"product", "status"}) {
 		t.Fatalf("POST /store/products payload keys %v: %s", keys, r.Raw)
 	}
 	return pdView(t, r.Body["product"])
 }
 
-// pdSimple creates a product with one variant of price cents and returns
+// createSimpleProduct creates a product with one variant of price cents and returns
 // its id.
-func pdSimple(t *testing.T, e *apitest.Env, key, title string, cents int64, extra map[string]any) int64 {
+func createSimpleProduct(t *testing.T, e *apitest.Env, key, title string, cents int64, extra map[string]any) int64 {
 	t.Helper()
 	body := map[string]any{"title": title, "variants": []any{map[string]any{"price_cents": cents}}}
 	for k, v := range extra {
 		body[k] = v
 	}
-	return pdID(t, pdCreate(t, e, key, body))
+	return idOf(t, createProduct(t, e, key, body))
 }
 
-// pdGet reads one product over REST.
-func pdGet(t *testing.T, e *apitest.Env, key string, id int64) (map[string]any, *apitest.Response) {
+// getProduct reads one product over REST.
+func getProduct(t *testing.T, e *apitest.Env, key string, id int64) (map[string]any, *apitest.Response) {
 	t.Helper()
-	r := e.Do(http.MethodGet, pdPath(id), key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"product", "status"}) {
+	r := e.Do(http.MethodGet, productPath(id), key, nil).Expect(t, 200)
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"product", "status"}) {
 		t.Fatalf("GET product payload keys %v: %s", keys, r.Raw)
 	}
 	return pdView(t, r.Body["product"]), r
 }
 
-// pdPut updates one product over REST.
-func pdPut(t *testing.T, e *apitest.Env, key string, id int64, body any) map[string]any {
+// putProduct updates one product over REST.
+func putProduct(t *testing.T, e *apitest.Env, key string, id int64, body any) map[string]any {
 	t.Helper()
-	r := e.Do(http.MethodPut, pdPath(id), key, body).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"product", "status"}) {
+	r := e.Do(http.MethodPut, productPath(id), key, body).Expect(t, 200)
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"product", "status"}) {
 		t.Fatalf("PUT product payload keys %v: %s", keys, r.Raw)
 	}
 	return pdView(t, r.Body["product"])
@@ -230,32 +118,25 @@ func pdList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, 
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"products", "status", "total"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"products", "status", "total"}) {
 		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 	}
 	var rows []map[string]any
 	if r.Body["products"] != nil {
-		rows = pdObjects(t, "products", r.Body["products"], pdListSpec)
+		rows = checkObjects(t, "products", r.Body["products"], pdListSpec)
 	}
-	return rows, auditMustWhole(t, r.Body["total"]), r
+	return rows, wholeNumber(t, r.Body["total"]), r
 }
 
-// pdCount counts the rows of table (products, product_variants,
+// countProducts counts the rows of table (products, product_variants,
 // product_images ...) of the store.
-func pdCount(t *testing.T, e *apitest.Env, table string, storeID int64) int {
+func countProducts(t *testing.T, e *apitest.Env, table string, storeID int64) int {
 	t.Helper()
 	n, err := e.DB.NewSelect().TableExpr(table).Where("store_id = ?", storeID).Count(context.Background())
 	if err != nil {
 		t.Fatalf("count %s: %v", table, err)
 	}
 	return int(n)
-}
-
-func pdNotFoundGraphQL(t *testing.T, e *apitest.Env, key, query string, vars map[string]any) {
-	t.Helper()
-	if g := e.GraphQL(key, query, vars); g.ErrorCode() != "NOT_FOUND" {
-		t.Fatalf("%s: want NOT_FOUND, got %s", query, g.Raw)
-	}
 }
 
 // TestProductCreateView: a create answers 201 with the whole ProductView,
@@ -266,7 +147,7 @@ func TestProductCreateView(t *testing.T) {
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
 
-	p := pdCreate(t, e, admin, map[string]any{
+	p := createProduct(t, e, admin, map[string]any{
 		"title":                  "Blue Cotton Shirt",
 		"body_html":              "<p>Soft.</p>",
 		"vendor":                 "Acme",
@@ -290,7 +171,7 @@ func TestProductCreateView(t *testing.T) {
 			map[string]any{"src": "https://cdn.example.com/blue-back.jpg"},
 		},
 	})
-	id := pdID(t, p)
+	id := idOf(t, p)
 	if id == 999999 {
 		t.Fatal("the id was taken from the body")
 	}
@@ -308,7 +189,7 @@ func TestProductCreateView(t *testing.T) {
 	if !reflect.DeepEqual(p["seo"], map[string]any{"title": "Blue shirt", "description": "A blue shirt"}) {
 		t.Fatalf("seo %v", p["seo"])
 	}
-	if ids := pdInts(t, p["collection_ids"]); len(ids) != 0 {
+	if ids := wholeNumbersOrNull(t, p["collection_ids"]); len(ids) != 0 {
 		t.Fatalf("collection_ids %v", ids)
 	}
 	opts := pdOptions(p)
@@ -316,7 +197,7 @@ func TestProductCreateView(t *testing.T) {
 		opts[1]["name"] != "Color" || opts[1]["position"] != float64(2) || !slices.Equal(pdStrings(opts[1]["values"]), []string{"Blue"}) {
 		t.Fatalf("options %v", p["options"])
 	}
-	imgs := pdImages(p)
+	imgs := productImages(p)
 	if len(imgs) != 2 {
 		t.Fatalf("images %v", p["images"])
 	}
@@ -326,11 +207,11 @@ func TestProductCreateView(t *testing.T) {
 			t.Fatalf("images[%d] = %v", i, img)
 		}
 	}
-	vs := pdVariants(p)
+	vs := productVariants(p)
 	if len(vs) != 2 {
 		t.Fatalf("variants %v", p["variants"])
 	}
-	front := pdID(t, imgs[0])
+	front := idOf(t, imgs[0])
 	want0 := map[string]any{"barcode": "0001", "compare_at_price_cents": float64(3000), "cost_cents": float64(1200), "image_id": float64(front),
 		"inventory_policy": "continue", "inventory_quantity": float64(5), "option1": "S", "option2": "Blue", "option3": "", "position": float64(1),
 		"price_cents": float64(2500), "requires_shipping": false, "sku": "BCS-S", "taxable": false, "title": "S / Blue", "track_inventory": false, "weight_grams": float64(200)}
@@ -348,17 +229,17 @@ func TestProductCreateView(t *testing.T) {
 			t.Fatalf("variants[%d]:\n got  %v\n want %v", i, got, want)
 		}
 	}
-	if pdID(t, vs[0]) == pdID(t, vs[1]) {
+	if idOf(t, vs[0]) == idOf(t, vs[1]) {
 		t.Fatal("two variants share an id")
 	}
 
 	// A read answers the very same view, and GraphQL agrees.
-	got, r := pdGet(t, e, admin, id)
+	got, r := getProduct(t, e, admin, id)
 	if !reflect.DeepEqual(got, p) {
 		t.Fatalf("GET differs from the create answer:\n create %v\n get    %v", p, got)
 	}
 	e.SameOnGraphQL(t, r, admin, "GetProduct", map[string]any{"id": id})
-	if n := pdCount(t, e, "products", s.ID); n != 1 {
+	if n := countProducts(t, e, "products", s.ID); n != 1 {
 		t.Fatalf("%d products stored", n)
 	}
 
@@ -380,7 +261,7 @@ func TestProductCreateView(t *testing.T) {
 	} {
 		e.Do(http.MethodPost, "/store/products", admin, body).Expect(t, 400)
 	}
-	if n := pdCount(t, e, "products", s.ID); n != 1 {
+	if n := countProducts(t, e, "products", s.ID); n != 1 {
 		t.Fatalf("%d products stored after refused creates", n)
 	}
 }
@@ -392,16 +273,16 @@ func TestProductDefaultVariant(t *testing.T) {
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
 
-	p := pdCreate(t, e, admin, map[string]any{"title": "Gift Card"})
+	p := createProduct(t, e, admin, map[string]any{"title": "Gift Card"})
 	if p["status"] != "draft" || p["vendor"] != "" || p["product_type"] != "" || p["body_html"] != "" ||
-		!reflect.DeepEqual(p["seo"], map[string]any{}) || len(pdStrings(p["tags"])) != 0 || len(pdImages(p)) != 0 || p["adplatform_category_id"] != float64(0) {
+		!reflect.DeepEqual(p["seo"], map[string]any{}) || len(pdStrings(p["tags"])) != 0 || len(productImages(p)) != 0 || p["adplatform_category_id"] != float64(0) {
 		t.Fatalf("defaults: %v", p)
 	}
 	opts := pdOptions(p)
 	if len(opts) != 1 || opts[0]["name"] != "Title" || opts[0]["position"] != float64(1) || !slices.Equal(pdStrings(opts[0]["values"]), []string{"Default Title"}) {
 		t.Fatalf("options %v", p["options"])
 	}
-	vs := pdVariants(p)
+	vs := productVariants(p)
 	if len(vs) != 1 {
 		t.Fatalf("variants %v", p["variants"])
 	}
@@ -414,15 +295,15 @@ func TestProductDefaultVariant(t *testing.T) {
 		}
 	}
 	// A single variant sent without options is the default variant too.
-	p2 := pdCreate(t, e, admin, map[string]any{"title": "Poster", "variants": []any{map[string]any{"price_cents": 1500, "sku": "POSTER"}}})
-	v2 := pdVariants(p2)
+	p2 := createProduct(t, e, admin, map[string]any{"title": "Poster", "variants": []any{map[string]any{"price_cents": 1500, "sku": "POSTER"}}})
+	v2 := productVariants(p2)
 	if len(v2) != 1 || v2[0]["title"] != "Default Title" || v2[0]["option1"] != "Default Title" || v2[0]["price_cents"] != float64(1500) || v2[0]["sku"] != "POSTER" {
 		t.Fatalf("single variant: %v", p2["variants"])
 	}
 	// Changing the price keeps the one variant (its id) when it is named.
-	vid := pdID(t, v2[0])
-	p3 := pdPut(t, e, admin, pdID(t, p2), map[string]any{"variants": []any{map[string]any{"id": vid, "price_cents": 1700}}})
-	if v3 := pdVariants(p3); len(v3) != 1 || pdID(t, v3[0]) != vid || v3[0]["price_cents"] != float64(1700) || v3[0]["sku"] != "POSTER" {
+	vid := idOf(t, v2[0])
+	p3 := putProduct(t, e, admin, idOf(t, p2), map[string]any{"variants": []any{map[string]any{"id": vid, "price_cents": 1700}}})
+	if v3 := productVariants(p3); len(v3) != 1 || idOf(t, v3[0]) != vid || v3[0]["price_cents"] != float64(1700) || v3[0]["sku"] != "POSTER" {
 		t.Fatalf("updated single variant: %v", p3["variants"])
 	}
 }
@@ -437,41 +318,41 @@ func TestProductHandles(t *testing.T) {
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	otherKey := e.Key(other.ID, auth.RoleAdmin)
 
-	first := pdCreate(t, e, admin, map[string]any{"title": "Blue Shirt"})
-	second := pdCreate(t, e, admin, map[string]any{"title": "Blue Shirt"})
-	third := pdCreate(t, e, admin, map[string]any{"title": "  blue   SHIRT! "})
+	first := createProduct(t, e, admin, map[string]any{"title": "Blue Shirt"})
+	second := createProduct(t, e, admin, map[string]any{"title": "Blue Shirt"})
+	third := createProduct(t, e, admin, map[string]any{"title": "  blue   SHIRT! "})
 	if first["handle"] != "blue-shirt" || second["handle"] != "blue-shirt-2" || third["handle"] != "blue-shirt-3" {
 		t.Fatalf("generated handles %v, %v, %v", first["handle"], second["handle"], third["handle"])
 	}
-	if h := pdCreate(t, e, admin, map[string]any{"title": "Crème Brûlée 2"})["handle"]; h != "creme-brulee-2" {
+	if h := createProduct(t, e, admin, map[string]any{"title": "Crème Brûlée 2"})["handle"]; h != "creme-brulee-2" {
 		t.Fatalf("accented title gives %v", h)
 	}
-	if h := pdCreate(t, e, admin, map[string]any{"title": "Chosen", "handle": " my-own-handle "})["handle"]; h != "my-own-handle" {
+	if h := createProduct(t, e, admin, map[string]any{"title": "Chosen", "handle": " my-own-handle "})["handle"]; h != "my-own-handle" {
 		t.Fatalf("explicit handle %v", h)
 	}
 	// Another store has its own handles.
-	if h := pdCreate(t, e, otherKey, map[string]any{"title": "Blue Shirt"})["handle"]; h != "blue-shirt" {
+	if h := createProduct(t, e, otherKey, map[string]any{"title": "Blue Shirt"})["handle"]; h != "blue-shirt" {
 		t.Fatalf("other store's handle %v", h)
 	}
 
-	n := pdCount(t, e, "products", s.ID)
+	n := countProducts(t, e, "products", s.ID)
 	e.Do(http.MethodPost, "/store/products", admin, map[string]any{"title": "X", "handle": "blue-shirt"}).Expect(t, 409)
 	e.Do(http.MethodPost, "/store/products", admin, map[string]any{"title": "X", "handle": "blue-shirt-2"}).Expect(t, 409)
 	for _, h := range []string{"Blue-Shirt", "blue shirt", "blue--shirt", "-blue", "blue-", "blue_shirt", "bluë", "", strings.Repeat("a", 256)} {
 		e.Do(http.MethodPost, "/store/products", admin, map[string]any{"title": "X", "handle": h}).Expect(t, 400)
 	}
-	if got := pdCount(t, e, "products", s.ID); got != n {
+	if got := countProducts(t, e, "products", s.ID); got != n {
 		t.Fatalf("refused creates stored products: %d, want %d", got, n)
 	}
 
 	// Updates: a taken handle is a 409, a bad one a 400, its own is fine.
-	id2 := pdID(t, second)
-	e.Do(http.MethodPut, pdPath(id2), admin, map[string]any{"handle": "blue-shirt"}).Expect(t, 409)
-	e.Do(http.MethodPut, pdPath(id2), admin, map[string]any{"handle": "Blue Shirt"}).Expect(t, 400)
-	if h := pdPut(t, e, admin, id2, map[string]any{"handle": "blue-shirt-2", "title": "Renamed"})["handle"]; h != "blue-shirt-2" {
+	id2 := idOf(t, second)
+	e.Do(http.MethodPut, productPath(id2), admin, map[string]any{"handle": "blue-shirt"}).Expect(t, 409)
+	e.Do(http.MethodPut, productPath(id2), admin, map[string]any{"handle": "Blue Shirt"}).Expect(t, 400)
+	if h := putProduct(t, e, admin, id2, map[string]any{"handle": "blue-shirt-2", "title": "Renamed"})["handle"]; h != "blue-shirt-2" {
 		t.Fatalf("a title change moved the handle to %v", h)
 	}
-	if h := pdPut(t, e, admin, id2, map[string]any{"handle": "navy-shirt"})["handle"]; h != "navy-shirt" {
+	if h := putProduct(t, e, admin, id2, map[string]any{"handle": "navy-shirt"})["handle"]; h != "navy-shirt" {
 		t.Fatalf("renamed handle %v", h)
 	}
 
@@ -479,7 +360,7 @@ func TestProductHandles(t *testing.T) {
 	avail := func(query string) bool {
 		t.Helper()
 		r := e.Do(http.MethodGet, "/store/products/handle-available?"+query, admin, nil).Expect(t, 200)
-		if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"available", "status"}) {
+		if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"available", "status"}) {
 			t.Fatalf("handle-available payload keys %v", keys)
 		}
 		b, ok := r.Body["available"].(bool)
@@ -488,7 +369,7 @@ func TestProductHandles(t *testing.T) {
 		}
 		return b
 	}
-	id1 := pdID(t, first)
+	id1 := idOf(t, first)
 	for _, c := range []struct {
 		query string
 		want  bool
@@ -538,14 +419,14 @@ func TestProductOptionsVariants(t *testing.T) {
 
 	body := pdSizeColor("TEE")
 	body["title"] = "Tee"
-	p := pdCreate(t, e, admin, body)
+	p := createProduct(t, e, admin, body)
 	opts := pdOptions(p)
 	if len(opts) != 2 || opts[0]["name"] != "Size" || !slices.Equal(pdStrings(opts[0]["values"]), []string{"S", "M"}) ||
 		opts[1]["name"] != "Color" || !slices.Equal(pdStrings(opts[1]["values"]), []string{"Red", "Blue"}) {
 		t.Fatalf("options %v", p["options"])
 	}
 	var titles []string
-	for i, v := range pdVariants(p) {
+	for i, v := range productVariants(p) {
 		titles = append(titles, v["title"].(string))
 		if v["position"] != float64(i+1) || v["option3"] != "" {
 			t.Fatalf("variants[%d] = %v", i, v)
@@ -557,13 +438,13 @@ func TestProductOptionsVariants(t *testing.T) {
 
 	// Values left out of options come from the variants, in their order;
 	// values no variant uses are dropped.
-	p2 := pdCreate(t, e, admin, map[string]any{"title": "Cap", "options": []any{map[string]any{"name": "Size", "values": []string{"XL", "M"}}},
+	p2 := createProduct(t, e, admin, map[string]any{"title": "Cap", "options": []any{map[string]any{"name": "Size", "values": []string{"XL", "M"}}},
 		"variants": []any{map[string]any{"option1": "L", "price_cents": 1}, map[string]any{"option1": "M", "price_cents": 2}}})
 	if got := pdStrings(pdOptions(p2)[0]["values"]); !slices.Equal(got, []string{"M", "L"}) {
 		t.Fatalf("derived values %v", got)
 	}
 
-	n := pdCount(t, e, "products", s.ID)
+	n := countProducts(t, e, "products", s.ID)
 	bad := func(opts []any, vs ...map[string]any) {
 		t.Helper()
 		list := make([]any, len(vs))
@@ -603,30 +484,30 @@ func TestProductOptionsVariants(t *testing.T) {
 	bad([]any{map[string]any{"name": "Size"}, map[string]any{"name": "size"}}, v("option1", "S", "option2", "M"))
 	bad([]any{map[string]any{"name": "A"}, map[string]any{"name": "B"}, map[string]any{"name": "C"}, map[string]any{"name": "D"}}, v("option1", "a", "option2", "b", "option3", "c"))
 	bad(size, v("option1", "S", "image_src", "https://cdn.example.com/nope.png"))
-	e.Do(http.MethodPost, "/store/products", admin, map[string]any{"title": "Bad", "variants": []any{map[string]any{"id": pdID(t, pdVariants(p)[0]), "price_cents": 1}}}).Expect(t, 400)
+	e.Do(http.MethodPost, "/store/products", admin, map[string]any{"title": "Bad", "variants": []any{map[string]any{"id": idOf(t, productVariants(p)[0]), "price_cents": 1}}}).Expect(t, 400)
 
 	// A SKU of another product is a conflict, whatever its case; another
 	// store's SKUs are not.
 	e.Do(http.MethodPost, "/store/products", admin, map[string]any{"title": "Bad", "variants": []any{v("sku", "TEE-S-Red")}}).Expect(t, 409)
 	e.Do(http.MethodPost, "/store/products", admin, map[string]any{"title": "Bad", "variants": []any{v("sku", "tee-s-red")}}).Expect(t, 409)
-	if got := pdCount(t, e, "products", s.ID); got != n {
+	if got := countProducts(t, e, "products", s.ID); got != n {
 		t.Fatalf("refused creates stored products: %d, want %d", got, n)
 	}
-	pdCreate(t, e, otherKey, map[string]any{"title": "Theirs", "variants": []any{v("sku", "TEE-S-Red")}})
-	capID := pdID(t, p2)
-	e.Do(http.MethodPut, pdPath(capID), admin, map[string]any{"variants": []any{v("option1", "L", "sku", "TEE-M-Blue")}}).Expect(t, 409)
+	createProduct(t, e, otherKey, map[string]any{"title": "Theirs", "variants": []any{v("sku", "TEE-S-Red")}})
+	capID := idOf(t, p2)
+	e.Do(http.MethodPut, productPath(capID), admin, map[string]any{"variants": []any{v("option1", "L", "sku", "TEE-M-Blue")}}).Expect(t, 409)
 
 	// A product keeps its own SKUs across an update, even when they move
 	// between its variants.
-	vs := pdVariants(p)
+	vs := productVariants(p)
 	swap := []any{}
 	for i, vv := range vs {
 		j := len(vs) - 1 - i
-		swap = append(swap, map[string]any{"id": pdID(t, vv), "price_cents": 500, "sku": vs[j]["sku"]})
+		swap = append(swap, map[string]any{"id": idOf(t, vv), "price_cents": 500, "sku": vs[j]["sku"]})
 	}
-	up := pdPut(t, e, admin, pdID(t, p), map[string]any{"variants": swap})
-	for i, vv := range pdVariants(up) {
-		if pdID(t, vv) != pdID(t, vs[i]) || vv["sku"] != vs[len(vs)-1-i]["sku"] || vv["option1"] != vs[i]["option1"] || vv["option2"] != vs[i]["option2"] {
+	up := putProduct(t, e, admin, idOf(t, p), map[string]any{"variants": swap})
+	for i, vv := range productVariants(up) {
+		if idOf(t, vv) != idOf(t, vs[i]) || vv["sku"] != vs[len(vs)-1-i]["sku"] || vv["option1"] != vs[i]["option1"] || vv["option2"] != vs[i]["option2"] {
 			t.Fatalf("swapped SKUs: variants[%d] = %v", i, vv)
 		}
 	}
@@ -641,7 +522,7 @@ func TestProductUpdate(t *testing.T) {
 	admin := e.Key(s.ID, auth.RoleAdmin)
 
 	img := func(name string) string { return "https://cdn.example.com/" + name + ".png" }
-	p := pdCreate(t, e, admin, map[string]any{
+	p := createProduct(t, e, admin, map[string]any{
 		"title": "Hoodie", "vendor": "Acme", "tags": []string{"warm"},
 		"options": []any{map[string]any{"name": "Size"}},
 		"variants": []any{
@@ -651,17 +532,17 @@ func TestProductUpdate(t *testing.T) {
 		},
 		"images": []any{map[string]any{"src": img("a"), "alt": "A"}, map[string]any{"src": img("b"), "alt": "B"}},
 	})
-	id := pdID(t, p)
-	vs, imgs := pdVariants(p), pdImages(p)
-	vS, vM, vL := pdID(t, vs[0]), pdID(t, vs[1]), pdID(t, vs[2])
-	imgA, imgB := pdID(t, imgs[0]), pdID(t, imgs[1])
+	id := idOf(t, p)
+	vs, imgs := productVariants(p), productImages(p)
+	vS, vM, vL := idOf(t, vs[0]), idOf(t, vs[1]), idOf(t, vs[2])
+	imgA, imgB := idOf(t, imgs[0]), idOf(t, imgs[1])
 	if vs[1]["image_id"] != float64(imgB) {
 		t.Fatalf("variant M image_id %v, want %d", vs[1]["image_id"], imgB)
 	}
 
 	// A partial update changes only what it names.
 	time.Sleep(5 * time.Millisecond)
-	u := pdPut(t, e, admin, id, map[string]any{"title": "Zip Hoodie", "status": "active"})
+	u := putProduct(t, e, admin, id, map[string]any{"title": "Zip Hoodie", "status": "active"})
 	if u["title"] != "Zip Hoodie" || u["status"] != "active" || u["handle"] != "hoodie" || u["vendor"] != "Acme" ||
 		!reflect.DeepEqual(u["variants"], p["variants"]) || !reflect.DeepEqual(u["images"], p["images"]) || !reflect.DeepEqual(u["tags"], p["tags"]) {
 		t.Fatalf("partial update:\n before %v\n after  %v", p, u)
@@ -674,51 +555,51 @@ func TestProductUpdate(t *testing.T) {
 
 	// Variants: M kept (id and unsent fields), XL new, S and L removed.
 	// Images: b kept (id), c new, a removed; positions follow the list.
-	u = pdPut(t, e, admin, id, map[string]any{
+	u = putProduct(t, e, admin, id, map[string]any{
 		"variants": []any{
 			map[string]any{"id": vM, "option1": "M", "price_cents": 3900, "image_src": img("c")},
 			map[string]any{"option1": "XL", "sku": "H-XL", "price_cents": 4600},
 		},
 		"images": []any{map[string]any{"src": img("b"), "alt": "B2"}, map[string]any{"src": img("c")}},
 	})
-	vs, imgs = pdVariants(u), pdImages(u)
+	vs, imgs = productVariants(u), productImages(u)
 	if len(vs) != 2 || len(imgs) != 2 {
 		t.Fatalf("after update: %v", u)
 	}
-	if pdID(t, imgs[0]) != imgB || imgs[0]["alt"] != "B2" || imgs[0]["position"] != float64(1) || imgs[1]["src"] != img("c") || imgs[1]["position"] != float64(2) {
+	if idOf(t, imgs[0]) != imgB || imgs[0]["alt"] != "B2" || imgs[0]["position"] != float64(1) || imgs[1]["src"] != img("c") || imgs[1]["position"] != float64(2) {
 		t.Fatalf("images %v", u["images"])
 	}
-	imgC := pdID(t, imgs[1])
+	imgC := idOf(t, imgs[1])
 	if imgC == imgA || imgC == imgB {
 		t.Fatalf("new image reuses id %d", imgC)
 	}
 	m, xl := vs[0], vs[1]
-	if pdID(t, m) != vM || m["price_cents"] != float64(3900) || m["sku"] != "H-M" || m["cost_cents"] != float64(2000) || m["position"] != float64(1) || m["image_id"] != float64(imgC) {
+	if idOf(t, m) != vM || m["price_cents"] != float64(3900) || m["sku"] != "H-M" || m["cost_cents"] != float64(2000) || m["position"] != float64(1) || m["image_id"] != float64(imgC) {
 		t.Fatalf("kept variant %v", m)
 	}
-	if x := pdID(t, xl); x == vS || x == vM || x == vL || xl["title"] != "XL" || xl["sku"] != "H-XL" || xl["position"] != float64(2) {
+	if x := idOf(t, xl); x == vS || x == vM || x == vL || xl["title"] != "XL" || xl["sku"] != "H-XL" || xl["position"] != float64(2) {
 		t.Fatalf("new variant %v", xl)
 	}
 	if got := pdStrings(pdOptions(u)[0]["values"]); !slices.Equal(got, []string{"M", "XL"}) {
 		t.Fatalf("option values %v", got)
 	}
-	if n := pdCount(t, e, "product_variants", s.ID); n != 2 {
+	if n := countProducts(t, e, "product_variants", s.ID); n != 2 {
 		t.Fatalf("%d variants stored, want 2", n)
 	}
-	if n := pdCount(t, e, "product_images", s.ID); n != 2 {
+	if n := countProducts(t, e, "product_images", s.ID); n != 2 {
 		t.Fatalf("%d images stored, want 2", n)
 	}
-	got, r := pdGet(t, e, admin, id)
+	got, r := getProduct(t, e, admin, id)
 	if !reflect.DeepEqual(got, u) {
 		t.Fatalf("GET after PUT:\n put %v\n get %v", u, got)
 	}
 	e.SameOnGraphQL(t, r, admin, "GetProduct", map[string]any{"id": id})
 	// The SKUs of removed variants are free again.
-	pdCreate(t, e, admin, map[string]any{"title": "Other", "variants": []any{map[string]any{"sku": "H-S", "price_cents": 1}}})
+	createProduct(t, e, admin, map[string]any{"title": "Other", "variants": []any{map[string]any{"sku": "H-S", "price_cents": 1}}})
 
 	// Sending back the object read changes nothing but updated_at: a
 	// variant sent without image_src keeps its image.
-	back := pdPut(t, e, admin, id, got)
+	back := putProduct(t, e, admin, id, got)
 	delete(back, "updated_at")
 	delete(got, "updated_at")
 	if !reflect.DeepEqual(back, got) {
@@ -726,61 +607,61 @@ func TestProductUpdate(t *testing.T) {
 	}
 	// A variant may name only one of the product's images, whether the
 	// images are sent or not.
-	e.Do(http.MethodPut, pdPath(id), admin, map[string]any{"variants": []any{map[string]any{"id": vM, "option1": "M", "price_cents": 1, "image_src": img("a")}}}).Expect(t, 400)
-	e.Do(http.MethodPut, pdPath(id), admin, map[string]any{"images": []any{map[string]any{"src": img("b")}},
+	e.Do(http.MethodPut, productPath(id), admin, map[string]any{"variants": []any{map[string]any{"id": vM, "option1": "M", "price_cents": 1, "image_src": img("a")}}}).Expect(t, 400)
+	e.Do(http.MethodPut, productPath(id), admin, map[string]any{"images": []any{map[string]any{"src": img("b")}},
 		"variants": []any{map[string]any{"id": vM, "option1": "M", "price_cents": 1, "image_src": img("c")}}}).Expect(t, 400)
-	u = pdPut(t, e, admin, id, map[string]any{"variants": []any{
+	u = putProduct(t, e, admin, id, map[string]any{"variants": []any{
 		map[string]any{"id": vM, "option1": "M", "price_cents": 3900, "image_src": " " + img("b") + " "},
-		map[string]any{"id": pdID(t, xl), "option1": "XL", "price_cents": 4600},
+		map[string]any{"id": idOf(t, xl), "option1": "XL", "price_cents": 4600},
 	}})
-	if vs := pdVariants(u); vs[0]["image_id"] != float64(imgB) || vs[1]["image_id"] != nil || !reflect.DeepEqual(u["images"], got["images"]) {
+	if vs := productVariants(u); vs[0]["image_id"] != float64(imgB) || vs[1]["image_id"] != nil || !reflect.DeepEqual(u["images"], got["images"]) {
 		t.Fatalf("variant linked to an existing image: %v", u)
 	}
 	// Left out, image_src keeps the link; empty, it removes it.
-	u = pdPut(t, e, admin, id, map[string]any{"variants": []any{
+	u = putProduct(t, e, admin, id, map[string]any{"variants": []any{
 		map[string]any{"id": vM, "option1": "M", "price_cents": 3900},
-		map[string]any{"id": pdID(t, xl), "option1": "XL", "price_cents": 4600},
+		map[string]any{"id": idOf(t, xl), "option1": "XL", "price_cents": 4600},
 	}})
-	if vs := pdVariants(u); vs[0]["image_id"] != float64(imgB) {
+	if vs := productVariants(u); vs[0]["image_id"] != float64(imgB) {
 		t.Fatalf("a variant sent without image_src lost its image: %v", vs[0])
 	}
-	u = pdPut(t, e, admin, id, map[string]any{"variants": []any{
+	u = putProduct(t, e, admin, id, map[string]any{"variants": []any{
 		map[string]any{"id": vM, "option1": "M", "price_cents": 3900, "image_src": ""},
-		map[string]any{"id": pdID(t, xl), "option1": "XL", "price_cents": 4600},
+		map[string]any{"id": idOf(t, xl), "option1": "XL", "price_cents": 4600},
 	}})
-	if vs := pdVariants(u); vs[0]["image_id"] != nil {
+	if vs := productVariants(u); vs[0]["image_id"] != nil {
 		t.Fatalf("image_src \"\" must remove the variant's image: %v", vs[0])
 	}
-	u = pdPut(t, e, admin, id, map[string]any{"variants": []any{
+	u = putProduct(t, e, admin, id, map[string]any{"variants": []any{
 		map[string]any{"id": vM, "option1": "M", "price_cents": 3900, "image_src": img("b")},
-		map[string]any{"id": pdID(t, xl), "option1": "XL", "price_cents": 4600},
+		map[string]any{"id": idOf(t, xl), "option1": "XL", "price_cents": 4600},
 	}})
-	if vs := pdVariants(u); vs[0]["image_id"] == nil {
+	if vs := productVariants(u); vs[0]["image_id"] == nil {
 		t.Fatalf("image_src must link the variant to its image again: %v", vs[0])
 	}
 
 	// Changing only the images keeps the variants; a link to a removed
 	// image goes.
-	u = pdPut(t, e, admin, id, map[string]any{"images": []any{map[string]any{"src": img("c")}}})
-	if vs := pdVariants(u); len(vs) != 2 || pdID(t, vs[0]) != vM || vs[0]["image_id"] != nil || pdID(t, pdImages(u)[0]) != imgC {
+	u = putProduct(t, e, admin, id, map[string]any{"images": []any{map[string]any{"src": img("c")}}})
+	if vs := productVariants(u); len(vs) != 2 || idOf(t, vs[0]) != vM || vs[0]["image_id"] != nil || idOf(t, productImages(u)[0]) != imgC {
 		t.Fatalf("variants after an image change: %v", u["variants"])
 	}
-	u = pdPut(t, e, admin, id, map[string]any{"images": []any{}})
-	if len(pdImages(u)) != 0 || len(pdVariants(u)) != 2 {
+	u = putProduct(t, e, admin, id, map[string]any{"images": []any{}})
+	if len(productImages(u)) != 0 || len(productVariants(u)) != 2 {
 		t.Fatalf("after removing the images: %v", u)
 	}
 
 	// Options need variants on update; unknown variant ids are refused.
-	e.Do(http.MethodPut, pdPath(id), admin, map[string]any{"options": []any{map[string]any{"name": "Colour"}}}).Expect(t, 400)
-	e.Do(http.MethodPut, pdPath(id), admin, map[string]any{"variants": []any{map[string]any{"id": vS, "price_cents": 1}}}).Expect(t, 400)
-	e.Do(http.MethodPut, pdPath(id), admin, map[string]any{"variants": []any{}}).Expect(t, 400)
-	e.Do(http.MethodPut, pdPath(id), admin, map[string]any{"title": ""}).Expect(t, 400)
+	e.Do(http.MethodPut, productPath(id), admin, map[string]any{"options": []any{map[string]any{"name": "Colour"}}}).Expect(t, 400)
+	e.Do(http.MethodPut, productPath(id), admin, map[string]any{"variants": []any{map[string]any{"id": vS, "price_cents": 1}}}).Expect(t, 400)
+	e.Do(http.MethodPut, productPath(id), admin, map[string]any{"variants": []any{}}).Expect(t, 400)
+	e.Do(http.MethodPut, productPath(id), admin, map[string]any{"title": ""}).Expect(t, 400)
 	// Options can be renamed and added with the variants.
-	u = pdPut(t, e, admin, id, map[string]any{
+	u = putProduct(t, e, admin, id, map[string]any{
 		"options":  []any{map[string]any{"name": "Size"}, map[string]any{"name": "Fit"}},
 		"variants": []any{map[string]any{"id": vM, "option1": "M", "option2": "Slim", "price_cents": 3900}},
 	})
-	if vs := pdVariants(u); len(vs) != 1 || pdID(t, vs[0]) != vM || vs[0]["title"] != "M / Slim" || len(pdOptions(u)) != 2 {
+	if vs := productVariants(u); len(vs) != 1 || idOf(t, vs[0]) != vM || vs[0]["title"] != "M / Slim" || len(pdOptions(u)) != 2 {
 		t.Fatalf("after adding an option: %v", u)
 	}
 }
@@ -801,17 +682,17 @@ func pdListFixture(t *testing.T) *pdFixture {
 	f := &pdFixture{e: e, s: e.Store("Acme"), other: e.Store("Bolt")}
 	f.key = e.Key(f.s.ID, auth.RoleAdmin)
 	f.otherKey = e.Key(f.other.ID, auth.RoleAdmin)
-	f.alpha = pdID(t, pdCreate(t, e, f.key, map[string]any{"title": "Alpha Shirt", "vendor": "Acme", "product_type": "Shirts", "tags": []string{"summer", "cotton"}, "status": "active",
+	f.alpha = idOf(t, createProduct(t, e, f.key, map[string]any{"title": "Alpha Shirt", "vendor": "Acme", "product_type": "Shirts", "tags": []string{"summer", "cotton"}, "status": "active",
 		"options":  []any{map[string]any{"name": "Size"}},
 		"variants": []any{map[string]any{"option1": "S", "sku": "ALPHA-S", "price_cents": 2500}, map[string]any{"option1": "M", "sku": "ALPHA-M", "price_cents": 1500}},
 		"images":   []any{map[string]any{"src": "https://cdn.example.com/alpha.png"}, map[string]any{"src": "https://cdn.example.com/alpha-2.png"}}}))
-	f.beta = pdSimple(t, e, f.key, "Beta Mug", 900, map[string]any{"vendor": "Bolt", "product_type": "Mugs", "tags": []string{"kitchen"}})
-	f.gamma = pdSimple(t, e, f.key, "Gamma Hat", 3000, map[string]any{"vendor": "ACME", "product_type": "Hats", "tags": []string{"summer"}, "status": "archived",
+	f.beta = createSimpleProduct(t, e, f.key, "Beta Mug", 900, map[string]any{"vendor": "Bolt", "product_type": "Mugs", "tags": []string{"kitchen"}})
+	f.gamma = createSimpleProduct(t, e, f.key, "Gamma Hat", 3000, map[string]any{"vendor": "ACME", "product_type": "Hats", "tags": []string{"summer"}, "status": "archived",
 		"variants": []any{map[string]any{"sku": "HAT-9", "price_cents": 3000}}})
-	f.dl = pdSimple(t, e, f.key, "Delta Socks", 1500, map[string]any{"vendor": "Cobalt", "product_type": "Socks", "status": "active"})
-	f.theirs = pdSimple(t, e, f.otherKey, "Alpha Shirt", 100, map[string]any{"vendor": "Acme", "status": "active"})
+	f.dl = createSimpleProduct(t, e, f.key, "Delta Socks", 1500, map[string]any{"vendor": "Cobalt", "product_type": "Socks", "status": "active"})
+	f.theirs = createSimpleProduct(t, e, f.otherKey, "Alpha Shirt", 100, map[string]any{"vendor": "Acme", "status": "active"})
 	r := e.Do(http.MethodPost, "/store/collections", f.key, map[string]any{"title": "Picks", "product_ids": []int64{f.dl, f.beta}}).Expect(t, 201)
-	f.coll = auditMustWhole(t, r.Obj("collection")["id"])
+	f.coll = wholeNumber(t, r.Obj("collection")["id"])
 	return f
 }
 
@@ -823,13 +704,13 @@ func TestProductList(t *testing.T) {
 	e := f.e
 
 	rows, total, r := pdList(t, e, f.key, "")
-	if total != 4 || !slices.Equal(auditIDs(rows), []int64{f.dl, f.gamma, f.beta, f.alpha}) {
-		t.Fatalf("default list (newest change first): ids %v total %d", auditIDs(rows), total)
+	if total != 4 || !slices.Equal(rowIDs(rows), []int64{f.dl, f.gamma, f.beta, f.alpha}) {
+		t.Fatalf("default list (newest change first): ids %v total %d", rowIDs(rows), total)
 	}
 	e.SameOnGraphQL(t, r, f.key, "ListProducts", nil)
 	byID := map[int64]map[string]any{}
 	for _, row := range rows {
-		byID[pdID(t, row)] = row
+		byID[idOf(t, row)] = row
 	}
 	a := byID[f.alpha]
 	if a["title"] != "Alpha Shirt" || a["handle"] != "alpha-shirt" || a["vendor"] != "Acme" || a["product_type"] != "Shirts" || a["status"] != "active" ||
@@ -837,7 +718,7 @@ func TestProductList(t *testing.T) {
 		a["price_cents"] != float64(1500) || a["rating_avg"] != float64(0) || a["rating_count"] != float64(0) {
 		t.Fatalf("alpha row %v", a)
 	}
-	full, _ := pdGet(t, e, f.key, f.alpha)
+	full, _ := getProduct(t, e, f.key, f.alpha)
 	if a["updated_at"] != full["updated_at"] {
 		t.Fatalf("list updated_at %v, product %v", a["updated_at"], full["updated_at"])
 	}
@@ -848,7 +729,7 @@ func TestProductList(t *testing.T) {
 	ids := func(q string) ([]int64, int64) {
 		t.Helper()
 		rows, total, _ := pdList(t, e, f.key, q)
-		return auditIDs(rows), total
+		return rowIDs(rows), total
 	}
 	for _, c := range []struct {
 		query string
@@ -897,15 +778,15 @@ func TestProductList(t *testing.T) {
 	}
 	// The other store sees only its own.
 	rows, total, _ = pdList(t, e, f.otherKey, "")
-	if total != 1 || !slices.Equal(auditIDs(rows), []int64{f.theirs}) {
-		t.Fatalf("other store lists %v", auditIDs(rows))
+	if total != 1 || !slices.Equal(rowIDs(rows), []int64{f.theirs}) {
+		t.Fatalf("other store lists %v", rowIDs(rows))
 	}
 	// Another store's collection filters to nothing.
 	if got, total := ids("collection_id=" + strconv.FormatInt(f.coll, 10)); len(got) != 2 || total != 2 {
 		t.Fatalf("collection filter %v", got)
 	}
 	if rows, total, _ := pdList(t, e, f.otherKey, "collection_id="+strconv.FormatInt(f.coll, 10)); len(rows) != 0 || total != 0 {
-		t.Fatalf("another store's collection filter lists %v", auditIDs(rows))
+		t.Fatalf("another store's collection filter lists %v", rowIDs(rows))
 	}
 }
 
@@ -921,18 +802,18 @@ func TestProductOptionsPicker(t *testing.T) {
 			path += "?" + query
 		}
 		r := e.Do(http.MethodGet, path, f.key, nil).Expect(t, 200)
-		if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"products", "status", "total"}) {
+		if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"products", "status", "total"}) {
 			t.Fatalf("options payload keys %v", keys)
 		}
 		var rows []map[string]any
 		if r.Body["products"] != nil {
-			rows = pdObjects(t, "options", r.Body["products"], pdPickerSpec)
+			rows = checkObjects(t, "options", r.Body["products"], pdPickerSpec)
 		}
-		return rows, auditMustWhole(t, r.Body["total"]), r
+		return rows, wholeNumber(t, r.Body["total"]), r
 	}
 	rows, total, r := get("")
-	if total != 4 || !slices.Equal(auditIDs(rows), []int64{f.alpha, f.beta, f.dl, f.gamma}) {
-		t.Fatalf("options %v total %d", auditIDs(rows), total)
+	if total != 4 || !slices.Equal(rowIDs(rows), []int64{f.alpha, f.beta, f.dl, f.gamma}) {
+		t.Fatalf("options %v total %d", rowIDs(rows), total)
 	}
 	e.SameOnGraphQL(t, r, f.key, "ListProductOptions", nil)
 	if rows[0]["image_src"] != "https://cdn.example.com/alpha.png" || rows[0]["title"] != "Alpha Shirt" || rows[0]["handle"] != "alpha-shirt" || rows[0]["status"] != "active" {
@@ -953,7 +834,7 @@ func TestProductOptionsPicker(t *testing.T) {
 		{"q=zzz", []int64{}, 0},
 	} {
 		rows, total, _ := get(c.query)
-		if got := auditIDs(rows); !slices.Equal(got, c.want) || total != c.total {
+		if got := rowIDs(rows); !slices.Equal(got, c.want) || total != c.total {
 			t.Fatalf("options?%s: %v total %d, want %v total %d", c.query, got, total, c.want, c.total)
 		}
 	}
@@ -970,20 +851,20 @@ func TestProductNotFound(t *testing.T) {
 	e := apitest.New(t)
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
-	theirs := pdCreate(t, e, bKey, map[string]any{"title": "Theirs", "variants": []any{map[string]any{"price_cents": 100}}})
-	bID := pdID(t, theirs)
+	theirs := createProduct(t, e, bKey, map[string]any{"title": "Theirs", "variants": []any{map[string]any{"price_cents": 100}}})
+	bID := idOf(t, theirs)
 	for _, id := range []int64{bID, bID + 1000} {
-		e.Do(http.MethodGet, pdPath(id), aKey, nil).Expect(t, 404)
-		e.Do(http.MethodPut, pdPath(id), aKey, map[string]any{"title": "Mine now"}).Expect(t, 404)
-		e.Do(http.MethodPut, pdPath(id), aKey, map[string]any{}).Expect(t, 404)
-		e.Do(http.MethodDelete, pdPath(id), aKey, nil).Expect(t, 404)
+		e.Do(http.MethodGet, productPath(id), aKey, nil).Expect(t, 404)
+		e.Do(http.MethodPut, productPath(id), aKey, map[string]any{"title": "Mine now"}).Expect(t, 404)
+		e.Do(http.MethodPut, productPath(id), aKey, map[string]any{}).Expect(t, 404)
+		e.Do(http.MethodDelete, productPath(id), aKey, nil).Expect(t, 404)
 		vars := map[string]any{"id": id}
-		pdNotFoundGraphQL(t, e, aKey, `query($id: Int!) { product(id: $id) { id } }`, vars)
-		pdNotFoundGraphQL(t, e, aKey, `mutation($id: Int!) { updateProduct(id: $id, input: {title: "x"}) { id } }`, vars)
-		pdNotFoundGraphQL(t, e, aKey, `mutation($id: Int!) { deleteProduct(id: $id) }`, vars)
+		expectGraphQLNotFound(t, e, aKey, `query($id: Int!) { product(id: $id) { id } }`, vars)
+		expectGraphQLNotFound(t, e, aKey, `mutation($id: Int!) { updateProduct(id: $id, input: {title: "x"}) { id } }`, vars)
+		expectGraphQLNotFound(t, e, aKey, `mutation($id: Int!) { deleteProduct(id: $id) }`, vars)
 	}
 	e.Do(http.MethodGet, "/store/products/abc", aKey, nil).Expect(t, 400)
-	got, _ := pdGet(t, e, bKey, bID)
+	got, _ := getProduct(t, e, bKey, bID)
 	if !reflect.DeepEqual(got, theirs) {
 		t.Fatalf("the other store's product changed:\n was %v\n now %v", theirs, got)
 	}
@@ -995,19 +876,19 @@ func TestProductDelete(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	p := pdCreate(t, e, admin, map[string]any{"title": "Doomed", "images": []any{map[string]any{"src": "https://cdn.example.com/d.png"}}})
-	id := pdID(t, p)
-	keep := pdSimple(t, e, admin, "Kept", 100, nil)
+	p := createProduct(t, e, admin, map[string]any{"title": "Doomed", "images": []any{map[string]any{"src": "https://cdn.example.com/d.png"}}})
+	id := idOf(t, p)
+	keep := createSimpleProduct(t, e, admin, "Kept", 100, nil)
 	e.Do(http.MethodPost, "/store/collections", admin, map[string]any{"title": "C", "product_ids": []int64{id, keep}}).Expect(t, 201)
 
-	r := e.Do(http.MethodDelete, pdPath(id), admin, nil).Expect(t, 200)
+	r := e.Do(http.MethodDelete, productPath(id), admin, nil).Expect(t, 200)
 	if !reflect.DeepEqual(r.Body, map[string]any{"status": true}) {
 		t.Fatalf("DELETE answered %s", r.Raw)
 	}
-	e.Do(http.MethodGet, pdPath(id), admin, nil).Expect(t, 404)
-	e.Do(http.MethodDelete, pdPath(id), admin, nil).Expect(t, 404)
+	e.Do(http.MethodGet, productPath(id), admin, nil).Expect(t, 404)
+	e.Do(http.MethodDelete, productPath(id), admin, nil).Expect(t, 404)
 	for table, want := range map[string]int{"products": 1, "product_variants": 1, "product_images": 0, "collection_products": 1} {
-		if n := pdCount(t, e, table, s.ID); n != want {
+		if n := countProducts(t, e, table, s.ID); n != want {
 			t.Fatalf("%d rows in %s, want %d", n, table, want)
 		}
 	}
@@ -1024,22 +905,22 @@ func TestProductBulk(t *testing.T) {
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
 	var mine []int64
 	for i := range 4 {
-		mine = append(mine, pdSimple(t, e, aKey, "P"+strconv.Itoa(i), int64(100*i), nil))
+		mine = append(mine, createSimpleProduct(t, e, aKey, "P"+strconv.Itoa(i), int64(100*i), nil))
 	}
-	theirs := pdSimple(t, e, bKey, "Theirs", 100, nil)
+	theirs := createSimpleProduct(t, e, bKey, "Theirs", 100, nil)
 
 	// bulk-adplatform-category: {ids, updated}.
 	body := map[string]any{"ids": []int64{mine[0], mine[1], theirs, 999999}, "adplatform_category_id": 5181}
 	r := e.Do(http.MethodPost, "/store/products/bulk-adplatform-category", aKey, body).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"ids", "status", "updated"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"ids", "status", "updated"}) {
 		t.Fatalf("bulk-adplatform-category payload %s", r.Raw)
 	}
-	if got := pdInts(t, r.Body["ids"]); !slices.Equal(slices.Sorted(slices.Values(got)), mine[:2]) || auditMustWhole(t, r.Body["updated"]) != 2 {
+	if got := wholeNumbersOrNull(t, r.Body["ids"]); !slices.Equal(slices.Sorted(slices.Values(got)), mine[:2]) || wholeNumber(t, r.Body["updated"]) != 2 {
 		t.Fatalf("bulk-adplatform-category answered %s", r.Raw)
 	}
 	e.SameOnGraphQL(t, r, aKey, "BulkSetAdplatformCategory", map[string]any{"input": body})
 	for i, id := range mine {
-		p, _ := pdGet(t, e, aKey, id)
+		p, _ := getProduct(t, e, aKey, id)
 		want := float64(0)
 		if i < 2 {
 			want = 5181
@@ -1048,7 +929,7 @@ func TestProductBulk(t *testing.T) {
 			t.Fatalf("product %d adplatform_category_id %v, want %v", id, p["adplatform_category_id"], want)
 		}
 	}
-	if p, _ := pdGet(t, e, bKey, theirs); p["adplatform_category_id"] != float64(0) {
+	if p, _ := getProduct(t, e, bKey, theirs); p["adplatform_category_id"] != float64(0) {
 		t.Fatalf("the other store's product was changed: %v", p)
 	}
 	for _, body := range []any{
@@ -1063,25 +944,25 @@ func TestProductBulk(t *testing.T) {
 
 	// bulk-delete: {deleted, ids}.
 	r = e.Do(http.MethodPost, "/store/products/bulk-delete", aKey, map[string]any{"ids": []int64{mine[1], mine[2], theirs, 999999, mine[1]}}).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"deleted", "ids", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"deleted", "ids", "status"}) {
 		t.Fatalf("bulk-delete payload %s", r.Raw)
 	}
-	if got := pdInts(t, r.Body["ids"]); !slices.Equal(slices.Sorted(slices.Values(got)), mine[1:3]) || auditMustWhole(t, r.Body["deleted"]) != 2 {
+	if got := wholeNumbersOrNull(t, r.Body["ids"]); !slices.Equal(slices.Sorted(slices.Values(got)), mine[1:3]) || wholeNumber(t, r.Body["deleted"]) != 2 {
 		t.Fatalf("bulk-delete answered %s", r.Raw)
 	}
 	rows, total, _ := pdList(t, e, aKey, "sort=title")
-	if total != 2 || !slices.Equal(auditIDs(rows), []int64{mine[0], mine[3]}) {
-		t.Fatalf("left %v", auditIDs(rows))
+	if total != 2 || !slices.Equal(rowIDs(rows), []int64{mine[0], mine[3]}) {
+		t.Fatalf("left %v", rowIDs(rows))
 	}
-	pdGet(t, e, bKey, theirs)
+	getProduct(t, e, bKey, theirs)
 	r = e.Do(http.MethodPost, "/store/products/bulk-delete", aKey, map[string]any{"ids": []int64{theirs}}).Expect(t, 200)
-	if auditMustWhole(t, r.Body["deleted"]) != 0 || len(pdInts(t, r.Body["ids"])) != 0 {
+	if wholeNumber(t, r.Body["deleted"]) != 0 || len(wholeNumbersOrNull(t, r.Body["ids"])) != 0 {
 		t.Fatalf("deleting only another store's id answered %s", r.Raw)
 	}
 	for _, body := range []any{map[string]any{"ids": []int64{}}, map[string]any{}, map[string]any{"ids": []string{"a"}}, nil} {
 		e.Do(http.MethodPost, "/store/products/bulk-delete", aKey, body).Expect(t, 400)
 	}
-	if n := pdCount(t, e, "products", a.ID); n != 2 {
+	if n := countProducts(t, e, "products", a.ID); n != 2 {
 		t.Fatalf("%d products left", n)
 	}
 }
@@ -1091,8 +972,8 @@ func TestProductAccess(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	id := pdSimple(t, e, admin, "Existing", 100, nil)
-	p := pdPath(id)
+	id := createSimpleProduct(t, e, admin, "Existing", 100, nil)
+	p := productPath(id)
 	newBody := map[string]any{"title": "New"}
 
 	reads := []apitest.Call{
@@ -1120,7 +1001,7 @@ func TestProductAccess(t *testing.T) {
 	if g := e.GraphQL(readKey, `mutation { createProduct(input: {title: "x"}) { id } }`, nil); g.ErrorCode() != "FORBIDDEN" {
 		t.Fatalf("GraphQL create with a read key: %s", g.Raw)
 	}
-	if n := pdCount(t, e, "products", s.ID); n != 1 {
+	if n := countProducts(t, e, "products", s.ID); n != 1 {
 		t.Fatalf("refused writes left %d products", n)
 	}
 
@@ -1143,4 +1024,15 @@ func TestProductAccess(t *testing.T) {
 	if r := e.Do(http.MethodGet, "/store/products/export", readKey, nil); r.Status != 200 {
 		t.Fatalf("export with an admin products:read key: %d %s", r.Status, r.Raw)
 	}
+}
+
+// insertProduct inserts a product of the store straight into the database and
+// returns its id (the products API is tested elsewhere).
+func insertProduct(t *testing.T, e *apitest.Env, storeID int64, handle string) int64 {
+	t.Helper()
+	p := &models.Product{StoreID: storeID, Handle: handle, Title: "Product " + handle, Status: "active"}
+	if _, err := e.DB.NewInsert().Model(p).Column("store_id", "handle", "title", "status").Returning("id").Exec(context.Background()); err != nil {
+		t.Fatalf("insert product: %v", err)
+	}
+	return p.ID
 }

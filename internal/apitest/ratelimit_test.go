@@ -181,7 +181,7 @@ func TestMutationFieldsSpendTheRateLimit(t *testing.T) {
 			s := e.Store("Acme")
 			inOneWindow(t, func() string {
 				key := e.Key(s.ID, auth.RoleAdmin)
-				o := orCreate(t, e, s.ID, orSpec{})
+				o := createOrder(t, e, s.ID, orderSpec{})
 				vars := map[string]any{"id": o.ID}
 				remaining := func(step string, r *apitest.Response, want string) string {
 					if got := r.Header.Get("X-RateLimit-Remaining"); got != want {
@@ -214,7 +214,7 @@ func TestMutationFieldsSpendTheRateLimit(t *testing.T) {
 					return "the refused mutation is not in the audit log with 429"
 				}
 				// A REST write runs one mutation field: it costs 1.
-				r := srv(0).Do(http.MethodPost, orPath(o.ID, "/refund"), key, map[string]any{"amount_cents": 1})
+				r := srv(0).Do(http.MethodPost, orderPath(o.ID, "/refund"), key, map[string]any{"amount_cents": 1})
 				if r.Status != http.StatusOK {
 					return fmt.Sprintf("REST refund: %d %s", r.Status, r.Raw)
 				}
@@ -229,7 +229,7 @@ func TestMutationFieldsSpendTheRateLimit(t *testing.T) {
 				if c := remaining("5 refunds", g, "0"); c != "" {
 					return c
 				}
-				r = srv(0).Do(http.MethodPost, orPath(o.ID, "/refund"), key, map[string]any{"amount_cents": 1})
+				r = srv(0).Do(http.MethodPost, orderPath(o.ID, "/refund"), key, map[string]any{"amount_cents": 1})
 				if r.Status != http.StatusTooManyRequests || refunds(t, e, o.ID) != 9 {
 					return fmt.Sprintf("REST refund past the limit: %d %s", r.Status, r.Raw)
 				}
@@ -248,7 +248,7 @@ func TestMutationFieldCap(t *testing.T) {
 			servers := kind.servers(t, e)
 			s := e.Store("Acme")
 			key := e.Key(s.ID, auth.RoleAdmin)
-			o := orCreate(t, e, s.ID, orSpec{})
+			o := createOrder(t, e, s.ID, orderSpec{})
 			vars := map[string]any{"id": o.ID}
 			g := servers[0].GraphQL(key, refundsMutation(51, 20), vars)
 			if g.Status != http.StatusBadRequest || g.ErrorCode() != "BAD_USER_INPUT" {
@@ -327,7 +327,7 @@ func BenchmarkRateLimitedRead(b *testing.B) {
 			srv := kind.servers(b, e)[0]
 			s := e.Store("Bench")
 			key := e.Key(s.ID, auth.RoleAdmin)
-			benchRequests(b, &http.Client{}, func() *http.Request {
+			benchmarkRequests(b, &http.Client{}, func() *http.Request {
 				r, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/v1/store", nil)
 				r.Header.Set("Authorization", "Bearer "+key)
 				return r

@@ -17,7 +17,7 @@ func TestNestedRelationsStatementsDoNotGrowWithRows(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("nested")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	catSeedProducts(t, e, s.ID, 100)
+	seedProducts(t, e, s.ID, 100)
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, http.StatusOK) // records the key's last use
 	count := countStatements(e)
 	query := `query($limit: Int) { products(limit: $limit) { id collections { id products_count
@@ -49,13 +49,13 @@ func TestRelationStatementsDoNotDependOnWhichFieldLoaded(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("first")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	catSeedProducts(t, e, s.ID, 3)
+	seedProducts(t, e, s.ID, 3)
 	var variants []int64
 	if err := e.DB.NewSelect().Table("product_variants").Column("id").Where("store_id = ?", s.ID).Order("id").Scan(context.Background(), &variants); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 100 {
-		orCreate(t, e, s.ID, orSpec{email: fmt.Sprintf("c%d@example.com", i), lines: []orLine{
+		createOrder(t, e, s.ID, orderSpec{email: fmt.Sprintf("c%d@example.com", i), lines: []orderLine{
 			{sku: "A", price: 1000, quantity: 2, variantID: &variants[i%len(variants)]},
 			{sku: "B", price: 500, quantity: 1, variantID: &variants[(i+1)%len(variants)]},
 		}})

@@ -30,9 +30,9 @@ func TestReviewSheet(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("reviews-sheet")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	mug := bdProduct(t, e, s.ID, "mug")
+	mug := insertProduct(t, e, s.ID, "mug")
 	other := e.Store("other")
-	bdProduct(t, e, other.ID, "cap") // another store's handle is unknown here
+	insertProduct(t, e, other.ID, "cap") // another store's handle is unknown here
 
 	sheet := "title,body,rating,review_date,source,curated,reviewer_name,reviewer_email,product_id,product_handle,reply,reply_date,picture_urls\n" +
 		"Great,Loved it,5,2026-03-02 10:12:00 UTC,web,ok,Ana,ana@example.com,,mug,Thanks!,2026-03-03 09:00:00 UTC,\n" +
@@ -42,7 +42,7 @@ func TestReviewSheet(t *testing.T) {
 		"Bad,Bad rating,9,2026-03-05 10:00:00 UTC,web,ok,Ed,ed@example.com,,mug,,,\n"
 	headers := map[string]string{"Content-Type": "text/csv"}
 	rep := e.DoHeaders(http.MethodPost, "/store/reviews/import", key, sheet, headers).Expect(t, http.StatusOK)
-	if got := auditSortedKeys(rep.Body); strings.Join(got, ",") != "created,errors,products,replaced,skipped,status" {
+	if got := sortedKeys(rep.Body); strings.Join(got, ",") != "created,errors,products,replaced,skipped,status" {
 		t.Fatalf("report fields %v", got)
 	}
 	if rep.Body["created"].(float64) != 3 || rep.Body["replaced"].(float64) != 0 || rep.Body["products"].(float64) != 1 {

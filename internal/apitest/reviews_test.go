@@ -40,7 +40,7 @@ func rvView(t *testing.T, v any, row bool) map[string]any {
 	if row {
 		want = rvRowKeys
 	}
-	if keys := auditSortedKeys(m); !reflect.DeepEqual(keys, want) {
+	if keys := sortedKeys(m); !reflect.DeepEqual(keys, want) {
 		t.Fatalf("review fields %v, want %v", keys, want)
 	}
 	for _, k := range []string{"id", "product_id"} {
@@ -73,7 +73,7 @@ func rvView(t *testing.T, v any, row bool) map[string]any {
 			t.Fatalf("replied_at %#v: %v", m["replied_at"], err)
 		}
 	}
-	if r, ok := auditWhole(m["rating"]); !ok || r < 1 || r > 5 {
+	if r, ok := asWhole(m["rating"]); !ok || r < 1 || r > 5 {
 		t.Fatalf("rating = %#v", m["rating"])
 	}
 	for _, k := range []string{"featured", "verified"} {
@@ -90,11 +90,11 @@ func rvView(t *testing.T, v any, row bool) map[string]any {
 		if !ok {
 			t.Fatalf("photo = %#v", p)
 		}
-		if keys := auditSortedKeys(pm); !reflect.DeepEqual(keys, []string{"height", "src", "thumbhash", "width"}) {
+		if keys := sortedKeys(pm); !reflect.DeepEqual(keys, []string{"height", "src", "thumbhash", "width"}) {
 			t.Fatalf("photo fields %v", keys)
 		}
-		auditMustWhole(t, pm["height"])
-		auditMustWhole(t, pm["width"])
+		wholeNumber(t, pm["height"])
+		wholeNumber(t, pm["width"])
 		if _, ok := pm["src"].(string); !ok {
 			t.Fatalf("photo src = %#v", pm["src"])
 		}
@@ -125,8 +125,8 @@ func rvReviewsFixture(t *testing.T) *rvFixture {
 	e := apitest.New(t)
 	f := &rvFixture{e: e, a: e.Store("Acme"), b: e.Store("Bolt")}
 	f.aKey, f.bKey = e.Key(f.a.ID, auth.RoleAdmin), e.Key(f.b.ID, auth.RoleAdmin)
-	f.p1, f.p2 = bdProduct(t, e, f.a.ID, "mug"), bdProduct(t, e, f.a.ID, "cap")
-	f.pb = bdProduct(t, e, f.b.ID, "bolt-mug")
+	f.p1, f.p2 = insertProduct(t, e, f.a.ID, "mug"), insertProduct(t, e, f.a.ID, "cap")
+	f.pb = insertProduct(t, e, f.b.ID, "bolt-mug")
 	f.byID = map[int64]string{f.p1: "mug", f.p2: "cap", f.pb: "bolt-mug"}
 
 	base := time.Now().UTC().Add(-time.Hour).Truncate(time.Second)
@@ -238,21 +238,21 @@ func rvList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, 
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"counts", "reviews", "status", "total"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"counts", "reviews", "status", "total"}) {
 		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 	}
 	counts := r.Obj("counts")
-	if keys := auditSortedKeys(counts); !reflect.DeepEqual(keys, rvCountKeys) {
+	if keys := sortedKeys(counts); !reflect.DeepEqual(keys, rvCountKeys) {
 		t.Fatalf("counts fields %v: %s", keys, r.Raw)
 	}
 	for _, k := range rvCountKeys {
-		auditMustWhole(t, counts[k])
+		wholeNumber(t, counts[k])
 	}
 	var rows []map[string]any
 	for _, v := range r.List("reviews") {
 		rows = append(rows, rvView(t, v, true))
 	}
-	return rows, counts, auditMustWhole(t, r.Body["total"]), r
+	return rows, counts, wholeNumber(t, r.Body["total"]), r
 }
 
 func rvIDs(rows []map[string]any) []int64 {
@@ -387,7 +387,7 @@ func TestReviewsList(t *testing.T) {
 func rvPut(t *testing.T, e *apitest.Env, key string, id int64, what string, body any) (map[string]any, *apitest.Response) {
 	t.Helper()
 	r := e.Do(http.MethodPut, rvPath(id, "/"+what), key, body).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"review", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"review", "status"}) {
 		t.Fatalf("PUT %s payload keys %v: %s", what, keys, r.Raw)
 	}
 	return rvView(t, r.Body["review"], false), r
@@ -445,8 +445,8 @@ func TestReviewsStatus(t *testing.T) {
 	}
 	f.checkRatings(t, rvWantRating(), rvWantRating(5, 2), rvWantRating(3))
 
-	logs, _, _ := auditList(t, e, f.aKey, "action=setReviewStatus&limit=1&status_code=200")
-	if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "review", "id": float64(f.rv[3].ID)}}) {
+	logs, _, _ := listAuditLogs(t, e, f.aKey, "action=setReviewStatus&limit=1&status_code=200")
+	if m := metadataOf(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "review", "id": float64(f.rv[3].ID)}}) {
 		t.Fatalf("setReviewStatus audit metadata: %v", m)
 	}
 }
@@ -547,8 +547,8 @@ func TestReviewsDelete(t *testing.T) {
 	if _, counts, total, _ := rvList(t, e, f.aKey, ""); total != 5 || !reflect.DeepEqual(counts, rvCounts(5, 3, 1, 1)) {
 		t.Fatalf("after deletes: total %d counts %v", total, counts)
 	}
-	logs, _, _ := auditList(t, e, f.aKey, "action=deleteReview&limit=1")
-	if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "review", "id": float64(f.rv[5].ID)}}) {
+	logs, _, _ := listAuditLogs(t, e, f.aKey, "action=deleteReview&limit=1")
+	if m := metadataOf(logs[0]); !reflect.DeepEqual(m["records"], []any{map[string]any{"type": "review", "id": float64(f.rv[5].ID)}}) {
 		t.Fatalf("deleteReview audit metadata: %v", m)
 	}
 }
@@ -557,10 +557,10 @@ func TestReviewsDelete(t *testing.T) {
 func rvBulk(t *testing.T, e *apitest.Env, key string, body any) (int64, *apitest.Response) {
 	t.Helper()
 	r := e.Do(http.MethodPost, "/store/reviews/bulk", key, body).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"applied", "status"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"applied", "status"}) {
 		t.Fatalf("bulk payload keys %v: %s", keys, r.Raw)
 	}
-	return auditMustWhole(t, r.Body["applied"]), r
+	return wholeNumber(t, r.Body["applied"]), r
 }
 
 // TestReviewsBulk: POST /store/reviews/bulk approves, rejects or deletes
@@ -583,12 +583,12 @@ func TestReviewsBulk(t *testing.T) {
 	if rvStatus(t, e, f.theirs[0].ID) != "pending" || rvStatus(t, e, f.theirs[1].ID) != "published" {
 		t.Fatal("another store's reviews changed")
 	}
-	logs, _, _ := auditList(t, e, f.aKey, "action=bulkUpdateReviews&limit=1")
+	logs, _, _ := listAuditLogs(t, e, f.aKey, "action=bulkUpdateReviews&limit=1")
 	var wantRecords []any
 	for _, id := range []int64{rv[2].ID, rv[3].ID, rv[7].ID, rv[0].ID} {
 		wantRecords = append(wantRecords, map[string]any{"type": "review", "id": float64(id)})
 	}
-	if m := auditMeta(logs[0]); !reflect.DeepEqual(m["records"], wantRecords) {
+	if m := metadataOf(logs[0]); !reflect.DeepEqual(m["records"], wantRecords) {
 		t.Fatalf("bulk audit records %v, want %v", m["records"], wantRecords)
 	}
 
@@ -738,7 +738,7 @@ func TestReviewListStatementsDoNotGrowWithRows(t *testing.T) {
 	key := e.Key(s.ID, auth.RoleAdmin)
 	var rs []models.Review
 	for i := range 60 {
-		p := bdProduct(t, e, s.ID, "p"+strconv.Itoa(i))
+		p := insertProduct(t, e, s.ID, "p"+strconv.Itoa(i))
 		rs = append(rs, models.Review{StoreID: s.ID, ProductID: p, Rating: 4, Author: "A", Status: models.ReviewPublished, Source: "storefront"})
 	}
 	if err := models.InsertReviews(context.Background(), e.DB, rs); err != nil {

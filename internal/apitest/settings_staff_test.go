@@ -14,7 +14,6 @@ import (
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
-	"storeadmin/resolvers"
 )
 
 // ssView fails unless v is an object with exactly fields, each written
@@ -121,79 +120,7 @@ func ssSettingValues(t *testing.T, r *apitest.Response) map[string]any {
 	return out
 }
 
-// ssRevokedKey returns the secret of a key of the store that was revoked.
-func ssRevokedKey(t *testing.T, e *apitest.Env, storeID int64) string {
-	t.Helper()
-	secret := e.Key(storeID, auth.RoleAdmin)
-	id := ssKeyID(t, e, storeID, secret)
-	if _, err := models.RevokeAPIKey(context.Background(), e.DB, storeID, id); err != nil {
-		t.Fatalf("revoke key: %v", err)
-	}
-	return secret
-}
-
-// ssKeyID finds the id of the store's key with secret.
-func ssKeyID(t *testing.T, e *apitest.Env, storeID int64, secret string) int64 {
-	t.Helper()
-	k := ssKeyRow(t, e, storeID, secret)
-	return k.ID
-}
-
-// ssKeyRow finds the stored row of the store's key with secret.
-func ssKeyRow(t *testing.T, e *apitest.Env, storeID int64, secret string) models.APIKey {
-	t.Helper()
-	keys, err := models.ListAPIKeys(context.Background(), e.DB, storeID, models.Paging{Limit: models.MaxLimit})
-	if err != nil {
-		t.Fatalf("list keys: %v", err)
-	}
-	hash := string(auth.HashSecret(secret))
-	for _, k := range keys {
-		if string(k.SecretHash) == hash {
-			return k
-		}
-	}
-	t.Fatalf("no key of store %d has this secret", storeID)
-	return models.APIKey{}
-}
-
-// ssExpiredKey returns the secret of a key of the store whose expires_at
-// has passed.
-func ssExpiredKey(t *testing.T, e *apitest.Env, storeID int64, role auth.Role, scopes ...string) string {
-	t.Helper()
-	ctx := context.Background()
-	soon := time.Now().Add(time.Hour)
-	k, err := resolvers.NewAPIKey(storeID, "expiring", role, scopes, &soon, time.Now())
-	if err != nil {
-		t.Fatalf("new key: %v", err)
-	}
-	if err := models.CreateAPIKey(ctx, e.DB, k); err != nil {
-		t.Fatalf("create key: %v", err)
-	}
-	if _, err := e.DB.NewUpdate().Model((*models.APIKey)(nil)).Set("expires_at = ?", time.Now().Add(-time.Minute)).
-		Where("id = ?", k.ID).Exec(ctx); err != nil {
-		t.Fatalf("expire key: %v", err)
-	}
-	return *k.Key
-}
-
-// ssUnauthorized checks the four ways to be refused with 401 on one call.
-func ssUnauthorized(t *testing.T, e *apitest.Env, storeID int64, method, path string, body any) {
-	t.Helper()
-	for name, key := range map[string]string{
-		"no key":      "",
-		"unknown key": "sa_api_thisKeyDoesNotExist000000000000000000",
-		"revoked key": ssRevokedKey(t, e, storeID),
-		"expired key": ssExpiredKey(t, e, storeID, auth.RoleAdmin),
-	} {
-		r := e.Do(method, path, key, body)
-		if r.Status != http.StatusUnauthorized {
-			t.Fatalf("%s %s with %s: status %d, want 401; body: %s", method, path, name, r.Status, r.Raw)
-		}
-		r.Expect(t, http.StatusUnauthorized)
-	}
-}
-
-func ssPut(ns, key string, value any) map[string]any {
+func settingBody(ns, key string, value any) map[string]any {
 	return map[string]any{"namespace": ns, "key": key, "value": value}
 }
 
@@ -212,7 +139,7 @@ func TestSettingsPutCreatesThenReplaces(t *testing.T) {
 		"array":   []any{"a", float64(1), nil},
 	}
 	for key, v := range values {
-		r := e.Do(http.MethodPut, "/store/settings", admin, ssPut("theme", key, v)).Expect(t, 200)
+		r := e.Do(http.MethodPut, "/store/settings", admin, settingBody("theme", key, v)).Expect(t, 200)
 		if len(r.Body) != 2 {
 			t.Fatalf("PUT /store/settings must answer status and setting only: %s", r.Raw)
 		}
@@ -240,11 +167,11 @@ func TestSettingsPutCreatesThenReplaces(t *testing.T) {
 
 	// A second PUT replaces the value (even with one of another type) and
 	// adds no row.
-	replaced := e.Do(http.MethodPut, "/store/settings", admin, ssPut("theme", "object", "now a string")).Expect(t, 200)
+	replaced := e.Do(http.MethodPut, "/store/settings", admin, settingBody("theme", "object", "now a string")).Expect(t, 200)
 	if replaced.Obj("setting")["key"] != "object" {
 		t.Fatalf("replace: %s", replaced.Raw)
 	}
-	e.Do(http.MethodPut, "/store/settings", admin, ssPut("theme", "number", map[string]any{"was": "a number"})).Expect(t, 200)
+	e.Do(http.MethodPut, "/store/settings", admin, settingBody("theme", "number", map[string]any{"was": "a number"})).Expect(t, 200)
 	list = e.Do(http.MethodGet, "/store/settings", admin, nil).Expect(t, 200)
 	if n := ssTotal(t, list); n != len(values) {
 		t.Fatalf("after replacing, total %d, want %d", n, len(values))
@@ -255,10 +182,10 @@ func TestSettingsPutCreatesThenReplaces(t *testing.T) {
 	}
 
 	// The write is the same on GraphQL, and what it writes REST reads.
-	put := e.Do(http.MethodPut, "/store/settings", admin, ssPut("checkout", "tipping", map[string]any{"enabled": true})).Expect(t, 200)
-	e.SameOnGraphQL(t, put, admin, "PutStoreSetting", map[string]any{"input": ssPut("checkout", "tipping", map[string]any{"enabled": true})})
+	put := e.Do(http.MethodPut, "/store/settings", admin, settingBody("checkout", "tipping", map[string]any{"enabled": true})).Expect(t, 200)
+	e.SameOnGraphQL(t, put, admin, "PutStoreSetting", map[string]any{"input": settingBody("checkout", "tipping", map[string]any{"enabled": true})})
 	g := e.GraphQL(admin, `mutation($in: StoreSettingInput!) { putStoreSetting(input: $in) { key namespace } }`,
-		map[string]any{"in": ssPut("checkout", "rounding", float64(5))})
+		map[string]any{"in": settingBody("checkout", "rounding", float64(5))})
 	if g.Body["errors"] != nil || g.Data()["putStoreSetting"].(map[string]any)["key"] != "rounding" {
 		t.Fatalf("putStoreSetting over GraphQL: %s", g.Raw)
 	}
@@ -336,10 +263,10 @@ func TestSettingsListPagingAndFilter(t *testing.T) {
 func TestSettingsAccess(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
-	body := ssPut("theme", "color", "red")
+	body := settingBody("theme", "color", "red")
 
-	ssUnauthorized(t, e, s.ID, http.MethodGet, "/store/settings", nil)
-	ssUnauthorized(t, e, s.ID, http.MethodPut, "/store/settings", body)
+	expectUnauthorized(t, e, s.ID, http.MethodGet, "/store/settings", nil)
+	expectUnauthorized(t, e, s.ID, http.MethodPut, "/store/settings", body)
 
 	for _, c := range []struct {
 		name     string
@@ -377,7 +304,7 @@ func TestSettingsAccess(t *testing.T) {
 	if g.ErrorCode() != "FORBIDDEN" {
 		t.Fatalf("storeSettings with store:read: %s", g.Raw)
 	}
-	g = e.GraphQL(ssRevokedKey(t, e, s.ID), `{ storeSettings { key } }`, nil)
+	g = e.GraphQL(revokedKey(t, e, s.ID), `{ storeSettings { key } }`, nil)
 	if g.Status != 401 || g.ErrorCode() != "UNAUTHENTICATED" {
 		t.Fatalf("storeSettings with a revoked key: %d %s", g.Status, g.Raw)
 	}
@@ -407,21 +334,21 @@ func TestSettingsInvalidInput(t *testing.T) {
 		"namespace an object":  map[string]any{"namespace": map[string]any{"x": 1}, "key": "a", "value": 1},
 		"key a list":           map[string]any{"namespace": "theme", "key": []any{"a"}, "value": 1},
 		"key a bool":           map[string]any{"namespace": "theme", "key": true, "value": 1},
-		"namespace empty":      ssPut("", "a", 1),
-		"namespace uppercase":  ssPut("Theme", "a", 1),
-		"namespace spaces":     ssPut("my theme", "a", 1),
-		"namespace padded":     ssPut(" theme", "a", 1),
-		"namespace too long":   ssPut(strings.Repeat("n", 65), "a", 1),
-		"namespace slash":      ssPut("theme/dark", "a", 1),
-		"namespace non-ASCII":  ssPut("thème", "a", 1),
-		"key empty":            ssPut("theme", "", 1),
-		"key spaces":           ssPut("theme", "primary color", 1),
-		"key too long":         ssPut("theme", strings.Repeat("k", 129), 1),
-		"key non-ASCII":        ssPut("theme", "couleur-é", 1),
-		"key with a colon":     ssPut("theme", "a:b", 1),
-		"value over 64 KiB":    ssPut("theme", "big", strings.Repeat("x", 64<<10)),
-		"object over 64 KiB":   ssPut("theme", "big", map[string]any{"blob": strings.Repeat("x", 64<<10)}),
-		"value list too large": ssPut("theme", "big", strings.Split(strings.Repeat("ab,", 22<<10), ",")),
+		"namespace empty":      settingBody("", "a", 1),
+		"namespace uppercase":  settingBody("Theme", "a", 1),
+		"namespace spaces":     settingBody("my theme", "a", 1),
+		"namespace padded":     settingBody(" theme", "a", 1),
+		"namespace too long":   settingBody(strings.Repeat("n", 65), "a", 1),
+		"namespace slash":      settingBody("theme/dark", "a", 1),
+		"namespace non-ASCII":  settingBody("thème", "a", 1),
+		"key empty":            settingBody("theme", "", 1),
+		"key spaces":           settingBody("theme", "primary color", 1),
+		"key too long":         settingBody("theme", strings.Repeat("k", 129), 1),
+		"key non-ASCII":        settingBody("theme", "couleur-é", 1),
+		"key with a colon":     settingBody("theme", "a:b", 1),
+		"value over 64 KiB":    settingBody("theme", "big", strings.Repeat("x", 64<<10)),
+		"object over 64 KiB":   settingBody("theme", "big", map[string]any{"blob": strings.Repeat("x", 64<<10)}),
+		"value list too large": settingBody("theme", "big", strings.Split(strings.Repeat("ab,", 22<<10), ",")),
 	} {
 		r := e.Do(http.MethodPut, "/store/settings", admin, bad)
 		if r.Status != 400 {
@@ -430,14 +357,14 @@ func TestSettingsInvalidInput(t *testing.T) {
 		r.Expect(t, 400)
 	}
 	// A body over 1 MiB is refused before it is read as JSON: 413.
-	e.Do(http.MethodPut, "/store/settings", admin, ssPut("theme", "huge", strings.Repeat("x", 1<<20))).Expect(t, http.StatusRequestEntityTooLarge)
+	e.Do(http.MethodPut, "/store/settings", admin, settingBody("theme", "huge", strings.Repeat("x", 1<<20))).Expect(t, http.StatusRequestEntityTooLarge)
 
 	// The limits themselves are allowed.
 	for name, ok := range map[string]any{
-		"namespace of 64":    ssPut(strings.Repeat("n", 64), "a", 1),
-		"key of 128":         ssPut("theme", strings.Repeat("k", 128), 1),
-		"value of 64 KiB":    ssPut("theme", "big", strings.Repeat("x", 64<<10-2)), // the quotes make 65536 bytes
-		"dots dashes digits": ssPut("app.v2_beta-1", "0.max_items-per_page", 1),
+		"namespace of 64":    settingBody(strings.Repeat("n", 64), "a", 1),
+		"key of 128":         settingBody("theme", strings.Repeat("k", 128), 1),
+		"value of 64 KiB":    settingBody("theme", "big", strings.Repeat("x", 64<<10-2)), // the quotes make 65536 bytes
+		"dots dashes digits": settingBody("app.v2_beta-1", "0.max_items-per_page", 1),
 	} {
 		r := e.Do(http.MethodPut, "/store/settings", admin, ok)
 		if r.Status != 200 {
@@ -456,7 +383,7 @@ func TestSettingsKeyKeepsCase(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	r := e.Do(http.MethodPut, "/store/settings", admin, ssPut("theme", "PrimaryColor", "red")).Expect(t, 200)
+	r := e.Do(http.MethodPut, "/store/settings", admin, settingBody("theme", "PrimaryColor", "red")).Expect(t, 200)
 	if r.Obj("setting")["key"] != "PrimaryColor" {
 		t.Fatalf("setting ref: %s", r.Raw)
 	}
@@ -509,7 +436,7 @@ func TestSettingsValueRequired(t *testing.T) {
 		}
 		r.Expect(t, 400)
 	}
-	e.Do(http.MethodPut, "/store/settings", admin, ssPut("theme", "inner-null", map[string]any{"a": nil})).Expect(t, 200)
+	e.Do(http.MethodPut, "/store/settings", admin, settingBody("theme", "inner-null", map[string]any{"a": nil})).Expect(t, 200)
 	l := e.Do(http.MethodGet, "/store/settings", admin, nil).Expect(t, 200)
 	if !reflect.DeepEqual(ssSettingValues(t, l), map[string]any{"theme.inner-null": map[string]any{"a": nil}}) {
 		t.Fatalf("settings: %s", l.Raw)
@@ -523,7 +450,7 @@ func TestSettingsValueSizeCountsJSONBytes(t *testing.T) {
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	v := strings.Repeat("<b>&amp;</b>", 2000) // 24,000 bytes of JSON string
-	r := e.Do(http.MethodPut, "/store/settings", admin, ssPut("content", "banner", v))
+	r := e.Do(http.MethodPut, "/store/settings", admin, settingBody("content", "banner", v))
 	if r.Status != 200 {
 		t.Fatalf("a 24 KB HTML value is refused as over 64 KiB: %d %s", r.Status, r.Raw)
 	}
@@ -538,9 +465,9 @@ func TestSettingsTenantIsolation(t *testing.T) {
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	ka, kb := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
 
-	e.Do(http.MethodPut, "/store/settings", ka, ssPut("theme", "color", "red")).Expect(t, 200)
-	e.Do(http.MethodPut, "/store/settings", kb, ssPut("theme", "color", "blue")).Expect(t, 200)
-	e.Do(http.MethodPut, "/store/settings", kb, ssPut("bolt-only", "secret", "b's")).Expect(t, 200)
+	e.Do(http.MethodPut, "/store/settings", ka, settingBody("theme", "color", "red")).Expect(t, 200)
+	e.Do(http.MethodPut, "/store/settings", kb, settingBody("theme", "color", "blue")).Expect(t, 200)
+	e.Do(http.MethodPut, "/store/settings", kb, settingBody("bolt-only", "secret", "b's")).Expect(t, 200)
 
 	ra := e.Do(http.MethodGet, "/store/settings", ka, nil).Expect(t, 200)
 	if ssTotal(t, ra) != 1 || !reflect.DeepEqual(ssSettingValues(t, ra), map[string]any{"theme.color": "red"}) {
@@ -553,7 +480,7 @@ func TestSettingsTenantIsolation(t *testing.T) {
 	}
 
 	// A's replace touches only A's row.
-	e.Do(http.MethodPut, "/store/settings", ka, ssPut("theme", "color", "green")).Expect(t, 200)
+	e.Do(http.MethodPut, "/store/settings", ka, settingBody("theme", "color", "green")).Expect(t, 200)
 	rb := e.Do(http.MethodGet, "/store/settings", kb, nil).Expect(t, 200)
 	if ssTotal(t, rb) != 2 || !reflect.DeepEqual(ssSettingValues(t, rb), map[string]any{"theme.color": "blue", "bolt-only.secret": "b's"}) {
 		t.Fatalf("store B after A's write: %s", rb.Raw)
@@ -581,8 +508,8 @@ func TestStaffRefusalPrecedesBadInput(t *testing.T) {
 	})
 }
 
-// ssMember seeds a user and makes them a member of the store.
-func ssMember(t *testing.T, e *apitest.Env, storeID int64, email, name, role, status string) int64 {
+// addMember seeds a user and makes them a member of the store.
+func addMember(t *testing.T, e *apitest.Env, storeID int64, email, name, role, status string) int64 {
 	t.Helper()
 	ctx := context.Background()
 	u, _, err := models.EnsureUser(ctx, e.DB, email, name)
@@ -611,16 +538,16 @@ func ssMembers(t *testing.T, e *apitest.Env, storeID int64) map[int64]models.Sto
 func TestStaffListMembers(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
-	owner := ssMember(t, e, s.ID, "olga@acme.test", "Olga Owner", "owner", models.MemberActive)
-	admin := ssMember(t, e, s.ID, "Adam@acme.test", "Adam Admin", "admin", models.MemberActive)
-	staff1 := ssMember(t, e, s.ID, "zoe@acme.test", "Zoe", "staff", models.MemberActive)
-	staff2 := ssMember(t, e, s.ID, "bea@acme.test", "", "staff", models.MemberInvited)
-	staff3 := ssMember(t, e, s.ID, "carl@acme.test", "Carl", "staff", models.MemberActive)
+	owner := addMember(t, e, s.ID, "olga@acme.test", "Olga Owner", "owner", models.MemberActive)
+	admin := addMember(t, e, s.ID, "Adam@acme.test", "Adam Admin", "admin", models.MemberActive)
+	staff1 := addMember(t, e, s.ID, "zoe@acme.test", "Zoe", "staff", models.MemberActive)
+	staff2 := addMember(t, e, s.ID, "bea@acme.test", "", "staff", models.MemberInvited)
+	staff3 := addMember(t, e, s.ID, "carl@acme.test", "Carl", "staff", models.MemberActive)
 	// Adam is also staff of the other store, which has its own owner.
 	if err := models.AddMember(context.Background(), e.DB, &models.StoreMember{StoreID: other.ID, UserID: admin, Role: "staff", Status: models.MemberActive}); err != nil {
 		t.Fatal(err)
 	}
-	otherOwner := ssMember(t, e, other.ID, "ivo@bolt.test", "Ivo", "owner", models.MemberActive)
+	otherOwner := addMember(t, e, other.ID, "ivo@bolt.test", "Ivo", "owner", models.MemberActive)
 
 	key := e.Key(s.ID, auth.RoleAdmin)
 	r := e.Do(http.MethodGet, "/store/members", key, nil).Expect(t, 200)
@@ -685,7 +612,7 @@ func TestStaffListMembers(t *testing.T) {
 	}
 
 	// Access: r = staff:read, any role.
-	ssUnauthorized(t, e, s.ID, http.MethodGet, "/store/members", nil)
+	expectUnauthorized(t, e, s.ID, http.MethodGet, "/store/members", nil)
 	e.Do(http.MethodGet, "/store/members", e.Key(s.ID, auth.RoleStaff), nil).Expect(t, 200)
 	e.Do(http.MethodGet, "/store/members", e.Key(s.ID, auth.RoleStaff, "staff:read"), nil).Expect(t, 200)
 	e.Do(http.MethodGet, "/store/members", e.Key(s.ID, auth.RoleAdmin, "staff:write"), nil).Expect(t, 200)
@@ -698,16 +625,16 @@ func TestStaffListMembers(t *testing.T) {
 func TestStaffWritesRefusedToEveryKey(t *testing.T) {
 	e := apitest.New(t)
 	s, other := e.Store("Acme"), e.Store("Bolt")
-	ssMember(t, e, s.ID, "olga@acme.test", "Olga", "owner", models.MemberActive)
-	carl := ssMember(t, e, s.ID, "carl@acme.test", "Carl", "staff", models.MemberActive)
-	ivo := ssMember(t, e, other.ID, "ivo@bolt.test", "Ivo", "staff", models.MemberActive)
+	addMember(t, e, s.ID, "olga@acme.test", "Olga", "owner", models.MemberActive)
+	carl := addMember(t, e, s.ID, "carl@acme.test", "Carl", "staff", models.MemberActive)
+	ivo := addMember(t, e, other.ID, "ivo@bolt.test", "Ivo", "staff", models.MemberActive)
 	before, beforeOther := ssMembers(t, e, s.ID), ssMembers(t, e, other.ID)
 
 	keys := map[string]string{
 		"admin, no scopes":                    e.Key(s.ID, auth.RoleAdmin),
 		"admin, staff:write":                  e.Key(s.ID, auth.RoleAdmin, "staff:write"),
 		"admin, staff:read and staff:write":   e.Key(s.ID, auth.RoleAdmin, "staff:read", "staff:write"),
-		"admin, every scope of the catalogue": ssKeyAllScopes(t, e, s.ID),
+		"admin, every scope of the catalogue": keyWithAllScopes(t, e, s.ID),
 		"staff, no scopes":                    e.Key(s.ID, auth.RoleStaff),
 		"staff, staff:write":                  e.Key(s.ID, auth.RoleStaff, "staff:write"),
 		"admin, store:read":                   e.Key(s.ID, auth.RoleAdmin, "store:read"),
@@ -724,10 +651,10 @@ func TestStaffWritesRefusedToEveryKey(t *testing.T) {
 	}
 	e.ExpectEach(t, 403, keys, calls)
 	for _, c := range calls[:1] {
-		ssUnauthorized(t, e, s.ID, c.Method, c.Path, c.Body)
+		expectUnauthorized(t, e, s.ID, c.Method, c.Path, c.Body)
 	}
-	ssUnauthorized(t, e, s.ID, http.MethodPut, fmt.Sprintf("/store/members/%d", carl), map[string]any{"role": "admin"})
-	ssUnauthorized(t, e, s.ID, http.MethodDelete, fmt.Sprintf("/store/members/%d", carl), nil)
+	expectUnauthorized(t, e, s.ID, http.MethodPut, fmt.Sprintf("/store/members/%d", carl), map[string]any{"role": "admin"})
+	expectUnauthorized(t, e, s.ID, http.MethodDelete, fmt.Sprintf("/store/members/%d", carl), nil)
 
 	// GraphQL refuses the mutations to keys too.
 	admin := keys["admin, staff:write"]
@@ -751,24 +678,4 @@ func TestStaffWritesRefusedToEveryKey(t *testing.T) {
 	if n, err := e.DB.NewSelect().Model((*models.User)(nil)).Where("lower(email) = ?", "new@acme.test").Count(context.Background()); err != nil || n != 0 {
 		t.Fatalf("an invited user was created (%d, %v)", n, err)
 	}
-}
-
-// ssKeyAllScopes returns an admin key holding every grantable scope, each
-// resource read and write, named explicitly.
-func ssKeyAllScopes(t *testing.T, e *apitest.Env, storeID int64) string {
-	t.Helper()
-	var scopes []string
-	for _, r := range auth.Resources {
-		for _, a := range auth.Actions {
-			scopes = append(scopes, r.Resource+":"+a)
-		}
-	}
-	k, err := resolvers.NewAPIKey(storeID, "every scope", auth.RoleAdmin, scopes, nil, time.Now())
-	if err != nil {
-		t.Fatalf("new key: %v", err)
-	}
-	if err := models.CreateAPIKey(context.Background(), e.DB, k); err != nil {
-		t.Fatalf("create key: %v", err)
-	}
-	return *k.Key
 }

@@ -35,36 +35,36 @@ func shpNullableWhole(t *testing.T, m map[string]any, k string) {
 	if v, ok := m[k]; !ok {
 		t.Fatalf("%s missing from %v", k, m)
 	} else if v != nil {
-		auditMustWhole(t, v)
+		wholeNumber(t, v)
 	}
 }
 
 // shpRate checks v against ShippingRateView and returns it.
 func shpRate(t *testing.T, v any) map[string]any {
 	t.Helper()
-	m := orKeys(t, "rate", v, shpRateKeys)
+	m := objectWithKeys(t, "rate", v, shpRateKeys)
 	for _, k := range []string{"id", "zone_id", "position", "price_cents"} {
-		auditMustWhole(t, m[k])
+		wholeNumber(t, m[k])
 	}
 	for _, k := range []string{"min_weight_grams", "max_weight_grams", "min_subtotal_cents", "max_subtotal_cents"} {
 		shpNullableWhole(t, m, k)
 	}
-	bdString(t, m, "name")
+	stringField(t, m, "name")
 	return m
 }
 
 // shpZone checks v against ShippingZoneView and returns it.
 func shpZone(t *testing.T, v any) map[string]any {
 	t.Helper()
-	m := orKeys(t, "zone", v, shpZoneKeys)
-	if id := auditMustWhole(t, m["id"]); id <= 0 {
+	m := objectWithKeys(t, "zone", v, shpZoneKeys)
+	if id := wholeNumber(t, m["id"]); id <= 0 {
 		t.Fatalf("zone id %d", id)
 	}
-	auditMustWhole(t, m["position"])
+	wholeNumber(t, m["position"])
 	shpNullableWhole(t, m, "default_rate_id")
-	bdString(t, m, "name")
+	stringField(t, m, "name")
 	if w := m["region_warning"]; w != nil {
-		bdString(t, m, "region_warning")
+		stringField(t, m, "region_warning")
 	}
 	countries, ok := m["countries"].([]any)
 	if !ok || len(countries) == 0 {
@@ -85,11 +85,6 @@ func shpZone(t *testing.T, v any) map[string]any {
 		}
 	}
 	return m
-}
-
-func shpID(t *testing.T, m map[string]any) int64 {
-	t.Helper()
-	return auditMustWhole(t, m["id"])
 }
 
 // The REST resources of shipping: zones, and the rates of a zone.
@@ -117,7 +112,7 @@ func shpRateIDs(t *testing.T, z map[string]any) []int64 {
 	t.Helper()
 	out := []int64{}
 	for _, r := range z["rates"].([]any) {
-		out = append(out, auditMustWhole(t, r.(map[string]any)["id"]))
+		out = append(out, wholeNumber(t, r.(map[string]any)["id"]))
 	}
 	return out
 }
@@ -131,33 +126,33 @@ func TestShippingZonesAndRates(t *testing.T) {
 	// Countries are trimmed, upper-cased and de-duplicated; the first zone
 	// sits at position 0, the next after it.
 	eu := shpZones.create(t, e, admin, map[string]any{"name": "  Europe ", "countries": []string{" fr", "de", "FR", "It"}})
-	euID := shpID(t, eu)
+	euID := idOf(t, eu)
 	want := map[string]any{"id": float64(euID), "name": "Europe", "countries": []any{"FR", "DE", "IT"}, "position": float64(0),
 		"default_rate_id": nil, "rates": []any{}, "region_warning": nil}
 	if !reflect.DeepEqual(eu, want) {
 		t.Fatalf("created %v\nwant %v", eu, want)
 	}
 	world := shpZones.create(t, e, admin, map[string]any{"name": "Rest of world", "countries": []string{"*"}})
-	worldID := shpID(t, world)
+	worldID := idOf(t, world)
 	if world["position"] != float64(1) || !slices.Equal(shpStrings(world["countries"]), []string{"*"}) {
 		t.Fatalf("second zone: %v", world)
 	}
 	us := shpZones.create(t, e, admin, map[string]any{"name": "Domestic", "countries": []string{"US"}, "position": 0})
-	usID := shpID(t, us)
+	usID := idOf(t, us)
 
 	// Rates: positions follow the zone's last; bounds left out are null.
 	std := shpCreateRate(t, e, admin, euID, map[string]any{"name": " Standard ", "price_cents": 900, "max_weight_grams": 2000})
-	stdID := shpID(t, std)
+	stdID := idOf(t, std)
 	wantRate := map[string]any{"id": float64(stdID), "zone_id": float64(euID), "name": "Standard", "price_cents": float64(900), "position": float64(0),
 		"min_weight_grams": nil, "max_weight_grams": float64(2000), "min_subtotal_cents": nil, "max_subtotal_cents": nil}
 	if !reflect.DeepEqual(std, wantRate) {
 		t.Fatalf("rate %v\nwant %v", std, wantRate)
 	}
 	express := shpCreateRate(t, e, admin, euID, map[string]any{"name": "Express", "price_cents": 2500})
-	expressID := shpID(t, express)
+	expressID := idOf(t, express)
 	free := shpCreateRate(t, e, admin, euID, map[string]any{"name": "Free over 100", "price_cents": 0, "min_subtotal_cents": 10000,
 		"min_weight_grams": 0, "max_weight_grams": 0, "position": 7})
-	freeID := shpID(t, free)
+	freeID := idOf(t, free)
 	if express["position"] != float64(1) || free["position"] != float64(7) || free["min_weight_grams"] != float64(0) || free["max_weight_grams"] != float64(0) {
 		t.Fatalf("express %v, free %v", express, free)
 	}
@@ -165,7 +160,7 @@ func TestShippingZonesAndRates(t *testing.T) {
 	if next["position"] != float64(8) {
 		t.Fatalf("a rate after position 7 got %v", next["position"])
 	}
-	e.Do(http.MethodDelete, shpRatePath(shpID(t, next)), admin, nil).Expect(t, 200)
+	e.Do(http.MethodDelete, shpRatePath(idOf(t, next)), admin, nil).Expect(t, 200)
 	usRate := shpCreateRate(t, e, admin, usID, map[string]any{"name": "Ground", "price_cents": 700})
 	if usRate["position"] != float64(0) {
 		t.Fatalf("the first rate of another zone got position %v", usRate["position"])
@@ -173,15 +168,15 @@ func TestShippingZonesAndRates(t *testing.T) {
 
 	// The list: by position then id, each zone with its rates by position.
 	zones, total, list := shpZones.list(t, e, reader, "")
-	if total != 3 || !slices.Equal(auditIDs(zones), []int64{euID, usID, worldID}) {
-		t.Fatalf("list %v (total %d), want [%d %d %d]", auditIDs(zones), total, euID, usID, worldID)
+	if total != 3 || !slices.Equal(rowIDs(zones), []int64{euID, usID, worldID}) {
+		t.Fatalf("list %v (total %d), want [%d %d %d]", rowIDs(zones), total, euID, usID, worldID)
 	}
 	if got := shpRateIDs(t, zones[0]); !slices.Equal(got, []int64{stdID, expressID, freeID}) {
 		t.Fatalf("Europe's rates %v, want %v", got, []int64{stdID, expressID, freeID})
 	}
 	e.SameOnGraphQL(t, list, reader, "ListShippingZones", nil)
 	_, _, page := shpZones.list(t, e, reader, "limit=1&offset=1")
-	if rows := page.List("zones"); len(rows) != 1 || auditMustWhole(t, rows[0].(map[string]any)["id"]) != usID || page.Body["total"] != float64(3) {
+	if rows := page.List("zones"); len(rows) != 1 || wholeNumber(t, rows[0].(map[string]any)["id"]) != usID || page.Body["total"] != float64(3) {
 		t.Fatalf("page: %s", page.Raw)
 	}
 	e.SameOnGraphQL(t, page, reader, "ListShippingZones", map[string]any{"limit": 1, "offset": 1})
@@ -208,7 +203,7 @@ func TestShippingZonesAndRates(t *testing.T) {
 	}
 	e.SameOnGraphQL(t, put, admin, "UpdateShippingZone", map[string]any{"id": euID, "input": map[string]any{"default_rate_id": expressID}})
 	// default_rate_id must name a rate of this zone.
-	for _, bad := range []int64{shpID(t, usRate), 987654} {
+	for _, bad := range []int64{idOf(t, usRate), 987654} {
 		r := e.Do(http.MethodPut, shpZonePath(euID), admin, map[string]any{"default_rate_id": bad}).Expect(t, 400)
 		if !strings.Contains(r.Message(), "default_rate_id") || !strings.Contains(r.Message(), strconv.FormatInt(bad, 10)) {
 			t.Fatalf("message %q", r.Message())
@@ -289,8 +284,8 @@ func TestShippingZonesAndRates(t *testing.T) {
 	e.Do(http.MethodDelete, shpZonePath(euID), admin, nil).Expect(t, 404)
 	e.Do(http.MethodPost, shpRatesPath(euID), admin, map[string]any{"name": "x", "price_cents": 1}).Expect(t, 404)
 	expectGraphQLCode(t, e, admin, "NOT_FOUND", map[string]any{"id": euID}, `query($id: Int!) { shippingZone(id: $id) { id } }`)
-	if zones, total, _ := shpZones.list(t, e, admin, ""); total != 2 || !slices.Equal(auditIDs(zones), []int64{usID, worldID}) {
-		t.Fatalf("after delete: %v (total %d)", auditIDs(zones), total)
+	if zones, total, _ := shpZones.list(t, e, admin, ""); total != 2 || !slices.Equal(rowIDs(zones), []int64{usID, worldID}) {
+		t.Fatalf("after delete: %v (total %d)", rowIDs(zones), total)
 	}
 }
 
@@ -299,20 +294,20 @@ func TestShippingZonesAndRates(t *testing.T) {
 // the overlap is fixed.
 func TestShippingRegionWarning(t *testing.T) {
 	e, _, admin := newAcme(t)
-	a := shpID(t, shpZones.create(t, e, admin, map[string]any{"name": "Europe", "countries": []string{"FR", "DE", "IT"}}))
+	a := idOf(t, shpZones.create(t, e, admin, map[string]any{"name": "Europe", "countries": []string{"FR", "DE", "IT"}}))
 	b := shpZones.create(t, e, admin, map[string]any{"name": "EU core", "countries": []string{"DE", "FR", "BE"}})
-	bID := shpID(t, b)
+	bID := idOf(t, b)
 	if want := fmt.Sprintf("DE and FR are also in zone Europe (%d), which comes first", a); b["region_warning"] != want {
 		t.Fatalf("created zone's warning %q, want %q", b["region_warning"], want)
 	}
-	c := shpID(t, shpZones.create(t, e, admin, map[string]any{"name": "South", "countries": []string{"IT", "ES", "PT", "*"}}))
+	c := idOf(t, shpZones.create(t, e, admin, map[string]any{"name": "South", "countries": []string{"IT", "ES", "PT", "*"}}))
 	shpZones.create(t, e, admin, map[string]any{"name": "Alone", "countries": []string{"JP"}})
-	w := shpID(t, shpZones.create(t, e, admin, map[string]any{"name": "World", "countries": []string{"*"}}))
+	w := idOf(t, shpZones.create(t, e, admin, map[string]any{"name": "World", "countries": []string{"*"}}))
 
 	zones, _, list := shpZones.list(t, e, admin, "")
 	warnings := map[int64]any{}
 	for _, z := range zones {
-		warnings[shpID(t, z)] = z["region_warning"]
+		warnings[idOf(t, z)] = z["region_warning"]
 	}
 	want := map[int64]string{
 		a:   fmt.Sprintf("FR and DE are also in zone EU core (%d), which comes later; IT is also in zone South (%d), which comes later", bID, c),
@@ -321,7 +316,7 @@ func TestShippingRegionWarning(t *testing.T) {
 		w:   fmt.Sprintf("* is also in zone South (%d), which comes first", c),
 	}
 	for _, z := range zones {
-		id := shpID(t, z)
+		id := idOf(t, z)
 		if wt, ok := want[id]; ok && z["region_warning"] != wt {
 			t.Fatalf("zone %v: warning %q\nwant %q", z["name"], z["region_warning"], wt)
 		} else if !ok && z["region_warning"] != nil {
@@ -367,8 +362,8 @@ func TestShippingRegionWarning(t *testing.T) {
 	}
 }
 
-// shpModelZone stores a zone with its rates straight through the models.
-func shpModelZone(t *testing.T, e *apitest.Env, storeID int64, name string, position int64, countries []string, rates ...models.ShippingRate) (int64, []int64) {
+// insertShippingZone stores a zone with its rates straight through the models.
+func insertShippingZone(t *testing.T, e *apitest.Env, storeID int64, name string, position int64, countries []string, rates ...models.ShippingRate) (int64, []int64) {
 	t.Helper()
 	ctx := context.Background()
 	z := &models.ShippingZone{StoreID: storeID, Name: name, Countries: countries, Position: position}
@@ -386,8 +381,6 @@ func shpModelZone(t *testing.T, e *apitest.Env, storeID int64, name string, posi
 	return z.ID, ids
 }
 
-func shpPtr(v int64) *int64 { return &v }
-
 // TestShippingMatchingRates: the zone of a country is the first by
 // position that lists it, else the first that lists "*"; its rates whose
 // inclusive bounds hold the weight and the subtotal match, cheapest first.
@@ -396,23 +389,23 @@ func TestShippingMatchingRates(t *testing.T) {
 	ctx := context.Background()
 	s := e.Store("Acme")
 	// The world zone comes first: a zone that names the country still wins.
-	_, worldRates := shpModelZone(t, e, s.ID, "World", 0, []string{"*"},
+	_, worldRates := insertShippingZone(t, e, s.ID, "World", 0, []string{"*"},
 		models.ShippingRate{Name: "International", PriceCents: 3000})
-	_, usRates := shpModelZone(t, e, s.ID, "Domestic", 1, []string{"US", "PR"},
-		models.ShippingRate{Name: "Standard", PriceCents: 500, Position: 0, MaxWeightGrams: shpPtr(1000)},
-		models.ShippingRate{Name: "Heavy", PriceCents: 900, Position: 1, MinWeightGrams: shpPtr(1001)},
+	_, usRates := insertShippingZone(t, e, s.ID, "Domestic", 1, []string{"US", "PR"},
+		models.ShippingRate{Name: "Standard", PriceCents: 500, Position: 0, MaxWeightGrams: int64Ptr(1000)},
+		models.ShippingRate{Name: "Heavy", PriceCents: 900, Position: 1, MinWeightGrams: int64Ptr(1001)},
 		models.ShippingRate{Name: "Express", PriceCents: 1500, Position: 2},
-		models.ShippingRate{Name: "Free", PriceCents: 0, Position: 3, MinSubtotalCents: shpPtr(7500)},
-		models.ShippingRate{Name: "Small orders", PriceCents: 500, Position: 4, MaxSubtotalCents: shpPtr(2000), MinSubtotalCents: shpPtr(0)},
+		models.ShippingRate{Name: "Free", PriceCents: 0, Position: 3, MinSubtotalCents: int64Ptr(7500)},
+		models.ShippingRate{Name: "Small orders", PriceCents: 500, Position: 4, MaxSubtotalCents: int64Ptr(2000), MinSubtotalCents: int64Ptr(0)},
 	)
 	std, heavy, express, free, small := usRates[0], usRates[1], usRates[2], usRates[3], usRates[4]
 	// A later zone listing the US never serves it.
-	_, lateRates := shpModelZone(t, e, s.ID, "Late US", 2, []string{"US", "FR"}, models.ShippingRate{Name: "Never for the US", PriceCents: 1})
-	_, euRates := shpModelZone(t, e, s.ID, "Europe", 3, []string{"DE", "AT"},
-		models.ShippingRate{Name: "EU", PriceCents: 1200, MinWeightGrams: shpPtr(10), MaxWeightGrams: shpPtr(10)})
+	_, lateRates := insertShippingZone(t, e, s.ID, "Late US", 2, []string{"US", "FR"}, models.ShippingRate{Name: "Never for the US", PriceCents: 1})
+	_, euRates := insertShippingZone(t, e, s.ID, "Europe", 3, []string{"DE", "AT"},
+		models.ShippingRate{Name: "EU", PriceCents: 1200, MinWeightGrams: int64Ptr(10), MaxWeightGrams: int64Ptr(10)})
 	// Another store's zones are not this store's.
 	o := e.Store("Other")
-	shpModelZone(t, e, o.ID, "Theirs", 0, []string{"JP", "CA"}, models.ShippingRate{Name: "Theirs", PriceCents: 1})
+	insertShippingZone(t, e, o.ID, "Theirs", 0, []string{"JP", "CA"}, models.ShippingRate{Name: "Theirs", PriceCents: 1})
 
 	match := func(country string, weight, subtotal int64) []int64 {
 		t.Helper()
@@ -490,7 +483,7 @@ func TestShippingMatchingRates(t *testing.T) {
 	if p := models.DefaultShippingRate(rates, def); p == nil || p.ID != express {
 		t.Fatalf("default pick %+v", p)
 	}
-	if p := models.DefaultShippingRate(rates, shpPtr(heavy)); p == nil || p.ID != std {
+	if p := models.DefaultShippingRate(rates, int64Ptr(heavy)); p == nil || p.ID != std {
 		t.Fatalf("a default that does not match falls back to the cheapest: %+v", p)
 	}
 	if p := models.DefaultShippingRate(nil, def); p != nil {
@@ -516,8 +509,8 @@ func isNotFound(err error) bool {
 // shipping:write and admin; no key is 401.
 func TestShippingAccess(t *testing.T) {
 	e, s, admin := newAcme(t)
-	zoneID := shpID(t, shpZones.create(t, e, admin, map[string]any{"name": "Z", "countries": []string{"US"}}))
-	rateID := shpID(t, shpCreateRate(t, e, admin, zoneID, map[string]any{"name": "R", "price_cents": 100}))
+	zoneID := idOf(t, shpZones.create(t, e, admin, map[string]any{"name": "Z", "countries": []string{"US"}}))
+	rateID := idOf(t, shpCreateRate(t, e, admin, zoneID, map[string]any{"name": "R", "price_cents": 100}))
 
 	otherScope := e.Key(s.ID, auth.RoleAdmin, "tax:read", "tax:write")
 
@@ -568,11 +561,11 @@ func TestShippingOtherStore(t *testing.T) {
 	e := apitest.New(t)
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
-	theirZone := shpID(t, shpZones.create(t, e, bKey, map[string]any{"name": "Theirs", "countries": []string{"US"}}))
-	theirRate := shpID(t, shpCreateRate(t, e, bKey, theirZone, map[string]any{"name": "Theirs", "price_cents": 100}))
+	theirZone := idOf(t, shpZones.create(t, e, bKey, map[string]any{"name": "Theirs", "countries": []string{"US"}}))
+	theirRate := idOf(t, shpCreateRate(t, e, bKey, theirZone, map[string]any{"name": "Theirs", "price_cents": 100}))
 	shpZones.put(t, e, bKey, theirZone, map[string]any{"default_rate_id": theirRate})
 	theirs, _, _ := shpZones.list(t, e, bKey, "")
-	mine := shpID(t, shpZones.create(t, e, aKey, map[string]any{"name": "Mine", "countries": []string{"US"}}))
+	mine := idOf(t, shpZones.create(t, e, aKey, map[string]any{"name": "Mine", "countries": []string{"US"}}))
 
 	e.ExpectEach(t, 404, map[string]string{"this store's key": aKey}, []apitest.Call{
 		{Method: http.MethodPut, Path: shpZonePath(theirZone), Body: map[string]any{"name": "Hijacked"}},
@@ -592,7 +585,7 @@ func TestShippingOtherStore(t *testing.T) {
 		`mutation($id: Int!) { deleteShippingRate(id: $id) }`)
 	// Another store's rate cannot be this store's default.
 	e.Do(http.MethodPut, shpZonePath(mine), aKey, map[string]any{"default_rate_id": theirRate}).Expect(t, 400)
-	if zones, total, _ := shpZones.list(t, e, aKey, ""); total != 1 || shpID(t, zones[0]) != mine || zones[0]["region_warning"] != nil ||
+	if zones, total, _ := shpZones.list(t, e, aKey, ""); total != 1 || idOf(t, zones[0]) != mine || zones[0]["region_warning"] != nil ||
 		len(zones[0]["rates"].([]any)) != 0 || zones[0]["default_rate_id"] != nil {
 		t.Fatalf("store A lists %v (total %d)", zones, total)
 	}
@@ -646,7 +639,7 @@ func TestShippingValidation(t *testing.T) {
 	if !slices.Equal(shpStrings(z["countries"]), []string{"*", "US"}) {
 		t.Fatalf("countries %v", z["countries"])
 	}
-	zoneID := shpID(t, z)
+	zoneID := idOf(t, z)
 	zoneUpdate := map[string]any{
 		"blank name":        map[string]any{"name": ""},
 		"long name":         map[string]any{"name": long},
@@ -693,7 +686,7 @@ func TestShippingValidation(t *testing.T) {
 	// Updates are checked as merged with what is stored.
 	rate := shpCreateRate(t, e, admin, zoneID, map[string]any{"name": "R", "price_cents": 0, "min_weight_grams": 100, "max_weight_grams": 100,
 		"min_subtotal_cents": 0, "max_subtotal_cents": 5000})
-	rateID := shpID(t, rate)
+	rateID := idOf(t, rate)
 	rateUpdate := map[string]any{
 		"min weight over stored max":    map[string]any{"min_weight_grams": 101},
 		"max weight under stored min":   map[string]any{"max_weight_grams": 99},
@@ -724,7 +717,7 @@ func TestShippingValidation(t *testing.T) {
 func TestShippingListStatementsDoNotGrowWithRows(t *testing.T) {
 	e, s, key := newAcme(t)
 	for i := range 40 {
-		shpModelZone(t, e, s.ID, "Z"+strconv.Itoa(i), int64(i), []string{"US", "CA"},
+		insertShippingZone(t, e, s.ID, "Z"+strconv.Itoa(i), int64(i), []string{"US", "CA"},
 			models.ShippingRate{Name: "A", PriceCents: 100}, models.ShippingRate{Name: "B", PriceCents: 200, Position: 1})
 	}
 	e.Do(http.MethodGet, "/store", key, nil).Expect(t, 200) // records the key's last use

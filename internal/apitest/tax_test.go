@@ -23,17 +23,17 @@ func txrPath(id int64) string { return "/store/tax/rates/" + strconv.FormatInt(i
 // txrRate checks v against TaxRateView and returns it.
 func txrRate(t *testing.T, v any) map[string]any {
 	t.Helper()
-	m := orKeys(t, "tax rate", v, txrKeys)
-	if id := auditMustWhole(t, m["id"]); id <= 0 {
+	m := objectWithKeys(t, "tax rate", v, txrKeys)
+	if id := wholeNumber(t, m["id"]); id <= 0 {
 		t.Fatalf("tax rate id %d", id)
 	}
-	auditMustWhole(t, m["position"])
-	auditMustWhole(t, m["rate_bps"])
+	wholeNumber(t, m["position"])
+	wholeNumber(t, m["rate_bps"])
 	for _, k := range []string{"country", "name", "province"} {
-		bdString(t, m, k)
+		stringField(t, m, k)
 	}
 	if m["region_warning"] != nil {
-		bdString(t, m, "region_warning")
+		stringField(t, m, "region_warning")
 	}
 	return m
 }
@@ -49,28 +49,28 @@ func TestTaxRates(t *testing.T) {
 
 	// Codes are trimmed and upper-cased; the position follows the last.
 	on := txrRates.create(t, e, admin, map[string]any{"name": " Ontario HST ", "country": "ca", "province": " on ", "rate_bps": 800})
-	onID := shpID(t, on)
+	onID := idOf(t, on)
 	want := map[string]any{"id": float64(onID), "name": "Ontario HST", "country": "CA", "province": "ON", "rate_bps": float64(800),
 		"position": float64(0), "region_warning": nil}
 	if !reflect.DeepEqual(on, want) {
 		t.Fatalf("created %v\nwant %v", on, want)
 	}
 	gst := txrRates.create(t, e, admin, map[string]any{"name": "GST", "country": "CA", "rate_bps": 500})
-	gstID := shpID(t, gst)
+	gstID := idOf(t, gst)
 	if gst["province"] != "" || gst["position"] != float64(1) {
 		t.Fatalf("whole-country rate: %v", gst)
 	}
 	vat := txrRates.create(t, e, admin, map[string]any{"name": "VAT", "country": "DE", "rate_bps": 1900, "position": 9})
-	vatID := shpID(t, vat)
+	vatID := idOf(t, vat)
 	ny := txrRates.create(t, e, admin, map[string]any{"name": "New York", "country": "US", "province": "NY", "rate_bps": 400, "province_ignored": true})
-	nyID := shpID(t, ny)
+	nyID := idOf(t, ny)
 	if ny["position"] != float64(10) || vat["position"] != float64(9) {
 		t.Fatalf("positions: vat %v, ny %v", vat["position"], ny["position"])
 	}
 
 	// The list: by country, province (the whole country first), position.
 	rates, total, list := txrRates.list(t, e, reader, "")
-	if ids := auditIDs(rates); total != 4 || !slices.Equal(ids, []int64{gstID, onID, vatID, nyID}) {
+	if ids := rowIDs(rates); total != 4 || !slices.Equal(ids, []int64{gstID, onID, vatID, nyID}) {
 		t.Fatalf("list %v (total %d), want %v", ids, total, []int64{gstID, onID, vatID, nyID})
 	}
 	e.SameOnGraphQL(t, list, reader, "ListTaxRates", nil)
@@ -121,14 +121,14 @@ func TestTaxRates(t *testing.T) {
 // and the one that applies; the warning goes once the overlap is fixed.
 func TestTaxRegionWarning(t *testing.T) {
 	e, _, admin := newAcme(t)
-	first := shpID(t, txrRates.create(t, e, admin, map[string]any{"name": "HST", "country": "CA", "province": "ON", "rate_bps": 800}))
-	gst := shpID(t, txrRates.create(t, e, admin, map[string]any{"name": "GST", "country": "CA", "rate_bps": 500}))
+	first := idOf(t, txrRates.create(t, e, admin, map[string]any{"name": "HST", "country": "CA", "province": "ON", "rate_bps": 800}))
+	gst := idOf(t, txrRates.create(t, e, admin, map[string]any{"name": "GST", "country": "CA", "rate_bps": 500}))
 	second := txrRates.create(t, e, admin, map[string]any{"name": "HST old", "country": "CA", "province": "ON", "rate_bps": 1300})
-	secondID := shpID(t, second)
+	secondID := idOf(t, second)
 	if want := fmt.Sprintf("CA-ON is also covered by rate HST (%d); only rate HST (%d), the first by position, applies", first, first); second["region_warning"] != want {
 		t.Fatalf("created rate's warning %q\nwant %q", second["region_warning"], want)
 	}
-	third := shpID(t, txrRates.create(t, e, admin, map[string]any{"name": "Typo", "country": "CA", "province": "ON", "rate_bps": 1, "position": 0}))
+	third := idOf(t, txrRates.create(t, e, admin, map[string]any{"name": "Typo", "country": "CA", "province": "ON", "rate_bps": 1, "position": 0}))
 	// Another region, another store: no warning.
 	txrRates.create(t, e, admin, map[string]any{"name": "QST", "country": "CA", "province": "QC", "rate_bps": 998})
 	o := e.Store("Other")
@@ -143,7 +143,7 @@ func TestTaxRegionWarning(t *testing.T) {
 		secondID: fmt.Sprintf("CA-ON is also covered by rate HST (%d) and rate Typo (%d); only rate HST (%d), the first by position, applies", first, third, first),
 	}
 	for _, r := range rates {
-		id := shpID(t, r)
+		id := idOf(t, r)
 		if w, ok := want[id]; ok && r["region_warning"] != w {
 			t.Fatalf("rate %v: warning %q\nwant %q", r["name"], r["region_warning"], w)
 		} else if !ok && r["region_warning"] != nil {
@@ -156,7 +156,7 @@ func TestTaxRegionWarning(t *testing.T) {
 	if w := fmt.Sprintf("CA is also covered by rate GST (%d); only rate GST (%d), the first by position, applies", gst, gst); g2["region_warning"] != w {
 		t.Fatalf("whole-country warning %q\nwant %q", g2["region_warning"], w)
 	}
-	e.Do(http.MethodDelete, txrPath(shpID(t, g2)), admin, nil).Expect(t, 200)
+	e.Do(http.MethodDelete, txrPath(idOf(t, g2)), admin, nil).Expect(t, 200)
 
 	// Moving the typo to another province and deleting the old rate fixes
 	// the region.
@@ -256,7 +256,7 @@ func TestTaxBpsFor(t *testing.T) {
 // admin; no key is 401.
 func TestTaxAccess(t *testing.T) {
 	e, s, admin := newAcme(t)
-	id := shpID(t, txrRates.create(t, e, admin, map[string]any{"name": "VAT", "country": "DE", "rate_bps": 1900}))
+	id := idOf(t, txrRates.create(t, e, admin, map[string]any{"name": "VAT", "country": "DE", "rate_bps": 1900}))
 	body := map[string]any{"name": "VAT", "country": "FR", "rate_bps": 2000}
 
 	otherScope := e.Key(s.ID, auth.RoleAdmin, "shipping:read", "shipping:write")
@@ -293,7 +293,7 @@ func TestTaxOtherStore(t *testing.T) {
 	a, b := e.Store("Acme"), e.Store("Bolt")
 	aKey, bKey := e.Key(a.ID, auth.RoleAdmin), e.Key(b.ID, auth.RoleAdmin)
 	theirs := txrRates.create(t, e, bKey, map[string]any{"name": "Theirs", "country": "DE", "rate_bps": 1900})
-	theirID := shpID(t, theirs)
+	theirID := idOf(t, theirs)
 	mine := txrRates.create(t, e, aKey, map[string]any{"name": "Mine", "country": "DE", "rate_bps": 1900})
 	e.ExpectEach(t, 404, map[string]string{"this store's key": aKey}, []apitest.Call{
 		{Method: http.MethodPut, Path: txrPath(theirID), Body: map[string]any{"rate_bps": 0}},
@@ -359,7 +359,7 @@ func TestTaxValidation(t *testing.T) {
 	if r["province"] != "ABCDE12345" || r["rate_bps"] != float64(10000) {
 		t.Fatalf("bounds: %v", r)
 	}
-	id := shpID(t, r)
+	id := idOf(t, r)
 	txrRates.create(t, e, admin, map[string]any{"name": "zero", "country": "US", "rate_bps": 0})
 	update := map[string]any{
 		"blank name":      map[string]any{"name": ""},

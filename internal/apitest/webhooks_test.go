@@ -30,7 +30,7 @@ import (
 // whSpecTopics are the topics of the spec's Events table.
 var whSpecTopics = []string{"order.paid", "order.refunded", "order.fulfilled", "order.cancelled", "upsell.accepted", "checkout.abandoned", "cart.abandoned", "checkout.recovered"}
 
-func whPath(id int64, rest ...string) string {
+func webhookPath(id int64, rest ...string) string {
 	return "/store/webhooks/" + strconv.FormatInt(id, 10) + strings.Join(rest, "")
 }
 
@@ -46,10 +46,10 @@ func whView(t *testing.T, v any, withSecret bool) map[string]any {
 	if withSecret {
 		want = []string{"active", "id", "secret", "topics", "url"}
 	}
-	if keys := auditSortedKeys(m); !reflect.DeepEqual(keys, want) {
+	if keys := sortedKeys(m); !reflect.DeepEqual(keys, want) {
 		t.Fatalf("webhook fields %v, want %v", keys, want)
 	}
-	if id, ok := auditWhole(m["id"]); !ok || id <= 0 {
+	if id, ok := asWhole(m["id"]); !ok || id <= 0 {
 		t.Fatalf("webhook id = %#v", m["id"])
 	}
 	if _, ok := m["url"].(string); !ok {
@@ -89,12 +89,12 @@ func whTopics(m map[string]any) []string {
 	return out
 }
 
-// whCreate creates a subscription over REST and returns the view, secret
+// createWebhook creates a subscription over REST and returns the view, secret
 // included.
-func whCreate(t *testing.T, e *apitest.Env, key string, body map[string]any) map[string]any {
+func createWebhook(t *testing.T, e *apitest.Env, key string, body map[string]any) map[string]any {
 	t.Helper()
 	r := e.Do(http.MethodPost, "/store/webhooks", key, body).Expect(t, 201)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"status", "webhook"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"status", "webhook"}) {
 		t.Fatalf("POST /store/webhooks payload keys %v: %s", keys, r.Raw)
 	}
 	return whView(t, r.Body["webhook"], true)
@@ -108,17 +108,17 @@ func whList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, 
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"status", "total", "webhooks"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"status", "total", "webhooks"}) {
 		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 	}
 	var out []map[string]any
 	for _, v := range r.List("webhooks") {
 		out = append(out, whView(t, v, false))
 	}
-	return out, auditMustWhole(t, r.Body["total"]), r
+	return out, wholeNumber(t, r.Body["total"]), r
 }
 
-func whIDs(rows []map[string]any) []int64 { return auditIDs(rows) }
+func whIDs(rows []map[string]any) []int64 { return rowIDs(rows) }
 
 // TestWebhooksCreateListUpdateDelete: the life of a subscription over REST,
 // with the same answers on GraphQL.
@@ -128,14 +128,14 @@ func TestWebhooksCreateListUpdateDelete(t *testing.T) {
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	staff := e.Key(s.ID, auth.RoleStaff)
 
-	w := whCreate(t, e, admin, map[string]any{"url": "https://example.com/hooks", "topics": []string{"order.paid", "order.refunded"}, "active": true})
-	id := auditMustWhole(t, w["id"])
+	w := createWebhook(t, e, admin, map[string]any{"url": "https://example.com/hooks", "topics": []string{"order.paid", "order.refunded"}, "active": true})
+	id := wholeNumber(t, w["id"])
 	if w["url"] != "https://example.com/hooks" || w["active"] != true || !slices.Equal(whTopics(w), []string{"order.paid", "order.refunded"}) {
 		t.Fatalf("created: %v", w)
 	}
 	// active defaults to true; false is kept; every subscription gets its own secret.
-	w2 := whCreate(t, e, admin, map[string]any{"url": "https://example.com/other", "topics": []string{"cart.abandoned"}})
-	w3 := whCreate(t, e, admin, map[string]any{"url": "https://example.com/off", "topics": []string{"cart.abandoned"}, "active": false})
+	w2 := createWebhook(t, e, admin, map[string]any{"url": "https://example.com/other", "topics": []string{"cart.abandoned"}})
+	w3 := createWebhook(t, e, admin, map[string]any{"url": "https://example.com/off", "topics": []string{"cart.abandoned"}, "active": false})
 	if w2["active"] != true || w3["active"] != false {
 		t.Fatalf("active: default %v, false %v", w2["active"], w3["active"])
 	}
@@ -152,7 +152,7 @@ func TestWebhooksCreateListUpdateDelete(t *testing.T) {
 		t.Fatalf("list lacks %d: %s", id, list.Raw)
 	}
 	for _, r := range rows {
-		if auditMustWhole(t, r["id"]) == id && (r["url"] != w["url"] || r["active"] != true || !slices.Equal(whTopics(r), whTopics(w))) {
+		if wholeNumber(t, r["id"]) == id && (r["url"] != w["url"] || r["active"] != true || !slices.Equal(whTopics(r), whTopics(w))) {
 			t.Fatalf("listed %v, created %v", r, w)
 		}
 	}
@@ -170,19 +170,19 @@ func TestWebhooksCreateListUpdateDelete(t *testing.T) {
 	// Partial updates: each keeps what it does not name.
 	put := func(body any) map[string]any {
 		t.Helper()
-		r := e.Do(http.MethodPut, whPath(id), admin, body).Expect(t, 200)
-		if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"status", "webhook"}) {
+		r := e.Do(http.MethodPut, webhookPath(id), admin, body).Expect(t, 200)
+		if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"status", "webhook"}) {
 			t.Fatalf("PUT payload keys %v: %s", keys, r.Raw)
 		}
 		return whView(t, r.Body["webhook"], false)
 	}
-	if u := put(map[string]any{"url": "https://example.com/v2"}); u["url"] != "https://example.com/v2" || u["active"] != true || !slices.Equal(whTopics(u), []string{"order.paid", "order.refunded"}) || auditMustWhole(t, u["id"]) != id {
+	if u := put(map[string]any{"url": "https://example.com/v2"}); u["url"] != "https://example.com/v2" || u["active"] != true || !slices.Equal(whTopics(u), []string{"order.paid", "order.refunded"}) || wholeNumber(t, u["id"]) != id {
 		t.Fatalf("url only: %v", u)
 	}
 	if u := put(map[string]any{"topics": []string{"order.cancelled", "order.cancelled", "upsell.accepted"}}); u["url"] != "https://example.com/v2" || u["active"] != true || !slices.Equal(whTopics(u), []string{"order.cancelled", "upsell.accepted"}) {
 		t.Fatalf("topics only: %v", u)
 	}
-	off := e.Do(http.MethodPut, whPath(id), admin, map[string]any{"active": false}).Expect(t, 200)
+	off := e.Do(http.MethodPut, webhookPath(id), admin, map[string]any{"active": false}).Expect(t, 200)
 	if u := whView(t, off.Body["webhook"], false); u["url"] != "https://example.com/v2" || u["active"] != false || !slices.Equal(whTopics(u), []string{"order.cancelled", "upsell.accepted"}) {
 		t.Fatalf("active only: %v", u)
 	}
@@ -192,19 +192,19 @@ func TestWebhooksCreateListUpdateDelete(t *testing.T) {
 	}
 	rows, _, _ = whList(t, e, admin, "")
 	for _, r := range rows {
-		if auditMustWhole(t, r["id"]) == id && (r["url"] != "https://example.com/v2" || r["active"] != false || !slices.Equal(whTopics(r), []string{"order.cancelled", "upsell.accepted"})) {
+		if wholeNumber(t, r["id"]) == id && (r["url"] != "https://example.com/v2" || r["active"] != false || !slices.Equal(whTopics(r), []string{"order.cancelled", "upsell.accepted"})) {
 			t.Fatalf("list after updates: %v", r)
 		}
 	}
 
 	// Delete answers the bare envelope; the subscription is gone after.
-	del := e.Do(http.MethodDelete, whPath(id), admin, nil).Expect(t, 200)
+	del := e.Do(http.MethodDelete, webhookPath(id), admin, nil).Expect(t, 200)
 	if string(del.Raw) != `{"status":true}` {
 		t.Fatalf("DELETE answered %s, want {\"status\":true}", del.Raw)
 	}
-	e.Do(http.MethodPut, whPath(id), admin, map[string]any{"active": true}).Expect(t, 404)
-	e.Do(http.MethodDelete, whPath(id), admin, nil).Expect(t, 404)
-	e.Do(http.MethodGet, whPath(id, "/deliveries"), admin, nil).Expect(t, 404)
+	e.Do(http.MethodPut, webhookPath(id), admin, map[string]any{"active": true}).Expect(t, 404)
+	e.Do(http.MethodDelete, webhookPath(id), admin, nil).Expect(t, 404)
+	e.Do(http.MethodGet, webhookPath(id, "/deliveries"), admin, nil).Expect(t, 404)
 	if g := e.GraphQL(admin, `query($id: Int!) { webhook(id: $id) { id } }`, map[string]any{"id": id}); g.ErrorCode() != "NOT_FOUND" {
 		t.Fatalf("webhook after delete: %s", g.Raw)
 	}
@@ -231,7 +231,7 @@ func TestWebhooksAccess(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	id := auditMustWhole(t, whCreate(t, e, admin, map[string]any{"url": "https://example.com/h", "topics": []string{"order.paid"}})["id"])
+	id := wholeNumber(t, createWebhook(t, e, admin, map[string]any{"url": "https://example.com/h", "topics": []string{"order.paid"}})["id"])
 	body := map[string]any{"url": "https://example.com/h2", "topics": []string{"order.paid"}}
 
 	staff := e.Key(s.ID, auth.RoleStaff)
@@ -247,9 +247,9 @@ func TestWebhooksAccess(t *testing.T) {
 		write        bool
 	}{
 		{http.MethodGet, "/store/webhooks", nil, 200, false},
-		{http.MethodGet, whPath(id, "/deliveries"), nil, 200, false},
+		{http.MethodGet, webhookPath(id, "/deliveries"), nil, 200, false},
 		{http.MethodPost, "/store/webhooks", body, 201, true},
-		{http.MethodPut, whPath(id), map[string]any{"active": true}, 200, true},
+		{http.MethodPut, webhookPath(id), map[string]any{"active": true}, 200, true},
 	}
 	for _, c := range calls {
 		e.Do(c.method, c.path, "", c.body).Expect(t, 401)
@@ -265,9 +265,9 @@ func TestWebhooksAccess(t *testing.T) {
 		}
 		e.Do(c.method, c.path, writer, c.body).Expect(t, c.ok) // write implies read
 	}
-	e.Do(http.MethodDelete, whPath(id), "", nil).Expect(t, 401)
-	e.Do(http.MethodDelete, whPath(id), staff, nil).Expect(t, 403)
-	e.Do(http.MethodDelete, whPath(id), readOnly, nil).Expect(t, 403)
+	e.Do(http.MethodDelete, webhookPath(id), "", nil).Expect(t, 401)
+	e.Do(http.MethodDelete, webhookPath(id), staff, nil).Expect(t, 403)
+	e.Do(http.MethodDelete, webhookPath(id), readOnly, nil).Expect(t, 403)
 	if g := e.GraphQL(staff, `mutation { createWebhook(input: {url: "https://example.com/g", topics: ["order.paid"]}) { id } }`, nil); g.ErrorCode() != "FORBIDDEN" {
 		t.Fatalf("staff createWebhook: %s", g.Raw)
 	}
@@ -281,14 +281,14 @@ func TestWebhooksAccess(t *testing.T) {
 
 	// Missing and malformed ids.
 	for _, c := range []struct{ method, path string }{
-		{http.MethodPut, whPath(987654)}, {http.MethodDelete, whPath(987654)}, {http.MethodGet, whPath(987654, "/deliveries")},
+		{http.MethodPut, webhookPath(987654)}, {http.MethodDelete, webhookPath(987654)}, {http.MethodGet, webhookPath(987654, "/deliveries")},
 	} {
 		e.Do(c.method, c.path, admin, map[string]any{"active": true}).Expect(t, 404)
 	}
 	e.Do(http.MethodPut, "/store/webhooks/abc", admin, map[string]any{"active": true}).Expect(t, 400)
 	e.Do(http.MethodGet, "/store/webhooks/abc/deliveries", admin, nil).Expect(t, 400)
 	e.Do(http.MethodDelete, "/store/webhooks/1.5", admin, nil).Expect(t, 400)
-	e.Do(http.MethodDelete, whPath(id), writer, nil).Expect(t, 200)
+	e.Do(http.MethodDelete, webhookPath(id), writer, nil).Expect(t, 200)
 }
 
 // TestWebhooksValidation: bad subscriber URLs and topics are 400 on create
@@ -341,14 +341,14 @@ func TestWebhooksValidation(t *testing.T) {
 
 	// The length bound is inclusive; surrounding spaces are trimmed; the
 	// harness allows loopback targets (as STOREADMIN_WEBHOOK_ALLOW_PRIVATE=1).
-	if w := whCreate(t, e, admin, map[string]any{"url": long, "topics": topics}); w["url"] != long {
+	if w := createWebhook(t, e, admin, map[string]any{"url": long, "topics": topics}); w["url"] != long {
 		t.Fatalf("a %d-character url came back as %v", len(long), w["url"])
 	}
-	if w := whCreate(t, e, admin, map[string]any{"url": "  https://example.com/trim  ", "topics": topics}); w["url"] != "https://example.com/trim" {
+	if w := createWebhook(t, e, admin, map[string]any{"url": "  https://example.com/trim  ", "topics": topics}); w["url"] != "https://example.com/trim" {
 		t.Fatalf("url not trimmed: %q", w["url"])
 	}
-	w := whCreate(t, e, admin, map[string]any{"url": "http://127.0.0.1:9/hook", "topics": topics})
-	id := auditMustWhole(t, w["id"])
+	w := createWebhook(t, e, admin, map[string]any{"url": "http://127.0.0.1:9/hook", "topics": topics})
+	id := wholeNumber(t, w["id"])
 
 	// Updates are checked the same way and leave the subscription untouched.
 	for name, body := range map[string]any{
@@ -363,7 +363,7 @@ func TestWebhooksValidation(t *testing.T) {
 		"mixed":         map[string]any{"url": "https://example.com/fine", "topics": []string{"nope"}},
 		"malformed":     `{"url": `,
 	} {
-		if r := e.Do(http.MethodPut, whPath(id), admin, body); r.Status != 400 {
+		if r := e.Do(http.MethodPut, webhookPath(id), admin, body); r.Status != 400 {
 			t.Fatalf("update %s: status %d, want 400: %s", name, r.Status, r.Raw)
 		} else {
 			r.Expect(t, 400)
@@ -371,7 +371,7 @@ func TestWebhooksValidation(t *testing.T) {
 	}
 	rows, _, _ := whList(t, e, admin, "")
 	for _, r := range rows {
-		if auditMustWhole(t, r["id"]) == id && (r["url"] != "http://127.0.0.1:9/hook" || !slices.Equal(whTopics(r), topics) || r["active"] != true) {
+		if wholeNumber(t, r["id"]) == id && (r["url"] != "http://127.0.0.1:9/hook" || !slices.Equal(whTopics(r), topics) || r["active"] != true) {
 			t.Fatalf("a refused update changed the subscription: %v", r)
 		}
 	}
@@ -439,7 +439,7 @@ func TestWebhooksRefuseSpecialTargetsOverHTTP(t *testing.T) {
 	e := apitest.New(t, apitest.WithPrivateWebhooksRefused())
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	w := whCreate(t, e, admin, map[string]any{"url": "https://hooks.example.com/in", "topics": []string{"order.paid"}})
+	w := createWebhook(t, e, admin, map[string]any{"url": "https://hooks.example.com/in", "topics": []string{"order.paid"}})
 	refused := map[string]string{
 		"http://0.0.0.1/hook":            `url must point at a public address; 0.0.0.1 is "this network"`,
 		"http://255.255.255.255/hook":    "url must point at a public address; 255.255.255.255 is reserved (and the limited broadcast address)",
@@ -454,7 +454,7 @@ func TestWebhooksRefuseSpecialTargetsOverHTTP(t *testing.T) {
 		if r := e.Do(http.MethodPost, "/store/webhooks", admin, body).Expect(t, 400); r.Message() != want {
 			t.Errorf("POST %s: message %q, want %q", raw, r.Message(), want)
 		}
-		if r := e.Do(http.MethodPut, "/store/webhooks/"+strconv.FormatInt(auditMustWhole(t, w["id"]), 10), admin, map[string]any{"url": raw}).Expect(t, 400); r.Message() != want {
+		if r := e.Do(http.MethodPut, "/store/webhooks/"+strconv.FormatInt(wholeNumber(t, w["id"]), 10), admin, map[string]any{"url": raw}).Expect(t, 400); r.Message() != want {
 			t.Errorf("PUT %s: message %q, want %q", raw, r.Message(), want)
 		}
 	}
@@ -472,15 +472,15 @@ func TestWebhooksTopics(t *testing.T) {
 	admin := e.Key(s.ID, auth.RoleAdmin)
 
 	for _, tp := range whSpecTopics {
-		if w := whCreate(t, e, admin, map[string]any{"url": "https://example.com/" + tp, "topics": []string{tp}}); !slices.Equal(whTopics(w), []string{tp}) {
+		if w := createWebhook(t, e, admin, map[string]any{"url": "https://example.com/" + tp, "topics": []string{tp}}); !slices.Equal(whTopics(w), []string{tp}) {
 			t.Fatalf("topic %s: %v", tp, w["topics"])
 		}
 	}
 	all := append(append([]string{}, whSpecTopics...), whSpecTopics...)
-	if w := whCreate(t, e, admin, map[string]any{"url": "https://example.com/all", "topics": all}); !slices.Equal(whTopics(w), whSpecTopics) {
+	if w := createWebhook(t, e, admin, map[string]any{"url": "https://example.com/all", "topics": all}); !slices.Equal(whTopics(w), whSpecTopics) {
 		t.Fatalf("all topics twice: %v, want %v", w["topics"], whSpecTopics)
 	}
-	w := whCreate(t, e, admin, map[string]any{"url": "https://example.com/dup", "topics": []string{"order.refunded", "order.paid", "order.refunded", "order.paid"}})
+	w := createWebhook(t, e, admin, map[string]any{"url": "https://example.com/dup", "topics": []string{"order.refunded", "order.paid", "order.refunded", "order.paid"}})
 	if !slices.Equal(whTopics(w), []string{"order.refunded", "order.paid"}) {
 		t.Fatalf("de-duplicated topics: %v", w["topics"])
 	}
@@ -511,7 +511,7 @@ func TestWebhooksListPaging(t *testing.T) {
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
 	for i := range 5 {
-		whCreate(t, e, admin, map[string]any{"url": "https://example.com/" + strconv.Itoa(i), "topics": []string{"order.paid"}})
+		createWebhook(t, e, admin, map[string]any{"url": "https://example.com/" + strconv.Itoa(i), "topics": []string{"order.paid"}})
 	}
 	all, total, _ := whList(t, e, admin, "")
 	if total != 5 || len(all) != 5 {
@@ -543,15 +543,15 @@ func TestWebhooksOtherStore(t *testing.T) {
 	b := e.Store("Bolt")
 	aKey := e.Key(a.ID, auth.RoleAdmin)
 	bKey := e.Key(b.ID, auth.RoleAdmin)
-	mine := whCreate(t, e, aKey, map[string]any{"url": "https://example.com/a", "topics": []string{"order.paid"}})
-	theirs := whCreate(t, e, bKey, map[string]any{"url": "https://example.com/b", "topics": []string{"order.refunded"}})
-	bID := auditMustWhole(t, theirs["id"])
+	mine := createWebhook(t, e, aKey, map[string]any{"url": "https://example.com/a", "topics": []string{"order.paid"}})
+	theirs := createWebhook(t, e, bKey, map[string]any{"url": "https://example.com/b", "topics": []string{"order.refunded"}})
+	bID := wholeNumber(t, theirs["id"])
 
-	e.Do(http.MethodPut, whPath(bID), aKey, map[string]any{"url": "https://evil.example/x", "active": false}).Expect(t, 404)
-	e.Do(http.MethodPut, whPath(bID), aKey, map[string]any{}).Expect(t, 404)
-	e.Do(http.MethodGet, whPath(bID, "/deliveries"), aKey, nil).Expect(t, 404)
-	e.Do(http.MethodGet, whPath(bID, "/deliveries?status=failed"), aKey, nil).Expect(t, 404)
-	e.Do(http.MethodDelete, whPath(bID), aKey, nil).Expect(t, 404)
+	e.Do(http.MethodPut, webhookPath(bID), aKey, map[string]any{"url": "https://evil.example/x", "active": false}).Expect(t, 404)
+	e.Do(http.MethodPut, webhookPath(bID), aKey, map[string]any{}).Expect(t, 404)
+	e.Do(http.MethodGet, webhookPath(bID, "/deliveries"), aKey, nil).Expect(t, 404)
+	e.Do(http.MethodGet, webhookPath(bID, "/deliveries?status=failed"), aKey, nil).Expect(t, 404)
+	e.Do(http.MethodDelete, webhookPath(bID), aKey, nil).Expect(t, 404)
 	for _, q := range []string{
 		`query($id: Int!) { webhook(id: $id) { id } }`,
 		`query($id: Int!) { webhookDeliveries(id: $id) { id } }`,
@@ -564,7 +564,7 @@ func TestWebhooksOtherStore(t *testing.T) {
 		}
 	}
 	rows, total, _ := whList(t, e, aKey, "")
-	if total != 1 || !slices.Equal(whIDs(rows), []int64{auditMustWhole(t, mine["id"])}) {
+	if total != 1 || !slices.Equal(whIDs(rows), []int64{wholeNumber(t, mine["id"])}) {
 		t.Fatalf("store A lists %v (total %d)", whIDs(rows), total)
 	}
 	rows, total, _ = whList(t, e, bKey, "")
@@ -590,7 +590,7 @@ func whCheckDelivery(t *testing.T, got any, want models.WebhookDelivery) {
 		}
 	}
 	for _, k := range []string{"attempts", "id", "last_status_code"} {
-		if _, ok := auditWhole(m[k]); !ok {
+		if _, ok := asWhole(m[k]); !ok {
 			t.Fatalf("delivery %s = %#v, want an integer", k, m[k])
 		}
 	}
@@ -599,7 +599,7 @@ func whCheckDelivery(t *testing.T, got any, want models.WebhookDelivery) {
 			t.Fatalf("delivery %s = %#v, want a string", k, m[k])
 		}
 	}
-	have := models.WebhookDelivery{ID: auditMustWhole(t, m["id"]), Attempts: auditMustWhole(t, m["attempts"]), LastStatusCode: auditMustWhole(t, m["last_status_code"]),
+	have := models.WebhookDelivery{ID: wholeNumber(t, m["id"]), Attempts: wholeNumber(t, m["attempts"]), LastStatusCode: wholeNumber(t, m["last_status_code"]),
 		LastError: m["last_error"].(string), Status: m["status"].(string), Topic: m["topic"].(string)}
 	exp := models.WebhookDelivery{ID: want.ID, Attempts: want.Attempts, LastStatusCode: want.LastStatusCode, LastError: want.LastError, Status: want.Status, Topic: want.Topic}
 	if have != exp {
@@ -627,7 +627,7 @@ func whDeliveriesFixture(t *testing.T) *whFixture {
 	f.aKey = e.Key(f.a.ID, auth.RoleAdmin)
 	f.bKey = e.Key(f.b.ID, auth.RoleAdmin)
 	sub := func(key, u string) int64 {
-		return auditMustWhole(t, whCreate(t, e, key, map[string]any{"url": u, "topics": whSpecTopics})["id"])
+		return wholeNumber(t, createWebhook(t, e, key, map[string]any{"url": u, "topics": whSpecTopics})["id"])
 	}
 	f.s1, f.s2, f.s3 = sub(f.aKey, "https://example.com/1"), sub(f.aKey, "https://example.com/2"), sub(f.aKey, "https://example.com/3")
 	f.b1 = sub(f.bKey, "https://example.org/b")
@@ -712,15 +712,15 @@ func TestWebhooksDeliveries(t *testing.T) {
 
 	get := func(key string, id int64, query string) ([]any, int64, *apitest.Response) {
 		t.Helper()
-		path := whPath(id, "/deliveries")
+		path := webhookPath(id, "/deliveries")
 		if query != "" {
 			path += "?" + query
 		}
 		r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-		if keys := auditSortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"deliveries", "status", "total"}) {
+		if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"deliveries", "status", "total"}) {
 			t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 		}
-		return r.List("deliveries"), auditMustWhole(t, r.Body["total"]), r
+		return r.List("deliveries"), wholeNumber(t, r.Body["total"]), r
 	}
 	check := func(got []any, total int64, want []models.WebhookDelivery, wantTotal int, what string) {
 		t.Helper()
@@ -763,23 +763,23 @@ func TestWebhooksDeliveries(t *testing.T) {
 	}
 
 	for _, q := range []string{"status=done", "status=FAILED", "status=", "limit=0", "limit=251", "offset=-1"} {
-		e.Do(http.MethodGet, whPath(f.s1, "/deliveries?"+q), f.aKey, nil).Expect(t, 400)
+		e.Do(http.MethodGet, webhookPath(f.s1, "/deliveries?"+q), f.aKey, nil).Expect(t, 400)
 	}
 	if g := e.GraphQL(f.aKey, `query($id: Int!) { webhookDeliveriesCount(id: $id, status: "done") }`, map[string]any{"id": f.s1}); g.ErrorCode() != "BAD_USER_INPUT" {
 		t.Fatalf("GraphQL bad status: %s", g.Raw)
 	}
-	e.Do(http.MethodGet, whPath(f.b1, "/deliveries"), f.aKey, nil).Expect(t, 404)
-	e.Do(http.MethodGet, whPath(f.s1, "/deliveries"), f.bKey, nil).Expect(t, 404)
-	e.Do(http.MethodGet, whPath(f.s1, "/deliveries"), e.Key(f.a.ID, auth.RoleAdmin, "orders:read"), nil).Expect(t, 403)
-	e.Do(http.MethodGet, whPath(f.s1, "/deliveries"), "", nil).Expect(t, 401)
+	e.Do(http.MethodGet, webhookPath(f.b1, "/deliveries"), f.aKey, nil).Expect(t, 404)
+	e.Do(http.MethodGet, webhookPath(f.s1, "/deliveries"), f.bKey, nil).Expect(t, 404)
+	e.Do(http.MethodGet, webhookPath(f.s1, "/deliveries"), e.Key(f.a.ID, auth.RoleAdmin, "orders:read"), nil).Expect(t, 403)
+	e.Do(http.MethodGet, webhookPath(f.s1, "/deliveries"), "", nil).Expect(t, 401)
 
 	// Deleting a subscription removes its deliveries.
-	e.Do(http.MethodDelete, whPath(f.s2), f.aKey, nil).Expect(t, 200)
+	e.Do(http.MethodDelete, webhookPath(f.s2), f.aKey, nil).Expect(t, 200)
 	n, err := e.DB.NewSelect().Model((*models.WebhookDelivery)(nil)).Where("subscription_id = ?", f.s2).Count(context.Background())
 	if err != nil || n != 0 {
 		t.Fatalf("%d deliveries of a deleted subscription remain (%v)", n, err)
 	}
-	e.Do(http.MethodGet, whPath(f.s2, "/deliveries"), f.aKey, nil).Expect(t, 404)
+	e.Do(http.MethodGet, webhookPath(f.s2, "/deliveries"), f.aKey, nil).Expect(t, 404)
 }
 
 // TestWebhooksRecentDeliveries: the GraphQL field recent_deliveries holds at
@@ -805,7 +805,7 @@ func TestWebhooksRecentDeliveries(t *testing.T) {
 		}
 		for _, v := range subs {
 			sub := v.(map[string]any)
-			id := auditMustWhole(t, sub["id"])
+			id := wholeNumber(t, sub["id"])
 			want, ok := c.want[id]
 			if !ok {
 				t.Fatalf("subscription %d listed: %s", id, g.Raw)
@@ -826,41 +826,41 @@ func TestWebhooksRecentDeliveries(t *testing.T) {
 	// The single-subscription field agrees.
 	g := f.e.GraphQL(f.aKey, `query($id: Int!) { webhook(id: $id) { recent_deliveries { id } } }`, map[string]any{"id": f.s1})
 	rd, _ := g.Data()["webhook"].(map[string]any)["recent_deliveries"].([]any)
-	if len(rd) != 20 || auditMustWhole(t, rd[0].(map[string]any)["id"]) != f.dels[f.s1][0].ID {
+	if len(rd) != 20 || wholeNumber(t, rd[0].(map[string]any)["id"]) != f.dels[f.s1][0].ID {
 		t.Fatalf("webhook(id).recent_deliveries: %s", g.Raw)
 	}
 }
 
-// whReceiver is a subscriber endpoint on loopback that keeps what it gets.
-type whReceiver struct {
+// webhookReceiver is a subscriber endpoint on loopback that keeps what it gets.
+type webhookReceiver struct {
 	*httptest.Server
-	got chan whReceived
+	got chan receivedWebhook
 }
 
-type whReceived struct {
+type receivedWebhook struct {
 	header http.Header
 	body   []byte
 }
 
-func newWHReceiver(t *testing.T) *whReceiver {
-	r := &whReceiver{got: make(chan whReceived, 16)}
+func newWebhookReceiver(t *testing.T) *webhookReceiver {
+	r := &webhookReceiver{got: make(chan receivedWebhook, 16)}
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
-		r.got <- whReceived{header: req.Header.Clone(), body: body}
+		r.got <- receivedWebhook{header: req.Header.Clone(), body: body}
 	}))
 	t.Cleanup(r.Close)
 	return r
 }
 
 // next waits for the next request.
-func (r *whReceiver) next(t *testing.T) whReceived {
+func (r *webhookReceiver) next(t *testing.T) receivedWebhook {
 	t.Helper()
 	select {
 	case got := <-r.got:
 		return got
 	case <-time.After(time.Minute):
 		t.Fatal("no webhook arrived")
-		return whReceived{}
+		return receivedWebhook{}
 	}
 }
 
@@ -881,9 +881,9 @@ func whEmit(t *testing.T, e *apitest.Env, storeID, orderID int64) int64 {
 	return id
 }
 
-// whVerify checks a request as a subscriber would, with the secret the API
+// verifySignature checks a request as a subscriber would, with the secret the API
 // showed: X-Shop-Signature and the Standard Webhooks signature.
-func whVerify(t *testing.T, secret string, r whReceived) {
+func verifySignature(t *testing.T, secret string, r receivedWebhook) {
 	t.Helper()
 	ts := r.header.Get("X-Shop-Timestamp")
 	mac := hmac.New(sha256.New, []byte(secret))
@@ -908,7 +908,7 @@ func whWaitDelivery(t *testing.T, e *apitest.Env, key string, subID int64, statu
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		r := e.Do(http.MethodGet, whPath(subID, "/deliveries"), key, nil).Expect(t, 200)
+		r := e.Do(http.MethodGet, webhookPath(subID, "/deliveries"), key, nil).Expect(t, 200)
 		if ds := r.List("deliveries"); len(ds) > 0 && ds[0].(map[string]any)["status"] == status {
 			return ds[0].(map[string]any)
 		}
@@ -925,17 +925,17 @@ func TestWebhooksEventDelivered(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	rcv := newWHReceiver(t)
-	w := whCreate(t, e, admin, map[string]any{"url": rcv.URL + "/hooks", "topics": []string{"order.refunded"}})
+	rcv := newWebhookReceiver(t)
+	w := createWebhook(t, e, admin, map[string]any{"url": rcv.URL + "/hooks", "topics": []string{"order.refunded"}})
 	id := whEmit(t, e, s.ID, 41)
 
 	got := rcv.next(t)
-	whVerify(t, w["secret"].(string), got)
+	verifySignature(t, w["secret"].(string), got)
 	if got.header.Get("X-Shop-Event-Id") != strconv.FormatInt(id, 10) || got.header.Get("X-Shop-Topic") != "order.refunded" {
 		t.Fatalf("headers: %v", got.header)
 	}
-	d := whWaitDelivery(t, e, admin, auditMustWhole(t, w["id"]), models.DeliverySucceeded)
-	if auditMustWhole(t, d["attempts"]) != 1 || auditMustWhole(t, d["last_status_code"]) != 200 || d["last_error"] != "" || d["topic"] != "order.refunded" {
+	d := whWaitDelivery(t, e, admin, wholeNumber(t, w["id"]), models.DeliverySucceeded)
+	if wholeNumber(t, d["attempts"]) != 1 || wholeNumber(t, d["last_status_code"]) != 200 || d["last_error"] != "" || d["topic"] != "order.refunded" {
 		t.Fatalf("delivery: %v", d)
 	}
 }
@@ -947,10 +947,10 @@ func TestWebhooksDeliveredAfterRestart(t *testing.T) {
 	e := apitest.New(t, apitest.WithoutEventWorkers())
 	s := e.Store("Acme")
 	admin := e.Key(s.ID, auth.RoleAdmin)
-	rcv := newWHReceiver(t)
-	w := whCreate(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded"}})
+	rcv := newWebhookReceiver(t)
+	w := createWebhook(t, e, admin, map[string]any{"url": rcv.URL, "topics": []string{"order.refunded"}})
 	id := whEmit(t, e, s.ID, 42)
-	if d := whWaitDelivery(t, e, admin, auditMustWhole(t, w["id"]), models.DeliveryPending); auditMustWhole(t, d["attempts"]) != 0 {
+	if d := whWaitDelivery(t, e, admin, wholeNumber(t, w["id"]), models.DeliveryPending); wholeNumber(t, d["attempts"]) != 0 {
 		t.Fatalf("delivery sent without workers: %v", d)
 	}
 
@@ -958,5 +958,5 @@ func TestWebhooksDeliveredAfterRestart(t *testing.T) {
 	if got := rcv.next(t); got.header.Get("X-Shop-Event-Id") != strconv.FormatInt(id, 10) {
 		t.Fatalf("delivered event %s, want %d", got.header.Get("X-Shop-Event-Id"), id)
 	}
-	whWaitDelivery(t, e, admin, auditMustWhole(t, w["id"]), models.DeliverySucceeded)
+	whWaitDelivery(t, e, admin, wholeNumber(t, w["id"]), models.DeliverySucceeded)
 }
