@@ -2,6 +2,7 @@ package seed
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -158,7 +159,7 @@ func shippingAndTax(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) 
 	if err := seedTax(ctx, tx, storeID); err != nil {
 		return err
 	}
-	return insertSettingIfMissing(ctx, tx, &models.StoreSetting{StoreID: storeID,
+	return putMissingSettings(ctx, tx, storeID, models.StoreSetting{StoreID: storeID,
 		Namespace: models.TaxSettingNamespace, Key: models.TaxSettingChargeOnShipping, Value: false})
 }
 
@@ -224,10 +225,11 @@ func seedTax(ctx context.Context, tx bun.Tx, storeID int64) error {
 	if err != nil || n > 0 {
 		return err
 	}
-	rates := make([]models.TaxRate, len(shipTaxRates))
 	for i, r := range shipTaxRates {
-		rates[i] = models.TaxRate{StoreID: storeID, Name: r.name, Country: r.country, Province: r.province, RateBps: r.bps, Position: int64(i)}
+		rate := &models.TaxRate{StoreID: storeID, Name: r.name, Country: r.country, Province: r.province, RateBps: r.bps, Position: int64(i)}
+		if err := models.InsertTaxRate(ctx, tx, rate); err != nil {
+			return fmt.Errorf("tax rate %s: %w", r.name, err)
+		}
 	}
-	_, err = tx.NewInsert().Model(&rates).Exec(ctx)
-	return err
+	return nil
 }
