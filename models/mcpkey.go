@@ -66,6 +66,11 @@ func ListMCPKeys(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]MC
 	return out, p.Apply(q).Scan(ctx)
 }
 
+// CountMCPKeys counts a store's AI-connector keys, revoked ones included.
+func CountMCPKeys(ctx context.Context, db bun.IDB, storeID int64) (int64, error) {
+	return db.NewSelect().Model((*MCPKey)(nil)).Where("store_id = ?", storeID).Count(ctx)
+}
+
 // CreateMCPKey stores a new AI-connector key (its secret already hashed)
 // and reads back what the database filled in.
 func CreateMCPKey(ctx context.Context, db bun.IDB, k *MCPKey) error {

@@ -108,12 +108,16 @@ func staff(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) error {
 	return nil
 }
 
-// ownerID is the id of the store's first owner, or 0.
-func ownerID(ctx context.Context, tx bun.Tx, storeID int64) int64 {
+// ownerID is the id of the store's first owner (the lowest user id), or 0.
+func ownerID(ctx context.Context, tx bun.Tx, storeID int64) (int64, error) {
+	members, err := models.ListMembers(ctx, tx, storeID, models.Paging{Limit: math.MaxInt32})
 	var id int64
-	tx.NewSelect().Model((*models.StoreMember)(nil)).Column("user_id").
-		Where("store_id = ? AND role = 'owner'", storeID).OrderExpr("user_id").Limit(1).Scan(ctx, &id) //nolint:errcheck // no owner: 0
-	return id
+	for _, m := range members {
+		if m.Role == "owner" && (id == 0 || m.UserID < id) {
+			id = m.UserID
+		}
+	}
+	return id, err
 }
 
 func apiKeys(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
@@ -121,7 +125,10 @@ func apiKeys(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error
 	if err != nil || n > 0 {
 		return err
 	}
-	owner := ownerID(ctx, tx, storeID)
+	owner, err := ownerID(ctx, tx, storeID)
+	if err != nil {
+		return err
+	}
 	day := 24 * time.Hour
 	keys := []struct {
 		name, role string
@@ -163,11 +170,14 @@ func apiKeys(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error
 }
 
 func mcp(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
-	n, err := tx.NewSelect().Model((*models.MCPKey)(nil)).Where("store_id = ?", storeID).Count(ctx)
+	n, err := models.CountMCPKeys(ctx, tx, storeID)
 	if err != nil || n > 0 {
 		return err
 	}
-	owner := ownerID(ctx, tx, storeID)
+	owner, err := ownerID(ctx, tx, storeID)
+	if err != nil {
+		return err
+	}
 	preset := models.MCPPresets[0]
 	_, hash, hint := auth.NewSecret("mcp")
 	used := now.Add(-2 * time.Hour)
