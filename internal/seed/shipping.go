@@ -2,7 +2,6 @@ package seed
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -225,11 +224,9 @@ func seedTax(ctx context.Context, tx bun.Tx, storeID int64) error {
 	if err != nil || n > 0 {
 		return err
 	}
+	rates := make([]models.TaxRate, len(shipTaxRates))
 	for i, r := range shipTaxRates {
-		rate := &models.TaxRate{StoreID: storeID, Name: r.name, Country: r.country, Province: r.province, RateBps: r.bps, Position: int64(i)}
-		if err := models.InsertTaxRate(ctx, tx, rate); err != nil {
-			return fmt.Errorf("tax rate %s: %w", r.name, err)
-		}
+		rates[i] = models.TaxRate{StoreID: storeID, Name: r.name, Country: r.country, Province: r.province, RateBps: r.bps, Position: int64(i)}
 	}
-	return nil
+	return models.InsertTaxRates(ctx, tx, rates)
 }
