@@ -66,6 +66,18 @@ func ListMCPKeys(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]MC
 	return out, p.Apply(q).Scan(ctx)
 }
 
+// CountMCPKeys counts a store's AI-connector keys, revoked ones included.
+func CountMCPKeys(ctx context.Context, db bun.IDB, storeID int64) (int64, error) {
+	return db.NewSelect().Model((*MCPKey)(nil)).Where("store_id = ?", storeID).Count(ctx)
+}
+
+// CreateMCPKey stores a new AI-connector key (its secret already hashed)
+// and reads back what the database filled in.
+func CreateMCPKey(ctx context.Context, db bun.IDB, k *MCPKey) error {
+	_, err := db.NewInsert().Model(k).Returning("*").Exec(ctx)
+	return classify(err, "the AI-connector key")
+}
+
 // RevokeMCPKey disconnects an AI app by revoking its key.
 func RevokeMCPKey(ctx context.Context, db bun.IDB, storeID, id int64) (*MCPKey, error) {
 	k := new(MCPKey)
@@ -102,6 +114,15 @@ type MCPActivity struct {
 	Error      *string   `bun:"error" json:"error"`
 	Country    *string   `bun:"country" json:"country"`
 	At         time.Time `bun:"at,nullzero,default:now()" json:"at"`
+}
+
+// RecordMCPActivity stores calls AI assistants made, in one statement.
+func RecordMCPActivity(ctx context.Context, db bun.IDB, calls ...MCPActivity) error {
+	if len(calls) == 0 {
+		return nil
+	}
+	_, err := db.NewInsert().Model(&calls).Exec(ctx)
+	return err
 }
 
 // ListMCPActivity lists what AI assistants did, newest first.

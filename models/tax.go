@@ -79,7 +79,20 @@ func NextTaxRatePosition(ctx context.Context, db bun.IDB, storeID int64) (int64,
 
 // InsertTaxRate stores a new tax rate row.
 func InsertTaxRate(ctx context.Context, db bun.IDB, r *TaxRate) error {
-	_, err := db.NewInsert().Model(r).Returning("id, created_at, updated_at").Exec(ctx)
+	rates := []TaxRate{*r}
+	err := InsertTaxRates(ctx, db, rates)
+	*r = rates[0]
+	return err
+}
+
+// InsertTaxRates stores new tax rate rows in one statement (a store's
+// whole table at once, as the seed writes it); each receives its id and
+// times.
+func InsertTaxRates(ctx context.Context, db bun.IDB, rates []TaxRate) error {
+	if len(rates) == 0 {
+		return nil
+	}
+	_, err := db.NewInsert().Model(&rates).Returning("id, created_at, updated_at").Exec(ctx)
 	return classify(err, "the tax rate")
 }
 

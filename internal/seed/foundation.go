@@ -2,6 +2,7 @@ package seed
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -45,16 +46,30 @@ func settings(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) error 
 	}
 	for i := range values {
 		values[i].StoreID = storeID
-		if err := insertSettingIfMissing(ctx, tx, &values[i]); err != nil {
+	}
+	return putMissingSettings(ctx, tx, storeID, values...)
+}
+
+// putMissingSettings stores the settings the store does not have yet,
+// through the API's PutSetting; one a person changed is left as it is.
+func putMissingSettings(ctx context.Context, tx bun.Tx, storeID int64, values ...models.StoreSetting) error {
+	have, err := models.ListSettings(ctx, tx, storeID, models.SettingFilter{}, models.Paging{Limit: math.MaxInt32})
+	if err != nil {
+		return err
+	}
+	stored := make(map[models.StoreSettingRef]bool, len(have))
+	for _, h := range have {
+		stored[models.StoreSettingRef{Namespace: h.Namespace, Key: h.Key}] = true
+	}
+	for i := range values {
+		if stored[models.StoreSettingRef{Namespace: values[i].Namespace, Key: values[i].Key}] {
+			continue
+		}
+		if err := models.PutSetting(ctx, tx, &values[i]); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func insertSettingIfMissing(ctx context.Context, tx bun.Tx, s *models.StoreSetting) error {
-	_, err := tx.NewInsert().Model(s).On("CONFLICT (store_id, namespace, key) DO NOTHING").Exec(ctx)
-	return err
 }
 
 // people are the demo store's team.
@@ -69,25 +84,40 @@ var people = []struct {
 }
 
 func staff(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) error {
+	members, err := models.ListMembers(ctx, tx, storeID, models.Paging{Limit: math.MaxInt32})
+	if err != nil {
+		return err
+	}
+	member := make(map[int64]bool, len(members))
+	for _, m := range members {
+		member[m.UserID] = true
+	}
 	for _, p := range people {
 		u, _, err := models.EnsureUser(ctx, tx, p.email, p.name)
 		if err != nil {
 			return err
 		}
+		if member[u.ID] {
+			continue // a membership is left as a person made it
+		}
 		m := &models.StoreMember{StoreID: storeID, UserID: u.ID, Role: p.role, Status: p.status}
-		if _, err := tx.NewInsert().Model(m).On("CONFLICT (store_id, user_id) DO NOTHING").Exec(ctx); err != nil {
+		if err := models.AddMember(ctx, tx, m); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// ownerID is the id of the store's first owner, or 0.
-func ownerID(ctx context.Context, tx bun.Tx, storeID int64) int64 {
+// ownerID is the id of the store's first owner (the lowest user id), or 0.
+func ownerID(ctx context.Context, tx bun.Tx, storeID int64) (int64, error) {
+	members, err := models.ListMembers(ctx, tx, storeID, models.Paging{Limit: math.MaxInt32})
 	var id int64
-	tx.NewSelect().Model((*models.StoreMember)(nil)).Column("user_id").
-		Where("store_id = ? AND role = 'owner'", storeID).OrderExpr("user_id").Limit(1).Scan(ctx, &id) //nolint:errcheck // no owner: 0
-	return id
+	for _, m := range members {
+		if m.Role == "owner" && (id == 0 || m.UserID < id) {
+			id = m.UserID
+		}
+	}
+	return id, err
 }
 
 func apiKeys(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
@@ -95,7 +125,10 @@ func apiKeys(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error
 	if err != nil || n > 0 {
 		return err
 	}
-	owner := ownerID(ctx, tx, storeID)
+	owner, err := ownerID(ctx, tx, storeID)
+	if err != nil {
+		return err
+	}
 	day := 24 * time.Hour
 	keys := []struct {
 		name, role string
@@ -137,11 +170,14 @@ func apiKeys(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error
 }
 
 func mcp(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
-	n, err := tx.NewSelect().Model((*models.MCPKey)(nil)).Where("store_id = ?", storeID).Count(ctx)
+	n, err := models.CountMCPKeys(ctx, tx, storeID)
 	if err != nil || n > 0 {
 		return err
 	}
-	owner := ownerID(ctx, tx, storeID)
+	owner, err := ownerID(ctx, tx, storeID)
+	if err != nil {
+		return err
+	}
 	preset := models.MCPPresets[0]
 	_, hash, hint := auth.NewSecret("mcp")
 	used := now.Add(-2 * time.Hour)
@@ -150,7 +186,7 @@ func mcp(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
 		Scopes: preset.Scopes, SecretHash: hash, Hint: hint, CreatedBy: owner,
 		CreatedAt: now.Add(-14 * 24 * time.Hour), LastUsedAt: &used,
 	}
-	if _, err := tx.NewInsert().Model(k).Returning("*").Exec(ctx); err != nil {
+	if err := models.CreateMCPKey(ctx, tx, k); err != nil {
 		return err
 	}
 	editor := models.MCPPresets[1]
@@ -159,7 +195,7 @@ func mcp(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
 		StoreID: storeID, Name: "Catalogue copywriter", Kind: "mcp", Preset: editor.Key, Role: editor.Role,
 		Scopes: editor.Scopes, SecretHash: hash2, Hint: hint2, CreatedBy: owner, CreatedAt: now.Add(-5 * 24 * time.Hour),
 	}
-	if _, err := tx.NewInsert().Model(k2).Returning("*").Exec(ctx); err != nil {
+	if err := models.CreateMCPKey(ctx, tx, k2); err != nil {
 		return err
 	}
 	subject := "product 'Trail Runner 2'"
@@ -173,8 +209,7 @@ func mcp(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
 			Requested: map[string]any{"price_cents": -100},
 			Result:    "rejected", StatusCode: 400, Error: ptr("price_cents must not be negative"), At: now.Add(-25 * time.Hour)},
 	}
-	_, err = tx.NewInsert().Model(&activity).Exec(ctx)
-	return err
+	return models.RecordMCPActivity(ctx, tx, activity...)
 }
 
 func webhookSubscriptions(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) error {

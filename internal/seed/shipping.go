@@ -158,7 +158,7 @@ func shippingAndTax(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) 
 	if err := seedTax(ctx, tx, storeID); err != nil {
 		return err
 	}
-	return insertSettingIfMissing(ctx, tx, &models.StoreSetting{StoreID: storeID,
+	return putMissingSettings(ctx, tx, storeID, models.StoreSetting{StoreID: storeID,
 		Namespace: models.TaxSettingNamespace, Key: models.TaxSettingChargeOnShipping, Value: false})
 }
 
@@ -228,6 +228,5 @@ func seedTax(ctx context.Context, tx bun.Tx, storeID int64) error {
 	for i, r := range shipTaxRates {
 		rates[i] = models.TaxRate{StoreID: storeID, Name: r.name, Country: r.country, Province: r.province, RateBps: r.bps, Position: int64(i)}
 	}
-	_, err = tx.NewInsert().Model(&rates).Exec(ctx)
-	return err
+	return models.InsertTaxRates(ctx, tx, rates)
 }
