@@ -14,7 +14,6 @@ import (
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
-	"storeadmin/resolvers"
 )
 
 // ssView fails unless v is an object with exactly fields, each written
@@ -162,7 +161,7 @@ func ssExpiredKey(t *testing.T, e *apitest.Env, storeID int64, role auth.Role, s
 	t.Helper()
 	ctx := context.Background()
 	soon := time.Now().Add(time.Hour)
-	k, err := resolvers.NewAPIKey(storeID, "expiring", role, scopes, &soon, time.Now())
+	k, err := auth.NewAPIKey(storeID, "expiring", role, scopes, &soon, time.Now())
 	if err != nil {
 		t.Fatalf("new key: %v", err)
 	}
@@ -763,7 +762,7 @@ func ssKeyAllScopes(t *testing.T, e *apitest.Env, storeID int64) string {
 			scopes = append(scopes, r.Resource+":"+a)
 		}
 	}
-	k, err := resolvers.NewAPIKey(storeID, "every scope", auth.RoleAdmin, scopes, nil, time.Now())
+	k, err := auth.NewAPIKey(storeID, "every scope", auth.RoleAdmin, scopes, nil, time.Now())
 	if err != nil {
 		t.Fatalf("new key: %v", err)
 	}
