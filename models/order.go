@@ -296,6 +296,14 @@ func NewOrderToken() string {
 	return hex.EncodeToString(b)
 }
 
+// ExternalID names a transaction the service itself made, as a payment
+// provider would ("re_…" for a refund).
+func ExternalID(prefix string) string {
+	b := make([]byte, 12)
+	rand.Read(b) //nolint:errcheck // crypto/rand.Read does not fail on supported platforms
+	return prefix + "_" + hex.EncodeToString(b)
+}
+
 // OrderFilter narrows an orders list; Sort orders it.
 type OrderFilter struct {
 	Status            *string    `json:"status"`
