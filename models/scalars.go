@@ -1,7 +1,3 @@
-// Package models holds the bun models of storeadmin (one table, one struct),
-// their enums and state rules, and the storage functions that read and write
-// them. Storage functions take a bun.IDB, so they work in or out of a
-// transaction, and a store id, so every query is scoped to one tenant.
 package models
 
 import (

@@ -46,7 +46,7 @@ func (r *mutationResolver) CreateAPIKey(ctx context.Context, input graph.APIKeyI
 	if err != nil {
 		return nil, err
 	}
-	k, err := NewAPIKey(sid, input.Name, role, input.Scopes, input.ExpiresAt, r.Now())
+	k, err := auth.NewAPIKey(sid, input.Name, role, input.Scopes, input.ExpiresAt, r.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -2,22 +2,19 @@ package resolvers
 
 import (
 	"context"
-	"strconv"
-	"time"
 
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
 	"storeadmin/internal/apperr"
-	"storeadmin/internal/pricing"
 	"storeadmin/models"
 )
 
 // markPaid turns the draft id into a paid order, in one transaction: the
-// draft is repriced as of now, the order copies its totals and lines, the
-// payment is a successful sale, the code's usage is taken (a code used up
-// meanwhile is a 409 and nothing is written), tracked stock goes down, and
-// order.paid is emitted with the new order.
+// draft is repriced as of now and placed as priced (models.PlaceOrder: the
+// code's usage is taken, a code used up meanwhile is a 409 and nothing is
+// written; tracked stock goes down; the payment is a successful sale), the
+// draft is completed, and order.paid is emitted with the new order.
 func (r *Resolver) markPaid(ctx context.Context, id int64, in graph.DraftPaymentInput) (*graph.DraftOrderPaid, error) {
 	sid, err := storeID(ctx)
 	if err != nil {
@@ -59,17 +56,11 @@ func (r *Resolver) markPaid(ctx context.Context, id int64, in graph.DraftPayment
 		if err != nil {
 			return err
 		}
-		o, err := placeOrder(ctx, tx, d, lines, now)
+		placement := models.DraftPlacement(d, lines, priced)
+		placement.Payment = models.Payment{Provider: provider, Method: method, Reference: reference}
+		placement.Actor, placement.Now = actorSource(ctx), now
+		o, err := models.PlaceOrder(ctx, tx, placement)
 		if err != nil {
-			return err
-		}
-		if err := r.redeem(ctx, tx, d, o, priced, now); err != nil {
-			return err
-		}
-		if err := takeStock(ctx, tx, sid, lines); err != nil {
-			return err
-		}
-		if err := payOrder(ctx, tx, o, provider, method, reference, now); err != nil {
 			return err
 		}
 		d.Status, d.OrderID, d.CompletedAt, d.UpdatedAt = models.DraftCompleted, &o.ID, &now, now
@@ -84,109 +75,4 @@ func (r *Resolver) markPaid(ctx context.Context, id int64, in graph.DraftPayment
 		return nil
 	})
 	return out, err
-}
-
-// placeOrder stores the order a draft becomes: its customer, number,
-// lines and totals, exactly as priced.
-func placeOrder(ctx context.Context, tx bun.IDB, d *models.DraftOrder, lines []models.DraftOrderLine, now time.Time) (*models.Order, error) {
-	o := &models.Order{
-		StoreID: d.StoreID, Email: d.Email, Currency: d.Currency, Status: models.OrderOpen,
-		FinancialStatus: models.FinancialPending, FulfillmentStatus: models.FulfillmentUnfulfilled,
-		SubtotalCents: d.SubtotalCents, DiscountCents: d.DiscountCents, DiscountCode: d.DiscountCode,
-		ShippingCents: d.ShippingCents, TaxCents: d.TaxCents, TotalCents: d.TotalCents,
-		ShippingAddress: d.ShippingAddress, BillingAddress: d.BillingAddress, Note: d.Note, Tags: d.Tags,
-		SystemTags: []string{"draft_order"}, Source: "draft_order", DraftOrderID: &d.ID,
-		CheckoutStartedAt: &d.CreatedAt, CreatedAt: now, UpdatedAt: now,
-	}
-	if d.ShippingRateID != 0 {
-		o.ShippingLine = map[string]any{"title": d.ShippingTitle, "code": "rate-" + strconv.FormatInt(d.ShippingRateID, 10), "price_cents": d.ShippingCents}
-	}
-	if d.Email != "" {
-		c := &models.Customer{StoreID: d.StoreID, Email: d.Email}
-		fillCustomerName(c, d.BillingAddress, d.ShippingAddress)
-		if err := models.UpsertCustomer(ctx, tx, c); err != nil {
-			return nil, err
-		}
-		o.CustomerID = &c.ID
-	}
-	var err error
-	if o.OrderNumber, o.OrderNumberDisplay, err = models.NextOrderNumber(ctx, tx, d.StoreID); err != nil {
-		return nil, err
-	}
-	items := make([]models.OrderLineItem, len(lines))
-	for i, l := range lines {
-		items[i] = models.OrderLineItem{
-			VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, VariantTitle: l.VariantTitle, SKU: l.SKU,
-			PriceCents: l.PriceCents, Quantity: l.Quantity, RequiresShipping: l.RequiresShipping, Source: "draft_order",
-		}
-	}
-	if err := models.InsertOrder(ctx, tx, o, items); err != nil {
-		return nil, err
-	}
-	return o, models.AddOrderEvents(ctx, tx, models.OrderEvent{
-		StoreID: o.StoreID, OrderID: o.ID, Name: "created", Source: actorSource(ctx), At: now,
-		Detail: map[string]any{"draft_order_id": d.ID, "draft_name": d.Name},
-	})
-}
-
-// fillCustomerName takes the customer's name and phone from the first
-// address that has them.
-func fillCustomerName(c *models.Customer, addresses ...any) {
-	for _, a := range addresses {
-		obj, _ := a.(map[string]any)
-		first, _ := obj["first_name"].(string)
-		last, _ := obj["last_name"].(string)
-		phone, _ := obj["phone"].(string)
-		if first != "" || last != "" {
-			c.FirstName, c.LastName, c.Phone = first, last, phone
-			return
-		}
-	}
-}
-
-// redeem takes one use of the code the pricing applied; a code that
-// applied nothing is not used.
-func (r *Resolver) redeem(ctx context.Context, tx bun.IDB, d *models.DraftOrder, o *models.Order, priced pricing.Result, now time.Time) error {
-	if d.DiscountID == nil {
-		return nil
-	}
-	for _, a := range priced.Applied {
-		if a.DiscountID == *d.DiscountID {
-			return models.RedeemDiscount(ctx, tx, d.StoreID, *d.DiscountID, d.Email, o.ID, now)
-		}
-	}
-	return nil
-}
-
-// takeStock removes the sold quantities from tracked variants.
-func takeStock(ctx context.Context, tx bun.IDB, storeID int64, lines []models.DraftOrderLine) error {
-	sold := map[int64]int64{}
-	for _, l := range lines {
-		if l.VariantID != nil {
-			sold[*l.VariantID] -= l.Quantity
-		}
-	}
-	return models.AdjustInventory(ctx, tx, storeID, sold)
-}
-
-// payOrder records the draft's payment as a successful sale and brings the
-// order's statuses up to date.
-func payOrder(ctx context.Context, tx bun.IDB, o *models.Order, provider, method, reference string, now time.Time) error {
-	if o.TotalCents > 0 {
-		if reference == "" {
-			reference = externalID("pay")
-		}
-		sale := models.OrderTransaction{StoreID: o.StoreID, OrderID: o.ID, Kind: models.TxSale, Status: models.TxSuccess,
-			AmountCents: o.TotalCents, Currency: o.Currency, Provider: provider, ExternalID: reference, CreatedAt: now}
-		if method != "" {
-			sale.PaymentMethod = &method
-		}
-		if err := models.InsertTransaction(ctx, tx, &sale); err != nil {
-			return err
-		}
-		if err := timeline(ctx, tx, o, "paid", now, &sale.AmountCents, &sale.ID, nil); err != nil {
-			return err
-		}
-	}
-	return models.RefreshOrderState(ctx, tx, o, now)
 }

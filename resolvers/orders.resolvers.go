@@ -46,15 +46,15 @@ func (r *mutationResolver) CancelOrder(ctx context.Context, id int64, input *gra
 	if input != nil {
 		in = *input
 	}
-	return r.changeOrder(ctx, id, r.cancel(in))
+	return r.changeOrder(ctx, id, cancel(in))
 }
 
 func (r *mutationResolver) RefundOrder(ctx context.Context, id int64, input graph.RefundInput) (*models.Refund, error) {
-	refund := new(models.Refund)
-	if _, err := r.changeOrder(ctx, id, r.refund(input, refund)); err != nil {
+	out := new(models.Refund)
+	if _, err := r.changeOrder(ctx, id, refund(input, out)); err != nil {
 		return nil, err
 	}
-	return refund, nil
+	return out, nil
 }
 
 func (r *mutationResolver) CreateFulfillment(ctx context.Context, id int64, input *graph.FulfillmentInput) (*graph.FulfillmentCreated, error) {

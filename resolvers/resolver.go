@@ -1,6 +1,14 @@
-// Package resolvers is the one way into the domain: the GraphQL resolvers
-// that both surfaces run. They check input, apply domain rules and call the
-// storage functions of models; they never build SQL themselves.
+// Package resolvers holds the GraphQL resolvers that both surfaces (POST
+// /graphql and the REST adapter) run. A resolver checks the client's input
+// (lengths, required fields, allowed values, what a request must name),
+// calls models in one transaction (storage, and the rules every caller
+// shares: models.PlaceOrder, models.RefundOrder, ...), and emits the
+// change's events, whose payload is the REST detail view. Resolvers never
+// build SQL.
+//
+// This is the API's way into the domain, not the only one: the command
+// line, the seed, the event outbox and the audit log call models directly.
+// That is why a rule every caller must keep lives in models, not here.
 package resolvers
 
 import (

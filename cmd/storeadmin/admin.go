@@ -17,7 +17,6 @@ import (
 	"storeadmin/internal/handle"
 	"storeadmin/internal/seed"
 	"storeadmin/models"
-	"storeadmin/resolvers"
 )
 
 func migrate(ctx context.Context, args []string, log *slog.Logger) error {
@@ -89,7 +88,7 @@ func createKey(ctx context.Context, bdb *bun.DB, s *models.Store, name, role, sc
 		t := now.Add(expiresIn)
 		expires = &t
 	}
-	k, err := resolvers.NewAPIKey(s.ID, name, r, splitList(scopes), expires, now)
+	k, err := auth.NewAPIKey(s.ID, name, r, splitList(scopes), expires, now)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,6 @@ import (
 	"storeadmin/internal/seed"
 	"storeadmin/internal/server"
 	"storeadmin/models"
-	"storeadmin/resolvers"
 )
 
 // demoHandle is the store serve --demo creates.
@@ -184,7 +183,7 @@ func prepareDemo(ctx context.Context, db *bun.DB, files *media.Media, log *slog.
 	if err := seed.Store(ctx, db, files, store.ID, time.Now()); err != nil {
 		return "", fmt.Errorf("seed demo store: %w", err)
 	}
-	k, err := resolvers.NewAPIKey(store.ID, "Demo admin key "+time.Now().UTC().Format(time.DateTime), auth.RoleAdmin, nil, nil, time.Now())
+	k, err := auth.NewAPIKey(store.ID, "Demo admin key "+time.Now().UTC().Format(time.DateTime), auth.RoleAdmin, nil, nil, time.Now())
 	if err != nil {
 		return "", err
 	}

@@ -201,7 +201,7 @@ func TestAPIKeysAuthentication(t *testing.T) {
 	s := e.Store("Acme")
 	key := e.Key(s.ID, auth.RoleAdmin)
 	future := time.Now().Add(time.Hour)
-	k, err := resolvers.NewAPIKey(s.ID, "expires later", auth.RoleStaff, nil, &future, time.Now())
+	k, err := auth.NewAPIKey(s.ID, "expires later", auth.RoleStaff, nil, &future, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

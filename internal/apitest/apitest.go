@@ -31,7 +31,6 @@ import (
 	"storeadmin/internal/server"
 	"storeadmin/internal/testdb"
 	"storeadmin/models"
-	"storeadmin/resolvers"
 	"storeadmin/rest"
 )
 
@@ -234,7 +233,7 @@ func (e *Env) Store(name string) *models.Store {
 // Key creates an API key of the store and returns its secret.
 func (e *Env) Key(storeID int64, role auth.Role, scopes ...string) string {
 	e.T.Helper()
-	k, err := resolvers.NewAPIKey(storeID, "test "+string(role)+" "+strings.Join(scopes, ","), role, scopes, nil, time.Now())
+	k, err := auth.NewAPIKey(storeID, "test "+string(role)+" "+strings.Join(scopes, ","), role, scopes, nil, time.Now())
 	if err != nil {
 		e.T.Fatalf("new key: %v", err)
 	}

@@ -59,7 +59,6 @@ import (
 	"storeadmin/internal/apitest"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
-	"storeadmin/resolvers"
 )
 
 // newAcme starts the service with one store, Acme, and its admin key:
@@ -503,7 +502,7 @@ func expiredKey(t *testing.T, e *apitest.Env, storeID int64, role auth.Role, sco
 	t.Helper()
 	ctx := context.Background()
 	soon := time.Now().Add(time.Hour)
-	k, err := resolvers.NewAPIKey(storeID, "expiring", role, scopes, &soon, time.Now())
+	k, err := auth.NewAPIKey(storeID, "expiring", role, scopes, &soon, time.Now())
 	if err != nil {
 		t.Fatalf("new key: %v", err)
 	}
@@ -551,7 +550,7 @@ func keyWithAllScopes(t *testing.T, e *apitest.Env, storeID int64) string {
 			scopes = append(scopes, r.Resource+":"+a)
 		}
 	}
-	k, err := resolvers.NewAPIKey(storeID, "every scope", auth.RoleAdmin, scopes, nil, time.Now())
+	k, err := auth.NewAPIKey(storeID, "every scope", auth.RoleAdmin, scopes, nil, time.Now())
 	if err != nil {
 		t.Fatalf("new key: %v", err)
 	}

@@ -1,7 +1,8 @@
-// Package auth knows who is calling and what they may do: API key secrets,
-// roles, scopes, the principal carried in a request's context, and the one
-// access check that the GraphQL directives apply to every root field and to
-// every record of another resource nested in an answer.
+// Package auth knows who is calling and what they may do: API keys (made by
+// NewAPIKey) and their secrets, roles, scopes, the principal carried in a
+// request's context, and the one access check that the GraphQL directives
+// apply to every root field and to every record of another resource nested
+// in an answer.
 package auth
 
 import (

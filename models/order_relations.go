@@ -1,0 +1,60 @@
+package models
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+)
+
+// OrdersByID loads orders by id, for a dataloader.
+func OrdersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Order, error) {
+	var out []Order
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	return out, err
+}
+
+// LineItemsByOrder loads the lines of several orders, for a dataloader.
+func LineItemsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]OrderLineItem, error) {
+	var out []OrderLineItem
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
+		Order("order_id", "position", "id").Scan(ctx)
+	return out, err
+}
+
+// TransactionsByOrder loads the transactions of several orders, oldest
+// first, for a dataloader.
+func TransactionsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]OrderTransaction, error) {
+	var out []OrderTransaction
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
+		Order("order_id", "created_at", "id").Scan(ctx)
+	return out, err
+}
+
+// FulfillmentsByOrder loads the shipments of several orders, for a
+// dataloader.
+func FulfillmentsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]Fulfillment, error) {
+	var out []Fulfillment
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
+		Order("order_id", "id").Scan(ctx)
+	return out, err
+}
+
+// ItemsByFulfillment loads the items of several shipments with their
+// lines' titles, for a dataloader.
+func ItemsByFulfillment(ctx context.Context, db bun.IDB, storeID int64, fulfillmentIDs []int64) ([]FulfillmentItem, error) {
+	var out []FulfillmentItem
+	err := db.NewSelect().Model(&out).
+		ColumnExpr("fi.*, li.title, li.variant_title").
+		Join("JOIN order_line_items AS li ON li.id = fi.line_item_id").
+		Where("li.store_id = ? AND fi.fulfillment_id IN (?)", storeID, bun.List(fulfillmentIDs)).
+		Order("fi.fulfillment_id", "li.position", "li.id").Scan(ctx)
+	return out, err
+}
+
+// RefundsByOrder loads the refunds of several orders, for a dataloader.
+func RefundsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]Refund, error) {
+	var out []Refund
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
+		Order("order_id", "id").Scan(ctx)
+	return out, err
+}
