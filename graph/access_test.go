@@ -104,7 +104,7 @@ func accessResource(dirs ast.DirectiveList) string {
 // resource its answer belongs to: the field's resource and, as the
 // directive does not apply the rule of the type a root field returns, that
 // type's resource too (the operation's one scope, as the spec gives each
-// operation one, stands for it; cancelFulfillment answers an Order).
+// operation one, stands for it).
 func rootHeld(schema *ast.Schema, f *ast.FieldDefinition) (map[string]bool, string) {
 	res := accessResource(f.Directives)
 	held := map[string]bool{res: true}

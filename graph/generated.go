@@ -439,6 +439,11 @@ type ComplexityRoot struct {
 		TrackingURL    func(childComplexity int) int
 	}
 
+	FulfillmentCancelled struct {
+		FulfillmentStatus func(childComplexity int) int
+		Order             func(childComplexity int) int
+	}
+
 	FulfillmentCreated struct {
 		Fulfillment       func(childComplexity int) int
 		FulfillmentStatus func(childComplexity int) int
@@ -1186,7 +1191,7 @@ type MutationResolver interface {
 	CancelOrder(ctx context.Context, id int64, input *OrderCancelInput) (*models.Order, error)
 	RefundOrder(ctx context.Context, id int64, input RefundInput) (*models.Refund, error)
 	CreateFulfillment(ctx context.Context, id int64, input *FulfillmentInput) (*FulfillmentCreated, error)
-	CancelFulfillment(ctx context.Context, id int64) (*models.Order, error)
+	CancelFulfillment(ctx context.Context, id int64) (*FulfillmentCancelled, error)
 	CreateProduct(ctx context.Context, input ProductInput) (*models.Product, error)
 	UpdateProduct(ctx context.Context, id int64, input ProductInput) (*models.Product, error)
 	DeleteProduct(ctx context.Context, id int64) (bool, error)
@@ -3215,6 +3220,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Fulfillment.TrackingURL(childComplexity), true
+
+	case "FulfillmentCancelled.fulfillment_status":
+		if e.ComplexityRoot.FulfillmentCancelled.FulfillmentStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfillmentCancelled.FulfillmentStatus(childComplexity), true
+	case "FulfillmentCancelled.order":
+		if e.ComplexityRoot.FulfillmentCancelled.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FulfillmentCancelled.Order(childComplexity), true
 
 	case "FulfillmentCreated.fulfillment":
 		if e.ComplexityRoot.FulfillmentCreated.Fulfillment == nil {
@@ -8325,6 +8343,18 @@ type Refund {
   order_financial_status: String!
 }
 
+"""
+What cancelling a shipment answers. The operation needs only
+fulfillments:write, so the order is under its own rule: a key without
+orders:read gets null there, with a FORBIDDEN error.
+"""
+type FulfillmentCancelled {
+  "The order's fulfilment status once the shipment is cancelled."
+  fulfillment_status: String!
+  "The order, as its detail view shows it."
+  order: Order
+}
+
 "One shipment. status is success, or cancelled (its quantities went back to the order)."
 type Fulfillment {
   id: Int!
@@ -8500,8 +8530,8 @@ extend type Mutation {
   refundOrder(id: Int!, input: RefundInput!): Refund! @access(scope: "orders:write")
   "Ships lines of an order (409 beyond what is left to ship); emits order.fulfilled."
   createFulfillment(id: Int!, input: FulfillmentInput): FulfillmentCreated! @access(scope: "orders:write")
-  "Cancels a shipment; its quantities return to the order. Answers the order."
-  cancelFulfillment(id: Int!): Order! @access(scope: "fulfillments:write")
+  "Cancels a shipment; its quantities return to the order. Answers the order's fulfilment status, and the order itself to keys that may read orders."
+  cancelFulfillment(id: Int!): FulfillmentCancelled! @access(scope: "fulfillments:write")
 }
 
 extend type Query {
@@ -9942,6 +9972,16 @@ func (ec *executionContext) childFields_Fulfillment(ctx context.Context, field g
 		return ec.fieldContext_Fulfillment_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Fulfillment", field.Name)
+}
+
+func (ec *executionContext) childFields_FulfillmentCancelled(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fulfillment_status":
+		return ec.fieldContext_FulfillmentCancelled_fulfillment_status(ctx, field)
+	case "order":
+		return ec.fieldContext_FulfillmentCancelled_order(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FulfillmentCancelled", field.Name)
 }
 
 func (ec *executionContext) childFields_FulfillmentCreated(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -20930,6 +20970,79 @@ func (ec *executionContext) fieldContext_Fulfillment_items(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _FulfillmentCancelled_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCancelled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfillmentCancelled_fulfillment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfillmentStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FulfillmentCancelled_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FulfillmentCancelled", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FulfillmentCancelled_order(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCancelled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FulfillmentCancelled_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FulfillmentCancelled_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FulfillmentCancelled",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _FulfillmentCreated_fulfillment(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCreated) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24280,35 +24393,23 @@ func (ec *executionContext) _Mutation_cancelFulfillment(ctx context.Context, fie
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				scope, err := ec.unmarshalNString2string(ctx, "fulfillments:write")
 				if err != nil {
-					var zeroVal *models.Order
+					var zeroVal *FulfillmentCancelled
 					return zeroVal, err
 				}
 				if ec.Directives.Access == nil {
-					var zeroVal *models.Order
+					var zeroVal *FulfillmentCancelled
 					return zeroVal, errors.New("directive access is not implemented")
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
-			directive2 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "fulfillments:write")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Order
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
-			}
 
-			next = directive2
+			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
-			return ec.marshalNOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *FulfillmentCancelled) graphql.Marshaler {
+			return ec.marshalNFulfillmentCancelled2ᚖstoreadminᚋgraphᚐFulfillmentCancelled(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24321,7 +24422,7 @@ func (ec *executionContext) fieldContext_Mutation_cancelFulfillment(ctx context.
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
+			return ec.childFields_FulfillmentCancelled(ctx, field)
 		},
 	}
 	defer func() {
@@ -46080,6 +46181,49 @@ func (ec *executionContext) _Fulfillment(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var fulfillmentCancelledImplementors = []string{"FulfillmentCancelled"}
+
+func (ec *executionContext) _FulfillmentCancelled(ctx context.Context, sel ast.SelectionSet, obj *FulfillmentCancelled) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fulfillmentCancelledImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FulfillmentCancelled")
+		case "fulfillment_status":
+			out.Values[i] = ec._FulfillmentCancelled_fulfillment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order":
+			out.Values[i] = ec._FulfillmentCancelled_order(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var fulfillmentCreatedImplementors = []string{"FulfillmentCreated"}
 
 func (ec *executionContext) _FulfillmentCreated(ctx context.Context, sel ast.SelectionSet, obj *FulfillmentCreated) graphql.Marshaler {
@@ -53335,6 +53479,16 @@ func (ec *executionContext) marshalNFulfillment2ᚖstoreadminᚋmodelsᚐFulfill
 		return graphql.Null
 	}
 	return ec._Fulfillment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFulfillmentCancelled2ᚖstoreadminᚋgraphᚐFulfillmentCancelled(ctx context.Context, sel ast.SelectionSet, v *FulfillmentCancelled) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FulfillmentCancelled(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNFulfillmentCreated2ᚖstoreadminᚋgraphᚐFulfillmentCreated(ctx context.Context, sel ast.SelectionSet, v *FulfillmentCreated) graphql.Marshaler {

@@ -369,6 +369,16 @@ type DraftShippingRateInput struct {
 	RateID int64 `json:"rate_id"`
 }
 
+// What cancelling a shipment answers. The operation needs only
+// fulfillments:write, so the order is under its own rule: a key without
+// orders:read gets null there, with a FORBIDDEN error.
+type FulfillmentCancelled struct {
+	// The order's fulfilment status once the shipment is cancelled.
+	FulfillmentStatus string `json:"fulfillment_status"`
+	// The order, as its detail view shows it.
+	Order *models.Order `json:"order,omitempty"`
+}
+
 // A shipment just created, with the order's fulfilment status after it.
 type FulfillmentCreated struct {
 	Fulfillment       *models.Fulfillment `json:"fulfillment"`

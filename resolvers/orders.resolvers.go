@@ -70,7 +70,7 @@ func (r *mutationResolver) CreateFulfillment(ctx context.Context, id int64, inpu
 	return &graph.FulfillmentCreated{Fulfillment: f, FulfillmentStatus: o.FulfillmentStatus}, nil
 }
 
-func (r *mutationResolver) CancelFulfillment(ctx context.Context, id int64) (*models.Order, error) {
+func (r *mutationResolver) CancelFulfillment(ctx context.Context, id int64) (*graph.FulfillmentCancelled, error) {
 	sid, err := storeID(ctx)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,10 @@ func (r *mutationResolver) CancelFulfillment(ctx context.Context, id int64) (*mo
 		o, err = cancelShipment(ctx, tx, sid, id, r.Now().UTC())
 		return err
 	})
-	return o, err
+	if err != nil {
+		return nil, err
+	}
+	return &graph.FulfillmentCancelled{FulfillmentStatus: o.FulfillmentStatus, Order: o}, nil
 }
 
 func (r *orderResolver) Customer(ctx context.Context, obj *models.Order) (*models.Customer, error) {

@@ -202,3 +202,34 @@ func TestNestedRuleInMutationAnswer(t *testing.T) {
 	}
 	f.e.Do(http.MethodGet, orderPath(wholeNumber(t, paid["order_id"])), f.admin, nil).Expect(t, http.StatusOK)
 }
+
+// TestCancelledShipmentAnswersTheOrderOnlyToOrderReaders: cancelling a
+// shipment needs fulfillments:write alone, which must not make the whole
+// order (its customer, its money) readable; with orders:read it is.
+func TestCancelledShipmentAnswersTheOrderOnlyToOrderReaders(t *testing.T) {
+	f := naSetup(t)
+	const cancel = `mutation($id: Int!) { cancelFulfillment(id: $id) { fulfillment_status order { id email customer { email } } } }`
+	for _, scopes := range [][]string{{"fulfillments:write"}, {"fulfillments:write", "orders:read"}} {
+		ship := f.e.Do(http.MethodPost, orderPath(f.orderID, "/fulfillments"), f.admin, map[string]any{}).Expect(t, http.StatusCreated)
+		shipment := ship.Obj("fulfillment")
+		key := f.e.Key(f.store.ID, auth.RoleAdmin, scopes...)
+		r := naGraphQL(t, f.e, key, cancel, map[string]any{"id": wholeNumber(t, shipment["id"])})
+		answer := r.Data()["cancelFulfillment"].(map[string]any)
+		if answer["fulfillment_status"] == nil {
+			t.Fatalf("%v: answer %s", scopes, r.Raw)
+		}
+		readsOrders := len(scopes) == 2
+		if got := naErrors(t, r); readsOrders != (len(got) == 0) || (!readsOrders && !reflect.DeepEqual(got, []string{"cancelFulfillment.order: orders:read scope"})) {
+			t.Fatalf("%v: errors %v; answer %s", scopes, got, r.Raw)
+		}
+		if (answer["order"] != nil) != readsOrders {
+			t.Fatalf("%v: the order was answered %v: %s", scopes, answer["order"] != nil, r.Raw)
+		}
+		// REST answers the fulfilment status alone, as the spec says.
+		ship = f.e.Do(http.MethodPost, orderPath(f.orderID, "/fulfillments"), f.admin, map[string]any{}).Expect(t, http.StatusCreated)
+		rest := f.e.Do(http.MethodPost, "/store/fulfillments/"+fmt.Sprint(wholeNumber(t, ship.Obj("fulfillment")["id"]))+"/cancel", key, nil).Expect(t, http.StatusOK)
+		if keys := sortedKeys(rest.Body); !reflect.DeepEqual(keys, []string{"fulfillment_status", "status"}) {
+			t.Fatalf("REST cancel answered %v", keys)
+		}
+	}
+}
