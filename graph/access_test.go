@@ -276,3 +276,28 @@ func TestRESTOperationsNeedOneScope(t *testing.T) {
 		}
 	}
 }
+
+// TestRootFieldsAnswerTheirOwnResource: a root field's rule is the
+// operation's one scope, and it stands for the type the field answers; so a
+// field must not answer a record of another resource directly (a
+// fulfillments:write operation answering a whole Order made the order and
+// its customer readable without orders:read). Such a field answers a
+// payload whose record sits under its type's own rule.
+func TestRootFieldsAnswerTheirOwnResource(t *testing.T) {
+	schema := graph.Schema()
+	for _, root := range []*ast.Definition{schema.Query, schema.Mutation} {
+		for _, f := range root.Fields {
+			if strings.HasPrefix(f.Name, "__") {
+				continue
+			}
+			t2 := schema.Types[f.Type.Name()]
+			if t2 == nil {
+				continue
+			}
+			if typeRes := accessResource(t2.Directives); typeRes != "" && typeRes != accessResource(f.Directives) {
+				t.Errorf("%s.%s (%s) answers %s, a record of %s: answer a payload with the record under its own rule",
+					root.Name, f.Name, accessResource(f.Directives), t2.Name, typeRes)
+			}
+		}
+	}
+}
