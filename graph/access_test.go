@@ -12,8 +12,8 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/rest"
 )
 

@@ -20,9 +20,9 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"storeadmin/graph/limits"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
-	"storeadmin/internal/database"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/database"
 	"storeadmin/internal/loaders"
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/ratelimit"
 )
 

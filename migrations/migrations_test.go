@@ -13,8 +13,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/database"
-	"storeadmin/internal/testdb"
+	"storeadmin/internal/base/database"
+	"storeadmin/internal/testkit/testdb"
 	"storeadmin/migrations"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // CollectionRule is one condition of a smart collection, in the hosted

@@ -11,7 +11,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Discount classes, types and value types.

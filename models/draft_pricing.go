@@ -8,11 +8,11 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/pricing"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/pricing"
 )
 
-// A draft's money is the pricing engine's (internal/pricing), over what is
+// A draft's money is the pricing engine's (internal/base/pricing), over what is
 // stored: its lines with their products' collections, its code, the
 // store's automatic discounts, its shipping rate and the tax of its
 // address. RepriceDraft is the one way a draft's totals are written, by the

@@ -3,7 +3,7 @@ package models
 import (
 	"strings"
 
-	"storeadmin/internal/handle"
+	"storeadmin/internal/base/handle"
 )
 
 // MaxHandleLength bounds product and collection handles.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // AdjustInventory adds deltas (variant id → quantity; negative takes

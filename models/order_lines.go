@@ -1,6 +1,6 @@
 package models
 
-import "storeadmin/internal/apperr"
+import "storeadmin/internal/base/apperr"
 
 // LineQuantity is a quantity of one order line that a refund or shipment
 // names.

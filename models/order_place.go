@@ -7,8 +7,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/pricing"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/pricing"
 )
 
 // OrderPlacement is an order about to be placed: its header and lines as

@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // RefundRequest asks for a refund of an order: line quantities given back,

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // An order of two lines, half of it shipped and one unit refunded: 2 × 1000

@@ -3,7 +3,7 @@ package models
 import (
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Paging bounds of every list: a page holds DefaultLimit rows unless limit

@@ -8,7 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Product statuses.

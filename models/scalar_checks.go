@@ -12,7 +12,7 @@ import (
 
 	"github.com/uptrace/bun/extra/bunjson"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // What a free-form JSON value (an address, a setting's value, metadata)

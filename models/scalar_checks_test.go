@@ -11,7 +11,7 @@ import (
 	"github.com/uptrace/bun/extra/bunjson"
 	"github.com/uptrace/bun/schema"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 func TestUnmarshalStringRefusesUnstorableText(t *testing.T) {

@@ -3,8 +3,8 @@ package resolvers
 import (
 	"context"
 
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

@@ -1,6 +1,6 @@
 package resolvers
 
-import "storeadmin/internal/apperr"
+import "storeadmin/internal/base/apperr"
 
 // maxBulkIDs bounds the ids of one bulk call.
 const maxBulkIDs = 500

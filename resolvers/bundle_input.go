@@ -11,7 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

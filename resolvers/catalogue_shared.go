@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/handle"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/handle"
 )
 
 // checkHandle checks the handle of a product or collection a client sent:

@@ -8,7 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
-	"storeadmin/internal/sheets/ordersheet"
+	"storeadmin/internal/base/sheets/ordersheet"
 	"storeadmin/models"
 )
 

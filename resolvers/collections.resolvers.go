@@ -8,8 +8,8 @@ package resolvers
 import (
 	"context"
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 
 	"github.com/uptrace/bun"

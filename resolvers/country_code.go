@@ -3,8 +3,8 @@ package resolvers
 import (
 	"strings"
 
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/geo"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/geo"
 	"storeadmin/models"
 )
 

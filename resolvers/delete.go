@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
+	"storeadmin/internal/base/apperr"
 )
 
 // deleteFunc deletes records of a store by id and returns the ids it

@@ -10,8 +10,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/geo"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/geo"
 	"storeadmin/models"
 )
 

@@ -9,7 +9,7 @@ import (
 	"context"
 	"slices"
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 	"time"
 

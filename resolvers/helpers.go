@@ -13,8 +13,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/sheets/ordersheet"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/sheets/ordersheet"
 	"storeadmin/models"
 )
 

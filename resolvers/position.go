@@ -1,7 +1,7 @@
 package resolvers
 
 import (
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

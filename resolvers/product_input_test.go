@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

@@ -12,10 +12,10 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
-	"storeadmin/internal/sheets"
-	"storeadmin/internal/sheets/productsheet"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/sheets"
+	"storeadmin/internal/base/sheets/productsheet"
 	"storeadmin/models"
 )
 

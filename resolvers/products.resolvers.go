@@ -8,9 +8,9 @@ package resolvers
 import (
 	"context"
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
-	"storeadmin/internal/sheets/productsheet"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/sheets/productsheet"
 	"storeadmin/models"
 
 	"github.com/99designs/gqlgen/graphql"

@@ -23,7 +23,7 @@ import (
 )
 
 // Resolver holds what every resolver needs. It is built once, in
-// cmd/storeadmin (through internal/server), with explicit dependencies.
+// cmd/storeadmin (through internal/app/server), with explicit dependencies.
 type Resolver struct {
 	DB  *bun.DB
 	Now func() time.Time
@@ -40,7 +40,7 @@ type Resolver struct {
 	// OrderView is what GET /store/orders/{id} answers for the order,
 	// read through tx (the transaction of a change, so it shows the
 	// change): the payload of an order's events. It is the REST read
-	// itself, run in-process (internal/server wires it), so the event and
+	// itself, run in-process (internal/app/server wires it), so the event and
 	// the read cannot drift.
 	OrderView func(ctx context.Context, tx bun.IDB, storeID, orderID int64) (json.RawMessage, error)
 }

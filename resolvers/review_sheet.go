@@ -9,10 +9,10 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
-	"storeadmin/internal/sheets"
-	"storeadmin/internal/sheets/reviewsheet"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/sheets"
+	"storeadmin/internal/base/sheets/reviewsheet"
 	"storeadmin/models"
 )
 

@@ -8,9 +8,9 @@ package resolvers
 import (
 	"context"
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
-	"storeadmin/internal/sheets/reviewsheet"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/sheets/reviewsheet"
 	"storeadmin/models"
 	"time"
 

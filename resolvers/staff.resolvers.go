@@ -8,9 +8,9 @@ package resolvers
 import (
 	"context"
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 
 	"github.com/uptrace/bun"

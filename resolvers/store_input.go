@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/language"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

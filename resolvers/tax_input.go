@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

@@ -9,7 +9,7 @@ import (
 	"context"
 	"storeadmin/graph"
 	"storeadmin/internal/audit"
-	"storeadmin/internal/webhooks"
+	"storeadmin/internal/base/webhooks"
 	"storeadmin/models"
 )
 

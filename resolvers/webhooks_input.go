@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

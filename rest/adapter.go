@@ -25,9 +25,9 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
-	"storeadmin/internal/failure"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/failure"
 )
 
 // Adapter serves the route table.

@@ -13,8 +13,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/jsonbody"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/jsonbody"
 	"storeadmin/models"
 )
 

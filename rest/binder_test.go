@@ -20,9 +20,9 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"storeadmin/graph"
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/failure"
-	"storeadmin/internal/jsonbody"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/failure"
+	"storeadmin/internal/base/jsonbody"
 )
 
 // bindRouter routes requests as the adapter does and answers the status of

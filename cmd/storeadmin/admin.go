@@ -13,9 +13,9 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/app/seed"
 	"storeadmin/internal/auth"
-	"storeadmin/internal/handle"
-	"storeadmin/internal/seed"
+	"storeadmin/internal/base/handle"
 	"storeadmin/models"
 )
 

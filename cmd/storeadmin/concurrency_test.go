@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"storeadmin/internal/testdb"
+	"storeadmin/internal/testkit/testdb"
 )
 
 // runAll runs each command line at once, as separate processes would, and

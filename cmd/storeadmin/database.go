@@ -11,8 +11,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/database"
-	"storeadmin/internal/pgembed"
+	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/pgembed"
 	"storeadmin/migrations"
 )
 

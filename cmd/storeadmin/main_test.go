@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"storeadmin/internal/auth"
-	"storeadmin/internal/testdb"
+	"storeadmin/internal/testkit/testdb"
 	"storeadmin/models"
 )
 

@@ -16,14 +16,14 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph/limits"
+	"storeadmin/internal/app/seed"
+	"storeadmin/internal/app/server"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
-	"storeadmin/internal/database"
+	"storeadmin/internal/base/database"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
-	"storeadmin/internal/seed"
-	"storeadmin/internal/server"
 	"storeadmin/models"
 )
 

@@ -22,7 +22,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // The shape limits of one document.

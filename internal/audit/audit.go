@@ -21,8 +21,8 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

@@ -5,7 +5,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 func TestScopesAllows(t *testing.T) {

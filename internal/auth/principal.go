@@ -8,7 +8,7 @@ package auth
 import (
 	"context"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Role is a store role. Admin can do everything staff can.

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Resource is one scope prefix, with the label the dashboard shows for it.

@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode"
 
-	"storeadmin/internal/webhooks"
+	"storeadmin/internal/base/webhooks"
 	"storeadmin/models"
 )
 

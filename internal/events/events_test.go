@@ -23,9 +23,9 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/base/webhooks"
 	"storeadmin/internal/events"
-	"storeadmin/internal/testdb"
-	"storeadmin/internal/webhooks"
+	"storeadmin/internal/testkit/testdb"
 	"storeadmin/models"
 )
 

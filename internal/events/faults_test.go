@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"storeadmin/internal/database"
+	"storeadmin/internal/base/database"
 	"storeadmin/internal/events"
 	"storeadmin/models"
 )

@@ -6,7 +6,7 @@ import (
 )
 
 // TestRefusePrivateUsesTheTargetRule: the dialer's check refuses what the
-// subscription check refuses (internal/webhooks), IPv4 inside IPv6
+// subscription check refuses (internal/base/webhooks), IPv4 inside IPv6
 // included, and lets public addresses through. It is called as the dialer
 // would, with the resolved address; nothing is dialled.
 func TestRefusePrivateUsesTheTargetRule(t *testing.T) {

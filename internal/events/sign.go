@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"storeadmin/internal/webhooks"
+	"storeadmin/internal/base/webhooks"
 	"storeadmin/models"
 )
 

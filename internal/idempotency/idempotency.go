@@ -44,11 +44,11 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
-	"storeadmin/internal/database"
-	"storeadmin/internal/failure"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/failure"
 )
 
 // Header is the request header carrying the client's key.

@@ -22,12 +22,12 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
-	"storeadmin/internal/failure"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/failure"
 	"storeadmin/internal/idempotency"
-	"storeadmin/internal/testdb"
+	"storeadmin/internal/testkit/testdb"
 	"storeadmin/models"
 )
 

@@ -45,7 +45,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Loaders are the loaders of one request, made by storeID's caller. They

@@ -5,7 +5,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Fetch reads the records that belong to keys, in store storeID, in one

@@ -12,7 +12,7 @@ import (
 
 	"gocloud.dev/blob"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Download is a short-lived generated file (CSV, XLSX, ...). The file and its

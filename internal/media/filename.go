@@ -3,7 +3,7 @@ package media
 import (
 	"strings"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // maxFilename is the longest filename kept in a key, extension included.

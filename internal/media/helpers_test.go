@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 var testKey = []byte("0123456789abcdef0123456789abcdef")

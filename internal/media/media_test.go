@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 func TestOpenValidatesConfig(t *testing.T) {

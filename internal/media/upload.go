@@ -19,7 +19,7 @@ import (
 	"gocloud.dev/blob"
 	_ "golang.org/x/image/webp" // registers WebP
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // Limits on the pixels of an accepted image. A compressed file of a few

@@ -23,8 +23,8 @@ import (
 	httprateredis "github.com/go-chi/httprate-redis"
 	"github.com/redis/go-redis/v9"
 
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/failure"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/failure"
 )
 
 // Window is the length of the budget's window.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"storeadmin/internal/apperr"
+	"storeadmin/internal/base/apperr"
 )
 
 // TestRedisURLErrorHidesPassword: a URL that does not parse is refused

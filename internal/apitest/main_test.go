@@ -1,9 +1,0 @@
-package apitest_test
-
-import (
-	"testing"
-
-	"storeadmin/internal/testdb"
-)
-
-func TestMain(m *testing.M) { testdb.Main(m) }

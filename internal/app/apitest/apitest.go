@@ -1,0 +1,442 @@
+// Package apitest drives the whole service over real HTTP against a real,
+// freshly migrated PostgreSQL database, for the black-box tests of every
+// endpoint: it makes stores and keys, calls REST and GraphQL, and compares
+// the two surfaces.
+//
+// Test packages that use it must call testdb.Main from TestMain.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"storeadmin/graph"
+	"storeadmin/internal/app/server"
+	"storeadmin/internal/auth"
+	"storeadmin/internal/base/database"
+	"storeadmin/internal/events"
+	"storeadmin/internal/media"
+	"storeadmin/internal/testkit/testdb"
+	"storeadmin/models"
+	"storeadmin/rest"
+)
+
+// Env is one service with its own database.
+type Env struct {
+	T      testing.TB
+	DB     *bun.DB
+	URL    string // base URL of the service
+	Config server.Config
+	Media  *media.Media
+	// Events is the service's events engine, configured by EventsConfig
+	// and started unless WithoutEventWorkers.
+	Events *events.Engine
+	stores atomic.Int64
+	// statements counts every SQL statement run on DB, by the service, its
+	// events engine and the test alike.
+	statements *statementCounter
+}
+
+// Option adjusts the service before it starts.
+type Option func(*setup)
+
+// setup is what the options adjust: the service's configuration, and
+// whether its events engine runs workers.
+type setup struct {
+	server.Config
+	idleEvents bool
+	log        slog.Handler // nil: discarded (shown at WARN with -v)
+	db         *bun.DB      // nil: a fresh test database
+}
+
+// StartEventWorkers starts another events engine on the service's
+// database, as the next serve process would after a crash, and stops it
+// when the test ends.
+func (e *Env) StartEventWorkers() {
+	t := e.T
+	t.Helper()
+	next, err := events.New(e.DB, EventsConfig(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := next.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := next.Stop(ctx); err != nil {
+			t.Errorf("stop events: %v", err)
+		}
+	})
+}
+
+// WithLog sends the service's log (and its events engine's) to h, behind
+// the same outage filter serve puts in front of its log.
+func WithLog(h slog.Handler) Option { return func(s *setup) { s.log = h } }
+
+// WithDatabase serves from db, a migrated database the test owns (to stop
+// its server, say), instead of a fresh one.
+func WithDatabase(db *bun.DB) Option { return func(s *setup) { s.db = db } }
+
+// WithRateLimit sets the requests per key per minute.
+func WithRateLimit(n int) Option { return func(s *setup) { s.RateLimit = n } }
+
+// WithGraphQLTimeout sets how long one GraphQL operation may run.
+func WithGraphQLTimeout(d time.Duration) Option { return func(s *setup) { s.GraphQLTimeout = d } }
+
+// WithCountryHeader names the trusted country header.
+func WithCountryHeader(h string) Option { return func(s *setup) { s.Audit.CountryHeader = h } }
+
+// WithoutEventWorkers leaves the events engine unstarted: changes still
+// record their events and schedule deliveries, but nothing is sent until the
+// test starts an engine (e.Events, or another one on e.DB), as when the
+// process that committed a change dies before delivering it.
+func WithoutEventWorkers() Option { return func(s *setup) { s.idleEvents = true } }
+
+// WithPrivateWebhooksRefused refuses webhook targets that are not public,
+// as serve does without STOREADMIN_WEBHOOK_ALLOW_PRIVATE.
+func WithPrivateWebhooksRefused() Option {
+	return func(s *setup) { s.AllowPrivateWebhooks = false }
+}
+
+// EventsConfig is the events engine of the tests: loopback targets allowed,
+// retries after 5 ms, workers polling every 20 ms.
+func EventsConfig(log *slog.Logger) events.Config {
+	return events.Config{
+		AllowPrivate:      true,
+		Backoff:           func(int) time.Duration { return 5 * time.Millisecond },
+		FetchPollInterval: 20 * time.Millisecond,
+		Timeout:           5 * time.Second,
+		Workers:           4,
+		Log:               log,
+	}
+}
+
+// New starts the service on a fresh database. Webhook targets on loopback
+// are allowed, as STOREADMIN_WEBHOOK_ALLOW_PRIVATE=1 does.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	// The listener comes first: signed upload and download URLs must point
+	// at this very server.
+	hs := httptest.NewUnstartedServer(nil)
+	base := "http://" + hs.Listener.Addr().String()
+	files, err := media.Open(context.Background(), media.Config{BucketURL: "mem://", PublicURL: base, SigningKey: []byte(strings.Repeat("k", 32))}, time.Now)
+	if err != nil {
+		t.Fatalf("media.Open: %v", err)
+	}
+	t.Cleanup(func() { files.Close() })
+	st := setup{Config: server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: base, Media: files}}
+	for _, o := range opts {
+		o(&st)
+	}
+	db := st.db
+	if db == nil {
+		db, _ = testdb.New(t)
+	}
+	// The counter is attached before anything holds the database: bun's
+	// hooks are fixed when a *bun.DB is made, so the service, its events
+	// engine and Env.DB must all share this one.
+	statements := &statementCounter{}
+	db = db.WithQueryHook(statements)
+	h := st.log
+	switch {
+	case h != nil:
+	case testing.Verbose():
+		h = slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})
+	default:
+		h = slog.DiscardHandler
+	}
+	watch, stopWatch := context.WithCancel(context.Background())
+	t.Cleanup(stopWatch)
+	log := slog.New(database.QuietOutages(watch, h, db.DB))
+	st.Events = startEvents(t, db, log, !st.idleEvents)
+	cfg := st.Config
+	srv, err := server.New(db, cfg, log, time.Now)
+	if err != nil {
+		t.Fatalf("server.New: %v", err)
+	}
+	hs.Config.Handler = srv
+	hs.Start()
+	t.Cleanup(hs.Close)
+	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events, statements: statements}
+}
+
+// Statements says how many SQL statements have run on the service's
+// database so far; the statement-count tests compare it before and after a
+// call.
+func (e *Env) Statements() int64 { return e.statements.n.Load() }
+
+// statementCounter is a query hook that counts statements.
+type statementCounter struct{ n atomic.Int64 }
+
+func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
+
+func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Add(1) }
+
+// startEvents builds the events engine on db, starts it if start, and stops
+// it when the test ends (before the database goes).
+func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, start bool) *events.Engine {
+	t.Helper()
+	e, err := events.New(db, EventsConfig(log))
+	if err != nil {
+		t.Fatalf("events.New: %v", err)
+	}
+	if start {
+		if err := e.Start(context.Background()); err != nil {
+			t.Fatalf("start events: %v", err)
+		}
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := e.Stop(ctx); err != nil {
+			t.Errorf("stop events: %v", err)
+		}
+	})
+	return e
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// Store creates a store and returns it.
+func (e *Env) Store(name string) *models.Store {
+	e.T.Helper()
+	n := e.stores.Add(1)
+	s := &models.Store{Handle: strings.ToLower(strings.ReplaceAll(name, " ", "-")) + "-" + strconv.FormatInt(n, 10), Name: name}
+	if err := models.CreateStore(context.Background(), e.DB, s); err != nil {
+		e.T.Fatalf("create store: %v", err)
+	}
+	return s
+}
+
+// Key creates an API key of the store and returns its secret.
+func (e *Env) Key(storeID int64, role auth.Role, scopes ...string) string {
+	e.T.Helper()
+	k, err := auth.NewAPIKey(storeID, "test "+string(role)+" "+strings.Join(scopes, ","), role, scopes, nil, time.Now())
+	if err != nil {
+		e.T.Fatalf("new key: %v", err)
+	}
+	if err := models.CreateAPIKey(context.Background(), e.DB, k); err != nil {
+		e.T.Fatalf("create key: %v", err)
+	}
+	return *k.Key
+}
+
+// Response is a decoded answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Raw    []byte
+	Body   map[string]any
+}
+
+// Do calls the REST surface: path is relative to /api/v1; body, when not
+// nil, is sent as JSON (a string or []byte is sent as it is).
+func (e *Env) Do(method, path, key string, body any) *Response {
+	e.T.Helper()
+	return e.request(method, e.URL+"/api/v1"+path, key, body, nil)
+}
+
+// DoHeaders is Do with extra request headers.
+func (e *Env) DoHeaders(method, path, key string, body any, headers map[string]string) *Response {
+	e.T.Helper()
+	return e.request(method, e.URL+"/api/v1"+path, key, body, headers)
+}
+
+// GraphQL posts a query to /graphql.
+func (e *Env) GraphQL(key, query string, vars map[string]any) *Response {
+	e.T.Helper()
+	return e.request(http.MethodPost, e.URL+"/graphql", key, map[string]any{"query": query, "variables": vars}, nil)
+}
+
+// GraphQLRaw posts body to /graphql as it is, as JSON.
+func (e *Env) GraphQLRaw(key, body string) *Response {
+	e.T.Helper()
+	return e.request(http.MethodPost, e.URL+"/graphql", key, body, nil)
+}
+
+// GraphQLOp posts a query with an operation name (may be empty) and extra
+// request headers to /graphql.
+func (e *Env) GraphQLOp(key, query, opName string, vars map[string]any, headers map[string]string) *Response {
+	e.T.Helper()
+	body := map[string]any{"query": query, "variables": vars}
+	if opName != "" {
+		body["operationName"] = opName
+	}
+	return e.request(http.MethodPost, e.URL+"/graphql", key, body, headers)
+}
+
+func (e *Env) request(method, url, key string, body any, headers map[string]string) *Response {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatalf("encode body: %v", err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		e.T.Fatalf("new request: %v", err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.T.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.T.Fatalf("read body: %v", err)
+	}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(raw, &out.Body); err != nil {
+			e.T.Fatalf("%s %s: answer is not a JSON object: %v\n%s", method, url, err, raw)
+		}
+	}
+	return out
+}
+
+// Expect fails the test unless the answer has status; for failures it also
+// checks the envelope: status false and a message.
+func (r *Response) Expect(t testing.TB, status int) *Response {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d; body: %s", r.Status, status, r.Raw)
+	}
+	if r.Body != nil && status >= 400 && r.Body["errors"] == nil {
+		if len(r.Body) != 2 || r.Body["status"] != false || r.Body["message"] == nil || r.Body["message"] == "" {
+			t.Fatalf("failure envelope must be exactly {status:false, message}, got %s", r.Raw)
+		}
+	}
+	if r.Body != nil && status < 300 && r.Body["errors"] == nil && r.Body["status"] != true {
+		t.Fatalf("success envelope must have status true, got %s", r.Raw)
+	}
+	return r
+}
+
+// Call is one REST request of a table of them.
+type Call struct {
+	Method, Path string
+	Body         any
+}
+
+// ExpectEach sends every call with every key (named, for the failure
+// message) and fails unless each answers status, envelope included.
+func (e *Env) ExpectEach(t testing.TB, status int, keys map[string]string, calls []Call) {
+	t.Helper()
+	for name, key := range keys {
+		for _, c := range calls {
+			r := e.Do(c.Method, c.Path, key, c.Body)
+			if r.Status != status {
+				t.Fatalf("%s %s with %s: status %d, want %d; body: %s", c.Method, c.Path, name, r.Status, status, r.Raw)
+			}
+			r.Expect(t, status)
+		}
+	}
+}
+
+// Message is the failure message of a REST answer.
+func (r *Response) Message() string {
+	s, _ := r.Body["message"].(string)
+	return s
+}
+
+// Obj returns the object at key of the body.
+func (r *Response) Obj(key string) map[string]any {
+	m, _ := r.Body[key].(map[string]any)
+	return m
+}
+
+// List returns the array at key of the body.
+func (r *Response) List(key string) []any {
+	l, _ := r.Body[key].([]any)
+	return l
+}
+
+// Data is the data object of a GraphQL answer.
+func (r *Response) Data() map[string]any {
+	m, _ := r.Body["data"].(map[string]any)
+	return m
+}
+
+// ErrorCode is the extensions.code of the first GraphQL error, or "".
+func (r *Response) ErrorCode() string {
+	errs, _ := r.Body["errors"].([]any)
+	if len(errs) == 0 {
+		return ""
+	}
+	first, _ := errs[0].(map[string]any)
+	ext, _ := first["extensions"].(map[string]any)
+	code, _ := ext["code"].(string)
+	return code
+}
+
+// SameOnGraphQL sends the persisted operation op with vars to POST /graphql
+// and fails unless its data equals the REST payload rest (the REST body less
+// "status" and, for spread routes, as the one root field's object).
+func (e *Env) SameOnGraphQL(t testing.TB, restResp *Response, key, op string, vars map[string]any) {
+	t.Helper()
+	text, err := rest.OperationText(graph.Schema(), op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := e.GraphQL(key, text, vars)
+	if g.Status != http.StatusOK || g.Body["errors"] != nil {
+		t.Fatalf("GraphQL %s failed: %s", op, g.Raw)
+	}
+	want := map[string]any{}
+	for k, v := range restResp.Body {
+		if k != "status" {
+			want[k] = v
+		}
+	}
+	got := g.Data()
+	if len(got) == 1 && len(want) != 1 {
+		for _, v := range got { // a spread route
+			got, _ = v.(map[string]any)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		gj, _ := json.Marshal(got)
+		wj, _ := json.Marshal(want)
+		t.Fatalf("REST and GraphQL disagree on %s:\nREST:    %s\nGraphQL: %s", op, wj, gj)
+	}
+}

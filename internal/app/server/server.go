@@ -1,0 +1,388 @@
+// Package server assembles the HTTP service: middleware (request id,
+// recovery, principal, rate limit, audit, idempotency), POST /graphql, the playground and
+// the REST adapter under /api/v1, all on one GraphQL executor.
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/go-chi/cors"
+	"github.com/uptrace/bun"
+
+	"storeadmin/graph"
+	"storeadmin/graph/playground"
+	"storeadmin/internal/audit"
+	"storeadmin/internal/auth"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/failure"
+	"storeadmin/internal/base/jsonbody"
+	"storeadmin/internal/events"
+	"storeadmin/internal/idempotency"
+	"storeadmin/internal/loaders"
+	"storeadmin/internal/media"
+	"storeadmin/internal/ratelimit"
+	"storeadmin/resolvers"
+	"storeadmin/rest"
+)
+
+// DefaultRateLimit is the requests per key per minute when none is set.
+const DefaultRateLimit = 600
+
+// Config is what the service can be told.
+type Config struct {
+	// RateLimit is the requests per key (per client address for requests
+	// without a valid key) per minute, on both surfaces together.
+	RateLimit int
+	// RedisURL, when set, keeps the rate limit's counts in that Redis,
+	// shared by every replica pointing at it (see ratelimit.Config).
+	RedisURL string
+	// AllowPrivateWebhooks lets subscriptions target loopback and private
+	// addresses.
+	AllowPrivateWebhooks bool
+	// Audit says which headers carry the client address and country.
+	Audit audit.Config
+	// PublicURL is the service's own base URL, for links it hands out.
+	PublicURL string
+	// Media keeps uploaded images and generated downloads, and serves
+	// their signed URLs (/uploads/, /media/, /files/).
+	Media *media.Media
+	// Events records the events of changes for webhook subscribers; its
+	// workers are started (or not) by whoever built it.
+	Events *events.Engine
+	// GraphQLTimeout bounds the execution of one GraphQL operation, on
+	// both surfaces; 0 is limits.DefaultTimeout.
+	GraphQLTimeout time.Duration
+}
+
+// Server is the assembled service.
+type Server struct {
+	handler http.Handler
+	limiter *ratelimit.Limiter
+}
+
+// New wires the service on db. now is the clock of every resolver.
+func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
+	if cfg.RateLimit <= 0 {
+		cfg.RateLimit = DefaultRateLimit
+	}
+	res := &resolvers.Resolver{
+		DB:                   db,
+		Now:                  now,
+		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks,
+		MCPEndpoint:          strings.TrimSuffix(cfg.PublicURL, "/") + "/mcp",
+		Media:                cfg.Media,
+		Events:               cfg.Events,
+	}
+	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
+	exec.Use(audit.Extension{})
+	adapter, err := rest.New(exec, graph.Schema(), rest.Routes, cfg.Media)
+	if err != nil {
+		return nil, err
+	}
+	orderRead, err := adapter.ReadOf("/store/orders/{id}")
+	if err != nil {
+		return nil, err
+	}
+	res.OrderView = func(ctx context.Context, tx bun.IDB, storeID, orderID int64) (json.RawMessage, error) {
+		return orderRead(asService(ctx, tx, storeID), map[string]any{"id": orderID})
+	}
+
+	authn := auth.NewAuthenticator(db, now)
+	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Log: log})
+	if err != nil {
+		return nil, err
+	}
+
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, logCancelled(log), recoverer(log), corsPolicy())
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := db.PingContext(r.Context()); err != nil {
+			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
+	pg := playground.Handler("storeadmin GraphQL", "/graphql", "/graphql/assets/")
+	r.Get("/graphql", pg.ServeHTTP)
+	r.Get("/graphql/assets/*", pg.ServeHTTP)
+	if cfg.Media != nil {
+		// Signed URLs: the signature is the credential, not an API key.
+		files := cfg.Media.Handler()
+		r.Handle("/uploads/*", files)
+		r.Handle("/media/*", files)
+		r.Handle("/files/*", files)
+	}
+	// Both surfaces: the key (a request without one is refused, after the
+	// limiter has counted it), the one rate limit, the audit log and
+	// idempotency (inside audit: a replayed or refused retry is still
+	// recorded, as a request that wrote nothing). Each surface marks its
+	// requests first, so that every refusal on the way is written in its
+	// shape.
+	idem := idempotency.Config{Now: now, Log: log}
+	keyed := func(r chi.Router, surface failure.Surface, as audit.Surface) {
+		r.Use(failure.Mark(surface), identify(authn, log), limiter.Handler, requireKey(db),
+			audit.Middleware(db, cfg.Audit, as, log), idempotency.Middleware(db, idem, as))
+	}
+	r.Group(func(r chi.Router) {
+		keyed(r, failure.GraphQL, audit.GraphQL)
+		r.Post("/graphql", outagesAnswer503(graphqlHandler(exec)))
+	})
+	r.Route("/api/v1", func(r chi.Router) {
+		keyed(r, failure.REST, audit.REST)
+		adapter.Mount(r)
+	})
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		failure.WriteREST(w, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
+	})
+	return &Server{handler: r, limiter: limiter}, nil
+}
+
+// ServeHTTP serves the whole service.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Close releases what the service holds beyond the database: the rate
+// limiter's Redis connections.
+func (s *Server) Close() error { return s.limiter.Close() }
+
+// asService is the context of a read the service makes for itself in
+// storeID (an event's payload) through tx: the system principal, and
+// resolvers and loaders reading through tx. Nothing of the request that
+// caused it carries over (its operation, audit entry and loaders would
+// leak into the read), only its deadline and cancellation. gqlgen passes
+// resolvers nothing but a context, so this is where tx has to go.
+func asService(ctx context.Context, tx bun.IDB, storeID int64) context.Context {
+	c := auth.WithPrincipal(resolvers.WithDB(cancelOnly{ctx}, tx), auth.System(storeID))
+	return loaders.With(c, loaders.New(tx, storeID))
+}
+
+// cancelOnly is ctx's deadline and cancellation without its values.
+type cancelOnly struct{ context.Context }
+
+func (cancelOnly) Value(any) any { return nil }
+
+// corsPolicy lets browser dashboards on any origin call the API. Keys travel
+// in the Authorization header, never in cookies, so no origin gains anything
+// it could not do without a browser.
+func corsPolicy() func(http.Handler) http.Handler {
+	return cors.Handler(cors.Options{
+		AllowedOrigins: []string{"*"},
+		AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key"},
+		ExposedHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Content-Disposition", idempotency.ReplayedHeader},
+		MaxAge:         600,
+	})
+}
+
+// graphqlHandler serves POST /graphql (JSON and GraphQL multipart bodies).
+// A JSON body is read here, not by gqlgen's transport, which reads without
+// a limit, answers a body that is not one operation (a batch array, a
+// "query" that is not a string) as an internal error, and quotes the body
+// in the error it logs. Multipart bodies keep their own limits.
+func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
+	post := transport.POST{}
+	multipart := transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 32 << 20}
+	return func(w http.ResponseWriter, r *http.Request) {
+		r = r.WithContext(graphql.StartOperationTrace(r.Context()))
+		w = badRequestWriter{w}
+		switch {
+		case multipart.Supports(r):
+			multipart.Do(w, r, exec)
+		case post.Supports(r):
+			raw, err := readGraphQLBody(r)
+			if err != nil {
+				failure.Write(w, r, err)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(raw))
+			post.Do(w, r, exec)
+		default:
+			failure.Write(w, r, apperr.New(apperr.UnsupportedMediaType, "send a JSON body with Content-Type: application/json"))
+		}
+	}
+}
+
+// badRequestWriter answers 400 where gqlgen's transports answer 422 (a
+// document that does not parse, validate or keep within the limits, a
+// malformed multipart request): what the REST surface answers for the
+// same errors.
+type badRequestWriter struct{ http.ResponseWriter }
+
+func (w badRequestWriter) WriteHeader(status int) {
+	if status == http.StatusUnprocessableEntity {
+		status = http.StatusBadRequest
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w badRequestWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// readGraphQLBody reads a JSON body that holds one GraphQL request: an
+// object whose query is a string, whose variables an object, ... as
+// gqlgen's transport will decode it again.
+func readGraphQLBody(r *http.Request) ([]byte, error) {
+	raw, err := jsonbody.Read(r)
+	if err != nil {
+		return nil, err
+	}
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '[' {
+		return nil, apperr.New(apperr.BadRequest, "batched operations are not supported: send one JSON object per request")
+	}
+	var params graphql.RawParams
+	if err := jsonbody.Decode(raw, &params); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(params.Query) == "" {
+		return nil, apperr.New(apperr.BadRequest, `the request body must be a JSON object with a "query" string`)
+	}
+	return raw, nil
+}
+
+type authErrKey struct{}
+
+// identify resolves the bearer key into a principal. It does not refuse
+// anything yet: the rate limiter must count refused requests too.
+func identify(authn *auth.Authenticator, log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, err := authn.Authenticate(r.Context(), r.Header.Get("Authorization"))
+			ctx := r.Context()
+			if err != nil {
+				if ctx.Err() != nil {
+					return // the client hung up: nobody reads an answer
+				}
+				if database.Unavailable(err) {
+					log.WarnContext(ctx, "authenticate", "error", err)
+					failure.Write(w, r, apperr.New(apperr.Unavailable, apperr.UnavailableMessage))
+					return
+				}
+				if apperr.CodeOf(err) == apperr.Internal {
+					log.ErrorContext(ctx, "authenticate", "error", err)
+					failure.Write(w, r, err)
+					return
+				}
+				ctx = context.WithValue(ctx, authErrKey{}, err)
+			} else {
+				ctx = auth.WithPrincipal(ctx, p)
+			}
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
+
+// requireKey answers 401 for requests without a valid key and gives the
+// others their per-request loaders.
+func requireKey(db bun.IDB) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p := auth.PrincipalFrom(r.Context())
+			if p == nil {
+				err, ok := r.Context().Value(authErrKey{}).(error)
+				if !ok {
+					err = apperr.New(apperr.Unauthenticated, "an API key is required: send Authorization: Bearer <key>")
+				}
+				w.Header().Set("WWW-Authenticate", `Bearer realm="storeadmin"`)
+				failure.Write(w, r, err)
+				return
+			}
+			ctx := loaders.With(r.Context(), loaders.New(db, p.StoreID))
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
+
+// rateKey counts requests per key, and per client address for requests
+// without a valid key.
+func rateKey(cfg audit.Config) func(*http.Request) string {
+	return func(r *http.Request) string {
+		if p := auth.PrincipalFrom(r.Context()); p != nil {
+			return string(p.Kind) + ":" + strconv.FormatInt(p.ActorID, 10)
+		}
+		return "ip:" + cfg.ClientIP(r)
+	}
+}
+
+// outagesAnswer503 answers a GraphQL operation that failed because the
+// database was unreachable with 503 and Retry-After instead of 200, so
+// clients and proxies retry it like any other outage.
+func outagesAnswer503(next http.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := graph.WithUnavailableFlag(r.Context())
+		next.ServeHTTP(&outageWriter{ResponseWriter: w, ctx: ctx}, r.WithContext(ctx))
+	}
+}
+
+// outageWriter turns the status of an answer into 503 when the operation
+// met an unreachable database; gqlgen writes the answer after resolving
+// every field, so the flag is set by then.
+type outageWriter struct {
+	http.ResponseWriter
+	ctx         context.Context
+	wroteHeader bool
+}
+
+func (w *outageWriter) WriteHeader(status int) {
+	if !w.wroteHeader {
+		w.wroteHeader = true
+		if status == http.StatusOK && graph.Unavailable(w.ctx) {
+			w.Header().Set("Retry-After", apperr.RetryAfter)
+			status = http.StatusServiceUnavailable
+		}
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *outageWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// logCancelled logs, once and at debug level, a request whose client went
+// away before its answer: it is no failure of the service, and the
+// resolvers it interrupted log nothing of it.
+func logCancelled(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r)
+			if err := r.Context().Err(); err != nil {
+				log.DebugContext(r.Context(), "client closed the request", "method", r.Method, "path", r.URL.Path,
+					"request_id", middleware.GetReqID(r.Context()))
+			}
+		})
+	}
+}
+
+// recoverer turns a panic outside the executor into a logged 500.
+func recoverer(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					if v == http.ErrAbortHandler {
+						panic(v)
+					}
+					log.ErrorContext(r.Context(), "panic", "panic", v, "stack", string(debug.Stack()))
+					failure.Write(w, r, apperr.New(apperr.Internal, "internal server error"))
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}

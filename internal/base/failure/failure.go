@@ -1,0 +1,116 @@
+// Package failure writes the answer of a request that failed, in the shape
+// of the surface it came in on: the REST envelope
+// {"status": false, "message": ...} or a GraphQL response with one error
+// and data null. The HTTP status always comes from the error's code
+// (apperr.Code.HTTPStatus), so no caller pairs a status with a code by hand.
+//
+// Middleware shared by both surfaces (authentication, the rate limit,
+// idempotency) calls Write, which reads the surface the router marked on
+// the request (Mark); the REST adapter, which is only ever REST, calls
+// WriteREST.
+package failure
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"storeadmin/internal/base/apperr"
+)
+
+// Surface is the shape failures are written in.
+type Surface int
+
+// The surfaces.
+const (
+	REST Surface = iota
+	GraphQL
+)
+
+type surfaceKey struct{}
+
+// Mark records that the requests it wraps came in on s.
+func Mark(s Surface) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), surfaceKey{}, s)))
+		})
+	}
+}
+
+// Write answers err in the shape of r's surface (REST unless marked
+// GraphQL).
+func Write(w http.ResponseWriter, r *http.Request, err error) {
+	if s, _ := r.Context().Value(surfaceKey{}).(Surface); s == GraphQL {
+		writeGraphQL(w, err)
+		return
+	}
+	writeREST(w, err)
+}
+
+// WriteREST answers err as the REST envelope, for code that only ever
+// serves REST.
+func WriteREST(w http.ResponseWriter, err error) { writeREST(w, err) }
+
+// internalMessage is all a client learns of an error that is not ours.
+const internalMessage = "internal server error"
+
+// codeAndMessage is what a client is told of err.
+func codeAndMessage(err error) (apperr.Code, string) {
+	code := apperr.CodeOf(err)
+	if code == apperr.Internal {
+		return code, internalMessage
+	}
+	return code, err.Error()
+}
+
+func header(w http.ResponseWriter, code apperr.Code) int {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	status := code.HTTPStatus()
+	if status == http.StatusServiceUnavailable {
+		h.Set("Retry-After", apperr.RetryAfter)
+	}
+	return status
+}
+
+func writeREST(w http.ResponseWriter, err error) {
+	code, msg := codeAndMessage(err)
+	status := header(w, code)
+	w.WriteHeader(status)
+	w.Write(encode(struct { //nolint:errcheck // the client went away: nothing to do
+		Status  bool   `json:"status"`
+		Message string `json:"message"`
+	}{false, msg}))
+}
+
+func writeGraphQL(w http.ResponseWriter, err error) {
+	code, msg := codeAndMessage(err)
+	status := header(w, code)
+	if code == apperr.TooLarge {
+		// One code for every body that is not one GraphQL request; the
+		// status tells a too-large one apart.
+		code = apperr.BadRequest
+	}
+	type gqlError struct {
+		Message    string            `json:"message"`
+		Extensions map[string]string `json:"extensions"`
+	}
+	w.WriteHeader(status)
+	w.Write(encode(struct { //nolint:errcheck // the client went away: nothing to do
+		Errors []gqlError `json:"errors"`
+		Data   any        `json:"data"`
+	}{[]gqlError{{msg, map[string]string{"code": string(code)}}}, nil}))
+}
+
+// encode is v as JSON with < and > kept as they are: messages are read by
+// people.
+func encode(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v) //nolint:errchkjson // strings and a bool always encode
+	return bytes.TrimSpace(buf.Bytes())
+}

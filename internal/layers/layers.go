@@ -1,0 +1,20 @@
+// Package layers states how storeadmin's packages stack, and its test
+// enforces it: each layer imports only the layers below it.
+//
+// From the bottom:
+//
+//  1. internal/base/...: ground packages that know nothing of the domain
+//     (apperr, handle, pricing, sheets, database, jsonbody, failure,
+//     webhooks, geo, pgembed); they import only each other.
+//  2. migrations and models: the schema, the records, their storage and the
+//     rules every caller shares.
+//  3. internal/... (auth, audit, events, idempotency, loaders, media,
+//     ratelimit): the subsystems the surfaces are built from.
+//  4. graph, then resolvers and rest: the API.
+//  5. internal/app/...: what assembles everything (server, seed, and the
+//     black-box test harness apitest).
+//  6. cmd/...: the binary.
+//
+// internal/testkit/... (testdb, testredis) stands beside the stack: test
+// tools any package's tests may use, importing only layers 1 and 2.
+package layers
