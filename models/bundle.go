@@ -221,12 +221,7 @@ type BundleProduct struct {
 // ProductsByBundle loads the products several bundles name, for a
 // dataloader.
 func ProductsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleProduct, error) {
-	var out []BundleProduct
-	err := db.NewSelect().Model(&out).ColumnExpr("product.*, bp.bundle_id").
-		Join("JOIN bundle_products AS bp ON bp.product_id = product.id").
-		Where("product.store_id = ? AND bp.bundle_id IN (?)", storeID, bun.List(ids)).
-		Order("bp.bundle_id", "product.id").Scan(ctx)
-	return out, err
+	return linkedTo[BundleProduct](ctx, db, storeID, link{"bundle_products", "product_id", "bundle_id"}, ids)
 }
 
 // BundleCollection is a collection a bundle names.
@@ -238,10 +233,5 @@ type BundleCollection struct {
 // CollectionsByBundle loads the collections several bundles name, for a
 // dataloader.
 func CollectionsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleCollection, error) {
-	var out []BundleCollection
-	err := db.NewSelect().Model(&out).ColumnExpr("collection.*, bc.bundle_id").
-		Join("JOIN bundle_collections AS bc ON bc.collection_id = collection.id").
-		Where("collection.store_id = ? AND bc.bundle_id IN (?)", storeID, bun.List(ids)).
-		Order("bc.bundle_id", "collection.id").Scan(ctx)
-	return out, err
+	return linkedTo[BundleCollection](ctx, db, storeID, link{"bundle_collections", "collection_id", "bundle_id"}, ids)
 }

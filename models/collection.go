@@ -409,10 +409,5 @@ type ProductCollection struct {
 // CollectionsByProduct loads the collections of several products, for a
 // dataloader.
 func CollectionsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductCollection, error) {
-	var out []ProductCollection
-	err := db.NewSelect().Model(&out).ColumnExpr("collection.*, cp.product_id").
-		Join("JOIN collection_products AS cp ON cp.collection_id = collection.id").
-		Where("collection.store_id = ? AND cp.product_id IN (?)", storeID, bun.List(productIDs)).
-		Order("cp.product_id", "collection.id").Scan(ctx)
-	return out, err
+	return linkedTo[ProductCollection](ctx, db, storeID, link{"collection_products", "collection_id", "product_id"}, productIDs)
 }
