@@ -2,7 +2,9 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -44,49 +46,131 @@ type Payment struct {
 // the payment as a successful sale, the timeline and the derived statuses.
 // Emitting events is the caller's: they need the REST renderer.
 func PlaceOrder(ctx context.Context, tx bun.IDB, p OrderPlacement) (*Order, error) {
-	if len(p.Lines) == 0 {
-		return nil, apperr.Invalidf("an order needs at least one line")
+	orders, err := PlaceOrders(ctx, tx, []OrderPlacement{p})
+	if err != nil {
+		return nil, err
 	}
-	for i, l := range p.Lines {
-		if l.Quantity < 1 {
-			return nil, apperr.Invalidf("line %d: quantity must be at least 1", i)
+	return orders[0], nil
+}
+
+// PlaceOrders places ps, orders of one store, in tx with PlaceOrder's rules
+// and writes, numbered in the order given: a few statements for the whole
+// batch (customers, numbers, orders, lines, timelines, payments), one use
+// per discounted order (RedeemDiscount's per-customer checks need the uses
+// before it) and one stock update per variant sold. Each order's statuses
+// are derived before it is stored, from the lines and the sale it gets, by
+// the same rules RefreshOrderState applies later. Any refusal fails the
+// batch: roll tx back.
+func PlaceOrders(ctx context.Context, tx bun.IDB, ps []OrderPlacement) ([]*Order, error) {
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	storeID := ps[0].Order.StoreID
+	for _, p := range ps {
+		if len(p.Lines) == 0 {
+			return nil, apperr.Invalidf("an order needs at least one line")
+		}
+		for i, l := range p.Lines {
+			if l.Quantity < 1 {
+				return nil, apperr.Invalidf("line %d: quantity must be at least 1", i)
+			}
+		}
+		if p.Order.StoreID != storeID {
+			return nil, fmt.Errorf("orders of stores %d and %d placed together", storeID, p.Order.StoreID)
 		}
 	}
-	o := p.Order
-	o.Status, o.FinancialStatus, o.FulfillmentStatus = OrderOpen, FinancialPending, FulfillmentUnfulfilled
-	o.CreatedAt, o.UpdatedAt = p.Now, p.Now
-	if o.Email != "" {
-		c := &Customer{StoreID: o.StoreID, Email: o.Email}
-		fillCustomerName(c, o.BillingAddress, o.ShippingAddress)
-		if err := UpsertCustomer(ctx, tx, c); err != nil {
-			return nil, err
+	if err := upsertBuyers(ctx, tx, ps); err != nil {
+		return nil, err
+	}
+	first, prefix, suffix, err := takeOrderNumbers(ctx, tx, storeID, int64(len(ps)))
+	if err != nil {
+		return nil, err
+	}
+	orders := make([]*Order, len(ps))
+	lines := make([][]OrderLineItem, len(ps))
+	sales := make([]OrderTransaction, len(ps))
+	for i, p := range ps {
+		o := p.Order
+		o.OrderNumber = first + int64(i)
+		o.OrderNumberDisplay = OrderNumberDisplay(prefix, o.OrderNumber, suffix)
+		o.CreatedAt, o.UpdatedAt = p.Now, p.Now
+		sales[i] = sale(o, p.Payment, p.Now)
+		var txs []OrderTransaction
+		if o.TotalCents > 0 {
+			txs = sales[i : i+1]
 		}
-		o.CustomerID = &c.ID
+		o.Status, o.FinancialStatus = OrderOpen, FinancialStatus(o.TotalCents, txs)
+		o.FulfillmentStatus = FulfillmentStatus(FulfillmentUnfulfilled, p.Lines)
+		if SumMoney(txs).Captured > 0 {
+			o.PaidAt = &ps[i].Now
+		}
+		orders[i], lines[i] = o, p.Lines
 	}
-	var err error
-	if o.OrderNumber, o.OrderNumberDisplay, err = NextOrderNumber(ctx, tx, o.StoreID); err != nil {
+	if err := InsertOrders(ctx, tx, orders, lines); err != nil {
 		return nil, err
 	}
-	if err := InsertOrder(ctx, tx, o, p.Lines); err != nil {
+	created := make([]OrderEvent, len(ps))
+	for i, p := range ps {
+		created[i] = OrderEvent{StoreID: storeID, OrderID: orders[i].ID, Name: "created", Source: p.Actor, At: p.Now, Detail: p.Created}
+	}
+	if err := AddOrderEvents(ctx, tx, created...); err != nil {
 		return nil, err
 	}
-	if err := AddOrderEvents(ctx, tx, OrderEvent{
-		StoreID: o.StoreID, OrderID: o.ID, Name: "created", Source: p.Actor, At: p.Now, Detail: p.Created,
-	}); err != nil {
-		return nil, err
-	}
-	if p.DiscountID != nil {
-		if err := RedeemDiscount(ctx, tx, o.StoreID, *p.DiscountID, o.Email, o.ID, p.Now); err != nil {
-			return nil, err
+	for i, p := range ps {
+		if p.DiscountID != nil {
+			if err := RedeemDiscount(ctx, tx, storeID, *p.DiscountID, orders[i].Email, orders[i].ID, p.Now); err != nil {
+				return nil, err
+			}
 		}
 	}
-	if err := takeStock(ctx, tx, o.StoreID, p.Lines); err != nil {
+	sold := map[int64]int64{}
+	for _, p := range ps {
+		for _, l := range p.Lines {
+			if l.VariantID != nil {
+				sold[*l.VariantID] -= l.Quantity
+			}
+		}
+	}
+	if err := AdjustInventory(ctx, tx, storeID, sold); err != nil {
 		return nil, err
 	}
-	if err := pay(ctx, tx, o, p.Payment, p.Actor, p.Now); err != nil {
-		return nil, err
+	return orders, pay(ctx, tx, orders, sales, ps)
+}
+
+// upsertBuyers finds or creates, in one statement, the customer of each
+// placement with an email (named from its first address with a name) and
+// links the order to it. Placements of one email share its customer, named
+// by the first of them, as if placed one after another.
+func upsertBuyers(ctx context.Context, tx bun.IDB, ps []OrderPlacement) error {
+	var custs []Customer
+	at := map[string]int{} // lower(email) → index in custs
+	for _, p := range ps {
+		o := p.Order
+		key := strings.ToLower(o.Email)
+		if o.Email == "" || at[key] > 0 {
+			continue
+		}
+		c := Customer{StoreID: o.StoreID, Email: o.Email}
+		fillCustomerName(&c, o.BillingAddress, o.ShippingAddress)
+		custs = append(custs, c)
+		at[key] = len(custs)
 	}
-	return o, nil
+	if len(custs) == 0 {
+		return nil
+	}
+	_, err := tx.NewInsert().Model(&custs).
+		On("CONFLICT (store_id, lower(email)) DO UPDATE").
+		Set("updated_at = now()").
+		Returning("*").Exec(ctx)
+	if err != nil {
+		return classify(err, "the customer")
+	}
+	for _, p := range ps {
+		if i := at[strings.ToLower(p.Order.Email)]; p.Order.Email != "" {
+			p.Order.CustomerID = &custs[i-1].ID
+		}
+	}
+	return nil
 }
 
 // DraftPlacement is the order draft d becomes, priced as priced: its
@@ -138,38 +222,42 @@ func fillCustomerName(c *Customer, addresses ...any) {
 	}
 }
 
-// takeStock removes the sold quantities from tracked variants.
-func takeStock(ctx context.Context, tx bun.IDB, storeID int64, lines []OrderLineItem) error {
-	sold := map[int64]int64{}
-	for _, l := range lines {
-		if l.VariantID != nil {
-			sold[*l.VariantID] -= l.Quantity
-		}
+// sale is the order's payment as a successful sale of its total; an empty
+// reference gets one made up, as a provider would.
+func sale(o *Order, p Payment, now time.Time) OrderTransaction {
+	if p.Reference == "" {
+		p.Reference = ExternalID("pay")
 	}
-	return AdjustInventory(ctx, tx, storeID, sold)
+	t := OrderTransaction{StoreID: o.StoreID, Kind: TxSale, Status: TxSuccess,
+		AmountCents: o.TotalCents, Currency: o.Currency, Provider: p.Provider, ExternalID: p.Reference, CreatedAt: now}
+	if p.Method != "" {
+		t.PaymentMethod = &p.Method
+	}
+	return t
 }
 
-// pay records the order's payment as a successful sale of its total (none
-// for a free order) and brings its statuses up to date.
-func pay(ctx context.Context, tx bun.IDB, o *Order, p Payment, actor string, now time.Time) error {
-	if o.TotalCents > 0 {
-		if p.Reference == "" {
-			p.Reference = ExternalID("pay")
-		}
-		sale := OrderTransaction{StoreID: o.StoreID, OrderID: o.ID, Kind: TxSale, Status: TxSuccess,
-			AmountCents: o.TotalCents, Currency: o.Currency, Provider: p.Provider, ExternalID: p.Reference, CreatedAt: now}
-		if p.Method != "" {
-			sale.PaymentMethod = &p.Method
-		}
-		if err := InsertTransaction(ctx, tx, &sale); err != nil {
-			return err
-		}
-		if err := AddOrderEvents(ctx, tx, OrderEvent{
-			StoreID: o.StoreID, OrderID: o.ID, Name: "paid", Source: actor,
-			AmountCents: &sale.AmountCents, TransactionID: &sale.ID, At: now,
-		}); err != nil {
-			return err
+// pay records the sales of the orders that cost something (a free order
+// has none), and puts them on their timelines.
+func pay(ctx context.Context, tx bun.IDB, orders []*Order, sales []OrderTransaction, ps []OrderPlacement) error {
+	var txs []OrderTransaction
+	var paid []int // index in ps of each of txs
+	for i, o := range orders {
+		if o.TotalCents > 0 {
+			t := sales[i]
+			t.OrderID = o.ID
+			txs, paid = append(txs, t), append(paid, i)
 		}
 	}
-	return RefreshOrderState(ctx, tx, o, now)
+	if len(txs) == 0 {
+		return nil
+	}
+	if _, err := tx.NewInsert().Model(&txs).Returning("id, created_at").Exec(ctx); err != nil {
+		return classify(err, "the transaction")
+	}
+	events := make([]OrderEvent, len(txs))
+	for k, i := range paid {
+		events[k] = OrderEvent{StoreID: orders[i].StoreID, OrderID: orders[i].ID, Name: "paid", Source: ps[i].Actor,
+			AmountCents: &txs[k].AmountCents, TransactionID: &txs[k].ID, At: ps[i].Now}
+	}
+	return AddOrderEvents(ctx, tx, events...)
 }

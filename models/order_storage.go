@@ -25,18 +25,25 @@ func LockOrder(ctx context.Context, tx bun.IDB, storeID, id int64) (*Order, erro
 // NextOrderNumber takes the store's next order number and renders it with
 // the store's prefix and suffix.
 func NextOrderNumber(ctx context.Context, tx bun.IDB, storeID int64) (int64, string, error) {
+	n, prefix, suffix, err := takeOrderNumbers(ctx, tx, storeID, 1)
+	return n, OrderNumberDisplay(prefix, n, suffix), err
+}
+
+// takeOrderNumbers takes the store's next n order numbers at once: first
+// is the first of them; prefix and suffix render them.
+func takeOrderNumbers(ctx context.Context, tx bun.IDB, storeID, n int64) (first int64, prefix, suffix string, err error) {
 	var s struct {
 		N      int64  `bun:"last_order_number"`
 		Prefix string `bun:"order_number_prefix"`
 		Suffix string `bun:"order_number_suffix"`
 	}
-	err := tx.NewUpdate().Table("stores").Set("last_order_number = last_order_number + 1").
+	err = tx.NewUpdate().Table("stores").Set("last_order_number = last_order_number + ?", n).
 		Where("id = ?", storeID).Returning("last_order_number, order_number_prefix, order_number_suffix").
 		Scan(ctx, &s)
 	if err != nil {
-		return 0, "", classify(err, "the store")
+		return 0, "", "", classify(err, "the store")
 	}
-	return s.N, OrderNumberDisplay(s.Prefix, s.N, s.Suffix), nil
+	return s.N - n + 1, s.Prefix, s.Suffix, nil
 }
 
 // OrderNumberDisplay is how people see an order number: "#1001".
@@ -46,20 +53,41 @@ func OrderNumberDisplay(prefix string, n int64, suffix string) string {
 
 // InsertOrder stores a new order with its lines; o must carry its number.
 func InsertOrder(ctx context.Context, tx bun.IDB, o *Order, lines []OrderLineItem) error {
-	if o.Token == "" {
-		o.Token = NewOrderToken()
-	}
-	if _, err := tx.NewInsert().Model(o).Returning(orderReturning).Exec(ctx); err != nil {
-		return classify(err, "the order")
-	}
-	for i := range lines {
-		lines[i].StoreID, lines[i].OrderID, lines[i].Position = o.StoreID, o.ID, int64(i)
-	}
-	if len(lines) == 0 {
+	return InsertOrders(ctx, tx, []*Order{o}, [][]OrderLineItem{lines})
+}
+
+// InsertOrders stores new orders, each with its lines (lines[i] are
+// orders[i]'s), in two statements; each order must carry its number.
+func InsertOrders(ctx context.Context, tx bun.IDB, orders []*Order, lines [][]OrderLineItem) error {
+	if len(orders) == 0 {
 		return nil
 	}
-	_, err := tx.NewInsert().Model(&lines).Returning("id").Exec(ctx)
-	return classify(err, "the order's lines")
+	for _, o := range orders {
+		if o.Token == "" {
+			o.Token = NewOrderToken()
+		}
+	}
+	if _, err := tx.NewInsert().Model(&orders).Returning(orderReturning).Exec(ctx); err != nil {
+		return classify(err, "the order")
+	}
+	var all []OrderLineItem
+	for k, o := range orders {
+		for i := range lines[k] {
+			lines[k][i].StoreID, lines[k][i].OrderID, lines[k][i].Position = o.StoreID, o.ID, int64(i)
+		}
+		all = append(all, lines[k]...)
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	if _, err := tx.NewInsert().Model(&all).Returning("id").Exec(ctx); err != nil {
+		return classify(err, "the order's lines")
+	}
+	for k := range lines { // the ids back to the callers' lines
+		n := copy(lines[k], all)
+		all = all[n:]
+	}
+	return nil
 }
 
 // UpdateOrderNoteTags writes the note and tags of an order.

@@ -116,16 +116,7 @@ func discounts(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) err
 		}
 	}
 
-	// The orders placed with a code are its redemptions.
-	if _, err := tx.NewRaw(`INSERT INTO discount_redemptions (discount_id, store_id, order_id, email, created_at)
-		SELECT d.id, o.store_id, o.id, o.email, o.created_at
-		FROM orders o JOIN discounts d ON d.store_id = o.store_id AND d.class = ? AND lower(d.code) = lower(o.discount_code)
-		WHERE o.store_id = ? AND o.discount_code <> ''
-		ORDER BY o.created_at, o.id`, models.DiscountCode, storeID).Exec(ctx); err != nil {
-		return err
-	}
-	if _, err := tx.NewRaw(`UPDATE discounts d SET used_count = (SELECT count(*) FROM discount_redemptions r WHERE r.discount_id = d.id)
-		WHERE d.store_id = ?`, storeID).Exec(ctx); err != nil {
+	if err := redeemOrderCodes(ctx, tx, storeID); err != nil {
 		return err
 	}
 	// TRAIL15's limit: its uses so far plus room for about half as many
@@ -133,6 +124,32 @@ func discounts(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) err
 	_, err = tx.NewRaw(`UPDATE discounts SET usage_limit = ((used_count + used_count / 2) / 50 + 1) * 50
 		WHERE store_id = ? AND code = 'TRAIL15'`, storeID).Exec(ctx)
 	return err
+}
+
+// redeemOrderCodes records the use of each code the seeded orders were
+// placed with, oldest order first, by the rule the API applies when an
+// order takes a code (models.RedeemDiscount: within the code's window at
+// the order's time, per-customer limits), so used_count is what the orders
+// show.
+func redeemOrderCodes(ctx context.Context, tx bun.Tx, storeID int64) error {
+	var uses []struct {
+		OrderID    int64     `bun:"order_id"`
+		DiscountID int64     `bun:"discount_id"`
+		Email      string    `bun:"email"`
+		At         time.Time `bun:"created_at"`
+	}
+	if err := tx.NewRaw(`SELECT o.id AS order_id, d.id AS discount_id, o.email, o.created_at
+		FROM orders o JOIN discounts d ON d.store_id = o.store_id AND d.class = ? AND lower(d.code) = lower(o.discount_code)
+		WHERE o.store_id = ? AND o.discount_code <> ''
+		ORDER BY o.created_at, o.id`, models.DiscountCode, storeID).Scan(ctx, &uses); err != nil {
+		return err
+	}
+	for _, u := range uses {
+		if err := models.RedeemDiscount(ctx, tx, storeID, u.DiscountID, u.Email, u.OrderID, u.At); err != nil {
+			return fmt.Errorf("order %d: %w", u.OrderID, err)
+		}
+	}
+	return nil
 }
 
 // discCollections finds the seeded collections by handle.
