@@ -9,8 +9,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"storeadmin/internal/apperr"
-	"storeadmin/internal/testdb"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/testkit/testdb"
 )
 
 func TestMain(m *testing.M) { testdb.Main(m) }
