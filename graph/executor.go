@@ -9,7 +9,6 @@ import (
 	"errors"
 	"log/slog"
 	"runtime/debug"
-	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -22,7 +21,7 @@ import (
 	"storeadmin/graph/limits"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
-	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/failure"
 	"storeadmin/internal/loaders"
 )
 
@@ -176,16 +175,15 @@ func errorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			gqlErr.Extensions["code"] = string(apperr.Internal)
 			return gqlErr
 		}
-		if database.Unavailable(err) {
-			markUnavailable(ctx)
-			log.WarnContext(ctx, "database unavailable", "error", err, "path", gqlErr.Path.String())
-			gqlErr.Message = apperr.UnavailableMessage
-			gqlErr.Extensions["code"] = string(apperr.Unavailable)
-			return gqlErr
+		code, msg := failure.Public(err)
+		if code == apperr.Unavailable {
+			failure.SetStatus(ctx, code) // the whole answer is a 503
 		}
+		// An unreachable database is logged once per outage by the log's
+		// outage filter (database.QuietOutages), not here per field.
 		log.ErrorContext(ctx, "internal error", "error", err, "path", gqlErr.Path.String())
-		gqlErr.Message = "internal server error"
-		gqlErr.Extensions["code"] = string(apperr.Internal)
+		gqlErr.Message = msg
+		gqlErr.Extensions["code"] = string(code)
 		return gqlErr
 	}
 }
@@ -220,26 +218,4 @@ func (stopWhenCancelled) InterceptField(ctx context.Context, next graphql.Resolv
 		return nil, err
 	}
 	return next(ctx)
-}
-
-type unavailableKey struct{}
-
-// WithUnavailableFlag returns a context whose operation's errors record
-// whether the database was unreachable, for transports that answer such
-// an operation with 503 (see Unavailable).
-func WithUnavailableFlag(ctx context.Context) context.Context {
-	return context.WithValue(ctx, unavailableKey{}, new(atomic.Bool))
-}
-
-// Unavailable tells whether an error of the operation run on ctx (made by
-// WithUnavailableFlag) was an unreachable database.
-func Unavailable(ctx context.Context) bool {
-	f, _ := ctx.Value(unavailableKey{}).(*atomic.Bool)
-	return f != nil && f.Load()
-}
-
-func markUnavailable(ctx context.Context) {
-	if f, _ := ctx.Value(unavailableKey{}).(*atomic.Bool); f != nil {
-		f.Store(true)
-	}
 }

@@ -47,7 +47,6 @@ import (
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
-	"storeadmin/internal/base/database"
 	"storeadmin/internal/base/failure"
 )
 
@@ -252,13 +251,9 @@ func (m *middleware) internal(w http.ResponseWriter, r *http.Request, what strin
 	if r.Context().Err() != nil {
 		return // the client hung up: nobody reads an answer
 	}
-	if database.Unavailable(err) {
-		m.cfg.Log.WarnContext(r.Context(), what, "error", err)
-		m.fail(w, r, apperr.Unavailable, apperr.UnavailableMessage)
-		return
-	}
 	m.cfg.Log.ErrorContext(r.Context(), what, "error", err)
-	m.fail(w, r, apperr.Internal, "internal server error")
+	code, msg := failure.Public(err)
+	m.fail(w, r, code, msg)
 }
 
 // checkKey says what is wrong with a key, or "".

@@ -147,7 +147,7 @@ func (l *Limiter) Handler(next http.Handler) http.Handler {
 			return
 		}
 		b := &budget{l: l, key: key, w: w, r: r}
-		next.ServeHTTP(&refusalWriter{ResponseWriter: w, b: b}, r.WithContext(context.WithValue(r.Context(), budgetKey{}, b)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), budgetKey{}, b)))
 	})
 }
 
@@ -159,26 +159,20 @@ type budget struct {
 	key string
 	w   http.ResponseWriter
 	r   *http.Request
-	// refusal is the status Spend refused the request with, or 0. One
-	// operation runs per request, in the request's goroutine, so Spend and
-	// the writer never race.
-	refusal int
 }
 
 // Spend charges cost, the whole cost of the request of ctx (the middleware
 // charged 1 of it already), and returns the error to refuse the request with
 // when it costs more than MaxCost (400) or its key's budget does not cover
 // it (429). Nothing is charged for a refused request beyond its 1. The
-// refusal also sets the answer's status, whatever the surface's handler
-// writes: gqlgen's transport answers errors met before execution with 200.
+// refusal also decides the answer's status (failure.SetStatus): gqlgen's
+// transport answers errors met before execution with 200.
 // Operations the service runs for itself carry no budget and spend none,
 // but MaxCost holds for them too.
 func Spend(ctx context.Context, cost int) error {
 	b, _ := ctx.Value(budgetKey{}).(*budget)
 	if cost > MaxCost {
-		if b != nil {
-			b.refusal = http.StatusBadRequest
-		}
+		failure.SetStatus(ctx, apperr.Invalid)
 		return apperr.Invalidf("this request runs %d mutations; one request may run at most %d: send the rest in further requests", cost, MaxCost)
 	}
 	if b == nil || cost <= 1 {
@@ -186,7 +180,7 @@ func Spend(ctx context.Context, cost int) error {
 	}
 	r := b.r.WithContext(httprate.WithIncrement(ctx, cost-1))
 	if b.l.rl.OnLimit(b.w, r, b.key) {
-		b.refusal = http.StatusTooManyRequests
+		failure.SetStatus(ctx, apperr.RateLimited)
 		return apperr.New(apperr.RateLimited, "too many requests: this request runs %d mutations, each counting 1 against the limit of %d per minute, and this key had %d left; retry after the number of seconds in Retry-After, or run fewer at once",
 			cost, b.l.cfg.Limit, leftBefore(b.w))
 	}
@@ -199,29 +193,3 @@ func leftBefore(w http.ResponseWriter) int {
 	n, _ := strconv.Atoi(w.Header().Get("X-RateLimit-Remaining"))
 	return n + 1
 }
-
-// refusalWriter gives a request Spend refused the status of its refusal.
-type refusalWriter struct {
-	http.ResponseWriter
-	b           *budget
-	wroteHeader bool
-}
-
-func (w *refusalWriter) WriteHeader(status int) {
-	if !w.wroteHeader {
-		w.wroteHeader = true
-		if w.b.refusal != 0 {
-			status = w.b.refusal
-		}
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *refusalWriter) Write(p []byte) (int, error) {
-	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
-	}
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *refusalWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

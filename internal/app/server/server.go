@@ -28,7 +28,6 @@ import (
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
-	"storeadmin/internal/base/database"
 	"storeadmin/internal/base/failure"
 	"storeadmin/internal/base/jsonbody"
 	"storeadmin/internal/events"
@@ -140,7 +139,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	}
 	r.Group(func(r chi.Router) {
 		keyed(r, failure.GraphQL, audit.GraphQL)
-		r.Post("/graphql", outagesAnswer503(graphqlHandler(exec)))
+		r.Post("/graphql", failure.GraphQLStatus(graphqlHandler(exec)).ServeHTTP)
 	})
 	r.Route("/api/v1", func(r chi.Router) {
 		keyed(r, failure.REST, audit.REST)
@@ -198,7 +197,6 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 	multipart := transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 32 << 20}
 	return func(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(graphql.StartOperationTrace(r.Context()))
-		w = badRequestWriter{w}
 		switch {
 		case multipart.Supports(r):
 			multipart.Do(w, r, exec)
@@ -215,22 +213,6 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 		}
 	}
 }
-
-// badRequestWriter answers 400 where gqlgen's transports answer 422 (a
-// document that does not parse, validate or keep within the limits, a
-// malformed multipart request): what the REST surface answers for the
-// same errors.
-type badRequestWriter struct{ http.ResponseWriter }
-
-func (w badRequestWriter) WriteHeader(status int) {
-	if status == http.StatusUnprocessableEntity {
-		status = http.StatusBadRequest
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w badRequestWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // readGraphQLBody reads a JSON body that holds one GraphQL request: an
 // object whose query is a string, whose variables an object, ... as
@@ -265,11 +247,6 @@ func identify(authn *auth.Authenticator, log *slog.Logger) func(http.Handler) ht
 			if err != nil {
 				if ctx.Err() != nil {
 					return // the client hung up: nobody reads an answer
-				}
-				if database.Unavailable(err) {
-					log.WarnContext(ctx, "authenticate", "error", err)
-					failure.Write(w, r, apperr.New(apperr.Unavailable, apperr.UnavailableMessage))
-					return
 				}
 				if apperr.CodeOf(err) == apperr.Internal {
 					log.ErrorContext(ctx, "authenticate", "error", err)
@@ -315,43 +292,6 @@ func rateKey(cfg audit.Config) func(*http.Request) string {
 		}
 		return "ip:" + cfg.ClientIP(r)
 	}
-}
-
-// outagesAnswer503 answers a GraphQL operation that failed because the
-// database was unreachable with 503 and Retry-After instead of 200, so
-// clients and proxies retry it like any other outage.
-func outagesAnswer503(next http.Handler) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		ctx := graph.WithUnavailableFlag(r.Context())
-		next.ServeHTTP(&outageWriter{ResponseWriter: w, ctx: ctx}, r.WithContext(ctx))
-	}
-}
-
-// outageWriter turns the status of an answer into 503 when the operation
-// met an unreachable database; gqlgen writes the answer after resolving
-// every field, so the flag is set by then.
-type outageWriter struct {
-	http.ResponseWriter
-	ctx         context.Context
-	wroteHeader bool
-}
-
-func (w *outageWriter) WriteHeader(status int) {
-	if !w.wroteHeader {
-		w.wroteHeader = true
-		if status == http.StatusOK && graph.Unavailable(w.ctx) {
-			w.Header().Set("Retry-After", apperr.RetryAfter)
-			status = http.StatusServiceUnavailable
-		}
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *outageWriter) Write(b []byte) (int, error) {
-	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
-	}
-	return w.ResponseWriter.Write(b)
 }
 
 // logCancelled logs, once and at debug level, a request whose client went

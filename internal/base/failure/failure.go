@@ -15,8 +15,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"sync/atomic"
 
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/database"
 )
 
 // Surface is the shape failures are written in.
@@ -56,13 +58,19 @@ func WriteREST(w http.ResponseWriter, err error) { writeREST(w, err) }
 // internalMessage is all a client learns of an error that is not ours.
 const internalMessage = "internal server error"
 
-// codeAndMessage is what a client is told of err.
-func codeAndMessage(err error) (apperr.Code, string) {
+// Public is what a client is told of err, wherever it is answered: an
+// apperr error's code and message; an unreachable database, which passes
+// by itself, as Unavailable (503, retry); anything else as Internal, its
+// text hidden.
+func Public(err error) (apperr.Code, string) {
 	code := apperr.CodeOf(err)
-	if code == apperr.Internal {
-		return code, internalMessage
+	switch {
+	case code != apperr.Internal:
+		return code, err.Error()
+	case database.Unavailable(err):
+		return apperr.Unavailable, apperr.UnavailableMessage
 	}
-	return code, err.Error()
+	return apperr.Internal, internalMessage
 }
 
 func header(w http.ResponseWriter, code apperr.Code) int {
@@ -77,7 +85,7 @@ func header(w http.ResponseWriter, code apperr.Code) int {
 }
 
 func writeREST(w http.ResponseWriter, err error) {
-	code, msg := codeAndMessage(err)
+	code, msg := Public(err)
 	status := header(w, code)
 	w.WriteHeader(status)
 	w.Write(encode(struct { //nolint:errcheck // the client went away: nothing to do
@@ -87,7 +95,7 @@ func writeREST(w http.ResponseWriter, err error) {
 }
 
 func writeGraphQL(w http.ResponseWriter, err error) {
-	code, msg := codeAndMessage(err)
+	code, msg := Public(err)
 	status := header(w, code)
 	if code == apperr.TooLarge {
 		// One code for every body that is not one GraphQL request; the
@@ -114,3 +122,57 @@ func encode(v any) []byte {
 	enc.Encode(v) //nolint:errchkjson // strings and a bool always encode
 	return bytes.TrimSpace(buf.Bytes())
 }
+
+// The status of a GraphQL answer. gqlgen's transport answers 200 whatever
+// the errors, and 422 for a document that does not validate. A failure met
+// inside the executor that decides the status of the whole answer (the rate
+// limit refusing a mutation, an unreachable database) records its code with
+// SetStatus, and GraphQLStatus writes that code's status instead; 422
+// becomes 400, what REST answers for the same document.
+
+type statusKey struct{}
+
+// GraphQLStatus gives the answers of next the status SetStatus recorded.
+func GraphQLStatus(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		code := new(atomic.Pointer[apperr.Code])
+		next.ServeHTTP(&statusWriter{ResponseWriter: w, code: code}, r.WithContext(context.WithValue(r.Context(), statusKey{}, code)))
+	})
+}
+
+// SetStatus records that the answer of ctx's request has code's status; the
+// first code recorded wins. Outside GraphQLStatus it does nothing: REST
+// derives every status from its error's code already.
+func SetStatus(ctx context.Context, code apperr.Code) {
+	if p, _ := ctx.Value(statusKey{}).(*atomic.Pointer[apperr.Code]); p != nil {
+		p.CompareAndSwap(nil, &code)
+	}
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	code        *atomic.Pointer[apperr.Code]
+	wroteHeader bool
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if !w.wroteHeader {
+		w.wroteHeader = true
+		if c := w.code.Load(); c != nil {
+			status = header(w.ResponseWriter, *c)
+		} else if status == http.StatusUnprocessableEntity {
+			status = http.StatusBadRequest
+		}
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
