@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"storeadmin/internal/testkit/testdb"
+	"storeadmin/internal/testkit/testlog"
 )
 
 // runAll runs each command line at once, as separate processes would, and
@@ -99,39 +100,21 @@ func TestConcurrentCommandsDuringUpgrade(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log both servers write to at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 func TestTwoServersStartTogetherOnFreshDatabase(t *testing.T) {
 	url := testdb.NewEmpty(t)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	logs := make([]*syncBuffer, 2)
+	logs := make([]*testlog.Records, 2)
 	errs := make(chan error, 2)
 	for i := range logs {
-		logs[i] = &syncBuffer{}
-		log := slog.New(slog.NewTextHandler(logs[i], nil))
+		logs[i] = &testlog.Records{}
+		log := logs[i].Logger()
 		args := []string{"serve", "--database-url=" + url, "--addr", "127.0.0.1:0", "--blob-url", "file://" + t.TempDir()}
 		go func() { errs <- run(ctx, args, io.Discard, log) }()
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	for _, l := range logs {
-		for !strings.Contains(l.String(), "msg=serving") {
+		for l.Count(slog.LevelInfo, "serving") == 0 {
 			select {
 			case err := <-errs:
 				t.Fatalf("a server stopped before serving: %v\n%s\n%s", err, logs[0], logs[1])

@@ -16,6 +16,7 @@ import (
 
 	"storeadmin/internal/base/database"
 	"storeadmin/internal/events"
+	"storeadmin/internal/testkit/testlog"
 	"storeadmin/models"
 )
 
@@ -148,7 +149,7 @@ func TestWebhookDatabaseOutageLoggedOnce(t *testing.T) {
 	t.Cleanup(func() { pdb.Close() })
 	r := newReceiver(t, nil)
 	sub := f.subscribe(r.URL, true, "order.refunded")
-	logs := &capture{}
+	logs := &testlog.Records{}
 	cfg := fast()
 	ctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
@@ -171,68 +172,21 @@ func TestWebhookDatabaseOutageLoggedOnce(t *testing.T) {
 	f.settled(sub.ID, 1)
 
 	proxy.cut()
-	waitFor(t, "the outage's warning", func() bool { return logs.count(slog.LevelWarn, "unreachable") == 1 })
+	waitFor(t, "the outage's warning", func() bool { return logs.Count(slog.LevelWarn, "unreachable") == 1 })
 	// Poll after poll fails meanwhile (every 20 ms), and the elector's
 	// and the maintenance services' loops too.
 	time.Sleep(3 * time.Second)
 	proxy.restore()
-	waitFor(t, "the recovery's line", func() bool { return logs.count(slog.LevelInfo, "answers again") == 1 })
+	waitFor(t, "the recovery's line", func() bool { return logs.Count(slog.LevelInfo, "answers again") == 1 })
 	f.emit(e, f.refund(2))
 	f.settled(sub.ID, 2)
 
-	if n := logs.count(slog.LevelError, ""); n != 0 {
-		t.Fatalf("%d ERROR lines during the outage:\n%s", n, logs.dump(slog.LevelError))
+	if n := logs.Count(slog.LevelError, ""); n != 0 {
+		t.Fatalf("%d ERROR lines during the outage:\n%s", n, strings.Join(logs.Lines(slog.LevelError), "\n"))
 	}
-	if n := logs.count(slog.LevelWarn, ""); n != 1 {
-		t.Fatalf("%d WARN lines, want the outage's one:\n%s", n, logs.dump(slog.LevelWarn))
+	if n := logs.Count(slog.LevelWarn, ""); n != 1 {
+		t.Fatalf("%d WARN lines, want the outage's one:\n%s", n, strings.Join(logs.Lines(slog.LevelWarn), "\n"))
 	}
-}
-
-// capture is a slog handler that keeps what it is given.
-type capture struct {
-	mu      sync.Mutex
-	records []slog.Record
-}
-
-func (c *capture) Enabled(context.Context, slog.Level) bool { return true }
-func (c *capture) WithAttrs([]slog.Attr) slog.Handler       { return c }
-func (c *capture) WithGroup(string) slog.Handler            { return c }
-func (c *capture) Handle(_ context.Context, r slog.Record) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.records = append(c.records, r.Clone())
-	return nil
-}
-
-// count counts the records at level whose message contains text.
-func (c *capture) count(level slog.Level, text string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, r := range c.records {
-		if r.Level == level && strings.Contains(r.Message, text) {
-			n++
-		}
-	}
-	return n
-}
-
-// dump prints the records at level and above.
-func (c *capture) dump(level slog.Level) string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var b strings.Builder
-	for _, r := range c.records {
-		if r.Level >= level {
-			b.WriteString(r.Level.String() + " " + r.Message)
-			r.Attrs(func(a slog.Attr) bool {
-				b.WriteString(" " + a.String())
-				return true
-			})
-			b.WriteString("\n")
-		}
-	}
-	return b.String()
 }
 
 // dbProxy forwards loopback connections to PostgreSQL until cut: then it

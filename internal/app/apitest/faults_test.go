@@ -17,45 +17,15 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/database"
 	"storeadmin/internal/base/pgembed"
+	"storeadmin/internal/testkit/testlog"
 	"storeadmin/migrations"
 )
-
-// logBook keeps every record the service logs, for tests of what it logs.
-type logBook struct {
-	mu      sync.Mutex
-	records []slog.Record
-}
-
-func (b *logBook) Enabled(context.Context, slog.Level) bool { return true }
-func (b *logBook) WithAttrs([]slog.Attr) slog.Handler       { return b }
-func (b *logBook) WithGroup(string) slog.Handler            { return b }
-func (b *logBook) Handle(_ context.Context, r slog.Record) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.records = append(b.records, r.Clone())
-	return nil
-}
-
-// at lists the records at level or above, one line each.
-func (b *logBook) at(level slog.Level) []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []string
-	for _, r := range b.records {
-		if r.Level >= level {
-			line := r.Level.String() + " " + r.Message
-			r.Attrs(func(a slog.Attr) bool { line += " " + a.String(); return true })
-			out = append(out, line)
-		}
-	}
-	return out
-}
 
 // TestAbandonedRequests hangs up 300 heavy requests at every stage of their
 // work: nothing panics, at most a handful of lines are logged above debug,
 // and the requests that follow are served normally.
 func TestAbandonedRequests(t *testing.T) {
-	logs := &logBook{}
+	logs := &testlog.Records{}
 	e := apitest.New(t, apitest.WithLog(logs))
 	s := e.Store("Hangups")
 	key := e.Key(s.ID, auth.RoleAdmin)
@@ -110,12 +80,12 @@ func TestAbandonedRequests(t *testing.T) {
 			t.Fatalf("request %d after the hang-ups: %s", i, r.Raw)
 		}
 	}
-	for _, l := range logs.at(slog.LevelDebug) {
+	for _, l := range logs.Lines(slog.LevelDebug) {
 		if strings.Contains(l, "panic") {
 			t.Fatalf("a hang-up made the service panic: %s", l)
 		}
 	}
-	if loud := logs.at(slog.LevelWarn); len(loud) > 5 {
+	if loud := logs.Lines(slog.LevelWarn); len(loud) > 5 {
 		t.Fatalf("300 hang-ups logged %d lines above debug, first: %s", len(loud), strings.Join(loud[:5], "\n"))
 	}
 	if n := e.DB.Stats().OpenConnections; n > 20 {
@@ -152,7 +122,7 @@ func TestDatabaseOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	logs := &logBook{}
+	logs := &testlog.Records{}
 	e := apitest.New(t, apitest.WithDatabase(db), apitest.WithLog(logs))
 	s := e.Store("Outage")
 	key := e.Key(s.ID, auth.RoleAdmin)
@@ -205,10 +175,10 @@ func TestDatabaseOutage(t *testing.T) {
 	for len(seen) < 10 {
 		seen[hook.next(t).header.Get("Webhook-Id")] = true
 	}
-	if errs := logs.at(slog.LevelError); len(errs) > 0 {
+	if errs := logs.Lines(slog.LevelError); len(errs) > 0 {
 		t.Fatalf("the outage logged %d errors, first: %s", len(errs), errs[0])
 	}
-	if warns := logs.at(slog.LevelWarn); len(warns) > 3 {
+	if warns := logs.Lines(slog.LevelWarn); len(warns) > 3 {
 		t.Fatalf("the outage logged %d warnings:\n%s", len(warns), strings.Join(warns, "\n"))
 	}
 }

@@ -1,7 +1,6 @@
 package apitest_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,13 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/app/server"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/testkit/testlog"
 	"storeadmin/internal/testkit/testredis"
 	"storeadmin/models"
 )
@@ -271,32 +270,14 @@ func TestMutationFieldCap(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log destination for handlers on several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestRateLimitWithoutRedis: when Redis stops answering, the replica keeps
 // serving and counts each key in memory, and says so once.
 func TestRateLimitWithoutRedis(t *testing.T) {
 	const limit = 3
 	e := apitest.New(t, apitest.WithRateLimit(limit))
 	redis := testredis.Start(t)
-	var logs syncBuffer
-	srv := replicas(t, e, 1, redis.URL, slog.New(slog.NewTextHandler(&logs, nil)))[0]
+	logs := &testlog.Records{}
+	srv := replicas(t, e, 1, redis.URL, logs.Logger())[0]
 	s := e.Store("Acme")
 	key := e.Key(s.ID, auth.RoleAdmin)
 	srv.Do(http.MethodGet, "/store", key, nil).Expect(t, http.StatusOK)
@@ -312,7 +293,7 @@ func TestRateLimitWithoutRedis(t *testing.T) {
 		}
 		return ""
 	})
-	if n := strings.Count(logs.String(), "Redis is unreachable"); n != 1 {
+	if n := logs.Count(slog.LevelWarn, "Redis is unreachable"); n != 1 {
 		t.Fatalf("logged the fallback %d times, want once:\n%s", n, logs.String())
 	}
 }
