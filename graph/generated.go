@@ -13491,115 +13491,35 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // region    **************************** field.gotpl *****************************
 
 func (ec *executionContext) _APIKey_id(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_APIKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_name(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_APIKey_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_role(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_role(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Role, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Role)
 }
 func (ec *executionContext) fieldContext_APIKey_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_scopes(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_scopes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Scopes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Scopes)
 }
 func (ec *executionContext) fieldContext_APIKey_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_hint(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_hint(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Hint, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Hint)
 }
 func (ec *executionContext) fieldContext_APIKey_hint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
@@ -13629,391 +13549,119 @@ func (ec *executionContext) fieldContext_APIKey_status(_ context.Context, field 
 }
 
 func (ec *executionContext) _APIKey_created_by(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_created_by(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedBy, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.CreatedBy)
 }
 func (ec *executionContext) fieldContext_APIKey_created_by(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_created_at(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_APIKey_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_expires_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExpiresAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_APIKey_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_revoked_at(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_revoked_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RevokedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RevokedAt)
 }
 func (ec *executionContext) fieldContext_APIKey_revoked_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_last_used_at(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_last_used_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LastUsedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.LastUsedAt)
 }
 func (ec *executionContext) fieldContext_APIKey_last_used_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_key(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_key(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Key, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Key)
 }
 func (ec *executionContext) fieldContext_APIKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_id(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_AuditLog_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_store_id(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_store_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.StoreID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.StoreID)
 }
 func (ec *executionContext) fieldContext_AuditLog_store_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_actor_type(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_actor_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ActorType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ActorType)
 }
 func (ec *executionContext) fieldContext_AuditLog_actor_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_actor_id(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_actor_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ActorID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ActorID)
 }
 func (ec *executionContext) fieldContext_AuditLog_actor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_action(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_action(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Action, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Action)
 }
 func (ec *executionContext) fieldContext_AuditLog_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_method(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_method(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Method, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Method)
 }
 func (ec *executionContext) fieldContext_AuditLog_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_path(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_path(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Path, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
 }
 func (ec *executionContext) fieldContext_AuditLog_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_status_code(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_status_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.StatusCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.StatusCode)
 }
 func (ec *executionContext) fieldContext_AuditLog_status_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_ip(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_ip(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IP, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.IP)
 }
 func (ec *executionContext) fieldContext_AuditLog_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_user_agent(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_user_agent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UserAgent, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.UserAgent)
 }
 func (ec *executionContext) fieldContext_AuditLog_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_country(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_country(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Country, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Country)
 }
 func (ec *executionContext) fieldContext_AuditLog_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
@@ -14043,805 +13691,245 @@ func (ec *executionContext) fieldContext_AuditLog_metadata(_ context.Context, fi
 }
 
 func (ec *executionContext) _AuditLog_created_at(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditLog_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_AuditLog_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_transaction_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_transaction_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TransactionID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TransactionID)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_order_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderID)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_amount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AmountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_attempts(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_attempts(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Attempts, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Attempts)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_authorized_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_authorized_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AuthorizedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.AuthorizedAt)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_authorized_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_capture_model(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_capture_model(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CaptureModel, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.CaptureModel)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_capture_model(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_current_position(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_current_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CurrentPosition, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.CurrentPosition)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_current_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_draft_name(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_draft_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DraftName, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.DraftName)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_draft_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_draft_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DraftOrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.DraftOrderID)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_email(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Email, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_error(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_error(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Error, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Error)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_expires_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExpiresAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_funnel_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_funnel_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FunnelID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.FunnelID)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_funnel_name(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_funnel_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FunnelName, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.FunnelName)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_has_funnel(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_has_funnel(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.HasFunnel, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.HasFunnel)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_has_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_item_count(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_item_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ItemCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ItemCount)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_item_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_last_attempt_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_last_attempt_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LastAttemptAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.LastAttemptAt)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_last_attempt_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_needs_attention(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_needs_attention(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NeedsAttention, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.NeedsAttention)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_needs_attention(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_offer_count(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_offer_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OfferCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.OfferCount)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_offer_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_payment_method(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_payment_method(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PaymentMethod, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_provider(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_provider(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Provider, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Provider)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_state(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_state(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.State, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.State)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_surcharge_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SurchargeCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.SurchargeCents)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_total_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TotalCents)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_currency(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AwaitingCapture_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BulkResult_ids(ctx context.Context, field graphql.CollectedField, obj *BulkResult) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BulkResult_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Ids, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.Ids)
 }
 func (ec *executionContext) fieldContext_BulkResult_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BulkResult", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BulkResult_count(ctx context.Context, field graphql.CollectedField, obj *BulkResult) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BulkResult_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Count, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Count)
 }
 func (ec *executionContext) fieldContext_BulkResult_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BulkResult", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_id(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_BundleOffer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_title(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_BundleOffer_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_enabled(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_enabled(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Enabled, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
 }
 func (ec *executionContext) fieldContext_BundleOffer_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_applies_to(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_applies_to(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AppliesTo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.AppliesTo)
 }
 func (ec *executionContext) fieldContext_BundleOffer_applies_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_include_plain_items(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_include_plain_items(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IncludePlainItems, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IncludePlainItems)
 }
 func (ec *executionContext) fieldContext_BundleOffer_include_plain_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_variant_selectors(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_variant_selectors(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantSelectors, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.VariantSelectors)
 }
 func (ec *executionContext) fieldContext_BundleOffer_variant_selectors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_variant_selectors_single(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_variant_selectors_single(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantSelectorsSingle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.VariantSelectorsSingle)
 }
 func (ec *executionContext) fieldContext_BundleOffer_variant_selectors_single(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -15095,115 +14183,35 @@ func (ec *executionContext) fieldContext_BundleOffer_tier_count(_ context.Contex
 }
 
 func (ec *executionContext) _BundleOffer_created_at(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_BundleOffer_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_BundleOffer_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_id(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_quantity(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Quantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_discount_bps(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_discount_bps(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountBps, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountBps)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_discount_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -15233,391 +14241,119 @@ func (ec *executionContext) fieldContext_BundleOfferTier_discount_display(_ cont
 }
 
 func (ec *executionContext) _BundleOfferTier_free_shipping(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_free_shipping(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FreeShipping, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.FreeShipping)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_free_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_label(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_label(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Label, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Label)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_title(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_caption(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_caption(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Caption, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Caption)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_caption(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_benefit_label(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_benefit_label(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BenefitLabel, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.BenefitLabel)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_benefit_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_preselected(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_preselected(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Preselected, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Preselected)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_preselected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogCollectionOption_id(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogCollectionOption_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogCollectionOption_title(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogCollectionOption_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogCollectionOption_handle(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogCollectionOption_handle(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Handle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogCollectionOption_published(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogCollectionOption_published(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Published, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Published)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogCollectionOption_image_src(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogCollectionOption_image_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageSrc, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_id(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogProductOption_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_title(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogProductOption_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_handle(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogProductOption_handle(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Handle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_status(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogProductOption_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_image_src(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CatalogProductOption_image_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageSrc, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_abandoned_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_abandoned_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AbandonedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.AbandonedAt)
 }
 func (ec *executionContext) fieldContext_Checkout_abandoned_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -15688,161 +14424,49 @@ func (ec *executionContext) fieldContext_Checkout_attempts(_ context.Context, fi
 }
 
 func (ec *executionContext) _Checkout_billing_address(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_billing_address(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BillingAddress, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.BillingAddress)
 }
 func (ec *executionContext) fieldContext_Checkout_billing_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_created_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Checkout_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_currency(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_Checkout_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_discount_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_discount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountCents)
 }
 func (ec *executionContext) fieldContext_Checkout_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_discount_code(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_discount_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.DiscountCode)
 }
 func (ec *executionContext) fieldContext_Checkout_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_email(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Email, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
 }
 func (ec *executionContext) fieldContext_Checkout_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_expires_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_expires_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExpiresAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_Checkout_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -15881,92 +14505,28 @@ func (ec *executionContext) fieldContext_Checkout_lines(_ context.Context, field
 }
 
 func (ec *executionContext) _Checkout_marketing_consent(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_marketing_consent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.MarketingConsent, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.MarketingConsent)
 }
 func (ec *executionContext) fieldContext_Checkout_marketing_consent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_phone(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_phone(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Phone, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Phone)
 }
 func (ec *executionContext) fieldContext_Checkout_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_recovered_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_recovered_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RecoveredAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RecoveredAt)
 }
 func (ec *executionContext) fieldContext_Checkout_recovered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_recovery_emails(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RecoveryEmails, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.RecoveryEmails)
 }
 func (ec *executionContext) fieldContext_Checkout_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -16005,161 +14565,49 @@ func (ec *executionContext) fieldContext_Checkout_session(_ context.Context, fie
 }
 
 func (ec *executionContext) _Checkout_shipping_address(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_shipping_address(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingAddress, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.ShippingAddress)
 }
 func (ec *executionContext) fieldContext_Checkout_shipping_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_shipping_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ShippingCents)
 }
 func (ec *executionContext) fieldContext_Checkout_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_shipping_line(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_shipping_line(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingLine, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.ShippingLine)
 }
 func (ec *executionContext) fieldContext_Checkout_shipping_line(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_state(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_state(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.State, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.State)
 }
 func (ec *executionContext) fieldContext_Checkout_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_subtotal_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SubtotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.SubtotalCents)
 }
 func (ec *executionContext) fieldContext_Checkout_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_surcharge_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SurchargeCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.SurchargeCents)
 }
 func (ec *executionContext) fieldContext_Checkout_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_tax_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_tax_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TaxCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TaxCents)
 }
 func (ec *executionContext) fieldContext_Checkout_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -16198,69 +14646,21 @@ func (ec *executionContext) fieldContext_Checkout_timeline(_ context.Context, fi
 }
 
 func (ec *executionContext) _Checkout_tip_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_tip_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TipCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TipCents)
 }
 func (ec *executionContext) fieldContext_Checkout_tip_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_token(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_token(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Token, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Token)
 }
 func (ec *executionContext) fieldContext_Checkout_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_total_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_total_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TotalCents)
 }
 func (ec *executionContext) fieldContext_Checkout_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -16299,1035 +14699,315 @@ func (ec *executionContext) fieldContext_Checkout_tracking(_ context.Context, fi
 }
 
 func (ec *executionContext) _Checkout_updated_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Checkout_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_utm(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_utm(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Utm, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Utm)
 }
 func (ec *executionContext) fieldContext_Checkout_utm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_image_src(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutLine_image_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageSrc, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutLine_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_properties(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutLine_properties(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Properties, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Properties)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_properties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_quantity(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutLine_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Quantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_sku(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutLine_sku(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Sku, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Sku)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_title(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutLine_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutLine_variant_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantTitle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.VariantTitle)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_amount_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_amount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AmountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_capture_model(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_capture_model(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CaptureModel, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.CaptureModel)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_capture_model(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_created_at(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_currency(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_error(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_error(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Error, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_payment_method(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_payment_method(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PaymentMethod, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_provider(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_provider(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Provider, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Provider)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_status(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_transaction_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutPaymentAttempt_transaction_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TransactionID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TransactionID)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_amount_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_amount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AmountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_currency(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_detail(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_detail(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Detail, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Detail)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_error_code(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_error_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ErrorCode)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_error_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_error_message(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_error_message(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ErrorMessage)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_error_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_name(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_occurred_at(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_occurred_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OccurredAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.OccurredAt)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_occurred_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_payment_method(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_payment_method(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PaymentMethod, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_provider(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_provider(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Provider, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Provider)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_source(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_source(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Source, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_transaction_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTimelineEvent_transaction_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TransactionID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.TransactionID)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_axwrt(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_axwrt(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Axwrt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Axwrt)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_axwrt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_client_ip(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_client_ip(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ClientIP, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientIP)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_client_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_event_source_url(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_event_source_url(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.EventSourceURL, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.EventSourceURL)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_event_source_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_external_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_external_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExternalID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ExternalID)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_external_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_fbc(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_fbc(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Fbc, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Fbc)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_fbc(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_fbp(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_fbp(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Fbp, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Fbp)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_fbp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_kx(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_kx(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Kx, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Kx)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_kx(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_ttclid(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_ttclid(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Ttclid, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Ttclid)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_ttclid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_ttp(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_ttp(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Ttp, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Ttp)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_ttp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_user_agent(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CheckoutTracking_user_agent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UserAgent, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UserAgent)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Collection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_handle(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_handle(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Handle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
 }
 func (ec *executionContext) fieldContext_Collection_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_title(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_Collection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_description(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Description, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Description)
 }
 func (ec *executionContext) fieldContext_Collection_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_collection_type(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_collection_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CollectionType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.CollectionType)
 }
 func (ec *executionContext) fieldContext_Collection_collection_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_disjunctive(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_disjunctive(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Disjunctive, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Disjunctive)
 }
 func (ec *executionContext) fieldContext_Collection_disjunctive(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -17357,69 +15037,21 @@ func (ec *executionContext) fieldContext_Collection_rules(_ context.Context, fie
 }
 
 func (ec *executionContext) _Collection_sort_order(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_sort_order(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SortOrder, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.SortOrder)
 }
 func (ec *executionContext) fieldContext_Collection_sort_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_published(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_published(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Published, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Published)
 }
 func (ec *executionContext) fieldContext_Collection_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_image_src(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_image_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageSrc, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_Collection_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17449,46 +15081,14 @@ func (ec *executionContext) fieldContext_Collection_seo(_ context.Context, field
 }
 
 func (ec *executionContext) _Collection_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Collection_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Collection_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -17562,161 +15162,49 @@ func (ec *executionContext) fieldContext_Collection_products(ctx context.Context
 }
 
 func (ec *executionContext) _CollectionMember_id(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionMember_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_CollectionMember_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_title(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionMember_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_CollectionMember_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_handle(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionMember_handle(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Handle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
 }
 func (ec *executionContext) fieldContext_CollectionMember_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_status(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionMember_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_CollectionMember_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_image_src(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionMember_image_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageSrc, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CollectionMember_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionMember_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_CollectionMember_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_position(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionMember_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
 }
 func (ec *executionContext) fieldContext_CollectionMember_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -17773,138 +15261,42 @@ func (ec *executionContext) fieldContext_CollectionMember_product(_ context.Cont
 }
 
 func (ec *executionContext) _CollectionPreview_id(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_handle(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_handle(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Handle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_title(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_description(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Description, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Description)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_collection_type(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_collection_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CollectionType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.CollectionType)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_collection_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_disjunctive(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_disjunctive(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Disjunctive, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Disjunctive)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_disjunctive(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -17934,69 +15326,21 @@ func (ec *executionContext) fieldContext_CollectionPreview_rules(_ context.Conte
 }
 
 func (ec *executionContext) _CollectionPreview_sort_order(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_sort_order(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SortOrder, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.SortOrder)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_sort_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_published(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_published(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Published, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Published)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_image_src(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_image_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageSrc, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
@@ -18026,92 +15370,28 @@ func (ec *executionContext) fieldContext_CollectionPreview_seo(_ context.Context
 }
 
 func (ec *executionContext) _CollectionPreview_created_at(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_updated_at(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_position(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_price_cents(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -18150,184 +15430,56 @@ func (ec *executionContext) fieldContext_CollectionPreview_products(_ context.Co
 }
 
 func (ec *executionContext) _CollectionPreview_products_count(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_products_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductsCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ProductsCount)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_products_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Customer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_email(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Email, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
 }
 func (ec *executionContext) fieldContext_Customer_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_first_name(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_first_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FirstName, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.FirstName)
 }
 func (ec *executionContext) fieldContext_Customer_first_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_last_name(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_last_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LastName, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.LastName)
 }
 func (ec *executionContext) fieldContext_Customer_last_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_phone(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_phone(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Phone, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Phone)
 }
 func (ec *executionContext) fieldContext_Customer_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_accepts_marketing(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_accepts_marketing(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AcceptsMarketing, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.AcceptsMarketing)
 }
 func (ec *executionContext) fieldContext_Customer_accepts_marketing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Customer_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -18419,575 +15571,175 @@ func (ec *executionContext) fieldContext_Customer_orders(ctx context.Context, fi
 }
 
 func (ec *executionContext) _Discount_id(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Discount_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_class(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_class(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Class, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Class)
 }
 func (ec *executionContext) fieldContext_Discount_class(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_code(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Code, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Code)
 }
 func (ec *executionContext) fieldContext_Discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Type, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Type)
 }
 func (ec *executionContext) fieldContext_Discount_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_value(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_value(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Value, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Value)
 }
 func (ec *executionContext) fieldContext_Discount_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_value_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_value_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ValueType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ValueType)
 }
 func (ec *executionContext) fieldContext_Discount_value_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_applies_to(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_applies_to(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AppliesTo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.AppliesTo)
 }
 func (ec *executionContext) fieldContext_Discount_applies_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_minimum_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_minimum_subtotal_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.MinimumSubtotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.MinimumSubtotalCents)
 }
 func (ec *executionContext) fieldContext_Discount_minimum_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_starts_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_starts_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.StartsAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.StartsAt)
 }
 func (ec *executionContext) fieldContext_Discount_starts_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_ends_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_ends_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.EndsAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.EndsAt)
 }
 func (ec *executionContext) fieldContext_Discount_ends_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_enabled(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_enabled(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Enabled, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
 }
 func (ec *executionContext) fieldContext_Discount_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_usage_limit(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_usage_limit(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UsageLimit, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.UsageLimit)
 }
 func (ec *executionContext) fieldContext_Discount_usage_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_used_count(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_used_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UsedCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.UsedCount)
 }
 func (ec *executionContext) fieldContext_Discount_used_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_once_per_customer(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_once_per_customer(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OncePerCustomer, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.OncePerCustomer)
 }
 func (ec *executionContext) fieldContext_Discount_once_per_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_per_customer_limit(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_per_customer_limit(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PerCustomerLimit, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.PerCustomerLimit)
 }
 func (ec *executionContext) fieldContext_Discount_per_customer_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_buy_quantity(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_buy_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BuyQuantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.BuyQuantity)
 }
 func (ec *executionContext) fieldContext_Discount_buy_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_quantity(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_get_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.GetQuantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.GetQuantity)
 }
 func (ec *executionContext) fieldContext_Discount_get_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_value(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_get_value(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.GetValue, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.GetValue)
 }
 func (ec *executionContext) fieldContext_Discount_get_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_value_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_get_value_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.GetValueType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.GetValueType)
 }
 func (ec *executionContext) fieldContext_Discount_get_value_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_product_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductIDs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.ProductIDs)
 }
 func (ec *executionContext) fieldContext_Discount_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_collection_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CollectionIDs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.CollectionIDs)
 }
 func (ec *executionContext) fieldContext_Discount_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_buy_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_buy_product_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BuyProductIDs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.BuyProductIDs)
 }
 func (ec *executionContext) fieldContext_Discount_buy_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_buy_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_buy_collection_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BuyCollectionIDs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.BuyCollectionIDs)
 }
 func (ec *executionContext) fieldContext_Discount_buy_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_get_product_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.GetProductIDs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.GetProductIDs)
 }
 func (ec *executionContext) fieldContext_Discount_get_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_get_collection_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.GetCollectionIDs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.GetCollectionIDs)
 }
 func (ec *executionContext) fieldContext_Discount_get_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -19094,713 +15846,217 @@ func (ec *executionContext) fieldContext_Discount_collections(_ context.Context,
 }
 
 func (ec *executionContext) _Discount_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Discount_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Discount_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Download_filename(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Download_filename(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Filename, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Filename)
 }
 func (ec *executionContext) fieldContext_Download_filename(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Download_content_type(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Download_content_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ContentType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ContentType)
 }
 func (ec *executionContext) fieldContext_Download_content_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Download_url(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Download_url(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.URL, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.URL)
 }
 func (ec *executionContext) fieldContext_Download_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Download_expires_at(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Download_expires_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExpiresAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_Download_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_DraftOrder_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_name(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_DraftOrder_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_status(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_DraftOrder_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_email(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Email, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
 }
 func (ec *executionContext) fieldContext_DraftOrder_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_currency(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_DraftOrder_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_note(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_note(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Note, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Note)
 }
 func (ec *executionContext) fieldContext_DraftOrder_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_tags(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_tags(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Tags, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Tags)
 }
 func (ec *executionContext) fieldContext_DraftOrder_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_token(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_token(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Token, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Token)
 }
 func (ec *executionContext) fieldContext_DraftOrder_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_billing_address(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_billing_address(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BillingAddress, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.BillingAddress)
 }
 func (ec *executionContext) fieldContext_DraftOrder_billing_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_shipping_address(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_shipping_address(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingAddress, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.ShippingAddress)
 }
 func (ec *executionContext) fieldContext_DraftOrder_shipping_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_requires_shipping(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_requires_shipping(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RequiresShipping, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.RequiresShipping)
 }
 func (ec *executionContext) fieldContext_DraftOrder_requires_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_shipping_rate_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_shipping_rate_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingRateID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ShippingRateID)
 }
 func (ec *executionContext) fieldContext_DraftOrder_shipping_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_shipping_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_shipping_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingTitle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ShippingTitle)
 }
 func (ec *executionContext) fieldContext_DraftOrder_shipping_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_shipping_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ShippingCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_subtotal_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SubtotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.SubtotalCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_discount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_tax_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_tax_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TaxCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TaxCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_total_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TotalCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_discount_code(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_discount_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.DiscountCode)
 }
 func (ec *executionContext) fieldContext_DraftOrder_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_weight_grams(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.WeightGrams, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.WeightGrams)
 }
 func (ec *executionContext) fieldContext_DraftOrder_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_invoice_sent_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_invoice_sent_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.InvoiceSentAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.InvoiceSentAt)
 }
 func (ec *executionContext) fieldContext_DraftOrder_invoice_sent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_order_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.OrderID)
 }
 func (ec *executionContext) fieldContext_DraftOrder_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_completed_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_completed_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CompletedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CompletedAt)
 }
 func (ec *executionContext) fieldContext_DraftOrder_completed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_created_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_DraftOrder_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_DraftOrder_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -19989,322 +16245,98 @@ func (ec *executionContext) fieldContext_DraftOrder_order(_ context.Context, fie
 }
 
 func (ec *executionContext) _DraftOrderLine_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_custom(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_custom(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Custom, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Custom)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_custom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_variant_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.VariantID)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_product_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_product_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ProductID)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_variant_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantTitle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.VariantTitle)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_sku(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_sku(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SKU, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.SKU)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_quantity(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Quantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_line_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_line_total_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LineTotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.LineTotalCents)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_line_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_discount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountCents)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_requires_shipping(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_requires_shipping(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RequiresShipping, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.RequiresShipping)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_requires_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_taxable(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_taxable(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Taxable, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Taxable)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_taxable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_weight_grams(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.WeightGrams, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.WeightGrams)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -20411,92 +16443,28 @@ func (ec *executionContext) fieldContext_DraftOrderLine_product(_ context.Contex
 }
 
 func (ec *executionContext) _DraftOrderPaid_order_id(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderPaid_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderID)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderPaid_order_number(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderPaid_order_number(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderNumber, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderNumber)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_order_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderPaid_order_number_display(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderPaid_order_number_display(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderNumberDisplay, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.OrderNumberDisplay)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_order_number_display(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderPaid_id(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderPaid_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -20617,322 +16585,98 @@ func (ec *executionContext) fieldContext_DraftOrderPaid_order(_ context.Context,
 }
 
 func (ec *executionContext) _DraftShippingRate_rate_id(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftShippingRate_rate_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RateID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.RateID)
 }
 func (ec *executionContext) fieldContext_DraftShippingRate_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftShippingRate_name(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftShippingRate_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_DraftShippingRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftShippingRate_price_cents(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftShippingRate_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_DraftShippingRate_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfilledQuantity_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FulfilledQuantity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfilledQuantity_line_item_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LineItemID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.LineItemID)
 }
 func (ec *executionContext) fieldContext_FulfilledQuantity_line_item_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfilledQuantity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfilledQuantity_quantity(ctx context.Context, field graphql.CollectedField, obj *models.FulfilledQuantity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfilledQuantity_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Quantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
 }
 func (ec *executionContext) fieldContext_FulfilledQuantity_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfilledQuantity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_id(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Fulfillment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_order_id(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderID)
 }
 func (ec *executionContext) fieldContext_Fulfillment_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_Fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_carrier(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_carrier(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Carrier, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Carrier)
 }
 func (ec *executionContext) fieldContext_Fulfillment_carrier(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_tracking_number(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_tracking_number(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TrackingNumber, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.TrackingNumber)
 }
 func (ec *executionContext) fieldContext_Fulfillment_tracking_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_tracking_url(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_tracking_url(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TrackingURL, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.TrackingURL)
 }
 func (ec *executionContext) fieldContext_Fulfillment_tracking_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_note(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_note(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Note, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Note)
 }
 func (ec *executionContext) fieldContext_Fulfillment_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Fulfillment_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_cancelled_at(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_cancelled_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CancelledAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CancelledAt)
 }
 func (ec *executionContext) fieldContext_Fulfillment_cancelled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -20971,23 +16715,7 @@ func (ec *executionContext) fieldContext_Fulfillment_items(_ context.Context, fi
 }
 
 func (ec *executionContext) _FulfillmentCancelled_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCancelled) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfillmentCancelled_fulfillment_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FulfillmentStatus, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.FulfillmentStatus)
 }
 func (ec *executionContext) fieldContext_FulfillmentCancelled_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentCancelled", field, false, false, errors.New("field of type String does not have child fields"))
@@ -21076,161 +16804,49 @@ func (ec *executionContext) fieldContext_FulfillmentCreated_fulfillment(_ contex
 }
 
 func (ec *executionContext) _FulfillmentCreated_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCreated) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfillmentCreated_fulfillment_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FulfillmentStatus, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.FulfillmentStatus)
 }
 func (ec *executionContext) fieldContext_FulfillmentCreated_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentCreated", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentItem_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfillmentItem_line_item_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LineItemID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.LineItemID)
 }
 func (ec *executionContext) fieldContext_FulfillmentItem_line_item_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentItem_quantity(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfillmentItem_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Quantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
 }
 func (ec *executionContext) fieldContext_FulfillmentItem_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentItem_title(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfillmentItem_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_FulfillmentItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentItem_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfillmentItem_variant_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantTitle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.VariantTitle)
 }
 func (ec *executionContext) fieldContext_FulfillmentItem_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ImportReport_created(ctx context.Context, field graphql.CollectedField, obj *ImportReport) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ImportReport_created(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Created, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Created)
 }
 func (ec *executionContext) fieldContext_ImportReport_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ImportReport_updated(ctx context.Context, field graphql.CollectedField, obj *ImportReport) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ImportReport_updated(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Updated, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Updated)
 }
 func (ec *executionContext) fieldContext_ImportReport_updated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -21329,46 +16945,14 @@ func (ec *executionContext) fieldContext_ImportReport_cleaned_cells(_ context.Co
 }
 
 func (ec *executionContext) _MCPActivity_id(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_MCPActivity_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_key_id(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_key_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.KeyID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.KeyID)
 }
 func (ec *executionContext) fieldContext_MCPActivity_key_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -21398,414 +16982,126 @@ func (ec *executionContext) fieldContext_MCPActivity_key_name(_ context.Context,
 }
 
 func (ec *executionContext) _MCPActivity_tool(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_tool(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Tool, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Tool)
 }
 func (ec *executionContext) fieldContext_MCPActivity_tool(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_subject(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_subject(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Subject, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Subject)
 }
 func (ec *executionContext) fieldContext_MCPActivity_subject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_requested(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_requested(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Requested, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Requested)
 }
 func (ec *executionContext) fieldContext_MCPActivity_requested(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_before(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_before(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Before, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Before)
 }
 func (ec *executionContext) fieldContext_MCPActivity_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_after(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_after(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.After, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.After)
 }
 func (ec *executionContext) fieldContext_MCPActivity_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_adjusted(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_adjusted(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Adjusted, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
-			return ec.marshalOJSON2ᚕinterfaceᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2ᚕinterfaceᚄ(ctx, field.Selections, obj.Adjusted)
 }
 func (ec *executionContext) fieldContext_MCPActivity_adjusted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_result(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_result(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Result, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Result)
 }
 func (ec *executionContext) fieldContext_MCPActivity_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_status_code(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_status_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.StatusCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.StatusCode)
 }
 func (ec *executionContext) fieldContext_MCPActivity_status_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_error(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_error(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Error, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
 }
 func (ec *executionContext) fieldContext_MCPActivity_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_country(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_country(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Country, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Country)
 }
 func (ec *executionContext) fieldContext_MCPActivity_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.At, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.At)
 }
 func (ec *executionContext) fieldContext_MCPActivity_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_id(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_MCPKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_name(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_MCPKey_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_kind(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_kind(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Kind, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
 }
 func (ec *executionContext) fieldContext_MCPKey_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_preset(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_preset(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Preset, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Preset)
 }
 func (ec *executionContext) fieldContext_MCPKey_preset(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_role(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_role(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Role, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Role)
 }
 func (ec *executionContext) fieldContext_MCPKey_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_scopes(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_scopes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Scopes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Scopes)
 }
 func (ec *executionContext) fieldContext_MCPKey_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_hint(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_hint(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Hint, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Hint)
 }
 func (ec *executionContext) fieldContext_MCPKey_hint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
@@ -21835,23 +17131,7 @@ func (ec *executionContext) fieldContext_MCPKey_status(_ context.Context, field 
 }
 
 func (ec *executionContext) _MCPKey_created_by(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_created_by(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedBy, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.CreatedBy)
 }
 func (ec *executionContext) fieldContext_MCPKey_created_by(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -21881,414 +17161,126 @@ func (ec *executionContext) fieldContext_MCPKey_created_by_email(_ context.Conte
 }
 
 func (ec *executionContext) _MCPKey_created_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_MCPKey_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_expires_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExpiresAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_MCPKey_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_revoked_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_revoked_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RevokedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RevokedAt)
 }
 func (ec *executionContext) fieldContext_MCPKey_revoked_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_last_used_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_last_used_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LastUsedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.LastUsedAt)
 }
 func (ec *executionContext) fieldContext_MCPKey_last_used_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_key(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPPreset_key(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Key, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
 }
 func (ec *executionContext) fieldContext_MCPPreset_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_name(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPPreset_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_MCPPreset_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_description(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPPreset_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Description, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Description)
 }
 func (ec *executionContext) fieldContext_MCPPreset_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_role(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPPreset_role(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Role, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Role)
 }
 func (ec *executionContext) fieldContext_MCPPreset_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_scopes(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPPreset_scopes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Scopes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Scopes)
 }
 func (ec *executionContext) fieldContext_MCPPreset_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_tools(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPPreset_tools(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Tools, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Tools)
 }
 func (ec *executionContext) fieldContext_MCPPreset_tools(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_src(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MediaImage_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Src, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Src)
 }
 func (ec *executionContext) fieldContext_MediaImage_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_filename(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MediaImage_filename(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Filename, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Filename)
 }
 func (ec *executionContext) fieldContext_MediaImage_filename(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_content_type(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MediaImage_content_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ContentType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ContentType)
 }
 func (ec *executionContext) fieldContext_MediaImage_content_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_width(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MediaImage_width(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Width, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Width)
 }
 func (ec *executionContext) fieldContext_MediaImage_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_height(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MediaImage_height(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Height, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Height)
 }
 func (ec *executionContext) fieldContext_MediaImage_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_thumbhash(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MediaImage_thumbhash(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Thumbhash, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Thumbhash)
 }
 func (ec *executionContext) fieldContext_MediaImage_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_bytes(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MediaImage_bytes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Bytes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Bytes)
 }
 func (ec *executionContext) fieldContext_MediaImage_bytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MemberInvitation_added(ctx context.Context, field graphql.CollectedField, obj *MemberInvitation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MemberInvitation_added(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Added, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Added)
 }
 func (ec *executionContext) fieldContext_MemberInvitation_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemberInvitation", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -26462,437 +21454,133 @@ func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Cont
 }
 
 func (ec *executionContext) _Order_id(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_order_number(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_order_number(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderNumber, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderNumber)
 }
 func (ec *executionContext) fieldContext_Order_order_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_order_number_display(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_order_number_display(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderNumberDisplay, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.OrderNumberDisplay)
 }
 func (ec *executionContext) fieldContext_Order_order_number_display(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_token(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_token(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Token, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Token)
 }
 func (ec *executionContext) fieldContext_Order_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_email(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Email, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
 }
 func (ec *executionContext) fieldContext_Order_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_currency(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_Order_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_Order_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_financial_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_financial_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FinancialStatus, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.FinancialStatus)
 }
 func (ec *executionContext) fieldContext_Order_financial_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_fulfillment_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FulfillmentStatus, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.FulfillmentStatus)
 }
 func (ec *executionContext) fieldContext_Order_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_subtotal_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SubtotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.SubtotalCents)
 }
 func (ec *executionContext) fieldContext_Order_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_discount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountCents)
 }
 func (ec *executionContext) fieldContext_Order_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_discount_code(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_discount_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.DiscountCode)
 }
 func (ec *executionContext) fieldContext_Order_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_shipping_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ShippingCents)
 }
 func (ec *executionContext) fieldContext_Order_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_tax_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_tax_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TaxCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TaxCents)
 }
 func (ec *executionContext) fieldContext_Order_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_tip_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_tip_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TipCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TipCents)
 }
 func (ec *executionContext) fieldContext_Order_tip_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_total_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.TotalCents)
 }
 func (ec *executionContext) fieldContext_Order_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_shipping_line(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_shipping_line(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingLine, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.ShippingLine)
 }
 func (ec *executionContext) fieldContext_Order_shipping_line(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _Order_shipping_address(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_shipping_address(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShippingAddress, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.ShippingAddress)
 }
 func (ec *executionContext) fieldContext_Order_shipping_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _Order_billing_address(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_billing_address(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BillingAddress, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.BillingAddress)
 }
 func (ec *executionContext) fieldContext_Order_billing_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type JSON does not have child fields"))
@@ -26963,276 +21651,84 @@ func (ec *executionContext) fieldContext_Order_upsell(_ context.Context, field g
 }
 
 func (ec *executionContext) _Order_note(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_note(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Note, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Note)
 }
 func (ec *executionContext) fieldContext_Order_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_tags(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_tags(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Tags, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Tags)
 }
 func (ec *executionContext) fieldContext_Order_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_system_tags(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_system_tags(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SystemTags, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.SystemTags)
 }
 func (ec *executionContext) fieldContext_Order_system_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_source(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_source(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Source, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
 }
 func (ec *executionContext) fieldContext_Order_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_draft_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DraftOrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DraftOrderID)
 }
 func (ec *executionContext) fieldContext_Order_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_cancel_reason(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_cancel_reason(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CancelReason, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.CancelReason)
 }
 func (ec *executionContext) fieldContext_Order_cancel_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_cancelled_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_cancelled_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CancelledAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CancelledAt)
 }
 func (ec *executionContext) fieldContext_Order_cancelled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_archived_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_archived_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ArchivedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ArchivedAt)
 }
 func (ec *executionContext) fieldContext_Order_archived_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_paid_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_paid_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PaidAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.PaidAt)
 }
 func (ec *executionContext) fieldContext_Order_paid_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_checkout_started_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_checkout_started_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CheckoutStartedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CheckoutStartedAt)
 }
 func (ec *executionContext) fieldContext_Order_checkout_started_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Order_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Order_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -27431,690 +21927,210 @@ func (ec *executionContext) fieldContext_Order_refunds(_ context.Context, field 
 }
 
 func (ec *executionContext) _OrderAttribution_ad_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_ad_source(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AdSource, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.AdSource)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_ad_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_click_ids(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_click_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ClickIDs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.ClickIDs)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_click_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_referrer(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_referrer(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Referrer, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Referrer)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_referrer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_campaign(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_campaign(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMCampaign, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.UTMCampaign)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_campaign(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_content(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_content(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMContent, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.UTMContent)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_creative_format(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_creative_format(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMCreativeFormat, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UTMCreativeFormat)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_creative_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UTMID)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_marketing_tactic(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_marketing_tactic(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMMarketingTactic, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UTMMarketingTactic)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_marketing_tactic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_medium(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_medium(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMMedium, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.UTMMedium)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_medium(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_source(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMSource, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.UTMSource)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_source_platform(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_source_platform(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMSourcePlatform, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UTMSourcePlatform)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_source_platform(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_term(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderAttribution_utm_term(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UTMTerm, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.UTMTerm)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_term(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_variant_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.VariantID)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_product_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_product_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ProductID)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_variant_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantTitle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.VariantTitle)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_sku(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_sku(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SKU, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.SKU)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_original_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_original_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OriginalPriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.OriginalPriceCents)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_original_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Quantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_refunded_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_refunded_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RefundedQuantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.RefundedQuantity)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_refunded_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_fulfilled_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_fulfilled_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FulfilledQuantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.FulfilledQuantity)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_fulfilled_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_requires_shipping(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_requires_shipping(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RequiresShipping, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.RequiresShipping)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_requires_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_properties(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_properties(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Properties, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Properties)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_properties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_image_src(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_image_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageSrc, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_image_thumbhash(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_image_thumbhash(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageThumbhash, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ImageThumbhash)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_image_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_bundle_group(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_bundle_group(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BundleGroup, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.BundleGroup)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_bundle_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_bundle_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_bundle_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BundleTitle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.BundleTitle)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_bundle_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_source(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Source, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
@@ -28221,529 +22237,161 @@ func (ec *executionContext) fieldContext_OrderLineItem_product(_ context.Context
 }
 
 func (ec *executionContext) _OrderTransaction_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_kind(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_kind(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Kind, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_status(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_amount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AmountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_currency(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_provider(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_provider(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Provider, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Provider)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_external_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_external_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExternalID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ExternalID)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_external_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_payment_method(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_payment_method(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PaymentMethod, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_error(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_error(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Error, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_parent_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_parent_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ParentID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ParentID)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_parent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_expires_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExpiresAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_created_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderTransaction_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _OrderUpsell_entered_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderUpsell_entered_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.EnteredAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.EnteredAt)
 }
 func (ec *executionContext) fieldContext_OrderUpsell_entered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _OrderUpsell_funnel_name(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderUpsell_funnel_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FunnelName, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.FunnelName)
 }
 func (ec *executionContext) fieldContext_OrderUpsell_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderUpsell_status(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderUpsell_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_OrderUpsell_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_id(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_handle(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_handle(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Handle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
 }
 func (ec *executionContext) fieldContext_Product_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_title(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_Product_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_body_html(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_body_html(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BodyHTML, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.BodyHTML)
 }
 func (ec *executionContext) fieldContext_Product_body_html(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_vendor(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_vendor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Vendor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Vendor)
 }
 func (ec *executionContext) fieldContext_Product_vendor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_product_type(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_product_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ProductType)
 }
 func (ec *executionContext) fieldContext_Product_product_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_status(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_Product_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_tags(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_tags(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Tags, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Tags)
 }
 func (ec *executionContext) fieldContext_Product_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
@@ -28773,115 +22421,35 @@ func (ec *executionContext) fieldContext_Product_seo(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Product_adplatform_category_id(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_adplatform_category_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AdplatformCategoryID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.AdplatformCategoryID)
 }
 func (ec *executionContext) fieldContext_Product_adplatform_category_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_rating_avg(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_rating_avg(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RatingAvg, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.RatingAvg)
 }
 func (ec *executionContext) fieldContext_Product_rating_avg(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_rating_count(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_rating_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RatingCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.RatingCount)
 }
 func (ec *executionContext) fieldContext_Product_rating_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Product_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Product_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Product_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -29233,667 +22801,203 @@ func (ec *executionContext) fieldContext_Product_bundles(_ context.Context, fiel
 }
 
 func (ec *executionContext) _ProductImage_id(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductImage_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_ProductImage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_position(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductImage_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
 }
 func (ec *executionContext) fieldContext_ProductImage_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_src(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductImage_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Src, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Src)
 }
 func (ec *executionContext) fieldContext_ProductImage_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_alt(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductImage_alt(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Alt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Alt)
 }
 func (ec *executionContext) fieldContext_ProductImage_alt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_width(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductImage_width(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Width, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Width)
 }
 func (ec *executionContext) fieldContext_ProductImage_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_height(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductImage_height(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Height, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Height)
 }
 func (ec *executionContext) fieldContext_ProductImage_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_thumbhash(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductImage_thumbhash(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Thumbhash, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Thumbhash)
 }
 func (ec *executionContext) fieldContext_ProductImage_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductOption_name(ctx context.Context, field graphql.CollectedField, obj *models.ProductOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductOption_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_ProductOption_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductOption_position(ctx context.Context, field graphql.CollectedField, obj *models.ProductOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductOption_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
 }
 func (ec *executionContext) fieldContext_ProductOption_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductOption", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductOption_values(ctx context.Context, field graphql.CollectedField, obj *models.ProductOption) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductOption_values(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Values, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Values)
 }
 func (ec *executionContext) fieldContext_ProductOption_values(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_id(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_ProductVariant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_product_id(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_product_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ProductID)
 }
 func (ec *executionContext) fieldContext_ProductVariant_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_position(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
 }
 func (ec *executionContext) fieldContext_ProductVariant_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_title(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_ProductVariant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_option1(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_option1(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Option1, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Option1)
 }
 func (ec *executionContext) fieldContext_ProductVariant_option1(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_option2(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_option2(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Option2, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Option2)
 }
 func (ec *executionContext) fieldContext_ProductVariant_option2(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_option3(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_option3(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Option3, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Option3)
 }
 func (ec *executionContext) fieldContext_ProductVariant_option3(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_sku(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_sku(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SKU, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.SKU)
 }
 func (ec *executionContext) fieldContext_ProductVariant_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_barcode(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_barcode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Barcode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Barcode)
 }
 func (ec *executionContext) fieldContext_ProductVariant_barcode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_ProductVariant_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_compare_at_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_compare_at_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CompareAtPriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.CompareAtPriceCents)
 }
 func (ec *executionContext) fieldContext_ProductVariant_compare_at_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_cost_cents(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_cost_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CostCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.CostCents)
 }
 func (ec *executionContext) fieldContext_ProductVariant_cost_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_weight_grams(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.WeightGrams, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.WeightGrams)
 }
 func (ec *executionContext) fieldContext_ProductVariant_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_inventory_quantity(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_inventory_quantity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.InventoryQuantity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.InventoryQuantity)
 }
 func (ec *executionContext) fieldContext_ProductVariant_inventory_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_inventory_policy(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_inventory_policy(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.InventoryPolicy, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.InventoryPolicy)
 }
 func (ec *executionContext) fieldContext_ProductVariant_inventory_policy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_track_inventory(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_track_inventory(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TrackInventory, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.TrackInventory)
 }
 func (ec *executionContext) fieldContext_ProductVariant_track_inventory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_taxable(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_taxable(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Taxable, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Taxable)
 }
 func (ec *executionContext) fieldContext_ProductVariant_taxable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_requires_shipping(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_requires_shipping(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RequiresShipping, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.RequiresShipping)
 }
 func (ec *executionContext) fieldContext_ProductVariant_requires_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_image_id(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_image_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImageID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ImageID)
 }
 func (ec *executionContext) fieldContext_ProductVariant_image_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -34444,161 +27548,49 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 }
 
 func (ec *executionContext) _Refund_id(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Refund_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_amount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AmountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_Refund_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_currency(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_Refund_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_status(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_Refund_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_reason(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_reason(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Reason, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Reason)
 }
 func (ec *executionContext) fieldContext_Refund_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_restock(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_restock(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Restock, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Restock)
 }
 func (ec *executionContext) fieldContext_Refund_restock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Refund_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -34628,322 +27620,98 @@ func (ec *executionContext) fieldContext_Refund_order_financial_status(_ context
 }
 
 func (ec *executionContext) _Review_id(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNID2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNID2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Review_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Review_product_id(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_product_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNID2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNID2int64(ctx, field.Selections, obj.ProductID)
 }
 func (ec *executionContext) fieldContext_Review_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Review_order_id(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOID2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOID2ᚖint64(ctx, field.Selections, obj.OrderID)
 }
 func (ec *executionContext) fieldContext_Review_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Review_rating(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_rating(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Rating, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Rating)
 }
 func (ec *executionContext) fieldContext_Review_rating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Review_title(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 }
 func (ec *executionContext) fieldContext_Review_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_body(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_body(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Body, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Body)
 }
 func (ec *executionContext) fieldContext_Review_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_author(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_author(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Author, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Author)
 }
 func (ec *executionContext) fieldContext_Review_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_email(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Email, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
 }
 func (ec *executionContext) fieldContext_Review_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_status(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_Review_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_featured(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_featured(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Featured, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Featured)
 }
 func (ec *executionContext) fieldContext_Review_featured(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Review_verified(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_verified(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Verified, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Verified)
 }
 func (ec *executionContext) fieldContext_Review_verified(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Review_source(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_source(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Source, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
 }
 func (ec *executionContext) fieldContext_Review_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_reply(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_reply(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Reply, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Reply)
 }
 func (ec *executionContext) fieldContext_Review_reply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_replied_at(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_replied_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RepliedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RepliedAt)
 }
 func (ec *executionContext) fieldContext_Review_replied_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -34982,23 +27750,7 @@ func (ec *executionContext) fieldContext_Review_photos(_ context.Context, field 
 }
 
 func (ec *executionContext) _Review_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Review_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -35101,161 +27853,49 @@ func (ec *executionContext) fieldContext_Review_product(_ context.Context, field
 }
 
 func (ec *executionContext) _ReviewCounts_all(ctx context.Context, field graphql.CollectedField, obj *models.ReviewCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewCounts_all(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.All, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.All)
 }
 func (ec *executionContext) fieldContext_ReviewCounts_all(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewCounts", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewCounts_pending(ctx context.Context, field graphql.CollectedField, obj *models.ReviewCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewCounts_pending(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Pending, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Pending)
 }
 func (ec *executionContext) fieldContext_ReviewCounts_pending(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewCounts", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewCounts_published(ctx context.Context, field graphql.CollectedField, obj *models.ReviewCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewCounts_published(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Published, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Published)
 }
 func (ec *executionContext) fieldContext_ReviewCounts_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewCounts", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewCounts_rejected(ctx context.Context, field graphql.CollectedField, obj *models.ReviewCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewCounts_rejected(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Rejected, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Rejected)
 }
 func (ec *executionContext) fieldContext_ReviewCounts_rejected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewCounts", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewImportReport_created(ctx context.Context, field graphql.CollectedField, obj *ReviewImportReport) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewImportReport_created(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Created, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Created)
 }
 func (ec *executionContext) fieldContext_ReviewImportReport_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewImportReport_replaced(ctx context.Context, field graphql.CollectedField, obj *ReviewImportReport) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewImportReport_replaced(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Replaced, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Replaced)
 }
 func (ec *executionContext) fieldContext_ReviewImportReport_replaced(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewImportReport_products(ctx context.Context, field graphql.CollectedField, obj *ReviewImportReport) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewImportReport_products(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Products, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Products)
 }
 func (ec *executionContext) fieldContext_ReviewImportReport_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -35308,460 +27948,140 @@ func (ec *executionContext) fieldContext_ReviewImportReport_errors(_ context.Con
 }
 
 func (ec *executionContext) _ReviewPhoto_src(ctx context.Context, field graphql.CollectedField, obj *models.ReviewPhoto) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewPhoto_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Src, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Src)
 }
 func (ec *executionContext) fieldContext_ReviewPhoto_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewPhoto", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewPhoto_width(ctx context.Context, field graphql.CollectedField, obj *models.ReviewPhoto) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewPhoto_width(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Width, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Width)
 }
 func (ec *executionContext) fieldContext_ReviewPhoto_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewPhoto", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewPhoto_height(ctx context.Context, field graphql.CollectedField, obj *models.ReviewPhoto) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewPhoto_height(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Height, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Height)
 }
 func (ec *executionContext) fieldContext_ReviewPhoto_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewPhoto", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewPhoto_thumbhash(ctx context.Context, field graphql.CollectedField, obj *models.ReviewPhoto) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReviewPhoto_thumbhash(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Thumbhash, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Thumbhash)
 }
 func (ec *executionContext) fieldContext_ReviewPhoto_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewPhoto", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ScopeResource_resource(ctx context.Context, field graphql.CollectedField, obj *auth.Resource) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScopeResource_resource(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Resource, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Resource)
 }
 func (ec *executionContext) fieldContext_ScopeResource_resource(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScopeResource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ScopeResource_label(ctx context.Context, field graphql.CollectedField, obj *auth.Resource) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScopeResource_label(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Label, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Label)
 }
 func (ec *executionContext) fieldContext_ScopeResource_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScopeResource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_ShippingRate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_zone_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_zone_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ZoneID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ZoneID)
 }
 func (ec *executionContext) fieldContext_ShippingRate_zone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_name(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_ShippingRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PriceCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_ShippingRate_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_position(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
 }
 func (ec *executionContext) fieldContext_ShippingRate_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_min_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_min_weight_grams(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.MinWeightGrams, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.MinWeightGrams)
 }
 func (ec *executionContext) fieldContext_ShippingRate_min_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_max_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_max_weight_grams(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.MaxWeightGrams, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.MaxWeightGrams)
 }
 func (ec *executionContext) fieldContext_ShippingRate_max_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_min_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_min_subtotal_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.MinSubtotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.MinSubtotalCents)
 }
 func (ec *executionContext) fieldContext_ShippingRate_min_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_max_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingRate_max_subtotal_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.MaxSubtotalCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.MaxSubtotalCents)
 }
 func (ec *executionContext) fieldContext_ShippingRate_max_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingZone_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_ShippingZone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_name(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingZone_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_ShippingZone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_countries(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingZone_countries(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Countries, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Countries)
 }
 func (ec *executionContext) fieldContext_ShippingZone_countries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_position(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingZone_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
 }
 func (ec *executionContext) fieldContext_ShippingZone_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_default_rate_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingZone_default_rate_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DefaultRateID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DefaultRateID)
 }
 func (ec *executionContext) fieldContext_ShippingZone_default_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -35818,322 +28138,98 @@ func (ec *executionContext) fieldContext_ShippingZone_rates(_ context.Context, f
 }
 
 func (ec *executionContext) _ShippingZone_region_warning(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingZone_region_warning(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RegionWarning, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.RegionWarning)
 }
 func (ec *executionContext) fieldContext_ShippingZone_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_id(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_Store_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Store_handle(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_handle(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Handle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
 }
 func (ec *executionContext) fieldContext_Store_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_name(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_Store_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_status(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_Store_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_storefront_enabled(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_storefront_enabled(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.StorefrontEnabled, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.StorefrontEnabled)
 }
 func (ec *executionContext) fieldContext_Store_storefront_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Store_contact_email(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_contact_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ContactEmail, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ContactEmail)
 }
 func (ec *executionContext) fieldContext_Store_contact_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_contact_phone(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_contact_phone(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ContactPhone, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.ContactPhone)
 }
 func (ec *executionContext) fieldContext_Store_contact_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_currency(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_Store_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_locale(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_locale(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Locale, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Locale)
 }
 func (ec *executionContext) fieldContext_Store_locale(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_timezone(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_timezone(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Timezone, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Timezone)
 }
 func (ec *executionContext) fieldContext_Store_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_weight_unit(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_weight_unit(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.WeightUnit, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.WeightUnit)
 }
 func (ec *executionContext) fieldContext_Store_weight_unit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_order_number_prefix(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_order_number_prefix(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderNumberPrefix, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.OrderNumberPrefix)
 }
 func (ec *executionContext) fieldContext_Store_order_number_prefix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_order_number_suffix(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_order_number_suffix(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderNumberSuffix, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.OrderNumberSuffix)
 }
 func (ec *executionContext) fieldContext_Store_order_number_suffix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
@@ -36163,1288 +28259,392 @@ func (ec *executionContext) fieldContext_Store_address(_ context.Context, field 
 }
 
 func (ec *executionContext) _Store_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Store_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Store_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Store_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Store_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_user_id(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreMember_user_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UserID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.UserID)
 }
 func (ec *executionContext) fieldContext_StoreMember_user_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_email(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreMember_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Email, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
 }
 func (ec *executionContext) fieldContext_StoreMember_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_name(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreMember_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_StoreMember_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_role(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreMember_role(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Role, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Role)
 }
 func (ec *executionContext) fieldContext_StoreMember_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_status(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreMember_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_StoreMember_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSetting_namespace(ctx context.Context, field graphql.CollectedField, obj *models.StoreSetting) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreSetting_namespace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Namespace, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Namespace)
 }
 func (ec *executionContext) fieldContext_StoreSetting_namespace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSetting", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSetting_key(ctx context.Context, field graphql.CollectedField, obj *models.StoreSetting) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreSetting_key(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Key, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
 }
 func (ec *executionContext) fieldContext_StoreSetting_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSetting", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSetting_value(ctx context.Context, field graphql.CollectedField, obj *models.StoreSetting) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreSetting_value(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Value, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Value)
 }
 func (ec *executionContext) fieldContext_StoreSetting_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSetting", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSetting_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.StoreSetting) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreSetting_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_StoreSetting_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSetting", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSettingRef_namespace(ctx context.Context, field graphql.CollectedField, obj *models.StoreSettingRef) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreSettingRef_namespace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Namespace, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Namespace)
 }
 func (ec *executionContext) fieldContext_StoreSettingRef_namespace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSettingRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSettingRef_key(ctx context.Context, field graphql.CollectedField, obj *models.StoreSettingRef) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreSettingRef_key(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Key, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
 }
 func (ec *executionContext) fieldContext_StoreSettingRef_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSettingRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_currency(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_dwell_ms(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_dwell_ms(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DwellMs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DwellMs)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_dwell_ms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_el_selector(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_el_selector(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ElSelector, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ElSelector)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_el_selector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_el_text(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_el_text(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ElText, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ElText)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_el_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_name(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_occurred_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_occurred_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OccurredAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.OccurredAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_occurred_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_path(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_path(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Path, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Path)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_product_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_product_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ProductID)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_result_count(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_result_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ResultCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ResultCount)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_result_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_scroll_pct(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_scroll_pct(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ScrollPct, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ScrollPct)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_scroll_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_value_cents(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_value_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ValueCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ValueCents)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_value_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_variant_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsActivity_variant_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.VariantID)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_session_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_session_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SessionID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.SessionID)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_session_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_first_seen_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FirstSeenAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.FirstSeenAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_last_seen_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LastSeenAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.LastSeenAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_browser(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_browser(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Browser, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Browser)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_browser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_browser_version(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_browser_version(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BrowserVersion, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.BrowserVersion)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_browser_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_city(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_city(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.City, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.City)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_country(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_country(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Country, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Country)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_device(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_device(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Device, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Device)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_device(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_ip(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_ip(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IP, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.IP)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_is_bot(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_is_bot(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IsBot, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
-			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOBoolean2ᚖbool(ctx, field.Selections, obj.IsBot)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_is_bot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_landing_path(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_landing_path(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LandingPath, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.LandingPath)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_landing_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_language(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_language(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Language, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Language)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_os(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_os(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Os, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Os)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_os(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_os_version(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_os_version(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OsVersion, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.OsVersion)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_os_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_referrer(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_referrer(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Referrer, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Referrer)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_referrer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_region(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_region(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Region, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Region)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_region(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_screen_h(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_screen_h(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ScreenH, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ScreenH)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_screen_h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_screen_w(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_screen_w(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ScreenW, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ScreenW)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_screen_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_timezone(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_timezone(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Timezone, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Timezone)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_user_agent(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_user_agent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UserAgent, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UserAgent)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_viewport_h(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_viewport_h(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ViewportH, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ViewportH)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_viewport_h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_viewport_w(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_StoreeventsSession_viewport_w(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ViewportW, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ViewportW)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_viewport_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_id(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TaxRate_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_TaxRate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_name(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TaxRate_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_TaxRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_country(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TaxRate_country(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Country, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Country)
 }
 func (ec *executionContext) fieldContext_TaxRate_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_province(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TaxRate_province(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Province, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Province)
 }
 func (ec *executionContext) fieldContext_TaxRate_province(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_rate_bps(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TaxRate_rate_bps(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RateBps, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.RateBps)
 }
 func (ec *executionContext) fieldContext_TaxRate_rate_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_position(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TaxRate_position(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
 }
 func (ec *executionContext) fieldContext_TaxRate_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_region_warning(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TaxRate_region_warning(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RegionWarning, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.RegionWarning)
 }
 func (ec *executionContext) fieldContext_TaxRate_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_upload_url(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UploadTicket_upload_url(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UploadURL, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.UploadURL)
 }
 func (ec *executionContext) fieldContext_UploadTicket_upload_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_method(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UploadTicket_method(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Method, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Method)
 }
 func (ec *executionContext) fieldContext_UploadTicket_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type String does not have child fields"))
@@ -37474,1012 +28674,308 @@ func (ec *executionContext) fieldContext_UploadTicket_headers(_ context.Context,
 }
 
 func (ec *executionContext) _UploadTicket_key(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UploadTicket_key(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Key, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
 }
 func (ec *executionContext) fieldContext_UploadTicket_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_max_bytes(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UploadTicket_max_bytes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.MaxBytes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.MaxBytes)
 }
 func (ec *executionContext) fieldContext_UploadTicket_max_bytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_expires_at(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UploadTicket_expires_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ExpiresAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_UploadTicket_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityAnchor_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_UseractivityAnchor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_kind(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityAnchor_kind(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Kind, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
 }
 func (ec *executionContext) fieldContext_UseractivityAnchor_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_label(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityAnchor_label(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Label, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Label)
 }
 func (ec *executionContext) fieldContext_UseractivityAnchor_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_token(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityAnchor_token(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Token, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Token)
 }
 func (ec *executionContext) fieldContext_UseractivityAnchor_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityCoverage_browsing(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityCoverage_browsing(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Browsing, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Browsing)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_browsing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityCoverage_browsing_collapsed(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityCoverage_browsing_collapsed(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.BrowsingCollapsed, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.BrowsingCollapsed)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_browsing_collapsed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityCoverage_drafts(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityCoverage_drafts(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Drafts, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Drafts)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_drafts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityCoverage_drafts_truncated(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityCoverage_drafts_truncated(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DraftsTruncated, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.DraftsTruncated)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_drafts_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityCoverage_events_truncated(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityCoverage_events_truncated(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.EventsTruncated, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.EventsTruncated)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_events_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityCoverage_orders_truncated(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityCoverage_orders_truncated(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrdersTruncated, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.OrdersTruncated)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_orders_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityCoverage_purged(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityCoverage_purged(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Purged, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Purged)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_purged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityCoverage_session_scoped(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityCoverage_session_scoped(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SessionScoped, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.SessionScoped)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_session_scoped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_name(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_at(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.At, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.At)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_origin(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_origin(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Origin, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Origin)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_origin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_source(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_source(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Source, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_exact(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_exact(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Exact, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Exact)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_exact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_anchor(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_anchor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Anchor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
-			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOBoolean2ᚖbool(ctx, field.Selections, obj.Anchor)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_amount_cents(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_amount_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.AmountCents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_currency(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_currency(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Currency, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Currency)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_order_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.OrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.OrderID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_transaction_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_transaction_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TransactionID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.TransactionID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_draft_order_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DraftOrderID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DraftOrderID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_cart_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_cart_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CartID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.CartID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_cart_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_attempt(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_attempt(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Attempt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.Attempt)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_provider(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_provider(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Provider, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Provider)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_payment_method(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_payment_method(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PaymentMethod, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_error_code(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_error_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ErrorCode)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_error_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_error_message(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_error_message(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ErrorMessage)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_error_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_detail(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_detail(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Detail, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Detail)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_product_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_product_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ProductID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_product_title(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_product_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductTitle, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ProductTitle)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_product_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_variant_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_variant_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VariantID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.VariantID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_path(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_path(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Path, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Path)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_el_selector(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_el_selector(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ElSelector, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ElSelector)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_el_selector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_el_text(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_el_text(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ElText, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ElText)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_el_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_dwell_seconds(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_dwell_seconds(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DwellSeconds, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DwellSeconds)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_dwell_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_page_dwell_ms(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_page_dwell_ms(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageDwellMs, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.PageDwellMs)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_page_dwell_ms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_scroll_pct(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_scroll_pct(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ScrollPct, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ScrollPct)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_scroll_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_result_count(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_result_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ResultCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ResultCount)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_result_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_gap_hours(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityEvent_gap_hours(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.GapHours, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.GapHours)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_gap_hours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -38646,552 +29142,168 @@ func (ec *executionContext) fieldContext_UseractivityLog_summary(_ context.Conte
 }
 
 func (ec *executionContext) _UseractivitySummary_cart_adds(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_cart_adds(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CartAdds, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.CartAdds)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_cart_adds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_checkout_steps(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_checkout_steps(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CheckoutSteps, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.CheckoutSteps)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_checkout_steps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_failed_payments(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_failed_payments(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FailedPayments, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.FailedPayments)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_failed_payments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_first_seen_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.FirstSeenAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.FirstSeenAt)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_last_seen_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LastSeenAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.LastSeenAt)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_page_views(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_page_views(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageViews, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.PageViews)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_page_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_product_views(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_product_views(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProductViews, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ProductViews)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_product_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_recovery_emails(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RecoveryEmails, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.RecoveryEmails)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_recovery_link_valid_until(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_recovery_link_valid_until(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RecoveryLinkValidUntil, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RecoveryLinkValidUntil)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_recovery_link_valid_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_visit_basis(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_visit_basis(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VisitBasis, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.VisitBasis)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_visit_basis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_visit_seconds(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivitySummary_visit_seconds(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VisitSeconds, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.VisitSeconds)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_visit_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_event_id(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_event_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.EventID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.EventID)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_event_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_topic(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_topic(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Topic, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Topic)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_topic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_attempts(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Attempts, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.Attempts)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_last_status_code(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_last_status_code(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LastStatusCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.LastStatusCode)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_last_status_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_last_error(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_last_error(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LastError, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.LastError)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_last_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_created_at(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookDelivery_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_id(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookSubscription_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_url(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookSubscription_url(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.URL, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.URL)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_topics(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookSubscription_topics(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Topics, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Topics)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_topics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_active(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookSubscription_active(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Active, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Active)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -39221,46 +29333,14 @@ func (ec *executionContext) fieldContext_WebhookSubscription_secret(_ context.Co
 }
 
 func (ec *executionContext) _WebhookSubscription_created_at(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookSubscription_created_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookSubscription_updated_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -39299,23 +29379,7 @@ func (ec *executionContext) fieldContext_WebhookSubscription_recent_deliveries(_
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Directive_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext___Directive_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type String does not have child fields"))
@@ -39345,46 +29409,14 @@ func (ec *executionContext) fieldContext___Directive_description(_ context.Conte
 }
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Directive_isRepeatable(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IsRepeatable, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsRepeatable)
 }
 func (ec *executionContext) fieldContext___Directive_isRepeatable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_locations(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Directive_locations(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Locations, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalN__DirectiveLocation2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalN__DirectiveLocation2ᚕstringᚄ(ctx, field.Selections, obj.Locations)
 }
 func (ec *executionContext) fieldContext___Directive_locations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type __DirectiveLocation does not have child fields"))
@@ -39434,23 +29466,7 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 }
 
 func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___EnumValue_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext___EnumValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__EnumValue", field, false, false, errors.New("field of type String does not have child fields"))
@@ -39526,23 +29542,7 @@ func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context
 }
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Field_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext___Field_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Field", field, false, false, errors.New("field of type String does not have child fields"))
@@ -39693,23 +29693,7 @@ func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 }
 func (ec *executionContext) fieldContext___InputValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))
@@ -39771,23 +29755,7 @@ func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, fi
 }
 
 func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_defaultValue(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DefaultValue, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.DefaultValue)
 }
 func (ec *executionContext) fieldContext___InputValue_defaultValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))

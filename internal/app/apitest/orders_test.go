@@ -517,3 +517,40 @@ func TestOrderListStatementsDoNotGrowWithRows(t *testing.T) {
 		t.Fatalf("REST: 5 orders cost %d statements, 100 cost %d", rest[5], rest[100])
 	}
 }
+
+// TestOrderListReadsTheJSONFieldsAsked: a list page leaves out the jsonb
+// columns its operation does not read (models.UnreadColumns), so every way
+// of asking for one (the field, an alias, a fragment, an inline fragment)
+// must still read it, and a page that asks for none still answers.
+func TestOrderListReadsTheJSONFieldsAsked(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Unread")
+	key := e.Key(s.ID, auth.RoleAdmin)
+	createOrder(t, e, s.ID, orderSpec{})
+	for name, query := range map[string]string{
+		"field":    `{ orders { shipping_address attribution { utm_source } } }`,
+		"alias":    `{ orders { where: shipping_address attribution { utm_source } } }`,
+		"fragment": `{ orders { ...A } } fragment A on Order { shipping_address attribution { utm_source } }`,
+		"inline":   `{ orders { ... on Order { shipping_address attribution { utm_source } } } }`,
+	} {
+		r := e.GraphQL(key, query, nil)
+		if r.Status != http.StatusOK || r.Body["errors"] != nil {
+			t.Fatalf("%s: %d %s", name, r.Status, r.Raw)
+		}
+		o := r.Data()["orders"].([]any)[0].(map[string]any)
+		addr := o["shipping_address"]
+		if name == "alias" {
+			addr = o["where"]
+		}
+		if city, _ := addr.(map[string]any)["city"].(string); city != "Paris" {
+			t.Errorf("%s: shipping_address %v, want the stored address", name, addr)
+		}
+		if src, _ := o["attribution"].(map[string]any)["utm_source"].(string); src != "google" {
+			t.Errorf("%s: attribution %v, want the stored one", name, o["attribution"])
+		}
+	}
+	if r := e.GraphQL(key, `{ orders { id total_cents } }`, nil); len(r.Data()["orders"].([]any)) != 1 {
+		t.Fatalf("a page without jsonb fields: %s", r.Raw)
+	}
+	e.Do(http.MethodGet, "/store/orders", key, nil).Expect(t, http.StatusOK)
+}
