@@ -9,6 +9,50 @@ import (
 	"strings"
 )
 
+// rewrite applies the rewrites of the generated executor: plain fields,
+// lists marshalled in order, deferred groups only when deferred. It
+// returns how many places each changed.
+func rewrite(src []byte) ([]byte, [3]int, error) {
+	var n [3]int
+	out, n0, err := plainFields(src)
+	if err != nil {
+		return nil, n, err
+	}
+	n[0] = n0
+	out, n[1] = replaceAll(out, "graphql.MarshalSliceConcurrently(", "marshalInOrder(")
+	out, n[2] = replaceAll(out, deferGroup, deferGroupWhenAsked)
+	return out, n, nil
+}
+
+// Every object of an answer ended with this call, which reads the field's
+// path (an allocation per object) for a group of @defer fields that is
+// almost always empty; the rewrite makes it when there is one.
+const (
+	deferGroup = `
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+`
+	deferGroupWhenAsked = `
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+`
+)
+
+func replaceAll(src []byte, old, new string) ([]byte, int) {
+	n := bytes.Count(src, []byte(old))
+	return bytes.ReplaceAll(src, []byte(old), []byte(new)), n
+}
+
 // plainFields rewrites the generated executor so that a plain field (one
 // read straight from its Go struct field, with no resolver, no directive,
 // and a scalar or enum type) is marshalled directly instead of through

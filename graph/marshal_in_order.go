@@ -1,0 +1,42 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+)
+
+// marshalInOrder marshals a list's elements one after another, in place of
+// graphql.MarshalSliceConcurrently, which starts a goroutine per element
+// (go run ./graph/generate puts it in the generated executor; the
+// signature is gqlgen's). The goroutines were there so that a dataloader
+// could gather the elements' keys while they wait; ours need not wait: the
+// first element of a list to ask for a relation loads it for the whole
+// list at once (internal/loaders), and every other element reads the
+// result. So the goroutines only cost: their start, their scheduling and
+// their stacks, on every list of every answer.
+//
+// Each element keeps its own field context (loaders find an element's
+// siblings through it), and a panic is recovered as gqlgen does: the error
+// is recorded and the list is null.
+func marshalInOrder(ctx context.Context, length int, _ int64, _ bool, marshalElement func(ctx context.Context, i int) graphql.Marshaler) graphql.Array {
+	ret := make(graphql.Array, length)
+	for i := range length {
+		childCtx := graphql.WithFieldContext(ctx, &graphql.FieldContext{Index: &i})
+		if !marshalElementRecovered(childCtx, ret, i, marshalElement) {
+			return nil
+		}
+	}
+	return ret
+}
+
+func marshalElementRecovered(ctx context.Context, ret graphql.Array, i int, marshalElement func(ctx context.Context, i int) graphql.Marshaler) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			graphql.AddError(ctx, graphql.Recover(ctx, r))
+			ok = false
+		}
+	}()
+	ret[i] = marshalElement(ctx, i)
+	return true
+}
