@@ -40,6 +40,14 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("generate: %d plain fields marshalled directly, %d lists marshalled in order, %d deferred groups made only when asked\n", n[0], n[1], n[2])
+	fmt.Printf("generate: %d plain fields marshalled directly\n", n[0])
+	for i, r := range replacements {
+		if n[i+1] == 0 {
+			// gqlgen's output changed (an upgrade): the rewrite must be
+			// brought up to date, not silently dropped.
+			return fmt.Errorf("%s: gqlgen's output no longer has %q", r.what, r.old)
+		}
+		fmt.Printf("generate: %d places: %s\n", n[i+1], r.what)
+	}
 	return os.WriteFile(generated, out, 0o644)
 }

@@ -9,34 +9,71 @@ import (
 	"strings"
 )
 
-// rewrite applies the rewrites of the generated executor: plain fields,
-// lists marshalled in order, deferred groups only when deferred. It
-// returns how many places each changed.
-func rewrite(src []byte) ([]byte, [3]int, error) {
-	var n [3]int
-	out, n0, err := plainFields(src)
+// rewrite applies the rewrites of the generated executor: plain fields
+// marshalled directly (plainFields), then the literal replacements of
+// replacements. It returns how many places each changed, plain fields
+// first.
+func rewrite(src []byte) ([]byte, []int, error) {
+	out, n, err := plainFields(src)
 	if err != nil {
-		return nil, n, err
+		return nil, nil, err
 	}
-	n[0] = n0
-	out, n[1] = replaceAll(out, "graphql.MarshalSliceConcurrently(", "marshalInOrder(")
-	out, n[2] = replaceAll(out, deferGroup, deferGroupWhenAsked)
-	return out, n, nil
+	counts := []int{n}
+	for _, r := range replacements {
+		n := bytes.Count(out, []byte(r.old))
+		out = bytes.ReplaceAll(out, []byte(r.old), []byte(r.new))
+		counts = append(counts, n)
+	}
+	return out, counts, nil
 }
 
-// Every object of an answer ended with this call, which reads the field's
-// path (an allocation per object) for a group of @defer fields that is
-// almost always empty; the rewrite makes it when there is one.
-const (
-	deferGroup = `
+// replacement is a literal change of gqlgen's output, and why.
+type replacement struct{ what, old, new string }
+
+// replacements take gqlgen's per-element and per-object costs out of
+// reads. Each relies on a property of this service, said with it.
+var replacements = []replacement{{
+	what: "lists marshalled in order",
+	// A goroutine per element let dataloaders gather keys while elements
+	// wait; ours load a list's relation on its first element's ask
+	// (internal/loaders), so the goroutines only cost (marshalInOrder).
+	old: "graphql.MarshalSliceConcurrently(",
+	new: "marshalInOrder(",
+}, {
+	what: "resolver fields of objects run in place",
+	// For the same reason an object's resolver fields (an order's customer
+	// and lines) need not wait for each other: each runs where it is met,
+	// in the field order, with no closure, queue or goroutine. Root fields
+	// keep gqlgen's dispatch, so a query's independent reads overlap.
+	old: "out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })",
+	new: "out.Values[i] = innerFunc(ctx, out)",
+}, {
+	what: "deferred field sets made only when a field is deferred",
+	// Every object made a field set and a map for its @defer fields, which
+	// are almost always none.
+	old: "\tdeferredFieldSet := graphql.NewFieldSet(nil)\n\tdeferLabelToView := make(map[string]*graphql.FieldSetView)\n",
+	new: "\tvar deferredFieldSet *graphql.FieldSet\n\tvar deferLabelToView map[string]*graphql.FieldSetView\n",
+}, {
+	what: "deferred field sets made on the first deferred field",
+	old:  "if field.IsDeferred() {\n\t\t\t\tdeferredFieldSet.AddField(field)\n",
+	new: "if field.IsDeferred() {\n" +
+		"\t\t\t\tif deferredFieldSet == nil {\n" +
+		"\t\t\t\t\tdeferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}\n" +
+		"\t\t\t\t}\n" +
+		"\t\t\t\tdeferredFieldSet.AddField(field)\n",
+}, {
+	what: "deferred groups processed only when there is one",
+	// Every object ended with this call, which reads the field's path (an
+	// allocation) before finding it has nothing to do.
+	old: `
 	ec.ProcessDeferredGroup(graphql.DeferredGroup{
 		Defers:   deferLabelToView,
 		Path:     graphql.GetPath(ctx),
 		FieldSet: deferredFieldSet,
 		Context:  ctx,
 	})
-`
-	deferGroupWhenAsked = `
+`,
+	new: `
 	if len(deferLabelToView) > 0 {
 		ec.ProcessDeferredGroup(graphql.DeferredGroup{
 			Defers:   deferLabelToView,
@@ -45,13 +82,8 @@ const (
 			Context:  ctx,
 		})
 	}
-`
-)
-
-func replaceAll(src []byte, old, new string) ([]byte, int) {
-	n := bytes.Count(src, []byte(old))
-	return bytes.ReplaceAll(src, []byte(old), []byte(new)), n
-}
+`,
+}}
 
 // plainFields rewrites the generated executor so that a plain field (one
 // read straight from its Go struct field, with no resolver, no directive,
