@@ -197,20 +197,6 @@ func GetFulfillment(ctx context.Context, tx bun.IDB, storeID, id int64) (*Fulfil
 	return f, classify(err, "the fulfillment")
 }
 
-// CancelFulfillment marks a shipment cancelled and returns its quantities
-// to the lines.
-func CancelFulfillment(ctx context.Context, tx bun.IDB, f *Fulfillment, now time.Time) error {
-	f.Status, f.CancelledAt = ShipmentCancelled, &now
-	if _, err := tx.NewUpdate().Model(f).Column("status", "cancelled_at").WherePK().Exec(ctx); err != nil {
-		return err
-	}
-	items, err := ItemsByFulfillment(ctx, tx, f.StoreID, []int64{f.ID})
-	if err != nil {
-		return err
-	}
-	return shiftFulfilled(ctx, tx, f.OrderID, items, -1)
-}
-
 // shiftFulfilled adds (sign +1) or returns (-1) a shipment's quantities to
 // its lines' fulfilled quantities.
 func shiftFulfilled(ctx context.Context, tx bun.IDB, orderID int64, items []FulfillmentItem, sign int64) error {
