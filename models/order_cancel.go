@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"storeadmin/internal/base/apperr"
 )
@@ -51,7 +52,7 @@ func CancelOrder(ctx context.Context, tx bun.IDB, o *Order, c Cancellation) (ref
 		return false, err
 	}
 	if c.Refund {
-		refund := RefundRequest{Restock: c.Restock, Reason: "order cancelled", Actor: c.Actor, Now: c.Now}
+		refund := RefundRequest{Order: o, Restock: c.Restock, Reason: "order cancelled", Actor: c.Actor, Now: c.Now}
 		for _, l := range lines {
 			if left := l.Quantity - l.RefundedQuantity; left > 0 {
 				refund.Lines = append(refund.Lines, LineQuantity{LineID: l.ID, Quantity: left})
@@ -60,7 +61,7 @@ func CancelOrder(ctx context.Context, tx bun.IDB, o *Order, c Cancellation) (ref
 		amount := SumMoney(txs).Refundable()
 		refund.AmountCents = &amount
 		if amount > 0 || len(refund.Lines) > 0 {
-			if _, err := RefundOrder(ctx, tx, o, refund); err != nil {
+			if _, err := RefundOrder(ctx, tx, refund); err != nil {
 				return false, err
 			}
 			refunded = amount > 0
@@ -93,19 +94,54 @@ func CancelOrder(ctx context.Context, tx bun.IDB, o *Order, c Cancellation) (ref
 	return refunded, AddOrderEvents(ctx, tx, timelineEntry(o, "cancelled", c.Actor, c.Now, nil, detail))
 }
 
+// Archival asks to archive an order.
+type Archival struct {
+	// Order is the order archived, which the caller has locked.
+	Order *Order
+	// Actor names who archived it, for the timeline ("admin", "system").
+	Actor string
+	Now   time.Time
+}
+
 // ArchiveOrder closes o, an open order the caller has locked ("archived"
 // on its timeline). An order already archived, or cancelled, is a
 // conflict.
 func ArchiveOrder(ctx context.Context, tx bun.IDB, o *Order, actor string, now time.Time) error {
-	switch o.Status {
-	case OrderArchived:
-		return apperr.Conflictf("order %s is already archived", o.OrderNumberDisplay)
-	case OrderCancelled:
-		return apperr.Conflictf("order %s is cancelled; only open orders can be archived", o.OrderNumberDisplay)
+	return ArchiveOrders(ctx, tx, []Archival{{Order: o, Actor: actor, Now: now}})
+}
+
+// ArchiveOrders is ArchiveOrder for several orders of one store, each
+// once, in two statements for the batch. Any refusal fails the batch: roll
+// tx back.
+func ArchiveOrders(ctx context.Context, tx bun.IDB, as []Archival) error {
+	if len(as) == 0 {
+		return nil
 	}
-	o.Status, o.ArchivedAt = OrderArchived, &now
-	if err := SetOrderStatus(ctx, tx, o, now); err != nil {
+	orders, nows := make([]*Order, len(as)), make([]time.Time, len(as))
+	events := make([]OrderEvent, len(as))
+	for i, a := range as {
+		o := a.Order
+		switch o.Status {
+		case OrderArchived:
+			return apperr.Conflictf("order %s is already archived", o.OrderNumberDisplay)
+		case OrderCancelled:
+			return apperr.Conflictf("order %s is cancelled; only open orders can be archived", o.OrderNumberDisplay)
+		}
+		orders[i], nows[i] = o, a.Now
+		events[i] = timelineEntry(o, "archived", a.Actor, a.Now, nil, nil)
+	}
+	ids, err := orderBatch(orders)
+	if err != nil {
 		return err
 	}
-	return AddOrderEvents(ctx, tx, timelineEntry(o, "archived", actor, now, nil, nil))
+	_, err = tx.NewRaw(`UPDATE orders AS o SET status = ?, archived_at = v.at, updated_at = v.at
+		FROM unnest(?::bigint[], ?::timestamptz[]) AS v(id, at) WHERE o.store_id = ? AND o.id = v.id`,
+		OrderArchived, pgdialect.Array(ids), pgdialect.Array(nows), orders[0].StoreID).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	for i, o := range orders {
+		o.Status, o.ArchivedAt, o.UpdatedAt = OrderArchived, &nows[i], nows[i]
+	}
+	return AddOrderEvents(ctx, tx, events...)
 }

@@ -11,6 +11,8 @@ import (
 
 // Shipment asks to ship lines of an order.
 type Shipment struct {
+	// Order is the order shipped, which the caller has locked (LockOrder).
+	Order                                      *Order
 	Carrier, TrackingNumber, TrackingURL, Note string
 	// Lines are the quantities shipped; none means everything left to ship.
 	Lines []LineQuantity
@@ -19,34 +21,62 @@ type Shipment struct {
 	Now   time.Time
 }
 
-// FulfilOrder ships lines of o, which the caller has locked in tx
-// (LockOrder): the quantities are checked against what is left to ship
-// (ShipmentItems), the shipment is stored and added to the lines, the
-// statuses are brought up to date and it is "fulfilled" on the timeline.
-// A cancelled order is a conflict.
-func FulfilOrder(ctx context.Context, tx bun.IDB, o *Order, s Shipment) (*Fulfillment, error) {
-	if o.Status == OrderCancelled {
-		return nil, apperr.Conflictf("order %s is cancelled; it cannot be shipped", o.OrderNumberDisplay)
-	}
-	lines, err := OrderLines(ctx, tx, o.StoreID, o.ID)
+// FulfilOrder ships lines of s.Order: the quantities are checked against
+// what is left to ship (ShipmentItems), the shipment is stored and added
+// to the lines, the statuses are brought up to date and it is "fulfilled"
+// on the timeline. A cancelled order is a conflict.
+func FulfilOrder(ctx context.Context, tx bun.IDB, s Shipment) (*Fulfillment, error) {
+	fs, err := FulfilOrders(ctx, tx, []Shipment{s})
 	if err != nil {
 		return nil, err
 	}
-	items, err := ShipmentItems(s.Lines, o, lines)
+	return &fs[0], nil
+}
+
+// FulfilOrders is FulfilOrder for shipments of several orders of one store,
+// one each, in eight statements for the batch. Any refusal fails the
+// batch: roll tx back.
+func FulfilOrders(ctx context.Context, tx bun.IDB, ss []Shipment) ([]Fulfillment, error) {
+	if len(ss) == 0 {
+		return nil, nil
+	}
+	orders, nows := make([]*Order, len(ss)), make([]time.Time, len(ss))
+	for i, s := range ss {
+		orders[i], nows[i] = s.Order, s.Now
+		if s.Order.Status == OrderCancelled {
+			return nil, apperr.Conflictf("order %s is cancelled; it cannot be shipped", s.Order.OrderNumberDisplay)
+		}
+	}
+	ids, err := orderBatch(orders)
 	if err != nil {
 		return nil, err
 	}
-	f := &Fulfillment{StoreID: o.StoreID, OrderID: o.ID, Status: ShipmentSuccess, Carrier: s.Carrier,
-		TrackingNumber: s.TrackingNumber, TrackingURL: s.TrackingURL, Note: s.Note, CreatedAt: s.Now}
-	if err := InsertFulfillment(ctx, tx, f, items); err != nil {
+	allLines, err := LineItemsByOrder(ctx, tx, orders[0].StoreID, ids)
+	if err != nil {
 		return nil, err
 	}
-	if err := RefreshOrderState(ctx, tx, o, s.Now); err != nil {
+	lines := groupByOrder(allLines, func(l OrderLineItem) int64 { return l.OrderID })
+	fs, items := make([]Fulfillment, len(ss)), make([][]FulfillmentItem, len(ss))
+	for i, s := range ss {
+		if items[i], err = ShipmentItems(s.Lines, s.Order, lines[s.Order.ID]); err != nil {
+			return nil, err
+		}
+		fs[i] = Fulfillment{StoreID: s.Order.StoreID, OrderID: s.Order.ID, Status: ShipmentSuccess, Carrier: s.Carrier,
+			TrackingNumber: s.TrackingNumber, TrackingURL: s.TrackingURL, Note: s.Note, CreatedAt: s.Now}
+	}
+	if err := insertFulfillments(ctx, tx, fs, items); err != nil {
 		return nil, err
 	}
-	return f, AddOrderEvents(ctx, tx, timelineEntry(o, "fulfilled", s.Actor, s.Now, nil, map[string]any{
-		"fulfillment_id": f.ID, "carrier": f.Carrier, "tracking_number": f.TrackingNumber, "items": items,
-	}))
+	if err := refreshOrderStates(ctx, tx, orders, nows); err != nil {
+		return nil, err
+	}
+	events := make([]OrderEvent, len(ss))
+	for i, s := range ss {
+		events[i] = timelineEntry(s.Order, "fulfilled", s.Actor, s.Now, nil, map[string]any{
+			"fulfillment_id": fs[i].ID, "carrier": fs[i].Carrier, "tracking_number": fs[i].TrackingNumber, "items": items[i],
+		})
+	}
+	return fs, AddOrderEvents(ctx, tx, events...)
 }
 
 // CancelFulfillment cancels f, a shipment of o, which the caller has
@@ -66,8 +96,12 @@ func CancelFulfillment(ctx context.Context, tx bun.IDB, o *Order, f *Fulfillment
 	if err != nil {
 		return err
 	}
-	if err := shiftFulfilled(ctx, tx, f.OrderID, items, -1); err != nil {
-		return err
+	ids, qs := make([]int64, len(items)), make([]int64, len(items))
+	for i, it := range items {
+		ids[i], qs[i] = it.LineItemID, -it.Quantity
+	}
+	if err := addToLines(ctx, tx, "fulfilled_quantity", repeat(f.OrderID, len(ids)), ids, qs); err != nil {
+		return classify(err, "the fulfillment's items")
 	}
 	if err := RefreshOrderState(ctx, tx, o, now); err != nil {
 		return err

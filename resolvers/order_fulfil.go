@@ -31,7 +31,7 @@ var trackingURLs = map[string]string{
 // are checked here.
 func fulfil(in graph.FulfillmentInput, out *models.Fulfillment) orderChange {
 	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) ([]string, error) {
-		s := models.Shipment{Actor: actorSource(ctx), Now: now}
+		s := models.Shipment{Order: o, Actor: actorSource(ctx), Now: now}
 		var err error
 		if s.Carrier, err = text("carrier", deref(in.Carrier), maxCarrier, false); err != nil {
 			return nil, err
@@ -48,7 +48,7 @@ func fulfil(in graph.FulfillmentInput, out *models.Fulfillment) orderChange {
 		for _, it := range in.LineItems {
 			s.Lines = append(s.Lines, models.LineQuantity{LineID: it.LineItemID, Quantity: it.Quantity})
 		}
-		f, err := models.FulfilOrder(ctx, tx, o, s)
+		f, err := models.FulfilOrder(ctx, tx, s)
 		if err != nil {
 			return nil, err
 		}
