@@ -12,6 +12,9 @@ import (
 
 // Cancellation asks to cancel an order.
 type Cancellation struct {
+	// Order is the order cancelled, which the caller has locked
+	// (LockOrder).
+	Order *Order
 	// Reason is one of CancelReasons; Note is a free comment.
 	Reason, Note string
 	// Restock puts the quantities not refunded back into tracked stock and
@@ -25,73 +28,118 @@ type Cancellation struct {
 	Now   time.Time
 }
 
-// CancelOrder cancels o, which the caller has locked in tx (LockOrder), if
-// nothing of it has shipped: open authorizations are voided, then as asked
-// the lines and money are refunded (RefundOrder) and the quantities go back
-// to stock; the order is cancelled and "cancelled" on its timeline.
-// refunded reports whether money was given back. An order already
-// cancelled, or with shipped items, is a conflict.
-func CancelOrder(ctx context.Context, tx bun.IDB, o *Order, c Cancellation) (refunded bool, err error) {
-	if o.Status == OrderCancelled {
-		return false, apperr.Conflictf("order %s is already cancelled", o.OrderNumberDisplay)
-	}
-	lines, err := OrderLines(ctx, tx, o.StoreID, o.ID)
+// CancelOrder cancels c.Order if nothing of it has shipped: open
+// authorizations are voided, then as asked the lines and money are
+// refunded (RefundOrders) and the quantities go back to stock; the order
+// is cancelled and "cancelled" on its timeline. refunded reports whether
+// money was given back. An order already cancelled, or with shipped items,
+// is a conflict.
+func CancelOrder(ctx context.Context, tx bun.IDB, c Cancellation) (refunded bool, err error) {
+	refunds, err := CancelOrders(ctx, tx, []Cancellation{c})
 	if err != nil {
 		return false, err
 	}
-	for _, l := range lines {
-		if l.FulfilledQuantity > 0 {
-			return false, apperr.Conflictf("order %s has shipped items; cancel its fulfillments first", o.OrderNumberDisplay)
-		}
+	return refunds[0], nil
+}
+
+// CancelOrders is CancelOrder for several orders of one store, each once,
+// in a fixed number of statements for the batch (about twenty);
+// refunded[i] is cs[i]'s. Any refusal fails the batch: roll tx back.
+func CancelOrders(ctx context.Context, tx bun.IDB, cs []Cancellation) (refunded []bool, err error) {
+	if len(cs) == 0 {
+		return nil, nil
 	}
-	txs, err := OrderTransactions(ctx, tx, o.StoreID, o.ID)
+	orders, nows := make([]*Order, len(cs)), make([]time.Time, len(cs))
+	for i, c := range cs {
+		if c.Order.Status == OrderCancelled {
+			return nil, apperr.Conflictf("order %s is already cancelled", c.Order.OrderNumberDisplay)
+		}
+		orders[i], nows[i] = c.Order, c.Now
+	}
+	ids, err := orderBatch(orders)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	if err := voidAuthorizations(ctx, tx, o, txs, c.Actor, c.Now); err != nil {
-		return false, err
+	storeID := orders[0].StoreID
+	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids)
+	if err != nil {
+		return nil, err
 	}
-	if c.Refund {
-		refund := RefundRequest{Order: o, Restock: c.Restock, Reason: "order cancelled", Actor: c.Actor, Now: c.Now}
-		for _, l := range lines {
-			if left := l.Quantity - l.RefundedQuantity; left > 0 {
-				refund.Lines = append(refund.Lines, LineQuantity{LineID: l.ID, Quantity: left})
+	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids)
+	if err != nil {
+		return nil, err
+	}
+	lines := groupByOrder(allLines, func(l OrderLineItem) int64 { return l.OrderID })
+	txs := groupByOrder(allTxs, func(t OrderTransaction) int64 { return t.OrderID })
+	for _, o := range orders {
+		for _, l := range lines[o.ID] {
+			if l.FulfilledQuantity > 0 {
+				return nil, apperr.Conflictf("order %s has shipped items; cancel its fulfillments first", o.OrderNumberDisplay)
 			}
 		}
-		amount := SumMoney(txs).Refundable()
-		refund.AmountCents = &amount
-		if amount > 0 || len(refund.Lines) > 0 {
-			if _, err := RefundOrder(ctx, tx, refund); err != nil {
-				return false, err
+	}
+	if err := voidAuthorizations(ctx, tx, cs, txs); err != nil {
+		return nil, err
+	}
+	refunded = make([]bool, len(cs))
+	var refunds []RefundRequest
+	back := map[int64]int64{}
+	for i, c := range cs {
+		o := c.Order
+		if c.Refund {
+			refund := RefundRequest{Order: o, Restock: c.Restock, Reason: "order cancelled", Actor: c.Actor, Now: c.Now}
+			for _, l := range lines[o.ID] {
+				if left := l.Quantity - l.RefundedQuantity; left > 0 {
+					refund.Lines = append(refund.Lines, LineQuantity{LineID: l.ID, Quantity: left})
+				}
 			}
-			refunded = amount > 0
-		}
-	} else if c.Restock {
-		back := map[int64]int64{}
-		for _, l := range lines {
-			if l.VariantID != nil {
-				back[*l.VariantID] += l.Quantity - l.RefundedQuantity
+			amount := SumMoney(txs[o.ID]).Refundable()
+			refund.AmountCents = &amount
+			if amount > 0 || len(refund.Lines) > 0 {
+				refunds = append(refunds, refund)
+				refunded[i] = amount > 0
+			}
+		} else if c.Restock {
+			for _, l := range lines[o.ID] {
+				if l.VariantID != nil {
+					back[*l.VariantID] += l.Quantity - l.RefundedQuantity
+				}
 			}
 		}
-		if err := AdjustInventory(ctx, tx, o.StoreID, back); err != nil {
-			return false, err
+	}
+	if _, err := RefundOrders(ctx, tx, refunds); err != nil {
+		return nil, err
+	}
+	if err := AdjustInventory(ctx, tx, storeID, back); err != nil {
+		return nil, err
+	}
+	reasons, fulfilment := make([]string, len(cs)), make([]string, len(cs))
+	events := make([]OrderEvent, len(cs))
+	for i, c := range cs {
+		o := c.Order
+		if c.Restock {
+			o.FulfillmentStatus = FulfillmentRestocked
 		}
+		o.Status, o.CancelReason, o.CancelledAt = OrderCancelled, c.Reason, &nows[i]
+		reasons[i], fulfilment[i] = c.Reason, o.FulfillmentStatus
+		detail := map[string]any{"reason": c.Reason, "restock": c.Restock, "refund": c.Refund}
+		if c.Note != "" {
+			detail["note"] = c.Note
+		}
+		events[i] = timelineEntry(o, "cancelled", c.Actor, c.Now, nil, detail)
 	}
-	if c.Restock {
-		o.FulfillmentStatus = FulfillmentRestocked
+	_, err = tx.NewRaw(`UPDATE orders AS o SET status = ?, cancel_reason = v.reason, cancelled_at = v.at,
+			fulfillment_status = v.fulfilment, updated_at = v.at
+		FROM unnest(?::bigint[], ?::text[], ?::text[], ?::timestamptz[]) AS v(id, reason, fulfilment, at)
+		WHERE o.store_id = ? AND o.id = v.id`,
+		OrderCancelled, pgdialect.Array(ids), pgdialect.Array(reasons), pgdialect.Array(fulfilment), pgdialect.Array(nows), storeID).Exec(ctx)
+	if err != nil {
+		return nil, err
 	}
-	o.Status, o.CancelReason, o.CancelledAt = OrderCancelled, c.Reason, &c.Now
-	if err := SetOrderStatus(ctx, tx, o, c.Now); err != nil {
-		return false, err
+	if err := refreshOrderStates(ctx, tx, orders, nows); err != nil {
+		return nil, err
 	}
-	if err := RefreshOrderState(ctx, tx, o, c.Now); err != nil {
-		return false, err
-	}
-	detail := map[string]any{"reason": c.Reason, "restock": c.Restock, "refund": c.Refund}
-	if c.Note != "" {
-		detail["note"] = c.Note
-	}
-	return refunded, AddOrderEvents(ctx, tx, timelineEntry(o, "cancelled", c.Actor, c.Now, nil, detail))
+	return refunded, AddOrderEvents(ctx, tx, events...)
 }
 
 // Archival asks to archive an order.

@@ -2,9 +2,11 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"storeadmin/internal/base/apperr"
 )
@@ -79,32 +81,77 @@ func FulfilOrders(ctx context.Context, tx bun.IDB, ss []Shipment) ([]Fulfillment
 	return fs, AddOrderEvents(ctx, tx, events...)
 }
 
+// ShipmentCancellation asks to cancel a shipment of an order.
+type ShipmentCancellation struct {
+	// Order is the shipment's order, which the caller has locked; read
+	// Fulfillment after the lock.
+	Order       *Order
+	Fulfillment *Fulfillment
+	// Actor names who cancelled it, for the timeline ("admin", "api").
+	Actor string
+	Now   time.Time
+}
+
 // CancelFulfillment cancels f, a shipment of o, which the caller has
 // locked in tx (read f after the lock): its quantities return to the
 // lines, the statuses are brought up to date and it is
 // "fulfillment_cancelled" on the timeline. A shipment already cancelled is
 // a conflict.
 func CancelFulfillment(ctx context.Context, tx bun.IDB, o *Order, f *Fulfillment, actor string, now time.Time) error {
-	if f.Status == ShipmentCancelled {
-		return apperr.Conflictf("fulfillment %d is already cancelled", f.ID)
+	return CancelFulfillments(ctx, tx, []ShipmentCancellation{{Order: o, Fulfillment: f, Actor: actor, Now: now}})
+}
+
+// CancelFulfillments is CancelFulfillment for shipments of several orders
+// of one store, one each, in seven statements for the batch. Any refusal
+// fails the batch: roll tx back.
+func CancelFulfillments(ctx context.Context, tx bun.IDB, cs []ShipmentCancellation) error {
+	if len(cs) == 0 {
+		return nil
 	}
-	f.Status, f.CancelledAt = ShipmentCancelled, &now
-	if _, err := tx.NewUpdate().Model(f).Column("status", "cancelled_at").WherePK().Exec(ctx); err != nil {
+	orders, nows := make([]*Order, len(cs)), make([]time.Time, len(cs))
+	fids := make([]int64, len(cs))
+	events := make([]OrderEvent, len(cs))
+	for i, c := range cs {
+		f := c.Fulfillment
+		if f.Status == ShipmentCancelled {
+			return apperr.Conflictf("fulfillment %d is already cancelled", f.ID)
+		}
+		if f.OrderID != c.Order.ID {
+			return fmt.Errorf("fulfillment %d is not of order %d", f.ID, c.Order.ID)
+		}
+		orders[i], nows[i], fids[i] = c.Order, c.Now, f.ID
+		events[i] = timelineEntry(c.Order, "fulfillment_cancelled", c.Actor, c.Now, nil, map[string]any{"fulfillment_id": f.ID})
+	}
+	if _, err := orderBatch(orders); err != nil {
 		return err
 	}
-	items, err := ItemsByFulfillment(ctx, tx, f.StoreID, []int64{f.ID})
+	storeID := orders[0].StoreID
+	_, err := tx.NewRaw(`UPDATE fulfillments AS f SET status = ?, cancelled_at = v.at
+		FROM unnest(?::bigint[], ?::timestamptz[]) AS v(id, at) WHERE f.store_id = ? AND f.id = v.id`,
+		ShipmentCancelled, pgdialect.Array(fids), pgdialect.Array(nows), storeID).Exec(ctx)
 	if err != nil {
 		return err
 	}
-	ids, qs := make([]int64, len(items)), make([]int64, len(items))
-	for i, it := range items {
-		ids[i], qs[i] = it.LineItemID, -it.Quantity
+	for i, c := range cs {
+		c.Fulfillment.Status, c.Fulfillment.CancelledAt = ShipmentCancelled, &nows[i]
 	}
-	if err := addToLines(ctx, tx, "fulfilled_quantity", repeat(f.OrderID, len(ids)), ids, qs); err != nil {
-		return classify(err, "the fulfillment's items")
-	}
-	if err := RefreshOrderState(ctx, tx, o, now); err != nil {
+	items, err := ItemsByFulfillment(ctx, tx, storeID, fids)
+	if err != nil {
 		return err
 	}
-	return AddOrderEvents(ctx, tx, timelineEntry(o, "fulfillment_cancelled", actor, now, nil, map[string]any{"fulfillment_id": f.ID}))
+	orderOf := make(map[int64]int64, len(cs))
+	for _, c := range cs {
+		orderOf[c.Fulfillment.ID] = c.Order.ID
+	}
+	lineOrders, ids, qs := make([]int64, len(items)), make([]int64, len(items)), make([]int64, len(items))
+	for i, it := range items {
+		lineOrders[i], ids[i], qs[i] = orderOf[it.FulfillmentID], it.LineItemID, -it.Quantity
+	}
+	if err := addToLines(ctx, tx, "fulfilled_quantity", lineOrders, ids, qs); err != nil {
+		return classify(err, "the fulfillment's items")
+	}
+	if err := refreshOrderStates(ctx, tx, orders, nows); err != nil {
+		return err
+	}
+	return AddOrderEvents(ctx, tx, events...)
 }

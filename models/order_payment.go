@@ -11,7 +11,7 @@ import (
 
 // What happens to an order's money after checkout: an authorization is
 // captured (or the gateway refuses), money paid later arrives, open
-// authorizations are voided when the order is cancelled. Each runs on
+// authorizations are voided when the order is cancelled (CancelOrders). Each runs on
 // orders the caller has locked (LockOrder), records the transactions and
 // their timeline entries, and brings the orders' statuses up to date.
 
@@ -187,23 +187,34 @@ func recordTransactions(ctx context.Context, tx bun.IDB, orders []*Order, nows [
 	return refreshOrderStates(ctx, tx, orders, nows)
 }
 
-// voidAuthorizations voids every open authorization of o, each "voided" on
-// the timeline; txs are o's transactions.
-func voidAuthorizations(ctx context.Context, tx bun.IDB, o *Order, txs []OrderTransaction, actor string, now time.Time) error {
-	for _, auth := range SumMoney(txs).OpenAuthorizations {
-		void := OrderTransaction{
-			StoreID: o.StoreID, OrderID: o.ID, ParentID: &auth.ID, Kind: TxVoid, Status: TxSuccess,
-			AmountCents: auth.AmountCents, Currency: auth.Currency, Provider: auth.Provider,
-			ExternalID: ExternalID("void"), PaymentMethod: auth.PaymentMethod, CreatedAt: now,
-		}
-		if err := InsertTransaction(ctx, tx, &void); err != nil {
-			return err
-		}
-		if err := AddOrderEvents(ctx, tx, timelineEntry(o, "voided", actor, now, &void, nil)); err != nil {
-			return err
+// voidAuthorizations voids every open authorization of the orders cs
+// cancel, each "voided" on the timeline, in two statements; txs are the
+// orders' transactions by order.
+func voidAuthorizations(ctx context.Context, tx bun.IDB, cs []Cancellation, txs map[int64][]OrderTransaction) error {
+	var voids []OrderTransaction
+	var of []int // index in cs of each of voids
+	for i, c := range cs {
+		o := c.Order
+		for _, auth := range SumMoney(txs[o.ID]).OpenAuthorizations {
+			voids = append(voids, OrderTransaction{
+				StoreID: o.StoreID, OrderID: o.ID, ParentID: &auth.ID, Kind: TxVoid, Status: TxSuccess,
+				AmountCents: auth.AmountCents, Currency: auth.Currency, Provider: auth.Provider,
+				ExternalID: ExternalID("void"), PaymentMethod: auth.PaymentMethod, CreatedAt: c.Now,
+			})
+			of = append(of, i)
 		}
 	}
-	return nil
+	if len(voids) == 0 {
+		return nil
+	}
+	if _, err := tx.NewInsert().Model(&voids).Returning("id, created_at").Exec(ctx); err != nil {
+		return classify(err, "the transaction")
+	}
+	events := make([]OrderEvent, len(voids))
+	for k, i := range of {
+		events[k] = timelineEntry(cs[i].Order, "voided", cs[i].Actor, cs[i].Now, &voids[k], nil)
+	}
+	return AddOrderEvents(ctx, tx, events...)
 }
 
 // timelineEntry is the entry of o's timeline for a change named name by

@@ -301,12 +301,3 @@ func addToLines(ctx context.Context, tx bun.IDB, column string, orders, ids, qs 
 		bun.Ident(column), bun.Ident(column), pgdialect.Array(orders), pgdialect.Array(ids), pgdialect.Array(qs)).Exec(ctx)
 	return err
 }
-
-// repeat is n copies of id.
-func repeat(id int64, n int) []int64 {
-	out := make([]int64, n)
-	for i := range out {
-		out[i] = id
-	}
-	return out
-}

@@ -27,8 +27,8 @@ func cancel(in graph.OrderCancelInput) orderChange {
 		if err != nil {
 			return nil, err
 		}
-		refunded, err := models.CancelOrder(ctx, tx, o, models.Cancellation{
-			Reason: reason, Note: note, Restock: deref(in.Restock), Refund: deref(in.Refund), Actor: actorSource(ctx), Now: now,
+		refunded, err := models.CancelOrder(ctx, tx, models.Cancellation{
+			Order: o, Reason: reason, Note: note, Restock: deref(in.Restock), Refund: deref(in.Refund), Actor: actorSource(ctx), Now: now,
 		})
 		if err != nil {
 			return nil, err
