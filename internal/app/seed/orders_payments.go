@@ -37,15 +37,14 @@ func (g *ordGen) payment(source string, wholesale bool) ordPay {
 	return ordPay{provider: "manual", method: "bank_transfer"}
 }
 
-// externalID is the gateway's id of a transaction.
+// externalID is the gateway's id of a payment, authorization or capture
+// the seed makes (the domain names the voids and refunds it makes); empty
+// for manual payments.
 func (g *ordGen) externalID(provider, kind string) string {
 	switch provider {
 	case "stripe":
-		switch kind {
-		case models.TxAuthorization, models.TxVoid:
+		if kind == models.TxAuthorization {
 			return "pi_3" + g.chars(ordAlnum, 23)
-		case models.TxRefund:
-			return "re_3" + g.chars(ordAlnum, 23)
 		}
 		return "ch_3" + g.chars(ordAlnum, 23)
 	case "shop_pay":
@@ -58,7 +57,7 @@ func (g *ordGen) externalID(provider, kind string) string {
 
 // checkout is how the order's payment starts: taken at once, authorized
 // for a capture when it ships, awaited (a bank transfer), or nothing yet
-// (an invoice, a wholesale deposit).
+// (an invoice, a wholesale deposit). A sale pays the order (oo.paid).
 func (g *ordGen) checkout(oo *ordOrder) models.Payment {
 	p := models.Payment{Provider: oo.pay.provider, Method: oo.pay.method}
 	switch {
@@ -95,7 +94,7 @@ type ordCancel struct {
 // giving the money back: an authorization is voided, a sale refunded.
 func (g *ordGen) planCancel(oo *ordOrder) {
 	o := &oo.o
-	if oo.pay.provider == "manual" {
+	if oo.pay.provider == "manual" || o.Source == "pos" { // a sale at the till is final
 		return
 	}
 	at := o.CreatedAt.Add(g.dur(15*time.Minute, 30*time.Hour))
@@ -117,8 +116,8 @@ func (g *ordGen) planCancel(oo *ordOrder) {
 	oo.cancel = c
 }
 
-// cancelSoon plays the planned cancellation: the domain voids an
-// authorization, or refunds a sale.
+// cancelSoon plans the cancellation decided at checkout: the domain voids
+// an authorization, or refunds a sale.
 func (g *ordGen) cancelSoon(oo *ordOrder) {
 	c := oo.cancel
 	g.cancelOrder(oo, c.at, models.Cancellation{Reason: c.reason, Restock: c.restock, Refund: !c.void})

@@ -133,11 +133,11 @@ func (g *ordGen) plan(oo *ordOrder, st ordStep) {
 
 // playLives plays the planned changes through the domain in rounds: round
 // r plays every order's r-th change, so each order's changes run one
-// after another in time order. The frequent kinds (shipments, captures,
-// payments, refunds, archiving) take one bulk call per round each; the
-// rare ones (cancellations, cancelled shipments, notes) are played order
-// by order. The seed's transaction placed the orders and
-// nobody else sees them, so no lock is taken.
+// after another in time order. Each kind takes one bulk call per round
+// (FulfilOrders, CancelFulfillments, CapturePayments, RecordPayments,
+// RefundOrders, CancelOrders, ArchiveOrders), but the few staff notes,
+// which are played order by order. The seed's transaction placed the orders and nobody else sees
+// them, so no lock is taken.
 func (g *ordGen) playLives() error {
 	ctx, tx := g.ctx, g.tx
 	for r := 0; ; r++ {
@@ -148,6 +148,8 @@ func (g *ordGen) playLives() error {
 			payments []models.Received
 			archives []models.Archival
 			refunds  []models.RefundRequest
+			cancels  []models.Cancellation
+			unships  []models.ShipmentCancellation
 			more     bool
 		)
 		for _, oo := range g.orders {
@@ -171,13 +173,13 @@ func (g *ordGen) playLives() error {
 				st.archive.Order, st.archive.Now = o, st.at
 				archives = append(archives, *st.archive)
 			case st.unship != nil:
-				err = models.CancelFulfillment(ctx, tx, o, st.unship, "admin", st.at)
+				unships = append(unships, models.ShipmentCancellation{Order: o, Fulfillment: st.unship, Actor: "admin", Now: st.at})
 			case st.refund != nil:
 				st.refund.Order, st.refund.Actor, st.refund.Now = o, "admin", st.at
 				refunds = append(refunds, *st.refund)
 			case st.cancel != nil:
-				st.cancel.Actor, st.cancel.Now = "admin", st.at
-				_, err = models.CancelOrder(ctx, tx, o, *st.cancel)
+				st.cancel.Order, st.cancel.Actor, st.cancel.Now = o, "admin", st.at
+				cancels = append(cancels, *st.cancel)
 			case st.note != nil:
 				err = models.UpdateOrderNoteTags(ctx, tx, o, st.note, nil, "admin", st.at)
 			}
@@ -200,6 +202,12 @@ func (g *ordGen) playLives() error {
 		}
 		if _, err := models.RecordPayments(ctx, tx, payments); err != nil {
 			return fmt.Errorf("payments: %w", err)
+		}
+		if err := models.CancelFulfillments(ctx, tx, unships); err != nil {
+			return fmt.Errorf("cancelled shipments: %w", err)
+		}
+		if _, err := models.CancelOrders(ctx, tx, cancels); err != nil {
+			return fmt.Errorf("cancellations: %w", err)
 		}
 		if _, err := models.RefundOrders(ctx, tx, refunds); err != nil {
 			return fmt.Errorf("refunds: %w", err)
