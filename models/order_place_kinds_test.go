@@ -169,3 +169,57 @@ func TestOrderChangesRefuseAnOrderTwiceInABatch(t *testing.T) {
 		t.Fatal("an order shipped twice in one batch")
 	}
 }
+
+// Cancelling in bulk keeps each order's rules: an authorization is voided,
+// a sale refunded with its quantity restocked, an invoice just cancelled;
+// a batch with a shipped order is refused whole.
+func TestCancelOrdersInBulk(t *testing.T) {
+	db, _ := testdb.New(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 14, 9, 30, 0, 0, time.UTC)
+	orders := placeKinds(t, db, at)
+	sale, authorized, invoiced, guest := orders[0], orders[1], orders[3], orders[4]
+	lines, err := OrderLines(ctx, db, sale.StoreID, sale.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stock := func() (q int64) {
+		if err := db.NewSelect().Table("product_variants").Column("inventory_quantity").
+			Where("id = ?", *lines[0].VariantID).Scan(ctx, &q); err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	if _, err := FulfilOrder(ctx, db, Shipment{Order: guest, Now: at.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	then := at.Add(2 * time.Hour)
+	refused := []Cancellation{{Order: invoiced, Reason: "other", Now: then}, {Order: guest, Reason: "other", Now: then}}
+	if _, err := CancelOrders(ctx, db, refused); apperr.CodeOf(err) != apperr.Conflict {
+		t.Fatalf("a batch with a shipped order: %v", err)
+	}
+	before := stock()
+	refunded, err := CancelOrders(ctx, db, []Cancellation{
+		{Order: sale, Reason: "customer", Refund: true, Restock: true, Actor: "admin", Now: then},
+		{Order: authorized, Reason: "fraud", Actor: "admin", Now: then},
+		{Order: invoiced, Reason: "other", Actor: "admin", Now: then},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(refunded, []bool{true, false, false}) || stock() != before+1 {
+		t.Fatalf("refunded %v, stock %d -> %d", refunded, before, stock())
+	}
+	var got []string
+	for _, o := range []*Order{sale, authorized, invoiced} {
+		got = append(got, kindState(t, db, o))
+	}
+	want := []string{
+		"refunded/restocked paid_at:true customer:true sale:success refund:success created paid refunded cancelled",
+		"voided/unfulfilled paid_at:false customer:true authorization:success(168h0m0s) void:success created authorized voided cancelled",
+		"pending/unfulfilled paid_at:false customer:true created cancelled",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("cancelled:\n%q\nwant:\n%q", got, want)
+	}
+}
