@@ -14,9 +14,10 @@ import (
 )
 
 // OrderPlacement is an order about to be placed: its header and lines as
-// priced, the discount the pricing applied, and how it was paid. Every way
-// of placing an order (a draft marked as paid today; the storefront
-// checkout and funnels next) fills one and calls PlaceOrder.
+// priced, the discount the pricing applied, and how its payment started.
+// Every way of placing an order (a draft marked as paid; the seed's
+// history; the storefront checkout and funnels next) fills one and calls
+// PlaceOrder or PlaceOrders.
 type OrderPlacement struct {
 	// Order is the header: store, email, currency, totals, addresses,
 	// note, tags, source. PlaceOrder sets its statuses, customer and number.
@@ -25,25 +26,57 @@ type OrderPlacement struct {
 	// DiscountID is the code whose use the order takes, or nil.
 	DiscountID *int64
 	Payment    Payment
+	// Guest places the order without a customer even when it has an email
+	// (a checkout as guest); an order without an email never has one.
+	Guest bool
+	// AcceptsMarketing is the shopper's consent at checkout, kept by the
+	// customer the order creates (not changed on one already known).
+	AcceptsMarketing bool
 	// Actor names who placed it, for the timeline ("admin", "api").
 	Actor string
 	// Created is the detail of the timeline's "created" entry.
 	Created map[string]any
-	Now     time.Time
+	// Now is when the order was placed: its creation, its payment's and
+	// timeline's time, and a new customer's. The seed places in the past.
+	Now time.Time
 }
 
-// Payment is how an order was paid: a successful sale through provider.
-// An empty Reference gets one made up, as a provider would.
+// PaymentKind is how an order's payment started at checkout.
+type PaymentKind int
+
+const (
+	// PaymentSale took the money at once (the zero value).
+	PaymentSale PaymentKind = iota
+	// PaymentAuthorization reserved it, for a capture later
+	// (CapturePayment) within AuthorizationLifetime.
+	PaymentAuthorization
+	// PaymentPending awaits it: a payment the provider confirms later,
+	// such as a bank transfer (RecordPayment once it arrives).
+	PaymentPending
+	// PaymentNone asked for nothing yet: an invoice to pay later
+	// (RecordPayment).
+	PaymentNone
+)
+
+// AuthorizationLifetime is how long an authorization holds the money
+// before it lapses if not captured.
+const AuthorizationLifetime = 7 * 24 * time.Hour
+
+// Payment is how an order's payment started, through provider. An empty
+// Reference gets one made up, as a provider would.
 type Payment struct {
+	Kind                        PaymentKind
 	Provider, Method, Reference string
 }
 
 // PlaceOrder stores a new order in tx, with everything placing one means:
-// the customer (found or created by email), the next order number, the
-// lines and totals exactly as priced, one use of the discount (a code used
-// up meanwhile is a conflict: roll tx back), the sold quantities taken
-// from tracked stock (a variant that may not be oversold is a conflict),
-// the payment as a successful sale, the timeline and the derived statuses.
+// the customer (found or created by email, unless a guest), the next order
+// number, the lines and totals exactly as priced, one use of the discount
+// (a code used up meanwhile is a conflict: roll tx back), the sold
+// quantities taken from tracked stock (a variant that may not be oversold
+// is a conflict), the payment as it started (a sale, an authorization, a
+// pending payment, or none yet), the timeline and the statuses that follow
+// from them.
 // Emitting events is the caller's: they need the REST renderer.
 func PlaceOrder(ctx context.Context, tx bun.IDB, p OrderPlacement) (*Order, error) {
 	orders, err := PlaceOrders(ctx, tx, []OrderPlacement{p})
@@ -58,9 +91,9 @@ func PlaceOrder(ctx context.Context, tx bun.IDB, p OrderPlacement) (*Order, erro
 // batch (customers, numbers, orders, lines, timelines, payments), one use
 // per discounted order (RedeemDiscount's per-customer checks need the uses
 // before it) and one stock update per variant sold. Each order's statuses
-// are derived before it is stored, from the lines and the sale it gets, by
-// the same rules RefreshOrderState applies later. Any refusal fails the
-// batch: roll tx back.
+// are derived before it is stored, from the lines and the payment it
+// starts with, by the same rules RefreshOrderState applies later. Any
+// refusal fails the batch: roll tx back.
 func PlaceOrders(ctx context.Context, tx bun.IDB, ps []OrderPlacement) ([]*Order, error) {
 	if len(ps) == 0 {
 		return nil, nil
@@ -88,20 +121,18 @@ func PlaceOrders(ctx context.Context, tx bun.IDB, ps []OrderPlacement) ([]*Order
 	}
 	orders := make([]*Order, len(ps))
 	lines := make([][]OrderLineItem, len(ps))
-	sales := make([]OrderTransaction, len(ps))
+	payments := make([][]OrderTransaction, len(ps)) // none, or the one the checkout made
 	for i, p := range ps {
 		o := p.Order
 		o.OrderNumber = first + int64(i)
 		o.OrderNumberDisplay = OrderNumberDisplay(prefix, o.OrderNumber, suffix)
 		o.CreatedAt, o.UpdatedAt = p.Now, p.Now
-		sales[i] = sale(o, p.Payment, p.Now)
-		var txs []OrderTransaction
-		if o.TotalCents > 0 {
-			txs = sales[i : i+1]
+		if t, ok := checkoutPayment(o, p.Payment, p.Now); ok {
+			payments[i] = []OrderTransaction{t}
 		}
-		o.Status, o.FinancialStatus = OrderOpen, FinancialStatus(o.TotalCents, txs)
+		o.Status, o.FinancialStatus = OrderOpen, FinancialStatus(o.TotalCents, payments[i])
 		o.FulfillmentStatus = FulfillmentStatus(FulfillmentUnfulfilled, p.Lines)
-		if SumMoney(txs).Captured > 0 {
+		if SumMoney(payments[i]).Captured > 0 {
 			o.PaidAt = &ps[i].Now
 		}
 		orders[i], lines[i] = o, p.Lines
@@ -134,23 +165,28 @@ func PlaceOrders(ctx context.Context, tx bun.IDB, ps []OrderPlacement) ([]*Order
 	if err := AdjustInventory(ctx, tx, storeID, sold); err != nil {
 		return nil, err
 	}
-	return orders, pay(ctx, tx, orders, sales, ps)
+	return orders, pay(ctx, tx, orders, payments, ps)
 }
 
 // upsertBuyers finds or creates, in one statement, the customer of each
-// placement with an email (named from its first address with a name) and
-// links the order to it. Placements of one email share its customer, named
-// by the first of them, as if placed one after another.
+// placement with an email that is not a guest's (named from its first
+// address with a name) and links the order to it. Placements of one email
+// share its customer, made by the first of them, as if placed one after
+// another: created when the first was placed, updated when the last was.
 func upsertBuyers(ctx context.Context, tx bun.IDB, ps []OrderPlacement) error {
 	var custs []Customer
 	at := map[string]int{} // lower(email) → index in custs
 	for _, p := range ps {
 		o := p.Order
-		key := strings.ToLower(o.Email)
-		if o.Email == "" || at[key] > 0 {
+		if o.Email == "" || p.Guest {
 			continue
 		}
-		c := Customer{StoreID: o.StoreID, Email: o.Email}
+		key := strings.ToLower(o.Email)
+		if k := at[key]; k > 0 {
+			custs[k-1].UpdatedAt = p.Now
+			continue
+		}
+		c := Customer{StoreID: o.StoreID, Email: o.Email, AcceptsMarketing: p.AcceptsMarketing, CreatedAt: p.Now, UpdatedAt: p.Now}
 		fillCustomerName(&c, o.BillingAddress, o.ShippingAddress)
 		custs = append(custs, c)
 		at[key] = len(custs)
@@ -160,13 +196,13 @@ func upsertBuyers(ctx context.Context, tx bun.IDB, ps []OrderPlacement) error {
 	}
 	_, err := tx.NewInsert().Model(&custs).
 		On("CONFLICT (store_id, lower(email)) DO UPDATE").
-		Set("updated_at = now()").
+		Set("updated_at = greatest(customer.updated_at, excluded.updated_at)").
 		Returning("*").Exec(ctx)
 	if err != nil {
 		return classify(err, "the customer")
 	}
 	for _, p := range ps {
-		if i := at[strings.ToLower(p.Order.Email)]; p.Order.Email != "" {
+		if i := at[strings.ToLower(p.Order.Email)]; p.Order.Email != "" && !p.Guest {
 			p.Order.CustomerID = &custs[i-1].ID
 		}
 	}
@@ -222,30 +258,44 @@ func fillCustomerName(c *Customer, addresses ...any) {
 	}
 }
 
-// sale is the order's payment as a successful sale of its total; an empty
-// reference gets one made up, as a provider would.
-func sale(o *Order, p Payment, now time.Time) OrderTransaction {
-	if p.Reference == "" {
-		p.Reference = ExternalID("pay")
+// checkoutPayment is the transaction an order's payment starts with, as
+// of now: a successful sale, an authorization lapsing after
+// AuthorizationLifetime, or a pending sale; none for PaymentNone or an
+// order of 0. An empty reference gets one made up, as a provider would.
+func checkoutPayment(o *Order, p Payment, now time.Time) (OrderTransaction, bool) {
+	if p.Kind == PaymentNone || o.TotalCents <= 0 {
+		return OrderTransaction{}, false
 	}
 	t := OrderTransaction{StoreID: o.StoreID, Kind: TxSale, Status: TxSuccess,
 		AmountCents: o.TotalCents, Currency: o.Currency, Provider: p.Provider, ExternalID: p.Reference, CreatedAt: now}
+	switch p.Kind {
+	case PaymentAuthorization:
+		t.Kind = TxAuthorization
+		expires := now.Add(AuthorizationLifetime)
+		t.ExpiresAt = &expires
+	case PaymentPending:
+		t.Status = TxPending
+	}
+	if t.ExternalID == "" {
+		t.ExternalID = ExternalID(map[string]string{TxSale: "pay", TxAuthorization: "auth"}[t.Kind])
+	}
 	if p.Method != "" {
 		t.PaymentMethod = &p.Method
 	}
-	return t
+	return t, true
 }
 
-// pay records the sales of the orders that cost something (a free order
-// has none), and puts them on their timelines.
-func pay(ctx context.Context, tx bun.IDB, orders []*Order, sales []OrderTransaction, ps []OrderPlacement) error {
+// pay records the transactions the orders' payments started with (a free
+// order, or one paid later, has none), and puts the successful ones on
+// their timelines: "paid" for a sale, "authorized" for an authorization.
+// A pending payment has no entry until it arrives.
+func pay(ctx context.Context, tx bun.IDB, orders []*Order, payments [][]OrderTransaction, ps []OrderPlacement) error {
 	var txs []OrderTransaction
-	var paid []int // index in ps of each of txs
+	var of []int // index in ps of each of txs
 	for i, o := range orders {
-		if o.TotalCents > 0 {
-			t := sales[i]
+		for _, t := range payments[i] {
 			t.OrderID = o.ID
-			txs, paid = append(txs, t), append(paid, i)
+			txs, of = append(txs, t), append(of, i)
 		}
 	}
 	if len(txs) == 0 {
@@ -254,10 +304,20 @@ func pay(ctx context.Context, tx bun.IDB, orders []*Order, sales []OrderTransact
 	if _, err := tx.NewInsert().Model(&txs).Returning("id, created_at").Exec(ctx); err != nil {
 		return classify(err, "the transaction")
 	}
-	events := make([]OrderEvent, len(txs))
-	for k, i := range paid {
-		events[k] = OrderEvent{StoreID: orders[i].StoreID, OrderID: orders[i].ID, Name: "paid", Source: ps[i].Actor,
-			AmountCents: &txs[k].AmountCents, TransactionID: &txs[k].ID, At: ps[i].Now}
+	var events []OrderEvent
+	for k, i := range of {
+		t := &txs[k]
+		e := OrderEvent{StoreID: orders[i].StoreID, OrderID: orders[i].ID, Source: ps[i].Actor,
+			AmountCents: &t.AmountCents, TransactionID: &t.ID, At: ps[i].Now}
+		switch {
+		case t.Status != TxSuccess:
+			continue
+		case t.Kind == TxAuthorization:
+			e.Name, e.Detail = "authorized", map[string]any{"expires_at": t.ExpiresAt}
+		default:
+			e.Name = "paid"
+		}
+		events = append(events, e)
 	}
 	return AddOrderEvents(ctx, tx, events...)
 }

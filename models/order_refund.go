@@ -13,6 +13,9 @@ import (
 // RefundRequest asks for a refund of an order: line quantities given back,
 // money returned, or both.
 type RefundRequest struct {
+	// Order is the order refunded, which the caller has locked
+	// (LockOrder).
+	Order *Order
 	Lines []LineQuantity
 	// AmountCents is the money to return; nil means the lines' share of
 	// what the shopper paid for them, plus shipping when Shipping is set,
@@ -27,30 +30,90 @@ type RefundRequest struct {
 	Now   time.Time
 }
 
-// RefundOrder refunds o, which the caller has locked in tx (LockOrder):
-// the request is checked against the order's lines and money (quantities
-// left to refund, the amount captured and not yet refunded), and the
-// refund, its lines, the money movement against the last capture, the
-// restock and the timeline entry are stored; o's statuses are brought up
-// to date. Emitting events is the caller's.
-func RefundOrder(ctx context.Context, tx bun.IDB, o *Order, r RefundRequest) (*Refund, error) {
-	lines, err := OrderLines(ctx, tx, o.StoreID, o.ID)
+// RefundOrder refunds r.Order: the request is checked against the order's
+// lines and money (quantities left to refund, the amount captured and not
+// yet refunded), and the refund, its lines, the money movement against the
+// last capture, the restock and the timeline entry are stored; the order's
+// statuses are brought up to date. Emitting events is the caller's.
+func RefundOrder(ctx context.Context, tx bun.IDB, r RefundRequest) (*Refund, error) {
+	refunds, err := RefundOrders(ctx, tx, []RefundRequest{r})
 	if err != nil {
 		return nil, err
 	}
-	txs, err := OrderTransactions(ctx, tx, o.StoreID, o.ID)
+	return &refunds[0], nil
+}
+
+// RefundOrders is RefundOrder for refunds of several orders of one store,
+// one each, in eleven statements for the batch. Any refusal fails the
+// batch: roll tx back.
+func RefundOrders(ctx context.Context, tx bun.IDB, rs []RefundRequest) ([]Refund, error) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	orders, nows := make([]*Order, len(rs)), make([]time.Time, len(rs))
+	for i, r := range rs {
+		orders[i], nows[i] = r.Order, r.Now
+	}
+	ids, err := orderBatch(orders)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := planRefund(r, o, lines, SumMoney(txs).Refundable())
+	storeID := orders[0].StoreID
+	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids)
 	if err != nil {
 		return nil, err
 	}
-	refund, err := applyRefund(ctx, tx, o, lines, txs, plan, r)
+	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids)
 	if err != nil {
 		return nil, err
 	}
-	return refund, RefreshOrderState(ctx, tx, o, r.Now)
+	lines := groupByOrder(allLines, func(l OrderLineItem) int64 { return l.OrderID })
+	txs := groupByOrder(allTxs, func(t OrderTransaction) int64 { return t.OrderID })
+	plans := make([]refundPlan, len(rs))
+	refunds := make([]Refund, len(rs))
+	items := make([][]RefundLineItem, len(rs))
+	for i, r := range rs {
+		o := r.Order
+		if plans[i], err = planRefund(r, o, lines[o.ID], SumMoney(txs[o.ID]).Refundable()); err != nil {
+			return nil, err
+		}
+		refunds[i] = Refund{
+			StoreID: o.StoreID, OrderID: o.ID, AmountCents: plans[i].amount, Currency: o.Currency,
+			Status: TxSuccess, Reason: r.Reason, Restock: r.Restock, CreatedAt: r.Now,
+		}
+		items[i] = plans[i].items
+	}
+	if err := insertRefunds(ctx, tx, refunds, items); err != nil {
+		return nil, err
+	}
+	if err := refundMoney(ctx, tx, rs, refunds, items, txs); err != nil {
+		return nil, err
+	}
+	back := map[int64]int64{}
+	for i, r := range rs {
+		if !r.Restock {
+			continue
+		}
+		variantOf := map[int64]*int64{}
+		for _, l := range lines[r.Order.ID] {
+			variantOf[l.ID] = l.VariantID
+		}
+		for _, it := range items[i] {
+			if v := variantOf[it.LineItemID]; v != nil {
+				back[*v] += it.Quantity
+			}
+		}
+	}
+	if err := AdjustInventory(ctx, tx, storeID, back); err != nil {
+		return nil, err
+	}
+	if err := refreshOrderStates(ctx, tx, orders, nows); err != nil {
+		return nil, err
+	}
+	for i := range refunds {
+		refunds[i].OrderFinancialStatus = orders[i].FinancialStatus
+	}
+	return refunds, nil
 }
 
 // refundPlan is a checked refund: the quantities it gives back and the
@@ -107,54 +170,46 @@ func shareOf(part, whole, of int64) int64 {
 	return n.Quo(n, big.NewInt(of)).Int64()
 }
 
-// applyRefund records a planned refund: the refund, its lines, the money
-// movement against the last capture, the restock, and the timeline entry.
-func applyRefund(ctx context.Context, tx bun.IDB, o *Order, lines []OrderLineItem, txs []OrderTransaction, plan refundPlan, r RefundRequest) (*Refund, error) {
-	refund := &Refund{
-		StoreID: o.StoreID, OrderID: o.ID, AmountCents: plan.amount, Currency: o.Currency,
-		Status: TxSuccess, Reason: r.Reason, Restock: r.Restock, CreatedAt: r.Now,
-	}
-	if err := InsertRefund(ctx, tx, refund, plan.items); err != nil {
-		return nil, err
-	}
-	var txID *int64
-	if plan.amount > 0 {
-		parent := lastCapture(txs)
-		t := OrderTransaction{
-			StoreID: o.StoreID, OrderID: o.ID, RefundID: &refund.ID, Kind: TxRefund, Status: TxSuccess,
-			AmountCents: plan.amount, Currency: o.Currency, ExternalID: ExternalID("re"), CreatedAt: r.Now,
+// refundMoney records the money movement of each refund that returns
+// some, against its order's last capture (txs are the orders' transactions
+// by order), and puts every refund, with the quantities items it gave
+// back, on its order's timeline.
+func refundMoney(ctx context.Context, tx bun.IDB, rs []RefundRequest, refunds []Refund, items [][]RefundLineItem, txs map[int64][]OrderTransaction) error {
+	var moves []OrderTransaction
+	var of []int // index in rs of each of moves
+	for i, r := range rs {
+		if refunds[i].AmountCents == 0 {
+			continue
 		}
-		if parent != nil {
+		o := r.Order
+		t := OrderTransaction{
+			StoreID: o.StoreID, OrderID: o.ID, RefundID: &refunds[i].ID, Kind: TxRefund, Status: TxSuccess,
+			AmountCents: refunds[i].AmountCents, Currency: o.Currency, ExternalID: ExternalID("re"), CreatedAt: r.Now,
+		}
+		if parent := lastCapture(txs[o.ID]); parent != nil {
 			t.ParentID, t.Provider, t.PaymentMethod = &parent.ID, parent.Provider, parent.PaymentMethod
 		}
-		if err := InsertTransaction(ctx, tx, &t); err != nil {
-			return nil, err
-		}
-		txID = &t.ID
+		moves, of = append(moves, t), append(of, i)
 	}
-	if r.Restock {
-		variantOf := map[int64]*int64{}
-		for _, l := range lines {
-			variantOf[l.ID] = l.VariantID
-		}
-		back := map[int64]int64{}
-		for _, it := range plan.items {
-			if v := variantOf[it.LineItemID]; v != nil {
-				back[*v] += it.Quantity
-			}
-		}
-		if err := AdjustInventory(ctx, tx, o.StoreID, back); err != nil {
-			return nil, err
+	if len(moves) > 0 {
+		if _, err := tx.NewInsert().Model(&moves).Returning("id, created_at").Exec(ctx); err != nil {
+			return classify(err, "the transaction")
 		}
 	}
-	detail := map[string]any{"refund_id": refund.ID, "line_items": plan.items, "restock": r.Restock}
-	if r.Reason != "" {
-		detail["reason"] = r.Reason
+	moved := make([]*OrderTransaction, len(rs))
+	for k, i := range of {
+		moved[i] = &moves[k]
 	}
-	return refund, AddOrderEvents(ctx, tx, OrderEvent{
-		StoreID: o.StoreID, OrderID: o.ID, Name: "refunded", Source: r.Actor,
-		AmountCents: &plan.amount, TransactionID: txID, Detail: detail, At: r.Now,
-	})
+	events := make([]OrderEvent, len(rs))
+	for i, r := range rs {
+		detail := map[string]any{"refund_id": refunds[i].ID, "line_items": items[i], "restock": r.Restock}
+		if r.Reason != "" {
+			detail["reason"] = r.Reason
+		}
+		events[i] = timelineEntry(r.Order, "refunded", r.Actor, r.Now, moved[i], detail)
+		events[i].AmountCents = &refunds[i].AmountCents
+	}
+	return AddOrderEvents(ctx, tx, events...)
 }
 
 // lastCapture is the newest successful capture or sale: refunds go back

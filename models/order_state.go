@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -121,22 +122,72 @@ func OrderTransactions(ctx context.Context, tx bun.IDB, storeID, orderID int64) 
 // what is stored, writes them, and sets paid_at the first time the order
 // is paid. o is updated in place.
 func RefreshOrderState(ctx context.Context, tx bun.IDB, o *Order, now time.Time) error {
-	txs, err := OrderTransactions(ctx, tx, o.StoreID, o.ID)
+	return refreshOrderStates(ctx, tx, []*Order{o}, []time.Time{now})
+}
+
+// refreshOrderStates is RefreshOrderState for a batch of orders of one
+// store (each once; see orderBatch), orders[i] changed at nows[i]: three
+// statements for the batch.
+func refreshOrderStates(ctx context.Context, tx bun.IDB, orders []*Order, nows []time.Time) error {
+	ids, err := orderBatch(orders)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	storeID := orders[0].StoreID
+	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids)
 	if err != nil {
 		return err
 	}
-	lines, err := OrderLines(ctx, tx, o.StoreID, o.ID)
+	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids)
 	if err != nil {
 		return err
 	}
-	o.FinancialStatus = FinancialStatus(o.TotalCents, txs)
-	o.FulfillmentStatus = FulfillmentStatus(o.FulfillmentStatus, lines)
-	if o.PaidAt == nil && SumMoney(txs).Captured > 0 {
-		o.PaidAt = &now
+	txs, lines := groupByOrder(allTxs, func(t OrderTransaction) int64 { return t.OrderID }), groupByOrder(allLines, func(l OrderLineItem) int64 { return l.OrderID })
+	financial, fulfilment, captured := make([]string, len(orders)), make([]string, len(orders)), make([]bool, len(orders))
+	for i, o := range orders {
+		o.FinancialStatus = FinancialStatus(o.TotalCents, txs[o.ID])
+		o.FulfillmentStatus = FulfillmentStatus(o.FulfillmentStatus, lines[o.ID])
+		captured[i] = SumMoney(txs[o.ID]).Captured > 0
+		if o.PaidAt == nil && captured[i] {
+			o.PaidAt = &nows[i]
+		}
+		o.UpdatedAt = nows[i]
+		financial[i], fulfilment[i] = o.FinancialStatus, o.FulfillmentStatus
 	}
-	_, err = tx.NewUpdate().Model(o).Column("financial_status", "fulfillment_status", "paid_at").
-		Set("updated_at = ?", now).Where("store_id = ? AND id = ?", o.StoreID, o.ID).Exec(ctx)
+	_, err = tx.NewRaw(`UPDATE orders AS o SET financial_status = v.financial, fulfillment_status = v.fulfilment,
+			paid_at = CASE WHEN v.captured THEN coalesce(o.paid_at, v.at) ELSE o.paid_at END, updated_at = v.at
+		FROM unnest(?::bigint[], ?::text[], ?::text[], ?::boolean[], ?::timestamptz[]) AS v(id, financial, fulfilment, captured, at)
+		WHERE o.store_id = ? AND o.id = v.id`,
+		pgdialect.Array(ids), pgdialect.Array(financial), pgdialect.Array(fulfilment), pgdialect.Array(captured),
+		pgdialect.Array(nows), storeID).Exec(ctx)
 	return err
+}
+
+// orderBatch checks that orders, changed together, are of one store and
+// each there once (a change reads each order's state once), and returns
+// their ids.
+func orderBatch(orders []*Order) ([]int64, error) {
+	ids := make([]int64, len(orders))
+	seen := make(map[int64]bool, len(orders))
+	for i, o := range orders {
+		if o.StoreID != orders[0].StoreID {
+			return nil, fmt.Errorf("orders of stores %d and %d changed together", orders[0].StoreID, o.StoreID)
+		}
+		if seen[o.ID] {
+			return nil, fmt.Errorf("order %d changed twice in one batch", o.ID)
+		}
+		seen[o.ID], ids[i] = true, o.ID
+	}
+	return ids, nil
+}
+
+// groupByOrder groups rows read for several orders by their order's id.
+func groupByOrder[T any](rows []T, orderID func(T) int64) map[int64][]T {
+	out := map[int64][]T{}
+	for _, r := range rows {
+		out[orderID(r)] = append(out[orderID(r)], r)
+	}
+	return out
 }
 
 // SetOrderStatus writes o's status, cancellation and archive fields.
@@ -156,38 +207,79 @@ func InsertTransaction(ctx context.Context, tx bun.IDB, t *OrderTransaction) err
 // InsertRefund records a refund with the quantities it gives back and adds
 // them to the lines' refunded quantities.
 func InsertRefund(ctx context.Context, tx bun.IDB, r *Refund, items []RefundLineItem) error {
-	if _, err := tx.NewInsert().Model(r).Returning("id, created_at").Exec(ctx); err != nil {
-		return classify(err, "the refund")
+	rs := []Refund{*r}
+	if err := insertRefunds(ctx, tx, rs, [][]RefundLineItem{items}); err != nil {
+		return err
 	}
-	if len(items) == 0 {
+	*r = rs[0]
+	return nil
+}
+
+// insertRefunds is InsertRefund for several refunds, items[i] given back
+// by rs[i], in three statements; rs receive their ids.
+func insertRefunds(ctx context.Context, tx bun.IDB, rs []Refund, items [][]RefundLineItem) error {
+	if len(rs) == 0 {
 		return nil
 	}
-	for i := range items {
-		items[i].RefundID = r.ID
+	if _, err := tx.NewInsert().Model(&rs).Returning("id, created_at").Exec(ctx); err != nil {
+		return classify(err, "the refund")
 	}
-	if _, err := tx.NewInsert().Model(&items).Exec(ctx); err != nil {
+	var all []RefundLineItem
+	var orders, ids, qs []int64
+	for k := range rs {
+		for i := range items[k] {
+			it := &items[k][i]
+			it.RefundID = rs[k].ID
+			all = append(all, *it)
+			orders, ids, qs = append(orders, rs[k].OrderID), append(ids, it.LineItemID), append(qs, it.Quantity)
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	if _, err := tx.NewInsert().Model(&all).Exec(ctx); err != nil {
 		return classify(err, "the refund's lines")
 	}
-	ids, qs := make([]int64, len(items)), make([]int64, len(items))
-	for i, it := range items {
-		ids[i], qs[i] = it.LineItemID, it.Quantity
-	}
-	return classify(addToLines(ctx, tx, r.OrderID, "refunded_quantity", ids, qs), "the refund's lines")
+	return classify(addToLines(ctx, tx, "refunded_quantity", orders, ids, qs), "the refund's lines")
 }
 
 // InsertFulfillment records a shipment of items and adds them to the lines'
 // fulfilled quantities.
 func InsertFulfillment(ctx context.Context, tx bun.IDB, f *Fulfillment, items []FulfillmentItem) error {
-	if _, err := tx.NewInsert().Model(f).Returning("id, created_at").Exec(ctx); err != nil {
+	fs := []Fulfillment{*f}
+	if err := insertFulfillments(ctx, tx, fs, [][]FulfillmentItem{items}); err != nil {
+		return err
+	}
+	*f = fs[0]
+	return nil
+}
+
+// insertFulfillments is InsertFulfillment for several shipments, items[i]
+// carried by fs[i], in three statements; fs receive their ids.
+func insertFulfillments(ctx context.Context, tx bun.IDB, fs []Fulfillment, items [][]FulfillmentItem) error {
+	if len(fs) == 0 {
+		return nil
+	}
+	if _, err := tx.NewInsert().Model(&fs).Returning("id, created_at").Exec(ctx); err != nil {
 		return classify(err, "the fulfillment")
 	}
-	for i := range items {
-		items[i].FulfillmentID = f.ID
+	var all []FulfillmentItem
+	var orders, ids, qs []int64
+	for k := range fs {
+		for i := range items[k] {
+			it := &items[k][i]
+			it.FulfillmentID = fs[k].ID
+			all = append(all, *it)
+			orders, ids, qs = append(orders, fs[k].OrderID), append(ids, it.LineItemID), append(qs, it.Quantity)
+		}
 	}
-	if _, err := tx.NewInsert().Model(&items).Exec(ctx); err != nil {
+	if len(all) == 0 {
+		return nil
+	}
+	if _, err := tx.NewInsert().Model(&all).Exec(ctx); err != nil {
 		return classify(err, "the fulfillment's items")
 	}
-	return shiftFulfilled(ctx, tx, f.OrderID, items, +1)
+	return classify(addToLines(ctx, tx, "fulfilled_quantity", orders, ids, qs), "the fulfillment's items")
 }
 
 // GetFulfillment reads one shipment of the store.
@@ -197,38 +289,15 @@ func GetFulfillment(ctx context.Context, tx bun.IDB, storeID, id int64) (*Fulfil
 	return f, classify(err, "the fulfillment")
 }
 
-// CancelFulfillment marks a shipment cancelled and returns its quantities
-// to the lines.
-func CancelFulfillment(ctx context.Context, tx bun.IDB, f *Fulfillment, now time.Time) error {
-	f.Status, f.CancelledAt = ShipmentCancelled, &now
-	if _, err := tx.NewUpdate().Model(f).Column("status", "cancelled_at").WherePK().Exec(ctx); err != nil {
-		return err
-	}
-	items, err := ItemsByFulfillment(ctx, tx, f.StoreID, []int64{f.ID})
-	if err != nil {
-		return err
-	}
-	return shiftFulfilled(ctx, tx, f.OrderID, items, -1)
-}
-
-// shiftFulfilled adds (sign +1) or returns (-1) a shipment's quantities to
-// its lines' fulfilled quantities.
-func shiftFulfilled(ctx context.Context, tx bun.IDB, orderID int64, items []FulfillmentItem, sign int64) error {
-	ids, qs := make([]int64, len(items)), make([]int64, len(items))
-	for i, it := range items {
-		ids[i], qs[i] = it.LineItemID, sign*it.Quantity
-	}
-	return classify(addToLines(ctx, tx, orderID, "fulfilled_quantity", ids, qs), "the fulfillment's items")
-}
-
-// addToLines adds qs to column of the order's lines ids, in one statement;
-// the caller holds the order's row lock, so no other change interleaves.
-func addToLines(ctx context.Context, tx bun.IDB, orderID int64, column string, ids, qs []int64) error {
+// addToLines adds qs[i] to column of line ids[i] of order orders[i], in
+// one statement; the caller holds the orders' row locks, so no other
+// change interleaves.
+func addToLines(ctx context.Context, tx bun.IDB, column string, orders, ids, qs []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	_, err := tx.NewRaw(`UPDATE order_line_items AS li SET ? = li.? + v.q
-		FROM unnest(?::bigint[], ?::bigint[]) AS v(id, q) WHERE li.id = v.id AND li.order_id = ?`,
-		bun.Ident(column), bun.Ident(column), pgdialect.Array(ids), pgdialect.Array(qs), orderID).Exec(ctx)
+		FROM unnest(?::bigint[], ?::bigint[], ?::bigint[]) AS v(order_id, id, q) WHERE li.id = v.id AND li.order_id = v.order_id`,
+		bun.Ident(column), bun.Ident(column), pgdialect.Array(orders), pgdialect.Array(ids), pgdialect.Array(qs)).Exec(ctx)
 	return err
 }

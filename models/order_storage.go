@@ -3,6 +3,8 @@ package models
 import (
 	"context"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -90,9 +92,27 @@ func InsertOrders(ctx context.Context, tx bun.IDB, orders []*Order, lines [][]Or
 	return nil
 }
 
-// UpdateOrderNoteTags writes the note and tags of an order.
-func UpdateOrderNoteTags(ctx context.Context, tx bun.IDB, o *Order) error {
-	res, err := tx.NewUpdate().Model(o).Column("note", "tags").Set("updated_at = now()").
+// UpdateOrderNoteTags sets o's note and tags, each when given (nil leaves
+// it), and puts what changed on the timeline ("note_updated",
+// "tags_updated").
+func UpdateOrderNoteTags(ctx context.Context, tx bun.IDB, o *Order, note *string, tags *[]string, actor string, now time.Time) error {
+	var changed []OrderEvent
+	if note != nil {
+		if *note != o.Note {
+			changed = append(changed, timelineEntry(o, "note_updated", actor, now, nil, map[string]any{"note": *note}))
+		}
+		o.Note = *note
+	}
+	if tags != nil {
+		if strings.Join(*tags, ",") != strings.Join(o.Tags, ",") {
+			changed = append(changed, timelineEntry(o, "tags_updated", actor, now, nil, map[string]any{"tags": *tags}))
+		}
+		o.Tags = *tags
+	}
+	res, err := tx.NewUpdate().Model(o).Column("note", "tags").Set("updated_at = ?", now).
 		Where("store_id = ? AND id = ?", o.StoreID, o.ID).Exec(ctx)
-	return notFoundIfNone(res, err, "the order")
+	if err := notFoundIfNone(res, err, "the order"); err != nil {
+		return err
+	}
+	return AddOrderEvents(ctx, tx, changed...)
 }

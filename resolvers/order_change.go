@@ -72,11 +72,3 @@ func actorSource(ctx context.Context) string {
 	}
 	return "admin"
 }
-
-// timeline appends an entry to o's timeline.
-func timeline(ctx context.Context, tx bun.IDB, o *models.Order, name string, at time.Time, amount *int64, txID *int64, detail any) error {
-	return models.AddOrderEvents(ctx, tx, models.OrderEvent{
-		StoreID: o.StoreID, OrderID: o.ID, Name: name, Source: actorSource(ctx),
-		AmountCents: amount, TransactionID: txID, Detail: detail, At: at,
-	})
-}

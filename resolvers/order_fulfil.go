@@ -26,56 +26,35 @@ var trackingURLs = map[string]string{
 	"dhl":   "https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id=",
 }
 
-// fulfil ships lines of the order: the listed quantities, or everything
-// left to ship.
+// fulfil ships lines of the order (models.FulfilOrder): the listed
+// quantities, or everything left to ship. The texts and the tracking link
+// are checked here.
 func fulfil(in graph.FulfillmentInput, out *models.Fulfillment) orderChange {
 	return func(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) ([]string, error) {
-		f := models.Fulfillment{StoreID: o.StoreID, OrderID: o.ID, Status: models.ShipmentSuccess, CreatedAt: now}
+		s := models.Shipment{Order: o, Actor: actorSource(ctx), Now: now}
 		var err error
-		if f.Carrier, err = text("carrier", deref(in.Carrier), maxCarrier, false); err != nil {
+		if s.Carrier, err = text("carrier", deref(in.Carrier), maxCarrier, false); err != nil {
 			return nil, err
 		}
-		if f.TrackingNumber, err = text("tracking_number", deref(in.TrackingNumber), maxTitle, false); err != nil {
+		if s.TrackingNumber, err = text("tracking_number", deref(in.TrackingNumber), maxTitle, false); err != nil {
 			return nil, err
 		}
-		if f.Note, err = text("note", deref(in.Note), maxNote, false); err != nil {
+		if s.Note, err = text("note", deref(in.Note), maxNote, false); err != nil {
 			return nil, err
 		}
-		if f.TrackingURL, err = trackingURL(deref(in.TrackingURL), f.Carrier, f.TrackingNumber); err != nil {
+		if s.TrackingURL, err = trackingURL(deref(in.TrackingURL), s.Carrier, s.TrackingNumber); err != nil {
 			return nil, err
 		}
-		if o.Status == models.OrderCancelled {
-			return nil, apperr.Conflictf("order %s is cancelled; it cannot be shipped", o.OrderNumberDisplay)
+		for _, it := range in.LineItems {
+			s.Lines = append(s.Lines, models.LineQuantity{LineID: it.LineItemID, Quantity: it.Quantity})
 		}
-		lines, err := models.OrderLines(ctx, tx, o.StoreID, o.ID)
+		f, err := models.FulfilOrder(ctx, tx, s)
 		if err != nil {
 			return nil, err
 		}
-		items, err := shipmentItems(in.LineItems, o, lines)
-		if err != nil {
-			return nil, err
-		}
-		if err := models.InsertFulfillment(ctx, tx, &f, items); err != nil {
-			return nil, err
-		}
-		if err := models.RefreshOrderState(ctx, tx, o, now); err != nil {
-			return nil, err
-		}
-		*out = f
-		return []string{"order.fulfilled"}, timeline(ctx, tx, o, "fulfilled", now, nil, nil, map[string]any{
-			"fulfillment_id": f.ID, "carrier": f.Carrier, "tracking_number": f.TrackingNumber, "items": items,
-		})
+		*out = *f
+		return []string{"order.fulfilled"}, nil
 	}
-}
-
-// shipmentItems checks the lines a shipment carries (models.ShipmentItems);
-// none listed means everything left to ship.
-func shipmentItems(in []graph.FulfillmentLineInput, o *models.Order, lines []models.OrderLineItem) ([]models.FulfillmentItem, error) {
-	asked := make([]models.LineQuantity, len(in))
-	for i, it := range in {
-		asked[i] = models.LineQuantity{LineID: it.LineItemID, Quantity: it.Quantity}
-	}
-	return models.ShipmentItems(asked, o, lines)
 }
 
 // trackingURL checks a tracking link, or makes one for a known carrier.
@@ -108,14 +87,5 @@ func cancelShipment(ctx context.Context, tx bun.IDB, storeID, id int64, now time
 	if f, err = models.GetFulfillment(ctx, tx, storeID, id); err != nil {
 		return nil, err
 	}
-	if f.Status == models.ShipmentCancelled {
-		return nil, apperr.Conflictf("fulfillment %d is already cancelled", f.ID)
-	}
-	if err := models.CancelFulfillment(ctx, tx, f, now); err != nil {
-		return nil, err
-	}
-	if err := models.RefreshOrderState(ctx, tx, o, now); err != nil {
-		return nil, err
-	}
-	return o, timeline(ctx, tx, o, "fulfillment_cancelled", now, nil, nil, map[string]any{"fulfillment_id": f.ID})
+	return o, models.CancelFulfillment(ctx, tx, o, f, actorSource(ctx), now)
 }

@@ -25,18 +25,17 @@ func refund(in graph.RefundInput, out *models.Refund) orderChange {
 			return nil, apperr.Invalidf("send line_items, amount_cents or refund_shipping: what should be refunded?")
 		}
 		req := models.RefundRequest{
-			AmountCents: in.AmountCents, Shipping: deref(in.RefundShipping), Restock: deref(in.Restock),
+			Order: o, AmountCents: in.AmountCents, Shipping: deref(in.RefundShipping), Restock: deref(in.Restock),
 			Reason: reason, Actor: actorSource(ctx), Now: now,
 		}
 		for _, it := range in.LineItems {
 			req.Lines = append(req.Lines, models.LineQuantity{LineID: it.LineItemID, Quantity: it.Quantity})
 		}
-		made, err := models.RefundOrder(ctx, tx, o, req)
+		made, err := models.RefundOrder(ctx, tx, req)
 		if err != nil {
 			return nil, err
 		}
 		*out = *made
-		out.OrderFinancialStatus = o.FinancialStatus
 		return []string{"order.refunded"}, nil
 	}
 }

@@ -18,40 +18,23 @@ func updateNoteTags(in graph.OrderUpdateInput) orderChange {
 		if in.Note == nil && in.Tags == nil {
 			return nil, apperr.Invalidf("send note, tags or both")
 		}
-		changed := []string{}
+		var note *string
 		if in.Note != nil {
-			note, err := text("note", *in.Note, maxNote, false)
+			n, err := text("note", *in.Note, maxNote, false)
 			if err != nil {
 				return nil, err
 			}
-			if note != o.Note {
-				changed = append(changed, "note_updated")
-			}
-			o.Note = note
+			note = &n
 		}
+		var tags *[]string
 		if in.Tags != nil {
-			tags, err := parseTags(in.Tags)
+			t, err := parseTags(in.Tags)
 			if err != nil {
 				return nil, err
 			}
-			if strings.Join(tags, ",") != strings.Join(o.Tags, ",") {
-				changed = append(changed, "tags_updated")
-			}
-			o.Tags = tags
+			tags = &t
 		}
-		if err := models.UpdateOrderNoteTags(ctx, tx, o); err != nil {
-			return nil, err
-		}
-		for _, name := range changed {
-			detail := map[string]any{"note": o.Note}
-			if name == "tags_updated" {
-				detail = map[string]any{"tags": o.Tags}
-			}
-			if err := timeline(ctx, tx, o, name, now, nil, nil, detail); err != nil {
-				return nil, err
-			}
-		}
-		return nil, nil
+		return nil, models.UpdateOrderNoteTags(ctx, tx, o, note, tags, actorSource(ctx), now)
 	}
 }
 
@@ -76,17 +59,7 @@ func parseTags(v any) ([]string, error) {
 	return checkTags(raw)
 }
 
-// archive closes an open order.
+// archive closes an open order (models.ArchiveOrder).
 func archive(ctx context.Context, tx bun.Tx, o *models.Order, now time.Time) ([]string, error) {
-	switch o.Status {
-	case models.OrderArchived:
-		return nil, apperr.Conflictf("order %s is already archived", o.OrderNumberDisplay)
-	case models.OrderCancelled:
-		return nil, apperr.Conflictf("order %s is cancelled; only open orders can be archived", o.OrderNumberDisplay)
-	}
-	o.Status, o.ArchivedAt = models.OrderArchived, &now
-	if err := models.SetOrderStatus(ctx, tx, o, now); err != nil {
-		return nil, err
-	}
-	return nil, timeline(ctx, tx, o, "archived", now, nil, nil, nil)
+	return nil, models.ArchiveOrder(ctx, tx, o, actorSource(ctx), now)
 }

@@ -35,26 +35,30 @@ type ordProduct struct {
 	engrave, sock, baseLayer bool
 }
 
-// ordOrder is an order under construction with everything that hangs off
-// it. Ids are local (1, 2, ...) until insert swaps them for real ones.
+// ordOrder is an order of the history: what its placement needs, then,
+// once placed, the order as the domain keeps it (its statuses follow each
+// change) and what the generator remembers of its life.
 type ordOrder struct {
-	local       int64
-	o           models.Order
-	cust        *ordCustomer
-	country     *ordCountry
-	region      ordRegion
-	pay         ordPay
-	carrier     string
-	lines       []models.OrderLineItem
-	txs         []models.OrderTransaction
-	refunds     []models.Refund
-	refundItems []models.RefundLineItem
-	fuls        []models.Fulfillment
-	fulItems    []models.FulfillmentItem
-	events      []models.OrderEvent
-	restock     bool      // cancelled with restock
-	allShipped  bool      // every line shipped
-	lastShip    time.Time // last successful shipment
+	o       models.Order
+	lines   []models.OrderLineItem // ids once placed
+	cust    *ordCustomer           // nil: a guest
+	country *ordCountry
+	region  ordRegion
+	pay     ordPay
+	actor   string // who placed it: "checkout", "admin" (a draft), "api" (the till)
+	carrier string
+	cancel  *ordCancel // cancelled within hours of checkout
+	note    *ordNote   // a staff note, written when its time comes
+
+	steps []ordStep // its life after checkout, in time order
+
+	// What the generator knows of the life planned so far.
+	paid       bool      // everything due was taken
+	refunded   bool      // something was given back
+	cancelled  bool      // cancelled
+	allShipped bool      // every line shipped
+	lastShip   time.Time // last successful shipment
+	last       time.Time // last change
 }
 
 type ordGen struct {
@@ -73,12 +77,17 @@ type ordGen struct {
 	orders    []*ordOrder
 	emails    map[string]bool
 
-	lineN, txN, refundN, fulN int64
+	// The seed's transaction, which the history is written in.
+	ctx context.Context
+	tx  bun.Tx
 }
 
-// orders seeds ninety days of order history on the seeded catalogue:
-// customers, orders with lines, payments, refunds, shipments and each
-// order's timeline.
+// orders seeds ninety days of order history on the seeded catalogue, through
+// the domain as the API would have made it: the orders are placed
+// (models.PlaceOrders, which finds or creates their customers), then each
+// order's life after checkout is played at its historic times by the
+// domain's functions (captures, payments, shipments, refunds,
+// cancellations, notes, archiving).
 func orders(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
 	n, err := models.CountOrders(ctx, tx, storeID, models.OrderFilter{})
 	if err != nil || n > 0 {
@@ -94,7 +103,7 @@ func orders(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error 
 	}
 	g := &ordGen{
 		rng: rand.New(rand.NewPCG(uint64(storeID), 43)), now: now, storeID: storeID, currency: s.Currency,
-		loc: time.UTC, seen: map[string]int{}, emails: map[string]bool{},
+		loc: time.UTC, seen: map[string]int{}, emails: map[string]bool{}, ctx: ctx, tx: tx,
 	}
 	if g.currency == "" {
 		g.currency = "USD"
@@ -104,7 +113,7 @@ func orders(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error 
 	}
 	g.setProducts(products)
 	g.generate()
-	return g.insert(ctx, tx)
+	return g.play()
 }
 
 // ordCatalogue reads the store's sellable variants (not of draft products)
@@ -224,44 +233,28 @@ func (g *ordGen) chars(alphabet string, n int) string {
 	return string(b)
 }
 
-func (g *ordGen) event(oo *ordOrder, name, source string, at time.Time, amount, txID int64, detail map[string]any) {
-	e := models.OrderEvent{StoreID: g.storeID, OrderID: oo.local, Name: name, Source: source, At: at.Truncate(time.Second)}
-	if amount != 0 {
-		e.AmountCents = ptr(amount)
-	}
-	if txID != 0 {
-		e.TransactionID = ptr(txID)
-	}
-	if detail != nil {
-		e.Detail = detail
-	}
-	oo.events = append(oo.events, e)
-}
-
 func (g *ordGen) secs(lo, hi int) time.Duration {
 	return time.Duration(lo+g.rng.IntN(hi-lo+1)) * time.Second
 }
 
-// settle plays the order's life after checkout: payment, cancellation,
+// settle plans the order's life after checkout: payment, cancellation,
 // shipments, returns.
 func (g *ordGen) settle(oo *ordOrder) {
 	o := &oo.o
-	created, total := o.CreatedAt, o.TotalCents
 	if o.Source == "pos" {
-		at := created.Add(g.secs(20, 90))
-		id := g.addTx(oo, models.TxSale, models.TxSuccess, total, at, 0)
-		g.event(oo, "paid", "api", at, total, id, nil)
-		g.fulfil(oo, created.Add(g.secs(120, 400)))
+		g.fulfil(oo, o.CreatedAt.Add(g.secs(120, 400)))
 		g.afterShip(oo)
 		return
 	}
-	if g.cancel(oo) {
+	if oo.cancel != nil {
+		g.cancelSoon(oo)
 		return
 	}
 	var ready time.Time // when it may ship; zero: not yet
 	switch {
 	case oo.cust != nil && oo.cust.wholesale:
-		ready = g.deposit(oo)
+		g.deposit(oo)
+		return
 	case o.Source == "draft_order":
 		ready = g.invoice(oo)
 	case oo.pay.method == "bank_transfer":
@@ -270,10 +263,7 @@ func (g *ordGen) settle(oo *ordOrder) {
 		g.authorizeAndShip(oo)
 		return
 	default:
-		at := created.Add(g.secs(2, 30))
-		id := g.addTx(oo, models.TxSale, models.TxSuccess, total, at, 0)
-		g.event(oo, "paid", "checkout", at, total, id, nil)
-		ready = created
+		ready = o.CreatedAt
 	}
 	if ready.IsZero() {
 		return

@@ -74,13 +74,14 @@ func (g *ordGen) generate() {
 		owners[i] = pool[k]
 	}
 	for i, at := range slots {
-		g.build(int64(i+1), at, owners[i])
+		g.build(at, owners[i])
 	}
 }
 
-// build makes one order placed at created, by c (nil: a guest).
-func (g *ordGen) build(local int64, created time.Time, c *ordCustomer) {
-	oo := &ordOrder{local: local, cust: c}
+// build makes one order placed at created, by c (nil: a guest), and plans
+// what of its life is decided at checkout.
+func (g *ordGen) build(created time.Time, c *ordCustomer) {
+	oo := &ordOrder{cust: c, last: created}
 	g.orders = append(g.orders, oo)
 	buyer := c
 	if buyer == nil {
@@ -90,7 +91,7 @@ func (g *ordGen) build(local int64, created time.Time, c *ordCustomer) {
 	domestic := buyer.country.currency == g.currency
 	o := &oo.o
 	*o = models.Order{
-		StoreID: g.storeID, Currency: g.currency, Status: models.OrderOpen, Email: buyer.c.Email,
+		StoreID: g.storeID, Currency: g.currency, Email: buyer.c.Email,
 		Source: "web", CreatedAt: created, Tags: []string{}, SystemTags: []string{},
 	}
 	switch {
@@ -163,64 +164,15 @@ func (g *ordGen) build(local int64, created time.Time, c *ordCustomer) {
 		}
 	}
 
-	src := map[string]string{"web": "checkout", "draft_order": "admin", "pos": "api"}[o.Source]
-	g.event(oo, "created", src, created, o.TotalCents, 0, map[string]any{"source": o.Source, "line_items": len(oo.lines)})
+	oo.actor = map[string]string{"web": "checkout", "draft_order": "admin", "pos": "api"}[o.Source]
 	oo.pay = g.payment(o.Source, c != nil && c.wholesale)
-	g.settle(oo)
-
-	o.FinancialStatus = models.FinancialStatus(o.TotalCents, oo.txs)
-	current := models.FulfillmentUnfulfilled
-	if oo.restock {
-		current = models.FulfillmentRestocked
-	}
-	o.FulfillmentStatus = models.FulfillmentStatus(current, oo.lines)
-	for _, t := range oo.txs {
-		if t.Status == models.TxSuccess && (t.Kind == models.TxSale || t.Kind == models.TxCapture) {
-			at := t.CreatedAt
-			o.PaidAt = &at
-			break
-		}
-	}
-
-	// Old, shipped, paid orders get archived; the staff leave notes.
-	last := g.lastEvent(oo)
-	if o.Status == models.OrderOpen && o.FulfillmentStatus == models.FulfillmentFulfilled &&
-		o.FinancialStatus == models.FinancialPaid && g.now.Sub(last) > 20*24*time.Hour && g.rng.Float64() < 0.5 {
-		at := last.Add(g.dur(5*24*time.Hour, 20*24*time.Hour)).Truncate(time.Second)
-		if at.Before(g.now) {
-			o.Status, o.ArchivedAt = models.OrderArchived, &at
-			g.event(oo, "archived", []string{"system", "admin"}[g.rng.IntN(2)], at, 0, 0, nil)
-		}
-	}
+	g.planCancel(oo)
 	if o.Note == "" && g.rng.Float64() < 0.03 {
-		at := created.Add(g.dur(time.Hour, 3*24*time.Hour))
-		if at.Before(g.now) {
-			o.Note = ordAdminNotes[g.rng.IntN(len(ordAdminNotes))]
-			g.event(oo, "note_updated", "admin", at, 0, 0, map[string]any{"note": o.Note})
-		}
+		oo.note = &ordNote{at: created.Add(g.dur(time.Hour, 3*24*time.Hour)), text: ordAdminNotes[g.rng.IntN(len(ordAdminNotes))]}
 	}
-	o.UpdatedAt = g.lastEvent(oo)
-
 	if c != nil {
 		c.placed++
-		if c.placed == 1 {
-			c.c.CreatedAt = created
-			if o.CheckoutStartedAt != nil {
-				c.c.CreatedAt = *o.CheckoutStartedAt
-			}
-		}
-		c.c.UpdatedAt = created
 	}
-}
-
-func (g *ordGen) lastEvent(oo *ordOrder) time.Time {
-	last := oo.o.CreatedAt
-	for _, e := range oo.events {
-		if e.At.After(last) {
-			last = e.At
-		}
-	}
-	return last
 }
 
 // lines fills the order's lines from the catalogue: popular products more
@@ -234,9 +186,7 @@ func (g *ordGen) lines(oo *ordOrder, buyer *ordCustomer) {
 	}
 	used := map[int64]bool{}
 	add := func(p *ordProduct, v ordVariant, qty, price int64, original *int64, group, title *string) {
-		g.lineN++
 		l := models.OrderLineItem{
-			ID: g.lineN, StoreID: g.storeID, OrderID: oo.local, Position: int64(len(oo.lines)),
 			VariantID: &v.id, ProductID: &v.productID, Title: p.title, VariantTitle: v.title, SKU: v.sku,
 			PriceCents: price, OriginalPriceCents: original, Quantity: qty, RequiresShipping: o.Source != "pos",
 			ImageSrc: v.imageSrc, ImageThumbhash: v.thumbhash, BundleGroup: group, BundleTitle: title, Source: "checkout",

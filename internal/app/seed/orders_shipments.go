@@ -43,21 +43,20 @@ func (g *ordGen) tracking(carrier string) (string, string) {
 	return n, "https://tools.usps.com/go/TrackConfirmAction?tLabels=" + n
 }
 
-// addFul records a shipment of quantities (by line index) at at.
-func (g *ordGen) addFul(oo *ordOrder, at time.Time, items map[int]int64, cancelledAt *time.Time) {
-	g.fulN++
-	f := models.Fulfillment{ID: g.fulN, StoreID: g.storeID, OrderID: oo.local, Status: models.ShipmentSuccess, CreatedAt: at.Truncate(time.Second)}
-	source := "api" // the warehouse's integration
+// ship ships quantities (by line index) at at, by the warehouse's
+// integration or by hand, and returns the shipment.
+func (g *ordGen) ship(oo *ordOrder, at time.Time, items map[int]int64) *models.Fulfillment {
+	s := models.Shipment{Actor: "api"} // the warehouse's integration
 	if g.rng.Float64() < 0.35 {
-		source = "admin"
+		s.Actor = "admin"
 	}
 	if oo.o.Source == "pos" {
-		f.Note, source = "Picked up in store", "api"
+		s.Note, s.Actor = "Picked up in store", "api"
 	} else {
-		f.Carrier = oo.carrier
-		f.TrackingNumber, f.TrackingURL = g.tracking(f.Carrier)
+		s.Carrier = oo.carrier
+		s.TrackingNumber, s.TrackingURL = g.tracking(s.Carrier)
 		if g.rng.Float64() < 0.2 {
-			f.Note = "Shipped from PDX-1"
+			s.Note = "Shipped from PDX-1"
 		}
 	}
 	idx := make([]int, 0, len(items))
@@ -66,22 +65,9 @@ func (g *ordGen) addFul(oo *ordOrder, at time.Time, items map[int]int64, cancell
 	}
 	slices.Sort(idx)
 	for _, i := range idx {
-		oo.fulItems = append(oo.fulItems, models.FulfillmentItem{FulfillmentID: f.ID, LineItemID: oo.lines[i].ID, Quantity: items[i]})
-		if cancelledAt == nil {
-			oo.lines[i].FulfilledQuantity += items[i]
-		}
+		s.Lines = append(s.Lines, models.LineQuantity{LineID: oo.lines[i].ID, Quantity: items[i]})
 	}
-	g.event(oo, "fulfilled", source, at, 0, 0, map[string]any{
-		"carrier": f.Carrier, "tracking_number": f.TrackingNumber, "line_items": len(items)})
-	if cancelledAt != nil {
-		c := cancelledAt.Truncate(time.Second)
-		f.Status, f.CancelledAt = models.ShipmentCancelled, &c
-		g.event(oo, "fulfillment_cancelled", "admin", c, 0, 0, map[string]any{
-			"carrier": f.Carrier, "tracking_number": f.TrackingNumber, "reason": "Label voided: address corrected"})
-	} else {
-		oo.lastShip = at
-	}
-	oo.fuls = append(oo.fuls, f)
+	return g.fulfilOrder(oo, at, s)
 }
 
 // fulfil ships the order from at: usually everything at once; sometimes a
@@ -93,7 +79,7 @@ func (g *ordGen) fulfil(oo *ordOrder, at time.Time) {
 		all[i] = l.Quantity
 	}
 	if oo.o.Source == "pos" {
-		g.addFul(oo, at, all, nil)
+		g.ship(oo, at, all)
 		oo.allShipped = true
 		return
 	}
@@ -102,7 +88,8 @@ func (g *ordGen) fulfil(oo *ordOrder, at time.Time) {
 		if c.After(g.now) {
 			c = g.now
 		}
-		g.addFul(oo, at, all, &c)
+		f := g.ship(oo, at, all)
+		g.cancelShipment(oo, f, c)
 		at = c.Add(g.dur(time.Hour, 24*time.Hour))
 		if at.After(g.now) {
 			return
@@ -119,14 +106,14 @@ func (g *ordGen) fulfil(oo *ordOrder, at time.Time) {
 				first[i] = q
 			}
 		}
-		g.addFul(oo, at, first, nil)
+		g.ship(oo, at, first)
 		later := at.Add(g.dur(2*24*time.Hour, 10*24*time.Hour))
 		if backordered || later.After(g.now) {
 			return
 		}
-		g.addFul(oo, later, map[int]int64{held: all[held]}, nil)
+		g.ship(oo, later, map[int]int64{held: all[held]})
 	} else {
-		g.addFul(oo, at, all, nil)
+		g.ship(oo, at, all)
 	}
 	oo.allShipped = true
 }

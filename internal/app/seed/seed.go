@@ -1,6 +1,13 @@
 // Package seed fills a store with realistic demo data, area by area, so that
 // a newcomer sees real records on every endpoint. Seeding is idempotent:
 // running it again adds nothing that is already there.
+//
+// Every area writes through models, with the functions and rules the API's
+// writes use, so a rule added to the domain holds for demo data too; where
+// it writes by the thousand it uses their bulk forms. The order history is
+// placed by models.PlaceOrders and its life after checkout (captures,
+// payments, shipments, refunds, cancellations, notes, archiving) is played
+// at its historic times by models' functions (orders_play.go).
 package seed
 
 import (
