@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
@@ -190,80 +192,135 @@ type figures struct {
 var (
 	resultsMu sync.Mutex
 	results   = map[string]map[string]figures{} // read → "floor" or "service" → figures
+	only      = flag.String("server", "", "measure only this server of each read, floor or service (to profile it alone)")
 )
 
-// BenchmarkReads measures each read on its floor and on the service; see
-// the README, "Benchmarks". One op is one request at 8 connections.
+// chunk is how many requests one server gets before the other has its
+// turn: the two take turns, so that a change in the machine's load during
+// the run weighs on both alike and their ratio stays meaningful.
+const chunk = 200
+
+// BenchmarkReads measures each read on its floor and on the service, in
+// turns; see the README, "Benchmarks". One op is one request to each.
 func BenchmarkReads(b *testing.B) {
 	e := setup(b)
 	for _, r := range reads {
 		b.Run(r.name, func(b *testing.B) {
-			b.Run("floor", func(b *testing.B) { measure(b, r.name, "floor", e.floorTarget(r), e.floor.Statements) })
-			b.Run("service", func(b *testing.B) {
-				measure(b, r.name, "service", e.serviceTarget(r), e.service.Statements)
-			})
+			var servers []*server
+			for _, s := range []*server{
+				{name: "floor", target: e.floorTarget(r), statements: e.floor.Statements},
+				{name: "service", target: e.serviceTarget(r), statements: e.service.Statements},
+			} {
+				if *only == "" || *only == s.name {
+					servers = append(servers, s)
+				}
+			}
+			if len(servers) == 0 {
+				b.Fatalf("-server must be floor or service, not %q", *only)
+			}
+			compare(b, r.name, servers)
 		})
 	}
 	summarize(os.Stdout)
 }
 
-// measure drives target: b.N requests at 8 connections (timed: ns/op is
-// the inverse of the throughput), then as many, at least 500, at 32
-// connections for the latency percentiles and peak RSS, and reports both.
-func measure(b *testing.B, readName, server string, target bench.Target, statements func() int64) {
-	client8, client32 := bench.Client(8), bench.Client(32)
-	if _, err := bench.Drive(client8, target, 8, 16); err != nil { // open the connections, warm the caches
-		b.Fatal(err)
-	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	cpu, stmts := bench.CPUTime(), statements()
-	b.ResetTimer()
-	start := time.Now()
-	if _, err := bench.Drive(client8, target, 8, b.N); err != nil {
-		b.Fatal(err)
-	}
-	elapsed := time.Since(start)
-	b.StopTimer()
-	cpu, stmts = bench.CPUTime()-cpu, statements()-stmts
-	runtime.ReadMemStats(&after)
-	n := float64(b.N)
-	f := figures{
-		perSecond:  n / elapsed.Seconds(),
-		allocs:     float64(after.Mallocs-before.Mallocs) / n,
-		cpu:        time.Duration(float64(cpu) / n),
-		statements: float64(stmts) / n,
-	}
-	if _, err := bench.Drive(client32, target, 32, 64); err != nil {
-		b.Fatal(err)
-	}
-	stop := bench.PeakRSS(10 * time.Millisecond)
-	latencies, err := bench.Drive(client32, target, 32, max(b.N, 500))
-	f.rss = stop()
-	if err != nil {
-		b.Fatal(err)
-	}
-	f.p50, f.p99 = bench.Percentile(latencies, 50), bench.Percentile(latencies, 99)
-	client8.CloseIdleConnections()
-	client32.CloseIdleConnections()
+// server is one server of a read, and what was measured of it so far.
+type server struct {
+	name       string
+	target     bench.Target
+	statements func() int64
 
-	b.ReportMetric(f.perSecond, "req/s")
-	b.ReportMetric(f.allocs, "allocs/req")
-	b.ReportMetric(float64(f.cpu)/1e6, "cpu-ms/req")
-	b.ReportMetric(f.statements, "stmts/req")
-	b.ReportMetric(float64(f.p50)/1e6, "p50-ms")
-	b.ReportMetric(float64(f.p99)/1e6, "p99-ms")
-	b.ReportMetric(float64(f.rss)/(1<<20), "rss-MB")
+	wall, cpu time.Duration
+	allocs    uint64
+	stmts     int64
+	latencies []time.Duration // at 32 connections
+	rss       int64
+}
+
+// compare sends b.N requests to each server over 8 connections, in turns
+// of chunk requests, then max(b.N, 500) each over 32 connections for the
+// latency percentiles and the peak RSS, and reports the figures.
+func compare(b *testing.B, readName string, servers []*server) {
+	client8, client32 := bench.Client(8), bench.Client(32)
+	defer client8.CloseIdleConnections()
+	defer client32.CloseIdleConnections()
+	for _, s := range servers { // open the connections, warm the caches
+		if _, err := bench.Drive(client8, s.target, 8, 16); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.GC()
+	b.ResetTimer()
+	for done := 0; done < b.N; done += chunk {
+		for _, s := range servers {
+			allocs, cpu, stmts, start := heapAllocs(), bench.CPUTime(), s.statements(), time.Now()
+			if _, err := bench.Drive(client8, s.target, 8, min(chunk, b.N-done)); err != nil {
+				b.Fatal(err)
+			}
+			s.wall += time.Since(start)
+			s.cpu += bench.CPUTime() - cpu
+			s.allocs += heapAllocs() - allocs
+			s.stmts += s.statements() - stmts
+		}
+	}
+	b.StopTimer()
+	for _, s := range servers {
+		if _, err := bench.Drive(client32, s.target, 32, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+	n32 := max(b.N, 500)
+	for done := 0; done < n32; done += chunk {
+		for _, s := range servers {
+			stop := bench.PeakRSS(10 * time.Millisecond)
+			latencies, err := bench.Drive(client32, s.target, 32, min(chunk, n32-done))
+			s.rss = max(s.rss, stop())
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.latencies = append(s.latencies, latencies...)
+		}
+	}
+
 	resultsMu.Lock()
 	defer resultsMu.Unlock()
-	if results[readName] == nil {
-		results[readName] = map[string]figures{}
+	results[readName] = map[string]figures{}
+	n := float64(b.N)
+	for _, s := range servers {
+		f := figures{
+			perSecond:  n / s.wall.Seconds(),
+			allocs:     float64(s.allocs) / n,
+			cpu:        time.Duration(float64(s.cpu) / n),
+			statements: float64(s.stmts) / n,
+			p50:        bench.Percentile(s.latencies, 50),
+			p99:        bench.Percentile(s.latencies, 99),
+			rss:        s.rss,
+		}
+		results[readName][s.name] = f
+		prefix := ""
+		if s.name == "floor" && len(servers) > 1 {
+			prefix = "floor-"
+		}
+		b.ReportMetric(f.perSecond, prefix+"req/s")
+		b.ReportMetric(f.allocs, prefix+"allocs/req")
+		b.ReportMetric(float64(f.cpu)/1e6, prefix+"cpu-ms/req")
+		b.ReportMetric(f.statements, prefix+"stmts/req")
+		b.ReportMetric(float64(f.p50)/1e6, prefix+"p50-ms")
+		b.ReportMetric(float64(f.p99)/1e6, prefix+"p99-ms")
+		b.ReportMetric(float64(f.rss)/(1<<20), prefix+"rss-MB")
 	}
-	results[readName][server] = f
-	if floor, ok := results[readName]["floor"]; ok && server == "service" {
-		b.ReportMetric(f.perSecond/floor.perSecond, "x-floor")
+	if floor, ok := results[readName]["floor"]; ok && len(servers) > 1 {
+		b.ReportMetric(results[readName]["service"].perSecond/floor.perSecond, "x-floor")
 	}
+}
+
+// heapAllocs is how many heap allocations the process has made so far,
+// tiny ones included, as -benchmem counts them (runtime/metrics: no stop
+// of the world, unlike runtime.ReadMemStats).
+func heapAllocs() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/tiny/allocs:objects"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64() + sample[1].Value.Uint64()
 }
 
 // summarize prints each read's figures on the service and its floor, and
