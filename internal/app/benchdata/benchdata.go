@@ -22,7 +22,6 @@ package benchdata
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -121,7 +120,7 @@ func fill(ctx context.Context, c *pgx.Conn, storeID int64, n Sizes, now time.Tim
 	}
 	w := &writer{tx: tx, storeID: storeID}
 	if err := tx.QueryRow(ctx, "SELECT currency FROM stores WHERE id = $1", storeID).Scan(&w.currency); err != nil {
-		if errors.Is(err, pgx.ErrNoRows) || errors.Is(err, sql.ErrNoRows) {
+		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("store %d does not exist", storeID)
 		}
 		return err

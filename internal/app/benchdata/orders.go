@@ -109,7 +109,7 @@ func (w *writer) orders(ctx context.Context, rng *rand.Rand, p plan, cat catalog
 	for from := 0; from < n; from += batchOrders {
 		to := min(n, from+batchOrders)
 		b := batch{writer: w, rng: rng, now: now, prefix: prefix, suffix: suffix}
-		if err := b.make(ctx, p, from, to, firstNumber, cat, custs); err != nil {
+		if err := b.build(ctx, p, from, to, firstNumber, cat, custs); err != nil {
 			return err
 		}
 		if err := b.copy(ctx); err != nil {
@@ -128,13 +128,13 @@ type batch struct {
 	prefix, suffix string
 
 	orders, lines, refunds, txs, refundItems, fulfillments, fulfillmentItems, events [][]any
-	lineIDs, txIDs, refundIDs, fulfillmentIDs                                        ids
+	lineIDs, txIDs, refundIDs, fulfillmentIDs                                        idQueue
 }
 
-// ids hands out ids reserved for a batch, in order.
-type ids []int64
+// idQueue hands out ids reserved for a batch, in order.
+type idQueue []int64
 
-func (s *ids) next() int64 {
+func (s *idQueue) next() int64 {
 	id := (*s)[0]
 	*s = (*s)[1:]
 	return id
@@ -147,9 +147,9 @@ type draft struct {
 	lines []models.OrderLineItem
 }
 
-// make builds the rows of orders from..to: their stories and lines first,
+// build makes the rows of orders from..to: their stories and lines first,
 // then, with the ids that needs reserved, every row.
-func (b *batch) make(ctx context.Context, p plan, from, to int, firstNumber int64, cat catalogue, custs []customer) error {
+func (b *batch) build(ctx context.Context, p plan, from, to int, firstNumber int64, cat catalogue, custs []customer) error {
 	drafts := make([]draft, to-from)
 	var nLines, nTxs, nRefunds, nShipped int
 	for i := range drafts {
@@ -184,7 +184,7 @@ func (b *batch) make(ctx context.Context, p plan, from, to int, firstNumber int6
 		return err
 	}
 	for _, r := range []struct {
-		to    *ids
+		to    *idQueue
 		table string
 		n     int
 	}{{&b.lineIDs, "order_line_items", nLines}, {&b.txIDs, "order_transactions", nTxs},
