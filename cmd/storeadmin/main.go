@@ -9,6 +9,7 @@
 //	storeadmin keys list --store H
 //	storeadmin keys revoke --store H --id N
 //	storeadmin seed --store H
+//	storeadmin bench-data --store H --products N --customers N --orders N
 //
 // Every flag has an environment twin, named in its help text.
 package main
@@ -37,6 +38,8 @@ Usage:
   storeadmin keys list --store H                      list a store's keys
   storeadmin keys revoke --store H --id N             revoke a key
   storeadmin seed --store H                           fill a store with realistic demo data
+  storeadmin bench-data --store H --products N --customers N --orders N
+                                                      add many rows to a store through COPY, for benchmarks
 
 Without DATABASE_URL an embedded PostgreSQL runs in --data-dir.
 Run "storeadmin <command> --help" for a command's flags.
@@ -83,6 +86,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return keysRevoke(ctx, rest, stdout, log)
 	case "seed ":
 		return seedCmd(ctx, rest, stdout, log)
+	case "bench-data ":
+		return benchDataCmd(ctx, rest, stdout, log)
 	case "help ", "-h ", "--help ":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -11,9 +11,10 @@
 //  3. internal/... (auth, audit, events, idempotency, loaders, media,
 //     ratelimit): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest: the API.
-//  5. internal/app/...: what assembles everything (server, seed, and the
-//     black-box test harness apitest).
-//  6. cmd/...: the binary.
+//  5. internal/app/...: what assembles everything (server, seed, the bulk
+//     filler benchdata, and the black-box test harness apitest).
+//  6. cmd/... and internal/bench: the binary, and the benchmark, which
+//     runs the whole service.
 //
 // internal/testkit/... (testdb, testredis) stands beside the stack: test
 // tools any package's tests may use, importing only layers 1 and 2.

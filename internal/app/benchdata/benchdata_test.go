@@ -1,0 +1,194 @@
+package benchdata_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/app/benchdata"
+	"storeadmin/internal/auth"
+	"storeadmin/models"
+)
+
+// readOrder is an order as the GraphQL query below reads it.
+type readOrder struct {
+	ID                int64  `json:"id"`
+	OrderNumber       int64  `json:"order_number"`
+	Email             string `json:"email"`
+	Status            string `json:"status"`
+	FinancialStatus   string `json:"financial_status"`
+	FulfillmentStatus string `json:"fulfillment_status"`
+	SubtotalCents     int64  `json:"subtotal_cents"`
+	ShippingCents     int64  `json:"shipping_cents"`
+	TaxCents          int64  `json:"tax_cents"`
+	TotalCents        int64  `json:"total_cents"`
+	ShippingAddress   struct {
+		City string `json:"city"`
+	} `json:"shipping_address"`
+	Customer *struct {
+		Email string `json:"email"`
+	} `json:"customer"`
+	LineItems []struct {
+		SKU               string `json:"sku"`
+		PriceCents        int64  `json:"price_cents"`
+		Quantity          int64  `json:"quantity"`
+		FulfilledQuantity int64  `json:"fulfilled_quantity"`
+		RefundedQuantity  int64  `json:"refunded_quantity"`
+		Variant           *struct {
+			SKU        string `json:"sku"`
+			PriceCents int64  `json:"price_cents"`
+		} `json:"variant"`
+	} `json:"line_items"`
+	Transactions []struct {
+		ID          int64  `json:"id"`
+		Kind        string `json:"kind"`
+		Status      string `json:"status"`
+		AmountCents int64  `json:"amount_cents"`
+		ParentID    *int64 `json:"parent_id"`
+	} `json:"transactions"`
+}
+
+const ordersQuery = `query($offset: Int) { orders(limit: 250, offset: $offset) {
+	id order_number email status financial_status fulfillment_status
+	subtotal_cents shipping_cents tax_cents total_cents shipping_address
+	customer { email }
+	line_items { sku price_cents quantity fulfilled_quantity refunded_quantity variant { sku price_cents } }
+	transactions { id kind status amount_cents parent_id }
+} }`
+
+// TestFillReadsBackThroughTheAPI fills a store at small sizes and reads it
+// back over HTTP: the lists count what was filled, and every order's lines,
+// customer, totals, transactions and statuses agree as the domain has them.
+func TestFillReadsBackThroughTheAPI(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Bench data")
+	key := e.Key(s.ID, auth.RoleAdmin)
+	now := time.Now()
+	n := benchdata.Sizes{Products: 12, Customers: 40, Orders: 400}
+	if err := benchdata.Fill(context.Background(), e.DB, s.ID, n, now, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	list := e.Do(http.MethodGet, "/store/orders?limit=50", key, nil).Expect(t, http.StatusOK)
+	if list.Body["total"] != float64(n.Orders) || len(list.List("orders")) != 50 {
+		t.Fatalf("orders list: total %v, %d rows; want %d, 50", list.Body["total"], len(list.List("orders")), n.Orders)
+	}
+	products := e.Do(http.MethodGet, "/store/products?limit=50", key, nil).Expect(t, http.StatusOK)
+	if products.Body["total"] != float64(n.Products) || len(products.List("products")) != n.Products {
+		t.Fatalf("products list: total %v, %d rows; want %d", products.Body["total"], len(products.List("products")), n.Products)
+	}
+	// Orders spread over two years, denser recently: the last 90 days hold
+	// some of them, not all.
+	since := url.QueryEscape(now.Add(-90 * 24 * time.Hour).UTC().Format(time.RFC3339))
+	recent := e.Do(http.MethodGet, "/store/orders?limit=1&created_at_min="+since, key, nil).Expect(t, http.StatusOK)
+	if got := recent.Body["total"].(float64); got <= 0 || got >= float64(n.Orders) {
+		t.Fatalf("orders of the last 90 days: %v of %d; want some, not all", got, n.Orders)
+	}
+
+	orders := readAll(t, e, key)
+	if len(orders) != n.Orders {
+		t.Fatalf("read %d orders, want %d", len(orders), n.Orders)
+	}
+	financial, status := map[string]int{}, map[string]int{}
+	for i, o := range orders {
+		// Newest first, and numbered from the store's counter in the order
+		// they were placed.
+		if want := int64(1000 + n.Orders - i); o.OrderNumber != want {
+			t.Fatalf("order %d of the list is number %d, want %d", i, o.OrderNumber, want)
+		}
+		if o.Customer == nil || o.Customer.Email != o.Email {
+			t.Fatalf("order %d: customer %+v, email %q", o.OrderNumber, o.Customer, o.Email)
+		}
+		if o.ShippingAddress.City == "" {
+			t.Fatalf("order %d has no shipping address", o.OrderNumber)
+		}
+		if len(o.LineItems) < 1 || len(o.LineItems) > 4 {
+			t.Fatalf("order %d has %d lines", o.OrderNumber, len(o.LineItems))
+		}
+		var subtotal int64
+		lines := make([]models.OrderLineItem, len(o.LineItems))
+		for k, l := range o.LineItems {
+			if l.Variant == nil || l.Variant.SKU != l.SKU || l.Variant.PriceCents != l.PriceCents {
+				t.Fatalf("order %d line %d: sku %s at %d, variant %+v", o.OrderNumber, k, l.SKU, l.PriceCents, l.Variant)
+			}
+			subtotal += l.PriceCents * l.Quantity
+			lines[k] = models.OrderLineItem{Quantity: l.Quantity, FulfilledQuantity: l.FulfilledQuantity, RefundedQuantity: l.RefundedQuantity}
+		}
+		if o.SubtotalCents != subtotal || o.TotalCents != o.SubtotalCents+o.ShippingCents+o.TaxCents {
+			t.Fatalf("order %d: subtotal %d (lines add up to %d), total %d = %d + %d + %d?", o.OrderNumber,
+				o.SubtotalCents, subtotal, o.TotalCents, o.SubtotalCents, o.ShippingCents, o.TaxCents)
+		}
+		txs := make([]models.OrderTransaction, len(o.Transactions))
+		for k, tx := range o.Transactions {
+			txs[k] = models.OrderTransaction{ID: tx.ID, Kind: tx.Kind, Status: tx.Status, AmountCents: tx.AmountCents, ParentID: tx.ParentID}
+		}
+		if want := models.FinancialStatus(o.TotalCents, txs); o.FinancialStatus != want {
+			t.Fatalf("order %d: financial status %s, its transactions make it %s", o.OrderNumber, o.FinancialStatus, want)
+		}
+		if want := models.FulfillmentStatus(o.FulfillmentStatus, lines); o.FulfillmentStatus != want {
+			t.Fatalf("order %d: fulfilment status %s, its lines make it %s", o.OrderNumber, o.FulfillmentStatus, want)
+		}
+		financial[o.FinancialStatus]++
+		status[o.Status]++
+	}
+	if len(financial) < 5 || len(status) != 3 {
+		t.Fatalf("statuses are not varied: financial %v, status %v", financial, status)
+	}
+
+	// A second fill adds to the first: its orders take the next numbers.
+	if err := benchdata.Fill(context.Background(), e.DB, s.ID, benchdata.Sizes{Products: 1, Customers: 1, Orders: 3}, now, nil); err != nil {
+		t.Fatal(err)
+	}
+	list = e.Do(http.MethodGet, "/store/orders?limit=1&sort=-order_number", key, nil).Expect(t, http.StatusOK)
+	if list.Body["total"] != float64(n.Orders+3) || list.List("orders")[0].(map[string]any)["order_number"] != float64(1000+n.Orders+3) {
+		t.Fatalf("after a second fill: %s", list.Raw)
+	}
+}
+
+// TestFillRefusesWhatItCannotFill: orders without products or customers,
+// and a store that does not exist, are refused before anything is written.
+func TestFillRefusesWhatItCannotFill(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Bench refusals")
+	ctx := context.Background()
+	for _, n := range []benchdata.Sizes{{Customers: 1, Orders: 1}, {Products: 1, Orders: 1}, {Products: -1}} {
+		if err := benchdata.Fill(ctx, e.DB, s.ID, n, time.Now(), nil); err == nil {
+			t.Errorf("Fill(%+v) succeeded", n)
+		}
+	}
+	if err := benchdata.Fill(ctx, e.DB, s.ID+1000, benchdata.Sizes{Products: 1}, time.Now(), nil); err == nil {
+		t.Error("Fill of a store that does not exist succeeded")
+	}
+	var count int
+	if err := e.DB.NewSelect().Table("products").Where("store_id = ?", s.ID).ColumnExpr("count(*)").Scan(ctx, &count); err != nil || count != 0 {
+		t.Fatalf("products written: %d, %v", count, err)
+	}
+}
+
+// readAll reads every order of the store through GraphQL, newest first.
+func readAll(t *testing.T, e *apitest.Env, key string) []readOrder {
+	t.Helper()
+	var all []readOrder
+	for offset := 0; ; offset += 250 {
+		r := e.GraphQL(key, ordersQuery, map[string]any{"offset": offset})
+		if r.Status != http.StatusOK || r.Body["errors"] != nil {
+			t.Fatalf("orders: %d %.500s", r.Status, r.Raw)
+		}
+		var page struct {
+			Data struct {
+				Orders []readOrder `json:"orders"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(r.Raw, &page); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, page.Data.Orders...)
+		if len(page.Data.Orders) < 250 {
+			return all
+		}
+	}
+}
