@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -19,19 +20,39 @@ const touchEvery = time.Minute
 
 // Authenticator turns a bearer secret into a principal.
 //
-// Keys are looked up on every request (one indexed read): a revoked or
-// expired key stops working at once, even when another process revoked it.
+// It keeps the keys it has read in memory (keyCache) and answers from there
+// only after proving the entry current with a round trip on a connection of
+// its own that listens for the api_keys trigger's notices: a key revoked,
+// expired, changed or deleted by any process stops working on the next
+// request that starts after the change committed, without a statement per
+// request. Without that connection every request reads its key.
 type Authenticator struct {
-	db  bun.IDB
-	now func() time.Time
+	db   bun.IDB
+	now  func() time.Time
+	keys *keyCache
+	stop context.CancelFunc
+	done chan struct{}
 
 	mu      sync.Mutex
 	touched map[int64]time.Time
 }
 
-// NewAuthenticator returns an authenticator reading keys from db.
-func NewAuthenticator(db bun.IDB, now func() time.Time) *Authenticator {
-	return &Authenticator{db: db, now: now, touched: map[int64]time.Time{}}
+// NewAuthenticator returns an authenticator reading keys from db and
+// starts its listener; Close stops it.
+func NewAuthenticator(db *bun.DB, now func() time.Time, log *slog.Logger) *Authenticator {
+	ctx, stop := context.WithCancel(context.Background())
+	a := &Authenticator{db: db, now: now, keys: newKeyCache(), stop: stop, done: make(chan struct{}), touched: map[int64]time.Time{}}
+	go func() {
+		defer close(a.done)
+		listen(ctx, db.DB, a.keys, log)
+	}()
+	return a
+}
+
+// Close stops the listener and closes its connection.
+func (a *Authenticator) Close() {
+	a.stop()
+	<-a.done
 }
 
 // errKeyNotValid is the one answer for an unknown, revoked or expired key:
@@ -50,10 +71,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 	if !ok {
 		return nil, apperr.New(apperr.Unauthenticated, "the Authorization header must be: Bearer <key>")
 	}
-	k, err := models.APIKeyBySecretHash(ctx, a.db, HashSecret(secret))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errKeyNotValid
-	}
+	k, err := a.key(ctx, HashSecret(secret))
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +83,29 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 		return nil, err
 	}
 	return &Principal{Kind: KindAPIKey, StoreID: k.StoreID, ActorID: k.ID, Role: Role(k.Role), Scopes: k.Scopes}, nil
+}
+
+// key is the key whose secret hashes to hash: the cached row when the
+// cache can vouch for it, otherwise the stored one, which is cached when
+// active (unknown and revoked secrets are never cached, so made-up secrets
+// cost a read each and no memory). An expired key is cached until it is
+// asked for: expiry is a matter of the clock, checked on every request.
+func (a *Authenticator) key(ctx context.Context, hash []byte) (*models.APIKey, error) {
+	if k := a.keys.current(ctx, hash); k != nil {
+		return k, nil
+	}
+	gen := a.keys.generation()
+	k, err := models.APIKeyBySecretHash(ctx, a.db, hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errKeyNotValid
+	}
+	if err != nil {
+		return nil, err
+	}
+	if models.KeyStatus(k.RevokedAt, k.ExpiresAt, a.now()) == models.KeyActive {
+		a.keys.add(hash, k, gen)
+	}
+	return k, nil
 }
 
 // touch writes last_used_at when it is older than touchEvery, both in the
