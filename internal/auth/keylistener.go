@@ -42,6 +42,9 @@ func listen(ctx context.Context, db *sql.DB, c *keyCache, log *slog.Logger) {
 		conn, err := dialListener(ctx, db, c)
 		if err == nil {
 			c.listening()
+			if pause > retryFirst {
+				log.Info("the API key listener is back: checked keys are kept in memory again")
+			}
 			pause = retryFirst
 			err = serveListener(ctx, conn, c)
 			c.lost()
