@@ -2,6 +2,7 @@ package apitest_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/http"
 	"testing"
@@ -22,8 +23,8 @@ const kcCurrentStore = `{ currentStoreId }`
 func kcRead(t *testing.T, e *apitest.Env, key string) int {
 	t.Helper()
 	r := e.GraphQL(key, kcCurrentStore, nil)
-	if r.Status == http.StatusOK && r.Body["errors"] != nil {
-		t.Fatalf("%s: %s", kcCurrentStore, r.Raw)
+	if r.Status == http.StatusOK && r.Body["errors"] != nil || r.Status >= 500 {
+		t.Fatalf("%s: status %d: %s", kcCurrentStore, r.Status, r.Raw)
 	}
 	return r.Status
 }
@@ -160,9 +161,21 @@ func TestKeyListenerLossDropsTheCache(t *testing.T) {
 	kcCached(t, e, key)
 	ctx := context.Background()
 
-	// A session of the test's database, held (no new one can be opened
-	// while the database refuses them), and one of the server's maintenance
-	// database, from which the test's can be closed to new sessions.
+	// While the database refuses new sessions, the service and the test
+	// work on the pool's open ones: a few are opened now and left idle, and
+	// one is held for the test. The server's maintenance database is where
+	// the test's is closed to new sessions from.
+	var warm []*sql.Conn
+	for range 6 {
+		c, err := e.DB.DB.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warm = append(warm, c)
+	}
+	for _, c := range warm {
+		c.Close()
+	}
 	conn, err := e.DB.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
