@@ -18,6 +18,10 @@ import (
 // must not turn every read into a write.
 const touchEvery = time.Minute
 
+// flushGrace bounds the last write of last_used_at when the authenticator
+// closes.
+const flushGrace = 5 * time.Second
+
 // Authenticator turns a bearer secret into a principal.
 //
 // It keeps the keys it has read in memory (keyCache) and answers from there
@@ -29,30 +33,44 @@ const touchEvery = time.Minute
 type Authenticator struct {
 	db   bun.IDB
 	now  func() time.Time
+	log  *slog.Logger
 	keys *keyCache
 	stop context.CancelFunc
-	done chan struct{}
+	done sync.WaitGroup
 
 	mu      sync.Mutex
-	touched map[int64]time.Time
+	touched map[int64]time.Time // when this process last wrote each key's last_used_at
+	// pending are the uses of cached keys due to be written, and due wakes
+	// the writer.
+	pending map[int64]time.Time
+	due     chan struct{}
 }
 
 // NewAuthenticator returns an authenticator reading keys from db and
-// starts its listener; Close stops it.
+// starts its listener and its writer of last_used_at; Close stops them.
 func NewAuthenticator(db *bun.DB, now func() time.Time, log *slog.Logger) *Authenticator {
 	ctx, stop := context.WithCancel(context.Background())
-	a := &Authenticator{db: db, now: now, keys: newKeyCache(), stop: stop, done: make(chan struct{}), touched: map[int64]time.Time{}}
+	a := &Authenticator{
+		db: db, now: now, log: log, keys: newKeyCache(), stop: stop,
+		touched: map[int64]time.Time{}, pending: map[int64]time.Time{}, due: make(chan struct{}, 1),
+	}
+	a.done.Add(2)
 	go func() {
-		defer close(a.done)
+		defer a.done.Done()
 		listen(ctx, db.DB, a.keys, log)
+	}()
+	go func() {
+		defer a.done.Done()
+		a.writeUses(ctx)
 	}()
 	return a
 }
 
-// Close stops the listener and closes its connection.
+// Close stops the listener, closing its connection, and writes the uses
+// not yet written.
 func (a *Authenticator) Close() {
 	a.stop()
-	<-a.done
+	a.done.Wait()
 }
 
 // errKeyNotValid is the one answer for an unknown, revoked or expired key:
@@ -71,7 +89,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 	if !ok {
 		return nil, apperr.New(apperr.Unauthenticated, "the Authorization header must be: Bearer <key>")
 	}
-	k, err := a.key(ctx, HashSecret(secret))
+	k, cached, err := a.key(ctx, HashSecret(secret))
 	if err != nil {
 		return nil, err
 	}
@@ -79,38 +97,41 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 	if models.KeyStatus(k.RevokedAt, k.ExpiresAt, now) != models.KeyActive {
 		return nil, errKeyNotValid
 	}
-	if err := a.touch(ctx, k, now); err != nil {
+	if err := a.touch(ctx, k, now, cached); err != nil {
 		return nil, err
 	}
 	return &Principal{Kind: KindAPIKey, StoreID: k.StoreID, ActorID: k.ID, Role: Role(k.Role), Scopes: k.Scopes}, nil
 }
 
 // key is the key whose secret hashes to hash: the cached row when the
-// cache can vouch for it, otherwise the stored one, which is cached when
-// active (unknown and revoked secrets are never cached, so made-up secrets
-// cost a read each and no memory). An expired key is cached until it is
-// asked for: expiry is a matter of the clock, checked on every request.
-func (a *Authenticator) key(ctx context.Context, hash []byte) (*models.APIKey, error) {
+// cache can vouch for it (cached), otherwise the stored one, which is cached
+// when active. Unknown, revoked and expired secrets are never cached, so
+// made-up secrets cost a read each and no memory; a cached key's expiry is
+// a matter of the clock, checked on every request.
+func (a *Authenticator) key(ctx context.Context, hash []byte) (k *models.APIKey, cached bool, err error) {
 	if k := a.keys.current(ctx, hash); k != nil {
-		return k, nil
+		return k, true, nil
 	}
 	gen := a.keys.generation()
-	k, err := models.APIKeyBySecretHash(ctx, a.db, hash)
+	k, err = models.APIKeyBySecretHash(ctx, a.db, hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errKeyNotValid
+		return nil, false, errKeyNotValid
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if models.KeyStatus(k.RevokedAt, k.ExpiresAt, a.now()) == models.KeyActive {
 		a.keys.add(hash, k, gen)
 	}
-	return k, nil
+	return k, false, nil
 }
 
-// touch writes last_used_at when it is older than touchEvery, both in the
-// database (other replicas) and here (this process).
-func (a *Authenticator) touch(ctx context.Context, k *models.APIKey, now time.Time) error {
+// touch records a use of k at now when its last_used_at is older than
+// touchEvery. A key read from the database for this request is written
+// here: the request has paid a statement already, and the key list shows a
+// first use as soon as the call has answered. A cached key's use is handed
+// to writeUses, off the request's path.
+func (a *Authenticator) touch(ctx context.Context, k *models.APIKey, now time.Time, cached bool) error {
 	a.mu.Lock()
 	last, seen := a.touched[k.ID]
 	if !seen && k.LastUsedAt != nil {
@@ -119,10 +140,49 @@ func (a *Authenticator) touch(ctx context.Context, k *models.APIKey, now time.Ti
 	due := !seen || now.Sub(last) >= touchEvery
 	if due {
 		a.touched[k.ID] = now
+		if cached {
+			a.pending[k.ID] = now
+		}
 	}
 	a.mu.Unlock()
-	if !due {
+	switch {
+	case !due:
+		return nil
+	case cached:
+		select {
+		case a.due <- struct{}{}:
+		default: // the writer is already due to run
+		}
 		return nil
 	}
-	return models.TouchAPIKey(ctx, a.db, k.ID, now)
+	return models.TouchAPIKeys(ctx, a.db, map[int64]time.Time{k.ID: now})
+}
+
+// writeUses writes the pending uses of cached keys as they come, in one
+// statement for all that are waiting, until ctx ends, and then the last.
+func (a *Authenticator) writeUses(ctx context.Context) {
+	for {
+		select {
+		case <-a.due:
+			a.writePending(ctx)
+		case <-ctx.Done():
+			last, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushGrace)
+			a.writePending(last)
+			cancel()
+			return
+		}
+	}
+}
+
+func (a *Authenticator) writePending(ctx context.Context) {
+	a.mu.Lock()
+	uses := a.pending
+	a.pending = map[int64]time.Time{}
+	a.mu.Unlock()
+	if len(uses) == 0 {
+		return
+	}
+	if err := models.TouchAPIKeys(ctx, a.db, uses); err != nil {
+		a.log.Warn("recording when API keys were last used", "error", err, "keys", len(uses))
+	}
 }
