@@ -18,8 +18,7 @@ import (
 // must not turn every read into a write.
 const touchEvery = time.Minute
 
-// flushGrace bounds the last write of last_used_at when the authenticator
-// closes.
+// flushGrace bounds a background write of last_used_at.
 const flushGrace = 5 * time.Second
 
 // Authenticator turns a bearer secret into a principal.
@@ -166,14 +165,14 @@ func (a *Authenticator) writeUses(ctx context.Context) {
 		case <-a.due:
 			a.writePending(ctx)
 		case <-ctx.Done():
-			last, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushGrace)
-			a.writePending(last)
-			cancel()
+			a.writePending(ctx)
 			return
 		}
 	}
 }
 
+// writePending writes the pending uses. Closing does not cancel a write
+// under way (the uses would be lost): each has flushGrace.
 func (a *Authenticator) writePending(ctx context.Context) {
 	a.mu.Lock()
 	uses := a.pending
@@ -182,6 +181,8 @@ func (a *Authenticator) writePending(ctx context.Context) {
 	if len(uses) == 0 {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushGrace)
+	defer cancel()
 	if err := models.TouchAPIKeys(ctx, a.db, uses); err != nil {
 		a.log.Warn("recording when API keys were last used", "error", err, "keys", len(uses))
 	}
