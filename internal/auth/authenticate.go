@@ -35,7 +35,10 @@ type Authenticator struct {
 	log  *slog.Logger
 	keys *keyCache
 	stop context.CancelFunc
-	done sync.WaitGroup
+	// listened and written are closed when the listener and the writer of
+	// last_used_at have stopped.
+	listened <-chan struct{}
+	written  chan struct{}
 
 	mu      sync.Mutex
 	touched map[int64]time.Time // when this process last wrote each key's last_used_at
@@ -46,20 +49,17 @@ type Authenticator struct {
 }
 
 // NewAuthenticator returns an authenticator reading keys from db and
-// starts its listener and its writer of last_used_at; Close stops them.
+// starts its listener (connected, unless the database refuses) and its
+// writer of last_used_at; Close stops them.
 func NewAuthenticator(db *bun.DB, now func() time.Time, log *slog.Logger) *Authenticator {
 	ctx, stop := context.WithCancel(context.Background())
 	a := &Authenticator{
-		db: db, now: now, log: log, keys: newKeyCache(), stop: stop,
+		db: db, now: now, log: log, keys: newKeyCache(), stop: stop, written: make(chan struct{}),
 		touched: map[int64]time.Time{}, pending: map[int64]time.Time{}, due: make(chan struct{}, 1),
 	}
-	a.done.Add(2)
+	a.listened = startListener(ctx, db.DB, a.keys, log)
 	go func() {
-		defer a.done.Done()
-		listen(ctx, db.DB, a.keys, log)
-	}()
-	go func() {
-		defer a.done.Done()
+		defer close(a.written)
 		a.writeUses(ctx)
 	}()
 	return a
@@ -69,7 +69,8 @@ func NewAuthenticator(db *bun.DB, now func() time.Time, log *slog.Logger) *Authe
 // not yet written.
 func (a *Authenticator) Close() {
 	a.stop()
-	a.done.Wait()
+	<-a.listened
+	<-a.written
 }
 
 // errKeyNotValid is the one answer for an unknown, revoked or expired key:

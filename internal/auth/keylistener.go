@@ -33,19 +33,38 @@ const (
 	retryMost  = 5 * time.Second
 )
 
-// listen keeps a connection of its own listening on KeyChannel for c until
-// ctx ends, and runs the fences requests ask for on it. db is the pool, asked
-// only for its connection settings.
-func listen(ctx context.Context, db *sql.DB, c *keyCache, log *slog.Logger) {
+// firstDial bounds the connection made before the service starts.
+const firstDial = 10 * time.Second
+
+// startListener keeps a connection of its own listening on KeyChannel for c
+// until ctx ends, and runs the fences requests ask for on it; done is closed
+// when it has stopped. db is the pool, asked only for its connection
+// settings. The first connection is made before startListener returns, so
+// a service starts with its cache on (and a test's statement counts do not
+// depend on how soon the listener connected); if it fails, the listener
+// keeps trying in the background.
+func startListener(ctx context.Context, db *sql.DB, c *keyCache, log *slog.Logger) (done <-chan struct{}) {
+	dialCtx, cancel := context.WithTimeout(ctx, firstDial)
+	conn, err := dialListener(dialCtx, db, c)
+	cancel()
+	if err == nil {
+		c.listening()
+	}
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		listen(ctx, db, c, log, conn, err)
+	}()
+	return stopped
+}
+
+// listen serves conn, the listener's connection or nil when dialling it
+// failed with err, and then connects again whenever it is lost, until ctx
+// ends.
+func listen(ctx context.Context, db *sql.DB, c *keyCache, log *slog.Logger, conn *pgconn.PgConn, err error) {
 	pause := retryFirst
 	for {
-		conn, err := dialListener(ctx, db, c)
-		if err == nil {
-			c.listening()
-			if pause > retryFirst {
-				log.Info("the API key listener is back: checked keys are kept in memory again")
-			}
-			pause = retryFirst
+		if conn != nil {
 			err = serveListener(ctx, conn, c)
 			c.lost()
 			closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
@@ -62,7 +81,13 @@ func listen(ctx context.Context, db *sql.DB, c *keyCache, log *slog.Logger) {
 			return
 		case <-time.After(pause):
 		}
-		pause = min(2*pause, retryMost)
+		if conn, err = dialListener(ctx, db, c); err == nil {
+			c.listening()
+			log.Info("the API key listener is back: checked keys are kept in memory again")
+			pause = retryFirst
+		} else {
+			pause = min(2*pause, retryMost)
+		}
 	}
 }
 
