@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
 // Key statuses, derived from the timestamps: revoked wins over expired.
@@ -85,8 +86,17 @@ func APIKeyBySecretHash(ctx context.Context, db bun.IDB, hash []byte) (*APIKey, 
 	return k, err
 }
 
-// TouchAPIKey records that the key was used at now.
-func TouchAPIKey(ctx context.Context, db bun.IDB, id int64, now time.Time) error {
-	_, err := db.NewUpdate().Model((*APIKey)(nil)).Set("last_used_at = ?", now).Where("id = ?", id).Exec(ctx)
+// TouchAPIKeys records when keys were last used: at[id] for each key id,
+// in one statement however many.
+func TouchAPIKeys(ctx context.Context, db bun.IDB, at map[int64]time.Time) error {
+	ids := make([]int64, 0, len(at))
+	times := make([]time.Time, 0, len(at))
+	for id, t := range at {
+		ids = append(ids, id)
+		times = append(times, t)
+	}
+	_, err := db.NewRaw(`UPDATE api_keys AS k SET last_used_at = u.at
+		FROM unnest(?::bigint[], ?::timestamptz[]) AS u (id, at) WHERE k.id = u.id`,
+		pgdialect.Array(ids), pgdialect.Array(times)).Exec(ctx)
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -17,21 +18,59 @@ import (
 // must not turn every read into a write.
 const touchEvery = time.Minute
 
+// flushGrace bounds a background write of last_used_at.
+const flushGrace = 5 * time.Second
+
 // Authenticator turns a bearer secret into a principal.
 //
-// Keys are looked up on every request (one indexed read): a revoked or
-// expired key stops working at once, even when another process revoked it.
+// It keeps the keys it has read in memory (keyCache) and answers from there
+// only after proving the entry current with a round trip on a connection of
+// its own that listens for the api_keys trigger's notices: a key revoked,
+// expired, changed or deleted by any process stops working on the next
+// request that starts after the change committed, without a statement per
+// request. Without that connection every request reads its key.
 type Authenticator struct {
-	db  bun.IDB
-	now func() time.Time
+	db   bun.IDB
+	now  func() time.Time
+	log  *slog.Logger
+	keys *keyCache
+	stop context.CancelFunc
+	// listened and written are closed when the listener and the writer of
+	// last_used_at have stopped.
+	listened <-chan struct{}
+	written  chan struct{}
 
 	mu      sync.Mutex
-	touched map[int64]time.Time
+	touched map[int64]time.Time // when this process last wrote each key's last_used_at
+	// pending are the uses of cached keys due to be written, and due wakes
+	// the writer.
+	pending map[int64]time.Time
+	due     chan struct{}
 }
 
-// NewAuthenticator returns an authenticator reading keys from db.
-func NewAuthenticator(db bun.IDB, now func() time.Time) *Authenticator {
-	return &Authenticator{db: db, now: now, touched: map[int64]time.Time{}}
+// NewAuthenticator returns an authenticator reading keys from db and
+// starts its listener (connected, unless the database refuses) and its
+// writer of last_used_at; Close stops them.
+func NewAuthenticator(db *bun.DB, now func() time.Time, log *slog.Logger) *Authenticator {
+	ctx, stop := context.WithCancel(context.Background())
+	a := &Authenticator{
+		db: db, now: now, log: log, keys: newKeyCache(), stop: stop, written: make(chan struct{}),
+		touched: map[int64]time.Time{}, pending: map[int64]time.Time{}, due: make(chan struct{}, 1),
+	}
+	a.listened = startListener(ctx, db.DB, a.keys, log)
+	go func() {
+		defer close(a.written)
+		a.writeUses(ctx)
+	}()
+	return a
+}
+
+// Close stops the listener, closing its connection, and writes the uses
+// not yet written.
+func (a *Authenticator) Close() {
+	a.stop()
+	<-a.listened
+	<-a.written
 }
 
 // errKeyNotValid is the one answer for an unknown, revoked or expired key:
@@ -50,10 +89,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 	if !ok {
 		return nil, apperr.New(apperr.Unauthenticated, "the Authorization header must be: Bearer <key>")
 	}
-	k, err := models.APIKeyBySecretHash(ctx, a.db, HashSecret(secret))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errKeyNotValid
-	}
+	k, cached, err := a.key(ctx, HashSecret(secret))
 	if err != nil {
 		return nil, err
 	}
@@ -61,15 +97,41 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 	if models.KeyStatus(k.RevokedAt, k.ExpiresAt, now) != models.KeyActive {
 		return nil, errKeyNotValid
 	}
-	if err := a.touch(ctx, k, now); err != nil {
+	if err := a.touch(ctx, k, now, cached); err != nil {
 		return nil, err
 	}
 	return &Principal{Kind: KindAPIKey, StoreID: k.StoreID, ActorID: k.ID, Role: Role(k.Role), Scopes: k.Scopes}, nil
 }
 
-// touch writes last_used_at when it is older than touchEvery, both in the
-// database (other replicas) and here (this process).
-func (a *Authenticator) touch(ctx context.Context, k *models.APIKey, now time.Time) error {
+// key is the key whose secret hashes to hash: the cached row when the
+// cache can vouch for it (cached), otherwise the stored one, which is cached
+// when active. Unknown, revoked and expired secrets are never cached, so
+// made-up secrets cost a read each and no memory; a cached key's expiry is
+// a matter of the clock, checked on every request.
+func (a *Authenticator) key(ctx context.Context, hash []byte) (k *models.APIKey, cached bool, err error) {
+	if k := a.keys.current(ctx, hash); k != nil {
+		return k, true, nil
+	}
+	gen := a.keys.generation()
+	k, err = models.APIKeyBySecretHash(ctx, a.db, hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, errKeyNotValid
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if models.KeyStatus(k.RevokedAt, k.ExpiresAt, a.now()) == models.KeyActive {
+		a.keys.add(hash, k, gen)
+	}
+	return k, false, nil
+}
+
+// touch records a use of k at now when its last_used_at is older than
+// touchEvery. A key read from the database for this request is written
+// here: the request has paid a statement already, and the key list shows a
+// first use as soon as the call has answered. A cached key's use is handed
+// to writeUses, off the request's path.
+func (a *Authenticator) touch(ctx context.Context, k *models.APIKey, now time.Time, cached bool) error {
 	a.mu.Lock()
 	last, seen := a.touched[k.ID]
 	if !seen && k.LastUsedAt != nil {
@@ -78,10 +140,51 @@ func (a *Authenticator) touch(ctx context.Context, k *models.APIKey, now time.Ti
 	due := !seen || now.Sub(last) >= touchEvery
 	if due {
 		a.touched[k.ID] = now
+		if cached {
+			a.pending[k.ID] = now
+		}
 	}
 	a.mu.Unlock()
-	if !due {
+	switch {
+	case !due:
+		return nil
+	case cached:
+		select {
+		case a.due <- struct{}{}:
+		default: // the writer is already due to run
+		}
 		return nil
 	}
-	return models.TouchAPIKey(ctx, a.db, k.ID, now)
+	return models.TouchAPIKeys(ctx, a.db, map[int64]time.Time{k.ID: now})
+}
+
+// writeUses writes the pending uses of cached keys as they come, in one
+// statement for all that are waiting, until ctx ends, and then the last.
+func (a *Authenticator) writeUses(ctx context.Context) {
+	for {
+		select {
+		case <-a.due:
+			a.writePending(ctx)
+		case <-ctx.Done():
+			a.writePending(ctx)
+			return
+		}
+	}
+}
+
+// writePending writes the pending uses. Closing does not cancel a write
+// under way (the uses would be lost): each has flushGrace.
+func (a *Authenticator) writePending(ctx context.Context) {
+	a.mu.Lock()
+	uses := a.pending
+	a.pending = map[int64]time.Time{}
+	a.mu.Unlock()
+	if len(uses) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushGrace)
+	defer cancel()
+	if err := models.TouchAPIKeys(ctx, a.db, uses); err != nil {
+		a.log.Warn("recording when API keys were last used", "error", err, "keys", len(uses))
+	}
 }

@@ -169,6 +169,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}
+	t.Cleanup(func() { srv.Close() }) // after the HTTP server: its API key listener
 	hs.Config.Handler = srv
 	hs.Start()
 	t.Cleanup(hs.Close)

@@ -72,6 +72,7 @@ type Config struct {
 type Server struct {
 	handler http.Handler
 	limiter *ratelimit.Limiter
+	authn   *auth.Authenticator
 }
 
 // New wires the service on db. now is the clock of every resolver.
@@ -101,11 +102,11 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		return orderRead(asService(ctx, tx, storeID), map[string]any{"id": orderID})
 	}
 
-	authn := auth.NewAuthenticator(db, now)
 	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Log: log})
 	if err != nil {
 		return nil, err
 	}
+	authn := auth.NewAuthenticator(db, now, log)
 
 	r := chi.NewRouter()
 	r.Use(middleware.RequestID, logCancelled(log), recoverer(log), corsPolicy())
@@ -148,15 +149,18 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})
-	return &Server{handler: r, limiter: limiter}, nil
+	return &Server{handler: r, limiter: limiter, authn: authn}, nil
 }
 
 // ServeHTTP serves the whole service.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// Close releases what the service holds beyond the database: the rate
-// limiter's Redis connections.
-func (s *Server) Close() error { return s.limiter.Close() }
+// Close releases what the service holds beyond the pool: the API key
+// listener's connection and the rate limiter's Redis connections.
+func (s *Server) Close() error {
+	s.authn.Close()
+	return s.limiter.Close()
+}
 
 // asService is the context of a read the service makes for itself in
 // storeID (an event's payload) through tx: the system principal, and
