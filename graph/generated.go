@@ -33168,7 +33168,7 @@ func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var auditLogImplementors = []string{"AuditLog"}
@@ -33268,7 +33268,7 @@ func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var awaitingCaptureImplementors = []string{"AwaitingCapture"}
@@ -33428,7 +33428,7 @@ func (ec *executionContext) _AwaitingCapture(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var bulkResultImplementors = []string{"BulkResult"}
@@ -33473,7 +33473,7 @@ func (ec *executionContext) _BulkResult(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var bundleOfferImplementors = []string{"BundleOffer"}
@@ -33881,7 +33881,7 @@ func (ec *executionContext) _BundleOffer(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var bundleOfferTierImplementors = []string{"BundleOfferTier"}
@@ -33966,7 +33966,7 @@ func (ec *executionContext) _BundleOfferTier(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var catalogCollectionOptionImplementors = []string{"CatalogCollectionOption"}
@@ -34026,7 +34026,7 @@ func (ec *executionContext) _CatalogCollectionOption(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var catalogProductOptionImplementors = []string{"CatalogProductOption"}
@@ -34086,7 +34086,7 @@ func (ec *executionContext) _CatalogProductOption(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var checkoutImplementors = []string{"Checkout"}
@@ -34271,7 +34271,7 @@ func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var checkoutLineImplementors = []string{"CheckoutLine"}
@@ -34341,7 +34341,7 @@ func (ec *executionContext) _CheckoutLine(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var checkoutPaymentAttemptImplementors = []string{"CheckoutPaymentAttempt"}
@@ -34421,7 +34421,7 @@ func (ec *executionContext) _CheckoutPaymentAttempt(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var checkoutTimelineEventImplementors = []string{"CheckoutTimelineEvent"}
@@ -34511,7 +34511,7 @@ func (ec *executionContext) _CheckoutTimelineEvent(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var checkoutTrackingImplementors = []string{"CheckoutTracking"}
@@ -34596,7 +34596,7 @@ func (ec *executionContext) _CheckoutTracking(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var collectionImplementors = []string{"Collection"}
@@ -34778,7 +34778,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var collectionMemberImplementors = []string{"CollectionMember"}
@@ -34889,7 +34889,7 @@ func (ec *executionContext) _CollectionMember(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var collectionPreviewImplementors = []string{"CollectionPreview"}
@@ -35009,7 +35009,7 @@ func (ec *executionContext) _CollectionPreview(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var customerImplementors = []string{"Customer"}
@@ -35161,7 +35161,7 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var discountImplementors = []string{"Discount"}
@@ -35413,7 +35413,7 @@ func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var downloadImplementors = []string{"Download"}
@@ -35468,7 +35468,7 @@ func (ec *executionContext) _Download(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var draftOrderImplementors = []string{"DraftOrder"}
@@ -35792,7 +35792,7 @@ func (ec *executionContext) _DraftOrder(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var draftOrderLineImplementors = []string{"DraftOrderLine"}
@@ -35979,7 +35979,7 @@ func (ec *executionContext) _DraftOrderLine(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var draftOrderPaidImplementors = []string{"DraftOrderPaid"}
@@ -36049,7 +36049,7 @@ func (ec *executionContext) _DraftOrderPaid(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var draftShippingRateImplementors = []string{"DraftShippingRate"}
@@ -36099,7 +36099,7 @@ func (ec *executionContext) _DraftShippingRate(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var fulfilledQuantityImplementors = []string{"FulfilledQuantity"}
@@ -36144,7 +36144,7 @@ func (ec *executionContext) _FulfilledQuantity(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var fulfillmentImplementors = []string{"Fulfillment"}
@@ -36265,7 +36265,7 @@ func (ec *executionContext) _Fulfillment(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var fulfillmentCancelledImplementors = []string{"FulfillmentCancelled"}
@@ -36310,7 +36310,7 @@ func (ec *executionContext) _FulfillmentCancelled(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var fulfillmentCreatedImplementors = []string{"FulfillmentCreated"}
@@ -36355,7 +36355,7 @@ func (ec *executionContext) _FulfillmentCreated(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var fulfillmentItemImplementors = []string{"FulfillmentItem"}
@@ -36410,7 +36410,7 @@ func (ec *executionContext) _FulfillmentItem(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var importReportImplementors = []string{"ImportReport"}
@@ -36475,7 +36475,7 @@ func (ec *executionContext) _ImportReport(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var mCPActivityImplementors = []string{"MCPActivity"}
@@ -36616,7 +36616,7 @@ func (ec *executionContext) _MCPActivity(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var mCPKeyImplementors = []string{"MCPKey"}
@@ -36793,7 +36793,7 @@ func (ec *executionContext) _MCPKey(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var mCPPresetImplementors = []string{"MCPPreset"}
@@ -36858,7 +36858,7 @@ func (ec *executionContext) _MCPPreset(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var mediaImageImplementors = []string{"MediaImage"}
@@ -36928,7 +36928,7 @@ func (ec *executionContext) _MediaImage(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var memberInvitationImplementors = []string{"MemberInvitation"}
@@ -36973,7 +36973,7 @@ func (ec *executionContext) _MemberInvitation(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var mutationImplementors = []string{"Mutation"}
@@ -37457,7 +37457,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var orderImplementors = []string{"Order"}
@@ -37903,7 +37903,7 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var orderAttributionImplementors = []string{"OrderAttribution"}
@@ -37998,7 +37998,7 @@ func (ec *executionContext) _OrderAttribution(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var orderLineItemImplementors = []string{"OrderLineItem"}
@@ -38205,7 +38205,7 @@ func (ec *executionContext) _OrderLineItem(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var orderTransactionImplementors = []string{"OrderTransaction"}
@@ -38300,7 +38300,7 @@ func (ec *executionContext) _OrderTransaction(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var orderUpsellImplementors = []string{"OrderUpsell"}
@@ -38350,7 +38350,7 @@ func (ec *executionContext) _OrderUpsell(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var productImplementors = []string{"Product"}
@@ -38788,7 +38788,7 @@ func (ec *executionContext) _Product(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var productImageImplementors = []string{"ProductImage"}
@@ -38858,7 +38858,7 @@ func (ec *executionContext) _ProductImage(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var productOptionImplementors = []string{"ProductOption"}
@@ -38908,7 +38908,7 @@ func (ec *executionContext) _ProductOption(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var productVariantImplementors = []string{"ProductVariant"}
@@ -39079,7 +39079,7 @@ func (ec *executionContext) _ProductVariant(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var queryImplementors = []string{"Query"}
@@ -40720,7 +40720,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var refundImplementors = []string{"Refund"}
@@ -40831,7 +40831,7 @@ func (ec *executionContext) _Refund(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var reviewImplementors = []string{"Review"}
@@ -41069,7 +41069,7 @@ func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var reviewCountsImplementors = []string{"ReviewCounts"}
@@ -41124,7 +41124,7 @@ func (ec *executionContext) _ReviewCounts(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var reviewImportReportImplementors = []string{"ReviewImportReport"}
@@ -41184,7 +41184,7 @@ func (ec *executionContext) _ReviewImportReport(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var reviewPhotoImplementors = []string{"ReviewPhoto"}
@@ -41239,7 +41239,7 @@ func (ec *executionContext) _ReviewPhoto(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var scopeResourceImplementors = []string{"ScopeResource"}
@@ -41284,7 +41284,7 @@ func (ec *executionContext) _ScopeResource(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var shippingRateImplementors = []string{"ShippingRate"}
@@ -41364,7 +41364,7 @@ func (ec *executionContext) _ShippingRate(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var shippingZoneImplementors = []string{"ShippingZone"}
@@ -41470,7 +41470,7 @@ func (ec *executionContext) _ShippingZone(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var storeImplementors = []string{"Store"}
@@ -41585,7 +41585,7 @@ func (ec *executionContext) _Store(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var storeMemberImplementors = []string{"StoreMember"}
@@ -41645,7 +41645,7 @@ func (ec *executionContext) _StoreMember(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var storeSettingImplementors = []string{"StoreSetting"}
@@ -41700,7 +41700,7 @@ func (ec *executionContext) _StoreSetting(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var storeSettingRefImplementors = []string{"StoreSettingRef"}
@@ -41745,7 +41745,7 @@ func (ec *executionContext) _StoreSettingRef(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var storeeventsActivityImplementors = []string{"StoreeventsActivity"}
@@ -41840,7 +41840,7 @@ func (ec *executionContext) _StoreeventsActivity(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var storeeventsSessionImplementors = []string{"StoreeventsSession"}
@@ -41985,7 +41985,7 @@ func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var taxRateImplementors = []string{"TaxRate"}
@@ -42055,7 +42055,7 @@ func (ec *executionContext) _TaxRate(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var uploadTicketImplementors = []string{"UploadTicket"}
@@ -42120,7 +42120,7 @@ func (ec *executionContext) _UploadTicket(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var useractivityAnchorImplementors = []string{"UseractivityAnchor"}
@@ -42175,7 +42175,7 @@ func (ec *executionContext) _UseractivityAnchor(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var useractivityCoverageImplementors = []string{"UseractivityCoverage"}
@@ -42250,7 +42250,7 @@ func (ec *executionContext) _UseractivityCoverage(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var useractivityEventImplementors = []string{"UseractivityEvent"}
@@ -42430,7 +42430,7 @@ func (ec *executionContext) _UseractivityEvent(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var useractivityLogImplementors = []string{"UseractivityLog"}
@@ -42490,7 +42490,7 @@ func (ec *executionContext) _UseractivityLog(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var useractivitySummaryImplementors = []string{"UseractivitySummary"}
@@ -42580,7 +42580,7 @@ func (ec *executionContext) _UseractivitySummary(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var webhookDeliveryImplementors = []string{"WebhookDelivery"}
@@ -42660,7 +42660,7 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var webhookSubscriptionImplementors = []string{"WebhookSubscription"}
@@ -42771,7 +42771,7 @@ func (ec *executionContext) _WebhookSubscription(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var __DirectiveImplementors = []string{"__Directive"}
@@ -42831,7 +42831,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var __EnumValueImplementors = []string{"__EnumValue"}
@@ -42886,7 +42886,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var __FieldImplementors = []string{"__Field"}
@@ -42951,7 +42951,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var __InputValueImplementors = []string{"__InputValue"}
@@ -43016,7 +43016,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var __SchemaImplementors = []string{"__Schema"}
@@ -43081,7 +43081,7 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 var __TypeImplementors = []string{"__Type"}
@@ -43171,7 +43171,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return &object{fields: fields, values: out.Values}
 }
 
 // endregion **************************** object.gotpl ****************************

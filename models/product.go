@@ -325,6 +325,26 @@ func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) (
 	return out, err
 }
 
+// ProductSummary is what a product list shows of a product beyond its
+// own row: its lowest variant price and its first image (nil when it has
+// none). ProductSummaries reads them in the database, so a page of 50
+// products costs 50 small rows, not every variant and image of them.
+type ProductSummary struct {
+	ProductID        int64   `bun:"product_id"`
+	LowestPriceCents *int64  `bun:"lowest_price_cents"`
+	ImageSrc         *string `bun:"image_src"`
+}
+
+// ProductSummaries loads the summaries of products, for a dataloader.
+func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductSummary, error) {
+	var out []ProductSummary
+	err := db.NewSelect().TableExpr("products AS p").ColumnExpr("p.id AS product_id").
+		ColumnExpr("(SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = p.id) AS lowest_price_cents").
+		ColumnExpr("(SELECT i.src FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_src").
+		Where("p.store_id = ? AND p.id IN (?)", storeID, bun.List(productIDs)).Scan(ctx, &out)
+	return out, err
+}
+
 // ImagesByProduct loads the images of several products, in position order,
 // for a dataloader.
 func ImagesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductImage, error) {

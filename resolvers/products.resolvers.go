@@ -114,23 +114,19 @@ func (r *productResolver) Images(ctx context.Context, obj *models.Product) ([]mo
 }
 
 func (r *productResolver) ImageSrc(ctx context.Context, obj *models.Product) (*string, error) {
-	images, err := r.Images(ctx, obj)
-	if err != nil || len(images) == 0 {
+	s, err := productSummary.Load(ctx, obj)
+	if err != nil || s == nil {
 		return nil, err
 	}
-	return &images[0].Src, nil
+	return s.ImageSrc, nil
 }
 
 func (r *productResolver) PriceCents(ctx context.Context, obj *models.Product) (*int64, error) {
-	variants, err := r.Variants(ctx, obj)
-	if err != nil || len(variants) == 0 {
+	s, err := productSummary.Load(ctx, obj)
+	if err != nil || s == nil {
 		return nil, err
 	}
-	low := variants[0].PriceCents
-	for _, v := range variants[1:] {
-		low = min(low, v.PriceCents)
-	}
-	return &low, nil
+	return s.LowestPriceCents, nil
 }
 
 func (r *productResolver) CollectionIds(ctx context.Context, obj *models.Product) ([]int64, error) {

@@ -12,8 +12,10 @@ import (
 
 // Products.
 var (
-	productVariants    = loaders.Many(models.VariantsByProduct, productID, func(v *models.ProductVariant) int64 { return v.ProductID })
-	productImages      = loaders.Many(models.ImagesByProduct, productID, func(i *models.ProductImage) int64 { return i.ProductID })
+	productVariants = loaders.Many(models.VariantsByProduct, productID, func(v *models.ProductVariant) int64 { return v.ProductID })
+	productImages   = loaders.Many(models.ImagesByProduct, productID, func(i *models.ProductImage) int64 { return i.ProductID })
+	productSummary  = loaders.One(models.ProductSummaries, func(p *models.Product) *int64 { return &p.ID },
+		func(s *models.ProductSummary) int64 { return s.ProductID })
 	productMemberships = loaders.Many(models.MembershipsByProduct, productID, func(m *models.Membership) int64 { return m.ProductID })
 	productCollections = loaders.ManyThrough(models.CollectionsByProduct, productID,
 		func(pc *models.ProductCollection) (int64, models.Collection) { return pc.ProductID, pc.Collection })

@@ -83,6 +83,12 @@ var replacements = []replacement{{
 		})
 	}
 `,
+}, {
+	what: "objects written without a map of their names",
+	// graph.object; this follows the deferred group's rewrite, so it is
+	// met only in objects (and root types) that end with it.
+	old: "\t\t})\n\t}\n\n\treturn out\n}\n",
+	new: "\t\t})\n\t}\n\n\treturn &object{fields: fields, values: out.Values}\n}\n",
 }}
 
 // plainFields rewrites the generated executor so that a plain field (one

@@ -52,9 +52,9 @@ type groupLoad[C any] struct {
 	cache *dataloader.InMemoryCache[int64, []C]
 }
 
-// load returns the keys of parent and, filed by key, the children the load
-// of parent's group read.
-func (r *relation[P, C]) load(ctx context.Context, parent *P, limit int64) ([]int64, map[int64][]C, error) {
+// load returns the keys of parent and, for each key in order, the
+// children the load of parent's group read.
+func (r *relation[P, C]) load(ctx context.Context, parent *P, limit int64) ([]int64, [][]C, error) {
 	keys := r.keys(parent, nil)
 	if len(keys) == 0 {
 		return keys, nil, nil
@@ -71,13 +71,21 @@ func (r *relation[P, C]) load(ctx context.Context, parent *P, limit int64) ([]in
 		// asked for another record's relation): it loads alone.
 		g = run(ctx, ls, ld, r, limit, alone[P]{parent}, only(parent))
 	}
-	got := make(map[int64][]C, len(keys))
-	for _, k := range keys {
-		cs, err := g.dl.Load(ctx, k)()
+	got := make([][]C, len(keys))
+	for i, k := range keys {
+		// The group's load has put every key in the cache: its thunk is
+		// read straight from there, as the dataloader would on a hit, but
+		// without the channel, closure and trace the dataloader makes for
+		// each Load before it looks (four allocations per parent a field).
+		thunk, ok := g.cache.Get(ctx, k)
+		if !ok {
+			thunk = g.dl.Load(ctx, k)
+		}
+		cs, err := thunk()
 		if err != nil {
 			return nil, nil, err
 		}
-		got[k] = cs
+		got[i] = cs
 	}
 	return keys, got, nil
 }

@@ -39,7 +39,7 @@ func (t *ToOne[P, C]) Load(ctx context.Context, parent *P) (*C, error) {
 	if err != nil || len(keys) == 0 {
 		return nil, err
 	}
-	if cs := got[keys[0]]; len(cs) > 0 {
+	if cs := got[0]; len(cs) > 0 {
 		return &cs[0], nil
 	}
 	return nil, nil
@@ -83,11 +83,14 @@ func ManyThrough[P, R, C any](fetch Fetch[R], key func(*P) int64, link func(*R) 
 
 // Load returns the records that belong to parent, never nil.
 func (t *ToMany[P, C]) Load(ctx context.Context, parent *P) ([]C, error) {
-	keys, got, err := t.r.load(ctx, parent, 0)
+	_, got, err := t.r.load(ctx, parent, 0)
 	if err != nil {
 		return nil, err
 	}
-	return orEmpty(got[keys[0]]), nil
+	if len(got) == 0 {
+		return []C{}, nil
+	}
+	return orEmpty(got[0]), nil
 }
 
 // ToManyUpTo is a relation from a parent P to the first Cs that belong to
@@ -109,11 +112,14 @@ func ManyUpTo[P, C any](fetch FetchUpTo[C], key func(*P) int64, keyOf func(*C) i
 
 // Load returns the first limit records that belong to parent, never nil.
 func (t *ToManyUpTo[P, C]) Load(ctx context.Context, parent *P, limit int64) ([]C, error) {
-	keys, got, err := t.r.load(ctx, parent, limit)
+	_, got, err := t.r.load(ctx, parent, limit)
 	if err != nil {
 		return nil, err
 	}
-	return orEmpty(got[keys[0]]), nil
+	if len(got) == 0 {
+		return []C{}, nil
+	}
+	return orEmpty(got[0]), nil
 }
 
 // ToListed is a relation from a parent P to the Cs whose keys it lists (a
@@ -136,8 +142,8 @@ func (t *ToListed[P, C]) Load(ctx context.Context, parent *P) ([]C, error) {
 	if err != nil {
 		return out, err
 	}
-	for _, k := range keys {
-		if cs := got[k]; len(cs) > 0 {
+	for _, cs := range got {
+		if len(cs) > 0 {
 			out = append(out, cs[0])
 		}
 	}
