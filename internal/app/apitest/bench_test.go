@@ -60,18 +60,6 @@ func BenchmarkStoreRead(b *testing.B) {
 	})
 }
 
-// BenchmarkProductsList measures a page of 50 products: REST
-// GET /store/products?limit=50 and the GraphQL products query with variants
-// and images (three variants and two images per product).
-func BenchmarkProductsList(b *testing.B) {
-	e := apitest.New(b)
-	s := e.Store("BenchProducts")
-	key := e.Key(s.ID, auth.RoleAdmin)
-	seedProducts(b, e, s.ID, 200)
-	const query = `{"query":"{ products(limit: 50) { id title handle status price_cents variants { id sku price_cents option1 inventory_quantity } images { id src width height thumbhash } } }"}`
-	benchPage(b, e, key, "/store/products?limit=50", query)
-}
-
 // benchmarkRequests sends req's requests in a benchmark loop, expecting 200.
 func benchmarkRequests(b *testing.B, client *http.Client, req func() *http.Request) {
 	for b.Loop() {
@@ -113,39 +101,4 @@ func BenchmarkProductImport(b *testing.B) {
 			b.Fatalf("import: %d %.300s", r.Status, r.Raw)
 		}
 	}
-}
-
-// BenchmarkOrdersList measures a page of 50 orders: REST
-// GET /store/orders?limit=50 (the summary view) and the GraphQL orders query
-// with line items and customer (two lines per order).
-func BenchmarkOrdersList(b *testing.B) {
-	e := apitest.New(b)
-	s := e.Store("BenchOrders")
-	key := e.Key(s.ID, auth.RoleAdmin)
-	for i := 0; i < 200; i++ {
-		createOrder(b, e, s.ID, orderSpec{email: fmt.Sprintf("c%d@example.com", i%60)})
-	}
-	const query = `{"query":"{ orders(limit: 50) { id order_number_display email financial_status fulfillment_status total_cents created_at line_items { id sku title variant_title price_cents quantity refunded_quantity } customer { id email first_name last_name orders_count } } }"}`
-	benchPage(b, e, key, "/store/orders?limit=50", query)
-}
-
-// benchPage measures one page read two ways: REST GET path (under /api/v1)
-// and the GraphQL body query, both over HTTP with key.
-func benchPage(b *testing.B, e *apitest.Env, key, path, query string) {
-	client := &http.Client{}
-	b.Run("rest", func(b *testing.B) {
-		benchmarkRequests(b, client, func() *http.Request {
-			r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1"+path, nil)
-			r.Header.Set("Authorization", "Bearer "+key)
-			return r
-		})
-	})
-	b.Run("graphql", func(b *testing.B) {
-		benchmarkRequests(b, client, func() *http.Request {
-			r, _ := http.NewRequest(http.MethodPost, e.URL+"/graphql", strings.NewReader(query))
-			r.Header.Set("Authorization", "Bearer "+key)
-			r.Header.Set("Content-Type", "application/json")
-			return r
-		})
-	})
 }
