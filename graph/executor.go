@@ -42,7 +42,6 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 	exec.Use(mutationBudget{})
 	exec.Use(queryTextLimit{})
 	exec.Use(freshReadsAfterWrites{})
-	exec.Use(stopWhenCancelled{})
 	exec.SetErrorPresenter(errorPresenter(log))
 	exec.SetRecoverFunc(func(ctx context.Context, v any) error {
 		log.ErrorContext(ctx, "panic in resolver", "panic", v, "stack", string(debug.Stack()))
@@ -201,21 +200,6 @@ func (freshReadsAfterWrites) InterceptRootField(ctx context.Context, next graphq
 		if l, err := loaders.From(ctx); err == nil {
 			l.ClearAll()
 		}
-	}
-	return next(ctx)
-}
-
-// stopWhenCancelled resolves no further field once the request's context
-// has ended (the client hung up, the request timed out): without it a heavy
-// query went on resolving, and failing, every field of its lists for no one.
-type stopWhenCancelled struct{}
-
-func (stopWhenCancelled) ExtensionName() string                   { return "StopWhenCancelled" }
-func (stopWhenCancelled) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (stopWhenCancelled) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
 	}
 	return next(ctx)
 }

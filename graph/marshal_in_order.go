@@ -18,10 +18,19 @@ import (
 //
 // Each element keeps its own field context (loaders find an element's
 // siblings through it), and a panic is recovered as gqlgen does: the error
-// is recorded and the list is null.
+// is recorded and the list is null. Once the request's context has ended
+// the list stops: this is where a cancelled request stops resolving, a
+// check per element rather than gqlgen's field middleware on every field.
 func marshalInOrder(ctx context.Context, length int, _ int64, _ bool, marshalElement func(ctx context.Context, i int) graphql.Marshaler) graphql.Array {
 	ret := make(graphql.Array, length)
 	for i := range length {
+		if err := ctx.Err(); err != nil {
+			// The client hung up or the request timed out: nobody reads the
+			// rest, so it is not resolved (one error for the list, not
+			// one per field that would fail).
+			graphql.AddError(ctx, err)
+			return nil
+		}
 		childCtx := graphql.WithFieldContext(ctx, &graphql.FieldContext{Index: &i})
 		if !marshalElementRecovered(childCtx, ret, i, marshalElement) {
 			return nil
