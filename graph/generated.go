@@ -798,17 +798,19 @@ type ComplexityRoot struct {
 		OrderActivity             func(childComplexity int, id int64) int
 		OrderFulfilled            func(childComplexity int, id int64) int
 		OrderFulfillments         func(childComplexity int, id int64) int
-		Orders                    func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64) int
+		Orders                    func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
 		OrdersCount               func(childComplexity int, filter *models.OrderFilter) int
 		OrdersExport              func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
+		OrdersNextCursor          func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
 		Product                   func(childComplexity int, id int64) int
 		ProductHandleAvailable    func(childComplexity int, handle string, id *int64) int
 		ProductImportTemplate     func(childComplexity int, format *SheetFormat) int
 		ProductOptions            func(childComplexity int, q *string, limit *int64, offset *int64) int
 		ProductOptionsCount       func(childComplexity int, q *string) int
-		Products                  func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64) int
+		Products                  func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
 		ProductsCount             func(childComplexity int, filter *models.ProductFilter) int
 		ProductsExport            func(childComplexity int, filter *models.ProductFilter, format *SheetFormat) int
+		ProductsNextCursor        func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
 		ReviewCounts              func(childComplexity int, filter *models.ReviewFilter) int
 		ReviewImportTemplate      func(childComplexity int, format *SheetFormat) int
 		Reviews                   func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64) int
@@ -1278,7 +1280,8 @@ type QueryResolver interface {
 	DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error)
 	DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error)
 	DraftOrderShippingRates(ctx context.Context, id int64, limit *int64, offset *int64) ([]DraftShippingRate, error)
-	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error)
+	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) ([]models.Order, error)
+	OrdersNextCursor(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error)
 	Order(ctx context.Context, id int64) (*models.Order, error)
 	OrderActivity(ctx context.Context, id int64) (*UseractivityLog, error)
@@ -1291,7 +1294,8 @@ type QueryResolver interface {
 	AwaitingCapturePayment(ctx context.Context, id int64) (*models.AwaitingCapture, error)
 	AwaitingCaptureActivity(ctx context.Context, id int64) (*UseractivityLog, error)
 	AwaitingCaptureCheckout(ctx context.Context, id int64) (*Checkout, error)
-	Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error)
+	Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) ([]models.Product, error)
+	ProductsNextCursor(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error)
 	Product(ctx context.Context, id int64) (*models.Product, error)
 	ProductHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error)
@@ -5527,7 +5531,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Orders(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.Orders(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.ordersCount":
 		if e.ComplexityRoot.Query.OrdersCount == nil {
 			break
@@ -5550,6 +5554,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrdersExport(childComplexity, args["filter"].(*models.OrderFilter), args["format"].(*SheetFormat)), true
+	case "Query.ordersNextCursor":
+		if e.ComplexityRoot.Query.OrdersNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ordersNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrdersNextCursor(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.product":
 		if e.ComplexityRoot.Query.Product == nil {
 			break
@@ -5615,7 +5630,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Products(childComplexity, args["filter"].(*models.ProductFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.Products(childComplexity, args["filter"].(*models.ProductFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.productsCount":
 		if e.ComplexityRoot.Query.ProductsCount == nil {
 			break
@@ -5638,6 +5653,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ProductsExport(childComplexity, args["filter"].(*models.ProductFilter), args["format"].(*SheetFormat)), true
+	case "Query.productsNextCursor":
+		if e.ComplexityRoot.Query.ProductsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_productsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ProductsNextCursor(childComplexity, args["filter"].(*models.ProductFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.reviewCounts":
 		if e.ComplexityRoot.Query.ReviewCounts == nil {
 			break
@@ -8498,7 +8524,10 @@ type FulfillmentCreated {
 }
 
 extend type Query {
-  orders(filter: OrderFilter, limit: Int, offset: Int): [Order!]! @access(scope: "orders:read")
+  "A page of the orders under filter: limit of them from offset, or after cursor (a next_cursor of the same list; README Conventions, Paging)."
+  orders(filter: OrderFilter, limit: Int, offset: Int, cursor: String): [Order!]! @access(scope: "orders:read")
+  "The cursor of the page after the one orders answers for the same arguments; null when that page is the last. Asked with orders, it costs no statement of its own."
+  ordersNextCursor(filter: OrderFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "orders:read")
   ordersCount(filter: OrderFilter): Int! @access(scope: "orders:read")
   order(id: Int!): Order! @access(scope: "orders:read")
   "The order's timeline; the shopper's browsing joins it when sessions are recorded."
@@ -8724,7 +8753,10 @@ type ImportReport {
 }
 
 extend type Query {
-  products(filter: ProductFilter, limit: Int, offset: Int): [Product!]! @access(scope: "products:read")
+  "A page of the products under filter: limit of them from offset, or after cursor (a next_cursor of the same list; README Conventions, Paging)."
+  products(filter: ProductFilter, limit: Int, offset: Int, cursor: String): [Product!]! @access(scope: "products:read")
+  "The cursor of the page after the one products answers for the same arguments; null when that page is the last. Asked with products, it costs no statement of its own."
+  productsNextCursor(filter: ProductFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "products:read")
   productsCount(filter: ProductFilter): Int! @access(scope: "products:read")
   product(id: Int!): Product! @access(scope: "products:read")
   "Whether no other product of the store has this handle; id excludes the product being edited."
@@ -12948,6 +12980,44 @@ func (ec *executionContext) field_Query_ordersExport_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_ordersNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.OrderFilter, error) {
+			return ec.unmarshalOOrderFilter2ᚖstoreadminᚋmodelsᚐOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12975,6 +13045,14 @@ func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -13108,6 +13186,44 @@ func (ec *executionContext) field_Query_productsExport_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_productsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.ProductFilter, error) {
+			return ec.unmarshalOProductFilter2ᚖstoreadminᚋmodelsᚐProductFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_products_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13135,6 +13251,14 @@ func (ec *executionContext) field_Query_products_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -31765,7 +31889,7 @@ func (ec *executionContext) _Query_orders(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Orders(ctx, fc.Args["filter"].(*models.OrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().Orders(ctx, fc.Args["filter"].(*models.OrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -31823,6 +31947,68 @@ func (ec *executionContext) fieldContext_Query_orders(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_ordersNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_ordersNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrdersNextCursor(ctx, fc.Args["filter"].(*models.OrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_ordersNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_ordersNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -32558,7 +32744,7 @@ func (ec *executionContext) _Query_products(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Products(ctx, fc.Args["filter"].(*models.ProductFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().Products(ctx, fc.Args["filter"].(*models.ProductFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -32616,6 +32802,68 @@ func (ec *executionContext) fieldContext_Query_products(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_products_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_productsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_productsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ProductsNextCursor(ctx, fc.Args["filter"].(*models.ProductFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_productsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_productsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -49555,6 +49803,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "ordersNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_ordersNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "ordersCount":
 			field := field
 
@@ -49830,6 +50100,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_products(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "productsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_productsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

@@ -63,7 +63,7 @@ func ExportOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter,
 	err := db.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
 		var orders []Order
 		err := tx.NewSelect().Model(&orders).Where("o.store_id = ?", storeID).
-			Apply(f.apply).OrderExpr(f.order()).Limit(int64(max) + 1).Scan(ctx)
+			Apply(f.apply).OrderExpr(f.sort().OrderBy()).Limit(int64(max) + 1).Scan(ctx)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,109 @@
+-- Lists of a large store (a million orders, 100,000 products): the indexes
+-- their filters and sorts need, and exact order totals kept by triggers.
+-- The plans behind each index are in docs/architecture.md ("Lists at a
+-- million orders"). Every index is a plain CREATE INDEX: a migration is one
+-- transaction, and CREATE INDEX CONCURRENTLY cannot run inside one. On a
+-- store that is already large the migration holds off writes to orders and
+-- products while it builds (about a minute for a million orders; README
+-- "Lists").
+
+-- Orders: one index per sort, each ending with the three statuses, so that
+-- a page past the first rows finds its ids in the index alone (models
+-- Paging.Apply reads the rows it skips as ids, an index-only scan), and
+-- a status filter is checked in the index without reading the row.
+CREATE INDEX orders_store_created_statuses_idx ON orders (store_id, created_at, id, status, financial_status, fulfillment_status);
+CREATE INDEX orders_store_total_idx ON orders (store_id, total_cents, id, status, financial_status, fulfillment_status, created_at);
+CREATE INDEX orders_store_updated_idx ON orders (store_id, updated_at, id, status, financial_status, fulfillment_status, created_at);
+-- A status that few orders have (cancelled, voided, partial) is found by
+-- its own index, which carries every sort key, so its page is sorted from
+-- the index alone.
+CREATE INDEX orders_store_state_idx ON orders (store_id, status)
+    INCLUDE (id, created_at, order_number, total_cents, updated_at, financial_status, fulfillment_status);
+CREATE INDEX orders_store_financial_idx ON orders (store_id, financial_status)
+    INCLUDE (id, created_at, order_number, total_cents, updated_at, status, fulfillment_status);
+CREATE INDEX orders_store_fulfillment_idx ON orders (store_id, fulfillment_status)
+    INCLUDE (id, created_at, order_number, total_cents, updated_at, status, financial_status);
+-- Replaced by the indexes above.
+DROP INDEX orders_store_created_idx;
+DROP INDEX orders_store_status_idx;
+-- The search text q: each thing it matches has a trigram index, so the
+-- search is a union of index scans (models OrderFilter).
+CREATE INDEX orders_email_trgm_idx ON orders USING gin (lower(email) gin_trgm_ops);
+CREATE INDEX orders_number_display_trgm_idx ON orders USING gin (lower(order_number_display) gin_trgm_ops);
+CREATE INDEX order_line_items_sku_trgm_idx ON order_line_items USING gin (lower(sku) gin_trgm_ops);
+
+-- Payments awaiting capture read each authorization's captures and voids:
+-- without this every authorization scanned all of the store's
+-- transactions.
+CREATE INDEX order_transactions_parent_idx ON order_transactions (parent_id) WHERE parent_id IS NOT NULL;
+
+-- Products: one index per sort, ending with the status.
+CREATE INDEX products_store_title_idx ON products (store_id, lower(title), id, status);
+CREATE INDEX products_store_created_idx ON products (store_id, created_at, id, status);
+CREATE INDEX products_store_vendor_idx ON products (store_id, lower(vendor), id, status);
+CREATE INDEX products_store_updated_status_idx ON products (store_id, updated_at, id, status);
+CREATE INDEX products_store_type_idx ON products (store_id, lower(product_type));
+DROP INDEX products_store_updated_idx;
+CREATE INDEX products_handle_trgm_idx ON products USING gin (handle gin_trgm_ops);
+CREATE INDEX product_variants_sku_trgm_idx ON product_variants USING gin (lower(sku) gin_trgm_ops);
+-- A product's lowest price, for the price sort.
+CREATE INDEX product_variants_price_idx ON product_variants (product_id, price_cents);
+
+-- Exact order totals. count(*) over a million orders takes longer than a
+-- list may, so the number of a store's orders in each combination of the
+-- three statuses is kept here, by statement triggers in the transaction of
+-- every insert, update and delete of orders: the total of a list filtered
+-- by statuses only (or not at all) is a sum over at most 84 rows.
+CREATE TABLE order_counts (
+    store_id           bigint NOT NULL,
+    status             text NOT NULL,
+    financial_status   text NOT NULL,
+    fulfillment_status text NOT NULL,
+    n                  bigint NOT NULL,
+    PRIMARY KEY (store_id, status, financial_status, fulfillment_status)
+);
+-- No foreign key to stores: deleting a store deletes its orders, whose
+-- trigger then empties the store's counts; a foreign key's cascade could
+-- run first and the trigger would write counts for a store that is gone.
+
+-- order_counts_add adds the rows of one statement's changes to the counts,
+-- in key order so that concurrent changes take the count rows' locks in one
+-- order, and drops counts that reach zero.
+CREATE FUNCTION order_counts_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO order_counts AS c
+        SELECT store_id, status, financial_status, fulfillment_status, count(*)
+        FROM new_rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+        ON CONFLICT (store_id, status, financial_status, fulfillment_status) DO UPDATE SET n = c.n + excluded.n;
+    ELSIF TG_OP = 'DELETE' THEN
+        UPDATE order_counts AS c SET n = c.n - d.n
+        FROM (SELECT store_id, status, financial_status, fulfillment_status, count(*) AS n
+              FROM old_rows GROUP BY 1, 2, 3, 4) d
+        WHERE (c.store_id, c.status, c.financial_status, c.fulfillment_status) = (d.store_id, d.status, d.financial_status, d.fulfillment_status);
+        DELETE FROM order_counts AS c USING (SELECT DISTINCT store_id FROM old_rows) s WHERE c.store_id = s.store_id AND c.n = 0;
+    ELSE
+        INSERT INTO order_counts AS c
+        SELECT store_id, status, financial_status, fulfillment_status, sum(d)
+        FROM (SELECT store_id, status, financial_status, fulfillment_status, 1 AS d FROM new_rows
+              UNION ALL
+              SELECT store_id, status, financial_status, fulfillment_status, -1 FROM old_rows) changes
+        GROUP BY 1, 2, 3, 4 HAVING sum(d) <> 0 ORDER BY 1, 2, 3, 4
+        ON CONFLICT (store_id, status, financial_status, fulfillment_status) DO UPDATE SET n = c.n + excluded.n;
+        DELETE FROM order_counts AS c USING (SELECT DISTINCT store_id FROM old_rows) s WHERE c.store_id = s.store_id AND c.n = 0;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+-- Writes to orders wait while the counts are filled, so none is missed.
+LOCK TABLE orders IN SHARE ROW EXCLUSIVE MODE;
+CREATE TRIGGER order_counts_insert AFTER INSERT ON orders
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION order_counts_add();
+CREATE TRIGGER order_counts_update AFTER UPDATE ON orders
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION order_counts_add();
+CREATE TRIGGER order_counts_delete AFTER DELETE ON orders
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION order_counts_add();
+INSERT INTO order_counts
+SELECT store_id, status, financial_status, fulfillment_status, count(*)
+FROM orders GROUP BY 1, 2, 3, 4;
