@@ -3,11 +3,14 @@ package resolvers
 import (
 	"context"
 
+	"storeadmin/graph"
 	"storeadmin/models"
 )
 
-// The lists that answer the cursor of their next page: each is read once
-// per operation for its list field and its NextCursor field (cursorPage).
+// Reads that two root fields of one operation share (graph.SharedRead):
+// the lists that answer the cursor of their next page, each read once for
+// its list field and its NextCursor field (cursorPage), and the counts of
+// payments awaiting capture.
 
 func (r *queryResolver) ordersPage(ctx context.Context, filter *models.OrderFilter, limit, offset *int64, cursor *string) (models.Page[models.Order], error) {
 	return cursorPage(ctx, "orders", filter, limit, offset, cursor, func(sid int64, f models.OrderFilter, p models.Paging) (models.Page[models.Order], error) {
@@ -20,3 +23,17 @@ func (r *queryResolver) productsPage(ctx context.Context, filter *models.Product
 		return models.PageProducts(ctx, r.db(ctx), sid, f, p)
 	})
 }
+
+// awaitingCaptureCounts counts the payments awaiting capture and those
+// needing attention, in one statement per operation for the two root
+// fields that answer them.
+func (r *queryResolver) awaitingCaptureCounts(ctx context.Context) (awaitingCounts, error) {
+	return inStore(ctx, func(sid int64) (awaitingCounts, error) {
+		return graph.SharedRead(ctx, "awaitingCaptureCounts", func() (awaitingCounts, error) {
+			all, attention, err := models.CountAwaitingCapture(ctx, r.db(ctx), sid, r.Now())
+			return awaitingCounts{all, attention}, err
+		})
+	})
+}
+
+type awaitingCounts struct{ all, attention int64 }

@@ -183,17 +183,13 @@ func (r *queryResolver) AwaitingCapture(ctx context.Context, limit *int64, offse
 }
 
 func (r *queryResolver) AwaitingCaptureCount(ctx context.Context) (int64, error) {
-	return inStore(ctx, func(sid int64) (int64, error) {
-		all, _, err := models.CountAwaitingCapture(ctx, r.db(ctx), sid, r.Now())
-		return all, err
-	})
+	counts, err := r.awaitingCaptureCounts(ctx)
+	return counts.all, err
 }
 
 func (r *queryResolver) AwaitingCaptureAttention(ctx context.Context) (int64, error) {
-	return inStore(ctx, func(sid int64) (int64, error) {
-		_, attention, err := models.CountAwaitingCapture(ctx, r.db(ctx), sid, r.Now())
-		return attention, err
-	})
+	counts, err := r.awaitingCaptureCounts(ctx)
+	return counts.attention, err
 }
 
 func (r *queryResolver) AwaitingCapturePayment(ctx context.Context, id int64) (*models.AwaitingCapture, error) {
