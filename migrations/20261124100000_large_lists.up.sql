@@ -50,8 +50,40 @@ CREATE INDEX products_store_type_idx ON products (store_id, lower(product_type))
 DROP INDEX products_store_updated_idx;
 CREATE INDEX products_handle_trgm_idx ON products USING gin (handle gin_trgm_ops);
 CREATE INDEX product_variants_sku_trgm_idx ON product_variants USING gin (lower(sku) gin_trgm_ops);
--- A product's lowest price, for the price sort.
-CREATE INDEX product_variants_price_idx ON product_variants (product_id, price_cents);
+-- The price sort orders products by their lowest variant price, which
+-- computed per product read every product's variants (0.8 s for 100,000).
+-- It is kept on the product instead, by a statement trigger on variants in
+-- the transaction of every change to them, and sorted by indexes: one per
+-- direction, since a product without variants comes last in both.
+ALTER TABLE products ADD COLUMN min_price_cents bigint;
+CREATE FUNCTION products_min_price() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        UPDATE products p SET min_price_cents = (SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = p.id)
+        WHERE p.id IN (SELECT product_id FROM new_rows);
+    ELSIF TG_OP = 'DELETE' THEN
+        UPDATE products p SET min_price_cents = (SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = p.id)
+        WHERE p.id IN (SELECT product_id FROM old_rows);
+    ELSE
+        UPDATE products p SET min_price_cents = (SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = p.id)
+        WHERE p.id IN (SELECT n.product_id FROM new_rows n JOIN old_rows o ON o.id = n.id
+                       WHERE n.price_cents IS DISTINCT FROM o.price_cents OR n.product_id <> o.product_id
+                       UNION SELECT o.product_id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.product_id <> o.product_id);
+    END IF;
+    RETURN NULL;
+END
+$$;
+LOCK TABLE product_variants IN SHARE ROW EXCLUSIVE MODE;
+CREATE TRIGGER products_min_price_insert AFTER INSERT ON product_variants
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION products_min_price();
+CREATE TRIGGER products_min_price_update AFTER UPDATE ON product_variants
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION products_min_price();
+CREATE TRIGGER products_min_price_delete AFTER DELETE ON product_variants
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION products_min_price();
+UPDATE products p SET min_price_cents = v.price FROM (SELECT product_id, min(price_cents) AS price FROM product_variants GROUP BY 1) v
+WHERE v.product_id = p.id;
+CREATE INDEX products_store_price_idx ON products (store_id, coalesce(min_price_cents, 9223372036854775807), id, status);
+CREATE INDEX products_store_price_desc_idx ON products (store_id, coalesce(min_price_cents, -1), id, status);
 
 -- Exact order totals. count(*) over a million orders takes longer than a
 -- list may, so the number of a store's orders in each combination of the

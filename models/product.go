@@ -157,14 +157,16 @@ var (
 // descending one.
 const priceUnknownLast = math.MaxInt64
 
-// productPrice sorts by a product's lowest variant price, or unknown when
-// it has none. The cursor keeps the product's id and the price is read
-// again from it (the product's row does not hold it).
+// productPrice sorts by a product's lowest variant price (min_price_cents,
+// which a trigger on variants keeps; migrations/20261124100000), unknown
+// when it has none. The cursor keeps the product's id, and the price is
+// read from the product it names.
 func productPrice(unknown int64) SortKey[Product] {
-	lowest := func(product string) string {
-		return fmt.Sprintf("coalesce((SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = %s), %d)", product, unknown)
+	return SortKey[Product]{
+		SQL:  fmt.Sprintf("coalesce(product.min_price_cents, %d)", unknown),
+		Of:   func(p *Product) any { return p.ID },
+		From: fmt.Sprintf("(SELECT coalesce(min_price_cents, %d) FROM products WHERE id = ?)", unknown),
 	}
-	return SortKey[Product]{SQL: lowest("product.id"), Of: func(p *Product) any { return p.ID }, From: lowest("?")}
 }
 
 // Check refuses a filter the list cannot run.

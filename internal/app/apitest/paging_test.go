@@ -248,3 +248,34 @@ func pgIDs(rows []any) []int64 {
 	}
 	return out
 }
+
+// TestPriceSortFollowsVariants: the price sort reads each product's lowest
+// variant price as the variants' trigger keeps it, through every change of
+// variants: a new price, a variant added, the variants removed.
+func TestPriceSortFollowsVariants(t *testing.T) {
+	e, _, key := newAcme(t)
+	a := createSimpleProduct(t, e, key, "A", 3000, nil)
+	b := createSimpleProduct(t, e, key, "B", 2000, nil)
+	c := createSimpleProduct(t, e, key, "C", 1000, nil)
+	order := func(sort string) []int64 {
+		return pgIDs(e.Do(http.MethodGet, "/store/products?sort="+sort, key, nil).Expect(t, http.StatusOK).List("products"))
+	}
+	if got := order("price"); !slices.Equal(got, []int64{c, b, a}) {
+		t.Fatalf("price: %v", got)
+	}
+	putProduct(t, e, key, c, map[string]any{"variants": []any{map[string]any{"price_cents": 5000}}})
+	putProduct(t, e, key, a, map[string]any{"options": []any{map[string]any{"name": "Size"}},
+		"variants": []any{map[string]any{"option1": "S", "price_cents": 3000}, map[string]any{"option1": "M", "price_cents": 500}}})
+	if got := order("price"); !slices.Equal(got, []int64{a, b, c}) {
+		t.Fatalf("price after new prices: %v", got)
+	}
+	if _, err := e.DB.NewDelete().TableExpr("product_variants").Where("product_id = ?", a).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := order("price"); !slices.Equal(got, []int64{b, c, a}) {
+		t.Fatalf("price, a without variants last: %v", got)
+	}
+	if got := order("-price"); !slices.Equal(got, []int64{c, b, a}) {
+		t.Fatalf("-price, a without variants last: %v", got)
+	}
+}
