@@ -52,6 +52,11 @@ type Product struct {
 	RatingCount          int64           `bun:"rating_count" json:"rating_count"`
 	CreatedAt            time.Time       `bun:"created_at,nullzero,default:now()" json:"created_at"`
 	UpdatedAt            time.Time       `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
+	// MinPriceCents is the lowest variant price, kept by a trigger on
+	// variants for the price sort (productPrice); nil without variants.
+	// Never written from here (scanonly), and read where a statement
+	// selects every column of products (linkedTo).
+	MinPriceCents *int64 `bun:"min_price_cents,scanonly" json:"-"`
 }
 
 // ProductOption is one of up to three option names and the values its
