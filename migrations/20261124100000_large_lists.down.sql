@@ -7,7 +7,9 @@ DROP TRIGGER IF EXISTS order_counts_insert ON orders;
 DROP TRIGGER IF EXISTS order_counts_update ON orders;
 DROP TRIGGER IF EXISTS order_counts_delete ON orders;
 DROP FUNCTION IF EXISTS order_counts_add();
-DROP TABLE IF EXISTS order_counts;
+DROP FUNCTION IF EXISTS order_counts_apply(order_delta[]);
+DROP TABLE IF EXISTS order_counts, order_day_counts;
+DROP TYPE IF EXISTS order_delta;
 DROP INDEX IF EXISTS orders_store_created_statuses_idx, orders_store_total_idx, orders_store_updated_idx,
     orders_store_state_idx, orders_store_financial_idx, orders_store_fulfillment_idx,
     orders_email_trgm_idx, orders_number_display_trgm_idx, order_line_items_sku_trgm_idx,

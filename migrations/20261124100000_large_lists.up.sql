@@ -86,10 +86,13 @@ CREATE INDEX products_store_price_idx ON products (store_id, coalesce(min_price_
 CREATE INDEX products_store_price_desc_idx ON products (store_id, coalesce(min_price_cents, -1), id, status);
 
 -- Exact order totals. count(*) over a million orders takes longer than a
--- list may, so the number of a store's orders in each combination of the
--- three statuses is kept here, by statement triggers in the transaction of
--- every insert, update and delete of orders: the total of a list filtered
--- by statuses only (or not at all) is a sum over at most 84 rows.
+-- list may (100-270 ms), so the number of a store's orders is kept by
+-- statement triggers in the transaction of every insert, update and delete
+-- of orders: in order_counts per combination of the three statuses (the
+-- total of a list filtered by statuses only, or not at all, is a sum over
+-- at most 84 rows), and in order_day_counts also per day of creation (UTC),
+-- so a created_at range is the sum of its whole days plus a count of the
+-- orders of its two partial days (models CountOrders).
 CREATE TABLE order_counts (
     store_id           bigint NOT NULL,
     status             text NOT NULL,
@@ -98,35 +101,62 @@ CREATE TABLE order_counts (
     n                  bigint NOT NULL,
     PRIMARY KEY (store_id, status, financial_status, fulfillment_status)
 );
--- No foreign key to stores: deleting a store deletes its orders, whose
+CREATE TABLE order_day_counts (
+    store_id           bigint NOT NULL,
+    day                date NOT NULL,
+    status             text NOT NULL,
+    financial_status   text NOT NULL,
+    fulfillment_status text NOT NULL,
+    n                  bigint NOT NULL,
+    PRIMARY KEY (store_id, day, status, financial_status, fulfillment_status)
+);
+-- No foreign keys to stores: deleting a store deletes its orders, whose
 -- trigger then empties the store's counts; a foreign key's cascade could
 -- run first and the trigger would write counts for a store that is gone.
 
--- order_counts_add adds the rows of one statement's changes to the counts,
--- in key order so that concurrent changes take the count rows' locks in one
--- order, and drops counts that reach zero.
+-- An order_delta is a change of the counts: n orders more (or fewer) of a
+-- store, day and statuses.
+CREATE TYPE order_delta AS (store_id bigint, day date, status text, financial_status text, fulfillment_status text, n bigint);
+
+-- order_counts_apply adds deltas to both tables, in key order so that
+-- concurrent statements take the count rows' locks in one order, and drops
+-- counts that reach zero.
+CREATE FUNCTION order_counts_apply(deltas order_delta[]) RETURNS void LANGUAGE sql AS $$
+    INSERT INTO order_counts AS c
+    SELECT store_id, status, financial_status, fulfillment_status, sum(n) FROM unnest(deltas)
+    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (store_id, status, financial_status, fulfillment_status) DO UPDATE SET n = c.n + excluded.n;
+    INSERT INTO order_day_counts AS c
+    SELECT store_id, day, status, financial_status, fulfillment_status, sum(n) FROM unnest(deltas)
+    GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT (store_id, day, status, financial_status, fulfillment_status) DO UPDATE SET n = c.n + excluded.n;
+    DELETE FROM order_counts WHERE n = 0 AND store_id IN (SELECT store_id FROM unnest(deltas) WHERE n < 0);
+    DELETE FROM order_day_counts WHERE n = 0 AND store_id IN (SELECT store_id FROM unnest(deltas) WHERE n < 0);
+$$;
+
+-- order_counts_add turns one statement's changed rows into deltas, grouped.
 CREATE FUNCTION order_counts_add() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    deltas order_delta[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO order_counts AS c
-        SELECT store_id, status, financial_status, fulfillment_status, count(*)
-        FROM new_rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-        ON CONFLICT (store_id, status, financial_status, fulfillment_status) DO UPDATE SET n = c.n + excluded.n;
+        deltas := ARRAY(SELECT ROW(store_id, day, status, financial_status, fulfillment_status, n)::order_delta
+                        FROM (SELECT store_id, (created_at AT TIME ZONE 'UTC')::date AS day, status, financial_status, fulfillment_status, count(*) AS n
+                              FROM new_rows GROUP BY 1, 2, 3, 4, 5) g);
     ELSIF TG_OP = 'DELETE' THEN
-        UPDATE order_counts AS c SET n = c.n - d.n
-        FROM (SELECT store_id, status, financial_status, fulfillment_status, count(*) AS n
-              FROM old_rows GROUP BY 1, 2, 3, 4) d
-        WHERE (c.store_id, c.status, c.financial_status, c.fulfillment_status) = (d.store_id, d.status, d.financial_status, d.fulfillment_status);
-        DELETE FROM order_counts AS c USING (SELECT DISTINCT store_id FROM old_rows) s WHERE c.store_id = s.store_id AND c.n = 0;
+        deltas := ARRAY(SELECT ROW(store_id, day, status, financial_status, fulfillment_status, -n)::order_delta
+                        FROM (SELECT store_id, (created_at AT TIME ZONE 'UTC')::date AS day, status, financial_status, fulfillment_status, count(*) AS n
+                              FROM old_rows GROUP BY 1, 2, 3, 4, 5) g);
     ELSE
-        INSERT INTO order_counts AS c
-        SELECT store_id, status, financial_status, fulfillment_status, sum(d)
-        FROM (SELECT store_id, status, financial_status, fulfillment_status, 1 AS d FROM new_rows
-              UNION ALL
-              SELECT store_id, status, financial_status, fulfillment_status, -1 FROM old_rows) changes
-        GROUP BY 1, 2, 3, 4 HAVING sum(d) <> 0 ORDER BY 1, 2, 3, 4
-        ON CONFLICT (store_id, status, financial_status, fulfillment_status) DO UPDATE SET n = c.n + excluded.n;
-        DELETE FROM order_counts AS c USING (SELECT DISTINCT store_id FROM old_rows) s WHERE c.store_id = s.store_id AND c.n = 0;
+        deltas := ARRAY(SELECT ROW(store_id, day, status, financial_status, fulfillment_status, n)::order_delta
+                        FROM (SELECT store_id, day, status, financial_status, fulfillment_status, sum(d) AS n
+                              FROM (SELECT store_id, (created_at AT TIME ZONE 'UTC')::date AS day, status, financial_status, fulfillment_status, 1 AS d FROM new_rows
+                                    UNION ALL
+                                    SELECT store_id, (created_at AT TIME ZONE 'UTC')::date, status, financial_status, fulfillment_status, -1 FROM old_rows) changes
+                              GROUP BY 1, 2, 3, 4, 5 HAVING sum(d) <> 0) g);
+    END IF;
+    IF cardinality(deltas) > 0 THEN
+        PERFORM order_counts_apply(deltas);
     END IF;
     RETURN NULL;
 END
@@ -140,6 +170,9 @@ CREATE TRIGGER order_counts_update AFTER UPDATE ON orders
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION order_counts_add();
 CREATE TRIGGER order_counts_delete AFTER DELETE ON orders
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION order_counts_add();
+INSERT INTO order_day_counts
+SELECT store_id, (created_at AT TIME ZONE 'UTC')::date, status, financial_status, fulfillment_status, count(*)
+FROM orders GROUP BY 1, 2, 3, 4, 5;
 INSERT INTO order_counts
-SELECT store_id, status, financial_status, fulfillment_status, count(*)
-FROM orders GROUP BY 1, 2, 3, 4;
+SELECT store_id, status, financial_status, fulfillment_status, sum(n)
+FROM order_day_counts GROUP BY 1, 2, 3, 4;

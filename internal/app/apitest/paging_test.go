@@ -198,16 +198,19 @@ func TestCursorSameOnBothSurfaces(t *testing.T) {
 	}
 }
 
-// TestOrderTotalsFollowEveryWrite: the totals the counts table answers
-// (no filter, or statuses only) equal count(*) after inserts, status
-// changes through the API, and deletes, in every store.
+// TestOrderTotalsFollowEveryWrite: the totals the counts tables answer
+// (statuses and a created_at range, whole days and partial ones) equal
+// count(*) after inserts, status changes through the API, and deletes, in
+// every store.
 func TestOrderTotalsFollowEveryWrite(t *testing.T) {
 	e, s, key := newAcme(t)
 	other := e.Store("Other")
 	var ids []int64
-	for i := range 6 {
+	day0 := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 12 {
 		payment := []string{"paid", "pending", "authorized"}[i%3]
-		ids = append(ids, createOrder(t, e, s.ID, orderSpec{payment: payment}).ID)
+		at := day0.Add(time.Duration(i) * 9 * time.Hour) // over five days
+		ids = append(ids, createOrder(t, e, s.ID, orderSpec{payment: payment, createdAt: at}).ID)
 	}
 	createOrder(t, e, other.ID, orderSpec{})
 	e.Do(http.MethodPost, orderPath(ids[0])+"/cancel", key, map[string]any{"reason": "customer"}).Expect(t, http.StatusOK)
@@ -217,12 +220,25 @@ func TestOrderTotalsFollowEveryWrite(t *testing.T) {
 	}
 	filters := []string{"", "status=open", "status=cancelled", "status=archived", "financial_status=paid",
 		"financial_status=pending", "financial_status=authorized", "fulfillment_status=unfulfilled",
-		"status=open&financial_status=pending&fulfillment_status=unfulfilled"}
+		"status=open&financial_status=pending&fulfillment_status=unfulfilled",
+		"created_at_min=2026-05-01T00:00:00Z", "created_at_min=2026-05-02T04:00:00Z",
+		"created_at_max=2026-05-03T00:00:00Z", "created_at_max=2026-05-03T20:59:59Z",
+		"created_at_min=2026-05-01T09:00:00Z&created_at_max=2026-05-04T09:00:00Z",
+		"created_at_min=2026-05-01T10:00:00Z&created_at_max=2026-05-04T08:00:00Z&financial_status=paid",
+		"created_at_min=2026-05-02T01:00:00Z&created_at_max=2026-05-02T23:00:00Z",
+		"created_at_min=2026-05-02T00:00:00Z&created_at_max=2026-05-03T00:00:00Z"}
 	for _, f := range filters {
 		r := e.Do(http.MethodGet, "/store/orders?limit=1&"+f, key, nil).Expect(t, http.StatusOK)
 		q := e.DB.NewSelect().TableExpr("orders").Where("store_id = ?", s.ID)
 		for _, cond := range strings.Split(f, "&") {
-			if name, value, ok := strings.Cut(cond, "="); ok {
+			name, value, ok := strings.Cut(cond, "=")
+			switch {
+			case !ok:
+			case name == "created_at_min":
+				q = q.Where("created_at >= ?", value)
+			case name == "created_at_max":
+				q = q.Where("created_at <= ?", value)
+			default:
 				q = q.Where("? = ?", bun.Ident(name), value)
 			}
 		}
@@ -235,7 +251,8 @@ func TestOrderTotalsFollowEveryWrite(t *testing.T) {
 		}
 	}
 	var rows int
-	if err := e.DB.NewRaw("SELECT count(*) FROM order_counts WHERE n = 0").Scan(context.Background(), &rows); err != nil || rows != 0 {
+	if err := e.DB.NewRaw("SELECT (SELECT count(*) FROM order_counts WHERE n = 0) + (SELECT count(*) FROM order_day_counts WHERE n = 0)").
+		Scan(context.Background(), &rows); err != nil || rows != 0 {
 		t.Fatalf("counts of zero kept: %d %v", rows, err)
 	}
 }
