@@ -3,14 +3,15 @@
 -- The plans behind each index are in docs/architecture.md ("Lists at a
 -- million orders"). Every index is a plain CREATE INDEX: a migration is one
 -- transaction, and CREATE INDEX CONCURRENTLY cannot run inside one. On a
--- store that is already large the migration holds off writes to orders and
--- products while it builds (about a minute for a million orders; README
--- "Lists").
+-- store that is already large the migration holds off writes to orders,
+-- products and variants while it builds (about a minute for a million
+-- orders; README "Performance", "A large store").
 
--- Orders: one index per sort, each ending with the three statuses, so that
--- a page past the first rows finds its ids in the index alone (models
--- Paging.Apply reads the rows it skips as ids, an index-only scan), and
--- a status filter is checked in the index without reading the row.
+-- Orders: one index per sort, each ending with the three statuses (and the
+-- creation time), so that a page past the first rows finds its ids in the
+-- index alone (models Paging.Apply reads the rows it skips as ids, an
+-- index-only scan), and a status or creation-time filter is checked in the
+-- index without reading the row.
 CREATE INDEX orders_store_created_statuses_idx ON orders (store_id, created_at, id, status, financial_status, fulfillment_status);
 CREATE INDEX orders_store_total_idx ON orders (store_id, total_cents, id, status, financial_status, fulfillment_status, created_at);
 CREATE INDEX orders_store_updated_idx ON orders (store_id, updated_at, id, status, financial_status, fulfillment_status, created_at);
