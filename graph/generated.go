@@ -760,8 +760,9 @@ type ComplexityRoot struct {
 		APIKeyScopeResources      func(childComplexity int) int
 		APIKeys                   func(childComplexity int, limit *int64, offset *int64) int
 		APIKeysCount              func(childComplexity int) int
-		AuditLogs                 func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64) int
+		AuditLogs                 func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
 		AuditLogsCount            func(childComplexity int, filter *models.AuditLogFilter) int
+		AuditLogsNextCursor       func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
 		AwaitingCapture           func(childComplexity int, limit *int64, offset *int64) int
 		AwaitingCaptureActivity   func(childComplexity int, id int64) int
 		AwaitingCaptureAttention  func(childComplexity int) int
@@ -786,8 +787,9 @@ type ComplexityRoot struct {
 		DiscountsCount            func(childComplexity int, filter *models.DiscountFilter) int
 		DraftOrder                func(childComplexity int, id int64) int
 		DraftOrderShippingRates   func(childComplexity int, id int64, limit *int64, offset *int64) int
-		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64) int
+		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
 		DraftOrdersCount          func(childComplexity int, filter *models.DraftOrderFilter) int
+		DraftOrdersNextCursor     func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
 		McpActivity               func(childComplexity int, limit *int64, offset *int64) int
 		McpEndpoint               func(childComplexity int) int
 		McpKeys                   func(childComplexity int, limit *int64, offset *int64) int
@@ -813,9 +815,10 @@ type ComplexityRoot struct {
 		ProductsNextCursor        func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
 		ReviewCounts              func(childComplexity int, filter *models.ReviewFilter) int
 		ReviewImportTemplate      func(childComplexity int, format *SheetFormat) int
-		Reviews                   func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64) int
+		Reviews                   func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
 		ReviewsCount              func(childComplexity int, filter *models.ReviewFilter) int
 		ReviewsExport             func(childComplexity int, filter *models.ReviewFilter, format *SheetFormat) int
+		ReviewsNextCursor         func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
 		ShippingZone              func(childComplexity int, id int64) int
 		ShippingZones             func(childComplexity int, limit *int64, offset *int64) int
 		ShippingZonesCount        func(childComplexity int) int
@@ -1260,7 +1263,8 @@ type QueryResolver interface {
 	McpKeys(ctx context.Context, limit *int64, offset *int64) ([]models.MCPKey, error)
 	McpActivity(ctx context.Context, limit *int64, offset *int64) ([]models.MCPActivity, error)
 	McpPresets(ctx context.Context) ([]models.MCPPreset, error)
-	AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64) ([]models.AuditLog, error)
+	AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) ([]models.AuditLog, error)
+	AuditLogsNextCursor(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	AuditLogsCount(ctx context.Context, filter *models.AuditLogFilter) (int64, error)
 	Bundles(ctx context.Context, limit *int64, offset *int64) ([]models.BundleOffer, error)
 	BundlesCount(ctx context.Context) (int64, error)
@@ -1276,7 +1280,8 @@ type QueryResolver interface {
 	Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error)
 	DiscountsCount(ctx context.Context, filter *models.DiscountFilter) (int64, error)
 	Discount(ctx context.Context, id int64) (*models.Discount, error)
-	DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error)
+	DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) ([]models.DraftOrder, error)
+	DraftOrdersNextCursor(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error)
 	DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error)
 	DraftOrderShippingRates(ctx context.Context, id int64, limit *int64, offset *int64) ([]DraftShippingRate, error)
@@ -1303,7 +1308,8 @@ type QueryResolver interface {
 	ProductOptionsCount(ctx context.Context, q *string) (int64, error)
 	ProductsExport(ctx context.Context, filter *models.ProductFilter, format *SheetFormat) (*Download, error)
 	ProductImportTemplate(ctx context.Context, format *SheetFormat) (*Download, error)
-	Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64) ([]models.Review, error)
+	Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) ([]models.Review, error)
+	ReviewsNextCursor(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	ReviewsCount(ctx context.Context, filter *models.ReviewFilter) (int64, error)
 	ReviewCounts(ctx context.Context, filter *models.ReviewFilter) (*models.ReviewCounts, error)
 	ReviewsExport(ctx context.Context, filter *models.ReviewFilter, format *SheetFormat) (*Download, error)
@@ -5152,7 +5158,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditLogs(childComplexity, args["filter"].(*models.AuditLogFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.AuditLogs(childComplexity, args["filter"].(*models.AuditLogFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.auditLogsCount":
 		if e.ComplexityRoot.Query.AuditLogsCount == nil {
 			break
@@ -5164,6 +5170,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AuditLogsCount(childComplexity, args["filter"].(*models.AuditLogFilter)), true
+	case "Query.auditLogsNextCursor":
+		if e.ComplexityRoot.Query.AuditLogsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_auditLogsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AuditLogsNextCursor(childComplexity, args["filter"].(*models.AuditLogFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.awaitingCapture":
 		if e.ComplexityRoot.Query.AwaitingCapture == nil {
 			break
@@ -5413,7 +5430,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.DraftOrders(childComplexity, args["filter"].(*models.DraftOrderFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.DraftOrders(childComplexity, args["filter"].(*models.DraftOrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.draftOrdersCount":
 		if e.ComplexityRoot.Query.DraftOrdersCount == nil {
 			break
@@ -5425,6 +5442,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DraftOrdersCount(childComplexity, args["filter"].(*models.DraftOrderFilter)), true
+	case "Query.draftOrdersNextCursor":
+		if e.ComplexityRoot.Query.DraftOrdersNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_draftOrdersNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DraftOrdersNextCursor(childComplexity, args["filter"].(*models.DraftOrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 
 	case "Query.mcpActivity":
 		if e.ComplexityRoot.Query.McpActivity == nil {
@@ -5696,7 +5724,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Reviews(childComplexity, args["filter"].(*models.ReviewFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.Reviews(childComplexity, args["filter"].(*models.ReviewFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.reviewsCount":
 		if e.ComplexityRoot.Query.ReviewsCount == nil {
 			break
@@ -5719,6 +5747,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ReviewsExport(childComplexity, args["filter"].(*models.ReviewFilter), args["format"].(*SheetFormat)), true
+	case "Query.reviewsNextCursor":
+		if e.ComplexityRoot.Query.ReviewsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_reviewsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ReviewsNextCursor(childComplexity, args["filter"].(*models.ReviewFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.shippingZone":
 		if e.ComplexityRoot.Query.ShippingZone == nil {
 			break
@@ -7493,8 +7532,10 @@ input AuditLogFilter {
 }
 
 extend type Query {
-  "Newest first."
-  auditLogs(filter: AuditLogFilter, limit: Int, offset: Int): [AuditLog!]! @access(scope: "audit-logs:read", role: ADMIN)
+  "A page of the audit log under filter, newest first: limit entries from offset, or after cursor (README Conventions, Paging)."
+  auditLogs(filter: AuditLogFilter, limit: Int, offset: Int, cursor: String): [AuditLog!]! @access(scope: "audit-logs:read", role: ADMIN)
+  "The cursor of the page after the one auditLogs answers for the same arguments; null when that page is the last."
+  auditLogsNextCursor(filter: AuditLogFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "audit-logs:read", role: ADMIN)
   auditLogsCount(filter: AuditLogFilter): Int! @access(scope: "audit-logs:read", role: ADMIN)
 }
 `, BuiltIn: false},
@@ -8155,8 +8196,10 @@ type DraftOrderPaid {
 }
 
 extend type Query {
-  "Newest first."
-  draftOrders(filter: DraftOrderFilter, limit: Int, offset: Int): [DraftOrder!]! @access(scope: "draft-orders:read")
+  "A page of the drafts under filter, newest first: limit of them from offset, or after cursor (README Conventions, Paging)."
+  draftOrders(filter: DraftOrderFilter, limit: Int, offset: Int, cursor: String): [DraftOrder!]! @access(scope: "draft-orders:read")
+  "The cursor of the page after the one draftOrders answers for the same arguments; null when that page is the last."
+  draftOrdersNextCursor(filter: DraftOrderFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "draft-orders:read")
   draftOrdersCount(filter: DraftOrderFilter): Int! @access(scope: "draft-orders:read")
   draftOrder(id: Int!): DraftOrder! @access(scope: "draft-orders:read")
   "Cheapest first."
@@ -8867,8 +8910,10 @@ type ReviewImportReport {
 }
 
 extend type Query {
-  "Newest first."
-  reviews(filter: ReviewFilter, limit: Int, offset: Int): [Review!]! @access(scope: "reviews:read")
+  "A page of the reviews under filter, newest first: limit of them from offset, or after cursor (README Conventions, Paging)."
+  reviews(filter: ReviewFilter, limit: Int, offset: Int, cursor: String): [Review!]! @access(scope: "reviews:read")
+  "The cursor of the page after the one reviews answers for the same arguments; null when that page is the last."
+  reviewsNextCursor(filter: ReviewFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "reviews:read")
   reviewsCount(filter: ReviewFilter): Int! @access(scope: "reviews:read")
   reviewCounts(filter: ReviewFilter): ReviewCounts! @access(scope: "reviews:read")
   reviewsExport(filter: ReviewFilter, format: SheetFormat): Download! @access(scope: "reviews:read", role: ADMIN)
@@ -12378,6 +12423,44 @@ func (ec *executionContext) field_Query_auditLogsCount_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_auditLogsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AuditLogFilter, error) {
+			return ec.unmarshalOAuditLogFilter2ᚖstoreadminᚋmodelsᚐAuditLogFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_auditLogs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12405,6 +12488,14 @@ func (ec *executionContext) field_Query_auditLogs_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -12792,6 +12883,44 @@ func (ec *executionContext) field_Query_draftOrdersCount_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_draftOrdersNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.DraftOrderFilter, error) {
+			return ec.unmarshalODraftOrderFilter2ᚖstoreadminᚋmodelsᚐDraftOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_draftOrders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12819,6 +12948,14 @@ func (ec *executionContext) field_Query_draftOrders_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -13326,6 +13463,44 @@ func (ec *executionContext) field_Query_reviewsExport_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_reviewsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.ReviewFilter, error) {
+			return ec.unmarshalOReviewFilter2ᚖstoreadminᚋmodelsᚐReviewFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_reviews_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13353,6 +13528,14 @@ func (ec *executionContext) field_Query_reviews_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -30588,7 +30771,7 @@ func (ec *executionContext) _Query_auditLogs(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditLogs(ctx, fc.Args["filter"].(*models.AuditLogFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().AuditLogs(ctx, fc.Args["filter"].(*models.AuditLogFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -30639,6 +30822,73 @@ func (ec *executionContext) fieldContext_Query_auditLogs(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_auditLogs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_auditLogsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditLogsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AuditLogsNextCursor(ctx, fc.Args["filter"].(*models.AuditLogFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "audit-logs:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditLogsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_auditLogsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -31641,7 +31891,7 @@ func (ec *executionContext) _Query_draftOrders(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().DraftOrders(ctx, fc.Args["filter"].(*models.DraftOrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().DraftOrders(ctx, fc.Args["filter"].(*models.DraftOrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -31687,6 +31937,68 @@ func (ec *executionContext) fieldContext_Query_draftOrders(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_draftOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_draftOrdersNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_draftOrdersNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DraftOrdersNextCursor(ctx, fc.Args["filter"].(*models.DraftOrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_draftOrdersNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_draftOrdersNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -33336,7 +33648,7 @@ func (ec *executionContext) _Query_reviews(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Reviews(ctx, fc.Args["filter"].(*models.ReviewFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().Reviews(ctx, fc.Args["filter"].(*models.ReviewFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -33394,6 +33706,68 @@ func (ec *executionContext) fieldContext_Query_reviews(ctx context.Context, fiel
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_reviews_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_reviewsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_reviewsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ReviewsNextCursor(ctx, fc.Args["filter"].(*models.ReviewFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_reviewsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_reviewsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -49363,6 +49737,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "auditLogsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_auditLogsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "auditLogsCount":
 			field := field
 
@@ -49704,6 +50100,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_draftOrders(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "draftOrdersNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_draftOrdersNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -50298,6 +50716,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_reviews(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "reviewsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_reviewsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/auth"
+	"storeadmin/models"
 )
 
 // pgOrders makes 23 orders whose totals and creation times repeat, so
@@ -39,8 +41,9 @@ func pgOrders(t *testing.T, e *apitest.Env, storeID int64) {
 // pgWalk reads a REST list twice, page by page of 4: by offset, and by the
 // cursors each page gives. It fails unless both give the same ids in the
 // same order, the cursor of the last page is null, and the walk read
-// every row (want).
-func pgWalk(t *testing.T, e *apitest.Env, key, path, rows string, want int) []int64 {
+// every row (want). The list's payload holds rows, total, next_cursor and
+// extra.
+func pgWalk(t *testing.T, e *apitest.Env, key, path, rows string, want int, extra ...string) []int64 {
 	t.Helper()
 	sep := "?"
 	if strings.Contains(path, "?") {
@@ -66,7 +69,7 @@ func pgWalk(t *testing.T, e *apitest.Env, key, path, rows string, want int) []in
 			q += "&cursor=" + url.QueryEscape(cursor)
 		}
 		r := e.Do(http.MethodGet, q, key, nil).Expect(t, http.StatusOK)
-		expectPayload(t, r, rows, "total", "next_cursor")
+		expectPayload(t, r, append([]string{rows, "total", "next_cursor"}, extra...)...)
 		byCursor = append(byCursor, pgIDs(r.List(rows))...)
 		next, ok := r.Body["next_cursor"].(string)
 		if !ok {
@@ -83,8 +86,8 @@ func pgWalk(t *testing.T, e *apitest.Env, key, path, rows string, want int) []in
 	if !slices.Equal(byOffset, byCursor) {
 		t.Fatalf("%s: by offset %v, by cursor %v", path, byOffset, byCursor)
 	}
-	if len(byCursor) != want {
-		t.Fatalf("%s: walked %d rows, want %d", path, len(byCursor), want)
+	if len(byCursor) != want || slices.Contains(byCursor, 0) || len(slices.Compact(slices.Sorted(slices.Values(byCursor)))) != want {
+		t.Fatalf("%s: walked %v, want %d distinct rows", path, byCursor, want)
 	}
 	return byCursor
 }
@@ -257,11 +260,17 @@ func TestOrderTotalsFollowEveryWrite(t *testing.T) {
 	}
 }
 
-// pgIDs are the ids of a list's rows, in order.
+// pgIDs are the ids of a list's rows, in order (a review's id is a
+// string).
 func pgIDs(rows []any) []int64 {
 	out := make([]int64, len(rows))
 	for i, r := range rows {
-		out[i], _ = asWhole(r.(map[string]any)["id"])
+		switch id := r.(map[string]any)["id"].(type) {
+		case string:
+			out[i], _ = strconv.ParseInt(id, 10, 64)
+		default:
+			out[i], _ = asWhole(id)
+		}
 	}
 	return out
 }
@@ -295,4 +304,32 @@ func TestPriceSortFollowsVariants(t *testing.T) {
 	if got := order("-price"); !slices.Equal(got, []int64{c, b, a}) {
 		t.Fatalf("-price, a without variants last: %v", got)
 	}
+}
+
+// TestCursorWalkOtherLists: the audit log, the drafts and the reviews,
+// newest first, walked by cursor, are what offset paging gives, with rows
+// made in the same instant (one statement) among them.
+func TestCursorWalkOtherLists(t *testing.T) {
+	e, s, key := newAcme(t)
+	for i := range 9 {
+		e.Do(http.MethodPut, "/store/settings", key, map[string]any{"namespace": "shop", "key": fmt.Sprintf("k%d", i), "value": i}).Expect(t, http.StatusOK)
+	}
+	pgWalk(t, e, key, "/store/audit-logs", "logs", 9)
+	pgWalk(t, e, key, "/store/audit-logs?action=putStoreSetting", "logs", 9)
+
+	ds := newDraftOrderStore(t, e, "Drafts")
+	for i := range 7 {
+		createDraftOrder(t, e, ds.admin, map[string]any{"email": fmt.Sprintf("d%d@example.com", i)})
+	}
+	pgWalk(t, e, ds.admin, "/store/draft-orders", "draft_orders", 7)
+
+	var rs []models.Review
+	p := insertProduct(t, e, s.ID, "reviewed")
+	for i := range 10 {
+		rs = append(rs, models.Review{StoreID: s.ID, ProductID: p, Rating: 1 + int64(i%5), Author: "A", Status: models.ReviewPublished, Source: "storefront"})
+	}
+	if err := models.InsertReviews(context.Background(), e.DB, rs); err != nil {
+		t.Fatal(err)
+	}
+	pgWalk(t, e, key, "/store/reviews", "reviews", 10, "counts")
 }
