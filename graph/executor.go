@@ -42,6 +42,7 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 	exec.Use(mutationBudget{})
 	exec.Use(queryTextLimit{})
 	exec.Use(freshReadsAfterWrites{})
+	exec.Use(sharedReads{})
 	exec.SetErrorPresenter(errorPresenter(log))
 	exec.SetRecoverFunc(func(ctx context.Context, v any) error {
 		log.ErrorContext(ctx, "panic in resolver", "panic", v, "stack", string(debug.Stack()))

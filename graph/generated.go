@@ -760,8 +760,9 @@ type ComplexityRoot struct {
 		APIKeyScopeResources      func(childComplexity int) int
 		APIKeys                   func(childComplexity int, limit *int64, offset *int64) int
 		APIKeysCount              func(childComplexity int) int
-		AuditLogs                 func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64) int
+		AuditLogs                 func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
 		AuditLogsCount            func(childComplexity int, filter *models.AuditLogFilter) int
+		AuditLogsNextCursor       func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
 		AwaitingCapture           func(childComplexity int, limit *int64, offset *int64) int
 		AwaitingCaptureActivity   func(childComplexity int, id int64) int
 		AwaitingCaptureAttention  func(childComplexity int) int
@@ -786,8 +787,9 @@ type ComplexityRoot struct {
 		DiscountsCount            func(childComplexity int, filter *models.DiscountFilter) int
 		DraftOrder                func(childComplexity int, id int64) int
 		DraftOrderShippingRates   func(childComplexity int, id int64, limit *int64, offset *int64) int
-		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64) int
+		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
 		DraftOrdersCount          func(childComplexity int, filter *models.DraftOrderFilter) int
+		DraftOrdersNextCursor     func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
 		McpActivity               func(childComplexity int, limit *int64, offset *int64) int
 		McpEndpoint               func(childComplexity int) int
 		McpKeys                   func(childComplexity int, limit *int64, offset *int64) int
@@ -798,22 +800,25 @@ type ComplexityRoot struct {
 		OrderActivity             func(childComplexity int, id int64) int
 		OrderFulfilled            func(childComplexity int, id int64) int
 		OrderFulfillments         func(childComplexity int, id int64) int
-		Orders                    func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64) int
+		Orders                    func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
 		OrdersCount               func(childComplexity int, filter *models.OrderFilter) int
 		OrdersExport              func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
+		OrdersNextCursor          func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
 		Product                   func(childComplexity int, id int64) int
 		ProductHandleAvailable    func(childComplexity int, handle string, id *int64) int
 		ProductImportTemplate     func(childComplexity int, format *SheetFormat) int
 		ProductOptions            func(childComplexity int, q *string, limit *int64, offset *int64) int
 		ProductOptionsCount       func(childComplexity int, q *string) int
-		Products                  func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64) int
+		Products                  func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
 		ProductsCount             func(childComplexity int, filter *models.ProductFilter) int
 		ProductsExport            func(childComplexity int, filter *models.ProductFilter, format *SheetFormat) int
+		ProductsNextCursor        func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
 		ReviewCounts              func(childComplexity int, filter *models.ReviewFilter) int
 		ReviewImportTemplate      func(childComplexity int, format *SheetFormat) int
-		Reviews                   func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64) int
+		Reviews                   func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
 		ReviewsCount              func(childComplexity int, filter *models.ReviewFilter) int
 		ReviewsExport             func(childComplexity int, filter *models.ReviewFilter, format *SheetFormat) int
+		ReviewsNextCursor         func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
 		ShippingZone              func(childComplexity int, id int64) int
 		ShippingZones             func(childComplexity int, limit *int64, offset *int64) int
 		ShippingZonesCount        func(childComplexity int) int
@@ -1258,7 +1263,8 @@ type QueryResolver interface {
 	McpKeys(ctx context.Context, limit *int64, offset *int64) ([]models.MCPKey, error)
 	McpActivity(ctx context.Context, limit *int64, offset *int64) ([]models.MCPActivity, error)
 	McpPresets(ctx context.Context) ([]models.MCPPreset, error)
-	AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64) ([]models.AuditLog, error)
+	AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) ([]models.AuditLog, error)
+	AuditLogsNextCursor(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	AuditLogsCount(ctx context.Context, filter *models.AuditLogFilter) (int64, error)
 	Bundles(ctx context.Context, limit *int64, offset *int64) ([]models.BundleOffer, error)
 	BundlesCount(ctx context.Context) (int64, error)
@@ -1274,11 +1280,13 @@ type QueryResolver interface {
 	Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error)
 	DiscountsCount(ctx context.Context, filter *models.DiscountFilter) (int64, error)
 	Discount(ctx context.Context, id int64) (*models.Discount, error)
-	DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error)
+	DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) ([]models.DraftOrder, error)
+	DraftOrdersNextCursor(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error)
 	DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error)
 	DraftOrderShippingRates(ctx context.Context, id int64, limit *int64, offset *int64) ([]DraftShippingRate, error)
-	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error)
+	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) ([]models.Order, error)
+	OrdersNextCursor(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error)
 	Order(ctx context.Context, id int64) (*models.Order, error)
 	OrderActivity(ctx context.Context, id int64) (*UseractivityLog, error)
@@ -1291,7 +1299,8 @@ type QueryResolver interface {
 	AwaitingCapturePayment(ctx context.Context, id int64) (*models.AwaitingCapture, error)
 	AwaitingCaptureActivity(ctx context.Context, id int64) (*UseractivityLog, error)
 	AwaitingCaptureCheckout(ctx context.Context, id int64) (*Checkout, error)
-	Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error)
+	Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) ([]models.Product, error)
+	ProductsNextCursor(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error)
 	Product(ctx context.Context, id int64) (*models.Product, error)
 	ProductHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error)
@@ -1299,7 +1308,8 @@ type QueryResolver interface {
 	ProductOptionsCount(ctx context.Context, q *string) (int64, error)
 	ProductsExport(ctx context.Context, filter *models.ProductFilter, format *SheetFormat) (*Download, error)
 	ProductImportTemplate(ctx context.Context, format *SheetFormat) (*Download, error)
-	Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64) ([]models.Review, error)
+	Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) ([]models.Review, error)
+	ReviewsNextCursor(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	ReviewsCount(ctx context.Context, filter *models.ReviewFilter) (int64, error)
 	ReviewCounts(ctx context.Context, filter *models.ReviewFilter) (*models.ReviewCounts, error)
 	ReviewsExport(ctx context.Context, filter *models.ReviewFilter, format *SheetFormat) (*Download, error)
@@ -5148,7 +5158,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditLogs(childComplexity, args["filter"].(*models.AuditLogFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.AuditLogs(childComplexity, args["filter"].(*models.AuditLogFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.auditLogsCount":
 		if e.ComplexityRoot.Query.AuditLogsCount == nil {
 			break
@@ -5160,6 +5170,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AuditLogsCount(childComplexity, args["filter"].(*models.AuditLogFilter)), true
+	case "Query.auditLogsNextCursor":
+		if e.ComplexityRoot.Query.AuditLogsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_auditLogsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AuditLogsNextCursor(childComplexity, args["filter"].(*models.AuditLogFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.awaitingCapture":
 		if e.ComplexityRoot.Query.AwaitingCapture == nil {
 			break
@@ -5409,7 +5430,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.DraftOrders(childComplexity, args["filter"].(*models.DraftOrderFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.DraftOrders(childComplexity, args["filter"].(*models.DraftOrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.draftOrdersCount":
 		if e.ComplexityRoot.Query.DraftOrdersCount == nil {
 			break
@@ -5421,6 +5442,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DraftOrdersCount(childComplexity, args["filter"].(*models.DraftOrderFilter)), true
+	case "Query.draftOrdersNextCursor":
+		if e.ComplexityRoot.Query.DraftOrdersNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_draftOrdersNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DraftOrdersNextCursor(childComplexity, args["filter"].(*models.DraftOrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 
 	case "Query.mcpActivity":
 		if e.ComplexityRoot.Query.McpActivity == nil {
@@ -5527,7 +5559,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Orders(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.Orders(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.ordersCount":
 		if e.ComplexityRoot.Query.OrdersCount == nil {
 			break
@@ -5550,6 +5582,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrdersExport(childComplexity, args["filter"].(*models.OrderFilter), args["format"].(*SheetFormat)), true
+	case "Query.ordersNextCursor":
+		if e.ComplexityRoot.Query.OrdersNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ordersNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrdersNextCursor(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.product":
 		if e.ComplexityRoot.Query.Product == nil {
 			break
@@ -5615,7 +5658,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Products(childComplexity, args["filter"].(*models.ProductFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.Products(childComplexity, args["filter"].(*models.ProductFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.productsCount":
 		if e.ComplexityRoot.Query.ProductsCount == nil {
 			break
@@ -5638,6 +5681,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ProductsExport(childComplexity, args["filter"].(*models.ProductFilter), args["format"].(*SheetFormat)), true
+	case "Query.productsNextCursor":
+		if e.ComplexityRoot.Query.ProductsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_productsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ProductsNextCursor(childComplexity, args["filter"].(*models.ProductFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.reviewCounts":
 		if e.ComplexityRoot.Query.ReviewCounts == nil {
 			break
@@ -5670,7 +5724,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Reviews(childComplexity, args["filter"].(*models.ReviewFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+		return e.ComplexityRoot.Query.Reviews(childComplexity, args["filter"].(*models.ReviewFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.reviewsCount":
 		if e.ComplexityRoot.Query.ReviewsCount == nil {
 			break
@@ -5693,6 +5747,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ReviewsExport(childComplexity, args["filter"].(*models.ReviewFilter), args["format"].(*SheetFormat)), true
+	case "Query.reviewsNextCursor":
+		if e.ComplexityRoot.Query.ReviewsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_reviewsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ReviewsNextCursor(childComplexity, args["filter"].(*models.ReviewFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.shippingZone":
 		if e.ComplexityRoot.Query.ShippingZone == nil {
 			break
@@ -7467,8 +7532,10 @@ input AuditLogFilter {
 }
 
 extend type Query {
-  "Newest first."
-  auditLogs(filter: AuditLogFilter, limit: Int, offset: Int): [AuditLog!]! @access(scope: "audit-logs:read", role: ADMIN)
+  "A page of the audit log under filter, newest first: limit entries from offset, or after cursor (README Conventions, Paging)."
+  auditLogs(filter: AuditLogFilter, limit: Int, offset: Int, cursor: String): [AuditLog!]! @access(scope: "audit-logs:read", role: ADMIN)
+  "The cursor of the page after the one auditLogs answers for the same arguments; null when that page is the last."
+  auditLogsNextCursor(filter: AuditLogFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "audit-logs:read", role: ADMIN)
   auditLogsCount(filter: AuditLogFilter): Int! @access(scope: "audit-logs:read", role: ADMIN)
 }
 `, BuiltIn: false},
@@ -8129,8 +8196,10 @@ type DraftOrderPaid {
 }
 
 extend type Query {
-  "Newest first."
-  draftOrders(filter: DraftOrderFilter, limit: Int, offset: Int): [DraftOrder!]! @access(scope: "draft-orders:read")
+  "A page of the drafts under filter, newest first: limit of them from offset, or after cursor (README Conventions, Paging)."
+  draftOrders(filter: DraftOrderFilter, limit: Int, offset: Int, cursor: String): [DraftOrder!]! @access(scope: "draft-orders:read")
+  "The cursor of the page after the one draftOrders answers for the same arguments; null when that page is the last."
+  draftOrdersNextCursor(filter: DraftOrderFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "draft-orders:read")
   draftOrdersCount(filter: DraftOrderFilter): Int! @access(scope: "draft-orders:read")
   draftOrder(id: Int!): DraftOrder! @access(scope: "draft-orders:read")
   "Cheapest first."
@@ -8498,7 +8567,10 @@ type FulfillmentCreated {
 }
 
 extend type Query {
-  orders(filter: OrderFilter, limit: Int, offset: Int): [Order!]! @access(scope: "orders:read")
+  "A page of the orders under filter: limit of them from offset, or after cursor (a next_cursor of the same list; README Conventions, Paging)."
+  orders(filter: OrderFilter, limit: Int, offset: Int, cursor: String): [Order!]! @access(scope: "orders:read")
+  "The cursor of the page after the one orders answers for the same arguments; null when that page is the last. Asked with orders, it costs no statement of its own."
+  ordersNextCursor(filter: OrderFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "orders:read")
   ordersCount(filter: OrderFilter): Int! @access(scope: "orders:read")
   order(id: Int!): Order! @access(scope: "orders:read")
   "The order's timeline; the shopper's browsing joins it when sessions are recorded."
@@ -8724,7 +8796,10 @@ type ImportReport {
 }
 
 extend type Query {
-  products(filter: ProductFilter, limit: Int, offset: Int): [Product!]! @access(scope: "products:read")
+  "A page of the products under filter: limit of them from offset, or after cursor (a next_cursor of the same list; README Conventions, Paging)."
+  products(filter: ProductFilter, limit: Int, offset: Int, cursor: String): [Product!]! @access(scope: "products:read")
+  "The cursor of the page after the one products answers for the same arguments; null when that page is the last. Asked with products, it costs no statement of its own."
+  productsNextCursor(filter: ProductFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "products:read")
   productsCount(filter: ProductFilter): Int! @access(scope: "products:read")
   product(id: Int!): Product! @access(scope: "products:read")
   "Whether no other product of the store has this handle; id excludes the product being edited."
@@ -8835,8 +8910,10 @@ type ReviewImportReport {
 }
 
 extend type Query {
-  "Newest first."
-  reviews(filter: ReviewFilter, limit: Int, offset: Int): [Review!]! @access(scope: "reviews:read")
+  "A page of the reviews under filter, newest first: limit of them from offset, or after cursor (README Conventions, Paging)."
+  reviews(filter: ReviewFilter, limit: Int, offset: Int, cursor: String): [Review!]! @access(scope: "reviews:read")
+  "The cursor of the page after the one reviews answers for the same arguments; null when that page is the last."
+  reviewsNextCursor(filter: ReviewFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "reviews:read")
   reviewsCount(filter: ReviewFilter): Int! @access(scope: "reviews:read")
   reviewCounts(filter: ReviewFilter): ReviewCounts! @access(scope: "reviews:read")
   reviewsExport(filter: ReviewFilter, format: SheetFormat): Download! @access(scope: "reviews:read", role: ADMIN)
@@ -12346,6 +12423,44 @@ func (ec *executionContext) field_Query_auditLogsCount_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_auditLogsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AuditLogFilter, error) {
+			return ec.unmarshalOAuditLogFilter2ᚖstoreadminᚋmodelsᚐAuditLogFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_auditLogs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12373,6 +12488,14 @@ func (ec *executionContext) field_Query_auditLogs_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -12760,6 +12883,44 @@ func (ec *executionContext) field_Query_draftOrdersCount_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_draftOrdersNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.DraftOrderFilter, error) {
+			return ec.unmarshalODraftOrderFilter2ᚖstoreadminᚋmodelsᚐDraftOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_draftOrders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12787,6 +12948,14 @@ func (ec *executionContext) field_Query_draftOrders_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -12948,6 +13117,44 @@ func (ec *executionContext) field_Query_ordersExport_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_ordersNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.OrderFilter, error) {
+			return ec.unmarshalOOrderFilter2ᚖstoreadminᚋmodelsᚐOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12975,6 +13182,14 @@ func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -13108,6 +13323,44 @@ func (ec *executionContext) field_Query_productsExport_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_productsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.ProductFilter, error) {
+			return ec.unmarshalOProductFilter2ᚖstoreadminᚋmodelsᚐProductFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_products_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13135,6 +13388,14 @@ func (ec *executionContext) field_Query_products_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -13202,6 +13463,44 @@ func (ec *executionContext) field_Query_reviewsExport_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_reviewsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.ReviewFilter, error) {
+			return ec.unmarshalOReviewFilter2ᚖstoreadminᚋmodelsᚐReviewFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_reviews_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13229,6 +13528,14 @@ func (ec *executionContext) field_Query_reviews_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -23568,7 +23875,7 @@ func (ec *executionContext) _Query_auditLogs(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditLogs(ctx, fc.Args["filter"].(*models.AuditLogFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().AuditLogs(ctx, fc.Args["filter"].(*models.AuditLogFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -23619,6 +23926,73 @@ func (ec *executionContext) fieldContext_Query_auditLogs(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_auditLogs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_auditLogsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditLogsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AuditLogsNextCursor(ctx, fc.Args["filter"].(*models.AuditLogFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "audit-logs:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "ADMIN")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditLogsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_auditLogsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -24621,7 +24995,7 @@ func (ec *executionContext) _Query_draftOrders(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().DraftOrders(ctx, fc.Args["filter"].(*models.DraftOrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().DraftOrders(ctx, fc.Args["filter"].(*models.DraftOrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -24667,6 +25041,68 @@ func (ec *executionContext) fieldContext_Query_draftOrders(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_draftOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_draftOrdersNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_draftOrdersNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DraftOrdersNextCursor(ctx, fc.Args["filter"].(*models.DraftOrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "draft-orders:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_draftOrdersNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_draftOrdersNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -24869,7 +25305,7 @@ func (ec *executionContext) _Query_orders(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Orders(ctx, fc.Args["filter"].(*models.OrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().Orders(ctx, fc.Args["filter"].(*models.OrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -24927,6 +25363,68 @@ func (ec *executionContext) fieldContext_Query_orders(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_ordersNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_ordersNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrdersNextCursor(ctx, fc.Args["filter"].(*models.OrderFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_ordersNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_ordersNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -25662,7 +26160,7 @@ func (ec *executionContext) _Query_products(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Products(ctx, fc.Args["filter"].(*models.ProductFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().Products(ctx, fc.Args["filter"].(*models.ProductFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -25720,6 +26218,68 @@ func (ec *executionContext) fieldContext_Query_products(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_products_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_productsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_productsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ProductsNextCursor(ctx, fc.Args["filter"].(*models.ProductFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "products:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_productsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_productsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -26192,7 +26752,7 @@ func (ec *executionContext) _Query_reviews(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Reviews(ctx, fc.Args["filter"].(*models.ReviewFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+			return ec.Resolvers.Query().Reviews(ctx, fc.Args["filter"].(*models.ReviewFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -26250,6 +26810,68 @@ func (ec *executionContext) fieldContext_Query_reviews(ctx context.Context, fiel
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_reviews_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_reviewsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_reviewsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ReviewsNextCursor(ctx, fc.Args["filter"].(*models.ReviewFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_reviewsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_reviewsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -39300,6 +39922,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "auditLogsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_auditLogsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "auditLogsCount":
 			field := field
 
@@ -39652,6 +40296,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "draftOrdersNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_draftOrdersNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "draftOrdersCount":
 			field := field
 
@@ -39729,6 +40395,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_orders(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "ordersNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_ordersNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -40026,6 +40714,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "productsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_productsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "productsCount":
 			field := field
 
@@ -40191,6 +40901,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_reviews(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "reviewsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_reviewsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

@@ -74,11 +74,22 @@ func InsertAuditLog(ctx context.Context, db bun.IDB, l *AuditLog) error {
 	return err
 }
 
-// ListAuditLogs lists a store's audit log, newest first.
-func ListAuditLogs(ctx context.Context, db bun.IDB, storeID int64, f *AuditLogFilter, p Paging) ([]AuditLog, error) {
+// auditNewestFirst is the audit log's one order.
+var auditNewestFirst = Sort[AuditLog]{Desc: true, Keys: []SortKey[AuditLog]{
+	{SQL: "audit_log.created_at", Of: func(l *AuditLog) any { return l.CreatedAt }},
+	{SQL: "audit_log.id", Of: func(l *AuditLog) any { return l.ID }},
+}}
+
+// PageAuditLogs lists a store's audit log, newest first, with the cursor
+// of the next page.
+func PageAuditLogs(ctx context.Context, db bun.IDB, storeID int64, f *AuditLogFilter, p Paging) (Page[AuditLog], error) {
+	scope, err := PageScope("audit-logs", storeID, f)
+	if err != nil {
+		return Page[AuditLog]{}, err
+	}
 	var out []AuditLog
-	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Apply(f.apply).Order("created_at DESC", "id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	q := db.NewSelect().Model(&out).Where("audit_log.store_id = ?", storeID).Apply(f.apply)
+	return ReadPage(ctx, q, &out, auditNewestFirst, scope, p)
 }
 
 // CountAuditLogs counts what ListAuditLogs would list without paging.

@@ -57,13 +57,11 @@ func awaitingCaptureQuery(db bun.IDB, storeID int64, now time.Time) *bun.SelectQ
 		OrderExpr("created_at DESC, id DESC").Limit(1)
 	items := db.NewSelect().Table("order_line_items").ColumnExpr("coalesce(sum(quantity), 0)").
 		Where("order_id = o.id")
-	closed := db.NewSelect().Table("order_transactions").ColumnExpr("1").
-		Where("parent_id = t.id AND kind IN ('capture', 'void') AND status = 'success'")
 	state := `CASE WHEN coalesce((?), '') <> '' THEN 'capture_failed'
 		WHEN t.expires_at IS NOT NULL AND t.expires_at <= ? THEN 'expired'
 		WHEN t.expires_at IS NOT NULL AND t.expires_at <= ? THEN 'expiring'
 		ELSE 'authorized' END`
-	return db.NewSelect().TableExpr("order_transactions AS t").
+	return awaitingCaptureRows(db, storeID).
 		Join("JOIN orders AS o ON o.id = t.order_id").
 		Join("LEFT JOIN draft_orders AS dr ON dr.id = o.draft_order_id").
 		ColumnExpr("t.id AS transaction_id, o.id AS order_id, t.amount_cents, t.created_at AS authorized_at").
@@ -72,18 +70,34 @@ func awaitingCaptureQuery(db bun.IDB, storeID int64, now time.Time) *bun.SelectQ
 		ColumnExpr("t.payment_method, t.provider, 0 AS surcharge_cents, o.total_cents, t.currency").
 		ColumnExpr("(?) AS attempts, (?) AS last_attempt_at, coalesce((?), '') AS error, (?) AS item_count",
 			attempts, lastAttempt, lastError, items).
-		ColumnExpr("("+state+") AS state", lastError, now, now.Add(AttentionWindow)).
+		ColumnExpr("("+state+") AS state", lastError, now, now.Add(AttentionWindow))
+}
+
+// awaitingCaptureRows selects the store's open authorizations (t),
+// without columns: what the list, its page of ids and the counts share.
+// Cancelled orders are left out by NOT EXISTS, not by a join: the few
+// cancelled orders are read from their index, where a join read every
+// order of the store (a million: 0.9 s).
+func awaitingCaptureRows(db bun.IDB, storeID int64) *bun.SelectQuery {
+	closed := db.NewSelect().Table("order_transactions").ColumnExpr("1").
+		Where("parent_id = t.id AND kind IN ('capture', 'void') AND status = 'success'")
+	cancelled := db.NewSelect().TableExpr("orders AS c").ColumnExpr("1").
+		Where("c.id = t.order_id AND c.store_id = t.store_id AND c.status = ?", OrderCancelled)
+	return db.NewSelect().TableExpr("order_transactions AS t").
 		Where("t.store_id = ? AND t.kind = 'authorization' AND t.status = 'success'", storeID).
-		Where("o.status <> ?", OrderCancelled).
+		Where("NOT EXISTS (?)", cancelled).
 		Where("NOT EXISTS (?)", closed)
 }
 
 // ListAwaitingCapture lists the store's payments awaiting capture, oldest
 // authorization first.
 func ListAwaitingCapture(ctx context.Context, db bun.IDB, storeID int64, now time.Time, p Paging) ([]AwaitingCapture, error) {
+	// The page's ids come first, so that the attempts, state and item
+	// count are computed for its rows only, not for every row an offset
+	// skips.
+	ids := p.Apply(awaitingCaptureRows(db, storeID).ColumnExpr("t.id").OrderExpr("t.created_at, t.id"))
 	var out []AwaitingCapture
-	q := awaitingCaptureQuery(db, storeID, now).OrderExpr("t.created_at, t.id")
-	err := p.Apply(q).Scan(ctx, &out)
+	err := awaitingCaptureQuery(db, storeID, now).Where("t.id IN (?)", ids).OrderExpr("t.created_at, t.id").Scan(ctx, &out)
 	return withAttention(out), err
 }
 

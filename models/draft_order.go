@@ -108,12 +108,27 @@ func (f DraftOrderFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 	return q
 }
 
+// draftsNewestFirst is the drafts list's one order.
+var draftsNewestFirst = Sort[DraftOrder]{Desc: true, Keys: []SortKey[DraftOrder]{
+	{SQL: "dro.created_at", Of: func(d *DraftOrder) any { return d.CreatedAt }},
+	{SQL: "dro.id", Of: func(d *DraftOrder) any { return d.ID }},
+}}
+
 // ListDraftOrders lists a store's drafts under f, newest first.
 func ListDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrderFilter, p Paging) ([]DraftOrder, error) {
+	page, err := PageDraftOrders(ctx, db, storeID, f, p)
+	return page.Rows, err
+}
+
+// PageDraftOrders is ListDraftOrders with the cursor of the next page.
+func PageDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrderFilter, p Paging) (Page[DraftOrder], error) {
+	scope, err := PageScope("draft-orders", storeID, f)
+	if err != nil {
+		return Page[DraftOrder]{}, err
+	}
 	var out []DraftOrder
-	q := db.NewSelect().Model(&out).Where("dro.store_id = ?", storeID).Apply(f.apply).
-		Order("dro.created_at DESC", "dro.id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	q := db.NewSelect().Model(&out).Where("dro.store_id = ?", storeID).Apply(f.apply)
+	return ReadPage(ctx, q, &out, draftsNewestFirst, scope, p)
 }
 
 // CountDraftOrders counts what ListDraftOrders would list without paging.

@@ -11,15 +11,18 @@ import (
 	"storeadmin/internal/base/apperr"
 )
 
-// MaxOrderExport is how many orders one export may hold. Beyond it the
-// export is refused (a 400 asking to narrow the filter) rather than cut
-// short, since a sheet silently missing orders is worse than none.
-const MaxOrderExport = 50_000
+// MaxOrderExport is how many orders one export may hold: it is streamed
+// (ExportOrders hands it on a chunk at a time), so the bound is on its
+// time, not its memory. Beyond it the export is refused (a 400 asking to
+// narrow the filter) rather than cut short, since a sheet silently missing
+// orders is worse than none.
+const MaxOrderExport = 250_000
 
-// exportChunk is how many orders each of the export's follow-up statements
-// covers, so that an export costs a handful of statements however many
-// orders it holds, each with an id list of bounded size.
-const exportChunk = 10_000
+// exportChunk is how many orders ExportOrders reads, completes and hands
+// on at a time: an export holds one chunk in memory, and costs six
+// statements per chunk (the orders, then their lines, payments, refunds,
+// shipments and customers), each with an id list of bounded size.
+const exportChunk = 2_000
 
 // OrderExport is an order with what the orders export writes besides the
 // order's own columns.
@@ -45,54 +48,60 @@ type OrderExportLine struct {
 	Vendor        string `bun:"vendor,scanonly"`
 }
 
-// ExportOrders reads the store's orders under f, in ListOrders' order, with
-// their lines, customers, refunded amounts, first payments and fulfilment
-// times. It reads at most max orders (MaxOrderExport when max < 1); when
-// more match, it reads nothing and answers a 400 asking to narrow the
-// filter.
+// ExportOrders reads the store's orders under f, in ListOrders' order,
+// with their lines, customers, refunded amounts, first payments and
+// fulfilment times, and hands them to each a chunk at a time (at most
+// exportChunk orders; each chunk is each's to keep). It reads at most max
+// orders: when more match (counted first), it reads nothing and answers a
+// 400 asking to narrow the filter.
 //
 // Everything is read in one read-only, repeatable-read transaction, so the
-// lines and amounts agree with the orders even while the store takes new
-// ones: one statement for the orders and five for each 10,000 of them.
-func ExportOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, max int) ([]OrderExport, error) {
-	if max < 1 {
-		max = MaxOrderExport
-	}
-	var out []OrderExport
+// lines and amounts agree with the orders, and the chunks with each other,
+// even while the store takes new ones. The chunks follow each other by
+// keyset cursor (PageOrders), so each is found by the sort's index however
+// deep in the list.
+func ExportOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, max int64, each func([]OrderExport) error) error {
 	opts := &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
-	err := db.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
-		var orders []Order
-		err := tx.NewSelect().Model(&orders).Where("o.store_id = ?", storeID).
-			Apply(f.apply).OrderExpr(f.order()).Limit(int64(max) + 1).Scan(ctx)
+	return db.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+		n, err := CountOrders(ctx, tx, storeID, f)
 		if err != nil {
 			return err
 		}
-		if len(orders) > max {
+		if n > max {
 			return apperr.Invalidf("more than %d orders match the filter; narrow it (created_at_min and created_at_max, status, ...) and export in parts", max)
 		}
-		out = make([]OrderExport, len(orders))
-		at := make(map[int64]int, len(orders))
-		for i := range orders {
-			out[i].Order = orders[i]
-			at[orders[i].ID] = i
-		}
-		for start := 0; start < len(orders); start += exportChunk {
-			chunk := out[start:min(start+exportChunk, len(out))]
-			if err := exportDetails(ctx, tx, storeID, chunk, at, out); err != nil {
+		p := Paging{Limit: exportChunk}
+		for {
+			page, err := PageOrders(ctx, tx, storeID, f, p)
+			if err != nil {
 				return err
 			}
+			chunk := make([]OrderExport, len(page.Rows))
+			at := make(map[int64]int, len(page.Rows))
+			for i := range page.Rows {
+				chunk[i].Order = page.Rows[i]
+				at[page.Rows[i].ID] = i
+			}
+			if len(chunk) > 0 {
+				if err := exportDetails(ctx, tx, storeID, chunk, at); err != nil {
+					return err
+				}
+				if err := each(chunk); err != nil {
+					return err
+				}
+			}
+			if page.Next == nil {
+				return nil
+			}
+			p.Cursor = *page.Next
 		}
-		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // exportDetails reads what the export needs besides the orders of chunk
-// and files it in out, where at says which entry holds each order.
-func exportDetails(ctx context.Context, tx bun.IDB, storeID int64, chunk []OrderExport, at map[int64]int, out []OrderExport) error {
+// and files it in chunk, where at says which entry holds each order.
+func exportDetails(ctx context.Context, tx bun.IDB, storeID int64, chunk []OrderExport, at map[int64]int) error {
+	out := chunk
 	ids := make([]int64, len(chunk))
 	var customerIDs []int64
 	seen := map[int64]bool{}

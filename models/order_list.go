@@ -25,17 +25,26 @@ type OrderFilter struct {
 	Sort              *string    `json:"sort"`
 }
 
-// orderSorts maps the sort names a client may send to ORDER BY terms.
-var orderSorts = map[string]string{
-	"created_at":    "o.created_at ASC, o.id ASC",
-	"-created_at":   "o.created_at DESC, o.id DESC",
-	"order_number":  "o.order_number ASC",
-	"-order_number": "o.order_number DESC",
-	"total":         "o.total_cents ASC, o.id ASC",
-	"-total":        "o.total_cents DESC, o.id DESC",
-	"updated_at":    "o.updated_at ASC, o.id ASC",
-	"-updated_at":   "o.updated_at DESC, o.id DESC",
+// orderSorts are the sorts a client may name; id breaks ties so that a
+// row's keys are its position (order numbers are unique already).
+var orderSorts = map[string]Sort[Order]{
+	"created_at":    {Keys: []SortKey[Order]{orderCreated, orderID}},
+	"-created_at":   {Keys: []SortKey[Order]{orderCreated, orderID}, Desc: true},
+	"order_number":  {Keys: []SortKey[Order]{orderNumber}},
+	"-order_number": {Keys: []SortKey[Order]{orderNumber}, Desc: true},
+	"total":         {Keys: []SortKey[Order]{orderTotal, orderID}},
+	"-total":        {Keys: []SortKey[Order]{orderTotal, orderID}, Desc: true},
+	"updated_at":    {Keys: []SortKey[Order]{orderUpdated, orderID}},
+	"-updated_at":   {Keys: []SortKey[Order]{orderUpdated, orderID}, Desc: true},
 }
+
+var (
+	orderID      = SortKey[Order]{SQL: "o.id", Of: func(o *Order) any { return o.ID }}
+	orderCreated = SortKey[Order]{SQL: "o.created_at", Of: func(o *Order) any { return o.CreatedAt }}
+	orderNumber  = SortKey[Order]{SQL: "o.order_number", Of: func(o *Order) any { return o.OrderNumber }}
+	orderTotal   = SortKey[Order]{SQL: "o.total_cents", Of: func(o *Order) any { return o.TotalCents }}
+	orderUpdated = SortKey[Order]{SQL: "o.updated_at", Of: func(o *Order) any { return o.UpdatedAt }}
+)
 
 // Check refuses values the filter cannot mean.
 func (f OrderFilter) Check() error {
@@ -81,7 +90,8 @@ func (f OrderFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("o.created_at <= ?", *f.CreatedAtMax)
 	}
 	if f.Tag != nil {
-		q = q.Where("? = ANY (o.tags)", strings.TrimSpace(*f.Tag))
+		// @>, not = ANY: the tags' GIN index answers only the former.
+		q = q.Where("o.tags @> ARRAY[?]::text[]", strings.TrimSpace(*f.Tag))
 	}
 	if f.Email != nil {
 		q = q.Where("lower(o.email) = lower(?)", strings.TrimSpace(*f.Email))
@@ -91,17 +101,24 @@ func (f OrderFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 	}
 	if f.Q != nil {
 		if s := strings.TrimSpace(*f.Q); s != "" {
-			like := containsPattern(s)
-			q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				q = q.Where("o.email ILIKE ?", like).
-					WhereOr("o.order_number_display ILIKE ?", like).
-					WhereOr("EXISTS (SELECT 1 FROM order_line_items li WHERE li.order_id = o.id AND li.sku ILIKE ?)", like)
-				if n := strings.TrimLeft(s, "#"); isDigits(n) && len(n) < 19 {
-					q = q.WhereOr("o.order_number::text = ?", n)
-				}
-				return q
-			})
+			q = q.Where("o.id IN (?)", orderSearch(q.DB(), s))
 		}
+	}
+	return q
+}
+
+// orderSearch selects the ids of the orders the search text s finds: its
+// email, its number as displayed (#1001) or a line's SKU contains s, or s
+// is its number. Each part is an index scan (the trigram indexes of
+// migrations/20261124100000_large_lists.up.sql), which one WHERE joining
+// them with OR, an EXISTS among them, could not use.
+func orderSearch(db bun.IDB, s string) *bun.SelectQuery {
+	like := containsPattern(s)
+	q := db.NewSelect().TableExpr("orders").Column("id").Where("lower(email) LIKE ?", like).
+		UnionAll(db.NewSelect().TableExpr("orders").Column("id").Where("lower(order_number_display) LIKE ?", like)).
+		UnionAll(db.NewSelect().TableExpr("order_line_items").ColumnExpr("order_id").Where("lower(sku) LIKE ?", like))
+	if n := strings.TrimLeft(s, "#"); isDigits(n) && len(n) < 19 {
+		q = q.UnionAll(db.NewSelect().TableExpr("orders").Column("id").Where("order_number = ?", n))
 	}
 	return q
 }
@@ -118,7 +135,7 @@ func isDigits(s string) bool {
 	return true
 }
 
-func (f OrderFilter) order() string {
+func (f OrderFilter) sort() Sort[Order] {
 	if f.Sort != nil {
 		return orderSorts[*f.Sort]
 	}
@@ -128,14 +145,82 @@ func (f OrderFilter) order() string {
 // ListOrders lists a store's orders under f, newest first unless f.Sort
 // says otherwise.
 func ListOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, p Paging) ([]Order, error) {
-	var out []Order
-	q := db.NewSelect().Model(&out).Where("o.store_id = ?", storeID).
-		Apply(f.apply).OrderExpr(f.order())
-	return out, p.Apply(q).Scan(ctx)
+	page, err := PageOrders(ctx, db, storeID, f, p)
+	return page.Rows, err
 }
 
-// CountOrders counts what ListOrders would list without paging.
+// PageOrders is ListOrders with the cursor of the next page.
+func PageOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, p Paging) (Page[Order], error) {
+	scope, err := PageScope("orders", storeID, f)
+	if err != nil {
+		return Page[Order]{}, err
+	}
+	var out []Order
+	q := db.NewSelect().Model(&out).Where("o.store_id = ?", storeID).Apply(f.apply)
+	return ReadPage(ctx, q, &out, f.sort(), scope, p)
+}
+
+// CountOrders counts what ListOrders would list without paging, from the
+// counts triggers keep in the transaction of every change to orders
+// (migrations/20261124100000), where count(*) read a million rows: a
+// filter of statuses only (or none) is a sum over order_counts (at most
+// 84 rows); one that also has a created_at range sums order_day_counts
+// over the range's whole days (UTC) and counts the orders of its partial
+// days from their index. Any other filter is counted from its indexes.
 func CountOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter) (int64, error) {
-	return db.NewSelect().Model((*Order)(nil)).Where("o.store_id = ?", storeID).
-		Apply(f.apply).Count(ctx)
+	if !f.countable() {
+		return db.NewSelect().Model((*Order)(nil)).Where("o.store_id = ?", storeID).
+			Apply(f.apply).Count(ctx)
+	}
+	statuses := f
+	statuses.CreatedAtMin, statuses.CreatedAtMax = nil, nil
+	if f.CreatedAtMin == nil && f.CreatedAtMax == nil {
+		var n int64
+		err := db.NewSelect().TableExpr("order_counts AS o").ColumnExpr("coalesce(sum(o.n), 0)").
+			Where("o.store_id = ?", storeID).Apply(statuses.apply).Scan(ctx, &n)
+		return n, err
+	}
+	// Whole days are those from the first midnight at or after the range's
+	// start to the last midnight at or before its end; the rest of the
+	// range is its partial days, at most two.
+	days := db.NewSelect().TableExpr("order_day_counts AS o").ColumnExpr("coalesce(sum(o.n), 0)").
+		Where("o.store_id = ?", storeID).Apply(statuses.apply)
+	edges := db.NewSelect().TableExpr("orders AS o").ColumnExpr("count(*)").
+		Where("o.store_id = ?", storeID).Apply(f.apply)
+	var from, to *time.Time
+	if f.CreatedAtMin != nil {
+		day := f.CreatedAtMin.UTC().Truncate(24 * time.Hour)
+		if day.Before(*f.CreatedAtMin) {
+			day = day.Add(24 * time.Hour)
+		}
+		from = &day
+		days = days.Where("o.day >= ?::date", day.Format(time.DateOnly))
+	}
+	if f.CreatedAtMax != nil {
+		day := f.CreatedAtMax.UTC().Truncate(24 * time.Hour)
+		to = &day
+		days = days.Where("o.day < ?::date", day.Format(time.DateOnly))
+	}
+	if from != nil && to != nil && !from.Before(*to) {
+		return db.NewSelect().Model((*Order)(nil)).Where("o.store_id = ?", storeID).
+			Apply(f.apply).Count(ctx)
+	}
+	edges = edges.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		if from != nil {
+			q = q.WhereOr("o.created_at < ?", *from)
+		}
+		if to != nil {
+			q = q.WhereOr("o.created_at >= ?", *to)
+		}
+		return q
+	})
+	var n int64
+	err := db.NewSelect().ColumnExpr("(?) + (?)", days, edges).Scan(ctx, &n)
+	return n, err
+}
+
+// countable says whether f filters by the statuses and creation time
+// alone, which the counts tables count.
+func (f OrderFilter) countable() bool {
+	return f.Tag == nil && f.Email == nil && f.CustomerID == nil && (f.Q == nil || strings.TrimSpace(*f.Q) == "")
 }

@@ -2,6 +2,8 @@ package models
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -50,6 +52,11 @@ type Product struct {
 	RatingCount          int64           `bun:"rating_count" json:"rating_count"`
 	CreatedAt            time.Time       `bun:"created_at,nullzero,default:now()" json:"created_at"`
 	UpdatedAt            time.Time       `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
+	// MinPriceCents is the lowest variant price, kept by a trigger on
+	// variants for the price sort (productPrice); nil without variants.
+	// Never written from here (scanonly), and read where a statement
+	// selects every column of products (linkedTo).
+	MinPriceCents *int64 `bun:"min_price_cents,scanonly" json:"-"`
 }
 
 // ProductOption is one of up to three option names and the values its
@@ -127,19 +134,44 @@ type ProductFilter struct {
 	Sort         *string `json:"sort"`
 }
 
-// productSorts maps the sort names a client may send to ORDER BY terms;
-// id breaks ties so pages are stable.
-var productSorts = map[string]string{
-	"title":       "lower(product.title), product.id",
-	"-title":      "lower(product.title) DESC, product.id DESC",
-	"created_at":  "product.created_at, product.id",
-	"-created_at": "product.created_at DESC, product.id DESC",
-	"updated_at":  "product.updated_at, product.id",
-	"-updated_at": "product.updated_at DESC, product.id DESC",
-	"price":       "(SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = product.id) NULLS LAST, product.id",
-	"-price":      "(SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = product.id) DESC NULLS LAST, product.id DESC",
-	"vendor":      "lower(product.vendor), product.id",
-	"-vendor":     "lower(product.vendor) DESC, product.id DESC",
+// productSorts are the sorts a client may name; id breaks ties so that a
+// row's keys are its position.
+var productSorts = map[string]Sort[Product]{
+	"title":       {Keys: []SortKey[Product]{productTitle, productID}},
+	"-title":      {Keys: []SortKey[Product]{productTitle, productID}, Desc: true},
+	"created_at":  {Keys: []SortKey[Product]{productCreated, productID}},
+	"-created_at": {Keys: []SortKey[Product]{productCreated, productID}, Desc: true},
+	"updated_at":  {Keys: []SortKey[Product]{productUpdated, productID}},
+	"-updated_at": {Keys: []SortKey[Product]{productUpdated, productID}, Desc: true},
+	"price":       {Keys: []SortKey[Product]{productPrice(priceUnknownLast), productID}},
+	"-price":      {Keys: []SortKey[Product]{productPrice(-1), productID}, Desc: true},
+	"vendor":      {Keys: []SortKey[Product]{productVendor, productID}},
+	"-vendor":     {Keys: []SortKey[Product]{productVendor, productID}, Desc: true},
+}
+
+var (
+	productID      = SortKey[Product]{SQL: "product.id", Of: func(p *Product) any { return p.ID }}
+	productTitle   = SortKey[Product]{SQL: "lower(product.title)", Of: func(p *Product) any { return p.Title }, From: "lower(?)"}
+	productCreated = SortKey[Product]{SQL: "product.created_at", Of: func(p *Product) any { return p.CreatedAt }}
+	productUpdated = SortKey[Product]{SQL: "product.updated_at", Of: func(p *Product) any { return p.UpdatedAt }}
+	productVendor  = SortKey[Product]{SQL: "lower(product.vendor)", Of: func(p *Product) any { return p.Vendor }, From: "lower(?)"}
+)
+
+// priceUnknownLast is the price a product without variants sorts as, so
+// that it comes last in the ascending order, as -1 puts it last in the
+// descending one.
+const priceUnknownLast = math.MaxInt64
+
+// productPrice sorts by a product's lowest variant price (min_price_cents,
+// which a trigger on variants keeps; migrations/20261124100000), unknown
+// when it has none. The cursor keeps the product's id, and the price is
+// read from the product it names.
+func productPrice(unknown int64) SortKey[Product] {
+	return SortKey[Product]{
+		SQL:  fmt.Sprintf("coalesce(product.min_price_cents, %d)", unknown),
+		Of:   func(p *Product) any { return p.ID },
+		From: fmt.Sprintf("(SELECT coalesce(min_price_cents, %d) FROM products WHERE id = ?)", unknown),
+	}
 }
 
 // Check refuses a filter the list cannot run.
@@ -166,18 +198,20 @@ func (f ProductFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("lower(product.product_type) = lower(?)", *f.ProductType)
 	}
 	if f.Tag != nil {
-		q = q.Where("? = ANY(product.tags)", *f.Tag)
+		// @>, not = ANY: the tags' GIN index answers only the former.
+		q = q.Where("product.tags @> ARRAY[?]::text[]", *f.Tag)
 	}
 	if f.CollectionID != nil {
 		q = q.Where("EXISTS (SELECT 1 FROM collection_products cp WHERE cp.product_id = product.id AND cp.collection_id = ?)", *f.CollectionID)
 	}
 	if f.Q != nil && strings.TrimSpace(*f.Q) != "" {
+		// Each part is an index scan (trigram indexes), which one WHERE
+		// joining them with OR, an EXISTS among them, could not use.
 		like := containsPattern(*f.Q)
-		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.Where("lower(product.title) LIKE ?", like).
-				WhereOr("product.handle LIKE ?", like).
-				WhereOr("EXISTS (SELECT 1 FROM product_variants v WHERE v.product_id = product.id AND lower(v.sku) LIKE ?)", like)
-		})
+		db := q.DB()
+		q = q.Where("product.id IN (?)", db.NewSelect().TableExpr("products").Column("id").Where("lower(title) LIKE ?", like).
+			UnionAll(db.NewSelect().TableExpr("products").Column("id").Where("handle LIKE ?", like)).
+			UnionAll(db.NewSelect().TableExpr("product_variants").ColumnExpr("product_id").Where("lower(sku) LIKE ?", like)))
 	}
 	return q
 }
@@ -192,13 +226,23 @@ func containsPattern(s string) string {
 
 // ListProducts lists a store's products.
 func ListProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilter, p Paging) ([]Product, error) {
-	var out []Product
-	order := productSorts["-updated_at"]
-	if f.Sort != nil {
-		order = productSorts[*f.Sort]
+	page, err := PageProducts(ctx, db, storeID, f, p)
+	return page.Rows, err
+}
+
+// PageProducts is ListProducts with the cursor of the next page.
+func PageProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilter, p Paging) (Page[Product], error) {
+	scope, err := PageScope("products", storeID, f)
+	if err != nil {
+		return Page[Product]{}, err
 	}
-	q := db.NewSelect().Model(&out).Where("product.store_id = ?", storeID).Apply(f.apply).OrderExpr(order)
-	return out, p.Apply(q).Scan(ctx)
+	sort := productSorts["-updated_at"]
+	if f.Sort != nil {
+		sort = productSorts[*f.Sort]
+	}
+	var out []Product
+	q := db.NewSelect().Model(&out).Where("product.store_id = ?", storeID).Apply(f.apply)
+	return ReadPage(ctx, q, &out, sort, scope, p)
 }
 
 // CountProducts counts what ListProducts would list without paging.
@@ -339,7 +383,7 @@ type ProductSummary struct {
 func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductSummary, error) {
 	var out []ProductSummary
 	err := db.NewSelect().TableExpr("products AS p").ColumnExpr("p.id AS product_id").
-		ColumnExpr("(SELECT min(v.price_cents) FROM product_variants v WHERE v.product_id = p.id) AS lowest_price_cents").
+		ColumnExpr("p.min_price_cents AS lowest_price_cents"). // kept by a trigger on the variants
 		ColumnExpr("(SELECT i.src FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_src").
 		Where("p.store_id = ? AND p.id IN (?)", storeID, bun.List(productIDs)).Scan(ctx, &out)
 	return out, err

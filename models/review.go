@@ -106,12 +106,22 @@ func (f ReviewFilter) applyButStatus(q *bun.SelectQuery) *bun.SelectQuery {
 	return q
 }
 
-// ListReviews lists a store's reviews, newest first.
-func ListReviews(ctx context.Context, db bun.IDB, storeID int64, f ReviewFilter, p Paging) ([]Review, error) {
+// reviewsNewestFirst is the reviews list's one order.
+var reviewsNewestFirst = Sort[Review]{Desc: true, Keys: []SortKey[Review]{
+	{SQL: "review.created_at", Of: func(r *Review) any { return r.CreatedAt }},
+	{SQL: "review.id", Of: func(r *Review) any { return r.ID }},
+}}
+
+// PageReviews lists a store's reviews, newest first, with the cursor of
+// the next page.
+func PageReviews(ctx context.Context, db bun.IDB, storeID int64, f ReviewFilter, p Paging) (Page[Review], error) {
+	scope, err := PageScope("reviews", storeID, f)
+	if err != nil {
+		return Page[Review]{}, err
+	}
 	var out []Review
-	q := db.NewSelect().Model(&out).Where("review.store_id = ?", storeID).Apply(f.apply).
-		OrderExpr("review.created_at DESC, review.id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	q := db.NewSelect().Model(&out).Where("review.store_id = ?", storeID).Apply(f.apply)
+	return ReadPage(ctx, q, &out, reviewsNewestFirst, scope, p)
 }
 
 // AllReviews lists every review of the store under the filter, for exports.

@@ -10,10 +10,14 @@ import (
 	"storeadmin/models"
 )
 
-func (r *queryResolver) AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64) ([]models.AuditLog, error) {
-	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.AuditLog, error) {
-		return models.ListAuditLogs(ctx, r.db(ctx), sid, filter, p)
-	})
+func (r *queryResolver) AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) ([]models.AuditLog, error) {
+	page, err := r.auditLogsPage(ctx, filter, limit, offset, cursor)
+	return page.Rows, err
+}
+
+func (r *queryResolver) AuditLogsNextCursor(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) (*string, error) {
+	page, err := r.auditLogsPage(ctx, filter, limit, offset, cursor)
+	return page.Next, err
 }
 
 func (r *queryResolver) AuditLogsCount(ctx context.Context, filter *models.AuditLogFilter) (int64, error) {

@@ -110,10 +110,14 @@ func (r *mutationResolver) MarkDraftOrderPaid(ctx context.Context, id int64, inp
 	return r.markPaid(ctx, id, in)
 }
 
-func (r *queryResolver) DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64) ([]models.DraftOrder, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.DraftOrderFilter, p models.Paging) ([]models.DraftOrder, error) {
-		return models.ListDraftOrders(ctx, r.db(ctx), sid, f, p)
-	})
+func (r *queryResolver) DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) ([]models.DraftOrder, error) {
+	page, err := r.draftOrdersPage(ctx, filter, limit, offset, cursor)
+	return page.Rows, err
+}
+
+func (r *queryResolver) DraftOrdersNextCursor(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) (*string, error) {
+	page, err := r.draftOrdersPage(ctx, filter, limit, offset, cursor)
+	return page.Next, err
 }
 
 func (r *queryResolver) DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error) {

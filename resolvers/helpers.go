@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
 
+	"storeadmin/graph"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
@@ -153,6 +154,48 @@ func filteredPage[F any, P filter[F], T any](ctx context.Context, f P, limit, of
 		return nil, err
 	}
 	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]T, error) { return list(sid, checked, p) })
+}
+
+// cursorPage is the page of a list that answers the cursor of its next
+// page, under a filter already checked. The list field and its NextCursor
+// sibling ask for the same page, so it is one read per operation for both
+// (graph.SharedRead), keyed by the list and every argument.
+func cursorPage[F, T any](ctx context.Context, list string, f F, limit, offset *int64, cursor *string, read func(storeID int64, f F, p models.Paging) (models.Page[T], error)) (models.Page[T], error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return models.Page[T]{}, err
+	}
+	p, err := models.NewPaging(limit, offset)
+	if err == nil {
+		p, err = p.After(cursor)
+	}
+	if err != nil {
+		return models.Page[T]{}, err
+	}
+	if fields, ok := selectedFields[T](ctx); ok {
+		// Asked by the list field (its NextCursor sibling reads all): the
+		// first of the two to run makes the read, and either answers both.
+		p = models.UnreadColumns[T](p, fields)
+	}
+	key, err := json.Marshal(struct {
+		List   string
+		Filter F
+		Page   models.Paging
+	}{list, f, p})
+	if err != nil {
+		return models.Page[T]{}, err
+	}
+	return graph.SharedRead(ctx, string(key), func() (models.Page[T], error) { return read(sid, f, p) })
+}
+
+// filteredCursorPage is cursorPage over a list filter, which is checked
+// first.
+func filteredCursorPage[F any, P filter[F], T any](ctx context.Context, list string, f P, limit, offset *int64, cursor *string, read func(storeID int64, f F, p models.Paging) (models.Page[T], error)) (models.Page[T], error) {
+	checked, err := checkedFilter(f)
+	if err != nil {
+		return models.Page[T]{}, err
+	}
+	return cursorPage(ctx, list, checked, limit, offset, cursor, read)
 }
 
 // inStoreFiltered is inStore with a list filter, which is checked first:

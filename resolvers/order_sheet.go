@@ -2,10 +2,12 @@ package resolvers
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/sheets"
 	"storeadmin/internal/base/sheets/ordersheet"
 	"storeadmin/models"
 )
@@ -13,10 +15,17 @@ import (
 // xlsxMaxRows is how many rows a worksheet holds, the header included.
 const xlsxMaxRows = 1 << 20
 
+// xlsxMaxOrders bounds an XLSX export, which is made in memory (its column
+// widths and text need every row before the file is written); CSV streams
+// and holds up to models.MaxOrderExport.
+const xlsxMaxOrders = 50_000
+
 // exportOrders writes the store's orders matching f, in the orders list's
 // order, as the orders sheet (one row per line item): CSV, or XLSX when
-// format says so. Times are shown in the store's time zone. More than
-// models.MaxOrderExport orders is a 400 asking to narrow the filter.
+// format says so. Times are shown in the store's time zone. CSV is written
+// to the download as the orders are read, a chunk at a time, so its memory
+// does not grow with the export. More orders than the format's bound is a
+// 400 asking to narrow the filter.
 func (r *queryResolver) exportOrders(ctx context.Context, sid int64, f models.OrderFilter, format *graph.SheetFormat) (*graph.Download, error) {
 	store, err := models.GetStore(ctx, r.db(ctx), sid)
 	if err != nil {
@@ -26,19 +35,40 @@ func (r *queryResolver) exportOrders(ctx context.Context, sid int64, f models.Or
 	if err != nil {
 		loc = time.UTC
 	}
-	orders, err := models.ExportOrders(ctx, r.db(ctx), sid, f, models.MaxOrderExport)
-	if err != nil {
-		return nil, err
+	rowsOf := func(chunk []models.OrderExport) [][]string {
+		out := make([]ordersheet.Order, len(chunk))
+		for i := range chunk {
+			out[i] = toSheetOrder(&chunk[i])
+		}
+		return ordersheet.Rows(out, loc)
 	}
-	out := make([]ordersheet.Order, len(orders))
-	for i := range orders {
-		out[i] = toSheetOrder(&orders[i])
+	if format != nil && *format == graph.SheetFormatXlsx {
+		var rows [][]string
+		err := models.ExportOrders(ctx, r.db(ctx), sid, f, xlsxMaxOrders, func(chunk []models.OrderExport) error {
+			rows = append(rows, rowsOf(chunk)...)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) >= xlsxMaxRows {
+			return nil, apperr.Invalidf("the orders have %d line items, more than an XLSX sheet holds (%d rows); export as CSV or narrow the filter", len(rows), xlsxMaxRows-1)
+		}
+		return r.sheetDownload(ctx, sid, "orders", format, ordersheet.Header(), rows)
 	}
-	rows := ordersheet.Rows(out, loc)
-	if format != nil && *format == graph.SheetFormatXlsx && len(rows) >= xlsxMaxRows {
-		return nil, apperr.Invalidf("the orders have %d line items, more than an XLSX sheet holds (%d rows); export as CSV or narrow the filter", len(rows), xlsxMaxRows-1)
-	}
-	return r.sheetDownload(ctx, sid, "orders", format, ordersheet.Header(), rows)
+	return r.download(ctx, sid, "orders", format, func(w io.Writer) error {
+		cw, err := sheets.NewCSVWriter(w, ordersheet.Header())
+		if err != nil {
+			return err
+		}
+		err = models.ExportOrders(ctx, r.db(ctx), sid, f, models.MaxOrderExport, func(chunk []models.OrderExport) error {
+			return cw.Write(rowsOf(chunk))
+		})
+		if err != nil {
+			return err
+		}
+		return cw.Close()
+	})
 }
 
 // toSheetOrder is an order as a row group of the orders sheet.

@@ -122,10 +122,14 @@ func (r *orderLineItemResolver) Product(ctx context.Context, obj *models.OrderLi
 	return lineProduct.Load(ctx, obj)
 }
 
-func (r *queryResolver) Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64) ([]models.Order, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.OrderFilter, p models.Paging) ([]models.Order, error) {
-		return models.ListOrders(ctx, r.db(ctx), sid, f, p)
-	})
+func (r *queryResolver) Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) ([]models.Order, error) {
+	page, err := r.ordersPage(ctx, filter, limit, offset, cursor)
+	return page.Rows, err
+}
+
+func (r *queryResolver) OrdersNextCursor(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) (*string, error) {
+	page, err := r.ordersPage(ctx, filter, limit, offset, cursor)
+	return page.Next, err
 }
 
 func (r *queryResolver) OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error) {
@@ -179,17 +183,13 @@ func (r *queryResolver) AwaitingCapture(ctx context.Context, limit *int64, offse
 }
 
 func (r *queryResolver) AwaitingCaptureCount(ctx context.Context) (int64, error) {
-	return inStore(ctx, func(sid int64) (int64, error) {
-		all, _, err := models.CountAwaitingCapture(ctx, r.db(ctx), sid, r.Now())
-		return all, err
-	})
+	counts, err := r.awaitingCaptureCounts(ctx)
+	return counts.all, err
 }
 
 func (r *queryResolver) AwaitingCaptureAttention(ctx context.Context) (int64, error) {
-	return inStore(ctx, func(sid int64) (int64, error) {
-		_, attention, err := models.CountAwaitingCapture(ctx, r.db(ctx), sid, r.Now())
-		return attention, err
-	})
+	counts, err := r.awaitingCaptureCounts(ctx)
+	return counts.attention, err
 }
 
 func (r *queryResolver) AwaitingCapturePayment(ctx context.Context, id int64) (*models.AwaitingCapture, error) {

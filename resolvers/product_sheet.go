@@ -1,8 +1,8 @@
 package resolvers
 
 import (
-	"bytes"
 	"context"
+	"io"
 	"math"
 	"regexp"
 	"sort"
@@ -31,22 +31,26 @@ const (
 // sheetDownload writes a table as CSV (the default) or XLSX and stores it
 // as a short-lived download named base plus the time and extension.
 func (r *Resolver) sheetDownload(ctx context.Context, storeID int64, base string, format *graph.SheetFormat, header []string, rows [][]string) (*graph.Download, error) {
-	var buf bytes.Buffer
+	return r.download(ctx, storeID, base, format, func(w io.Writer) error {
+		if format != nil && *format == graph.SheetFormatXlsx {
+			return sheets.WriteXLSX(w, base, header, rows)
+		}
+		return sheets.WriteCSV(w, header, rows)
+	})
+}
+
+// download stores what write writes, a sheet in format (CSV unless XLSX),
+// as a short-lived download named base plus the time and extension.
+func (r *Resolver) download(ctx context.Context, storeID int64, base string, format *graph.SheetFormat, write func(io.Writer) error) (*graph.Download, error) {
 	name := base + "_" + r.Now().UTC().Format("20060102-150405")
 	contentType := csvType
 	if format != nil && *format == graph.SheetFormatXlsx {
 		name += ".xlsx"
 		contentType = xlsxType
-		if err := sheets.WriteXLSX(&buf, base, header, rows); err != nil {
-			return nil, err
-		}
 	} else {
 		name += ".csv"
-		if err := sheets.WriteCSV(&buf, header, rows); err != nil {
-			return nil, err
-		}
 	}
-	d, err := r.Media.PutDownload(ctx, storeID, name, contentType, buf.Bytes())
+	d, err := r.Media.WriteDownload(ctx, storeID, name, contentType, write)
 	if err != nil {
 		return nil, err
 	}

@@ -161,10 +161,14 @@ func (r *productVariantResolver) Product(ctx context.Context, obj *models.Produc
 	return variantProduct.Require(ctx, obj, "the product")
 }
 
-func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64) ([]models.Product, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.ProductFilter, p models.Paging) ([]models.Product, error) {
-		return models.ListProducts(ctx, r.db(ctx), sid, f, p)
-	})
+func (r *queryResolver) Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) ([]models.Product, error) {
+	page, err := r.productsPage(ctx, filter, limit, offset, cursor)
+	return page.Rows, err
+}
+
+func (r *queryResolver) ProductsNextCursor(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) (*string, error) {
+	page, err := r.productsPage(ctx, filter, limit, offset, cursor)
+	return page.Next, err
 }
 
 func (r *queryResolver) ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error) {

@@ -113,10 +113,14 @@ func (r *mutationResolver) ImportReviews(ctx context.Context, file graphql.Uploa
 	return r.importReviews(ctx, sid, file)
 }
 
-func (r *queryResolver) Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64) ([]models.Review, error) {
-	return filteredPage(ctx, filter, limit, offset, func(sid int64, f models.ReviewFilter, p models.Paging) ([]models.Review, error) {
-		return models.ListReviews(ctx, r.db(ctx), sid, f, p)
-	})
+func (r *queryResolver) Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) ([]models.Review, error) {
+	page, err := r.reviewsPage(ctx, filter, limit, offset, cursor)
+	return page.Rows, err
+}
+
+func (r *queryResolver) ReviewsNextCursor(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) (*string, error) {
+	page, err := r.reviewsPage(ctx, filter, limit, offset, cursor)
+	return page.Next, err
 }
 
 func (r *queryResolver) ReviewsCount(ctx context.Context, filter *models.ReviewFilter) (int64, error) {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"storeadmin/models"
 )
 
 // PageSize is the page every read asks for.
@@ -224,9 +226,10 @@ func (f *Floor) restProducts(ctx context.Context) (any, error) {
 		Vendor      string    `json:"vendor"`
 	}
 	var page struct {
-		Status   bool      `json:"status"`
-		Products []product `json:"products"`
-		Total    int64     `json:"total"`
+		Status     bool      `json:"status"`
+		NextCursor *string   `json:"next_cursor"`
+		Products   []product `json:"products"`
+		Total      int64     `json:"total"`
 	}
 	page.Status, page.Products = true, make([]product, 0, PageSize)
 	rows, err := f.pool.Query(ctx, `
@@ -236,7 +239,7 @@ func (f *Floor) restProducts(ctx context.Context) (any, error) {
 		       p.product_type, p.rating_avg, p.rating_count, p.status, p.tags, p.title, p.updated_at, p.vendor, p.total
 		FROM (SELECT *, count(*) OVER () AS total FROM products
 		      WHERE store_id = $1 ORDER BY updated_at DESC, id DESC LIMIT $2) p
-		ORDER BY p.updated_at DESC, p.id DESC`, f.storeID, PageSize)
+		ORDER BY p.updated_at DESC, p.id DESC`, f.storeID, PageSize+1)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +253,19 @@ func (f *Floor) restProducts(ctx context.Context) (any, error) {
 		p.UpdatedAt = p.UpdatedAt.UTC()
 		page.Products = append(page.Products, p)
 	}
-	return page, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(page.Products) > PageSize {
+		page.Products = page.Products[:PageSize]
+		last := page.Products[PageSize-1]
+		next, err := f.cursor("products", models.ProductFilter{}, last.UpdatedAt, last.ID)
+		if err != nil {
+			return nil, err
+		}
+		page.NextCursor = &next
+	}
+	return page, nil
 }
 
 // restOrders is GET /api/v1/store/orders?limit=50: the summary view and
@@ -271,15 +286,16 @@ func (f *Floor) restOrders(ctx context.Context) (any, error) {
 		TotalCents         int64     `json:"total_cents"`
 	}
 	var page struct {
-		Status bool    `json:"status"`
-		Orders []order `json:"orders"`
-		Total  int64   `json:"total"`
+		Status     bool    `json:"status"`
+		NextCursor *string `json:"next_cursor"`
+		Orders     []order `json:"orders"`
+		Total      int64   `json:"total"`
 	}
 	page.Status, page.Orders = true, make([]order, 0, PageSize)
 	rows, err := f.pool.Query(ctx, `
 		SELECT created_at, currency, email, financial_status, fulfillment_status, id, order_number,
 		       order_number_display, status, system_tags, tags, total_cents, count(*) OVER ()
-		FROM orders WHERE store_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, f.storeID, PageSize)
+		FROM orders WHERE store_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, f.storeID, PageSize+1)
 	if err != nil {
 		return nil, err
 	}
@@ -293,5 +309,28 @@ func (f *Floor) restOrders(ctx context.Context) (any, error) {
 		o.CreatedAt = o.CreatedAt.UTC()
 		page.Orders = append(page.Orders, o)
 	}
-	return page, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(page.Orders) > PageSize {
+		page.Orders = page.Orders[:PageSize]
+		last := page.Orders[PageSize-1]
+		next, err := f.cursor("orders", models.OrderFilter{}, last.CreatedAt, last.ID)
+		if err != nil {
+			return nil, err
+		}
+		page.NextCursor = &next
+	}
+	return page, nil
+}
+
+// cursor is the next_cursor of a first page of list (unfiltered, in its
+// default sort) whose last row has the sort keys keys: the list reads one
+// row more than its page to know there is a next one, as the service does.
+func (f *Floor) cursor(list string, filter any, keys ...any) (string, error) {
+	scope, err := models.PageScope(list, f.storeID, filter)
+	if err != nil {
+		return "", err
+	}
+	return models.EncodeCursor(keys, scope)
 }

@@ -31,8 +31,18 @@ type Download struct {
 
 // PutDownload stores data as a download of store storeID and signs its URL.
 // An empty contentType is derived from the extension, else
-// application/octet-stream.
+// application/octet-stream. It is WriteDownload of bytes already in hand.
 func (m *Media) PutDownload(ctx context.Context, storeID int64, filename, contentType string, data []byte) (Download, error) {
+	return m.WriteDownload(ctx, storeID, filename, contentType, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteDownload stores what write writes as a download of store storeID,
+// as it is written (a large export never sits in memory whole), and signs
+// its URL. When write fails the download is abandoned: nothing is stored.
+func (m *Media) WriteDownload(ctx context.Context, storeID int64, filename, contentType string, write func(io.Writer) error) (Download, error) {
 	if storeID <= 0 {
 		return Download{}, fmt.Errorf("media: invalid store id %d", storeID)
 	}
@@ -47,12 +57,23 @@ func (m *Media) PutDownload(ctx context.Context, storeID int64, filename, conten
 	expires := m.now().Add(m.dlTTL).Unix()
 	k := downloadKey{storeID: storeID, expires: expires, random: randomHex(), filename: name}
 	key := k.key()
-	err = m.bucket.WriteAll(ctx, key, data, &blob.WriterOptions{
+	// Cancelling the writer's context is how a blob write is abandoned.
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := m.bucket.NewWriter(wctx, key, &blob.WriterOptions{
 		ContentType:        ct,
 		ContentDisposition: attachment(name),
 		CacheControl:       downloadCacheControl,
 	})
 	if err != nil {
+		return Download{}, fmt.Errorf("media: writing %s: %w", key, err)
+	}
+	if err := write(w); err != nil {
+		cancel()
+		_ = w.Close()
+		return Download{}, err
+	}
+	if err := w.Close(); err != nil {
 		return Download{}, fmt.Errorf("media: writing %s: %w", key, err)
 	}
 	exp := strconv.FormatInt(expires, 10)

@@ -533,10 +533,11 @@ func TestAuditSkipsRateLimitedWrites(t *testing.T) {
 	e.Do(http.MethodPut, "/store/settings", admin, body).Expect(t, 429)
 
 	// The key is out of budget: read the log from the database.
-	logs, err := models.ListAuditLogs(context.Background(), e.DB, s.ID, nil, models.Paging{Limit: 10})
+	page, err := models.PageAuditLogs(context.Background(), e.DB, s.ID, nil, models.Paging{Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
+	logs := page.Rows
 	if len(logs) != 2 || logs[0].StatusCode != 200 {
 		t.Fatalf("want the 2 admitted writes only; got %d: %+v", len(logs), logs)
 	}

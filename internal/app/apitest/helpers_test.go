@@ -569,8 +569,8 @@ func listAuditLogs(t *testing.T, e *apitest.Env, key, query string) ([]map[strin
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"logs", "status", "total"}) {
-		t.Fatalf("GET %s: payload keys %v, want logs, status, total: %s", path, keys, r.Raw)
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"logs", "next_cursor", "status", "total"}) {
+		t.Fatalf("GET %s: payload keys %v, want logs, next_cursor, status, total: %s", path, keys, r.Raw)
 	}
 	total, ok := asWhole(r.Body["total"])
 	if !ok {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -328,12 +329,13 @@ func TestOrdersExportBounds(t *testing.T) {
 			})
 	}
 
-	if _, err := models.ExportOrders(ctx, e.DB, few.ID, models.OrderFilter{}, 2); apperr.CodeOf(err) != apperr.Invalid ||
-		!strings.Contains(err.Error(), "narrow") {
-		t.Fatalf("3 orders over a bound of 2: %v", err)
+	var got []models.OrderExport
+	collect := func(chunk []models.OrderExport) error { got = append(got, chunk...); return nil }
+	if err := models.ExportOrders(ctx, e.DB, few.ID, models.OrderFilter{}, 2, collect); apperr.CodeOf(err) != apperr.Invalid ||
+		!strings.Contains(err.Error(), "narrow") || len(got) != 0 {
+		t.Fatalf("3 orders over a bound of 2: %v, %d handed on", err, len(got))
 	}
-	got, err := models.ExportOrders(ctx, e.DB, few.ID, models.OrderFilter{}, 3)
-	if err != nil || len(got) != 3 {
+	if err := models.ExportOrders(ctx, e.DB, few.ID, models.OrderFilter{}, 3, collect); err != nil || len(got) != 3 {
 		t.Fatalf("3 orders within a bound of 3: %d, %v", len(got), err)
 	}
 
@@ -352,4 +354,42 @@ func TestOrdersExportBounds(t *testing.T) {
 		t.Fatalf("3 orders cost %d statements, 40 cost %d", statements[few.ID], statements[many.ID])
 	}
 	t.Logf("statements per export: %d", statements[many.ID])
+}
+
+// TestOrdersExportStreamsInChunks: an export longer than one chunk of
+// models.ExportOrders (2,000 orders) is every order once, in the list's
+// order, across the chunks' seams.
+func TestOrdersExportStreamsInChunks(t *testing.T) {
+	e, s, key := newAcme(t)
+	ctx := context.Background()
+	const n = 4_100
+	_, err := e.DB.NewRaw(`INSERT INTO orders (store_id, order_number, order_number_display, token, email, currency, total_cents, created_at, updated_at)
+		SELECT ?, 1000 + g, '#' || (1000 + g), md5('oex' || g), 'o' || g || '@example.com', 'EUR', 100 * (g % 7),
+			timestamptz '2026-01-01' + (g % 50) * interval '1 hour', now()
+		FROM generate_series(1, ?) g`, s.ID, n).Exec(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.DB.NewRaw(`INSERT INTO order_line_items (store_id, order_id, title, sku, price_cents, quantity)
+		SELECT store_id, id, 'Mug', 'MUG', 100, 1 FROM orders WHERE store_id = ?`, s.ID).Exec(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sort := range []string{"-created_at", "total"} {
+		file := e.Do(http.MethodGet, "/store/orders/export?sort="+sort, key, nil).Expect(t, http.StatusOK)
+		tbl := oexRead(t, file.Raw, "csv")
+		var names []string
+		for i := range tbl.Rows {
+			names = append(names, oexCell(t, tbl, i, "Name"))
+		}
+		var want []string
+		err := e.DB.NewSelect().TableExpr("orders AS o").Column("order_number_display").Where("store_id = ?", s.ID).
+			OrderExpr(map[string]string{"-created_at": "o.created_at DESC, o.id DESC", "total": "o.total_cents, o.id"}[sort]).Scan(ctx, &want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(names, want) {
+			t.Fatalf("sort %s: %d rows, want the %d orders in the list's order", sort, len(names), len(want))
+		}
+	}
 }

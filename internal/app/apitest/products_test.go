@@ -118,7 +118,7 @@ func pdList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, 
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"products", "status", "total"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"next_cursor", "products", "status", "total"}) {
 		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 	}
 	var rows []map[string]any

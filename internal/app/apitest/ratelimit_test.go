@@ -132,11 +132,11 @@ func refunds(t *testing.T, e *apitest.Env, id int64) int64 {
 // write refused with 429.
 func auditedRefusal(t *testing.T, e *apitest.Env, storeID int64) bool {
 	t.Helper()
-	logs, err := models.ListAuditLogs(context.Background(), e.DB, storeID, nil, models.Paging{Limit: 50})
+	page, err := models.PageAuditLogs(context.Background(), e.DB, storeID, nil, models.Paging{Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range logs {
+	for _, l := range page.Rows {
 		if l.StatusCode == http.StatusTooManyRequests && strings.HasPrefix(l.Action, "refundOrder") {
 			return true
 		}

@@ -238,7 +238,7 @@ func rvList(t *testing.T, e *apitest.Env, key, query string) ([]map[string]any, 
 		path += "?" + query
 	}
 	r := e.Do(http.MethodGet, path, key, nil).Expect(t, 200)
-	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"counts", "reviews", "status", "total"}) {
+	if keys := sortedKeys(r.Body); !reflect.DeepEqual(keys, []string{"counts", "next_cursor", "reviews", "status", "total"}) {
 		t.Fatalf("GET %s payload keys %v: %s", path, keys, r.Raw)
 	}
 	counts := r.Obj("counts")

@@ -26,17 +26,40 @@ import (
 // unchanged. XLSX needs no such guard: WriteXLSX stores text as text and never
 // writes formulas.
 func WriteCSV(w io.Writer, header []string, rows [][]string) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(escapeRow(header)); err != nil {
+	cw, err := NewCSVWriter(w, header)
+	if err != nil {
 		return err
 	}
+	if err := cw.Write(rows); err != nil {
+		return err
+	}
+	return cw.Close()
+}
+
+// CSVWriter writes a CSV sheet a few rows at a time, as WriteCSV writes a
+// whole one, so that a large export is written as it is read.
+type CSVWriter struct{ cw *csv.Writer }
+
+// NewCSVWriter starts a CSV sheet on w with its header.
+func NewCSVWriter(w io.Writer, header []string) (*CSVWriter, error) {
+	cw := csv.NewWriter(w)
+	return &CSVWriter{cw}, cw.Write(escapeRow(header))
+}
+
+// Write adds rows to the sheet.
+func (c *CSVWriter) Write(rows [][]string) error {
 	for _, row := range rows {
-		if err := cw.Write(escapeRow(row)); err != nil {
+		if err := c.cw.Write(escapeRow(row)); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return nil
+}
+
+// Close writes out what is buffered.
+func (c *CSVWriter) Close() error {
+	c.cw.Flush()
+	return c.cw.Error()
 }
 
 func escapeRow(row []string) []string {

@@ -1,0 +1,60 @@
+package graph
+
+import (
+	"context"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+)
+
+// sharedReads gives each operation a place where sibling root fields that
+// answer parts of one read share it: a list and its next cursor
+// (`orders` and `ordersNextCursor`) are two root fields, which gqlgen
+// resolves concurrently, and the cursor is the list's last row, so the
+// list's statement must run once for both (SharedRead).
+type sharedReads struct{}
+
+func (sharedReads) ExtensionName() string                   { return "SharedReads" }
+func (sharedReads) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (sharedReads) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	return next(context.WithValue(ctx, sharedReadsKey{}, &readsOfOperation{}))
+}
+
+type sharedReadsKey struct{}
+
+// readsOfOperation holds an operation's shared reads by key.
+type readsOfOperation struct {
+	mu    sync.Mutex
+	reads map[string]*sharedRead
+}
+
+type sharedRead struct {
+	once  sync.Once
+	value any
+	err   error
+}
+
+// SharedRead runs read once per operation for key and gives every caller
+// of that key its answer. The key names the read and every argument it
+// depends on. Outside an operation (a resolver called directly) read just
+// runs.
+func SharedRead[T any](ctx context.Context, key string, read func() (T, error)) (T, error) {
+	ops, ok := ctx.Value(sharedReadsKey{}).(*readsOfOperation)
+	if !ok {
+		return read()
+	}
+	ops.mu.Lock()
+	if ops.reads == nil {
+		ops.reads = map[string]*sharedRead{}
+	}
+	r, found := ops.reads[key]
+	if !found {
+		r = &sharedRead{}
+		ops.reads[key] = r
+	}
+	ops.mu.Unlock()
+	r.once.Do(func() { r.value, r.err = read() })
+	v, _ := r.value.(T)
+	return v, r.err
+}

@@ -1,0 +1,59 @@
+package resolvers
+
+import (
+	"context"
+
+	"storeadmin/graph"
+	"storeadmin/models"
+)
+
+// Reads that two root fields of one operation share (graph.SharedRead):
+// the lists that answer the cursor of their next page, each read once for
+// its list field and its NextCursor field (cursorPage), and the counts of
+// payments awaiting capture.
+
+func (r *queryResolver) ordersPage(ctx context.Context, filter *models.OrderFilter, limit, offset *int64, cursor *string) (models.Page[models.Order], error) {
+	return filteredCursorPage(ctx, "orders", filter, limit, offset, cursor, func(sid int64, f models.OrderFilter, p models.Paging) (models.Page[models.Order], error) {
+		return models.PageOrders(ctx, r.db(ctx), sid, f, p)
+	})
+}
+
+func (r *queryResolver) productsPage(ctx context.Context, filter *models.ProductFilter, limit, offset *int64, cursor *string) (models.Page[models.Product], error) {
+	return filteredCursorPage(ctx, "products", filter, limit, offset, cursor, func(sid int64, f models.ProductFilter, p models.Paging) (models.Page[models.Product], error) {
+		return models.PageProducts(ctx, r.db(ctx), sid, f, p)
+	})
+}
+
+func (r *queryResolver) draftOrdersPage(ctx context.Context, filter *models.DraftOrderFilter, limit, offset *int64, cursor *string) (models.Page[models.DraftOrder], error) {
+	return filteredCursorPage(ctx, "draft-orders", filter, limit, offset, cursor, func(sid int64, f models.DraftOrderFilter, p models.Paging) (models.Page[models.DraftOrder], error) {
+		return models.PageDraftOrders(ctx, r.db(ctx), sid, f, p)
+	})
+}
+
+func (r *queryResolver) reviewsPage(ctx context.Context, filter *models.ReviewFilter, limit, offset *int64, cursor *string) (models.Page[models.Review], error) {
+	return filteredCursorPage(ctx, "reviews", filter, limit, offset, cursor, func(sid int64, f models.ReviewFilter, p models.Paging) (models.Page[models.Review], error) {
+		return models.PageReviews(ctx, r.db(ctx), sid, f, p)
+	})
+}
+
+// auditLogsPage: the audit log's filter refuses nothing, so it is not
+// checked.
+func (r *queryResolver) auditLogsPage(ctx context.Context, filter *models.AuditLogFilter, limit, offset *int64, cursor *string) (models.Page[models.AuditLog], error) {
+	return cursorPage(ctx, "audit-logs", filter, limit, offset, cursor, func(sid int64, f *models.AuditLogFilter, p models.Paging) (models.Page[models.AuditLog], error) {
+		return models.PageAuditLogs(ctx, r.db(ctx), sid, f, p)
+	})
+}
+
+// awaitingCaptureCounts counts the payments awaiting capture and those
+// needing attention, in one statement per operation for the two root
+// fields that answer them.
+func (r *queryResolver) awaitingCaptureCounts(ctx context.Context) (awaitingCounts, error) {
+	return inStore(ctx, func(sid int64) (awaitingCounts, error) {
+		return graph.SharedRead(ctx, "awaitingCaptureCounts", func() (awaitingCounts, error) {
+			all, attention, err := models.CountAwaitingCapture(ctx, r.db(ctx), sid, r.Now())
+			return awaitingCounts{all, attention}, err
+		})
+	})
+}
+
+type awaitingCounts struct{ all, attention int64 }
