@@ -120,10 +120,14 @@ func discounts(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) err
 		return err
 	}
 	// TRAIL15's limit: its uses so far plus room for about half as many
-	// again, in fifties.
-	_, err = tx.NewRaw(`UPDATE discounts SET usage_limit = ((used_count + used_count / 2) / 50 + 1) * 50
-		WHERE store_id = ? AND code = 'TRAIL15'`, storeID).Exec(ctx)
-	return err
+	// again, in fifties, set as an admin would once the uses are known.
+	trail15, err := models.DiscountByCode(ctx, tx, storeID, "TRAIL15")
+	if err != nil {
+		return err
+	}
+	limit := ((trail15.UsedCount+trail15.UsedCount/2)/50 + 1) * 50
+	trail15.UsageLimit = &limit
+	return models.UpdateDiscount(ctx, tx, trail15)
 }
 
 // redeemOrderCodes records the use of each code the seeded orders were
