@@ -85,7 +85,16 @@ type Order struct {
 	CheckoutStartedAt  *time.Time        `bun:"checkout_started_at" json:"checkout_started_at"`
 	CreatedAt          time.Time         `bun:"created_at,nullzero,default:now()" json:"created_at"`
 	UpdatedAt          time.Time         `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
+
+	// Buyer is the order's customer when the statement that read the order
+	// joined it (Paging.Join: OrderBuyer); nil otherwise. The API reads an
+	// order's customer through its relation, which a joined page primes.
+	Buyer *Customer `bun:"rel:belongs-to,join:customer_id=id" json:"-"`
 }
+
+// OrderBuyer is the relation Paging.Join names to read each order's
+// customer in the page's statement.
+const OrderBuyer = "Buyer"
 
 // orderReturning are the columns an insert returns: not *, because bun cannot
 // scan a jsonb null back into an any.

@@ -39,6 +39,11 @@ type Paging struct {
 	// It is not part of what a page is (its JSON, which keys a read shared
 	// by a list and its next cursor): a cursor reads sort keys, never jsonb.
 	Unread []string `json:"-"`
+	// Join names relations of the listed records (bun's, such as
+	// OrderBuyer) that the page's statement reads with them, so that the
+	// reader's relation can be primed instead of loaded: one statement
+	// less.
+	Join []string `json:"-"`
 	// unreadOf is the record type Unread was worked out for; Apply leaves
 	// out nothing from a statement of another table.
 	unreadOf reflect.Type
@@ -95,10 +100,19 @@ func (p Paging) After(cursor *string) (Paging, error) {
 func (p Paging) Apply(q *bun.SelectQuery) *bun.SelectQuery {
 	q = p.leaveOutUnread(q)
 	if p.Offset == 0 || !keyedByID(q) {
-		return q.Limit(p.Limit).Offset(p.Offset)
+		return p.join(q).Limit(p.Limit).Offset(p.Offset)
 	}
 	ids := q.Clone().ExcludeColumn("*").ColumnExpr("?TableAlias.id").Limit(p.Limit).Offset(p.Offset)
-	return q.Where("?TableAlias.id IN (?)", ids)
+	return p.join(q.Where("?TableAlias.id IN (?)", ids))
+}
+
+// join adds the relations of p.Join to q (after the ids of an offset are
+// chosen, which need none of them).
+func (p Paging) join(q *bun.SelectQuery) *bun.SelectQuery {
+	for _, r := range p.Join {
+		q = q.Relation(r)
+	}
+	return q
 }
 
 // keyedByID says whether q selects from a table whose primary key is id.

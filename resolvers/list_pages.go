@@ -13,9 +13,20 @@ import (
 // payments awaiting capture.
 
 func (r *queryResolver) ordersPage(ctx context.Context, filter *models.OrderFilter, limit, offset *int64, cursor *string) (models.Page[models.Order], error) {
-	return filteredCursorPage(ctx, "orders", filter, limit, offset, cursor, func(sid int64, f models.OrderFilter, p models.Paging) (models.Page[models.Order], error) {
+	read, listed := selectedFields[models.Order](ctx)
+	withBuyers := listed && read("customer")
+	page, err := filteredCursorPage(ctx, "orders", filter, limit, offset, cursor, func(sid int64, f models.OrderFilter, p models.Paging) (models.Page[models.Order], error) {
+		if withBuyers {
+			p.Join = []string{models.OrderBuyer}
+		}
 		return models.PageOrders(ctx, r.db(ctx), sid, f, p)
 	})
+	if err == nil && withBuyers {
+		// The page read its orders' customers (unless its NextCursor
+		// sibling read it first): their relation answers from them.
+		err = orderCustomer.Prime(ctx, page.Rows, func(o *models.Order) *models.Customer { return o.Buyer })
+	}
+	return page, err
 }
 
 func (r *queryResolver) productsPage(ctx context.Context, filter *models.ProductFilter, limit, offset *int64, cursor *string) (models.Page[models.Product], error) {

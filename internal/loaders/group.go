@@ -119,20 +119,79 @@ func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[
 			keys = r.keys(p, keys)
 		}
 		keys = distinct(keys)
-		g.cache = dataloader.NewCache[int64, []C]()
-		g.dl = dataloader.NewBatchedLoader(func(ctx context.Context, keys []int64) []*dataloader.Result[[]C] {
-			byKey, err := fetchFiled(ctx, ls, r.read, keys, limit)
-			out := make([]*dataloader.Result[[]C], len(keys))
-			for i, k := range keys {
-				out[i] = &dataloader.Result[[]C]{Data: byKey[k], Error: err}
-			}
-			return out
-		}, dataloader.WithBatchCapacity[int64, []C](len(keys)), dataloader.WithCache[int64, []C](g.cache))
+		g.start(ls, r.read, limit, len(keys))
 		for _, k := range keys {
 			g.dl.Load(ctx, k) // the last one fills the batch, which sends it
 		}
 	})
 	return g
+}
+
+// start makes the group's dataloader, whose one batch of capacity keys
+// reads the relation for them.
+func (g *groupLoad[C]) start(ls *Loaders, read readFunc[C], limit int64, keys int) {
+	g.cache = dataloader.NewCache[int64, []C]()
+	g.dl = dataloader.NewBatchedLoader(func(ctx context.Context, keys []int64) []*dataloader.Result[[]C] {
+		byKey, err := fetchFiled(ctx, ls, read, keys, limit)
+		out := make([]*dataloader.Result[[]C], len(keys))
+		for i, k := range keys {
+			out[i] = &dataloader.Result[[]C]{Data: byKey[k], Error: err}
+		}
+		return out
+	}, dataloader.WithBatchCapacity[int64, []C](keys), dataloader.WithCache[int64, []C](g.cache))
+}
+
+// prime answers the relation for the group of list, a list of parents
+// the API answers (a page), from children the list's own statement read
+// (a join): child is a parent's child, nil when the statement did not read
+// it. The children are filed side by side as a load files them, so they
+// are a group for their own relations. When a parent with a key has no
+// child, the list was not read with its children: nothing is primed, and
+// the relation loads as usual.
+func (r *relation[P, C]) prime(ctx context.Context, list []P, child func(*P) *C) error {
+	if len(list) == 0 {
+		return nil
+	}
+	ls, err := From(ctx)
+	if err != nil {
+		return err
+	}
+	var keys []int64
+	var filed []C
+	at := map[int64]int{}
+	for i := range list {
+		k := r.keys(&list[i], nil)
+		if len(k) == 0 {
+			continue
+		}
+		c := child(&list[i])
+		if c == nil {
+			return nil
+		}
+		if _, seen := at[k[0]]; !seen {
+			at[k[0]] = len(filed)
+			keys, filed = append(keys, k[0]), append(filed, *c)
+		}
+	}
+	ld := loaderOf[C](ls, r, 0)
+	id := listOf[P]{&list[0], len(list)}
+	ld.mu.Lock()
+	g := ld.groups[id]
+	if g == nil {
+		g = new(groupLoad[C])
+		ld.groups[id] = g
+	}
+	ld.mu.Unlock()
+	g.once.Do(func() {
+		g.start(ls, r.read, 0, len(keys))
+		for _, k := range keys {
+			i := at[k]
+			cs := filed[i : i+1 : i+1]
+			g.cache.Set(ctx, k, func() ([]C, error) { return cs, nil })
+		}
+		remember(ls, filed)
+	})
+	return nil
 }
 
 // answers tells whether the group's load asked for every one of keys.

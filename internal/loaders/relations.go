@@ -45,6 +45,16 @@ func (t *ToOne[P, C]) Load(ctx context.Context, parent *P) (*C, error) {
 	return nil, nil
 }
 
+// Prime answers the relation for the parents of list, a list the API
+// answers (a page of orders), from the children its own statement read (a
+// join, see models.Paging.Join): asking then costs no statement. child is
+// a parent's child as that statement read it; if it read none for a
+// parent that has a key, the list was not read with its children, and the
+// relation loads as usual.
+func (t *ToOne[P, C]) Prime(ctx context.Context, list []P, child func(*P) *C) error {
+	return t.r.prime(ctx, list, child)
+}
+
 // Require is Load for relations that must be there: a missing record is
 // NOT_FOUND, naming it by what ("the product").
 func (t *ToOne[P, C]) Require(ctx context.Context, parent *P, what string) (*C, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -553,4 +554,46 @@ func TestOrderListReadsTheJSONFieldsAsked(t *testing.T) {
 		t.Fatalf("a page without jsonb fields: %s", r.Raw)
 	}
 	e.Do(http.MethodGet, "/store/orders", key, nil).Expect(t, http.StatusOK)
+}
+
+// TestOrderPageReadsItsCustomersWithIt: a page of orders asking for each
+// order's customer reads them in its own statement (models.OrderBuyer) and
+// primes the customer relation, so the page and its customers are one
+// statement and the count another; the customers so read are a group for
+// their own relations (their orders load once, not per customer), and a
+// page read without them (offset, cursor) answers the same.
+func TestOrderPageReadsItsCustomersWithIt(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Buyers")
+	key := e.Key(s.ID, auth.RoleAdmin)
+	for i := range 12 {
+		createOrder(t, e, s.ID, orderSpec{email: fmt.Sprintf("buyer%d@example.com", i%4)})
+	}
+	e.GraphQL(key, `{ currentStoreId }`, nil) // the key, cached
+	count := countStatements(e)
+	var r *apitest.Response
+	n := count(func() {
+		r = e.GraphQL(key, `{ orders(limit: 10) { id email customer { id email } } ordersCount }`, nil)
+	})
+	if r.Status != http.StatusOK || r.Body["errors"] != nil {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	if n != 2 {
+		t.Fatalf("a page of orders with their customers and its count: %d statements, want 2", n)
+	}
+	for _, o := range r.Data()["orders"].([]any) {
+		o := o.(map[string]any)
+		if c := o["customer"].(map[string]any); c["email"] != o["email"] {
+			t.Fatalf("order %v has customer %v", o["id"], c)
+		}
+	}
+	deeper := `{ orders(limit: 10) { id customer { id orders_count orders { id } } } }`
+	n5, n10 := count(func() { e.GraphQL(key, strings.Replace(deeper, "10", "5", 1), nil) }), count(func() { e.GraphQL(key, deeper, nil) })
+	if n5 != n10 {
+		t.Fatalf("customers' own relations: 5 orders cost %d statements, 10 cost %d", n5, n10)
+	}
+	byOffset := e.GraphQL(key, `{ orders(limit: 5, offset: 5) { id customer { id email } } }`, nil)
+	if byOffset.Body["errors"] != nil || len(byOffset.Data()["orders"].([]any)) != 5 {
+		t.Fatalf("a later page with customers: %s", byOffset.Raw)
+	}
 }
