@@ -56,21 +56,11 @@ func CancelOrders(ctx context.Context, tx bun.IDB, cs []Cancellation) (refunded 
 		}
 		orders[i], nows[i] = c.Order, c.Now
 	}
-	ids, err := orderBatch(orders)
+	ids, lines, txs, err := readBatch(ctx, tx, orders)
 	if err != nil {
 		return nil, err
 	}
 	storeID := orders[0].StoreID
-	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids)
-	if err != nil {
-		return nil, err
-	}
-	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids)
-	if err != nil {
-		return nil, err
-	}
-	lines := groupByOrder(allLines, func(l OrderLineItem) int64 { return l.OrderID })
-	txs := groupByOrder(allTxs, func(t OrderTransaction) int64 { return t.OrderID })
 	for _, o := range orders {
 		for _, l := range lines[o.ID] {
 			if l.FulfilledQuantity > 0 {

@@ -54,21 +54,11 @@ func RefundOrders(ctx context.Context, tx bun.IDB, rs []RefundRequest) ([]Refund
 	for i, r := range rs {
 		orders[i], nows[i] = r.Order, r.Now
 	}
-	ids, err := orderBatch(orders)
+	_, lines, txs, err := readBatch(ctx, tx, orders)
 	if err != nil {
 		return nil, err
 	}
 	storeID := orders[0].StoreID
-	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids)
-	if err != nil {
-		return nil, err
-	}
-	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids)
-	if err != nil {
-		return nil, err
-	}
-	lines := groupByOrder(allLines, func(l OrderLineItem) int64 { return l.OrderID })
-	txs := groupByOrder(allTxs, func(t OrderTransaction) int64 { return t.OrderID })
 	plans := make([]refundPlan, len(rs))
 	refunds := make([]Refund, len(rs))
 	items := make([][]RefundLineItem, len(rs))

@@ -129,20 +129,14 @@ func RefreshOrderState(ctx context.Context, tx bun.IDB, o *Order, now time.Time)
 // store (each once; see orderBatch), orders[i] changed at nows[i]: three
 // statements for the batch.
 func refreshOrderStates(ctx context.Context, tx bun.IDB, orders []*Order, nows []time.Time) error {
-	ids, err := orderBatch(orders)
-	if err != nil || len(ids) == 0 {
+	if len(orders) == 0 {
+		return nil
+	}
+	ids, lines, txs, err := readBatch(ctx, tx, orders)
+	if err != nil {
 		return err
 	}
 	storeID := orders[0].StoreID
-	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids)
-	if err != nil {
-		return err
-	}
-	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids)
-	if err != nil {
-		return err
-	}
-	txs, lines := groupByOrder(allTxs, func(t OrderTransaction) int64 { return t.OrderID }), groupByOrder(allLines, func(l OrderLineItem) int64 { return l.OrderID })
 	financial, fulfilment, captured := make([]string, len(orders)), make([]string, len(orders)), make([]bool, len(orders))
 	for i, o := range orders {
 		o.FinancialStatus = FinancialStatus(o.TotalCents, txs[o.ID])
@@ -179,6 +173,26 @@ func orderBatch(orders []*Order) ([]int64, error) {
 		seen[o.ID], ids[i] = true, o.ID
 	}
 	return ids, nil
+}
+
+// readBatch checks orders, of one store and changed together, as
+// orderBatch does, and reads what a change of them starts from: their
+// lines and transactions by order id, in two statements.
+func readBatch(ctx context.Context, tx bun.IDB, orders []*Order) (ids []int64, lines map[int64][]OrderLineItem, txs map[int64][]OrderTransaction, err error) {
+	if ids, err = orderBatch(orders); err != nil {
+		return nil, nil, nil, err
+	}
+	storeID := orders[0].StoreID
+	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return ids, groupByOrder(allLines, func(l OrderLineItem) int64 { return l.OrderID }),
+		groupByOrder(allTxs, func(t OrderTransaction) int64 { return t.OrderID }), nil
 }
 
 // groupByOrder groups rows read for several orders by their order's id.

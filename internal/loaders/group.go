@@ -104,15 +104,21 @@ func loaderOf[C, P any](ls *Loaders, r *relation[P, C], limit int64) *loader[C] 
 	return ld
 }
 
-// run loads the relation for the keys of every member of group id, once.
-func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[P, C], limit int64, id any, members iter.Seq[*P]) *groupLoad[C] {
+// group is the load of group id, made on first use.
+func (ld *loader[C]) group(id any) *groupLoad[C] {
 	ld.mu.Lock()
+	defer ld.mu.Unlock()
 	g := ld.groups[id]
 	if g == nil {
 		g = new(groupLoad[C])
 		ld.groups[id] = g
 	}
-	ld.mu.Unlock()
+	return g
+}
+
+// run loads the relation for the keys of every member of group id, once.
+func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[P, C], limit int64, id any, members iter.Seq[*P]) *groupLoad[C] {
+	g := ld.group(id)
 	g.once.Do(func() {
 		var keys []int64
 		for p := range members {
@@ -175,13 +181,7 @@ func (r *relation[P, C]) prime(ctx context.Context, list []P, child func(*P) *C)
 	}
 	ld := loaderOf[C](ls, r, 0)
 	id := listOf[P]{&list[0], len(list)}
-	ld.mu.Lock()
-	g := ld.groups[id]
-	if g == nil {
-		g = new(groupLoad[C])
-		ld.groups[id] = g
-	}
-	ld.mu.Unlock()
+	g := ld.group(id)
 	g.once.Do(func() {
 		g.start(ls, r.read, 0, len(keys))
 		for _, k := range keys {
