@@ -97,14 +97,28 @@ func listPage[T any](ctx context.Context, limit, offset *int64, list func(storeI
 	if err != nil {
 		return nil, err
 	}
-	p, err := models.NewPaging(limit, offset)
+	p, err := paging[T](ctx, limit, offset, nil)
 	if err != nil {
 		return nil, err
+	}
+	return list(sid, p)
+}
+
+// paging checks the client's limit, offset and cursor for a list of T, and,
+// when the field being resolved is that list, leaves out the jsonb columns
+// the operation does not read (models.UnreadColumns).
+func paging[T any](ctx context.Context, limit, offset *int64, cursor *string) (models.Paging, error) {
+	p, err := models.NewPaging(limit, offset)
+	if err == nil {
+		p, err = p.After(cursor)
+	}
+	if err != nil {
+		return p, err
 	}
 	if read, ok := selectedFields[T](ctx); ok {
 		p = models.UnreadColumns[T](p, read)
 	}
-	return list(sid, p)
+	return p, nil
 }
 
 // selectedFields tells which fields of T the operation reads, when the
@@ -165,17 +179,13 @@ func cursorPage[F, T any](ctx context.Context, list string, f F, limit, offset *
 	if err != nil {
 		return models.Page[T]{}, err
 	}
-	p, err := models.NewPaging(limit, offset)
-	if err == nil {
-		p, err = p.After(cursor)
-	}
+	// Asked by the list field, the page leaves out the jsonb it does not
+	// show; asked by its NextCursor sibling, it reads all. The first of the
+	// two to run makes the read, and either answers both: a cursor needs
+	// only sort keys, never jsonb.
+	p, err := paging[T](ctx, limit, offset, cursor)
 	if err != nil {
 		return models.Page[T]{}, err
-	}
-	if fields, ok := selectedFields[T](ctx); ok {
-		// Asked by the list field (its NextCursor sibling reads all): the
-		// first of the two to run makes the read, and either answers both.
-		p = models.UnreadColumns[T](p, fields)
 	}
 	key, err := json.Marshal(struct {
 		List   string
