@@ -30,149 +30,53 @@ func TestGeneratedExecutorIsRewritten(t *testing.T) {
 	}
 }
 
-const sample = `package graph
-
-func (ec *executionContext) _T_plain(ctx context.Context, field graphql.CollectedField, obj *models.T) (ret graphql.Marshaler) {
+// generatedField is a field resolver as gqlgen writes it (name, the
+// resolver's return, the middleware, the value's Go type, its marshaller,
+// whether it is non-null), with its field context: a scalar's, or an
+// object's when scalar is false.
+func generatedField(name, resolved, middleware, goType, marshal, nonNull string, scalar bool) string {
+	fieldContext := `return graphql.NewScalarFieldContext("T", field, false, false, errors.New("field of type X does not have child fields"))`
+	if !scalar {
+		fieldContext = `fc = &graphql.FieldContext{Object: "T", Field: field}
+	return fc, nil`
+	}
+	return strings.NewReplacer(
+		"NAME", name, "RESOLVED", resolved, "MIDDLEWARE", middleware, "GOTYPE", goType,
+		"MARSHAL", marshal, "NONNULL", nonNull, "FIELDCONTEXT", fieldContext,
+	).Replace(`
+func (ec *executionContext) _T_NAME(ctx context.Context, field graphql.CollectedField, obj *models.T) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_T_plain(ctx, field)
+			return ec.fieldContext_T_NAME(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Plain, nil
+			return RESOLVED
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		MIDDLEWARE,
+		func(ctx context.Context, selections ast.SelectionSet, v GOTYPE) graphql.Marshaler {
+			return ec.MARSHAL(ctx, selections, v)
 		},
 		true,
-		true,
+		NONNULL,
 	)
 }
-func (ec *executionContext) fieldContext_T_plain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("T", field, false, false, errors.New("field of type String does not have child fields"))
+func (ec *executionContext) fieldContext_T_NAME(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	FIELDCONTEXT
+}
+`)
 }
 
-func (ec *executionContext) _T_maybe(ctx context.Context, field graphql.CollectedField, obj *models.T) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_T_maybe(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Maybe, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_T_maybe(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("T", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _T_required(ctx context.Context, field graphql.CollectedField, obj *models.T) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_T_required(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Required, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_T_required(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("T", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _T_guarded(ctx context.Context, field graphql.CollectedField, obj *models.T) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_T_guarded(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Guarded, nil
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_T_guarded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("T", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _T_resolved(ctx context.Context, field graphql.CollectedField, obj *models.T) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_T_resolved(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.T().Resolved(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_T_resolved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("T", field, true, true, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _T_child(ctx context.Context, field graphql.CollectedField, obj *models.T) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_T_child(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Child, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.U) graphql.Marshaler {
-			return ec.marshalOU2ᚖmodelsᚐU(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_T_child(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{Object: "T", Field: field}
-	return fc, nil
-}
-`
+// sample holds one field of each kind the rewrite must tell apart.
+var sample = "package graph\n" +
+	generatedField("plain", "obj.Plain, nil", "nil", "string", "marshalNString2string", "true", true) +
+	generatedField("maybe", "obj.Maybe, nil", "nil", "*int64", "marshalOInt2ᚖint64", "false", true) +
+	generatedField("required", "obj.Required, nil", "nil", "*int64", "marshalNInt2ᚖint64", "true", true) +
+	generatedField("guarded", "obj.Guarded, nil", "func(ctx context.Context, next graphql.Resolver) graphql.Resolver { return next }", "string", "marshalNString2string", "true", true) +
+	generatedField("resolved", "ec.Resolvers.T().Resolved(ctx, obj)", "nil", "string", "marshalNString2string", "true", true) +
+	generatedField("child", "obj.Child, nil", "nil", "*models.U", "marshalOU2ᚖmodelsᚐU", "false", false)
 
 // TestPlainFields rewrites exactly the fields read from a struct field
 // with no directive, of a scalar type, that cannot be a forbidden null.
