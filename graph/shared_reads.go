@@ -5,6 +5,9 @@ import (
 	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"storeadmin/models"
 )
 
 // sharedReads gives each operation a place where sibling root fields that
@@ -23,10 +26,12 @@ func (sharedReads) InterceptResponse(ctx context.Context, next graphql.ResponseH
 
 type sharedReadsKey struct{}
 
-// readsOfOperation holds an operation's shared reads by key.
+// readsOfOperation holds an operation's shared reads by key, and the
+// columns each field's records are read with (AnswerColumns).
 type readsOfOperation struct {
-	mu    sync.Mutex
-	reads map[string]*sharedRead
+	mu      sync.Mutex
+	reads   map[string]*sharedRead
+	columns map[*ast.Field]models.Columns
 }
 
 type sharedRead struct {

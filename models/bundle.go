@@ -151,15 +151,15 @@ func SaveBundleTargets(ctx context.Context, db bun.IDB, storeID, bundleID int64,
 
 // TiersByBundle loads the tiers of several bundles, by quantity, for a
 // dataloader.
-func TiersByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleOfferTier, error) {
+func TiersByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]BundleOfferTier, error) {
 	var out []BundleOfferTier
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).
 		Order("bundle_id", "quantity").Scan(ctx)
 	return out, err
 }
 
 // BundleProductLinks loads the product links of several bundles.
-func BundleProductLinks(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleLink, error) {
+func BundleProductLinks(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]BundleLink, error) {
 	var out []BundleLink
 	err := db.NewSelect().TableExpr("bundle_products").ColumnExpr("bundle_id, product_id AS target_id").
 		Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).Order("bundle_id", "product_id").Scan(ctx, &out)
@@ -167,7 +167,7 @@ func BundleProductLinks(ctx context.Context, db bun.IDB, storeID int64, ids []in
 }
 
 // BundleCollectionLinks loads the collection links of several bundles.
-func BundleCollectionLinks(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleLink, error) {
+func BundleCollectionLinks(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]BundleLink, error) {
 	var out []BundleLink
 	err := db.NewSelect().TableExpr("bundle_collections").ColumnExpr("bundle_id, collection_id AS target_id").
 		Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).Order("bundle_id", "collection_id").Scan(ctx, &out)
@@ -182,7 +182,7 @@ type ProductBundle struct {
 
 // BundlesByProduct loads, for several products, the bundles that offer
 // them: to all products, by name, or through one of their collections.
-func BundlesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductBundle, error) {
+func BundlesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]ProductBundle, error) {
 	var out []ProductBundle
 	err := db.NewSelect().Model(&out).
 		ColumnExpr("bundle_offer.*, p.id AS product_id").
@@ -220,7 +220,7 @@ type BundleProduct struct {
 
 // ProductsByBundle loads the products several bundles name, for a
 // dataloader.
-func ProductsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleProduct, error) {
+func ProductsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]BundleProduct, error) {
 	return linkedTo[BundleProduct](ctx, db, storeID, link{"bundle_products", "product_id", "bundle_id"}, ids)
 }
 
@@ -232,6 +232,6 @@ type BundleCollection struct {
 
 // CollectionsByBundle loads the collections several bundles name, for a
 // dataloader.
-func CollectionsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]BundleCollection, error) {
+func CollectionsByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]BundleCollection, error) {
 	return linkedTo[BundleCollection](ctx, db, storeID, link{"bundle_collections", "collection_id", "bundle_id"}, ids)
 }

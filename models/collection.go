@@ -162,9 +162,9 @@ func GetCollection(ctx context.Context, db bun.IDB, storeID, id int64) (*Collect
 }
 
 // CollectionsByID loads collections of the store by id, for a dataloader.
-func CollectionsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Collection, error) {
+func CollectionsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Collection, error) {
 	var out []Collection
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -246,7 +246,7 @@ func CountCollectionMembers(ctx context.Context, db bun.IDB, storeID, collection
 // MembersByCollection loads the first offset+limit members of several
 // collections, each in its own sort order, in one statement, for a
 // dataloader; the caller drops the first offset of each.
-func MembersByCollection(ctx context.Context, db bun.IDB, storeID int64, ids []int64, upto int64) ([]CollectionMember, error) {
+func MembersByCollection(ctx context.Context, db bun.IDB, storeID int64, ids []int64, upto int64, _ Columns) ([]CollectionMember, error) {
 	out := []CollectionMember{}
 	ranks := make([]string, 0, len(memberOrder))
 	for name, order := range memberOrder {
@@ -271,7 +271,7 @@ type CollectionCount struct {
 
 // MemberCountsByCollection counts the members of several collections, for
 // a dataloader.
-func MemberCountsByCollection(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]CollectionCount, error) {
+func MemberCountsByCollection(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]CollectionCount, error) {
 	var out []CollectionCount
 	err := db.NewSelect().TableExpr("collection_products").ColumnExpr("collection_id, count(*) AS count").
 		Where("store_id = ? AND collection_id IN (?)", storeID, bun.List(ids)).Group("collection_id").Scan(ctx, &out)
@@ -286,7 +286,7 @@ type Membership struct {
 
 // MembershipsByProduct loads the collection memberships of several
 // products, for a dataloader.
-func MembershipsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]Membership, error) {
+func MembershipsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]Membership, error) {
 	var out []Membership
 	err := db.NewSelect().TableExpr("collection_products").Column("collection_id", "product_id").
 		Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).Order("product_id", "collection_id").Scan(ctx, &out)
@@ -408,6 +408,6 @@ type ProductCollection struct {
 
 // CollectionsByProduct loads the collections of several products, for a
 // dataloader.
-func CollectionsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductCollection, error) {
+func CollectionsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]ProductCollection, error) {
 	return linkedTo[ProductCollection](ctx, db, storeID, link{"collection_products", "collection_id", "product_id"}, productIDs)
 }

@@ -23,9 +23,9 @@ type Customer struct {
 }
 
 // CustomersByID loads customers by id, for a dataloader.
-func CustomersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Customer, error) {
+func CustomersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Customer, error) {
 	var out []Customer
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -37,7 +37,7 @@ type CustomerOrderCount struct {
 
 // OrderCountsByCustomer counts the orders of several customers in one
 // statement, for a dataloader.
-func OrderCountsByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]CustomerOrderCount, error) {
+func OrderCountsByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]CustomerOrderCount, error) {
 	var out []CustomerOrderCount
 	err := db.NewSelect().Table("orders").ColumnExpr("customer_id, count(*) AS count").
 		Where("store_id = ? AND customer_id IN (?)", storeID, bun.List(ids)).
@@ -47,7 +47,7 @@ func OrderCountsByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids [
 
 // OrdersByCustomer loads the newest limit orders of each of several
 // customers, newest first, for a dataloader.
-func OrdersByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int64, limit int64) ([]Order, error) {
+func OrdersByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int64, limit int64, _ Columns) ([]Order, error) {
 	var out []Order
 	ranked := db.NewSelect().Model((*Order)(nil)).
 		ColumnExpr("*, row_number() OVER (PARTITION BY customer_id ORDER BY created_at DESC, id DESC) AS rank").

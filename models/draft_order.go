@@ -182,13 +182,13 @@ func SaveDraftOrder(ctx context.Context, tx bun.IDB, d *DraftOrder) error {
 
 // DraftLines reads one draft's lines, in order.
 func DraftLines(ctx context.Context, db bun.IDB, storeID, draftID int64) ([]DraftOrderLine, error) {
-	return LinesByDraftOrder(ctx, db, storeID, []int64{draftID})
+	return LinesByDraftOrder(ctx, db, storeID, []int64{draftID}, AllColumns)
 }
 
 // LinesByDraftOrder loads the lines of several drafts, for a dataloader.
-func LinesByDraftOrder(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]DraftOrderLine, error) {
+func LinesByDraftOrder(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]DraftOrderLine, error) {
 	var out []DraftOrderLine
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND draft_order_id IN (?)", storeID, bun.List(ids)).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND draft_order_id IN (?)", storeID, bun.List(ids)).
 		Order("draft_order_id", "position", "id").Scan(ctx)
 	return out, err
 }
@@ -265,7 +265,7 @@ func CollectionIDsOf(ctx context.Context, db bun.IDB, storeID int64, productIDs 
 	if len(productIDs) == 0 {
 		return out, nil
 	}
-	ms, err := MembershipsByProduct(ctx, db, storeID, productIDs)
+	ms, err := MembershipsByProduct(ctx, db, storeID, productIDs, AllColumns)
 	for _, m := range ms {
 		out[m.ProductID] = append(out[m.ProductID], m.CollectionID)
 	}

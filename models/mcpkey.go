@@ -90,9 +90,9 @@ func RevokeMCPKey(ctx context.Context, db bun.IDB, storeID, id int64) (*MCPKey, 
 }
 
 // MCPKeysByID loads keys for a dataloader.
-func MCPKeysByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]MCPKey, error) {
+func MCPKeysByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]MCPKey, error) {
 	var out []MCPKey
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 

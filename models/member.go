@@ -105,9 +105,9 @@ func RemoveMember(ctx context.Context, db bun.IDB, storeID, userID int64) error 
 // UsersByID loads the store's members among ids, for a dataloader. A user
 // is seen through a store only while a member of it: the creator of a key
 // who has left the store, or who belongs to another, is not loaded.
-func UsersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]User, error) {
+func UsersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]User, error) {
 	var out []User
-	err := db.NewSelect().Model(&out).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).
 		Where("id IN (?) AND EXISTS (SELECT 1 FROM store_members AS m WHERE m.store_id = ? AND m.user_id = ?TableAlias.id)", bun.List(ids), storeID).
 		Scan(ctx)
 	return out, err

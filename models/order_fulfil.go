@@ -53,7 +53,7 @@ func FulfilOrders(ctx context.Context, tx bun.IDB, ss []Shipment) ([]Fulfillment
 	if err != nil {
 		return nil, err
 	}
-	allLines, err := LineItemsByOrder(ctx, tx, orders[0].StoreID, ids)
+	allLines, err := LineItemsByOrder(ctx, tx, orders[0].StoreID, ids, AllColumns)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func CancelFulfillments(ctx context.Context, tx bun.IDB, cs []ShipmentCancellati
 	for i, c := range cs {
 		c.Fulfillment.Status, c.Fulfillment.CancelledAt = ShipmentCancelled, &nows[i]
 	}
-	items, err := ItemsByFulfillment(ctx, tx, storeID, fids)
+	items, err := ItemsByFulfillment(ctx, tx, storeID, fids, AllColumns)
 	if err != nil {
 		return err
 	}

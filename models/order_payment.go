@@ -163,7 +163,7 @@ func transactionsOf(ctx context.Context, tx bun.IDB, orders []*Order) (map[int64
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
-	all, err := TransactionsByOrder(ctx, tx, orders[0].StoreID, ids)
+	all, err := TransactionsByOrder(ctx, tx, orders[0].StoreID, ids, AllColumns)
 	return groupByOrder(all, func(t OrderTransaction) int64 { return t.OrderID }), err
 }
 

@@ -7,41 +7,41 @@ import (
 )
 
 // OrdersByID loads orders by id, for a dataloader.
-func OrdersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Order, error) {
+func OrdersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Order, error) {
 	var out []Order
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
 // LineItemsByOrder loads the lines of several orders, for a dataloader.
-func LineItemsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]OrderLineItem, error) {
+func LineItemsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64, cols Columns) ([]OrderLineItem, error) {
 	var out []OrderLineItem
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "position", "id").Scan(ctx)
 	return out, err
 }
 
 // TransactionsByOrder loads the transactions of several orders, oldest
 // first, for a dataloader.
-func TransactionsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]OrderTransaction, error) {
+func TransactionsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64, cols Columns) ([]OrderTransaction, error) {
 	var out []OrderTransaction
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "created_at", "id").Scan(ctx)
 	return out, err
 }
 
 // FulfillmentsByOrder loads the shipments of several orders, for a
 // dataloader.
-func FulfillmentsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]Fulfillment, error) {
+func FulfillmentsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64, cols Columns) ([]Fulfillment, error) {
 	var out []Fulfillment
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "id").Scan(ctx)
 	return out, err
 }
 
 // ItemsByFulfillment loads the items of several shipments with their
 // lines' titles, for a dataloader.
-func ItemsByFulfillment(ctx context.Context, db bun.IDB, storeID int64, fulfillmentIDs []int64) ([]FulfillmentItem, error) {
+func ItemsByFulfillment(ctx context.Context, db bun.IDB, storeID int64, fulfillmentIDs []int64, _ Columns) ([]FulfillmentItem, error) {
 	var out []FulfillmentItem
 	err := db.NewSelect().Model(&out).
 		ColumnExpr("fi.*, li.title, li.variant_title").
@@ -52,9 +52,9 @@ func ItemsByFulfillment(ctx context.Context, db bun.IDB, storeID int64, fulfillm
 }
 
 // RefundsByOrder loads the refunds of several orders, for a dataloader.
-func RefundsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64) ([]Refund, error) {
+func RefundsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64, cols Columns) ([]Refund, error) {
 	var out []Refund
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "id").Scan(ctx)
 	return out, err
 }

@@ -110,12 +110,12 @@ func FulfillmentStatus(current string, lines []OrderLineItem) string {
 
 // OrderLines reads one order's lines inside tx, in their order.
 func OrderLines(ctx context.Context, tx bun.IDB, storeID, orderID int64) ([]OrderLineItem, error) {
-	return LineItemsByOrder(ctx, tx, storeID, []int64{orderID})
+	return LineItemsByOrder(ctx, tx, storeID, []int64{orderID}, AllColumns)
 }
 
 // OrderTransactions reads one order's transactions inside tx, oldest first.
 func OrderTransactions(ctx context.Context, tx bun.IDB, storeID, orderID int64) ([]OrderTransaction, error) {
-	return TransactionsByOrder(ctx, tx, storeID, []int64{orderID})
+	return TransactionsByOrder(ctx, tx, storeID, []int64{orderID}, AllColumns)
 }
 
 // RefreshOrderState recomputes o's financial and fulfilment statuses from
@@ -183,11 +183,11 @@ func readBatch(ctx context.Context, tx bun.IDB, orders []*Order) (ids []int64, l
 		return nil, nil, nil, err
 	}
 	storeID := orders[0].StoreID
-	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids)
+	allLines, err := LineItemsByOrder(ctx, tx, storeID, ids, AllColumns)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids)
+	allTxs, err := TransactionsByOrder(ctx, tx, storeID, ids, AllColumns)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -8,10 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"reflect"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/uptrace/bun"
 
@@ -32,21 +29,18 @@ type Paging struct {
 	// Cursor is where the page starts, as a list's Page.Next gave it: after
 	// the row it names. Only ReadPage reads it.
 	Cursor string
-	// Unread names jsonb columns of the listed records that the reader
-	// does not use (see UnreadColumns): the statement leaves them out and
-	// their fields stay zero. Decoding jsonb was the largest cost of a
-	// list page that does not show it (a third of the order list's CPU).
-	// It is not part of what a page is (its JSON, which keys a read shared
-	// by a list and its next cursor): a cursor reads sort keys, never jsonb.
-	Unread []string `json:"-"`
+	// Columns are the columns of the listed records the reader does not
+	// read (see Columns), which ReadPage leaves out of its statement (of
+	// whole records). A list whose statement names its own columns, or
+	// computes from the rows it reads, never applies them. They are not part
+	// of what a page is (its JSON, which keys a read shared by a list and
+	// its next cursor): a cursor reads sort keys, which a page always reads.
+	Columns Columns `json:"-"`
 	// Join names relations of the listed records (bun's, such as
 	// OrderBuyer) that the page's statement reads with them, so that the
 	// reader's relation can be primed instead of loaded: one statement
 	// less.
 	Join []string `json:"-"`
-	// unreadOf is the record type Unread was worked out for; Apply leaves
-	// out nothing from a statement of another table.
-	unreadOf reflect.Type
 }
 
 // NewPaging checks the limit and offset a client sent.
@@ -94,11 +88,7 @@ func (p Paging) After(cursor *string) (Paging, error) {
 // reads 10,000 index entries and not 10,000 rows scattered over the table.
 // A statement of a table without an id (settings, members) or without a
 // model (one selecting column expressions) is limited as it is.
-//
-// Apply also leaves out the unread columns when q selects the whole
-// records Unread was worked out for.
 func (p Paging) Apply(q *bun.SelectQuery) *bun.SelectQuery {
-	q = p.leaveOutUnread(q)
 	if p.Offset == 0 || !keyedByID(q) {
 		return p.join(q).Limit(p.Limit).Offset(p.Offset)
 	}
@@ -123,56 +113,6 @@ func keyedByID(q *bun.SelectQuery) bool {
 	}
 	pks := m.Table().PKs
 	return len(pks) == 1 && pks[0].Name == "id"
-}
-
-// leaveOutUnread leaves p.Unread out of q when q selects the records it was
-// worked out for.
-func (p Paging) leaveOutUnread(q *bun.SelectQuery) *bun.SelectQuery {
-	if len(p.Unread) > 0 {
-		if m, ok := q.GetModel().(bun.TableModel); ok && m.Table().Type == p.unreadOf {
-			q = q.ExcludeColumn(p.Unread...)
-		}
-	}
-	return q
-}
-
-// UnreadColumns sets p.Unread to the jsonb columns of T whose fields
-// (named by their json tag, which is also their GraphQL name) are not in
-// read. A jsonb field without a json name is always read: code, not the
-// client, uses it.
-func UnreadColumns[T any](p Paging, read func(field string) bool) Paging {
-	t := reflect.TypeFor[T]()
-	p.Unread, p.unreadOf = nil, t
-	for _, c := range jsonbColumns(t) {
-		if !read(c.field) {
-			p.Unread = append(p.Unread, c.column)
-		}
-	}
-	return p
-}
-
-type jsonbColumn struct{ field, column string }
-
-var jsonbColumnsOf sync.Map // reflect.Type → []jsonbColumn
-
-// jsonbColumns lists the jsonb columns of the record type t that carry a
-// json name.
-func jsonbColumns(t reflect.Type) []jsonbColumn {
-	if cols, ok := jsonbColumnsOf.Load(t); ok {
-		return cols.([]jsonbColumn)
-	}
-	var cols []jsonbColumn
-	if t.Kind() == reflect.Struct {
-		for f := range t.Fields() {
-			tag := strings.Split(f.Tag.Get("bun"), ",")
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if slices.Contains(tag[1:], "type:jsonb") && tag[0] != "" && name != "" && name != "-" {
-				cols = append(cols, jsonbColumn{field: name, column: tag[0]})
-			}
-		}
-	}
-	jsonbColumnsOf.Store(t, cols)
-	return cols
 }
 
 // PageOf is the page p of a list computed in memory (the rates a draft
@@ -266,8 +206,9 @@ func ReadPage[T any](ctx context.Context, q *bun.SelectQuery, rows *[]T, s Sort[
 		q = s.after(q, values)
 	}
 	q = q.OrderExpr(s.OrderBy())
-	more := p // one row more, the same unread columns
+	more := p // one row more
 	more.Limit++
+	q = p.Columns.Keep(s.columns()...).Apply(q)
 	if err := more.Apply(q).Scan(ctx); err != nil {
 		return Page[T]{}, err
 	}

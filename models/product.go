@@ -258,9 +258,9 @@ func GetProduct(ctx context.Context, db bun.IDB, storeID, id int64) (*Product, e
 }
 
 // ProductsByID loads products of the store by id, for a dataloader.
-func ProductsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]Product, error) {
+func ProductsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Product, error) {
 	var out []Product
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -355,17 +355,17 @@ func pickerSearch(search *string) func(*bun.SelectQuery) *bun.SelectQuery {
 
 // VariantsByProduct loads the variants of several products, in position
 // order, for a dataloader.
-func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductVariant, error) {
+func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, cols Columns) ([]ProductVariant, error) {
 	var out []ProductVariant
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
 		Order("product_id", "position", "id").Scan(ctx)
 	return out, err
 }
 
 // VariantsByID loads variants by id, for a dataloader.
-func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]ProductVariant, error) {
+func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]ProductVariant, error) {
 	var out []ProductVariant
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
@@ -380,7 +380,7 @@ type ProductSummary struct {
 }
 
 // ProductSummaries loads the summaries of products, for a dataloader.
-func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductSummary, error) {
+func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]ProductSummary, error) {
 	var out []ProductSummary
 	err := db.NewSelect().TableExpr("products AS p").ColumnExpr("p.id AS product_id").
 		ColumnExpr("p.min_price_cents AS lowest_price_cents"). // kept by a trigger on the variants
@@ -391,9 +391,9 @@ func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs
 
 // ImagesByProduct loads the images of several products, in position order,
 // for a dataloader.
-func ImagesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64) ([]ProductImage, error) {
+func ImagesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, cols Columns) ([]ProductImage, error) {
 	var out []ProductImage
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
+	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
 		Order("product_id", "position", "id").Scan(ctx)
 	return out, err
 }

@@ -232,7 +232,7 @@ func RefreshProductRatings(ctx context.Context, db bun.IDB, storeID int64, produ
 
 // ReviewsByProduct loads the newest published reviews of several products,
 // at most limit each, for a dataloader.
-func ReviewsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, limit int64) ([]Review, error) {
+func ReviewsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, limit int64, _ Columns) ([]Review, error) {
 	var out []Review
 	ranked := db.NewSelect().Model((*Review)(nil)).
 		ColumnExpr("*, row_number() OVER (PARTITION BY product_id ORDER BY created_at DESC, id DESC) AS rank").

@@ -12,6 +12,7 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/loaders"
 	"storeadmin/models"
 )
 
@@ -158,7 +159,7 @@ func checkBundleTargets(ctx context.Context, tx bun.IDB, b *models.BundleOffer, 
 	for _, t := range []struct {
 		field, table, noun string
 		ids                *[]int64
-		load               func(context.Context, bun.IDB, int64, []int64) ([]models.BundleLink, error)
+		load               loaders.Fetch[models.BundleLink]
 		appliesTo          string
 	}{
 		{"product_ids", "products", "product", &c.productIDs, models.BundleProductLinks, models.BundleProducts},
@@ -167,7 +168,7 @@ func checkBundleTargets(ctx context.Context, tx bun.IDB, b *models.BundleOffer, 
 		if *t.ids == nil {
 			*t.ids = []int64{}
 			if !create {
-				links, err := t.load(ctx, tx, b.StoreID, []int64{b.ID})
+				links, err := t.load(ctx, tx, b.StoreID, []int64{b.ID}, models.AllColumns)
 				if err != nil {
 					return err
 				}

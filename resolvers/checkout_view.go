@@ -40,7 +40,7 @@ func orderCheckout(ctx context.Context, db bun.IDB, o *models.Order, p *models.A
 	}
 	var customer *models.Customer
 	if o.CustomerID != nil {
-		cs, err := models.CustomersByID(ctx, db, o.StoreID, []int64{*o.CustomerID})
+		cs, err := models.CustomersByID(ctx, db, o.StoreID, []int64{*o.CustomerID}, models.AllColumns)
 		if err != nil {
 			return nil, err
 		}

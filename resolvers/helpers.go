@@ -104,9 +104,9 @@ func listPage[T any](ctx context.Context, limit, offset *int64, list func(storeI
 	return list(sid, p)
 }
 
-// paging checks the client's limit, offset and cursor for a list of T, and,
-// when the field being resolved is that list, leaves out the jsonb columns
-// the operation does not read (models.UnreadColumns).
+// paging checks the client's limit, offset and cursor for a list of T, and
+// leaves out the columns of T the operation does not read, when the field
+// being resolved is that list (graph.AnswerColumns).
 func paging[T any](ctx context.Context, limit, offset *int64, cursor *string) (models.Paging, error) {
 	p, err := models.NewPaging(limit, offset)
 	if err == nil {
@@ -115,9 +115,7 @@ func paging[T any](ctx context.Context, limit, offset *int64, cursor *string) (m
 	if err != nil {
 		return p, err
 	}
-	if read, ok := selectedFields[T](ctx); ok {
-		p = models.UnreadColumns[T](p, read)
-	}
+	p.Columns = graph.AnswerColumns[T](ctx)
 	return p, nil
 }
 
@@ -179,19 +177,21 @@ func cursorPage[F, T any](ctx context.Context, list string, f F, limit, offset *
 	if err != nil {
 		return models.Page[T]{}, err
 	}
-	// Asked by the list field, the page leaves out the jsonb it does not
-	// show; asked by its NextCursor sibling, it reads all. The first of the
-	// two to run makes the read, and either answers both: a cursor needs
-	// only sort keys, never jsonb.
+	// The page leaves out the columns its list field does not read (its
+	// NextCursor sibling asks for the same ones, graph.AnswerColumns): the
+	// first of the two to run makes the read, and it answers both. Two
+	// aliases of the list reading different fields read twice: the
+	// columns are part of the key.
 	p, err := paging[T](ctx, limit, offset, cursor)
 	if err != nil {
 		return models.Page[T]{}, err
 	}
 	key, err := json.Marshal(struct {
-		List   string
-		Filter F
-		Page   models.Paging
-	}{list, f, p})
+		List    string
+		Filter  F
+		Page    models.Paging
+		Columns string
+	}{list, f, p, p.Columns.String()})
 	if err != nil {
 		return models.Page[T]{}, err
 	}

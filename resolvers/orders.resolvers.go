@@ -91,7 +91,7 @@ func (r *orderResolver) Customer(ctx context.Context, obj *models.Order) (*model
 }
 
 func (r *orderResolver) LineItems(ctx context.Context, obj *models.Order) ([]models.OrderLineItem, error) {
-	return orderLines.Load(ctx, obj)
+	return orderLines.Answer(ctx, obj, graph.AnswerColumns[models.OrderLineItem](ctx))
 }
 
 func (r *orderResolver) Transactions(ctx context.Context, obj *models.Order) ([]models.OrderTransaction, error) {
@@ -115,7 +115,7 @@ func (r *orderResolver) Refunds(ctx context.Context, obj *models.Order) ([]model
 }
 
 func (r *orderLineItemResolver) Variant(ctx context.Context, obj *models.OrderLineItem) (*models.ProductVariant, error) {
-	return lineVariant.Load(ctx, obj)
+	return lineVariant.Answer(ctx, obj, graph.AnswerColumns[models.ProductVariant](ctx))
 }
 
 func (r *orderLineItemResolver) Product(ctx context.Context, obj *models.OrderLineItem) (*models.Product, error) {
@@ -155,7 +155,7 @@ func (r *queryResolver) OrderFulfillments(ctx context.Context, id int64) ([]mode
 	if err != nil {
 		return nil, err
 	}
-	return models.FulfillmentsByOrder(ctx, r.db(ctx), o.StoreID, []int64{o.ID})
+	return models.FulfillmentsByOrder(ctx, r.db(ctx), o.StoreID, []int64{o.ID}, models.AllColumns)
 }
 
 func (r *queryResolver) OrderFulfilled(ctx context.Context, id int64) ([]models.FulfilledQuantity, error) {

@@ -102,7 +102,7 @@ func checkProduct(ctx context.Context, db bun.IDB, cur *models.Product, curVaria
 		// product has (read only when a variant names one).
 		images := d.images
 		if images == nil && cur.ID != 0 && namesImage(in.Variants) {
-			if images, err = models.ImagesByProduct(ctx, db, p.StoreID, []int64{cur.ID}); err != nil {
+			if images, err = models.ImagesByProduct(ctx, db, p.StoreID, []int64{cur.ID}, models.AllColumns); err != nil {
 				return nil, err
 			}
 		}
@@ -651,7 +651,7 @@ func saveProduct(ctx context.Context, tx bun.IDB, d *productDraft, refresh bool)
 	if d.variants != nil {
 		if images == nil {
 			var err error
-			if images, err = models.ImagesByProduct(ctx, tx, p.StoreID, []int64{p.ID}); err != nil {
+			if images, err = models.ImagesByProduct(ctx, tx, p.StoreID, []int64{p.ID}, models.AllColumns); err != nil {
 				return err
 			}
 		}

@@ -86,14 +86,14 @@ func (r *Resolver) exportProducts(ctx context.Context, storeID int64, f models.P
 	variants, images := map[int64][]models.ProductVariant{}, map[int64][]models.ProductImage{}
 	for start := 0; start < len(ids); start += 1000 {
 		chunk := ids[start:min(start+1000, len(ids))]
-		vs, err := models.VariantsByProduct(ctx, r.db(ctx), storeID, chunk)
+		vs, err := models.VariantsByProduct(ctx, r.db(ctx), storeID, chunk, models.AllColumns)
 		if err != nil {
 			return nil, err
 		}
 		for _, v := range vs {
 			variants[v.ProductID] = append(variants[v.ProductID], v)
 		}
-		is, err := models.ImagesByProduct(ctx, r.db(ctx), storeID, chunk)
+		is, err := models.ImagesByProduct(ctx, r.db(ctx), storeID, chunk, models.AllColumns)
 		if err != nil {
 			return nil, err
 		}
@@ -181,7 +181,7 @@ func (r *Resolver) importProducts(ctx context.Context, storeID int64, file graph
 	// The variants of every product the sheet updates, in one statement.
 	variantsOf := map[int64][]models.ProductVariant{}
 	if len(ids) > 0 {
-		vs, err := models.VariantsByProduct(ctx, r.db(ctx), storeID, ids)
+		vs, err := models.VariantsByProduct(ctx, r.db(ctx), storeID, ids, models.AllColumns)
 		if err != nil {
 			return nil, err
 		}

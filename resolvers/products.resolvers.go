@@ -46,7 +46,7 @@ func (r *mutationResolver) UpdateProduct(ctx context.Context, id int64, input gr
 		if err != nil {
 			return err
 		}
-		variants, err := models.VariantsByProduct(ctx, tx, sid, []int64{id})
+		variants, err := models.VariantsByProduct(ctx, tx, sid, []int64{id}, models.AllColumns)
 		if err != nil {
 			return err
 		}
@@ -106,7 +106,7 @@ func (r *mutationResolver) ImportProducts(ctx context.Context, file graphql.Uplo
 }
 
 func (r *productResolver) Variants(ctx context.Context, obj *models.Product) ([]models.ProductVariant, error) {
-	return productVariants.Load(ctx, obj)
+	return productVariants.Answer(ctx, obj, graph.AnswerColumns[models.ProductVariant](ctx))
 }
 
 func (r *productResolver) Images(ctx context.Context, obj *models.Product) ([]models.ProductImage, error) {

@@ -56,7 +56,7 @@ func productHandles(ctx context.Context, db bun.IDB, storeID int64, reviews []mo
 	}
 	out := map[int64]string{}
 	for start := 0; start < len(ids); start += 1000 {
-		ps, err := models.ProductsByID(ctx, db, storeID, ids[start:min(start+1000, len(ids))])
+		ps, err := models.ProductsByID(ctx, db, storeID, ids[start:min(start+1000, len(ids))], models.AllColumns)
 		if err != nil {
 			return nil, err
 		}

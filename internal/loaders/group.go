@@ -8,11 +8,22 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/graph-gophers/dataloader/v7"
 	"github.com/uptrace/bun"
+
+	"storeadmin/models"
 )
 
-// readFunc reads the children of keys (at most limit per key, for
-// relations with a limit) and the key each child belongs to.
-type readFunc[C any] func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, limit int64) (owners []int64, children []C, err error)
+// readFunc reads the children of keys as args say and the key each child
+// belongs to.
+type readFunc[C any] func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, args fetchArgs) (owners []int64, children []C, err error)
+
+// fetchArgs are what a relation's loads may differ in besides their keys:
+// at most limit children per key (for relations with a limit, 0
+// otherwise), and the columns left out of them. Loads that differ in them
+// have loaders of their own.
+type fetchArgs struct {
+	limit int64
+	cols  models.Columns
+}
 
 // relation is what every kind of relation shares: the keys a parent asks
 // for, and how to read the children of keys.
@@ -35,7 +46,7 @@ func newRelation[P, C any](keys func(*P, []int64) []int64, read readFunc[C]) rel
 	return relation[P, C]{keys: keys, read: read}
 }
 
-// loader is a relation's loader in one request (for one limit): the loads
+// loader is a relation's loader in one request (for one fetchArgs): the loads
 // of its groups.
 type loader[C any] struct {
 	mu     sync.Mutex
@@ -54,7 +65,7 @@ type groupLoad[C any] struct {
 
 // load returns the keys of parent and, for each key in order, the
 // children the load of parent's group read.
-func (r *relation[P, C]) load(ctx context.Context, parent *P, limit int64) ([]int64, [][]C, error) {
+func (r *relation[P, C]) load(ctx context.Context, parent *P, args fetchArgs) ([]int64, [][]C, error) {
 	keys := r.keys(parent, nil)
 	if len(keys) == 0 {
 		return keys, nil, nil
@@ -63,13 +74,13 @@ func (r *relation[P, C]) load(ctx context.Context, parent *P, limit int64) ([]in
 	if err != nil {
 		return nil, nil, err
 	}
-	ld := loaderOf[C](ls, r, limit)
+	ld := loaderOf[C](ls, r, args)
 	id, members := groupOf(ctx, ls, parent)
-	g := run(ctx, ls, ld, r, limit, id, members)
+	g := run(ctx, ls, ld, r, args, id, members)
 	if !g.answers(ctx, keys) {
 		// The parent is not the one its field context holds (a resolver
 		// asked for another record's relation): it loads alone.
-		g = run(ctx, ls, ld, r, limit, alone[P]{parent}, only(parent))
+		g = run(ctx, ls, ld, r, args, alone[P]{parent}, only(parent))
 	}
 	got := make([][]C, len(keys))
 	for i, k := range keys {
@@ -90,12 +101,12 @@ func (r *relation[P, C]) load(ctx context.Context, parent *P, limit int64) ([]in
 	return keys, got, nil
 }
 
-// loaderOf is the request's loader of relation r for limit, made on first
+// loaderOf is the request's loader of relation r for args, made on first
 // use.
-func loaderOf[C, P any](ls *Loaders, r *relation[P, C], limit int64) *loader[C] {
+func loaderOf[C, P any](ls *Loaders, r *relation[P, C], args fetchArgs) *loader[C] {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	k := loaderKey{relation: r, limit: limit}
+	k := loaderKey{relation: r, args: args}
 	ld, _ := ls.loaders[k].(*loader[C])
 	if ld == nil {
 		ld = &loader[C]{groups: map[any]*groupLoad[C]{}}
@@ -117,7 +128,7 @@ func (ld *loader[C]) group(id any) *groupLoad[C] {
 }
 
 // run loads the relation for the keys of every member of group id, once.
-func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[P, C], limit int64, id any, members iter.Seq[*P]) *groupLoad[C] {
+func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[P, C], args fetchArgs, id any, members iter.Seq[*P]) *groupLoad[C] {
 	g := ld.group(id)
 	g.once.Do(func() {
 		var keys []int64
@@ -125,7 +136,7 @@ func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[
 			keys = r.keys(p, keys)
 		}
 		keys = distinct(keys)
-		g.start(ls, r.read, limit, len(keys))
+		g.start(ls, r.read, args, len(keys))
 		for _, k := range keys {
 			g.dl.Load(ctx, k) // the last one fills the batch, which sends it
 		}
@@ -135,10 +146,10 @@ func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[
 
 // start makes the group's dataloader, whose one batch of capacity keys
 // reads the relation for them.
-func (g *groupLoad[C]) start(ls *Loaders, read readFunc[C], limit int64, keys int) {
+func (g *groupLoad[C]) start(ls *Loaders, read readFunc[C], args fetchArgs, keys int) {
 	g.cache = dataloader.NewCache[int64, []C]()
 	g.dl = dataloader.NewBatchedLoader(func(ctx context.Context, keys []int64) []*dataloader.Result[[]C] {
-		byKey, err := fetchFiled(ctx, ls, read, keys, limit)
+		byKey, err := fetchFiled(ctx, ls, read, keys, args)
 		out := make([]*dataloader.Result[[]C], len(keys))
 		for i, k := range keys {
 			out[i] = &dataloader.Result[[]C]{Data: byKey[k], Error: err}
@@ -179,11 +190,11 @@ func (r *relation[P, C]) prime(ctx context.Context, list []P, child func(*P) *C)
 			keys, filed = append(keys, k[0]), append(filed, *c)
 		}
 	}
-	ld := loaderOf[C](ls, r, 0)
+	ld := loaderOf[C](ls, r, fetchArgs{})
 	id := listOf[P]{&list[0], len(list)}
 	g := ld.group(id)
 	g.once.Do(func() {
-		g.start(ls, r.read, 0, len(keys))
+		g.start(ls, r.read, fetchArgs{}, len(keys))
 		for _, k := range keys {
 			i := at[k]
 			cs := filed[i : i+1 : i+1]
@@ -207,12 +218,12 @@ func (g *groupLoad[C]) answers(ctx context.Context, keys []int64) bool {
 // fetchFiled reads the children of keys and files them by key, each key's
 // children side by side in one slice, so that the records a load made can
 // be told by their address (remember).
-func fetchFiled[C any](ctx context.Context, ls *Loaders, read readFunc[C], keys []int64, limit int64) (map[int64][]C, error) {
+func fetchFiled[C any](ctx context.Context, ls *Loaders, read readFunc[C], keys []int64, args fetchArgs) (map[int64][]C, error) {
 	var owners []int64
 	var children []C
 	err := ls.fetch(ctx, func(ctx context.Context, db bun.IDB, storeID int64) error {
 		var err error
-		owners, children, err = read(ctx, db, storeID, keys, limit)
+		owners, children, err = read(ctx, db, storeID, keys, args)
 		return err
 	})
 	if err != nil {

@@ -50,7 +50,7 @@ import (
 
 // Loaders are the loaders of one request, made by storeID's caller. They
 // keep one registry, filled on first use: the loader of each relation (and
-// limit) and the records each load returned, so that ClearAll cannot miss
+// arguments) and the records each load returned, so that ClearAll cannot miss
 // one.
 type Loaders struct {
 	db      bun.IDB
@@ -61,18 +61,18 @@ type Loaders struct {
 	oneAtATime *sync.Mutex
 
 	mu sync.Mutex
-	// loaders holds the request's loader of each relation and limit.
+	// loaders holds the request's loader of each relation and arguments.
 	loaders map[loaderKey]any
 	// made holds, per record type T, which load made each record
 	// (a map[*T]*batch[T]), for rule 1 of the grouping.
 	made map[any]any
 }
 
-// loaderKey names a loader of the registry: a relation and, for relations
-// with a limit, the limit (0 otherwise).
+// loaderKey names a loader of the registry: a relation and the arguments
+// of its loads.
 type loaderKey struct {
 	relation any
-	limit    int64
+	args     fetchArgs
 }
 
 // New returns the loaders of one request made by storeID's caller, reading

@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/internal/base/apperr"
+	"storeadmin/models"
 )
 
 // The records of these tests: orders with lines, lines with a variant.
@@ -39,13 +40,14 @@ type fakeFetch[R any] struct {
 	mu    sync.Mutex
 	calls [][]int64 // the keys of each call, sorted
 	limit []int64   // the limit of each call
+	cols  []models.Columns
 }
 
-func (f *fakeFetch[R]) fetch(_ context.Context, _ bun.IDB, storeID int64, keys []int64) ([]R, error) {
-	return f.fetchUpTo(context.Background(), nil, storeID, keys, 0)
+func (f *fakeFetch[R]) fetch(_ context.Context, _ bun.IDB, storeID int64, keys []int64, cols models.Columns) ([]R, error) {
+	return f.fetchUpTo(context.Background(), nil, storeID, keys, 0, cols)
 }
 
-func (f *fakeFetch[R]) fetchUpTo(_ context.Context, _ bun.IDB, storeID int64, keys []int64, limit int64) ([]R, error) {
+func (f *fakeFetch[R]) fetchUpTo(_ context.Context, _ bun.IDB, storeID int64, keys []int64, limit int64, cols models.Columns) ([]R, error) {
 	if storeID != 1 {
 		panic(fmt.Sprintf("fetch for store %d", storeID))
 	}
@@ -55,6 +57,7 @@ func (f *fakeFetch[R]) fetchUpTo(_ context.Context, _ bun.IDB, storeID int64, ke
 	slices.Sort(sorted)
 	f.calls = append(f.calls, sorted)
 	f.limit = append(f.limit, limit)
+	f.cols = append(f.cols, cols)
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -126,6 +129,27 @@ func inParallel(n int, do func(i int)) {
 		wg.Go(func() { do(i) })
 	}
 	wg.Wait()
+}
+
+// Records read without some columns (Answer) never answer a load that
+// reads others: each Columns has its loader, and the fetch is told them.
+func TestAnswerLoadsPerColumns(t *testing.T) {
+	os, ls := orders(6)
+	lines := &fakeFetch[line]{rows: ls, keyOf: lineOrder}
+	orderLines := Many(lines.fetch, orderID, lineOrder)
+	ctx := request()
+	idOnly := models.Reading[models.OrderLineItem](func(string) bool { return false })
+	for range 2 {
+		if _, err := orderLines.Answer(ctx, &os[2], idOnly); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := orderLines.Load(ctx, &os[2]); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines.cols) != 2 || lines.cols[0] != idOnly || lines.cols[1] != models.AllColumns {
+		t.Fatalf("fetched with %v, want once with the answer's columns, then once whole", lines.cols)
+	}
 }
 
 // A relation asked for every item of a list loads for the whole list in
@@ -353,7 +377,7 @@ func TestFailuresReachTheWholeGroup(t *testing.T) {
 // transaction is one connection, and gqlgen resolves siblings concurrently.
 func TestTransactionFetchesTakeTurns(t *testing.T) {
 	var inFlight, most atomic.Int64
-	fetch := func(_ context.Context, _ bun.IDB, _ int64, keys []int64) ([]line, error) {
+	fetch := func(_ context.Context, _ bun.IDB, _ int64, keys []int64, _ models.Columns) ([]line, error) {
 		n := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {

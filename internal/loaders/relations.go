@@ -6,14 +6,17 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/internal/base/apperr"
+	"storeadmin/models"
 )
 
 // Fetch reads the records that belong to keys, in store storeID, in one
-// statement: the models' loader queries (models.LineItemsByOrder, ...).
-type Fetch[R any] func(ctx context.Context, db bun.IDB, storeID int64, keys []int64) ([]R, error)
+// statement, leaving out the columns cols names (a fetch whose statement
+// is not of whole records reads them all): the models' loader queries
+// (models.LineItemsByOrder, ...).
+type Fetch[R any] func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, cols models.Columns) ([]R, error)
 
 // FetchUpTo is a Fetch that reads at most limit records per key.
-type FetchUpTo[R any] func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, limit int64) ([]R, error)
+type FetchUpTo[R any] func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, limit int64, cols models.Columns) ([]R, error)
 
 // ToOne is a relation from a parent P to at most one C (an order's
 // customer).
@@ -35,7 +38,15 @@ func One[P, C any](fetch Fetch[C], key func(*P) *int64, keyOf func(*C) int64) *T
 
 // Load returns the record related to parent, or nil when there is none.
 func (t *ToOne[P, C]) Load(ctx context.Context, parent *P) (*C, error) {
-	keys, got, err := t.r.load(ctx, parent, 0)
+	return t.Answer(ctx, parent, models.AllColumns)
+}
+
+// Answer is Load for a field whose value is the record, read without the
+// columns cols names, which nothing will read of it (see models.Columns).
+// Its loader is not the one of Load, nor of another cols: a record read
+// without a column never answers a field that reads it.
+func (t *ToOne[P, C]) Answer(ctx context.Context, parent *P, cols models.Columns) (*C, error) {
+	keys, got, err := t.r.load(ctx, parent, fetchArgs{cols: cols})
 	if err != nil || len(keys) == 0 {
 		return nil, err
 	}
@@ -80,8 +91,8 @@ func Many[P, C any](fetch Fetch[C], key func(*P) int64, keyOf func(*C) int64) *T
 // pair each C with the key it belongs to (a product's collections, read
 // from its memberships): link splits a row into its key and its record.
 func ManyThrough[P, R, C any](fetch Fetch[R], key func(*P) int64, link func(*R) (int64, C)) *ToMany[P, C] {
-	read := func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, _ int64) ([]int64, []C, error) {
-		rows, err := fetch(ctx, db, storeID, keys)
+	read := func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, args fetchArgs) ([]int64, []C, error) {
+		rows, err := fetch(ctx, db, storeID, keys, args.cols)
 		owners, children := make([]int64, len(rows)), make([]C, len(rows))
 		for i := range rows {
 			owners[i], children[i] = link(&rows[i])
@@ -93,7 +104,13 @@ func ManyThrough[P, R, C any](fetch Fetch[R], key func(*P) int64, link func(*R) 
 
 // Load returns the records that belong to parent, never nil.
 func (t *ToMany[P, C]) Load(ctx context.Context, parent *P) ([]C, error) {
-	_, got, err := t.r.load(ctx, parent, 0)
+	return t.Answer(ctx, parent, models.AllColumns)
+}
+
+// Answer is Load for a field whose value is the records, read without the
+// columns cols names (see ToOne.Answer).
+func (t *ToMany[P, C]) Answer(ctx context.Context, parent *P, cols models.Columns) ([]C, error) {
+	_, got, err := t.r.load(ctx, parent, fetchArgs{cols: cols})
 	if err != nil {
 		return nil, err
 	}
@@ -113,8 +130,8 @@ type ToManyUpTo[P, C any] struct{ r relation[P, C] }
 // for the same limit still load together, and each statement reads only
 // what it was asked for.
 func ManyUpTo[P, C any](fetch FetchUpTo[C], key func(*P) int64, keyOf func(*C) int64) *ToManyUpTo[P, C] {
-	read := func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, limit int64) ([]int64, []C, error) {
-		rows, err := fetch(ctx, db, storeID, keys, limit)
+	read := func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, args fetchArgs) ([]int64, []C, error) {
+		rows, err := fetch(ctx, db, storeID, keys, args.limit, args.cols)
 		return keysOf(rows, keyOf), rows, err
 	}
 	return &ToManyUpTo[P, C]{newRelation(oneKey(key), read)}
@@ -122,7 +139,7 @@ func ManyUpTo[P, C any](fetch FetchUpTo[C], key func(*P) int64, keyOf func(*C) i
 
 // Load returns the first limit records that belong to parent, never nil.
 func (t *ToManyUpTo[P, C]) Load(ctx context.Context, parent *P, limit int64) ([]C, error) {
-	_, got, err := t.r.load(ctx, parent, limit)
+	_, got, err := t.r.load(ctx, parent, fetchArgs{limit: limit})
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +164,7 @@ func Listed[P, C any](fetch Fetch[C], keys func(*P) []int64, keyOf func(*C) int6
 // Load returns the records parent lists, in its order, without the keys
 // whose record is gone (deleted since); never nil.
 func (t *ToListed[P, C]) Load(ctx context.Context, parent *P) ([]C, error) {
-	keys, got, err := t.r.load(ctx, parent, 0)
+	keys, got, err := t.r.load(ctx, parent, fetchArgs{})
 	out := make([]C, 0, len(keys))
 	if err != nil {
 		return out, err
@@ -167,8 +184,8 @@ func oneKey[P any](key func(*P) int64) func(*P, []int64) []int64 {
 
 // withoutLimit adapts a Fetch of records that carry their key.
 func withoutLimit[C any](fetch Fetch[C], keyOf func(*C) int64) readFunc[C] {
-	return func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, _ int64) ([]int64, []C, error) {
-		rows, err := fetch(ctx, db, storeID, keys)
+	return func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, args fetchArgs) ([]int64, []C, error) {
+		rows, err := fetch(ctx, db, storeID, keys, args.cols)
 		return keysOf(rows, keyOf), rows, err
 	}
 }

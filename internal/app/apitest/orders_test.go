@@ -519,15 +519,23 @@ func TestOrderListStatementsDoNotGrowWithRows(t *testing.T) {
 	}
 }
 
-// TestOrderListReadsTheJSONFieldsAsked: a list page leaves out the jsonb
-// columns its operation does not read (models.UnreadColumns), so every way
-// of asking for one (the field, an alias, a fragment, an inline fragment)
-// must still read it, and a page that asks for none still answers.
-func TestOrderListReadsTheJSONFieldsAsked(t *testing.T) {
+// TestAnswersReadWhatTheirFieldsNeed: a page and a relation's records are
+// read without the columns the operation does not use (graph.AnswerColumns),
+// so every way of asking for a field (the field, an alias, a fragment, an
+// inline fragment) must still read it, and so must a field whose
+// resolution reads another column (an order's customer reads customer_id,
+// a line's variant its variant_id, a product's variants are filed by their
+// product_id, a page's cursor holds its sort keys), none of them selected.
+func TestAnswersReadWhatTheirFieldsNeed(t *testing.T) {
 	e := apitest.New(t)
 	s := e.Store("Unread")
 	key := e.Key(s.ID, auth.RoleAdmin)
-	createOrder(t, e, s.ID, orderSpec{})
+	seedProducts(t, e, s.ID, 3)
+	var variant models.ProductVariant
+	if err := e.DB.NewSelect().Model(&variant).Where("store_id = ?", s.ID).Order("id").Limit(1).Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	createOrder(t, e, s.ID, orderSpec{email: "reader@example.com", lines: []orderLine{{sku: "LINKED", price: 900, quantity: 1, variantID: &variant.ID}}})
 	for name, query := range map[string]string{
 		"field":    `{ orders { shipping_address attribution { utm_source } } }`,
 		"alias":    `{ orders { where: shipping_address attribution { utm_source } } }`,
@@ -550,8 +558,40 @@ func TestOrderListReadsTheJSONFieldsAsked(t *testing.T) {
 			t.Errorf("%s: attribution %v, want the stored one", name, o["attribution"])
 		}
 	}
+
+	// Two aliases of one list reading different fields are two reads.
+	r := e.GraphQL(key, `{ a: orders { id } b: orders { shipping_address } }`, nil)
+	if b, _ := r.Data()["b"].([]any)[0].(map[string]any)["shipping_address"].(map[string]any); b["city"] != "Paris" {
+		t.Errorf("the second alias of a list: %s", r.Raw)
+	}
+
+	r = e.GraphQL(key, `{ orders { customer { email } line_items { variant { sku } } } }`, nil)
+	o := r.Data()["orders"].([]any)[0].(map[string]any)
+	if c, _ := o["customer"].(map[string]any); c["email"] != "reader@example.com" {
+		t.Errorf("an order's customer, customer_id not asked: %s", r.Raw)
+	}
+	if v, _ := o["line_items"].([]any)[0].(map[string]any)["variant"].(map[string]any); v["sku"] != variant.SKU {
+		t.Errorf("a line's variant, variant_id not asked: %s (want sku %q)", r.Raw, variant.SKU)
+	}
+
+	r = e.GraphQL(key, `{ products { variants { sku } } }`, nil)
+	for _, p := range r.Data()["products"].([]any) {
+		if vs := p.(map[string]any)["variants"].([]any); len(vs) != 3 || vs[0].(map[string]any)["sku"] == "" {
+			t.Errorf("a product's variants, product_id not asked: %s", r.Raw)
+		}
+	}
+
+	// Titles "Product 0" to "Product 2": the cursor after the first by
+	// title holds the title, which the page does not ask for.
+	first := e.GraphQL(key, `{ products(limit: 1, filter: {sort: "title"}) { id } productsNextCursor(limit: 1, filter: {sort: "title"}) }`, nil)
+	next := e.GraphQL(key, `query($c: String) { products(limit: 1, filter: {sort: "title"}, cursor: $c) { title } }`,
+		map[string]any{"c": first.Data()["productsNextCursor"]})
+	if got := next.Data()["products"].([]any); len(got) != 1 || got[0].(map[string]any)["title"] != "Product 1" {
+		t.Errorf("the page after a cursor whose sort key was not asked: %s", next.Raw)
+	}
+
 	if r := e.GraphQL(key, `{ orders { id total_cents } }`, nil); len(r.Data()["orders"].([]any)) != 1 {
-		t.Fatalf("a page without jsonb fields: %s", r.Raw)
+		t.Fatalf("a page of a few columns: %s", r.Raw)
 	}
 	e.Do(http.MethodGet, "/store/orders", key, nil).Expect(t, http.StatusOK)
 }

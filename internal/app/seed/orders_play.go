@@ -78,7 +78,7 @@ func (g *ordGen) stock() (map[int64]int64, error) {
 			ids = append(ids, v.id)
 		}
 	}
-	vs, err := models.VariantsByID(g.ctx, g.tx, g.storeID, ids)
+	vs, err := models.VariantsByID(g.ctx, g.tx, g.storeID, ids, models.AllColumns)
 	out := make(map[int64]int64, len(vs))
 	for _, v := range vs {
 		if v.TrackInventory {

@@ -108,11 +108,11 @@ func TestOrders(t *testing.T) {
 		ids[i] = o.ID
 	}
 	// One statement each for every order's transactions and lines.
-	allTxs, err := models.TransactionsByOrder(ctx, db, sid, ids)
+	allTxs, err := models.TransactionsByOrder(ctx, db, sid, ids, models.AllColumns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	allLines, err := models.LineItemsByOrder(ctx, db, sid, ids)
+	allLines, err := models.LineItemsByOrder(ctx, db, sid, ids, models.AllColumns)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,111 @@
+package graph
+
+import (
+	"context"
+	"reflect"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"storeadmin/models"
+)
+
+// AnswerColumns is what the records of type T that the field being
+// resolved answers (a list page, a relation's records) need not read: the
+// columns of the fields of T that neither the operation's selection of
+// them nor anything resolving that selection reads. It is worked out from
+// the selection and from objectReads, which go run ./graph/generate writes
+// from the executor and the resolvers: which fields of its object each
+// field's resolution reads, and, for a relation's field, which fields of
+// its records the relation files them by (answerKeys). When any selected
+// field's reads are not known, or the field does not answer records of T,
+// every column is read.
+//
+// The field's resolver must answer the records it reads as they are: a
+// resolver that computes from them (the cheapest variant of a product)
+// reads them whole.
+//
+// A list's NextCursor field (ordersNextCursor) answers from the page its
+// list field reads (graph.SharedRead), whatever columns it has: it is
+// given the columns of its sibling list field of the same arguments, so
+// that the two share one statement.
+func AnswerColumns[T any](ctx context.Context) models.Columns {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil || fc.Field.Definition == nil {
+		return models.AllColumns
+	}
+	object, field := fc.Object, fc.Field
+	if list, ok := strings.CutSuffix(field.Name, "NextCursor"); ok && object == "Query" {
+		if field, ok = siblingList(ctx, field, list); !ok {
+			return models.AllColumns
+		}
+	}
+	typeName := reflect.TypeFor[T]().Name()
+	if field.Definition.Type.Name() != typeName {
+		return models.AllColumns
+	}
+	ops, ok := ctx.Value(sharedReadsKey{}).(*readsOfOperation)
+	if !ok {
+		return answerColumns[T](ctx, object, field, typeName)
+	}
+	// The records of one field are read as one for every parent (a
+	// relation's loader per Columns): this is worked out once per field of
+	// the operation, not once per parent.
+	ops.mu.Lock()
+	cols, found := ops.columns[field.Field]
+	ops.mu.Unlock()
+	if found {
+		return cols
+	}
+	cols = answerColumns[T](ctx, object, field, typeName)
+	ops.mu.Lock()
+	if ops.columns == nil {
+		ops.columns = map[*ast.Field]models.Columns{}
+	}
+	ops.columns[field.Field] = cols
+	ops.mu.Unlock()
+	return cols
+}
+
+// siblingList is the first root field named list asked with the same
+// arguments as the root field cursor.
+func siblingList(ctx context.Context, cursor graphql.CollectedField, list string) (graphql.CollectedField, bool) {
+	op := graphql.GetOperationContext(ctx)
+	args := cursor.ArgumentMap(op.Variables)
+	for _, f := range graphql.CollectFields(op, op.Operation.SelectionSet, []string{"Query"}) {
+		if f.Name == list && f.Definition != nil && reflect.DeepEqual(f.ArgumentMap(op.Variables), args) {
+			return f, true
+		}
+	}
+	return graphql.CollectedField{}, false
+}
+
+func answerColumns[T any](ctx context.Context, object string, field graphql.CollectedField, typeName string) models.Columns {
+	known := objectReads[typeName]
+	read := map[string]bool{}
+	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), field.Selections, []string{typeName}) {
+		if f.Name == "__typename" {
+			continue
+		}
+		fields, ok := known[f.Name]
+		if !ok {
+			return models.AllColumns
+		}
+		for _, g := range fields {
+			read[g] = true
+		}
+	}
+	for _, g := range answerKeys[object][field.Name] {
+		read[g] = true
+	}
+	// The tables name what the code reads as obj.X: X is a field of T, but
+	// it could be a method value, which can read anything.
+	t := reflect.TypeFor[T]()
+	for g := range read {
+		if _, ok := t.FieldByName(g); !ok {
+			return models.AllColumns
+		}
+	}
+	return models.Reading[T](func(goField string) bool { return read[goField] })
+}
