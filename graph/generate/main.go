@@ -1,7 +1,8 @@
 // Command generate regenerates the GraphQL executor: gqlgen from
 // gqlgen.yml and schema/, then the rewrites of graph/generated.go that
 // take gqlgen's per-field and per-element costs out of plain reads (see
-// rewrite). Run it from the module root after
+// rewrite), and graph/field_reads.go: what each field reads of its object
+// (readsOf). Run it from the module root after
 // editing the schema:
 //
 //	go run ./graph/generate
@@ -15,7 +16,11 @@ import (
 	"github.com/99designs/gqlgen/codegen/config"
 )
 
-const generated = "graph/generated.go"
+const (
+	generated      = "graph/generated.go"
+	resolversDir   = "resolvers"
+	fieldReadsFile = "graph/field_reads.go"
+)
 
 func main() {
 	if err := run(); err != nil {
@@ -49,5 +54,29 @@ func run() error {
 		}
 		fmt.Printf("generate: %d places: %s\n", n[i+1], r.what)
 	}
-	return os.WriteFile(generated, out, 0o644)
+	if err := os.WriteFile(generated, out, 0o644); err != nil {
+		return err
+	}
+	return writeFieldReads(out)
+}
+
+// writeFieldReads analyses the rewritten executor and the resolvers (as
+// gqlgen left them) into graph/field_reads.go.
+func writeFieldReads(executor []byte) error {
+	srcs, err := readResolvers(resolversDir)
+	if err != nil {
+		return err
+	}
+	reads, err := readsOf(executor, srcs)
+	if err != nil {
+		return err
+	}
+	src, err := reads.source()
+	if err != nil {
+		return err
+	}
+	fields, types := known(reads.objects)
+	keys, _ := known(reads.answerKeys)
+	fmt.Printf("generate: reads of their object known for %d fields of %d types, answered keys for %d\n", fields, types, keys)
+	return os.WriteFile(fieldReadsFile, src, 0o644)
 }
