@@ -43918,7 +43918,7 @@ func (ec *executionContext) marshalNAPIKey2ᚕstoreadminᚋmodelsᚐAPIKeyᚄ(ct
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAPIKey2storeadminᚋmodelsᚐAPIKey(ctx, sel, v[i])
+		return ec._APIKey(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -43953,7 +43953,7 @@ func (ec *executionContext) marshalNAuditLog2ᚕstoreadminᚋmodelsᚐAuditLog�
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAuditLog2storeadminᚋmodelsᚐAuditLog(ctx, sel, v[i])
+		return ec._AuditLog(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -43973,7 +43973,7 @@ func (ec *executionContext) marshalNAwaitingCapture2ᚕstoreadminᚋmodelsᚐAwa
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAwaitingCapture2storeadminᚋmodelsᚐAwaitingCapture(ctx, sel, v[i])
+		return ec._AwaitingCapture(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44039,7 +44039,7 @@ func (ec *executionContext) marshalNBundleOffer2ᚕstoreadminᚋmodelsᚐBundleO
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNBundleOffer2storeadminᚋmodelsᚐBundleOffer(ctx, sel, v[i])
+		return ec._BundleOffer(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44069,7 +44069,7 @@ func (ec *executionContext) marshalNBundleOfferTier2ᚕstoreadminᚋmodelsᚐBun
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNBundleOfferTier2storeadminᚋmodelsᚐBundleOfferTier(ctx, sel, v[i])
+		return ec._BundleOfferTier(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44094,7 +44094,7 @@ func (ec *executionContext) marshalNCatalogCollectionOption2ᚕstoreadminᚋmode
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCatalogCollectionOption2storeadminᚋmodelsᚐCatalogCollectionOption(ctx, sel, v[i])
+		return ec._CatalogCollectionOption(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44114,7 +44114,7 @@ func (ec *executionContext) marshalNCatalogProductOption2ᚕstoreadminᚋmodels�
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCatalogProductOption2storeadminᚋmodelsᚐCatalogProductOption(ctx, sel, v[i])
+		return ec._CatalogProductOption(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44144,7 +44144,7 @@ func (ec *executionContext) marshalNCheckoutLine2ᚕstoreadminᚋgraphᚐCheckou
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCheckoutLine2storeadminᚋgraphᚐCheckoutLine(ctx, sel, v[i])
+		return ec._CheckoutLine(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44164,7 +44164,7 @@ func (ec *executionContext) marshalNCheckoutPaymentAttempt2ᚕstoreadminᚋgraph
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCheckoutPaymentAttempt2storeadminᚋgraphᚐCheckoutPaymentAttempt(ctx, sel, v[i])
+		return ec._CheckoutPaymentAttempt(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44184,7 +44184,7 @@ func (ec *executionContext) marshalNCheckoutTimelineEvent2ᚕstoreadminᚋgraph�
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCheckoutTimelineEvent2storeadminᚋgraphᚐCheckoutTimelineEvent(ctx, sel, v[i])
+		return ec._CheckoutTimelineEvent(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44204,7 +44204,7 @@ func (ec *executionContext) marshalNCollection2ᚕstoreadminᚋmodelsᚐCollecti
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCollection2storeadminᚋmodelsᚐCollection(ctx, sel, v[i])
+		return ec._Collection(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44239,7 +44239,7 @@ func (ec *executionContext) marshalNCollectionMember2ᚕstoreadminᚋmodelsᚐCo
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCollectionMember2storeadminᚋmodelsᚐCollectionMember(ctx, sel, v[i])
+		return ec._CollectionMember(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44284,7 +44284,7 @@ func (ec *executionContext) marshalNDiscount2ᚕstoreadminᚋmodelsᚐDiscount�
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNDiscount2storeadminᚋmodelsᚐDiscount(ctx, sel, v[i])
+		return ec._Discount(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44344,7 +44344,7 @@ func (ec *executionContext) marshalNDraftOrder2ᚕstoreadminᚋmodelsᚐDraftOrd
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNDraftOrder2storeadminᚋmodelsᚐDraftOrder(ctx, sel, v[i])
+		return ec._DraftOrder(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44379,7 +44379,7 @@ func (ec *executionContext) marshalNDraftOrderLine2ᚕstoreadminᚋmodelsᚐDraf
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNDraftOrderLine2storeadminᚋmodelsᚐDraftOrderLine(ctx, sel, v[i])
+		return ec._DraftOrderLine(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44409,7 +44409,7 @@ func (ec *executionContext) marshalNDraftShippingRate2ᚕstoreadminᚋgraphᚐDr
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNDraftShippingRate2storeadminᚋgraphᚐDraftShippingRate(ctx, sel, v[i])
+		return ec._DraftShippingRate(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44434,7 +44434,7 @@ func (ec *executionContext) marshalNFulfilledQuantity2ᚕstoreadminᚋmodelsᚐF
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFulfilledQuantity2storeadminᚋmodelsᚐFulfilledQuantity(ctx, sel, v[i])
+		return ec._FulfilledQuantity(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44454,7 +44454,7 @@ func (ec *executionContext) marshalNFulfillment2ᚕstoreadminᚋmodelsᚐFulfill
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFulfillment2storeadminᚋmodelsᚐFulfillment(ctx, sel, v[i])
+		return ec._Fulfillment(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44504,7 +44504,7 @@ func (ec *executionContext) marshalNFulfillmentItem2ᚕstoreadminᚋmodelsᚐFul
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFulfillmentItem2storeadminᚋmodelsᚐFulfillmentItem(ctx, sel, v[i])
+		return ec._FulfillmentItem(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44656,7 +44656,7 @@ func (ec *executionContext) marshalNMCPActivity2ᚕstoreadminᚋmodelsᚐMCPActi
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMCPActivity2storeadminᚋmodelsᚐMCPActivity(ctx, sel, v[i])
+		return ec._MCPActivity(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44676,7 +44676,7 @@ func (ec *executionContext) marshalNMCPKey2ᚕstoreadminᚋmodelsᚐMCPKeyᚄ(ct
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMCPKey2storeadminᚋmodelsᚐMCPKey(ctx, sel, v[i])
+		return ec._MCPKey(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44706,7 +44706,7 @@ func (ec *executionContext) marshalNMCPPreset2ᚕstoreadminᚋmodelsᚐMCPPreset
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMCPPreset2storeadminᚋmodelsᚐMCPPreset(ctx, sel, v[i])
+		return ec._MCPPreset(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44756,7 +44756,7 @@ func (ec *executionContext) marshalNOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx 
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOrder2storeadminᚋmodelsᚐOrder(ctx, sel, v[i])
+		return ec._Order(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44786,7 +44786,7 @@ func (ec *executionContext) marshalNOrderLineItem2ᚕstoreadminᚋmodelsᚐOrder
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOrderLineItem2storeadminᚋmodelsᚐOrderLineItem(ctx, sel, v[i])
+		return ec._OrderLineItem(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44806,7 +44806,7 @@ func (ec *executionContext) marshalNOrderTransaction2ᚕstoreadminᚋmodelsᚐOr
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOrderTransaction2storeadminᚋmodelsᚐOrderTransaction(ctx, sel, v[i])
+		return ec._OrderTransaction(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44831,7 +44831,7 @@ func (ec *executionContext) marshalNProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNProduct2storeadminᚋmodelsᚐProduct(ctx, sel, v[i])
+		return ec._Product(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44861,7 +44861,7 @@ func (ec *executionContext) marshalNProductImage2ᚕstoreadminᚋmodelsᚐProduc
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNProductImage2storeadminᚋmodelsᚐProductImage(ctx, sel, v[i])
+		return ec._ProductImage(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44891,7 +44891,7 @@ func (ec *executionContext) marshalNProductOption2ᚕstoreadminᚋmodelsᚐProdu
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNProductOption2storeadminᚋmodelsᚐProductOption(ctx, sel, v[i])
+		return ec._ProductOption(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44916,7 +44916,7 @@ func (ec *executionContext) marshalNProductVariant2ᚕstoreadminᚋmodelsᚐProd
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNProductVariant2storeadminᚋmodelsᚐProductVariant(ctx, sel, v[i])
+		return ec._ProductVariant(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44941,7 +44941,7 @@ func (ec *executionContext) marshalNRefund2ᚕstoreadminᚋmodelsᚐRefundᚄ(ct
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRefund2storeadminᚋmodelsᚐRefund(ctx, sel, v[i])
+		return ec._Refund(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -44981,7 +44981,7 @@ func (ec *executionContext) marshalNReview2ᚕstoreadminᚋmodelsᚐReviewᚄ(ct
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNReview2storeadminᚋmodelsᚐReview(ctx, sel, v[i])
+		return ec._Review(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45041,7 +45041,7 @@ func (ec *executionContext) marshalNReviewPhoto2ᚕstoreadminᚋmodelsᚐReviewP
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNReviewPhoto2storeadminᚋmodelsᚐReviewPhoto(ctx, sel, v[i])
+		return ec._ReviewPhoto(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45071,7 +45071,7 @@ func (ec *executionContext) marshalNScopeResource2ᚕstoreadminᚋinternalᚋaut
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNScopeResource2storeadminᚋinternalᚋauthᚐResource(ctx, sel, v[i])
+		return ec._ScopeResource(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45091,7 +45091,7 @@ func (ec *executionContext) marshalNShippingRate2ᚕstoreadminᚋmodelsᚐShippi
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNShippingRate2storeadminᚋmodelsᚐShippingRate(ctx, sel, v[i])
+		return ec._ShippingRate(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45126,7 +45126,7 @@ func (ec *executionContext) marshalNShippingZone2ᚕstoreadminᚋmodelsᚐShippi
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNShippingZone2storeadminᚋmodelsᚐShippingZone(ctx, sel, v[i])
+		return ec._ShippingZone(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45171,7 +45171,7 @@ func (ec *executionContext) marshalNStoreMember2ᚕstoreadminᚋmodelsᚐStoreMe
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNStoreMember2storeadminᚋmodelsᚐStoreMember(ctx, sel, v[i])
+		return ec._StoreMember(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45191,7 +45191,7 @@ func (ec *executionContext) marshalNStoreSetting2ᚕstoreadminᚋmodelsᚐStoreS
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNStoreSetting2storeadminᚋmodelsᚐStoreSetting(ctx, sel, v[i])
+		return ec._StoreSetting(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45280,7 +45280,7 @@ func (ec *executionContext) marshalNTaxRate2ᚕstoreadminᚋmodelsᚐTaxRateᚄ(
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTaxRate2storeadminᚋmodelsᚐTaxRate(ctx, sel, v[i])
+		return ec._TaxRate(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45387,7 +45387,7 @@ func (ec *executionContext) marshalNUseractivityEvent2ᚕstoreadminᚋgraphᚐUs
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNUseractivityEvent2storeadminᚋgraphᚐUseractivityEvent(ctx, sel, v[i])
+		return ec._UseractivityEvent(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45427,7 +45427,7 @@ func (ec *executionContext) marshalNWebhookDelivery2ᚕstoreadminᚋmodelsᚐWeb
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNWebhookDelivery2storeadminᚋmodelsᚐWebhookDelivery(ctx, sel, v[i])
+		return ec._WebhookDelivery(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45452,7 +45452,7 @@ func (ec *executionContext) marshalNWebhookSubscription2ᚕstoreadminᚋmodels�
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNWebhookSubscription2storeadminᚋmodelsᚐWebhookSubscription(ctx, sel, v[i])
+		return ec._WebhookSubscription(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45487,7 +45487,7 @@ func (ec *executionContext) marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgq
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx, sel, v[i])
+		return ec.___Directive(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45561,7 +45561,7 @@ func (ec *executionContext) marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋg
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
+		return ec.___InputValue(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45581,7 +45581,7 @@ func (ec *executionContext) marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgen�
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
+		return ec.___Type(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45664,7 +45664,7 @@ func (ec *executionContext) marshalOBundleOffer2ᚕstoreadminᚋmodelsᚐBundleO
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNBundleOffer2storeadminᚋmodelsᚐBundleOffer(ctx, sel, v[i])
+		return ec._BundleOffer(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45707,7 +45707,7 @@ func (ec *executionContext) marshalOCollection2ᚕstoreadminᚋmodelsᚐCollecti
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCollection2storeadminᚋmodelsᚐCollection(ctx, sel, v[i])
+		return ec._Collection(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -45992,7 +45992,7 @@ func (ec *executionContext) marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNProduct2storeadminᚋmodelsᚐProduct(ctx, sel, v[i])
+		return ec._Product(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -46101,7 +46101,7 @@ func (ec *executionContext) marshalOReview2ᚕstoreadminᚋmodelsᚐReviewᚄ(ct
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNReview2storeadminᚋmodelsᚐReview(ctx, sel, v[i])
+		return ec._Review(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -46174,7 +46174,7 @@ func (ec *executionContext) marshalOStoreeventsActivity2ᚕstoreadminᚋgraphᚐ
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNStoreeventsActivity2storeadminᚋgraphᚐStoreeventsActivity(ctx, sel, v[i])
+		return ec._StoreeventsActivity(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -46271,7 +46271,7 @@ func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgq
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalN__EnumValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValue(ctx, sel, v[i])
+		return ec.___EnumValue(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -46290,7 +46290,7 @@ func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgen
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalN__Field2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐField(ctx, sel, v[i])
+		return ec.___Field(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -46309,7 +46309,7 @@ func (ec *executionContext) marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋg
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
+		return ec.___InputValue(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -46335,7 +46335,7 @@ func (ec *executionContext) marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgen�
 	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
+		return ec.___Type(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {

@@ -114,8 +114,9 @@ func UnmarshalJSON(v any) (any, error) {
 	return v, nil
 }
 
-// MarshalString writes s.
-func MarshalString(s string) graphql.Marshaler { return graphql.MarshalString(s) }
+// MarshalString writes s as a JSON string, byte for byte as gqlgen's own
+// String does (see stringValue).
+func MarshalString(s string) graphql.Marshaler { return stringValue(s) }
 
 // UnmarshalString accepts JSON strings only. gqlgen's own String takes
 // numbers and booleans too (a JSON number decodes to json.Number, which
@@ -134,7 +135,7 @@ func UnmarshalString(v any) (string, error) {
 }
 
 // MarshalInt writes n.
-func MarshalInt(n int64) graphql.Marshaler { return graphql.MarshalInt64(n) }
+func MarshalInt(n int64) graphql.Marshaler { return intValue(n) }
 
 // UnmarshalInt accepts whole JSON numbers only. gqlgen's own Int64 takes
 // numeric strings too, so {"ids": "5"} would pass for [5]; as with

@@ -46,13 +46,14 @@ func run() error {
 		return err
 	}
 	fmt.Printf("generate: %d plain fields marshalled directly\n", n[0])
+	fmt.Printf("generate: %d list elements marshalled in place\n", n[1])
 	for i, r := range replacements {
-		if n[i+1] == 0 {
+		if n[i+2] == 0 {
 			// gqlgen's output changed (an upgrade): the rewrite must be
 			// brought up to date, not silently dropped.
 			return fmt.Errorf("%s: gqlgen's output no longer has %q", r.what, r.old)
 		}
-		fmt.Printf("generate: %d places: %s\n", n[i+1], r.what)
+		fmt.Printf("generate: %d places: %s\n", n[i+2], r.what)
 	}
 	if err := os.WriteFile(generated, out, 0o644); err != nil {
 		return err

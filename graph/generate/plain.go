@@ -10,15 +10,16 @@ import (
 )
 
 // rewrite applies the rewrites of the generated executor: plain fields
-// marshalled directly (plainFields), then the literal replacements of
-// replacements. It returns how many places each changed, plain fields
-// first.
+// marshalled directly (plainFields), list elements marshalled in place
+// (elementsInPlace), then the literal replacements of replacements. It
+// returns how many places each changed, in that order.
 func rewrite(src []byte) ([]byte, []int, error) {
 	out, n, err := plainFields(src)
 	if err != nil {
 		return nil, nil, err
 	}
-	counts := []int{n}
+	out, elements := elementsInPlace(out)
+	counts := []int{n, elements}
 	for _, r := range replacements {
 		n := bytes.Count(out, []byte(r.old))
 		out = bytes.ReplaceAll(out, []byte(r.old), []byte(r.new))
