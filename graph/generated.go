@@ -33667,7 +33667,7 @@ var aPIKeyImplementors = []string{"APIKey"}
 func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, obj *models.APIKey) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, aPIKeyImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -33790,7 +33790,7 @@ func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var auditLogImplementors = []string{"AuditLog"}
@@ -33798,7 +33798,7 @@ var auditLogImplementors = []string{"AuditLog"}
 func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet, obj *models.AuditLog) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditLogImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -33890,7 +33890,7 @@ func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var awaitingCaptureImplementors = []string{"AwaitingCapture"}
@@ -33898,7 +33898,7 @@ var awaitingCaptureImplementors = []string{"AwaitingCapture"}
 func (ec *executionContext) _AwaitingCapture(ctx context.Context, sel ast.SelectionSet, obj *models.AwaitingCapture) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, awaitingCaptureImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -34050,7 +34050,7 @@ func (ec *executionContext) _AwaitingCapture(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var bulkResultImplementors = []string{"BulkResult"}
@@ -34058,7 +34058,7 @@ var bulkResultImplementors = []string{"BulkResult"}
 func (ec *executionContext) _BulkResult(ctx context.Context, sel ast.SelectionSet, obj *BulkResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, bulkResultImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -34095,7 +34095,7 @@ func (ec *executionContext) _BulkResult(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var bundleOfferImplementors = []string{"BundleOffer"}
@@ -34103,7 +34103,7 @@ var bundleOfferImplementors = []string{"BundleOffer"}
 func (ec *executionContext) _BundleOffer(ctx context.Context, sel ast.SelectionSet, obj *models.BundleOffer) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, bundleOfferImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -34503,7 +34503,7 @@ func (ec *executionContext) _BundleOffer(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var bundleOfferTierImplementors = []string{"BundleOfferTier"}
@@ -34511,7 +34511,7 @@ var bundleOfferTierImplementors = []string{"BundleOfferTier"}
 func (ec *executionContext) _BundleOfferTier(ctx context.Context, sel ast.SelectionSet, obj *models.BundleOfferTier) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, bundleOfferTierImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -34588,7 +34588,7 @@ func (ec *executionContext) _BundleOfferTier(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var catalogCollectionOptionImplementors = []string{"CatalogCollectionOption"}
@@ -34596,7 +34596,7 @@ var catalogCollectionOptionImplementors = []string{"CatalogCollectionOption"}
 func (ec *executionContext) _CatalogCollectionOption(ctx context.Context, sel ast.SelectionSet, obj *models.CatalogCollectionOption) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, catalogCollectionOptionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -34648,7 +34648,7 @@ func (ec *executionContext) _CatalogCollectionOption(ctx context.Context, sel as
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var catalogProductOptionImplementors = []string{"CatalogProductOption"}
@@ -34656,7 +34656,7 @@ var catalogProductOptionImplementors = []string{"CatalogProductOption"}
 func (ec *executionContext) _CatalogProductOption(ctx context.Context, sel ast.SelectionSet, obj *models.CatalogProductOption) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, catalogProductOptionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -34708,7 +34708,7 @@ func (ec *executionContext) _CatalogProductOption(ctx context.Context, sel ast.S
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var checkoutImplementors = []string{"Checkout"}
@@ -34716,7 +34716,7 @@ var checkoutImplementors = []string{"Checkout"}
 func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet, obj *Checkout) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -34893,7 +34893,7 @@ func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var checkoutLineImplementors = []string{"CheckoutLine"}
@@ -34901,7 +34901,7 @@ var checkoutLineImplementors = []string{"CheckoutLine"}
 func (ec *executionContext) _CheckoutLine(ctx context.Context, sel ast.SelectionSet, obj *CheckoutLine) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutLineImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -34963,7 +34963,7 @@ func (ec *executionContext) _CheckoutLine(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var checkoutPaymentAttemptImplementors = []string{"CheckoutPaymentAttempt"}
@@ -34971,7 +34971,7 @@ var checkoutPaymentAttemptImplementors = []string{"CheckoutPaymentAttempt"}
 func (ec *executionContext) _CheckoutPaymentAttempt(ctx context.Context, sel ast.SelectionSet, obj *CheckoutPaymentAttempt) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutPaymentAttemptImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -35043,7 +35043,7 @@ func (ec *executionContext) _CheckoutPaymentAttempt(ctx context.Context, sel ast
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var checkoutTimelineEventImplementors = []string{"CheckoutTimelineEvent"}
@@ -35051,7 +35051,7 @@ var checkoutTimelineEventImplementors = []string{"CheckoutTimelineEvent"}
 func (ec *executionContext) _CheckoutTimelineEvent(ctx context.Context, sel ast.SelectionSet, obj *CheckoutTimelineEvent) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutTimelineEventImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -35133,7 +35133,7 @@ func (ec *executionContext) _CheckoutTimelineEvent(ctx context.Context, sel ast.
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var checkoutTrackingImplementors = []string{"CheckoutTracking"}
@@ -35141,7 +35141,7 @@ var checkoutTrackingImplementors = []string{"CheckoutTracking"}
 func (ec *executionContext) _CheckoutTracking(ctx context.Context, sel ast.SelectionSet, obj *CheckoutTracking) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutTrackingImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -35218,7 +35218,7 @@ func (ec *executionContext) _CheckoutTracking(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var collectionImplementors = []string{"Collection"}
@@ -35226,7 +35226,7 @@ var collectionImplementors = []string{"Collection"}
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *models.Collection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, collectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -35400,7 +35400,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var collectionMemberImplementors = []string{"CollectionMember"}
@@ -35408,7 +35408,7 @@ var collectionMemberImplementors = []string{"CollectionMember"}
 func (ec *executionContext) _CollectionMember(ctx context.Context, sel ast.SelectionSet, obj *models.CollectionMember) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, collectionMemberImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -35511,7 +35511,7 @@ func (ec *executionContext) _CollectionMember(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var collectionPreviewImplementors = []string{"CollectionPreview"}
@@ -35519,7 +35519,7 @@ var collectionPreviewImplementors = []string{"CollectionPreview"}
 func (ec *executionContext) _CollectionPreview(ctx context.Context, sel ast.SelectionSet, obj *CollectionPreview) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, collectionPreviewImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -35631,7 +35631,7 @@ func (ec *executionContext) _CollectionPreview(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var customerImplementors = []string{"Customer"}
@@ -35639,7 +35639,7 @@ var customerImplementors = []string{"Customer"}
 func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *models.Customer) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, customerImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -35783,7 +35783,7 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var discountImplementors = []string{"Discount"}
@@ -35791,7 +35791,7 @@ var discountImplementors = []string{"Discount"}
 func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet, obj *models.Discount) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36035,7 +36035,7 @@ func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var downloadImplementors = []string{"Download"}
@@ -36043,7 +36043,7 @@ var downloadImplementors = []string{"Download"}
 func (ec *executionContext) _Download(ctx context.Context, sel ast.SelectionSet, obj *Download) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, downloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36090,7 +36090,7 @@ func (ec *executionContext) _Download(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var draftOrderImplementors = []string{"DraftOrder"}
@@ -36098,7 +36098,7 @@ var draftOrderImplementors = []string{"DraftOrder"}
 func (ec *executionContext) _DraftOrder(ctx context.Context, sel ast.SelectionSet, obj *models.DraftOrder) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, draftOrderImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36414,7 +36414,7 @@ func (ec *executionContext) _DraftOrder(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var draftOrderLineImplementors = []string{"DraftOrderLine"}
@@ -36422,7 +36422,7 @@ var draftOrderLineImplementors = []string{"DraftOrderLine"}
 func (ec *executionContext) _DraftOrderLine(ctx context.Context, sel ast.SelectionSet, obj *models.DraftOrderLine) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, draftOrderLineImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36601,7 +36601,7 @@ func (ec *executionContext) _DraftOrderLine(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var draftOrderPaidImplementors = []string{"DraftOrderPaid"}
@@ -36609,7 +36609,7 @@ var draftOrderPaidImplementors = []string{"DraftOrderPaid"}
 func (ec *executionContext) _DraftOrderPaid(ctx context.Context, sel ast.SelectionSet, obj *DraftOrderPaid) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, draftOrderPaidImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36671,7 +36671,7 @@ func (ec *executionContext) _DraftOrderPaid(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var draftShippingRateImplementors = []string{"DraftShippingRate"}
@@ -36679,7 +36679,7 @@ var draftShippingRateImplementors = []string{"DraftShippingRate"}
 func (ec *executionContext) _DraftShippingRate(ctx context.Context, sel ast.SelectionSet, obj *DraftShippingRate) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, draftShippingRateImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36721,7 +36721,7 @@ func (ec *executionContext) _DraftShippingRate(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var fulfilledQuantityImplementors = []string{"FulfilledQuantity"}
@@ -36729,7 +36729,7 @@ var fulfilledQuantityImplementors = []string{"FulfilledQuantity"}
 func (ec *executionContext) _FulfilledQuantity(ctx context.Context, sel ast.SelectionSet, obj *models.FulfilledQuantity) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fulfilledQuantityImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36766,7 +36766,7 @@ func (ec *executionContext) _FulfilledQuantity(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var fulfillmentImplementors = []string{"Fulfillment"}
@@ -36774,7 +36774,7 @@ var fulfillmentImplementors = []string{"Fulfillment"}
 func (ec *executionContext) _Fulfillment(ctx context.Context, sel ast.SelectionSet, obj *models.Fulfillment) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fulfillmentImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36887,7 +36887,7 @@ func (ec *executionContext) _Fulfillment(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var fulfillmentCancelledImplementors = []string{"FulfillmentCancelled"}
@@ -36895,7 +36895,7 @@ var fulfillmentCancelledImplementors = []string{"FulfillmentCancelled"}
 func (ec *executionContext) _FulfillmentCancelled(ctx context.Context, sel ast.SelectionSet, obj *FulfillmentCancelled) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fulfillmentCancelledImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36932,7 +36932,7 @@ func (ec *executionContext) _FulfillmentCancelled(ctx context.Context, sel ast.S
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var fulfillmentCreatedImplementors = []string{"FulfillmentCreated"}
@@ -36940,7 +36940,7 @@ var fulfillmentCreatedImplementors = []string{"FulfillmentCreated"}
 func (ec *executionContext) _FulfillmentCreated(ctx context.Context, sel ast.SelectionSet, obj *FulfillmentCreated) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fulfillmentCreatedImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -36977,7 +36977,7 @@ func (ec *executionContext) _FulfillmentCreated(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var fulfillmentItemImplementors = []string{"FulfillmentItem"}
@@ -36985,7 +36985,7 @@ var fulfillmentItemImplementors = []string{"FulfillmentItem"}
 func (ec *executionContext) _FulfillmentItem(ctx context.Context, sel ast.SelectionSet, obj *models.FulfillmentItem) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fulfillmentItemImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37032,7 +37032,7 @@ func (ec *executionContext) _FulfillmentItem(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var importReportImplementors = []string{"ImportReport"}
@@ -37040,7 +37040,7 @@ var importReportImplementors = []string{"ImportReport"}
 func (ec *executionContext) _ImportReport(ctx context.Context, sel ast.SelectionSet, obj *ImportReport) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, importReportImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37097,7 +37097,7 @@ func (ec *executionContext) _ImportReport(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var mCPActivityImplementors = []string{"MCPActivity"}
@@ -37105,7 +37105,7 @@ var mCPActivityImplementors = []string{"MCPActivity"}
 func (ec *executionContext) _MCPActivity(ctx context.Context, sel ast.SelectionSet, obj *models.MCPActivity) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, mCPActivityImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37238,7 +37238,7 @@ func (ec *executionContext) _MCPActivity(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var mCPKeyImplementors = []string{"MCPKey"}
@@ -37246,7 +37246,7 @@ var mCPKeyImplementors = []string{"MCPKey"}
 func (ec *executionContext) _MCPKey(ctx context.Context, sel ast.SelectionSet, obj *models.MCPKey) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, mCPKeyImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37415,7 +37415,7 @@ func (ec *executionContext) _MCPKey(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var mCPPresetImplementors = []string{"MCPPreset"}
@@ -37423,7 +37423,7 @@ var mCPPresetImplementors = []string{"MCPPreset"}
 func (ec *executionContext) _MCPPreset(ctx context.Context, sel ast.SelectionSet, obj *models.MCPPreset) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, mCPPresetImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37480,7 +37480,7 @@ func (ec *executionContext) _MCPPreset(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var mediaImageImplementors = []string{"MediaImage"}
@@ -37488,7 +37488,7 @@ var mediaImageImplementors = []string{"MediaImage"}
 func (ec *executionContext) _MediaImage(ctx context.Context, sel ast.SelectionSet, obj *MediaImage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, mediaImageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37550,7 +37550,7 @@ func (ec *executionContext) _MediaImage(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var memberInvitationImplementors = []string{"MemberInvitation"}
@@ -37558,7 +37558,7 @@ var memberInvitationImplementors = []string{"MemberInvitation"}
 func (ec *executionContext) _MemberInvitation(ctx context.Context, sel ast.SelectionSet, obj *MemberInvitation) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, memberInvitationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37595,7 +37595,7 @@ func (ec *executionContext) _MemberInvitation(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var mutationImplementors = []string{"Mutation"}
@@ -37606,7 +37606,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		Object: "Mutation",
 	})
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38079,7 +38079,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var orderImplementors = []string{"Order"}
@@ -38087,7 +38087,7 @@ var orderImplementors = []string{"Order"}
 func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, obj *models.Order) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38525,7 +38525,7 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var orderAttributionImplementors = []string{"OrderAttribution"}
@@ -38533,7 +38533,7 @@ var orderAttributionImplementors = []string{"OrderAttribution"}
 func (ec *executionContext) _OrderAttribution(ctx context.Context, sel ast.SelectionSet, obj *models.OrderAttribution) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderAttributionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38620,7 +38620,7 @@ func (ec *executionContext) _OrderAttribution(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var orderLineItemImplementors = []string{"OrderLineItem"}
@@ -38628,7 +38628,7 @@ var orderLineItemImplementors = []string{"OrderLineItem"}
 func (ec *executionContext) _OrderLineItem(ctx context.Context, sel ast.SelectionSet, obj *models.OrderLineItem) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderLineItemImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38827,7 +38827,7 @@ func (ec *executionContext) _OrderLineItem(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var orderTransactionImplementors = []string{"OrderTransaction"}
@@ -38835,7 +38835,7 @@ var orderTransactionImplementors = []string{"OrderTransaction"}
 func (ec *executionContext) _OrderTransaction(ctx context.Context, sel ast.SelectionSet, obj *models.OrderTransaction) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderTransactionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38922,7 +38922,7 @@ func (ec *executionContext) _OrderTransaction(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var orderUpsellImplementors = []string{"OrderUpsell"}
@@ -38930,7 +38930,7 @@ var orderUpsellImplementors = []string{"OrderUpsell"}
 func (ec *executionContext) _OrderUpsell(ctx context.Context, sel ast.SelectionSet, obj *models.OrderUpsell) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderUpsellImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38972,7 +38972,7 @@ func (ec *executionContext) _OrderUpsell(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var productImplementors = []string{"Product"}
@@ -38980,7 +38980,7 @@ var productImplementors = []string{"Product"}
 func (ec *executionContext) _Product(ctx context.Context, sel ast.SelectionSet, obj *models.Product) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, productImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39410,7 +39410,7 @@ func (ec *executionContext) _Product(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var productImageImplementors = []string{"ProductImage"}
@@ -39418,7 +39418,7 @@ var productImageImplementors = []string{"ProductImage"}
 func (ec *executionContext) _ProductImage(ctx context.Context, sel ast.SelectionSet, obj *models.ProductImage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, productImageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39480,7 +39480,7 @@ func (ec *executionContext) _ProductImage(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var productOptionImplementors = []string{"ProductOption"}
@@ -39488,7 +39488,7 @@ var productOptionImplementors = []string{"ProductOption"}
 func (ec *executionContext) _ProductOption(ctx context.Context, sel ast.SelectionSet, obj *models.ProductOption) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, productOptionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39530,7 +39530,7 @@ func (ec *executionContext) _ProductOption(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var productVariantImplementors = []string{"ProductVariant"}
@@ -39538,7 +39538,7 @@ var productVariantImplementors = []string{"ProductVariant"}
 func (ec *executionContext) _ProductVariant(ctx context.Context, sel ast.SelectionSet, obj *models.ProductVariant) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, productVariantImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39701,7 +39701,7 @@ func (ec *executionContext) _ProductVariant(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var queryImplementors = []string{"Query"}
@@ -39712,7 +39712,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		Object: "Query",
 	})
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41452,7 +41452,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var refundImplementors = []string{"Refund"}
@@ -41460,7 +41460,7 @@ var refundImplementors = []string{"Refund"}
 func (ec *executionContext) _Refund(ctx context.Context, sel ast.SelectionSet, obj *models.Refund) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, refundImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41563,7 +41563,7 @@ func (ec *executionContext) _Refund(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var reviewImplementors = []string{"Review"}
@@ -41571,7 +41571,7 @@ var reviewImplementors = []string{"Review"}
 func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, obj *models.Review) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41801,7 +41801,7 @@ func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var reviewCountsImplementors = []string{"ReviewCounts"}
@@ -41809,7 +41809,7 @@ var reviewCountsImplementors = []string{"ReviewCounts"}
 func (ec *executionContext) _ReviewCounts(ctx context.Context, sel ast.SelectionSet, obj *models.ReviewCounts) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewCountsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41856,7 +41856,7 @@ func (ec *executionContext) _ReviewCounts(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var reviewImportReportImplementors = []string{"ReviewImportReport"}
@@ -41864,7 +41864,7 @@ var reviewImportReportImplementors = []string{"ReviewImportReport"}
 func (ec *executionContext) _ReviewImportReport(ctx context.Context, sel ast.SelectionSet, obj *ReviewImportReport) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewImportReportImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41916,7 +41916,7 @@ func (ec *executionContext) _ReviewImportReport(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var reviewPhotoImplementors = []string{"ReviewPhoto"}
@@ -41924,7 +41924,7 @@ var reviewPhotoImplementors = []string{"ReviewPhoto"}
 func (ec *executionContext) _ReviewPhoto(ctx context.Context, sel ast.SelectionSet, obj *models.ReviewPhoto) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewPhotoImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41971,7 +41971,7 @@ func (ec *executionContext) _ReviewPhoto(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var scopeResourceImplementors = []string{"ScopeResource"}
@@ -41979,7 +41979,7 @@ var scopeResourceImplementors = []string{"ScopeResource"}
 func (ec *executionContext) _ScopeResource(ctx context.Context, sel ast.SelectionSet, obj *auth.Resource) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, scopeResourceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42016,7 +42016,7 @@ func (ec *executionContext) _ScopeResource(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var shippingRateImplementors = []string{"ShippingRate"}
@@ -42024,7 +42024,7 @@ var shippingRateImplementors = []string{"ShippingRate"}
 func (ec *executionContext) _ShippingRate(ctx context.Context, sel ast.SelectionSet, obj *models.ShippingRate) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, shippingRateImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42096,7 +42096,7 @@ func (ec *executionContext) _ShippingRate(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var shippingZoneImplementors = []string{"ShippingZone"}
@@ -42104,7 +42104,7 @@ var shippingZoneImplementors = []string{"ShippingZone"}
 func (ec *executionContext) _ShippingZone(ctx context.Context, sel ast.SelectionSet, obj *models.ShippingZone) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, shippingZoneImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42202,7 +42202,7 @@ func (ec *executionContext) _ShippingZone(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var storeImplementors = []string{"Store"}
@@ -42210,7 +42210,7 @@ var storeImplementors = []string{"Store"}
 func (ec *executionContext) _Store(ctx context.Context, sel ast.SelectionSet, obj *models.Store) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42317,7 +42317,7 @@ func (ec *executionContext) _Store(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var storeMemberImplementors = []string{"StoreMember"}
@@ -42325,7 +42325,7 @@ var storeMemberImplementors = []string{"StoreMember"}
 func (ec *executionContext) _StoreMember(ctx context.Context, sel ast.SelectionSet, obj *models.StoreMember) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeMemberImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42377,7 +42377,7 @@ func (ec *executionContext) _StoreMember(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var storeSettingImplementors = []string{"StoreSetting"}
@@ -42385,7 +42385,7 @@ var storeSettingImplementors = []string{"StoreSetting"}
 func (ec *executionContext) _StoreSetting(ctx context.Context, sel ast.SelectionSet, obj *models.StoreSetting) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeSettingImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42432,7 +42432,7 @@ func (ec *executionContext) _StoreSetting(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var storeSettingRefImplementors = []string{"StoreSettingRef"}
@@ -42440,7 +42440,7 @@ var storeSettingRefImplementors = []string{"StoreSettingRef"}
 func (ec *executionContext) _StoreSettingRef(ctx context.Context, sel ast.SelectionSet, obj *models.StoreSettingRef) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeSettingRefImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42477,7 +42477,7 @@ func (ec *executionContext) _StoreSettingRef(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var storeeventsActivityImplementors = []string{"StoreeventsActivity"}
@@ -42485,7 +42485,7 @@ var storeeventsActivityImplementors = []string{"StoreeventsActivity"}
 func (ec *executionContext) _StoreeventsActivity(ctx context.Context, sel ast.SelectionSet, obj *StoreeventsActivity) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeeventsActivityImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42572,7 +42572,7 @@ func (ec *executionContext) _StoreeventsActivity(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var storeeventsSessionImplementors = []string{"StoreeventsSession"}
@@ -42580,7 +42580,7 @@ var storeeventsSessionImplementors = []string{"StoreeventsSession"}
 func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.SelectionSet, obj *StoreeventsSession) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeeventsSessionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42717,7 +42717,7 @@ func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var taxRateImplementors = []string{"TaxRate"}
@@ -42725,7 +42725,7 @@ var taxRateImplementors = []string{"TaxRate"}
 func (ec *executionContext) _TaxRate(ctx context.Context, sel ast.SelectionSet, obj *models.TaxRate) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, taxRateImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42787,7 +42787,7 @@ func (ec *executionContext) _TaxRate(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var uploadTicketImplementors = []string{"UploadTicket"}
@@ -42795,7 +42795,7 @@ var uploadTicketImplementors = []string{"UploadTicket"}
 func (ec *executionContext) _UploadTicket(ctx context.Context, sel ast.SelectionSet, obj *UploadTicket) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, uploadTicketImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42852,7 +42852,7 @@ func (ec *executionContext) _UploadTicket(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var useractivityAnchorImplementors = []string{"UseractivityAnchor"}
@@ -42860,7 +42860,7 @@ var useractivityAnchorImplementors = []string{"UseractivityAnchor"}
 func (ec *executionContext) _UseractivityAnchor(ctx context.Context, sel ast.SelectionSet, obj *UseractivityAnchor) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, useractivityAnchorImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42907,7 +42907,7 @@ func (ec *executionContext) _UseractivityAnchor(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var useractivityCoverageImplementors = []string{"UseractivityCoverage"}
@@ -42915,7 +42915,7 @@ var useractivityCoverageImplementors = []string{"UseractivityCoverage"}
 func (ec *executionContext) _UseractivityCoverage(ctx context.Context, sel ast.SelectionSet, obj *UseractivityCoverage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, useractivityCoverageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42982,7 +42982,7 @@ func (ec *executionContext) _UseractivityCoverage(ctx context.Context, sel ast.S
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var useractivityEventImplementors = []string{"UseractivityEvent"}
@@ -42990,7 +42990,7 @@ var useractivityEventImplementors = []string{"UseractivityEvent"}
 func (ec *executionContext) _UseractivityEvent(ctx context.Context, sel ast.SelectionSet, obj *UseractivityEvent) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, useractivityEventImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43162,7 +43162,7 @@ func (ec *executionContext) _UseractivityEvent(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var useractivityLogImplementors = []string{"UseractivityLog"}
@@ -43170,7 +43170,7 @@ var useractivityLogImplementors = []string{"UseractivityLog"}
 func (ec *executionContext) _UseractivityLog(ctx context.Context, sel ast.SelectionSet, obj *UseractivityLog) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, useractivityLogImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43222,7 +43222,7 @@ func (ec *executionContext) _UseractivityLog(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var useractivitySummaryImplementors = []string{"UseractivitySummary"}
@@ -43230,7 +43230,7 @@ var useractivitySummaryImplementors = []string{"UseractivitySummary"}
 func (ec *executionContext) _UseractivitySummary(ctx context.Context, sel ast.SelectionSet, obj *UseractivitySummary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, useractivitySummaryImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43312,7 +43312,7 @@ func (ec *executionContext) _UseractivitySummary(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var webhookDeliveryImplementors = []string{"WebhookDelivery"}
@@ -43320,7 +43320,7 @@ var webhookDeliveryImplementors = []string{"WebhookDelivery"}
 func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *models.WebhookDelivery) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43392,7 +43392,7 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var webhookSubscriptionImplementors = []string{"WebhookSubscription"}
@@ -43400,7 +43400,7 @@ var webhookSubscriptionImplementors = []string{"WebhookSubscription"}
 func (ec *executionContext) _WebhookSubscription(ctx context.Context, sel ast.SelectionSet, obj *models.WebhookSubscription) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookSubscriptionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43503,7 +43503,7 @@ func (ec *executionContext) _WebhookSubscription(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var __DirectiveImplementors = []string{"__Directive"}
@@ -43511,7 +43511,7 @@ var __DirectiveImplementors = []string{"__Directive"}
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, __DirectiveImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43563,7 +43563,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var __EnumValueImplementors = []string{"__EnumValue"}
@@ -43571,7 +43571,7 @@ var __EnumValueImplementors = []string{"__EnumValue"}
 func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.EnumValue) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, __EnumValueImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43618,7 +43618,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var __FieldImplementors = []string{"__Field"}
@@ -43626,7 +43626,7 @@ var __FieldImplementors = []string{"__Field"}
 func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, obj *introspection.Field) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, __FieldImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43683,7 +43683,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var __InputValueImplementors = []string{"__InputValue"}
@@ -43691,7 +43691,7 @@ var __InputValueImplementors = []string{"__InputValue"}
 func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.InputValue) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, __InputValueImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43748,7 +43748,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var __SchemaImplementors = []string{"__Schema"}
@@ -43756,7 +43756,7 @@ var __SchemaImplementors = []string{"__Schema"}
 func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet, obj *introspection.Schema) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, __SchemaImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43813,7 +43813,7 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 var __TypeImplementors = []string{"__Type"}
@@ -43821,7 +43821,7 @@ var __TypeImplementors = []string{"__Type"}
 func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, obj *introspection.Type) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, __TypeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	out, written := newObject(fields)
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43903,7 +43903,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return &object{fields: fields, values: out.Values}
+	return written
 }
 
 // endregion **************************** object.gotpl ****************************

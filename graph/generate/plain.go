@@ -89,7 +89,13 @@ var replacements = []replacement{{
 	// graph.object; this follows the deferred group's rewrite, so it is
 	// met only in objects (and root types) that end with it.
 	old: "\t\t})\n\t}\n\n\treturn out\n}\n",
-	new: "\t\t})\n\t}\n\n\treturn &object{fields: fields, values: out.Values}\n}\n",
+	new: "\t\t})\n\t}\n\n\treturn written\n}\n",
+}, {
+	what: "objects made with their field set in one allocation",
+	// graph.newObject; the object is what the rewrite above returns. Every
+	// object of an answer made a field set, its values and the object.
+	old: "\tout := graphql.NewFieldSet(fields)\n",
+	new: "\tout, written := newObject(fields)\n",
 }}
 
 // plainFields rewrites the generated executor so that a plain field (one
