@@ -53,10 +53,10 @@ type loader[C any] struct {
 	groups map[any]*groupLoad[C]
 }
 
-// groupLoad is the one load of a group: a dataloader of the group's keys.
-// Its one batch, whose capacity is the number of the group's keys, reads
-// them all in one statement the moment the last is asked for (no batching
-// window), and its cache answers every parent of the group after.
+// groupLoad is the one load of a group: a dataloader of the group's keys,
+// whose cache holds what one statement read for all of them when the group
+// first asked (no batching window) and answers every parent of the group
+// after.
 type groupLoad[C any] struct {
 	once  sync.Once
 	dl    *dataloader.Loader[int64, []C]
@@ -136,17 +136,26 @@ func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[
 			keys = r.keys(p, keys)
 		}
 		keys = distinct(keys)
-		g.start(ls, r.read, args, len(keys))
+		g.start(ls, r.read, args)
+		// The group's keys are all known here: they are read in one
+		// statement and their answers (or its failure) put in the
+		// dataloader's cache, as prime does, rather than asked of the
+		// dataloader one by one to fill the one batch it would send (a
+		// thunk, a channel, a request and a trace a key: a tenth of a page
+		// of orders' allocations).
+		byKey, err := fetchFiled(ctx, ls, r.read, keys, args)
 		for _, k := range keys {
-			g.dl.Load(ctx, k) // the last one fills the batch, which sends it
+			cs := byKey[k]
+			g.cache.Set(ctx, k, func() ([]C, error) { return cs, err })
 		}
 	})
 	return g
 }
 
-// start makes the group's dataloader, whose one batch of capacity keys
-// reads the relation for them.
-func (g *groupLoad[C]) start(ls *Loaders, read readFunc[C], args fetchArgs, keys int) {
+// start makes the group's dataloader. Its batch function reads the
+// relation for keys asked of it that are not in its cache; the group's own
+// keys all are (run, prime).
+func (g *groupLoad[C]) start(ls *Loaders, read readFunc[C], args fetchArgs) {
 	g.cache = dataloader.NewCache[int64, []C]()
 	g.dl = dataloader.NewBatchedLoader(func(ctx context.Context, keys []int64) []*dataloader.Result[[]C] {
 		byKey, err := fetchFiled(ctx, ls, read, keys, args)
@@ -155,7 +164,7 @@ func (g *groupLoad[C]) start(ls *Loaders, read readFunc[C], args fetchArgs, keys
 			out[i] = &dataloader.Result[[]C]{Data: byKey[k], Error: err}
 		}
 		return out
-	}, dataloader.WithBatchCapacity[int64, []C](keys), dataloader.WithCache[int64, []C](g.cache))
+	}, dataloader.WithCache[int64, []C](g.cache))
 }
 
 // prime answers the relation for the group of list, a list of parents
@@ -194,7 +203,7 @@ func (r *relation[P, C]) prime(ctx context.Context, list []P, child func(*P) *C)
 	id := listOf[P]{&list[0], len(list)}
 	g := ld.group(id)
 	g.once.Do(func() {
-		g.start(ls, r.read, fetchArgs{}, len(keys))
+		g.start(ls, r.read, fetchArgs{})
 		for _, k := range keys {
 			i := at[k]
 			cs := filed[i : i+1 : i+1]
