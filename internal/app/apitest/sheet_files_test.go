@@ -112,8 +112,8 @@ func TestSheetExportsOpenRight(t *testing.T) {
 
 // TestImportRefusesWhatIsNotASheet: a PNG, random bytes, an empty file
 // and a zip that is not a workbook, sent to each import as the body or as
-// a multipart file, are a 400 that says what is wrong, never a report of
-// nothing imported.
+// a multipart file (and on GraphQL as an upload), are a 400 that says what
+// is wrong, never a report of nothing imported.
 func TestImportRefusesWhatIsNotASheet(t *testing.T) {
 	e, _, key := newAcme(t)
 	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"), make([]byte, 64)...)
@@ -151,6 +151,31 @@ func TestImportRefusesWhatIsNotASheet(t *testing.T) {
 			if part.Status != http.StatusBadRequest || !strings.Contains(part.Message(), file.says) {
 				t.Errorf("%s, %s as a multipart file: %d %s, want 400 saying %q", path, file.name, part.Status, part.Raw, file.says)
 			}
+		}
+	}
+	for _, mutation := range []string{"importProducts", "importReviews"} {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		_ = mw.WriteField("operations", `{"query":"mutation($file: Upload!) { `+mutation+`(file: $file) { created } }","variables":{"file":null}}`)
+		_ = mw.WriteField("map", `{"0":["variables.file"]}`)
+		fw, _ := mw.CreateFormFile("0", "photo.png")
+		_, _ = fw.Write(png)
+		_ = mw.Close()
+		req, _ := http.NewRequest(http.MethodPost, e.URL+"/graphql", &body)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Data   map[string]any
+			Errors []struct{ Message string }
+		}
+		err = jsonDecode(resp.Body, &out)
+		resp.Body.Close()
+		if err != nil || len(out.Errors) != 1 || !strings.Contains(out.Errors[0].Message, "neither CSV nor XLSX") || out.Data[mutation] != nil {
+			t.Errorf("GraphQL %s of a PNG: %v %+v", mutation, err, out)
 		}
 	}
 }
