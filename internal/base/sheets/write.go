@@ -201,7 +201,7 @@ func (l Layout) currencies(rows [][]string) []string {
 var timeLayouts = []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 MST"}
 
 // dateFormat is how Time cells are shown: the text form without its zone,
-// which every program reads back as the same moment.
+// a form every spreadsheet program and the importers read as a date.
 const dateFormat = "yyyy-mm-dd hh:mm:ss"
 
 // WriteXLSX writes a header and rows as a one-sheet workbook: the header bold
