@@ -54,7 +54,7 @@ func (r *queryResolver) exportOrders(ctx context.Context, sid int64, f models.Or
 		if len(rows) >= xlsxMaxRows {
 			return nil, apperr.Invalidf("the orders have %d line items, more than an XLSX sheet holds (%d rows); export as CSV or narrow the filter", len(rows), xlsxMaxRows-1)
 		}
-		return r.sheetDownload(ctx, sid, "orders", format, ordersheet.Header(), rows)
+		return r.sheetDownload(ctx, sid, "orders", format, ordersheet.Header(), ordersheet.Types(), rows)
 	}
 	return r.download(ctx, sid, "orders", format, func(w io.Writer) error {
 		cw, err := sheets.NewCSVWriter(w, ordersheet.Header())

@@ -29,13 +29,22 @@ const (
 )
 
 // sheetDownload writes a table as CSV (the default) or XLSX and stores it
-// as a short-lived download named base plus the time and extension.
-func (r *Resolver) sheetDownload(ctx context.Context, storeID int64, base string, format *graph.SheetFormat, header []string, rows [][]string) (*graph.Download, error) {
+// as a short-lived download named base plus the time and extension. types
+// says what each column holds; a workbook shows amounts in the store's
+// currency.
+func (r *Resolver) sheetDownload(ctx context.Context, storeID int64, base string, format *graph.SheetFormat, header []string, types []sheets.Type, rows [][]string) (*graph.Download, error) {
+	if format == nil || *format != graph.SheetFormatXlsx {
+		return r.download(ctx, storeID, base, format, func(w io.Writer) error {
+			return sheets.WriteCSV(w, header, rows)
+		})
+	}
+	store, err := models.GetStore(ctx, r.db(ctx), storeID)
+	if err != nil {
+		return nil, err
+	}
+	layout := sheets.Layout{Types: types, Currency: store.Currency}
 	return r.download(ctx, storeID, base, format, func(w io.Writer) error {
-		if format != nil && *format == graph.SheetFormatXlsx {
-			return sheets.WriteXLSX(w, base, header, rows)
-		}
-		return sheets.WriteCSV(w, header, rows)
+		return sheets.WriteXLSX(w, base, header, rows, layout)
 	})
 }
 
@@ -105,7 +114,7 @@ func (r *Resolver) exportProducts(ctx context.Context, storeID int64, f models.P
 	for i := range products {
 		out[i] = toSheetProduct(&products[i], variants[products[i].ID], images[products[i].ID])
 	}
-	return r.sheetDownload(ctx, storeID, "products", format, productsheet.Header(), productsheet.Rows(out))
+	return r.sheetDownload(ctx, storeID, "products", format, productsheet.Header(), productsheet.Types(), productsheet.Rows(out))
 }
 
 // toSheetProduct is a product as a row group of the product sheet.

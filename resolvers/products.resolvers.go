@@ -209,7 +209,7 @@ func (r *queryResolver) ProductImportTemplate(ctx context.Context, format *graph
 		return nil, err
 	}
 	header, rows := productsheet.Template()
-	return r.sheetDownload(ctx, sid, "product_template", format, header, rows)
+	return r.sheetDownload(ctx, sid, "product_template", format, header, productsheet.Types(), rows)
 }
 
 func (r *Resolver) Product() graph.ProductResolver { return &productResolver{r} }

@@ -41,7 +41,7 @@ func (r *Resolver) exportReviews(ctx context.Context, storeID int64, f models.Re
 		}
 		out[i] = sr
 	}
-	return r.sheetDownload(ctx, storeID, "reviews", format, reviewsheet.Header(), reviewsheet.Rows(out))
+	return r.sheetDownload(ctx, storeID, "reviews", format, reviewsheet.Header(), reviewsheet.Types(), reviewsheet.Rows(out))
 }
 
 // productHandles maps the products of reviews to their handles.

@@ -148,7 +148,7 @@ func (r *queryResolver) ReviewImportTemplate(ctx context.Context, format *graph.
 		return nil, err
 	}
 	header, rows := reviewsheet.Template()
-	return r.sheetDownload(ctx, sid, "review_template", format, header, rows)
+	return r.sheetDownload(ctx, sid, "review_template", format, header, reviewsheet.Types(), rows)
 }
 
 func (r *reviewResolver) ProductHandle(ctx context.Context, obj *models.Review) (string, error) {

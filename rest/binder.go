@@ -256,7 +256,7 @@ func readUpload(r *http.Request) (graphql.Upload, error) {
 		return up, apperr.Invalidf("the file is larger than %d MiB", MaxUploadBytes>>20)
 	}
 	if len(data) == 0 {
-		return up, apperr.Invalidf("send the file: as the request body, or as a multipart/form-data part named file")
+		return up, apperr.Invalidf("the file is empty: send the file as the request body, or as a multipart/form-data part named file")
 	}
 	up.File, up.Size = bytes.NewReader(data), int64(len(data))
 	return up, nil

@@ -327,8 +327,8 @@ func TestWriteCSVFormulaGuard(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.HasPrefix(out, "\xEF\xBB\xBF") || strings.Contains(out, "\r\n") {
-		t.Errorf("want UTF-8 without BOM and \\n line ends: %q", out)
+	if !strings.HasPrefix(out, "\xEF\xBB\xBFA,B\n") || strings.Contains(out, "\r\n") {
+		t.Errorf("want UTF-8 with a BOM and \\n line ends: %q", out)
 	}
 	// Read undoes the guard, so what was written comes back.
 	tbl := mustRead(t, buf.Bytes())
@@ -348,7 +348,7 @@ func TestWriteXLSXRoundTrip(t *testing.T) {
 		{"short"},
 	}
 	var buf bytes.Buffer
-	if err := WriteXLSX(&buf, "Products", header, rows); err != nil {
+	if err := WriteXLSX(&buf, "Products", header, rows, Layout{Types: []Type{Text, Number, Text, Text, Number}}); err != nil {
 		t.Fatal(err)
 	}
 	tbl := mustRead(t, buf.Bytes())
@@ -380,7 +380,7 @@ func TestWriteXLSXRoundTrip(t *testing.T) {
 		got, _ := f.GetCellType("Products", cell)
 		return got == excelize.CellTypeSharedString || got == excelize.CellTypeInlineString
 	}
-	for cell, text := range map[string]bool{"B2": false, "C2": true, "C3": false, "D2": true, "E4": true} {
+	for cell, text := range map[string]bool{"B2": false, "C2": true, "C3": true, "D2": true, "E2": false, "E4": true} {
 		if isText(cell) != text {
 			t.Errorf("%s stored as text: %v, want %v", cell, !text, text)
 		}
@@ -403,7 +403,7 @@ func TestWriteXLSXRoundTrip(t *testing.T) {
 }
 
 func TestWriteXLSXTooLongCell(t *testing.T) {
-	err := WriteXLSX(&bytes.Buffer{}, "x", []string{"A"}, [][]string{{strings.Repeat("a", excelize.TotalCellChars+1)}})
+	err := WriteXLSX(&bytes.Buffer{}, "x", []string{"A"}, [][]string{{strings.Repeat("a", excelize.TotalCellChars+1)}}, Layout{})
 	if err == nil || !strings.Contains(err.Error(), "cell A2") {
 		t.Errorf("err = %v", err)
 	}

@@ -4,16 +4,20 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
 
-// WriteCSV writes a header and rows as comma-separated UTF-8 without a BOM,
-// with "\n" line ends (every spreadsheet program and Read accept both).
+// WriteCSV writes a header and rows as comma-separated UTF-8 with "\n" line
+// ends (every spreadsheet program and Read accept them), starting with a
+// byte-order mark: without it Excel opens a CSV in the computer's legacy
+// code page and shows "Crème" as "CrÃ¨me". Read skips the mark.
 //
 // Formula injection: a spreadsheet opening a CSV runs any cell that starts
 // with =, +, - or @ (and, in some programs, a leading tab or carriage
@@ -40,9 +44,13 @@ func WriteCSV(w io.Writer, header []string, rows [][]string) error {
 // whole one, so that a large export is written as it is read.
 type CSVWriter struct{ cw *csv.Writer }
 
-// NewCSVWriter starts a CSV sheet on w with its header.
+// NewCSVWriter starts a CSV sheet on w with the byte-order mark and its
+// header.
 func NewCSVWriter(w io.Writer, header []string) (*CSVWriter, error) {
 	cw := csv.NewWriter(w)
+	if _, err := io.WriteString(w, "\uFEFF"); err != nil {
+		return nil, err
+	}
 	return &CSVWriter{cw}, cw.Write(escapeRow(header))
 }
 
@@ -127,17 +135,91 @@ func isNumber(s string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// Type is what the cells of a column hold. A CSV cell is the text a layout
+// wrote whatever its type; a workbook stores the cell as what it is, so that
+// sums, sorting and filters work in every spreadsheet program.
+type Type uint8
+
+const (
+	// Text is stored as text even when it looks like a number, because ZIP
+	// codes, barcodes, SKUs and phone numbers lose their leading zeros and
+	// digits as numbers.
+	Text Type = iota
+	// Number is a plain number ("3", "-0.5", "12.50"), shown with the
+	// decimals written.
+	Number
+	// Money is an amount in major units ("12.50"), shown with the decimals
+	// written in the currency of its row (see CurrencyCode), else of the
+	// sheet's Layout.
+	Money
+	// Bool is a yes or no in any spelling ParseBool reads, stored as the
+	// spreadsheet's TRUE or FALSE.
+	Bool
+	// Time is a date and time written "2006-01-02 15:04:05" followed by an
+	// offset ("+0100") or a zone name ("UTC"), stored as the date and time
+	// written (a workbook has no time zones) with a date format.
+	Time
+	// CurrencyCode is the ISO 4217 code of the currency of the Money cells
+	// of its row, stored as text. A row that leaves it empty continues the
+	// currency of the row above, as the later rows of an order do.
+	CurrencyCode
+)
+
+// Layout tells WriteXLSX what a table's columns hold.
+type Layout struct {
+	// Types holds each column's type; columns past its end are Text.
+	Types []Type
+	// Currency is the ISO 4217 code of the currency Money cells are shown
+	// in (the store's) when their row names none.
+	Currency string
+}
+
+func (l Layout) typeOf(col int) Type {
+	if col < len(l.Types) {
+		return l.Types[col]
+	}
+	return Text
+}
+
+// currencies returns the currency of the Money cells of each row: the
+// CurrencyCode cell of the row or of the nearest row above that has one,
+// else the Layout's.
+func (l Layout) currencies(rows [][]string) []string {
+	col := slices.Index(l.Types, CurrencyCode)
+	out := make([]string, len(rows))
+	cur := l.Currency
+	for i, row := range rows {
+		if col >= 0 && col < len(row) && strings.TrimSpace(row[col]) != "" {
+			cur = row[col]
+		}
+		out[i] = cur
+	}
+	return out
+}
+
+// timeLayouts are the forms of a Time cell: what the layouts write.
+var timeLayouts = []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 MST"}
+
+// dateFormat is how Time cells are shown: the text form without its zone,
+// a form every spreadsheet program and the importers read as a date.
+const dateFormat = "yyyy-mm-dd hh:mm:ss"
+
 // WriteXLSX writes a header and rows as a one-sheet workbook: the header bold
-// and frozen so it stays visible while scrolling, columns sized to their
-// content, and cells that are plain numbers stored as numbers (so totals and
-// sorting work) with a number format that shows them exactly as given, so
-// "12.50" stays "12.50" when the workbook is read back. Everything else is
-// stored as text, never as a formula.
+// and frozen so it stays visible while scrolling, columns sized to what they
+// show, and each cell stored as its column's type in layout (numbers,
+// amounts with a currency format, booleans, dates with a date format), so
+// that the workbook works in a spreadsheet as its data does. A cell that does
+// not read as its column's type is stored as text rather than lost, and text
+// is never stored as a formula.
+//
+// The sheet declares its dimension (the range its cells fill), which
+// excelize's stream writer leaves at A1: readers that stream a sheet, such
+// as openpyxl's read-only mode, trust it and would see one cell.
 //
 // A cell longer than a spreadsheet cell can hold (32,767 characters) is an
 // error rather than being cut short, because a truncated description would
 // come back truncated on the next import.
-func WriteXLSX(w io.Writer, sheet string, header []string, rows [][]string) error {
+func WriteXLSX(w io.Writer, sheet string, header []string, rows [][]string, layout Layout) error {
 	f := excelize.NewFile()
 	defer func() { _ = f.Close() }()
 
@@ -147,6 +229,16 @@ func WriteXLSX(w io.Writer, sheet string, header []string, rows [][]string) erro
 			return err
 		}
 	}
+	currencies := layout.currencies(rows)
+	widths := columnWidths(header, rows, layout, currencies)
+	last, err := excelize.CoordinatesToCellName(max(1, len(widths)), len(rows)+1)
+	if err != nil {
+		return err
+	}
+	// Before the stream writer starts: it writes the dimension first.
+	if err := f.SetSheetDimension(name, "A1:"+last); err != nil {
+		return err
+	}
 	sw, err := f.NewStreamWriter(name)
 	if err != nil {
 		return err
@@ -155,23 +247,22 @@ func WriteXLSX(w io.Writer, sheet string, header []string, rows [][]string) erro
 	if err != nil {
 		return err
 	}
-
-	for col, width := range columnWidths(header, rows) {
-		if err := sw.SetColWidth(col+1, col+1, width); err != nil {
+	// Last column first: excelize puts each column it is given before
+	// those it has, and programs expect the columns in ascending order.
+	for col := len(widths); col >= 1; col-- {
+		if err := sw.SetColWidth(col, col, widths[col-1]); err != nil {
 			return err
 		}
 	}
-	if len(rows) > 0 {
-		err := sw.SetPanes(&excelize.Panes{
-			Freeze:      true,
-			YSplit:      1,
-			TopLeftCell: "A2",
-			ActivePane:  "bottomLeft",
-			Selection:   []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
-		})
-		if err != nil {
-			return err
-		}
+	err = sw.SetPanes(&excelize.Panes{
+		Freeze:      true,
+		YSplit:      1,
+		TopLeftCell: "A2",
+		ActivePane:  "bottomLeft",
+		Selection:   []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+	})
+	if err != nil {
+		return err
 	}
 
 	headerCells := make([]any, len(header))
@@ -186,37 +277,21 @@ func WriteXLSX(w io.Writer, sheet string, header []string, rows [][]string) erro
 		return err
 	}
 
-	numStyles := map[int]int{}
-	numStyle := func(decimals int) (int, error) {
-		if id, ok := numStyles[decimals]; ok {
-			return id, nil
-		}
-		format := "0"
-		if decimals > 0 {
-			format = "0." + strings.Repeat("0", decimals)
-		}
-		id, err := f.NewStyle(&excelize.Style{CustomNumFmt: &format})
-		if err != nil {
-			return 0, err
-		}
-		numStyles[decimals] = id
-		return id, nil
-	}
-
+	styles := cellStyles{f: f, ids: map[styleKey]int{}}
 	for r, row := range rows {
 		cells := make([]any, len(row))
 		for c, s := range row {
-			if v, decimals, ok := plainNumber(s); ok {
-				id, err := numStyle(decimals)
-				if err != nil {
-					return err
-				}
-				cells[c] = excelize.Cell{StyleID: id, Value: v}
-				continue
+			if s == "" {
+				continue // no cell at all, rather than an empty one
 			}
-			v, err := xlsxText(s, r+2, c)
+			v, err := styles.cell(layout.typeOf(c), s, currencies[r])
 			if err != nil {
 				return err
+			}
+			if v == nil {
+				if v, err = xlsxText(s, r+2, c); err != nil {
+					return err
+				}
 			}
 			cells[c] = v
 		}
@@ -232,6 +307,127 @@ func WriteXLSX(w io.Writer, sheet string, header []string, rows [][]string) erro
 		return err
 	}
 	return f.Write(w)
+}
+
+// styleKey names a number format: a type, how many decimals it shows and,
+// for Money, the currency.
+type styleKey struct {
+	typ      Type
+	decimals int
+	currency string
+}
+
+// cellStyles makes the typed cells of a workbook, creating each number
+// format once.
+type cellStyles struct {
+	f   *excelize.File
+	ids map[styleKey]int
+}
+
+// cell is s stored as typ (amounts in currency): a value with its style,
+// or nil when s does not read as typ (the caller stores it as text).
+func (cs *cellStyles) cell(typ Type, s, currency string) (any, error) {
+	var v any
+	key := styleKey{typ: typ}
+	switch typ {
+	case Number, Money:
+		n, decimals, ok := plainNumber(s)
+		if !ok {
+			return nil, nil
+		}
+		v, key.decimals = n, decimals
+		if typ == Money {
+			key.currency = currency
+		}
+	case Bool:
+		b, ok := ParseBool(s)
+		if !ok {
+			return nil, nil
+		}
+		return b, nil
+	case Time:
+		t, ok := parseTime(s)
+		if !ok {
+			return nil, nil
+		}
+		v = t
+	default:
+		return nil, nil
+	}
+	id, ok := cs.ids[key]
+	if !ok {
+		format := numberFormat(key)
+		var err error
+		if id, err = cs.f.NewStyle(&excelize.Style{CustomNumFmt: &format}); err != nil {
+			return nil, err
+		}
+		cs.ids[key] = id
+	}
+	return excelize.Cell{StyleID: id, Value: v}, nil
+}
+
+// numberFormat is the number format of a typed cell: numbers with the
+// decimals written, amounts also with thousands separators and the
+// currency, times as dateFormat.
+func numberFormat(key styleKey) string {
+	if key.typ == Time {
+		return dateFormat
+	}
+	format := "0"
+	if key.typ == Money {
+		format = "#,##0"
+	}
+	if key.decimals > 0 {
+		format += "." + strings.Repeat("0", key.decimals)
+	}
+	if key.typ == Money {
+		prefix, suffix := currencyAround(key.currency)
+		format = prefix + format + suffix
+	}
+	return format
+}
+
+// currencySymbols are the currencies whose one-character symbol names them
+// alone; "$" is the US dollar's, other dollars are shown by code.
+var currencySymbols = map[string]string{
+	"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CNY": "¥", "INR": "₹", "KRW": "₩", "ILS": "₪",
+	"NGN": "₦", "PHP": "₱", "UAH": "₴", "VND": "₫", "TRY": "₺", "RUB": "₽", "KZT": "₸", "THB": "฿",
+}
+
+// currencyAround is what a Money format puts before and after the amount:
+// the currency's symbol before it ("$12.50", "€12.50"), or its code after
+// it ("12.50 CHF") when it has no symbol of its own. Both forms are read
+// back by the importers, which strip a symbol or code around an amount.
+func currencyAround(currency string) (prefix, suffix string) {
+	code := strings.ToUpper(strings.TrimSpace(currency))
+	if sym, ok := currencySymbols[code]; ok {
+		return "[$" + sym + "]", ""
+	}
+	if len(code) == 3 && strings.Trim(code, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+		return "", " [$" + code + "]"
+	}
+	return "", ""
+}
+
+// currencyLength is how many characters the currency adds to an amount:
+// what currencyAround puts around it, less the brackets of "[$…]".
+func currencyLength(currency string) int {
+	prefix, suffix := currencyAround(currency)
+	if s := prefix + suffix; s != "" {
+		return utf8.RuneCountInString(s) - len("[$]")
+	}
+	return 0
+}
+
+// parseTime reads a Time cell as the wall clock it shows: a workbook has
+// no zones, and a person reading "15:03 +0100" expects 15:03.
+func parseTime(s string) (time.Time, bool) {
+	for _, layout := range timeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC), true
+		}
+	}
+	return time.Time{}, false
 }
 
 // plainNumber recognises the numbers that can be stored as numbers and read
@@ -306,9 +502,10 @@ func utf16Len(s string) int {
 	return n
 }
 
-// columnWidths sizes each column to its longest line of text, within limits
-// that keep a description column from pushing everything else off screen.
-func columnWidths(header []string, rows [][]string) []float64 {
+// columnWidths sizes each column to the longest line it shows, header
+// included, within limits that keep a description column from pushing
+// everything else off screen.
+func columnWidths(header []string, rows [][]string, layout Layout, currencies []string) []float64 {
 	const minWidth, maxWidth = 8, 60
 	n := len(header)
 	for _, row := range rows {
@@ -323,8 +520,29 @@ func columnWidths(header []string, rows [][]string) []float64 {
 	for i, h := range header {
 		measure(i, h)
 	}
-	for _, row := range rows {
+	// A typed cell shows other text than it was given: an amount with
+	// its currency and thousands separators, TRUE or FALSE, a date in
+	// dateFormat.
+	for r, row := range rows {
 		for i, c := range row {
+			switch layout.typeOf(i) {
+			case Money:
+				if _, _, ok := plainNumber(c); ok {
+					intDigits := strings.IndexByte(c+".", '.') - strings.Count(c, "-")
+					longest[i] = max(longest[i], len(c)+currencyLength(currencies[r])+(intDigits-1)/3)
+					continue
+				}
+			case Bool:
+				if _, ok := ParseBool(c); ok {
+					longest[i] = max(longest[i], len("FALSE"))
+					continue
+				}
+			case Time:
+				if _, ok := parseTime(c); ok {
+					longest[i] = max(longest[i], len(dateFormat))
+					continue
+				}
+			}
 			if len(c) > longest[i] { // cheap pre-check: bytes >= runes
 				measure(i, c)
 			}

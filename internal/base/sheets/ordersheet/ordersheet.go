@@ -17,14 +17,17 @@
 // "1200" for yen), times as "2006-01-02 15:04:05 -0700" in the location
 // given, booleans as the export writes them (true/false, yes/no).
 //
-// The package only lays out cells: the protection against formula injection
-// is applied by sheets.WriteCSV, and sheets.WriteXLSX stores text as text.
+// The package only lays out cells (and says with Types what they hold): the
+// protection against formula injection is applied by sheets.WriteCSV, and
+// sheets.WriteXLSX stores text as text.
 package ordersheet
 
 import (
 	"strconv"
 	"strings"
 	"time"
+
+	"storeadmin/internal/base/sheets"
 )
 
 // Order is one order with what the sheet shows of it.
@@ -179,6 +182,25 @@ const (
 // Header returns the column names Rows writes.
 func Header() []string {
 	return append([]string(nil), header...)
+}
+
+// Types says what each column of Header holds, for a workbook to store
+// amounts, counts, flags and times as such.
+func Types() []sheets.Type {
+	types := make([]sheets.Type, numCols)
+	for _, c := range []int{colSubtotal, colShipping, colTaxes, colTotal, colDiscountAmount, colLinePrice,
+		colLineCompareAt, colRefundedAmount, colTip} {
+		types[c] = sheets.Money
+	}
+	for _, c := range []int{colPaidAt, colFulfilledAt, colCreatedAt, colCancelledAt} {
+		types[c] = sheets.Time
+	}
+	types[colCurrency] = sheets.CurrencyCode
+	types[colAcceptsMarketing] = sheets.Bool
+	types[colLineRequiresShipping] = sheets.Bool
+	types[colLineQuantity] = sheets.Number
+	types[colID] = sheets.Number
+	return types
 }
 
 // Rows writes orders in Header's layout, one row per line item (one row for

@@ -3,8 +3,11 @@ package ordersheet
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -405,9 +408,11 @@ func TestFormulaGuard(t *testing.T) {
 }
 
 // TestRoundTrip writes both formats and reads them back with the sheets
-// reader: every cell comes back as written (amounts keep their two
-// decimals in XLSX, where they are stored as numbers; a zip with a leading
-// zero stays text).
+// reader: every cell of a CSV comes back as written, and so does every text
+// cell of a workbook (a zip with a leading zero stays text); a workbook's
+// typed cells come back as a spreadsheet shows them: amounts with the
+// currency and their decimals, times without their offset, flags as
+// TRUE/FALSE.
 func TestRoundTrip(t *testing.T) {
 	orders := append(twoOrders(), hostileOrder())
 	orders[2].ID, orders[2].Name = 44, "#1003"
@@ -420,7 +425,7 @@ func TestRoundTrip(t *testing.T) {
 			if format == "csv" {
 				err = sheets.WriteCSV(&buf, Header(), rows)
 			} else {
-				err = sheets.WriteXLSX(&buf, "orders", Header(), rows)
+				err = sheets.WriteXLSX(&buf, "orders", Header(), rows, sheets.Layout{Types: Types(), Currency: "EUR"})
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -438,9 +443,13 @@ func TestRoundTrip(t *testing.T) {
 			if len(tbl.Rows) != len(rows) {
 				t.Fatalf("%d rows read, %d written", len(tbl.Rows), len(rows))
 			}
+			want := rows
+			if format == "xlsx" {
+				want = shownInXLSX(rows)
+			}
 			for i := range rows {
-				if !reflect.DeepEqual(tbl.Rows[i], rows[i]) {
-					t.Errorf("row %d\n got %q\nwant %q", i, tbl.Rows[i], rows[i])
+				if !reflect.DeepEqual(tbl.Rows[i], want[i]) {
+					t.Errorf("row %d\n got %q\nwant %q", i, tbl.Rows[i], want[i])
 				}
 			}
 			if c := tbl.Col("Billing Zip"); c < 0 || tbl.Rows[0][c] != "01067" {
@@ -448,6 +457,40 @@ func TestRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shownInXLSX is rows as a spreadsheet shows the typed cells of the
+// orders sheet of a store in euros.
+func shownInXLSX(rows [][]string) [][]string {
+	types := Types()
+	out := make([][]string, len(rows))
+	for i, row := range rows {
+		out[i] = slices.Clone(row)
+		for c, s := range row {
+			switch {
+			case s == "":
+			case types[c] == sheets.Money && strings.HasPrefix(s, "-"):
+				out[i][c] = "-€" + group(s[1:])
+			case types[c] == sheets.Money:
+				out[i][c] = "€" + group(s)
+			case types[c] == sheets.Time:
+				out[i][c] = s[:len("2006-01-02 15:04:05")]
+			case types[c] == sheets.Bool:
+				b, _ := sheets.ParseBool(s)
+				out[i][c] = strings.ToUpper(strconv.FormatBool(b))
+			}
+		}
+	}
+	return out
+}
+
+// group puts thousands separators in an amount: 1234.50 is 1,234.50.
+func group(s string) string {
+	whole, frac, _ := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return whole + "." + frac
 }
 
 func BenchmarkRows(b *testing.B) {
@@ -459,5 +502,23 @@ func BenchmarkRows(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Rows(orders, berlin)
+	}
+}
+
+// BenchmarkWriteXLSX writes the sheet of 1,000 orders as a workbook with
+// typed cells, what an XLSX export does after reading the orders.
+func BenchmarkWriteXLSX(b *testing.B) {
+	orders := make([]Order, 1000)
+	for i := range orders {
+		orders[i] = twoOrders()[0]
+		orders[i].ID = int64(i)
+	}
+	rows := Rows(orders, berlin)
+	layout := sheets.Layout{Types: Types(), Currency: "EUR"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := sheets.WriteXLSX(io.Discard, "orders", Header(), rows, layout); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

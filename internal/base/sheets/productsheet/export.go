@@ -3,6 +3,8 @@ package productsheet
 import (
 	"strconv"
 	"strings"
+
+	"storeadmin/internal/base/sheets"
 )
 
 // header is the classic product CSV header, in the platform's order.
@@ -60,6 +62,22 @@ const (
 // writes, chosen because every importer of the platform's files reads it.
 func Header() []string {
 	return append([]string(nil), header...)
+}
+
+// Types says what each column of Header holds, for a workbook to store
+// prices, counts and flags as such.
+func Types() []sheets.Type {
+	types := make([]sheets.Type, numCols)
+	for _, c := range []int{colPrice, colCompareAt, colCost} {
+		types[c] = sheets.Money
+	}
+	for _, c := range []int{colGrams, colQty, colImagePosition} {
+		types[c] = sheets.Number
+	}
+	for _, c := range []int{colPublished, colRequiresShipping, colTaxable, colGiftCard} {
+		types[c] = sheets.Bool
+	}
+	return types
 }
 
 // Rows writes products in the classic layout: one row per variant, the

@@ -159,7 +159,7 @@ func TestRoundTrip(t *testing.T) {
 			if format == "csv" {
 				err = sheets.WriteCSV(&buf, Header(), rows)
 			} else {
-				err = sheets.WriteXLSX(&buf, "Products", Header(), rows)
+				err = sheets.WriteXLSX(&buf, "Products", Header(), rows, sheets.Layout{Types: Types(), Currency: "EUR"})
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -297,6 +297,17 @@ func Header() []string {
 	return append([]string(nil), header...)
 }
 
+// Types says what each column of Header holds, for a workbook to store
+// ratings, dates and flags as such.
+func Types() []sheets.Type {
+	types := make([]sheets.Type, numCols)
+	types[colRating] = sheets.Number
+	types[colReviewDate] = sheets.Time
+	types[colReplyDate] = sheets.Time
+	types[colVerified] = sheets.Bool
+	return types
+}
+
 // Rows writes reviews in Header's layout. Dates are written as Judge.me
 // writes them ("2006-01-02 15:04:05 UTC"), booleans as TRUE/FALSE.
 func Rows(reviews []Review) [][]string {

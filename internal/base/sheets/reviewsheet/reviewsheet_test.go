@@ -90,7 +90,7 @@ func TestRoundTrip(t *testing.T) {
 			if format == "csv" {
 				err = sheets.WriteCSV(&buf, Header(), rows)
 			} else {
-				err = sheets.WriteXLSX(&buf, "Reviews", Header(), rows)
+				err = sheets.WriteXLSX(&buf, "Reviews", Header(), rows, sheets.Layout{Types: Types()})
 			}
 			if err != nil {
 				t.Fatal(err)
