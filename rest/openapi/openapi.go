@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path"
 	"sort"
 	"strings"
 	"unicode"
@@ -43,7 +44,7 @@ func Document(schema *ast.Schema, routes []rest.Route) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{schema: schema, components: obj{}}
+	b := &builder{schema: schema, components: obj{}, tags: map[string]bool{}}
 	paths := obj{}
 	for _, d := range described {
 		op, err := b.operation(d)
@@ -96,11 +97,12 @@ func Document(schema *ast.Schema, routes []rest.Route) ([]byte, error) {
 		"openapi": "3.1.0",
 		"info": obj{
 			"title":   "storeadmin REST API",
-			"version": "1",
+			"version": "v1",
 			"description": "The Store Admin API's REST surface. Every route runs a persisted GraphQL operation on the same executor as `POST /graphql`.\n\n" +
 				"A success is `{\"status\": true, ...}` with the route's fields; a failure is `{\"status\": false, \"message\": ...}` (plus `code`, `field` and `request_id` where the service sends them) with the status of its code. " +
 				"A path the surface does not have answers 404, a method a path does not take 405, both in the failure envelope. The service answers 422 nowhere: a request it cannot accept is 400.",
 		},
+		"tags":       tagList(b.tags),
 		"servers":    []any{obj{"url": "/api/v1"}},
 		"security":   []any{obj{"apiKey": []string{}}},
 		"paths":      paths,
@@ -109,11 +111,26 @@ func Document(schema *ast.Schema, routes []rest.Route) ([]byte, error) {
 	return json.Marshal(doc)
 }
 
+// tagList lists the areas in order, then the document and its page.
+func tagList(areas map[string]bool) []any {
+	names := make([]string, 0, len(areas))
+	for name := range areas {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([]any, 0, len(names)+1)
+	for _, name := range names {
+		out = append(out, obj{"name": name})
+	}
+	return append(out, obj{"name": "reference", "description": "This document, and the page that renders it."})
+}
+
 // builder collects the named schemas (input objects and enums) the
 // operations refer to.
 type builder struct {
 	schema     *ast.Schema
 	components obj
+	tags       map[string]bool // the areas the operations are tagged with
 }
 
 func (b *builder) operation(d rest.Described) (obj, error) {
@@ -121,7 +138,7 @@ func (b *builder) operation(d rest.Described) (obj, error) {
 	op := obj{
 		"operationId": rt.Op,
 		"summary":     words(rt.Op),
-		"tags":        []string{tag(rt.Path)},
+		"tags":        []string{b.tag(def)},
 	}
 	if desc := b.description(def); desc != "" {
 		op["description"] = desc
@@ -581,13 +598,17 @@ func (b *builder) description(def *ast.OperationDefinition) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// tag groups a route by the first segment of its path after /store.
-func tag(path string) string {
-	parts := strings.Split(strings.TrimPrefix(path, "/store"), "/")
-	if len(parts) < 2 || parts[1] == "" || strings.HasPrefix(parts[1], "{") {
-		return "store"
+// tag groups a route by the area of the schema its operation's first
+// root field is declared in (schema/orders.graphqls: orders).
+func (b *builder) tag(def *ast.OperationDefinition) string {
+	area := "store"
+	if f, ok := def.SelectionSet[0].(*ast.Field); ok && f.Definition != nil && f.Definition.Position != nil && f.Definition.Position.Src != nil {
+		if name := strings.TrimSuffix(path.Base(f.Definition.Position.Src.Name), ".graphqls"); name != "schema" {
+			area = name
+		}
 	}
-	return parts[1]
+	b.tags[area] = true
+	return area
 }
 
 // words turns an operation name into a summary: ListProducts → "List
