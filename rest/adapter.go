@@ -91,7 +91,7 @@ func (a *Adapter) Mount(r chi.Router) {
 		r.Method(rt.Method, rt.Path, a.handler(rt))
 	}
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		fail(w, r, apperr.NotFound, fmt.Sprintf("there is no %s under /api/v1; see the API reference for the paths", r.URL.Path))
+		fail(w, r, apperr.NotFound, fmt.Sprintf("there is no %s under /api/v1; the paths are in GET /api/v1/openapi.json (for people: /api/v1/docs)", r.URL.Path))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, apperr.MethodNotAllowed, fmt.Sprintf("%s is not allowed on this path", r.Method))

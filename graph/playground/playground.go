@@ -9,18 +9,16 @@ package playground
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
 	"net/url"
-	"path"
 	"strings"
 	"sync"
-	"time"
+
+	"storeadmin/internal/base/assetpage"
 )
 
 // Embedded asset file names, as stored in the assets directory.
@@ -33,80 +31,21 @@ const (
 	playgroundCSS = "playground.css"
 )
 
-const (
-	// cacheImmutable is used for fingerprinted asset URLs, whose content
-	// can never change.
-	cacheImmutable = "public, max-age=31536000, immutable"
-	// cacheRevalidate is used for the page and for assets requested by
-	// their plain (non-fingerprinted) name.
-	cacheRevalidate = "no-cache"
-)
-
 //go:embed assets
 var assetFS embed.FS
 
-// asset is one embedded file.
-type asset struct {
-	name        string // plain file name, e.g. "playground.js"
-	hashedName  string // fingerprinted name, e.g. "playground.0123456789ab.js"
-	data        []byte
-	contentType string
-	etag        string
-}
-
-// assetTable indexes the embedded files by plain and fingerprinted name.
-type assetTable struct {
-	byName   map[string]*asset
-	byHashed map[string]*asset
-}
-
 // loadAssets reads and fingerprints the embedded files once.
-var loadAssets = sync.OnceValue(func() *assetTable {
-	t := &assetTable{byName: map[string]*asset{}, byHashed: map[string]*asset{}}
-	entries, err := fs.ReadDir(assetFS, "assets")
+var loadAssets = sync.OnceValue(func() *assetpage.Assets {
+	dir, err := fs.Sub(assetFS, "assets")
 	if err != nil {
-		panic(fmt.Sprintf("playground: reading embedded assets: %v", err))
+		panic(fmt.Sprintf("playground: %v", err))
 	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		data, err := assetFS.ReadFile("assets/" + e.Name())
-		if err != nil {
-			panic(fmt.Sprintf("playground: reading embedded asset %s: %v", e.Name(), err))
-		}
-		sum := sha256.Sum256(data)
-		ext := path.Ext(e.Name())
-		a := &asset{
-			name:        e.Name(),
-			hashedName:  strings.TrimSuffix(e.Name(), ext) + "." + hex.EncodeToString(sum[:6]) + ext,
-			data:        data,
-			contentType: contentTypeFor(ext),
-			etag:        `"` + hex.EncodeToString(sum[:16]) + `"`,
-		}
-		t.byName[a.name] = a
-		t.byHashed[a.hashedName] = a
+	assets, err := assetpage.Load(dir)
+	if err != nil {
+		panic(fmt.Sprintf("playground: %v", err))
 	}
-	return t
+	return assets
 })
-
-// contentTypeFor returns the Content-Type for an asset file extension. It
-// does not consult the system MIME tables so responses are identical on
-// every host.
-func contentTypeFor(ext string) string {
-	switch ext {
-	case ".js":
-		return "text/javascript; charset=utf-8"
-	case ".css":
-		return "text/css; charset=utf-8"
-	case ".txt":
-		return "text/plain; charset=utf-8"
-	case ".html":
-		return "text/html; charset=utf-8"
-	default:
-		return "application/octet-stream"
-	}
-}
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
@@ -131,15 +70,6 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 </html>
 `))
 
-// handler serves the page and the embedded assets.
-type handler struct {
-	assetPrefix string
-	assets      *assetTable
-	page        []byte
-	pageETag    string
-	csp         string
-}
-
 // Handler serves the page at its own path and the assets under assetPrefix.
 // endpoint is the GraphQL URL the page posts to (e.g. "/graphql").
 //
@@ -158,11 +88,11 @@ func Handler(title, endpoint, assetPrefix string) http.Handler {
 	}
 	assets := loadAssets()
 	assetURL := func(name string) string {
-		a, ok := assets.byName[name]
+		hashed, ok := assets.Hashed(name)
 		if !ok {
 			panic("playground: missing embedded asset " + name)
 		}
-		return assetPrefix + a.hashedName
+		return assetPrefix + hashed
 	}
 	var buf bytes.Buffer
 	err := pageTemplate.Execute(&buf, struct {
@@ -182,14 +112,7 @@ func Handler(title, endpoint, assetPrefix string) http.Handler {
 	if err != nil {
 		panic(fmt.Sprintf("playground: rendering page: %v", err))
 	}
-	sum := sha256.Sum256(buf.Bytes())
-	return &handler{
-		assetPrefix: assetPrefix,
-		assets:      assets,
-		page:        buf.Bytes(),
-		pageETag:    `"` + hex.EncodeToString(sum[:16]) + `"`,
-		csp:         contentSecurityPolicy(endpoint),
-	}
+	return assetpage.Handler(assets, assetPrefix, buf.Bytes(), contentSecurityPolicy(endpoint))
 }
 
 // contentSecurityPolicy allows only same-origin scripts, styles, images and
@@ -215,40 +138,4 @@ func contentSecurityPolicy(endpoint string) string {
 		"form-action 'none'",
 		"frame-ancestors 'none'",
 	}, "; ")
-}
-
-// ServeHTTP implements http.Handler.
-func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
-		return
-	}
-	hdr := w.Header()
-	hdr.Set("Content-Security-Policy", h.csp)
-	hdr.Set("X-Content-Type-Options", "nosniff")
-	hdr.Set("Referrer-Policy", "no-referrer")
-
-	name, isAsset := strings.CutPrefix(r.URL.Path, h.assetPrefix)
-	if !isAsset {
-		hdr.Set("Content-Type", "text/html; charset=utf-8")
-		hdr.Set("Cache-Control", cacheRevalidate)
-		hdr.Set("ETag", h.pageETag)
-		hdr.Set("X-Frame-Options", "DENY")
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(h.page))
-		return
-	}
-
-	a, cache := h.assets.byHashed[name], cacheImmutable
-	if a == nil {
-		a, cache = h.assets.byName[name], cacheRevalidate
-	}
-	if a == nil {
-		http.NotFound(w, r)
-		return
-	}
-	hdr.Set("Content-Type", a.contentType)
-	hdr.Set("Cache-Control", cache)
-	hdr.Set("ETag", a.etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.data))
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"storeadmin/internal/base/assetpage"
 )
 
 const (
@@ -103,16 +105,16 @@ func TestPage(t *testing.T) {
 
 	refs := pageAssets(t, srv)
 	for _, name := range []string{reactJS, reactDOMJS, graphiQLJS, graphiQLCSS, playgroundJS, playgroundCSS} {
-		a := loadAssets().byName[name]
-		if a == nil {
+		hashed, ok := loadAssets().Hashed(name)
+		if !ok {
 			t.Fatalf("asset %s not embedded", name)
 		}
 		found := false
 		for _, ref := range refs {
-			found = found || ref == testPrefix+a.hashedName
+			found = found || ref == testPrefix+hashed
 		}
 		if !found {
-			t.Errorf("page does not reference %s (as %s); refs = %q", name, a.hashedName, refs)
+			t.Errorf("page does not reference %s (as %s); refs = %q", name, hashed, refs)
 		}
 	}
 	// Scripts must load in dependency order.
@@ -159,8 +161,8 @@ func TestAssets(t *testing.T) {
 		if ct := resp.Header.Get("Content-Type"); ct != wantCT {
 			t.Errorf("%s: Content-Type = %q, want %q", ref, ct, wantCT)
 		}
-		if cc := resp.Header.Get("Cache-Control"); cc != cacheImmutable {
-			t.Errorf("%s: Cache-Control = %q, want %q", ref, cc, cacheImmutable)
+		if cc := resp.Header.Get("Cache-Control"); cc != assetpage.CacheImmutable {
+			t.Errorf("%s: Cache-Control = %q, want %q", ref, cc, assetpage.CacheImmutable)
 		}
 		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("%s: missing X-Content-Type-Options: nosniff", ref)
@@ -196,7 +198,7 @@ func TestAssetPlainName(t *testing.T) {
 
 func TestUnknownAsset(t *testing.T) {
 	srv := newServer(t)
-	hashed := loadAssets().byName[graphiQLJS].hashedName
+	hashed, _ := loadAssets().Hashed(graphiQLJS)
 	for _, p := range []string{
 		"nope.js",
 		"graphiql-3.9.0.min.000000000000.js", // wrong fingerprint

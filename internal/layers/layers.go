@@ -10,7 +10,8 @@
 //     rules every caller shares.
 //  3. internal/... (auth, audit, events, idempotency, loaders, media,
 //     ratelimit): the subsystems the surfaces are built from.
-//  4. graph, then resolvers and rest: the API.
+//  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
+//     and reference page): the API.
 //  5. internal/app/...: what assembles everything (server, seed, the bulk
 //     filler benchdata, and the black-box test harness apitest).
 //  6. cmd/... and internal/bench: the binary, and the benchmark, which

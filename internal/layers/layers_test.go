@@ -27,7 +27,7 @@ func rank(path string) int {
 		return 3
 	case p == "graph" || strings.HasPrefix(p, "graph/"):
 		return 4
-	case p == "resolvers", p == "rest":
+	case p == "resolvers", p == "rest", strings.HasPrefix(p, "rest/"):
 		return 4
 	case strings.HasPrefix(p, "cmd/"):
 		return 6

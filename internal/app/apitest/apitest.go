@@ -170,7 +170,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		t.Fatalf("server.New: %v", err)
 	}
 	t.Cleanup(func() { srv.Close() }) // after the HTTP server: its API key listener
-	hs.Config.Handler = srv
+	hs.Config.Handler = checkContract(t, srv)
 	hs.Start()
 	t.Cleanup(hs.Close)
 	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events, statements: statements}

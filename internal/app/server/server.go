@@ -1,6 +1,7 @@
 // Package server assembles the HTTP service: middleware (request id,
 // recovery, principal, rate limit, audit, idempotency), POST /graphql, the playground and
-// the REST adapter under /api/v1, all on one GraphQL executor.
+// the REST adapter under /api/v1 with its OpenAPI document and reference page, all on one
+// GraphQL executor.
 package server
 
 import (
@@ -37,6 +38,8 @@ import (
 	"storeadmin/internal/ratelimit"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
+	"storeadmin/rest/openapi"
+	"storeadmin/rest/reference"
 )
 
 // DefaultRateLimit is the requests per key per minute when none is set.
@@ -117,6 +120,16 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		}
 		w.Write([]byte("ok\n"))
 	})
+	// The REST surface's OpenAPI document and its reference page need no
+	// key: they say what a key opens. Static routes, before /api/v1/*.
+	spec, err := openapi.Handler(graph.Schema(), rest.Routes)
+	if err != nil {
+		return nil, err
+	}
+	r.Get("/api/v1"+openapi.Path, spec.ServeHTTP)
+	docs := reference.Handler("storeadmin REST API", "/api/v1"+openapi.Path, "/api/v1"+openapi.DocsPath+"/assets/")
+	r.Get("/api/v1"+openapi.DocsPath, docs.ServeHTTP)
+	r.Get("/api/v1"+openapi.DocsPath+"/assets/*", docs.ServeHTTP)
 	pg := playground.Handler("storeadmin GraphQL", "/graphql", "/graphql/assets/")
 	r.Get("/graphql", pg.ServeHTTP)
 	r.Get("/graphql/assets/*", pg.ServeHTTP)
