@@ -148,7 +148,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		adapter.Mount(r)
 	})
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		failure.WriteREST(w, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
+		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})
 	return &Server{handler: r, limiter: limiter, authn: authn}, nil
 }
