@@ -40,6 +40,7 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 	cache := lru.New[*ast.QueryDocument](1000)
 	exec.SetQueryCache(cache)
 	exec.SetParserTokenLimit(limits.MaxTokens)
+	exec.SetDefaultRulesFn(inputcheck.Rules)
 	exec.Use(extension.Introspection{})
 	exec.Use(limits.Extension{Cache: cache, Timeout: timeout})
 	exec.Use(inputcheck.Extension{Schema: es.Schema(), Cache: cache})

@@ -18,35 +18,30 @@ type view map[string]view
 
 // readOnlyView is the view a write route takes back: the answer of the GET
 // route at the same path (PUT /store/products/{id}: GET
-// /store/products/{id}), or, for a POST that creates under a collection,
-// of the GET of one of its members (POST /store/products: GET
-// /store/products/{id}). Nil when the route is a read, or no GET reads its
-// resource.
+// /store/products/{id}) and, for a POST that creates in a collection, of
+// the GET of one of its members (POST /store/products: GET /store/products
+// and GET /store/products/{id}). Nil when the route is a read, or no GET
+// reads its resource.
 func readOnlyView(rt Route, routes []Route, ops map[string]*operation) view {
 	if rt.Method == http.MethodGet {
 		return nil
 	}
-	var read *Route
-	for i, other := range routes {
-		if other.Method != http.MethodGet {
+	var out view
+	for _, read := range routes {
+		if read.Method != http.MethodGet {
 			continue
 		}
-		if other.Path == rt.Path {
-			read = &routes[i]
-			break
+		member, _ := strings.CutPrefix(read.Path, rt.Path+"/")
+		if read.Path != rt.Path && (rt.Method != http.MethodPost || pathParamRE.FindString(member) != member || member == "") {
+			continue
 		}
-		if rest, ok := strings.CutPrefix(other.Path, rt.Path+"/"); ok && rt.Method == http.MethodPost && pathParamRE.MatchString(rest) &&
-			pathParamRE.FindString(rest) == rest {
-			read = &routes[i]
+		if out == nil {
+			out = view{}
 		}
-	}
-	if read == nil {
-		return nil
-	}
-	op := ops[read.Op]
-	out := view{}
-	for _, fields := range viewOf(op.def.SelectionSet, op.frags) {
-		out.merge(fields)
+		op := ops[read.Op]
+		for _, fields := range viewOf(op.def.SelectionSet, op.frags) {
+			out.merge(fields)
+		}
 	}
 	return out
 }

@@ -1,7 +1,8 @@
 // Package inputcheck checks the variables of an operation, the JSON a client
 // sent, against the types the operation declares, before the executor
 // coerces them; REST routes reach the executor with their path, query and
-// body as variables, so both surfaces are checked here.
+// body as variables, so both surfaces are checked here. Values written in
+// a document are checked the same way by a validation rule (Rules).
 //
 // gqlparser's own coercion words its refusals in GraphQL's terms ("cannot
 // use string as Int", "must be a ProductInput, not a slice"), turns an
@@ -240,6 +241,9 @@ func Kind(v any) string {
 // coerces them. It needs the executor's query cache: a document found
 // there (every persisted REST operation) is not parsed again, and one that
 // does not parse is left to the executor, which reports the syntax error.
+// A document not yet cached is checked before it is validated (the
+// executor validates after this hook): its variables' types are read from
+// the schema, and a type the schema lacks is left to validation.
 type Extension struct {
 	Schema *ast.Schema
 	Cache  graphql.Cache[*ast.QueryDocument]

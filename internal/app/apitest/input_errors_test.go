@@ -74,6 +74,24 @@ func TestWrongTypesNameTheFieldInJSONTerms(t *testing.T) {
 			expectGraphQLFieldError(t, g, "input."+c.field, "input."+c.field+" "+c.says)
 		})
 	}
+	// Values written in the document itself are checked the same way.
+	for literal, says := range map[string]string{
+		`{title: "Tee", variants: [{price_cents: 100}, {price_cents: 1.5}]}`: "input.variants[1].price_cents must be an integer, not 1.5",
+		`{title: "Tee", variants: {price_cents: 100}}`:                       "input.variants must be a list, not an object",
+		`{title: 42}`:                            "input.title must be a string, not 42",
+		`{title: "Tee", variants: [{sku: "A"}]}`: "input.variants[0].price_cents is required",
+	} {
+		g := e.GraphQL(key, `mutation { createProduct(input: `+literal+`) { id } }`, nil)
+		errs, _ := g.Body["errors"].([]any)
+		if g.Status != http.StatusBadRequest || len(errs) != 1 {
+			t.Fatalf("literal %s: %d %s", literal, g.Status, g.Raw)
+		}
+		first := errs[0].(map[string]any)
+		ext := first["extensions"].(map[string]any)
+		if first["message"] != says || !strings.HasPrefix(says, ext["field"].(string)+" ") || ext["code"] != "GRAPHQL_VALIDATION_FAILED" {
+			t.Fatalf("literal %s: %s, want %q", literal, g.Raw, says)
+		}
+	}
 	// Nothing was written.
 	if r := e.Do(http.MethodGet, "/store/products", key, nil).Expect(t, http.StatusOK); len(r.List("products")) != 0 {
 		t.Fatalf("a refused create wrote: %s", r.Raw)
