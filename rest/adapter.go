@@ -4,7 +4,8 @@
 //
 // A route binds path, query and body to the operation's variables, runs it,
 // and wraps the data as {"status": true, ...}; errors become the HTTP status
-// of their extensions.code and {"status": false, "message": ...}.
+// of their extensions.code and the failure envelope (package failure), the
+// field at fault named as the REST client sent it.
 package rest
 
 import (

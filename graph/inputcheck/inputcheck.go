@@ -171,8 +171,8 @@ func scalar(name string, v any, path ast.Path) *fault {
 	case "Int":
 		return integer(v, path)
 	case "ID":
-		if _, ok := v.(string); !ok {
-			return integer(v, path)
+		if _, ok := v.(string); !ok && integer(v, path) != nil {
+			return wrong(path, "a string or an integer", v)
 		}
 	}
 	return nil // JSON and Upload take any value their unmarshallers accept

@@ -35,28 +35,28 @@ func literalsRule(observers *core.Events, addError core.AddErrFunc) {
 			err.Extensions["field"] = field
 		})
 	}
-	arguments := func(defs ast.ArgumentDefinitionList, args ast.ArgumentList) {
+	arguments := func(schema *ast.Schema, defs ast.ArgumentDefinitionList, args ast.ArgumentList) {
 		for _, arg := range args {
 			if def := defs.ForName(arg.Name); def != nil && arg.Value != nil {
-				if f := literal(def.Type, arg.Value, ast.Path{ast.PathName(arg.Name)}); f != nil {
+				if f := literal(schema, def.Type, arg.Value, ast.Path{ast.PathName(arg.Name)}); f != nil {
 					report(f, arg.Value.Position)
 				}
 			}
 		}
 	}
-	observers.OnField(func(_ *core.Walker, field *ast.Field) {
+	observers.OnField(func(w *core.Walker, field *ast.Field) {
 		if field.Definition != nil {
-			arguments(field.Definition.Arguments, field.Arguments)
+			arguments(w.Schema, field.Definition.Arguments, field.Arguments)
 		}
 	})
-	observers.OnDirective(func(_ *core.Walker, d *ast.Directive) {
+	observers.OnDirective(func(w *core.Walker, d *ast.Directive) {
 		if d.Definition != nil {
-			arguments(d.Definition.Arguments, d.Arguments)
+			arguments(w.Schema, d.Definition.Arguments, d.Arguments)
 		}
 	})
-	observers.OnVariable(func(_ *core.Walker, v *ast.VariableDefinition) {
+	observers.OnVariable(func(w *core.Walker, v *ast.VariableDefinition) {
 		if v.DefaultValue != nil {
-			if f := literal(v.Type, v.DefaultValue, ast.Path{ast.PathName(v.Variable)}); f != nil {
+			if f := literal(w.Schema, v.Type, v.DefaultValue, ast.Path{ast.PathName(v.Variable)}); f != nil {
 				report(f, v.DefaultValue.Position)
 			}
 		}
@@ -65,7 +65,7 @@ func literalsRule(observers *core.Events, addError core.AddErrFunc) {
 
 // literal checks a value written in the document against t, as check does
 // a variable's JSON; a variable inside it is checked where it is defined.
-func literal(t *ast.Type, v *ast.Value, path ast.Path) *fault {
+func literal(schema *ast.Schema, t *ast.Type, v *ast.Value, path ast.Path) *fault {
 	switch {
 	case v.Kind == ast.Variable:
 		return nil
@@ -79,14 +79,14 @@ func literal(t *ast.Type, v *ast.Value, path ast.Path) *fault {
 			return at(path, "must be a list, not %s", literalKind(v))
 		}
 		for i, item := range v.Children {
-			if f := literal(t.Elem, item.Value, append(path, ast.PathIndex(i))); f != nil {
+			if f := literal(schema, t.Elem, item.Value, append(path, ast.PathIndex(i))); f != nil {
 				return f
 			}
 		}
 		return nil
 	}
-	def := v.Definition
-	if def == nil || def.Name != t.NamedType {
+	def := schema.Types[t.NamedType]
+	if def == nil {
 		return nil // an unknown type: another rule reports it
 	}
 	switch def.Kind {
@@ -108,7 +108,7 @@ func literal(t *ast.Type, v *ast.Value, path ast.Path) *fault {
 				}
 				continue
 			}
-			if f := literal(fd.Type, child, fpath); f != nil {
+			if f := literal(schema, fd.Type, child, fpath); f != nil {
 				return f
 			}
 		}
@@ -137,8 +137,8 @@ func literal(t *ast.Type, v *ast.Value, path ast.Path) *fault {
 	case "Int":
 		return literalInt(v, path)
 	case "ID":
-		if v.Kind != ast.StringValue {
-			return literalInt(v, path)
+		if v.Kind != ast.StringValue && literalInt(v, path) != nil {
+			return at(path, "must be a string or an integer, not %s", literalKind(v))
 		}
 	}
 	if !ok {
