@@ -38,7 +38,7 @@ import (
 // indexes inside it (input.variants[0].price_cents).
 func Variables(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any) *gqlerror.Error {
 	for _, def := range op.VariableDefinitions {
-		path := ast.Path{ast.PathName(def.Variable)}
+		path := steps{name(def.Variable)}
 		v, ok := vars[def.Variable]
 		var f *fault
 		switch {
@@ -60,12 +60,38 @@ type fault struct {
 	reason string
 }
 
-func at(path ast.Path, format string, args ...any) *fault {
-	return &fault{path: append(ast.Path(nil), path...), reason: fmt.Sprintf(format, args...)}
+func at(path steps, format string, args ...any) *fault {
+	return &fault{path: path.ast(), reason: fmt.Sprintf(format, args...)}
+}
+
+// steps is the path to the value being checked. It is kept as plain
+// values, not as an ast.Path (whose elements are interfaces, an allocation
+// each), and made an ast.Path only for a fault; sibling paths share one
+// array, which at copies.
+type steps []step
+
+type step struct {
+	name  string
+	index int // when name is empty
+}
+
+func name(n string) step { return step{name: n} }
+func index(i int) step   { return step{index: i} }
+
+func (s steps) ast() ast.Path {
+	out := make(ast.Path, len(s))
+	for i, st := range s {
+		if st.name != "" {
+			out[i] = ast.PathName(st.name)
+		} else {
+			out[i] = ast.PathIndex(st.index)
+		}
+	}
+	return out
 }
 
 // check checks v, at path, against t.
-func check(schema *ast.Schema, t *ast.Type, v any, path ast.Path) *fault {
+func check(schema *ast.Schema, t *ast.Type, v any, path steps) *fault {
 	if v == nil {
 		if t.NonNull {
 			return at(path, "must not be null")
@@ -78,7 +104,7 @@ func check(schema *ast.Schema, t *ast.Type, v any, path ast.Path) *fault {
 			return wrong(path, "a list", v)
 		}
 		for i, item := range list {
-			if err := check(schema, t.Elem, item, append(path, ast.PathIndex(i))); err != nil {
+			if err := check(schema, t.Elem, item, append(path, index(i))); err != nil {
 				return err
 			}
 		}
@@ -111,19 +137,20 @@ func check(schema *ast.Schema, t *ast.Type, v any, path ast.Path) *fault {
 
 // object checks the fields of obj against the input object def: each one
 // known, each required one present, each of its type.
-func object(schema *ast.Schema, def *ast.Definition, obj map[string]any, path ast.Path) *fault {
-	keys := make([]string, 0, len(obj))
+func object(schema *ast.Schema, def *ast.Definition, obj map[string]any, path steps) *fault {
+	var unknown []string
 	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys) // the first of several faults is always the same one
-	for _, k := range keys {
 		if def.Fields.ForName(k) == nil && k != "__typename" {
-			return at(append(path, ast.PathName(k)), "is not a field this input takes")
+			unknown = append(unknown, k)
 		}
 	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown) // the first of several is always the same one
+		return at(append(path, name(unknown[0])), "is not a field this input takes")
+	}
 	for _, f := range def.Fields {
-		fpath := append(path[:len(path):len(path)], ast.PathName(f.Name))
+		// Each field's path shares path's array: at copies a path it keeps.
+		fpath := append(path, name(f.Name))
 		v, ok := obj[f.Name]
 		if !ok {
 			if f.Type.NonNull && f.DefaultValue == nil {
@@ -150,7 +177,7 @@ func enumValue(def *ast.Definition, s string) bool {
 // scalar checks the JSON kind of a scalar's value; what a scalar checks of
 // the value itself (plain text, a time's format, a free-form value's depth)
 // its unmarshaller says, and the error presenter names the field.
-func scalar(name string, v any, path ast.Path) *fault {
+func scalar(name string, v any, path steps) *fault {
 	switch name {
 	case "String":
 		if _, ok := v.(string); !ok {
@@ -179,7 +206,7 @@ func scalar(name string, v any, path ast.Path) *fault {
 }
 
 // integer checks that v is a JSON integer that fits 64 bits.
-func integer(v any, path ast.Path) *fault {
+func integer(v any, path steps) *fault {
 	switch n := v.(type) {
 	case int64, int:
 		return nil
@@ -207,7 +234,7 @@ func isNumber(v any) bool {
 }
 
 // wrong says that the value at path must be want, and what it is.
-func wrong(path ast.Path, want string, v any) *fault {
+func wrong(path steps, want string, v any) *fault {
 	return at(path, "must be %s, not %s", want, Kind(v))
 }
 

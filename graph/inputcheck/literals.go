@@ -38,7 +38,7 @@ func literalsRule(observers *core.Events, addError core.AddErrFunc) {
 	arguments := func(schema *ast.Schema, defs ast.ArgumentDefinitionList, args ast.ArgumentList) {
 		for _, arg := range args {
 			if def := defs.ForName(arg.Name); def != nil && arg.Value != nil {
-				if f := literal(schema, def.Type, arg.Value, ast.Path{ast.PathName(arg.Name)}); f != nil {
+				if f := literal(schema, def.Type, arg.Value, steps{name(arg.Name)}); f != nil {
 					report(f, arg.Value.Position)
 				}
 			}
@@ -56,7 +56,7 @@ func literalsRule(observers *core.Events, addError core.AddErrFunc) {
 	})
 	observers.OnVariable(func(w *core.Walker, v *ast.VariableDefinition) {
 		if v.DefaultValue != nil {
-			if f := literal(w.Schema, v.Type, v.DefaultValue, ast.Path{ast.PathName(v.Variable)}); f != nil {
+			if f := literal(w.Schema, v.Type, v.DefaultValue, steps{name(v.Variable)}); f != nil {
 				report(f, v.DefaultValue.Position)
 			}
 		}
@@ -65,7 +65,7 @@ func literalsRule(observers *core.Events, addError core.AddErrFunc) {
 
 // literal checks a value written in the document against t, as check does
 // a variable's JSON; a variable inside it is checked where it is defined.
-func literal(schema *ast.Schema, t *ast.Type, v *ast.Value, path ast.Path) *fault {
+func literal(schema *ast.Schema, t *ast.Type, v *ast.Value, path steps) *fault {
 	switch {
 	case v.Kind == ast.Variable:
 		return nil
@@ -79,7 +79,7 @@ func literal(schema *ast.Schema, t *ast.Type, v *ast.Value, path ast.Path) *faul
 			return at(path, "must be a list, not %s", literalKind(v))
 		}
 		for i, item := range v.Children {
-			if f := literal(schema, t.Elem, item.Value, append(path, ast.PathIndex(i))); f != nil {
+			if f := literal(schema, t.Elem, item.Value, append(path, index(i))); f != nil {
 				return f
 			}
 		}
@@ -96,11 +96,11 @@ func literal(schema *ast.Schema, t *ast.Type, v *ast.Value, path ast.Path) *faul
 		}
 		for _, child := range v.Children {
 			if def.Fields.ForName(child.Name) == nil {
-				return at(append(path, ast.PathName(child.Name)), "is not a field this input takes")
+				return at(append(path, name(child.Name)), "is not a field this input takes")
 			}
 		}
 		for _, fd := range def.Fields {
-			fpath := append(path[:len(path):len(path)], ast.PathName(fd.Name))
+			fpath := append(path, name(fd.Name))
 			child := v.Children.ForName(fd.Name)
 			if child == nil {
 				if fd.Type.NonNull && fd.DefaultValue == nil {
@@ -147,7 +147,7 @@ func literal(schema *ast.Schema, t *ast.Type, v *ast.Value, path ast.Path) *faul
 	return nil
 }
 
-func literalInt(v *ast.Value, path ast.Path) *fault {
+func literalInt(v *ast.Value, path steps) *fault {
 	if v.Kind == ast.IntValue {
 		if _, err := strconv.ParseInt(v.Raw, 10, 64); err != nil {
 			return at(path, "must be an integer from %d to %d", int64(math.MinInt64), int64(math.MaxInt64))
