@@ -18,10 +18,12 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"storeadmin/graph/inputcheck"
 	"storeadmin/graph/limits"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
+	"storeadmin/internal/base/requestid"
 	"storeadmin/internal/loaders"
 )
 
@@ -33,17 +35,20 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 	cfg := Config{Resolvers: resolvers}
 	cfg.Directives.Access = accessDirective
 	cfg.Directives.KeysRefused = keysRefusedDirective
-	exec := executor.New(NewExecutableSchema(cfg))
+	es := NewExecutableSchema(cfg)
+	exec := executor.New(es)
 	cache := lru.New[*ast.QueryDocument](1000)
 	exec.SetQueryCache(cache)
 	exec.SetParserTokenLimit(limits.MaxTokens)
+	exec.SetDefaultRulesFn(inputcheck.Rules)
 	exec.Use(extension.Introspection{})
 	exec.Use(limits.Extension{Cache: cache, Timeout: timeout})
+	exec.Use(inputcheck.Extension{Schema: es.Schema(), Cache: cache})
 	exec.Use(mutationBudget{})
 	exec.Use(queryTextLimit{})
 	exec.Use(freshReadsAfterWrites{})
 	exec.Use(sharedReads{})
-	exec.SetErrorPresenter(errorPresenter(log))
+	exec.SetErrorPresenter(errorPresenter(es.Schema(), log))
 	exec.SetRecoverFunc(func(ctx context.Context, v any) error {
 		log.ErrorContext(ctx, "panic in resolver", "panic", v, "stack", string(debug.Stack()))
 		return errors.New("panic in resolver")
@@ -146,15 +151,17 @@ func keysRefusedDirective(ctx context.Context, _ any, next graphql.Resolver) (an
 	return next(ctx)
 }
 
-// errorPresenter gives every error an extensions.code. Errors of ours keep
-// their message; anything else is internal: logged, and hidden from the
-// client.
-func errorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
+// errorPresenter gives every error an extensions.code and request_id.
+// Errors of ours keep their message; one about a value the client sent
+// names it, in its message and in extensions.field; anything else is
+// internal: logged, and hidden from the client.
+func errorPresenter(schema *ast.Schema, log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
 		if gqlErr.Extensions == nil {
 			gqlErr.Extensions = map[string]any{}
 		}
+		gqlErr.Extensions["request_id"] = requestid.FromContext(ctx)
 		var appErr *apperr.Error
 		if !errors.As(err, &appErr) {
 			appErr = limits.Timeout(ctx)
@@ -162,6 +169,19 @@ func errorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if appErr != nil {
 			gqlErr.Message = appErr.Message
 			gqlErr.Extensions["code"] = string(appErr.Code)
+			field := appErr.Field
+			if field == "" && appErr.Code == apperr.Invalid {
+				// A scalar refused a value while the arguments were read.
+				if oc := graphql.GetOperationContext(ctx); oc != nil {
+					if f := inputcheck.ArgumentField(schema, oc.Operation, gqlErr.Path); f != nil {
+						field = f.String()
+						gqlErr.Message = field + " " + gqlErr.Message
+					}
+				}
+			}
+			if field != "" {
+				gqlErr.Extensions["field"] = field
+			}
 			return gqlErr
 		}
 		if _, ok := gqlErr.Extensions["code"]; ok {

@@ -126,7 +126,7 @@ func MarshalString(s string) graphql.Marshaler { return stringValue(s) }
 func UnmarshalString(v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", apperr.Invalidf("expected a string, got %s", jsonKind(v))
+		return "", apperr.Invalidf("must be a string, not %s", jsonKind(v))
 	}
 	if err := CheckText(s); err != nil {
 		return "", err
@@ -149,11 +149,11 @@ func UnmarshalInt(v any) (int64, error) {
 	case json.Number:
 		n, err := strconv.ParseInt(string(v), 10, 64)
 		if err != nil {
-			return 0, apperr.Invalidf("expected a whole number, got %s", v)
+			return 0, apperr.Invalidf("must be an integer, not %s", v)
 		}
 		return n, nil
 	}
-	return 0, apperr.Invalidf("expected a whole number, got %s", jsonKind(v))
+	return 0, apperr.Invalidf("must be an integer, not %s", jsonKind(v))
 }
 
 func jsonKind(v any) string {
@@ -165,7 +165,7 @@ func jsonKind(v any) string {
 	case map[string]any:
 		return "an object"
 	case []any:
-		return "an array"
+		return "a list"
 	case nil:
 		return "null"
 	}

@@ -4,7 +4,8 @@
 //
 // A route binds path, query and body to the operation's variables, runs it,
 // and wraps the data as {"status": true, ...}; errors become the HTTP status
-// of their extensions.code and {"status": false, "message": ...}.
+// of their extensions.code and the failure envelope (package failure), the
+// field at fault named as the REST client sent it.
 package rest
 
 import (
@@ -37,6 +38,8 @@ type Adapter struct {
 	ops    map[string]*operation
 	routes []Route
 	files  Files
+	// readOnly is the view each write route takes back, by operation.
+	readOnly map[string]view
 }
 
 // Files opens the generated downloads that File routes stream.
@@ -76,7 +79,10 @@ func New(exec *executor.Executor, schema *ast.Schema, routes []Route, files File
 			return nil, fmt.Errorf("operation %s is not routed: add it to the route table or delete it", name)
 		}
 	}
-	a := &Adapter{exec: exec, schema: schema, ops: ops, routes: routes, files: files}
+	a := &Adapter{exec: exec, schema: schema, ops: ops, routes: routes, files: files, readOnly: map[string]view{}}
+	for _, rt := range routes {
+		a.readOnly[rt.Op] = readOnlyView(rt, routes, ops)
+	}
 	for _, op := range ops {
 		// Parsing and validation are cached by query text; variables are
 		// checked per request, so their errors here are expected.
@@ -91,15 +97,15 @@ func (a *Adapter) Mount(r chi.Router) {
 		r.Method(rt.Method, rt.Path, a.handler(rt))
 	}
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		fail(w, r, apperr.NotFound, fmt.Sprintf("there is no %s under /api/v1; the paths are in GET /api/v1/openapi.json (for people: /api/v1/docs)", r.URL.Path))
+		fail(w, r, apperr.NotFoundf("there is no %s under /api/v1; the paths are in GET /api/v1/openapi.json (for people: /api/v1/docs)", r.URL.Path))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		fail(w, r, apperr.MethodNotAllowed, fmt.Sprintf("%s is not allowed on this path", r.Method))
+		fail(w, r, apperr.New(apperr.MethodNotAllowed, "%s is not allowed on this path", r.Method))
 	})
 }
 
 func (a *Adapter) handler(rt Route) http.HandlerFunc {
-	op := a.ops[rt.Op]
+	op, readOnly := a.ops[rt.Op], a.readOnly[rt.Op]
 	success := rt.Status
 	if success == 0 {
 		success = http.StatusOK
@@ -107,12 +113,12 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		audit.NoteOperation(r.Context(), op.def)
 		if err := a.gate(r.Context(), op); err != nil {
-			fail(w, r, apperr.CodeOf(err), err.Error())
+			fail(w, r, err)
 			return
 		}
-		vars, err := bind(r, a.schema, op)
+		vars, err := bind(r, a.schema, op, readOnly)
 		if err != nil {
-			fail(w, r, apperr.CodeOf(err), err.Error())
+			fail(w, r, err)
 			return
 		}
 		resp := a.run(r.Context(), op, vars)
@@ -123,12 +129,7 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 			return
 		}
 		if len(resp.Errors) > 0 {
-			first := resp.Errors[0]
-			code := apperr.Internal
-			if c, ok := first.Extensions["code"].(string); ok {
-				code = apperr.Code(c)
-			}
-			fail(w, r, code, a.message(op, first))
+			fail(w, r, a.restError(op, resp.Errors[0]))
 			return
 		}
 		if rt.Shape == File {
@@ -166,7 +167,7 @@ func (a *Adapter) stream(w http.ResponseWriter, r *http.Request, data json.RawMe
 		key := u.Path[strings.Index(u.Path, "/files/")+len("/files/"):]
 		body, err := a.files.OpenDownload(r.Context(), key)
 		if err != nil {
-			fail(w, r, apperr.CodeOf(err), err.Error())
+			fail(w, r, err)
 			return
 		}
 		defer body.Close()
@@ -180,14 +181,14 @@ func (a *Adapter) stream(w http.ResponseWriter, r *http.Request, data json.RawMe
 }
 
 // fail answers a failure and tells the audit entry how the request ended.
-func fail(w http.ResponseWriter, r *http.Request, code apperr.Code, msg string) {
-	audit.Fail(r.Context(), code, msg)
-	failure.WriteREST(w, apperr.New(code, "%s", msg))
+func fail(w http.ResponseWriter, r *http.Request, err error) {
+	audit.Fail(r.Context(), apperr.CodeOf(err), err.Error())
+	failure.WriteREST(w, r, err)
 }
 
 // internalError answers a failure of the adapter itself.
 func internalError(w http.ResponseWriter, r *http.Request) {
-	fail(w, r, apperr.Internal, "internal server error")
+	fail(w, r, apperr.New(apperr.Internal, "internal server error"))
 }
 
 // gate checks the access of every root field of op before the request is
@@ -265,66 +266,53 @@ func payload(data json.RawMessage, shape Shape) ([]byte, error) {
 	return envelope(data), nil
 }
 
-// message words a GraphQL error for a REST client: variable paths become
-// the names of the fields the client sent, and so do the paths of values
-// refused when a root field's arguments were read (a String scalar's
-// "must be plain text", say), whose path is the field, the argument and the
-// fields inside it.
-func (a *Adapter) message(op *operation, err *gqlerror.Error) string {
-	msg := err.Message
-	if len(err.Path) > 0 && fmt.Sprint(err.Path[0]) == "variable" {
-		var parts []string
-		for i, p := range err.Path[1:] {
-			s := fmt.Sprint(p)
-			if i == 0 && s == bodyVariable && len(err.Path) > 2 {
-				continue
-			}
-			parts = append(parts, s)
-		}
-		field := strings.Join(parts, ".")
-		msg = strings.Replace(msg, "must be defined", "is required", 1)
-		return field + " " + msg
+// restError is a GraphQL error as the REST client is told it: with the
+// status of its code, and, when it is about one value the client sent, that
+// value named as the client sent it (see restField).
+func (a *Adapter) restError(op *operation, err *gqlerror.Error) *apperr.Error {
+	code := apperr.Internal
+	if c, ok := err.Extensions["code"].(string); ok {
+		code = apperr.Code(c)
 	}
-	if field := a.argumentPath(op, err); field != "" {
-		return field + " " + msg
+	out := &apperr.Error{Code: code, Message: err.Message}
+	if field, ok := err.Extensions["field"].(string); ok && len(err.Path) > 1 && strings.HasPrefix(err.Message, field) {
+		out.Field = a.restField(op, err.Path)
+		out.Message = out.Field + strings.TrimPrefix(err.Message, field)
 	}
-	return msg
+	return out
 }
 
-// argumentPath names the input value an input error is about, as the REST
-// client sent it: the argument, less an input-object argument (the body
-// arrives as $input, query parameters fill a filter's fields), and the
-// fields below it. Empty for other errors.
-func (a *Adapter) argumentPath(op *operation, err *gqlerror.Error) string {
-	if code, _ := err.Extensions["code"].(string); code != string(apperr.Invalid) || len(err.Path) < 2 {
-		return ""
-	}
-	alias, _ := err.Path[0].(ast.PathName)
-	argName, _ := err.Path[1].(ast.PathName)
-	if alias == "" || argName == "" {
-		return ""
-	}
-	root := a.schema.Query
-	if op.def.Operation == ast.Mutation {
-		root = a.schema.Mutation
-	}
-	var arg *ast.ArgumentDefinition
-	for _, sel := range op.def.SelectionSet {
-		if f, ok := sel.(*ast.Field); ok && f.Alias == string(alias) {
-			if def := root.Fields.ForName(f.Name); def != nil {
-				arg = def.Arguments.ForName(string(argName))
+// restField names the value an input error's path leads to as the REST
+// client sent it. The path is "variable" and the variable, or a root
+// field's alias and its argument, then the fields and indexes inside it;
+// an input object's variable or argument is left out (the body arrives as
+// $input, query parameters fill a filter's fields), so the client reads
+// variants[0].price_cents, not input.variants[0].price_cents.
+func (a *Adapter) restField(op *operation, path ast.Path) string {
+	segs := path[1:]
+	name, _ := segs[0].(ast.PathName)
+	var t *ast.Type
+	if fmt.Sprint(path[0]) == "variable" {
+		if def := op.def.VariableDefinitions.ForName(string(name)); def != nil {
+			t = def.Type
+		}
+	} else {
+		root := a.schema.Query
+		if op.def.Operation == ast.Mutation {
+			root = a.schema.Mutation
+		}
+		for _, sel := range op.def.SelectionSet {
+			if f, ok := sel.(*ast.Field); ok && ast.PathName(f.Alias) == path[0] {
+				if arg := root.Fields.ForName(f.Name).Arguments.ForName(string(name)); arg != nil {
+					t = arg.Type
+				}
 			}
 		}
 	}
-	if arg == nil {
-		return "" // an output path: the error is not about an input
+	if t != nil && t.Elem == nil && len(segs) > 1 {
+		if def := a.schema.Types[t.NamedType]; def != nil && def.Kind == ast.InputObject {
+			segs = segs[1:]
+		}
 	}
-	parts := make([]string, 0, len(err.Path)-1)
-	if t := a.schema.Types[arg.Type.Name()]; t == nil || t.Kind != ast.InputObject || arg.Type.Elem != nil || len(err.Path) == 2 {
-		parts = append(parts, string(argName))
-	}
-	for _, p := range err.Path[2:] {
-		parts = append(parts, fmt.Sprint(p))
-	}
-	return strings.Join(parts, ".")
+	return segs.String()
 }

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -27,12 +28,18 @@ const bodyVariable = "input"
 
 // bind turns a request into the operation's variables: path parameters,
 // then query parameters (also into the fields of an input-object variable,
-// which is how list filters arrive), then the JSON body. Values are coerced
-// to the declared types; unknown query parameters and body fields are
-// ignored, so a client may send back an object it read.
-func bind(r *http.Request, schema *ast.Schema, op *operation) (map[string]any, error) {
+// which is how list filters arrive), then the JSON body. Query values are
+// coerced to the declared types; the executor checks every variable's type
+// (graph/inputcheck). Unknown input is refused, naming it: a query
+// parameter that is neither a variable nor a field of one, a body field the
+// input does not declare, except the read-only fields of the route's view
+// (see view), which are ignored so that a record read can be sent back.
+func bind(r *http.Request, schema *ast.Schema, op *operation, readOnly view) (map[string]any, error) {
 	vars := map[string]any{}
 	query := r.URL.Query()
+	if err := knownParameters(schema, op, query); err != nil {
+		return nil, err
+	}
 	for _, def := range op.def.VariableDefinitions {
 		if v := chi.URLParam(r, def.Variable); v != "" {
 			val, err := fromString(schema, def.Type, []string{v}, def.Variable)
@@ -62,7 +69,7 @@ func bind(r *http.Request, schema *ast.Schema, op *operation) (map[string]any, e
 			return nil, err
 		}
 		vars[name] = up
-	} else if err := bindBody(r, schema, op, vars); err != nil {
+	} else if err := bindBody(r, schema, op, readOnly, vars); err != nil {
 		return nil, err
 	}
 	for _, def := range op.def.VariableDefinitions {
@@ -70,13 +77,65 @@ func bind(r *http.Request, schema *ast.Schema, op *operation) (map[string]any, e
 			if def.Variable == bodyVariable {
 				return nil, apperr.Invalidf("a JSON object body is required")
 			}
-			return nil, apperr.Invalidf("%s is required", def.Variable)
+			return nil, apperr.InvalidField(def.Variable, "is required")
 		}
 	}
 	return vars, nil
 }
 
-func bindBody(r *http.Request, schema *ast.Schema, op *operation, vars map[string]any) error {
+// knownParameters refuses a query parameter the operation does not take:
+// a misspelt filter would otherwise answer every row.
+func knownParameters(schema *ast.Schema, op *operation, query url.Values) error {
+	var unknown []string
+	for name := range query {
+		if !takesParameter(schema, op, name) {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	var known []string
+	for _, def := range op.def.VariableDefinitions {
+		if t := schema.Types[def.Type.NamedType]; def.Type.Elem == nil && t != nil && t.Kind == ast.InputObject {
+			for _, f := range t.Fields {
+				known = append(known, f.Name)
+			}
+		} else if def.Type.Name() != "Upload" {
+			known = append(known, def.Variable)
+		}
+	}
+	if uploadVariable(op) != "" {
+		known = append(known, "filename")
+	}
+	sort.Strings(known)
+	takes := "it takes none"
+	if len(known) > 0 {
+		takes = "it takes " + strings.Join(known, ", ")
+	}
+	return apperr.InvalidField(unknown[0], "is not a query parameter of this call (%s)", takes)
+}
+
+// takesParameter tells whether op reads the query parameter name: one of
+// its variables, a field of an input-object variable, or an upload's
+// filename.
+func takesParameter(schema *ast.Schema, op *operation, name string) bool {
+	if name == "filename" && uploadVariable(op) != "" {
+		return true
+	}
+	for _, def := range op.def.VariableDefinitions {
+		if def.Variable == name {
+			return true
+		}
+		if t := schema.Types[def.Type.NamedType]; def.Type.Elem == nil && t != nil && t.Kind == ast.InputObject && t.Fields.ForName(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func bindBody(r *http.Request, schema *ast.Schema, op *operation, readOnly view, vars map[string]any) error {
 	if r.Body == nil || r.Method == http.MethodGet || r.Method == http.MethodHead {
 		return nil
 	}
@@ -96,48 +155,30 @@ func bindBody(r *http.Request, schema *ast.Schema, op *operation, vars map[strin
 		return apperr.New(apperr.BadRequest, "the request body must be a JSON object")
 	}
 	if def := op.def.VariableDefinitions.ForName(bodyVariable); def != nil {
-		vars[bodyVariable] = prune(schema, def.Type, obj)
+		vars[bodyVariable] = dropReadOnly(schema, def.Type, obj, readOnly)
 		return nil
 	}
-	for key, val := range obj {
-		if def := op.def.VariableDefinitions.ForName(key); def != nil {
-			if _, fromPath := vars[key]; fromPath && chiParam(r, key) {
-				continue // the path names the record; the body cannot re-point it
-			}
-			vars[key] = prune(schema, def.Type, val)
+	keys := make([]string, 0, len(obj))
+	for key := range obj {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys) // the first of several unknown fields is always the same one
+	for _, key := range keys {
+		def := op.def.VariableDefinitions.ForName(key)
+		switch {
+		case def == nil && readOnly[key] != nil:
+			continue // read-only: ignored
+		case def == nil:
+			return apperr.InvalidField(key, "is not a field this input takes")
+		case chiParam(r, key):
+			continue // the path names the record; the body cannot re-point it
 		}
+		vars[key] = dropReadOnly(schema, def.Type, obj[key], readOnly[key])
 	}
 	return nil
 }
 
 func chiParam(r *http.Request, name string) bool { return chi.URLParam(r, name) != "" }
-
-// prune drops the fields of input objects that the type does not declare.
-func prune(schema *ast.Schema, t *ast.Type, v any) any {
-	if t.Elem != nil {
-		list, ok := v.([]any)
-		if !ok {
-			return v
-		}
-		out := make([]any, len(list))
-		for i, item := range list {
-			out[i] = prune(schema, t.Elem, item)
-		}
-		return out
-	}
-	def := schema.Types[t.NamedType]
-	obj, ok := v.(map[string]any)
-	if def == nil || def.Kind != ast.InputObject || !ok {
-		return v
-	}
-	out := make(map[string]any, len(obj))
-	for key, val := range obj {
-		if f := def.Fields.ForName(key); f != nil {
-			out[key] = prune(schema, f.Type, val)
-		}
-	}
-	return out
-}
 
 // inputFromQuery fills an input-object variable from the query parameters
 // named like its fields; nil when none is present.
@@ -185,25 +226,25 @@ func fromString(schema *ast.Schema, t *ast.Type, values []string, name string) (
 	}
 	v := values[len(values)-1]
 	if err := models.CheckText(v); err != nil {
-		return nil, apperr.Invalidf("%s %s", name, err.Error())
+		return nil, apperr.InvalidField(name, "%s", err.Error())
 	}
 	switch t.NamedType {
 	case "Int":
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil {
-			return nil, apperr.Invalidf("%s must be a whole number, not %q", name, v)
+			return nil, apperr.InvalidField(name, "must be an integer, not %q", v)
 		}
 		return n, nil
 	case "Float":
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil {
-			return nil, apperr.Invalidf("%s must be a number, not %q", name, v)
+			return nil, apperr.InvalidField(name, "must be a number, not %q", v)
 		}
 		return f, nil
 	case "Boolean":
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
-			return nil, apperr.Invalidf("%s must be true or false, not %q", name, v)
+			return nil, apperr.InvalidField(name, "must be true or false, not %q", v)
 		}
 		return b, nil
 	}

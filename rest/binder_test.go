@@ -39,11 +39,11 @@ func bindRouter(t testing.TB) (http.Handler, *regexp.Regexp) {
 	for _, rt := range Routes {
 		op := ops[rt.Op]
 		r.Method(rt.Method, rt.Path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if _, err := bind(r, schema, op); err != nil {
+			if _, err := bind(r, schema, op, readOnlyView(rt, Routes, ops)); err != nil {
 				if apperr.CodeOf(err) == apperr.Internal {
 					t.Errorf("%s %s: an internal error: %v", rt.Method, rt.Path, err)
 				}
-				failure.WriteREST(w, err)
+				failure.WriteREST(w, r, err)
 				return
 			}
 			w.WriteHeader(http.StatusOK)
@@ -148,8 +148,12 @@ func bindRequest(t *testing.T, src, method, target, body string, params map[stri
 		rctx.URLParams.Add(k, v)
 	}
 	req = req.WithContext(context.WithValue(req.Context(), chi.RouteCtxKey, rctx))
-	return bind(req, schema, op)
+	return bind(req, schema, op, testView)
 }
+
+// testView is the view the binder tests' writes take back: an id and a
+// time that no input declares, and an address's country.
+var testView = view{"id": view{}, "created_at": view{}, "address": view{"country": view{}}}
 
 // binderOperation is the operation src, validated against binderSchema.
 func binderOperation(t *testing.T, src string) (*ast.Schema, *operation) {
@@ -172,14 +176,14 @@ const (
 // TestBindCoercesPathAndQuery: path and query values take the variables'
 // types; an input object's fields come from query parameters named like
 // them; lists take repeated and comma-separated values; enums are upper
-// case; the last of a repeated scalar wins; unknown parameters are ignored.
+// case; the last of a repeated scalar wins.
 func TestBindCoercesPathAndQuery(t *testing.T) {
 	cases := []struct {
 		name, target string
 		want         map[string]any
 	}{
 		{"path only", "/items/7", map[string]any{"id": int64(7)}},
-		{"scalars", "/items/7?flag=true&ratio=0.5&unknown=1", map[string]any{"id": int64(7), "flag": true, "ratio": 0.5}},
+		{"scalars", "/items/7?flag=true&ratio=0.5", map[string]any{"id": int64(7), "flag": true, "ratio": 0.5}},
 		{"the last of a repeated scalar", "/items/7?flag=false&flag=1", map[string]any{"id": int64(7), "flag": true}},
 		{"filter fields", "/items/7?status=draft&limit=%2010%20&q=hat",
 			map[string]any{"id": int64(7), "filter": map[string]any{"status": "DRAFT", "limit": int64(10), "q": "hat"}}},
@@ -202,16 +206,19 @@ func TestBindCoercesPathAndQuery(t *testing.T) {
 }
 
 // TestBindRefusesBadValues: each coercion failure names the parameter and
-// what it must be, as a 400 (BAD_USER_INPUT).
+// what it must be, as a 400 (BAD_USER_INPUT), and so does a parameter the
+// operation does not take, with those it does.
 func TestBindRefusesBadValues(t *testing.T) {
 	cases := []struct {
 		target string
 		params map[string]string
 		says   string
 	}{
-		{"/items/x", map[string]string{"id": "x"}, `id must be a whole number, not "x"`},
-		{"/items/1?limit=1e3", map[string]string{"id": "1"}, `limit must be a whole number, not "1e3"`},
-		{"/items/1?ids=1,b", map[string]string{"id": "1"}, `ids must be a whole number, not "b"`},
+		{"/items/x", map[string]string{"id": "x"}, `id must be an integer, not "x"`},
+		{"/items/1?limit=1e3", map[string]string{"id": "1"}, `limit must be an integer, not "1e3"`},
+		{"/items/1?ids=1,b", map[string]string{"id": "1"}, `ids must be an integer, not "b"`},
+		{"/items/1?stauts=draft&limit=2", map[string]string{"id": "1"},
+			"stauts is not a query parameter of this call (it takes flag, id, ids, limit, q, ratio, status)"},
 		{"/items/1?ratio=half", map[string]string{"id": "1"}, `ratio must be a number, not "half"`},
 		{"/items/1?flag=yes", map[string]string{"id": "1"}, `flag must be true or false, not "yes"`},
 		{"/items/1?q=a%00", map[string]string{"id": "1"}, "q must be plain text"},
@@ -219,17 +226,19 @@ func TestBindRefusesBadValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := bindRequest(t, itemOp, http.MethodGet, c.target, "", c.params)
-		if apperr.CodeOf(err) != apperr.Invalid || !strings.Contains(err.Error(), c.says) {
-			t.Errorf("%s: %v (%s), want %s saying %q", c.target, err, apperr.CodeOf(err), apperr.Invalid, c.says)
+		if apperr.CodeOf(err) != apperr.Invalid || !strings.Contains(err.Error(), c.says) || !strings.HasPrefix(err.Error(), apperr.FieldOf(err)+" ") {
+			t.Errorf("%s: %v (%s, field %q), want %s saying %q", c.target, err, apperr.CodeOf(err), apperr.FieldOf(err), apperr.Invalid, c.says)
 		}
 	}
 }
 
 // TestBindBody: a body goes whole into $input when the operation has one,
-// its undeclared fields pruned at every depth; otherwise its top-level keys
-// (numbers kept as json.Number, exact until the executor coerces them)
-// are variables, except that the path's record cannot be re-pointed; GET
-// bodies and blank bodies bind nothing.
+// less the read-only fields of the route's view at every depth (its other
+// undeclared fields are left for the executor's variable check to refuse,
+// naming them); otherwise its top-level keys (numbers kept as json.Number,
+// exact until the executor coerces them) are variables, a read-only one is
+// ignored and an unknown one refused, and the path's record cannot be
+// re-pointed; GET bodies and blank bodies bind nothing.
 func TestBindBody(t *testing.T) {
 	cases := []struct {
 		name, op, method, body string
@@ -237,16 +246,19 @@ func TestBindBody(t *testing.T) {
 		want                   map[string]any
 		says                   string
 	}{
-		{name: "input pruned", op: saveOp, method: http.MethodPost,
-			body: `{"title":"Hat","extra":1,"address":{"city":"Paris","planet":"Earth"},"tags":["a"]}`,
-			want: map[string]any{"input": map[string]any{"title": "Hat", "address": map[string]any{"city": "Paris"}, "tags": []any{"a"}}}},
+		{name: "read-only fields dropped", op: saveOp, method: http.MethodPost,
+			body: `{"title":"Hat","id":5,"extra":1,"address":{"city":"Paris","country":"FR","planet":"Earth"},"tags":["a"]}`,
+			want: map[string]any{"input": map[string]any{"title": "Hat", "extra": json.Number("1"),
+				"address": map[string]any{"city": "Paris", "planet": "Earth"}, "tags": []any{"a"}}}},
 		{name: "a list of the wrong shape is left to validation", op: saveOp, method: http.MethodPost,
 			body: `{"title":"Hat","tags":"a","address":"nowhere"}`,
 			want: map[string]any{"input": map[string]any{"title": "Hat", "tags": "a", "address": "nowhere"}}},
 		{name: "no body for $input", op: saveOp, method: http.MethodPost, body: " \n", says: "a JSON object body is required"},
 		{name: "top-level keys", op: putOp, method: http.MethodPut, params: map[string]string{"id": "3"},
-			body: `{"title":"Cap","count":2,"other":true}`,
+			body: `{"title":"Cap","count":2,"created_at":"2026-01-01T00:00:00Z"}`,
 			want: map[string]any{"id": int64(3), "title": "Cap", "count": json.Number("2")}},
+		{name: "an unknown top-level key", op: putOp, method: http.MethodPut, params: map[string]string{"id": "3"},
+			body: `{"title":"Cap","other":true,"another":1}`, says: "another is not a field this input takes"},
 		{name: "the body cannot re-point the path's record", op: putOp, method: http.MethodPut, params: map[string]string{"id": "3"},
 			body: `{"id":4}`, want: map[string]any{"id": int64(3)}},
 		{name: "an id from the body when the path has none", op: putOp, method: http.MethodPut,
@@ -290,7 +302,7 @@ func TestBindUpload(t *testing.T) {
 		schema, op := binderOperation(t, uploadOp)
 		req := httptest.NewRequest(http.MethodPost, target, bytes.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
-		vars, err := bind(req, schema, op)
+		vars, err := bind(req, schema, op, nil)
 		if err != nil {
 			return graphql.Upload{}, "", err
 		}

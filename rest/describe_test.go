@@ -70,7 +70,7 @@ func TestDescribeIsWhatBindReads(t *testing.T) {
 		var got map[string]any
 		r := chi.NewRouter()
 		r.Method(d.Route.Method, d.Route.Path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			got, err = bind(r, schema, ops[d.Route.Op])
+			got, err = bind(r, schema, ops[d.Route.Op], nil)
 		}))
 		target := path
 		if len(query) > 0 {

@@ -20,8 +20,9 @@ var operationFiles embed.FS
 // operation is one persisted operation, ready to run: its own text (the
 // operation plus the fragments it uses) and its parsed definition.
 type operation struct {
-	text string
-	def  *ast.OperationDefinition
+	text  string
+	def   *ast.OperationDefinition
+	frags ast.FragmentDefinitionList // the fragments it spreads
 }
 
 // loadOperations parses every operations/*.graphql file, validates them
@@ -59,7 +60,7 @@ func loadOperations(schema *ast.Schema) (map[string]*operation, error) {
 		doc := &ast.QueryDocument{Operations: ast.OperationList{op}, Fragments: fragmentsOf(op.SelectionSet, all.Fragments, nil)}
 		var buf bytes.Buffer
 		formatter.NewFormatter(&buf, formatter.WithComments()).FormatQueryDocument(doc)
-		ops[op.Name] = &operation{text: buf.String(), def: op}
+		ops[op.Name] = &operation{text: buf.String(), def: op, frags: doc.Fragments}
 	}
 	return ops, nil
 }

@@ -4,7 +4,7 @@
 // From the bottom:
 //
 //  1. internal/base/...: ground packages that know nothing of the domain
-//     (apperr, handle, pricing, sheets, database, jsonbody, failure,
+//     (apperr, handle, pricing, sheets, database, jsonbody, failure, requestid,
 //     webhooks, geo, pgembed); they import only each other.
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.

@@ -26,8 +26,11 @@ import (
 	"storeadmin/graph"
 	"storeadmin/internal/app/server"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/requestid"
 	"storeadmin/internal/events"
+	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
 	"storeadmin/internal/testkit/testdb"
 	"storeadmin/models"
@@ -343,14 +346,39 @@ func (r *Response) Expect(t testing.TB, status int) *Response {
 		t.Fatalf("status %d, want %d; body: %s", r.Status, status, r.Raw)
 	}
 	if r.Body != nil && status >= 400 && r.Body["errors"] == nil {
-		if len(r.Body) != 2 || r.Body["status"] != false || r.Body["message"] == nil || r.Body["message"] == "" {
-			t.Fatalf("failure envelope must be exactly {status:false, message}, got %s", r.Raw)
-		}
+		r.expectFailureEnvelope(t)
 	}
 	if r.Body != nil && status < 300 && r.Body["errors"] == nil && r.Body["status"] != true {
 		t.Fatalf("success envelope must have status true, got %s", r.Raw)
 	}
 	return r
+}
+
+// expectFailureEnvelope fails the test unless the body is the failure
+// envelope: status false, a message, the code of the answer's status, the
+// field at fault only when there is one (and the message names it), and
+// the request id of the X-Request-Id header (a replayed answer is the
+// stored body of the first request, whose id it names); nothing else.
+func (r *Response) expectFailureEnvelope(t testing.TB) {
+	t.Helper()
+	code, _ := r.Body["code"].(string)
+	msg, _ := r.Body["message"].(string)
+	field, hasField := r.Body["field"].(string)
+	id, _ := r.Body["request_id"].(string)
+	want := 4
+	if hasField {
+		want = 5
+	}
+	switch {
+	case len(r.Body) != want || r.Body["status"] != false || msg == "":
+		t.Fatalf("failure envelope must be exactly {status:false, message, code, [field,] request_id}, got %s", r.Raw)
+	case apperr.Code(code).HTTPStatus() != r.Status:
+		t.Fatalf("envelope code %q is not one of status %d: %s", code, r.Status, r.Raw)
+	case hasField && (field == "" || !strings.HasPrefix(msg, field+" ")):
+		t.Fatalf("envelope field %q must lead its message: %s", field, r.Raw)
+	case id == "" || (id != r.Header.Get(requestid.Header) && r.Header.Get(idempotency.ReplayedHeader) != "true"):
+		t.Fatalf("envelope request_id %q must be the X-Request-Id header %q: %s", id, r.Header.Get(requestid.Header), r.Raw)
+	}
 }
 
 // Call is one REST request of a table of them.

@@ -503,8 +503,7 @@ func TestReviewsReplyAndFeatured(t *testing.T) {
 	for _, body := range []any{map[string]any{"featured": "yes"}, map[string]any{}, nil} {
 		e.Do(http.MethodPut, rvPath(id, "/featured"), f.aKey, body).Expect(t, 400)
 	}
-	for _, what := range []string{"/reply", "/featured"} {
-		body := map[string]any{"reply": "x", "featured": true}
+	for what, body := range map[string]map[string]any{"/reply": {"reply": "x"}, "/featured": {"featured": true}} {
 		e.Do(http.MethodPut, rvPath(987654, what), f.aKey, body).Expect(t, 404)
 		e.Do(http.MethodPut, rvPath(f.theirs[0].ID, what), f.aKey, body).Expect(t, 404)
 	}

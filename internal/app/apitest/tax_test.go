@@ -62,7 +62,12 @@ func TestTaxRates(t *testing.T) {
 	}
 	vat := txrRates.create(t, e, admin, map[string]any{"name": "VAT", "country": "DE", "rate_bps": 1900, "position": 9})
 	vatID := idOf(t, vat)
-	ny := txrRates.create(t, e, admin, map[string]any{"name": "New York", "country": "US", "province": "NY", "rate_bps": 400, "province_ignored": true})
+	// A field the input does not take is refused, naming it, not dropped.
+	r := e.Do(http.MethodPost, "/store/tax/rates", admin, map[string]any{"name": "New York", "country": "US", "province": "NY", "rate_bps": 400, "province_ignored": true}).Expect(t, 400)
+	if r.Body["field"] != "province_ignored" || r.Message() != "province_ignored is not a field this input takes" {
+		t.Fatalf("an unknown field: %s", r.Raw)
+	}
+	ny := txrRates.create(t, e, admin, map[string]any{"name": "New York", "country": "US", "province": "NY", "rate_bps": 400})
 	nyID := idOf(t, ny)
 	if ny["position"] != float64(10) || vat["position"] != float64(9) {
 		t.Fatalf("positions: vat %v, ny %v", vat["position"], ny["position"])

@@ -280,10 +280,13 @@ func TestWebhooksAccess(t *testing.T) {
 	}
 
 	// Missing and malformed ids.
-	for _, c := range []struct{ method, path string }{
-		{http.MethodPut, webhookPath(987654)}, {http.MethodDelete, webhookPath(987654)}, {http.MethodGet, webhookPath(987654, "/deliveries")},
+	for _, c := range []struct {
+		method, path string
+		body         any
+	}{
+		{http.MethodPut, webhookPath(987654), map[string]any{"active": true}}, {http.MethodDelete, webhookPath(987654), nil}, {http.MethodGet, webhookPath(987654, "/deliveries"), nil},
 	} {
-		e.Do(c.method, c.path, admin, map[string]any{"active": true}).Expect(t, 404)
+		e.Do(c.method, c.path, admin, c.body).Expect(t, 404)
 	}
 	e.Do(http.MethodPut, "/store/webhooks/abc", admin, map[string]any{"active": true}).Expect(t, 400)
 	e.Do(http.MethodGet, "/store/webhooks/abc/deliveries", admin, nil).Expect(t, 400)

@@ -20,7 +20,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/cors"
 	"github.com/uptrace/bun"
 
@@ -31,6 +30,7 @@ import (
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
 	"storeadmin/internal/base/jsonbody"
+	"storeadmin/internal/base/requestid"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/loaders"
@@ -83,6 +83,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	if cfg.RateLimit <= 0 {
 		cfg.RateLimit = DefaultRateLimit
 	}
+	log = slog.New(requestid.LogHandler(log.Handler())) // every line of a request names it
 	res := &resolvers.Resolver{
 		DB:                   db,
 		Now:                  now,
@@ -112,7 +113,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	authn := auth.NewAuthenticator(db, now, log)
 
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, logCancelled(log), recoverer(log), corsPolicy())
+	r.Use(requestid.Middleware, logCancelled(log), recoverer(log), corsPolicy())
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if err := db.PingContext(r.Context()); err != nil {
 			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
@@ -160,7 +161,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		adapter.Mount(r)
 	})
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		failure.WriteREST(w, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
+		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})
 	return &Server{handler: r, limiter: limiter, authn: authn}, nil
 }
@@ -198,8 +199,8 @@ func corsPolicy() func(http.Handler) http.Handler {
 	return cors.Handler(cors.Options{
 		AllowedOrigins: []string{"*"},
 		AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key"},
-		ExposedHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Content-Disposition", idempotency.ReplayedHeader},
+		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", requestid.Header},
+		ExposedHeaders: []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Content-Disposition", idempotency.ReplayedHeader, requestid.Header},
 		MaxAge:         600,
 	})
 }
@@ -319,8 +320,7 @@ func logCancelled(log *slog.Logger) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			next.ServeHTTP(w, r)
 			if err := r.Context().Err(); err != nil {
-				log.DebugContext(r.Context(), "client closed the request", "method", r.Method, "path", r.URL.Path,
-					"request_id", middleware.GetReqID(r.Context()))
+				log.DebugContext(r.Context(), "client closed the request", "method", r.Method, "path", r.URL.Path)
 			}
 		})
 	}

@@ -78,6 +78,11 @@ func (c Code) HTTPStatus() int {
 type Error struct {
 	Code    Code
 	Message string
+	// Field is the input value at fault when the failure is about one:
+	// its path in what the client sent, in the one style of both surfaces
+	// (variants[0].price_cents), which Message begins with. Empty when no
+	// one field is at fault.
+	Field string
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -90,6 +95,13 @@ func New(code Code, format string, args ...any) *Error {
 // Invalidf reports a value the client sent that cannot be accepted.
 func Invalidf(format string, args ...any) *Error { return New(Invalid, format, args...) }
 
+// InvalidField reports a value the client sent at field (a path such as
+// variants[0].price_cents) that cannot be accepted; the message is the
+// field followed by the formatted reason ("must be an integer, not 1.5").
+func InvalidField(field, format string, args ...any) *Error {
+	return &Error{Code: Invalid, Field: field, Message: field + " " + fmt.Sprintf(format, args...)}
+}
+
 // NotFoundf reports a record that does not exist in the caller's store.
 func NotFoundf(format string, args ...any) *Error { return New(NotFound, format, args...) }
 
@@ -98,6 +110,16 @@ func Conflictf(format string, args ...any) *Error { return New(Conflict, format,
 
 // Forbiddenf reports a caller that may not do this.
 func Forbiddenf(format string, args ...any) *Error { return New(Forbidden, format, args...) }
+
+// FieldOf is the field err is about: that of the first *Error in its
+// chain, else empty.
+func FieldOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	return ""
+}
 
 // CodeOf is the code of err: that of the first *Error in its chain, else
 // Internal.

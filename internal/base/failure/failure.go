@@ -1,7 +1,8 @@
 // Package failure writes the answer of a request that failed, in the shape
 // of the surface it came in on: the REST envelope
-// {"status": false, "message": ...} or a GraphQL response with one error
-// and data null. The HTTP status always comes from the error's code
+// {"status": false, "message": ..., "code": ..., "field": ..., "request_id": ...}
+// or a GraphQL response with one error (the same code, field and request id
+// in its extensions) and data null. The HTTP status always comes from the error's code
 // (apperr.Code.HTTPStatus), so no caller pairs a status with a code by hand.
 //
 // Middleware shared by both surfaces (authentication, the rate limit,
@@ -19,6 +20,7 @@ import (
 
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/requestid"
 )
 
 // Surface is the shape failures are written in.
@@ -45,15 +47,15 @@ func Mark(s Surface) func(http.Handler) http.Handler {
 // GraphQL).
 func Write(w http.ResponseWriter, r *http.Request, err error) {
 	if s, _ := r.Context().Value(surfaceKey{}).(Surface); s == GraphQL {
-		writeGraphQL(w, err)
+		writeGraphQL(w, r, err)
 		return
 	}
-	writeREST(w, err)
+	writeREST(w, r, err)
 }
 
 // WriteREST answers err as the REST envelope, for code that only ever
 // serves REST.
-func WriteREST(w http.ResponseWriter, err error) { writeREST(w, err) }
+func WriteREST(w http.ResponseWriter, r *http.Request, err error) { writeREST(w, r, err) }
 
 // internalMessage is all a client learns of an error that is not ours.
 const internalMessage = "internal server error"
@@ -84,33 +86,62 @@ func header(w http.ResponseWriter, code apperr.Code) int {
 	return status
 }
 
-func writeREST(w http.ResponseWriter, err error) {
+// Envelope is the REST answer of a failure. Field is the input at fault,
+// when one is; RequestID names the request in the service's logs.
+type Envelope struct {
+	Status    bool        `json:"status"`
+	Message   string      `json:"message"`
+	Code      apperr.Code `json:"code"`
+	Field     string      `json:"field,omitempty"`
+	RequestID string      `json:"request_id"`
+}
+
+func writeREST(w http.ResponseWriter, r *http.Request, err error) {
 	code, msg := Public(err)
 	status := header(w, code)
 	w.WriteHeader(status)
-	w.Write(encode(struct { //nolint:errcheck // the client went away: nothing to do
-		Status  bool   `json:"status"`
-		Message string `json:"message"`
-	}{false, msg}))
+	w.Write(encode(Envelope{ //nolint:errcheck // the client went away: nothing to do
+		Message: msg, Code: code, Field: publicField(err, code), RequestID: requestid.FromContext(r.Context()),
+	}))
 }
 
-func writeGraphQL(w http.ResponseWriter, err error) {
+func writeGraphQL(w http.ResponseWriter, r *http.Request, err error) {
 	code, msg := Public(err)
 	status := header(w, code)
+	ext := Extensions(r.Context(), code, publicField(err, code))
 	if code == apperr.TooLarge {
 		// One code for every body that is not one GraphQL request; the
 		// status tells a too-large one apart.
-		code = apperr.BadRequest
+		ext["code"] = string(apperr.BadRequest)
 	}
 	type gqlError struct {
-		Message    string            `json:"message"`
-		Extensions map[string]string `json:"extensions"`
+		Message    string         `json:"message"`
+		Extensions map[string]any `json:"extensions"`
 	}
 	w.WriteHeader(status)
 	w.Write(encode(struct { //nolint:errcheck // the client went away: nothing to do
 		Errors []gqlError `json:"errors"`
 		Data   any        `json:"data"`
-	}{[]gqlError{{msg, map[string]string{"code": string(code)}}}, nil}))
+	}{[]gqlError{{msg, ext}}, nil}))
+}
+
+// Extensions are the extensions of a GraphQL error with code about field
+// (none when empty), in ctx's request: what the REST envelope says besides
+// its message.
+func Extensions(ctx context.Context, code apperr.Code, field string) map[string]any {
+	ext := map[string]any{"code": string(code), "request_id": requestid.FromContext(ctx)}
+	if field != "" {
+		ext["field"] = field
+	}
+	return ext
+}
+
+// publicField is the field err is about, unless its message is hidden.
+func publicField(err error, code apperr.Code) string {
+	if code == apperr.Internal || code == apperr.Unavailable {
+		return ""
+	}
+	return apperr.FieldOf(err)
 }
 
 // encode is v as JSON with < and > kept as they are: messages are read by

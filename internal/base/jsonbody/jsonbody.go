@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	"storeadmin/internal/base/apperr"
@@ -47,6 +49,12 @@ func Decode(raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) && typ.Field != "" {
+			// JSON, but a field of the wrong kind ({"query": 5}).
+			return &apperr.Error{Code: apperr.BadRequest, Field: typ.Field,
+				Message: fmt.Sprintf("%s must be %s, not %s", typ.Field, goKind(typ.Type), jsonKind(typ.Value))}
+		}
 		return apperr.New(apperr.BadRequest, "the request body is not valid JSON: %s", problem(err))
 	}
 	if rest := bytes.TrimSpace(raw[dec.InputOffset():]); len(rest) > 0 {
@@ -63,15 +71,51 @@ func problem(err error) string {
 	}
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
-		if typ.Field == "" {
-			return fmt.Sprintf("expected %s, got a JSON %s", typ.Type, typ.Value)
-		}
-		return fmt.Sprintf("%s must be %s, not a JSON %s", typ.Field, typ.Type, typ.Value)
+		return fmt.Sprintf("it must be %s, not %s", goKind(typ.Type), jsonKind(typ.Value))
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return "it ends too early"
 	}
 	return err.Error()
+}
+
+// goKind is the JSON a Go value of type t decodes from, in a message's
+// words: never a Go type name.
+func goKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "another kind of value"
+}
+
+// jsonKind words encoding/json's name of the JSON it met ("number",
+// "number 1.5", "array", "bool" ...).
+func jsonKind(value string) string {
+	switch {
+	case strings.HasPrefix(value, "number"):
+		return "a number"
+	case value == "string":
+		return "a string"
+	case value == "array":
+		return "a list"
+	case value == "object":
+		return "an object"
+	case value == "bool":
+		return "true or false"
+	}
+	return value
 }
 
 // markUnstorable replaces invalid UTF-8 bytes and unpaired surrogate

@@ -44,7 +44,8 @@ func TestReadAndDecode(t *testing.T) {
 		`{"a":`:            "ends too early",
 		`{"a" 1}`:          "at byte",
 		``:                 "ends too early",
-		`{"query": 5}`:     "query must be string",
+		`{"query": 5}`:     "query must be a string, not a number",
+		`[]`:               "it must be an object, not a list",
 		"{\"a\":\"\x00\"}": "invalid character",
 	} {
 		var v struct {
