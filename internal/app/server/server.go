@@ -1,6 +1,7 @@
 // Package server assembles the HTTP service: middleware (request id,
-// recovery, principal, rate limit, audit, idempotency), POST /graphql, the playground and
-// the REST adapter under /api/v1, all on one GraphQL executor.
+// access log and metrics, recovery, principal, rate limit, audit, idempotency), POST /graphql, the playground and
+// the REST adapter under /api/v1, all on one GraphQL executor, with the
+// health probes and GET /metrics beside them.
 package server
 
 import (
@@ -27,9 +28,11 @@ import (
 	"storeadmin/graph/playground"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/accesslog"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
 	"storeadmin/internal/base/jsonbody"
+	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/loaders"
@@ -66,6 +69,13 @@ type Config struct {
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
+	// Metrics counts requests, refusals and deliveries (Events and the
+	// rate limiter must count into the same one); New adds the database
+	// pool and the webhook queue's depth to it. Nil: nothing is counted.
+	Metrics *metrics.Metrics
+	// MetricsElsewhere leaves GET /metrics off this handler: the caller
+	// serves Metrics.Handler() on an address of its own (--metrics-addr).
+	MetricsElsewhere bool
 }
 
 // Server is the assembled service.
@@ -102,21 +112,25 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		return orderRead(asService(ctx, tx, storeID), map[string]any{"id": orderID})
 	}
 
-	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Log: log})
+	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Log: log, Metrics: cfg.Metrics})
 	if err != nil {
 		return nil, err
 	}
 	authn := auth.NewAuthenticator(db, now, log)
 
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, logCancelled(log), recoverer(log), corsPolicy())
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := db.PingContext(r.Context()); err != nil {
-			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
-			return
+	r.Use(middleware.RequestID, accesslog.Middleware(log, cfg.Metrics), recoverer(log), corsPolicy())
+	r.Get("/healthz", alive)
+	r.Get("/readyz", ready(db))
+	if cfg.Metrics != nil {
+		cfg.Metrics.Database(db.DB, "storeadmin")
+		if cfg.Events != nil {
+			cfg.Metrics.QueueDepth(cfg.Events.QueueDepth)
 		}
-		w.Write([]byte("ok\n"))
-	})
+		if !cfg.MetricsElsewhere {
+			r.Handle("/metrics", cfg.Metrics.Handler())
+		}
+	}
 	pg := playground.Handler("storeadmin GraphQL", "/graphql", "/graphql/assets/")
 	r.Get("/graphql", pg.ServeHTTP)
 	r.Get("/graphql/assets/*", pg.ServeHTTP)
@@ -260,6 +274,9 @@ func identify(authn *auth.Authenticator, log *slog.Logger) func(http.Handler) ht
 				ctx = context.WithValue(ctx, authErrKey{}, err)
 			} else {
 				ctx = auth.WithPrincipal(ctx, p)
+				if p.Kind == auth.KindAPIKey || p.Kind == auth.KindMCPKey {
+					accesslog.SetKey(ctx, p.ActorID)
+				}
 			}
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
@@ -295,21 +312,6 @@ func rateKey(cfg audit.Config) func(*http.Request) string {
 			return string(p.Kind) + ":" + strconv.FormatInt(p.ActorID, 10)
 		}
 		return "ip:" + cfg.ClientIP(r)
-	}
-}
-
-// logCancelled logs, once and at debug level, a request whose client went
-// away before its answer: it is no failure of the service, and the
-// resolvers it interrupted log nothing of it.
-func logCancelled(log *slog.Logger) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r)
-			if err := r.Context().Err(); err != nil {
-				log.DebugContext(r.Context(), "client closed the request", "method", r.Method, "path", r.URL.Path,
-					"request_id", middleware.GetReqID(r.Context()))
-			}
-		})
 	}
 }
 
