@@ -128,3 +128,12 @@ func TestServeMetricsAddrAndJSONLog(t *testing.T) {
 		t.Fatalf("access lines %v, want /healthz 200 and unmatched 404", access)
 	}
 }
+
+// TestServeRefusesUnknownLogFormat: a format other than text or json stops
+// serve before it opens anything, saying which formats there are.
+func TestServeRefusesUnknownLogFormat(t *testing.T) {
+	_, err := runCmd(t, "serve", "--log-format", "yaml")
+	if err == nil || !strings.Contains(err.Error(), "text or json") {
+		t.Fatalf("serve --log-format yaml: %v", err)
+	}
+}

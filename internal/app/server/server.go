@@ -1,13 +1,14 @@
-// Package server assembles the HTTP service: middleware (request id,
-// access log and metrics, recovery, principal, rate limit, audit, idempotency), POST /graphql, the playground and
-// the REST adapter under /api/v1, all on one GraphQL executor, with the
-// health probes and GET /metrics beside them.
+// Package server assembles the HTTP service: middleware (request id, access
+// log and metrics, recovery, principal, rate limit, audit, idempotency), POST
+// /graphql, the playground and the REST adapter under /api/v1, all on one
+// GraphQL executor, with the health probes and GET /metrics beside them.
 package server
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -123,12 +124,18 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	r.Get("/healthz", alive)
 	r.Get("/readyz", ready(db))
 	if cfg.Metrics != nil {
-		cfg.Metrics.Database(db.DB, "storeadmin")
+		// One service per Metrics: replicas in one process (tests) each
+		// have their own, as replicas in their own processes do.
+		if err := cfg.Metrics.Database(db.DB, "storeadmin"); err != nil {
+			return nil, fmt.Errorf("metrics: the pool: %w", err)
+		}
 		if cfg.Events != nil {
-			cfg.Metrics.QueueDepth(cfg.Events.QueueDepth)
+			if err := cfg.Metrics.QueueDepth(cfg.Events.QueueDepth); err != nil {
+				return nil, fmt.Errorf("metrics: the queue depth: %w", err)
+			}
 		}
 		if !cfg.MetricsElsewhere {
-			r.Handle("/metrics", cfg.Metrics.Handler())
+			r.Get("/metrics", cfg.Metrics.Handler().ServeHTTP)
 		}
 	}
 	pg := playground.Handler("storeadmin GraphQL", "/graphql", "/graphql/assets/")

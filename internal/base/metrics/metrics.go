@@ -122,8 +122,9 @@ func (m *Metrics) RateLimitRefused(reason string) {
 
 // Database reports the pool's use (database/sql's DBStats: open, in use and
 // idle connections, waits and their time) as the standard go_sql_* metrics.
-func (m *Metrics) Database(db *sql.DB, name string) {
-	m.registry.MustRegister(collectors.NewDBStatsCollector(db, name))
+// A Metrics reports one pool: a second is an error.
+func (m *Metrics) Database(db *sql.DB, name string) error {
+	return m.registry.Register(collectors.NewDBStatsCollector(db, name))
 }
 
 // QueueCount is the number of a queue's jobs in one state.
@@ -133,9 +134,10 @@ type QueueCount struct {
 }
 
 // QueueDepth reports, at each scrape, what depth returns: the jobs waiting
-// and running per queue. depth gets a context bounded by scrapeTimeout.
-func (m *Metrics) QueueDepth(depth func(context.Context) ([]QueueCount, error)) {
-	m.registry.MustRegister(queueCollector{depth: depth})
+// and running per queue. depth gets a context bounded by scrapeTimeout. A
+// Metrics reports one queue depth: a second is an error.
+func (m *Metrics) QueueDepth(depth func(context.Context) ([]QueueCount, error)) error {
+	return m.registry.Register(queueCollector{depth: depth})
 }
 
 // scrapeTimeout bounds the queue depth's statement: a scrape must answer
