@@ -63,13 +63,9 @@ type migration struct {
 // Migrate applies every migration the database does not have yet: ours,
 // then River's. It returns at once when there is nothing to apply.
 func Migrate(ctx context.Context, db *bun.DB) error {
-	ours, err := discover()
+	ours, river, err := all(db)
 	if err != nil {
 		return err
-	}
-	river, err := rivermigrate.New(riverdatabasesql.New(db.DB), &rivermigrate.Config{Logger: quietLogger()})
-	if err != nil {
-		return fmt.Errorf("river migrations: %w", err)
 	}
 	if current, err := isCurrent(ctx, db.DB, ours, river); err == nil && current {
 		return nil
@@ -129,6 +125,29 @@ func discover() ([]migration, error) {
 		out = append(out, migration{name: strings.TrimSuffix(n, ".up.sql"), sql: string(body)})
 	}
 	return out, nil
+}
+
+// Current tells whether every migration, ours and River's, is applied to
+// db: what a replica needs before it serves (GET /readyz). It takes no lock.
+func Current(ctx context.Context, db *bun.DB) (bool, error) {
+	ours, river, err := all(db)
+	if err != nil {
+		return false, err
+	}
+	return isCurrent(ctx, db.DB, ours, river)
+}
+
+// all is every migration: ours, in order, and River's migrator on db.
+func all(db *bun.DB) ([]migration, *rivermigrate.Migrator[*sql.Tx], error) {
+	ours, err := discover()
+	if err != nil {
+		return nil, nil, err
+	}
+	river, err := rivermigrate.New(riverdatabasesql.New(db.DB), &rivermigrate.Config{Logger: quietLogger()})
+	if err != nil {
+		return nil, nil, fmt.Errorf("river migrations: %w", err)
+	}
+	return ours, river, nil
 }
 
 // isCurrent tells, without locking, whether every migration is applied. Any

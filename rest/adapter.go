@@ -124,7 +124,7 @@ func (a *Adapter) handler(rt Route) http.HandlerFunc {
 		resp := a.run(r.Context(), op, vars)
 		if resp == nil || r.Context().Err() != nil {
 			// The client hung up: nobody reads an answer, and the server
-			// logs the request once (see server.logCancelled).
+			// logs the request once (see accesslog.Middleware).
 			audit.Fail(r.Context(), apperr.Internal, "the client closed the request")
 			return
 		}

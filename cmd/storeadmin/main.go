@@ -48,8 +48,12 @@ Run "storeadmin <command> --help" for a command's flags.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	err := run(ctx, os.Args[1:], os.Stdout, log)
+	log, err := newLogger(stderr, os.Getenv(logFormatEnv))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "storeadmin: %s: %v\n", logFormatEnv, err)
+		os.Exit(1)
+	}
+	err = run(ctx, os.Args[1:], os.Stdout, log)
 	if errors.Is(err, flag.ErrHelp) {
 		return
 	}

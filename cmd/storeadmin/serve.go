@@ -21,6 +21,7 @@ import (
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
@@ -55,8 +56,19 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"trusted header holding the client's address, e.g. X-Forwarded-For (env STOREADMIN_CLIENT_IP_HEADER)")
 	graphqlTimeout := fs.Duration("graphql-timeout", envDuration("STOREADMIN_GRAPHQL_TIMEOUT", limits.DefaultTimeout),
 		"how long one GraphQL operation (REST request) may run (env STOREADMIN_GRAPHQL_TIMEOUT)")
+	logFormat := fs.String("log-format", envOr(logFormatEnv, "text"), "the log's format: text or json, one object a line (env "+logFormatEnv+")")
+	metricsAddr := fs.String("metrics-addr", os.Getenv("STOREADMIN_METRICS_ADDR"),
+		"serve GET /metrics on this address of its own instead of --addr, e.g. 127.0.0.1:9090 (env STOREADMIN_METRICS_ADDR)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if flagSet(fs, "log-format") {
+		// The environment's format is main's already; the flag's replaces it.
+		l, err := newLogger(stderr, *logFormat)
+		if err != nil {
+			return fmt.Errorf("--log-format: %w", err)
+		}
+		log = l
 	}
 
 	bdb, closeDB, err := db.openDB(ctx, log)
@@ -83,7 +95,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	}
 	defer files.Close()
 	go sweep(ctx, bdb, files, log)
-	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log})
+	counts := metrics.New()
+	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts})
 	if err != nil {
 		ln.Close()
 		return err
@@ -97,6 +110,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		Audit:                audit.Config{CountryHeader: *countryHeader, ClientIPHeader: *clientIPHeader},
 		PublicURL:            base,
 		GraphQLTimeout:       *graphqlTimeout,
+		Metrics:              counts,
+		MetricsElsewhere:     *metricsAddr != "",
 	}
 	srv, err := server.New(bdb, cfg, log, time.Now)
 	if err != nil {
@@ -111,7 +126,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	defer stopEvents(hooks, log)
 	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit, "rate_limit_counts", rateCounts(cfg.RedisURL),
 		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
-		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "database", dbDescription(db))
+		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db))
 
 	if *demo {
 		key, err := prepareDemo(ctx, bdb, files, log)
@@ -134,9 +149,19 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- httpSrv.Serve(ln) }()
-	log.Info("serving", "rest", base+"/api/v1", "graphql", base+"/graphql")
+	metricsURL := base + "/metrics"
+	if *metricsAddr != "" {
+		metricsSrv, url, err := serveMetrics(*metricsAddr, counts, errc)
+		if err != nil {
+			httpSrv.Close()
+			return err
+		}
+		defer metricsSrv.Close()
+		metricsURL = url
+	}
+	log.Info("serving", "rest", base+"/api/v1", "graphql", base+"/graphql", "metrics", metricsURL)
 
 	select {
 	case err := <-errc:
@@ -152,6 +177,32 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	stopEvents(hooks, log)
 	log.Info("stopped")
 	return nil
+}
+
+// serveMetrics serves GET /metrics alone on addr (--metrics-addr), so that
+// it can be kept on a private network while --addr faces clients. A
+// failure of its server ends serve through errc, as the main server's does.
+func serveMetrics(addr string, counts *metrics.Metrics, errc chan<- error) (*http.Server, string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("listen on %s (--metrics-addr): %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", counts.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: time.Minute}
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			errc <- fmt.Errorf("metrics server: %w", err)
+		}
+	}()
+	return srv, "http://" + ln.Addr().String() + "/metrics", nil
+}
+
+// flagSet tells whether the command line named the flag.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // eventsGrace is how long serve waits, after the last request, for webhook

@@ -23,8 +23,10 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/base/metrics"
 	"storeadmin/models"
 )
 
@@ -103,6 +105,9 @@ type Config struct {
 	// logs an ERROR per poll while the database is out, so serve gives it
 	// the log behind database.QuietOutages. Default: discarded.
 	Log *slog.Logger
+	// Metrics counts delivery attempts by outcome and job runs by outcome
+	// (QueueDepth is registered by the caller). Default: nothing counted.
+	Metrics *metrics.Metrics
 }
 
 // jobTimeout is how long River lets one attempt's job run: the attempt's
@@ -172,6 +177,7 @@ func New(db *bun.DB, cfg Config) (*Engine, error) {
 		// River's default, an hour past the job timeout, left the
 		// deliveries of a killed process pending for an hour.
 		RescueStuckJobsAfter: cfg.RescueAfter(),
+		Hooks:                []rivertype.Hook{jobOutcomes{cfg.Metrics}},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
@@ -252,4 +258,54 @@ func (e *Engine) Stop(ctx context.Context) error {
 	hard, cancel := context.WithTimeout(context.WithoutCancel(ctx), hardStopGrace)
 	defer cancel()
 	return e.client.StopAndCancel(hard)
+}
+
+// QueueDepth counts the jobs available (due, waiting for a worker) and
+// running in each of River's queues, for the metrics. The partial index River
+// fetches with (state, queue, ... WHERE finalized_at IS NULL) answers it
+// without reading finished jobs, however many are kept.
+func (e *Engine) QueueDepth(ctx context.Context) ([]metrics.QueueCount, error) {
+	var out []metrics.QueueCount
+	rows, err := e.db.QueryContext(ctx, `SELECT queue, state::text, count(*) FROM river_job
+		WHERE state IN ('available', 'running') GROUP BY queue, state ORDER BY queue, state`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var q metrics.QueueCount
+		if err := rows.Scan(&q.Queue, &q.State, &q.Jobs); err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
+
+// jobOutcomes is a River hook that counts each job run by what River will
+// do with it.
+type jobOutcomes struct{ m *metrics.Metrics }
+
+func (jobOutcomes) IsHook() bool { return true }
+
+func (h jobOutcomes) WorkEnd(_ context.Context, job *rivertype.JobRow, err error) error {
+	h.m.Job(job.Queue, job.Kind, jobOutcome(job, err))
+	return err
+}
+
+// jobOutcome names what River does with a job run that returned err.
+func jobOutcome(job *rivertype.JobRow, err error) string {
+	var cancelled *rivertype.JobCancelError
+	var snoozed *rivertype.JobSnoozeError
+	switch {
+	case err == nil:
+		return "completed"
+	case errors.As(err, &cancelled):
+		return "cancelled"
+	case errors.As(err, &snoozed):
+		return "snoozed"
+	case job.Attempt >= job.MaxAttempts:
+		return "discarded"
+	}
+	return "retryable"
 }

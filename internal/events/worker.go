@@ -10,6 +10,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/base/metrics"
 	"storeadmin/models"
 )
 
@@ -32,11 +33,12 @@ type worker struct {
 	rescueAfter time.Duration
 	pauseAfter  time.Duration
 	log         *slog.Logger
+	metrics     *metrics.Metrics
 }
 
 func newWorker(db *bun.DB, cfg Config) *worker {
 	return &worker{db: db, sender: newSender(cfg), gate: newGate(cfg), backoff: cfg.Backoff,
-		timeout: cfg.Timeout, rescueAfter: cfg.RescueAfter(), pauseAfter: cfg.PauseAfter, log: cfg.Log}
+		timeout: cfg.Timeout, rescueAfter: cfg.RescueAfter(), pauseAfter: cfg.PauseAfter, log: cfg.Log, metrics: cfg.Metrics}
 }
 
 // NextRetry schedules the attempt after a failed one. An attempt that began
@@ -63,6 +65,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[deliverArgs]) error {
 		return nil // deleted with its subscription, or settled (failed by a pause)
 	}
 	if !t.Active {
+		w.metrics.WebhookDelivery(metrics.DeliverySkipped)
 		return models.SkipDelivery(ctx, w.db, t.DeliveryID, offReason(t))
 	}
 	leave, ok := w.gate.enter(t.SubscriptionID, t.FailingSince != nil)
@@ -90,10 +93,13 @@ func (w *worker) Work(ctx context.Context, job *river.Job[deliverArgs]) error {
 	}
 	switch status {
 	case models.DeliverySucceeded:
+		w.metrics.WebhookDelivery(metrics.DeliverySucceeded)
 		return nil
 	case models.DeliveryFailed:
+		w.metrics.WebhookDelivery(metrics.DeliveryFailed)
 		return river.JobCancel(errors.New(out.err)) // settled: no retry
 	}
+	w.metrics.WebhookDelivery(metrics.DeliveryRetrying)
 	return errors.New(out.err)
 }
 

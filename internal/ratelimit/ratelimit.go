@@ -25,6 +25,7 @@ import (
 
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
+	"storeadmin/internal/base/metrics"
 )
 
 // Window is the length of the budget's window.
@@ -54,6 +55,8 @@ type Config struct {
 	Key func(*http.Request) string
 	// Log receives the switches to and from local counting.
 	Log *slog.Logger
+	// Metrics counts the requests refused. Default: nothing counted.
+	Metrics *metrics.Metrics
 }
 
 // Limiter counts the requests of each key.
@@ -142,6 +145,7 @@ func (l *Limiter) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := l.cfg.Key(r)
 		if l.rl.OnLimit(w, r, key) {
+			l.cfg.Metrics.RateLimitRefused(metrics.RefusedRequests)
 			failure.Write(w, r, apperr.New(apperr.RateLimited,
 				"too many requests: the limit is %d per minute; retry after the number of seconds in Retry-After", l.cfg.Limit))
 			return
@@ -180,6 +184,7 @@ func Spend(ctx context.Context, cost int) error {
 	}
 	r := b.r.WithContext(httprate.WithIncrement(ctx, cost-1))
 	if b.l.rl.OnLimit(b.w, r, b.key) {
+		b.l.cfg.Metrics.RateLimitRefused(metrics.RefusedCost)
 		failure.SetStatus(ctx, apperr.RateLimited)
 		return apperr.New(apperr.RateLimited, "too many requests: this request runs %d mutations, each counting 1 against the limit of %d per minute, and this key had %d left; retry after the number of seconds in Retry-After, or run fewer at once",
 			cost, b.l.cfg.Limit, leftBefore(b.w))

@@ -28,6 +28,7 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
@@ -166,7 +167,8 @@ func New(t testing.TB, opts ...Option) *Env {
 	watch, stopWatch := context.WithCancel(context.Background())
 	t.Cleanup(stopWatch)
 	log := slog.New(database.QuietOutages(watch, h, db.DB))
-	st.Events = startEvents(t, db, log, !st.idleEvents)
+	st.Metrics = metrics.New()
+	st.Events = startEvents(t, db, log, st.Metrics, !st.idleEvents)
 	cfg := st.Config
 	srv, err := server.New(db, cfg, log, time.Now)
 	if err != nil {
@@ -193,11 +195,13 @@ func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) c
 
 func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Add(1) }
 
-// startEvents builds the events engine on db, starts it if start, and stops
-// it when the test ends (before the database goes).
-func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, start bool) *events.Engine {
+// startEvents builds the events engine on db, counting into counts, starts
+// it if start, and stops it when the test ends (before the database goes).
+func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, counts *metrics.Metrics, start bool) *events.Engine {
 	t.Helper()
-	e, err := events.New(db, EventsConfig(log))
+	cfg := EventsConfig(log)
+	cfg.Metrics = counts
+	e, err := events.New(db, cfg)
 	if err != nil {
 		t.Fatalf("events.New: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/app/server"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/testkit/testlog"
 	"storeadmin/internal/testkit/testredis"
 	"storeadmin/models"
@@ -32,6 +33,7 @@ func replicas(t testing.TB, e *apitest.Env, n int, redisURL string, log *slog.Lo
 	cfg.RedisURL = redisURL
 	var out []*apitest.Env
 	for range n {
+		cfg.Metrics = metrics.New() // each replica counts its own requests
 		srv, err := server.New(e.DB, cfg, log, time.Now)
 		if err != nil {
 			t.Fatalf("server.New: %v", err)

@@ -1,13 +1,15 @@
-// Package server assembles the HTTP service: middleware (request id,
-// recovery, principal, rate limit, audit, idempotency), POST /graphql, the playground and
-// the REST adapter under /api/v1 with its OpenAPI document and reference page, all on one
-// GraphQL executor.
+// Package server assembles the HTTP service: middleware (request id, access
+// log and metrics, recovery, principal, rate limit, audit, idempotency), POST
+// /graphql, the playground and the REST adapter under /api/v1 with its
+// OpenAPI document and reference page, all on one GraphQL executor, with the
+// health probes and GET /metrics beside them.
 package server
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -27,9 +29,11 @@ import (
 	"storeadmin/graph/playground"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/base/accesslog"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
 	"storeadmin/internal/base/jsonbody"
+	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
@@ -69,6 +73,13 @@ type Config struct {
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
+	// Metrics counts requests, refusals and deliveries (Events and the
+	// rate limiter must count into the same one); New adds the database
+	// pool and the webhook queue's depth to it. Nil: nothing is counted.
+	Metrics *metrics.Metrics
+	// MetricsElsewhere leaves GET /metrics off this handler: the caller
+	// serves Metrics.Handler() on an address of its own (--metrics-addr).
+	MetricsElsewhere bool
 }
 
 // Server is the assembled service.
@@ -106,21 +117,31 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		return orderRead(asService(ctx, tx, storeID), map[string]any{"id": orderID})
 	}
 
-	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Log: log})
+	limiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.RateLimit, RedisURL: cfg.RedisURL, Key: rateKey(cfg.Audit), Log: log, Metrics: cfg.Metrics})
 	if err != nil {
 		return nil, err
 	}
 	authn := auth.NewAuthenticator(db, now, log)
 
 	r := chi.NewRouter()
-	r.Use(requestid.Middleware, logCancelled(log), recoverer(log), corsPolicy())
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := db.PingContext(r.Context()); err != nil {
-			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
-			return
+	r.Use(requestid.Middleware, accesslog.Middleware(log, cfg.Metrics), recoverer(log), corsPolicy())
+	r.Get("/healthz", alive)
+	r.Get("/readyz", ready(db))
+	if cfg.Metrics != nil {
+		// One service per Metrics: replicas in one process (tests) each
+		// have their own, as replicas in their own processes do.
+		if err := cfg.Metrics.Database(db.DB, "storeadmin"); err != nil {
+			return nil, fmt.Errorf("metrics: the pool: %w", err)
 		}
-		w.Write([]byte("ok\n"))
-	})
+		if cfg.Events != nil {
+			if err := cfg.Metrics.QueueDepth(cfg.Events.QueueDepth); err != nil {
+				return nil, fmt.Errorf("metrics: the queue depth: %w", err)
+			}
+		}
+		if !cfg.MetricsElsewhere {
+			r.Get("/metrics", cfg.Metrics.Handler().ServeHTTP)
+		}
+	}
 	// The REST surface's OpenAPI document and its reference page need no
 	// key: they say what a key opens. Static routes, before /api/v1/*.
 	spec, err := openapi.Handler(graph.Schema(), rest.Routes)
@@ -274,6 +295,9 @@ func identify(authn *auth.Authenticator, log *slog.Logger) func(http.Handler) ht
 				ctx = context.WithValue(ctx, authErrKey{}, err)
 			} else {
 				ctx = auth.WithPrincipal(ctx, p)
+				if p.Kind == auth.KindAPIKey || p.Kind == auth.KindMCPKey {
+					accesslog.SetKey(ctx, p.ActorID)
+				}
 			}
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
@@ -309,20 +333,6 @@ func rateKey(cfg audit.Config) func(*http.Request) string {
 			return string(p.Kind) + ":" + strconv.FormatInt(p.ActorID, 10)
 		}
 		return "ip:" + cfg.ClientIP(r)
-	}
-}
-
-// logCancelled logs, once and at debug level, a request whose client went
-// away before its answer: it is no failure of the service, and the
-// resolvers it interrupted log nothing of it.
-func logCancelled(log *slog.Logger) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r)
-			if err := r.Context().Err(); err != nil {
-				log.DebugContext(r.Context(), "client closed the request", "method", r.Method, "path", r.URL.Path)
-			}
-		})
 	}
 }
 
