@@ -8545,11 +8545,11 @@ type DraftOrder {
   note: String!
   "The merchant's tags."
   tags: [String!]!
-  "Names the draft to its shopper (the invoice's checkout link)."
+  "An unguessable string naming the draft to its shopper."
   token: String!
-  "The billing address as an object (first_name, last_name, address1, city, province, zip, country ...); null when unset."
+  "The billing address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); null when unset."
   billing_address: JSON
-  "The shipping address, shaped as billing_address; null when unset. Its country decides the shipping rates and tax."
+  "The shipping address, shaped as billing_address; null when unset. Its country_code and province_code (else the billing address's) decide the shipping rates and tax."
   shipping_address: JSON
   "Whether any line needs shipping."
   requires_shipping: Boolean!
@@ -8652,7 +8652,7 @@ from it unless sent), or a custom line (title and price_cents required).
 input DraftLineInput {
   "The catalogue variant; left out: a custom line."
   variant_id: Int
-  "Units; at least 1."
+  "Units, 1 to 100,000."
   quantity: Int!
   "The line's title; required on a custom line."
   title: String
@@ -8674,9 +8674,9 @@ input DraftOrderInput {
   email: String
   "Its lines, in order."
   lines: [DraftLineInput!]
-  "The shipping address as an object (first_name, last_name, address1, city, province, zip, country ...)."
+  "The shipping address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); country_code, when sent, is an ISO 3166-1 alpha-2 code. Its country_code and province_code decide the shipping rates and tax. An empty object clears it."
   shipping_address: JSON
-  "The billing address, shaped as shipping_address."
+  "The billing address, shaped as shipping_address; it decides the rates and tax when there is no shipping address."
   billing_address: JSON
   "The merchant's note."
   note: String
@@ -8692,9 +8692,9 @@ input DraftOrderInput {
 input DraftContactInput {
   "The shopper's email."
   email: String
-  "The shipping address as an object (first_name, last_name, address1, city, province, zip, country ...)."
+  "The shipping address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); country_code, when sent, is an ISO 3166-1 alpha-2 code. Its country_code and province_code decide the shipping rates and tax. An empty object clears it."
   shipping_address: JSON
-  "The billing address, shaped as shipping_address."
+  "The billing address, shaped as shipping_address; it decides the rates and tax when there is no shipping address."
   billing_address: JSON
   "The merchant's note."
   note: String
@@ -8718,7 +8718,7 @@ input DraftDiscountInput {
 input DraftPaymentInput {
   "Defaults to manual."
   provider: String
-  "How the shopper paid (bank_transfer, cash, ...); left out: none recorded."
+  "How the shopper paid, in the merchant's words; left out: none recorded."
   payment_method: String
   "The payment's reference at the provider."
   external_id: String
@@ -8941,7 +8941,7 @@ type Order @access(scope: "orders:read") {
   total_cents: Int!
   "{title, code, price_cents, carrier}"
   shipping_line: JSON
-  "The shipping address as an object (first_name, last_name, address1, address2, city, province, zip, country, phone ...); null when none."
+  "The shipping address as an object of text fields (first_name, last_name, address1, address2, city, province, province_code, zip, country, country_code, phone ...); null when none."
   shipping_address: JSON
   "The billing address, shaped as shipping_address; null when none."
   billing_address: JSON
@@ -9666,7 +9666,7 @@ input ProductVariantInput {
   option2: String
   "Its value of the third option."
   option3: String
-  "Stock keeping unit; unique in the store when not empty."
+  "Stock keeping unit; two variants may not share one (in any case)."
   sku: String
   "Barcode (GTIN, UPC, EAN, ISBN)."
   barcode: String
@@ -9881,7 +9881,7 @@ type Review @access(scope: "reviews:read") {
   email: String!
   "pending, published or rejected."
   status: String!
-  "Whether the storefront shows it first."
+  "Whether the store highlights it on the storefront."
   featured: Boolean!
   "Whether the shopper bought the product (a verified buyer)."
   verified: Boolean!
@@ -9965,7 +9965,7 @@ input ReviewReplyInput {
 
 "Whether a review is featured."
 input ReviewFeaturedInput {
-  "true shows it first on the storefront."
+  "true highlights it on the storefront; false stops."
   featured: Boolean!
 }
 
@@ -10419,7 +10419,7 @@ type Store {
   timezone: String!
   "g, kg, lb or oz."
   weight_unit: String!
-  "Put before order numbers (#); empty when none."
+  "Put before order numbers, e.g. #; empty when none."
   order_number_prefix: String!
   "Put after order numbers; empty when none."
   order_number_suffix: String!
@@ -10437,7 +10437,7 @@ input StoreUpdateInput {
   name: String
   "An email address, or empty."
   contact_email: String
-  "A phone number, or empty."
+  "Digits, spaces and + ( ) - . /, at most 32 characters; or empty."
   contact_phone: String
   "ISO 4217 code, e.g. USD."
   currency: String
@@ -10447,9 +10447,9 @@ input StoreUpdateInput {
   timezone: String
   "g, kg, lb or oz."
   weight_unit: String
-  "Put before new orders' numbers."
+  "Put before new orders' numbers; at most 16 characters."
   order_number_prefix: String
-  "Put after new orders' numbers."
+  "Put after new orders' numbers; at most 16 characters."
   order_number_suffix: String
   "Postal address as an object (address1, address2, city, province, zip, country ...)."
   address: JSON

@@ -394,9 +394,9 @@ type Download struct {
 type DraftContactInput struct {
 	// The shopper's email.
 	Email *string `json:"email,omitempty"`
-	// The shipping address as an object (first_name, last_name, address1, city, province, zip, country ...).
+	// The shipping address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); country_code, when sent, is an ISO 3166-1 alpha-2 code. Its country_code and province_code decide the shipping rates and tax. An empty object clears it.
 	ShippingAddress any `json:"shipping_address,omitempty"`
-	// The billing address, shaped as shipping_address.
+	// The billing address, shaped as shipping_address; it decides the rates and tax when there is no shipping address.
 	BillingAddress any `json:"billing_address,omitempty"`
 	// The merchant's note.
 	Note *string `json:"note,omitempty"`
@@ -415,7 +415,7 @@ type DraftDiscountInput struct {
 type DraftLineInput struct {
 	// The catalogue variant; left out: a custom line.
 	VariantID *int64 `json:"variant_id,omitempty"`
-	// Units; at least 1.
+	// Units, 1 to 100,000.
 	Quantity int64 `json:"quantity"`
 	// The line's title; required on a custom line.
 	Title *string `json:"title,omitempty"`
@@ -437,9 +437,9 @@ type DraftOrderInput struct {
 	Email *string `json:"email,omitempty"`
 	// Its lines, in order.
 	Lines []DraftLineInput `json:"lines,omitempty"`
-	// The shipping address as an object (first_name, last_name, address1, city, province, zip, country ...).
+	// The shipping address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); country_code, when sent, is an ISO 3166-1 alpha-2 code. Its country_code and province_code decide the shipping rates and tax. An empty object clears it.
 	ShippingAddress any `json:"shipping_address,omitempty"`
-	// The billing address, shaped as shipping_address.
+	// The billing address, shaped as shipping_address; it decides the rates and tax when there is no shipping address.
 	BillingAddress any `json:"billing_address,omitempty"`
 	// The merchant's note.
 	Note *string `json:"note,omitempty"`
@@ -473,7 +473,7 @@ type DraftOrderPaid struct {
 type DraftPaymentInput struct {
 	// Defaults to manual.
 	Provider *string `json:"provider,omitempty"`
-	// How the shopper paid (bank_transfer, cash, ...); left out: none recorded.
+	// How the shopper paid, in the merchant's words; left out: none recorded.
 	PaymentMethod *string `json:"payment_method,omitempty"`
 	// The payment's reference at the provider.
 	ExternalID *string `json:"external_id,omitempty"`
@@ -681,7 +681,7 @@ type ProductVariantInput struct {
 	Option2 *string `json:"option2,omitempty"`
 	// Its value of the third option.
 	Option3 *string `json:"option3,omitempty"`
-	// Stock keeping unit; unique in the store when not empty.
+	// Stock keeping unit; two variants may not share one (in any case).
 	Sku *string `json:"sku,omitempty"`
 	// Barcode (GTIN, UPC, EAN, ISBN).
 	Barcode *string `json:"barcode,omitempty"`
@@ -746,7 +746,7 @@ type ReviewBulkInput struct {
 
 // Whether a review is featured.
 type ReviewFeaturedInput struct {
-	// true shows it first on the storefront.
+	// true highlights it on the storefront; false stops.
 	Featured bool `json:"featured"`
 }
 
@@ -822,7 +822,7 @@ type StoreUpdateInput struct {
 	Name *string `json:"name,omitempty"`
 	// An email address, or empty.
 	ContactEmail *string `json:"contact_email,omitempty"`
-	// A phone number, or empty.
+	// Digits, spaces and + ( ) - . /, at most 32 characters; or empty.
 	ContactPhone *string `json:"contact_phone,omitempty"`
 	// ISO 4217 code, e.g. USD.
 	Currency *string `json:"currency,omitempty"`
@@ -832,9 +832,9 @@ type StoreUpdateInput struct {
 	Timezone *string `json:"timezone,omitempty"`
 	// g, kg, lb or oz.
 	WeightUnit *string `json:"weight_unit,omitempty"`
-	// Put before new orders' numbers.
+	// Put before new orders' numbers; at most 16 characters.
 	OrderNumberPrefix *string `json:"order_number_prefix,omitempty"`
-	// Put after new orders' numbers.
+	// Put after new orders' numbers; at most 16 characters.
 	OrderNumberSuffix *string `json:"order_number_suffix,omitempty"`
 	// Postal address as an object (address1, address2, city, province, zip, country ...).
 	Address any `json:"address,omitempty"`
