@@ -7349,7 +7349,7 @@ type UseractivityEvent {
   source: String!
   "Whether at is the exact time (false when it was inferred)."
   exact: Boolean!
-  "True on the entry of the record the log is about; null otherwise."
+  "Marks the entry that is the anchor record's own; null when unmarked (an order's timeline marks none)."
   anchor: Boolean
   "The amount the entry moved, in minor units of currency (cents); null when it moved none."
   amount_cents: Int
@@ -7539,7 +7539,7 @@ type MCPKey {
   hint: String!
   "active, expired or revoked."
   status: String!
-  "The member who connected the app; 0 when it was made on the command line."
+  "The member who connected the app; 0 when unknown."
   created_by: Int!
   "That member's email; null when unknown."
   created_by_email: String
@@ -7591,7 +7591,7 @@ type MCPActivity {
   adjusted: [JSON!]
   "What became of the call: applied, or rejected."
   result: String!
-  "The HTTP status the call would have answered."
+  "The HTTP status of the call's answer."
   status_code: Int!
   "Why the call failed; null when it did not."
   error: String
@@ -8083,7 +8083,7 @@ type Collection @access(scope: "collections:read") {
   handle: String!
   "Its name, as shoppers see it."
   title: String!
-  "Its description, as HTML; empty when none."
+  "Its description; empty when none."
   description: String!
   "manual or smart."
   collection_type: String!
@@ -8202,7 +8202,7 @@ input CollectionInput {
   title: String
   "Generated from the title when left out."
   handle: String
-  "Its description, as HTML."
+  "Its description."
   description: String
   "manual (default) or smart; fixed once created."
   collection_type: String
@@ -8214,7 +8214,7 @@ input CollectionInput {
   sort_order: String
   "Defaults to true."
   published: Boolean
-  "An uploaded media src or an absolute https URL; empty removes it."
+  "An absolute http(s) URL (an uploaded media src is one); empty removes it."
   image_src: String
   "{title, description}."
   seo: JSON
@@ -9212,7 +9212,7 @@ type AwaitingCapture {
   authorized_at: Time!
   "manual: captured by the merchant."
   capture_model: String!
-  "The step of its post-purchase funnel the shopper is at; null without a funnel."
+  "The offer of its post-purchase funnel the shopper is at; null without a funnel."
   current_position: Int
   "The order's number, or the draft order's name when it came from one."
   draft_name: String!
@@ -9236,7 +9236,7 @@ type AwaitingCapture {
   last_attempt_at: Time
   "A capture failed, or the authorization lapses within 48 hours."
   needs_attention: Boolean!
-  "Offers of the funnel the shopper accepted; null without a funnel."
+  "How many offers its post-purchase funnel holds; null without a funnel."
   offer_count: Int
   "How the shopper paid (visa, paypal, ...); null when unknown."
   payment_method: String

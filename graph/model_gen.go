@@ -248,7 +248,7 @@ type CollectionInput struct {
 	Title *string `json:"title,omitempty"`
 	// Generated from the title when left out.
 	Handle *string `json:"handle,omitempty"`
-	// Its description, as HTML.
+	// Its description.
 	Description *string `json:"description,omitempty"`
 	// manual (default) or smart; fixed once created.
 	CollectionType *string `json:"collection_type,omitempty"`
@@ -260,7 +260,7 @@ type CollectionInput struct {
 	SortOrder *string `json:"sort_order,omitempty"`
 	// Defaults to true.
 	Published *bool `json:"published,omitempty"`
-	// An uploaded media src or an absolute https URL; empty removes it.
+	// An absolute http(s) URL (an uploaded media src is one); empty removes it.
 	ImageSrc *string `json:"image_src,omitempty"`
 	// {title, description}.
 	Seo any `json:"seo,omitempty"`
@@ -1008,7 +1008,7 @@ type UseractivityEvent struct {
 	Source string `json:"source"`
 	// Whether at is the exact time (false when it was inferred).
 	Exact bool `json:"exact"`
-	// True on the entry of the record the log is about; null otherwise.
+	// Marks the entry that is the anchor record's own; null when unmarked (an order's timeline marks none).
 	Anchor *bool `json:"anchor,omitempty"`
 	// The amount the entry moved, in minor units of currency (cents); null when it moved none.
 	AmountCents *int64 `json:"amount_cents,omitempty"`
