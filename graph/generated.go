@@ -7282,22 +7282,34 @@ var sources = []*ast.Source{
 # capture): the record's own timeline, joined by the shopper's browsing
 # when storefront sessions are recorded.
 
+"""
+A shopper's activity around one record (an order, a payment awaiting
+capture): the record's own timeline, oldest first, with what it covers and a
+summary. Storefront browsing joins it only when sessions are recorded; this
+service records none yet, so browsing fields are null or zero.
+"""
 type UseractivityLog {
+  "The record the log is about."
   anchor: UseractivityAnchor!
+  "What the log includes and where it was cut short."
   coverage: UseractivityCoverage!
   "Oldest first."
   events: [UseractivityEvent!]!
-  "The storefront session that led to the record, when one was recorded."
+  "The storefront session that led to the record, when one was recorded; null otherwise (always, while sessions are not recorded)."
   session: StoreeventsSession
+  "Counts and times over the whole log."
   summary: UseractivitySummary!
 }
 
 "The record the log is about."
 type UseractivityAnchor {
+  "The record's id: the order id, or the authorization transaction id for a payment awaiting capture."
   id: Int!
-  "order."
+  "order, or awaiting_capture."
   kind: String!
+  "How a person names the record: the order number (#1001) or the draft order's name; null when it has none."
   label: String
+  "The order's token (its order status page); null when it has none."
   token: String
 }
 
@@ -7305,20 +7317,31 @@ type UseractivityAnchor {
 type UseractivityCoverage {
   "Whether storefront browsing is included."
   browsing: Boolean!
+  "Whether runs of similar browsing events were folded into one."
   browsing_collapsed: Boolean!
+  "How many of the shopper's draft orders the log includes."
   drafts: Int!
+  "Whether the shopper had more draft orders than the log includes."
   drafts_truncated: Boolean!
   "The timeline held more events than the log shows (the first 500 are shown)."
   events_truncated: Boolean!
+  "Whether the shopper had more orders than the log includes."
   orders_truncated: Boolean!
   "Browsing older than the retention window was removed."
   purged: Boolean!
+  "Whether browsing is limited to the session that led to the record."
   session_scoped: Boolean!
 }
 
+"""
+One entry of an activity log. The fields after exact are each null when the
+entry has nothing to say about them: payment fields for payment entries,
+product and page fields for browsing entries.
+"""
 type UseractivityEvent {
   "created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated."
   name: String!
+  "When it happened (UTC)."
   at: Time!
   "order, payment, fulfillment or browsing."
   origin: String!
@@ -7326,76 +7349,135 @@ type UseractivityEvent {
   source: String!
   "Whether at is the exact time (false when it was inferred)."
   exact: Boolean!
+  "Marks the entry that is the anchor record's own; null when unmarked (an order's timeline marks none)."
   anchor: Boolean
+  "The amount the entry moved, in minor units of currency (cents); null when it moved none."
   amount_cents: Int
+  "ISO 4217 code of amount_cents; null without an amount."
   currency: String
+  "The order the entry belongs to."
   order_id: Int
+  "The payment transaction the entry concerns."
   transaction_id: Int
+  "The draft order the order came from."
   draft_order_id: Int
+  "The storefront cart (browsing entries)."
   cart_id: Int
+  "Which attempt this was, counting from 1 (payment retries)."
   attempt: Int
+  "The payment provider of the transaction."
   provider: String
+  "How the shopper paid: card, a wallet, ..."
   payment_method: String
+  "The provider's error code of a failed payment."
   error_code: String
+  "The error of a failed payment, as the provider put it."
   error_message: String
+  "More about the entry, as a JSON object (what changed, a refund's lines, a shipment's tracking)."
   detail: JSON
+  "The product viewed or added (browsing entries)."
   product_id: Int
+  "That product's title when the entry was recorded."
   product_title: String
+  "The variant viewed or added (browsing entries)."
   variant_id: Int
+  "The storefront path viewed (browsing entries)."
   path: String
+  "The CSS selector of the element clicked (browsing entries)."
   el_selector: String
+  "The text of the element clicked (browsing entries)."
   el_text: String
+  "Seconds spent on the page (browsing entries)."
   dwell_seconds: Int
+  "Milliseconds spent on the page (browsing entries)."
   page_dwell_ms: Int
+  "How far down the page the shopper scrolled, 0 to 100 (browsing entries)."
   scroll_pct: Int
+  "How many results a storefront search found (browsing entries)."
   result_count: Int
+  "Hours since the entry before it, on a gap worth showing; null otherwise."
   gap_hours: Int
 }
 
+"Counts and times over a whole activity log; browsing counts are 0 while sessions are not recorded."
 type UseractivitySummary {
+  "Products added to the cart."
   cart_adds: Int!
+  "Checkout steps completed."
   checkout_steps: Int!
+  "Payment transactions that failed or errored."
   failed_payments: Int!
+  "When the visit began: the checkout's start, else the order's creation; null when unknown."
   first_seen_at: Time
+  "The time of the log's last entry; null when it has none."
   last_seen_at: Time
+  "Storefront pages viewed."
   page_views: Int!
+  "Product pages viewed."
   product_views: Int!
+  "Abandoned-checkout recovery emails sent."
   recovery_emails: Int!
+  "Until when the checkout's recovery link works; null when there is none."
   recovery_link_valid_until: Time
   "What first_seen_at and last_seen_at measure: order (the order's own timeline) or session."
   visit_basis: String!
+  "Seconds from first_seen_at to last_seen_at; 0 when unknown."
   visit_seconds: Int!
 }
 
-"A storefront visit."
+"A storefront visit, as the storefront recorded it; each optional field is null when it was not recorded."
 type StoreeventsSession {
+  "The session's id."
   session_id: String!
+  "The visit's first request."
   first_seen_at: Time!
+  "The visit's last request."
   last_seen_at: Time!
+  "The browser's name."
   browser: String
+  "The browser's version."
   browser_version: String
+  "The visitor's city, from the IP address."
   city: String
+  "The visitor's country (ISO 3166-1 alpha-2), from the IP address."
   country: String
+  "desktop, mobile or tablet."
   device: String
+  "The visitor's IP address."
   ip: String
+  "Whether the visitor looked like a bot."
   is_bot: Boolean
+  "The path of the first page viewed."
   landing_path: String
+  "The browser's language (BCP 47)."
   language: String
+  "The operating system's name."
   os: String
+  "The operating system's version."
   os_version: String
+  "The page that linked to the store."
   referrer: String
+  "The visitor's region (state, province), from the IP address."
   region: String
+  "Screen height in pixels."
   screen_h: Int
+  "Screen width in pixels."
   screen_w: Int
+  "The browser's IANA time zone."
   timezone: String
+  "The browser's User-Agent header."
   user_agent: String
+  "Viewport height in pixels."
   viewport_h: Int
+  "Viewport width in pixels."
   viewport_w: Int
 }
 `, BuiltIn: false},
 	{Name: "../schema/apikeys.graphqls", Input: `"A store API key. The secret (key) is present only in the answer that creates it."
 type APIKey {
+  "The key's id."
   id: Int!
+  "A name for people, e.g. the system that holds the key."
   name: String!
   "admin or staff."
   role: String!
@@ -7407,75 +7489,127 @@ type APIKey {
   status: String!
   "The member who created the key; 0 when it was made on the command line."
   created_by: Int!
+  "When the key was created."
   created_at: Time!
+  "When the key stops working; null: never."
   expires_at: Time
+  "When the key was revoked; null while it is not."
   revoked_at: Time
+  "When the key last called the API (written at most once a minute); null: never used."
   last_used_at: Time
   "The full secret: only when the key is created."
   key: String
 }
 
+"A resource a scope can name: a scope is resource:read or resource:write."
 type ScopeResource {
+  "The resource as a scope names it, e.g. orders or api-keys."
   resource: String!
+  "Its name for people, e.g. Orders."
   label: String!
 }
 
+"A new API key."
 input APIKeyInput {
+  "A name for people; required."
   name: String!
   "admin or staff; capped by the creator's own role."
   role: String!
+  "Scopes to grant (resource:read or resource:write); left out or empty: every scope the role allows."
   scopes: [String!]
+  "When the key stops working; left out: never."
   expires_at: Time
 }
 
 "A key held by an AI assistant through the MCP connector."
 type MCPKey {
+  "The key's id."
   id: Int!
+  "The AI app's name, as it was connected."
   name: String!
+  "What holds the key: mcp (an AI app through the MCP connector)."
   kind: String!
+  "The key of the MCPPreset it was connected with."
   preset: String!
+  "admin or staff."
   role: String!
+  "Granted scopes; empty means every scope the role allows."
   scopes: [String!]!
+  "A short, non-secret reminder of the key."
   hint: String!
+  "active, expired or revoked."
   status: String!
+  "The member who connected the app; 0 when unknown."
   created_by: Int!
+  "That member's email; null when unknown."
   created_by_email: String
+  "When the app was connected."
   created_at: Time!
+  "When the key stops working; null: never."
   expires_at: Time
+  "When the app was disconnected; null while it is connected."
   revoked_at: Time
+  "When the key last called a tool; null: never used."
   last_used_at: Time
 }
 
 "A ready-made bundle of scopes for an AI assistant."
 type MCPPreset {
+  "Its identifier, e.g. read-only."
   key: String!
+  "Its name for people."
   name: String!
+  "What an assistant holding it can do."
   description: String!
+  "The role its keys get: admin or staff."
   role: String!
+  "The scopes its keys get."
   scopes: [String!]!
+  "The MCP tools those scopes open."
   tools: [String!]!
 }
 
 "One change an AI assistant made through its key."
 type MCPActivity {
+  "The entry's id."
   id: Int!
+  "The MCPKey that made the call."
   key_id: Int!
+  "That key's name."
   key_name: String!
+  "The MCP tool called, e.g. update_product."
   tool: String!
+  "The record the call was about, for people (product 'Trail Runner 2'); null when none."
   subject: String
+  "The arguments the assistant sent, as a JSON object; null when none."
   requested: JSON
+  "The record before the change, as a JSON object; null for a read or a create."
   before: JSON
+  "The record after the change, as a JSON object; null for a read, a delete or a failure."
   after: JSON
+  "Adjustments made to the request before it ran, one JSON value each; null when none."
   adjusted: [JSON!]
+  "What became of the call: applied, or rejected."
   result: String!
+  "The HTTP status of the call's answer."
   status_code: Int!
+  "Why the call failed; null when it did not."
   error: String
+  "The caller's country (ISO 3166-1 alpha-2); null when unknown."
   country: String
+  "When the call was made."
   at: Time!
 }
 
 extend type Query {
-  apiKeys(limit: Int, offset: Int): [APIKey!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
+  "A page of the store's API keys, newest first."
+  apiKeys(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [APIKey!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
+  "How many API keys the store has."
   apiKeysCount: Int! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
   "The actions a scope can name."
   apiKeyScopeActions: [String!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
@@ -7483,23 +7617,47 @@ extend type Query {
   apiKeyScopeResources: [ScopeResource!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
   "The URL AI assistants connect to."
   mcpEndpoint: String! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
-  mcpKeys(limit: Int, offset: Int): [MCPKey!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
+  "A page of the store's AI-connector keys, newest first."
+  mcpKeys(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [MCPKey!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
   "Newest first."
-  mcpActivity(limit: Int, offset: Int): [MCPActivity!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
+  mcpActivity(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [MCPActivity!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
+  "The ready-made scope bundles an AI app can be connected with."
   mcpPresets: [MCPPreset!]! @access(scope: "api-keys:read", role: ADMIN) @keysRefused
 }
 
 extend type Mutation {
-  createApiKey(input: APIKeyInput!): APIKey! @access(scope: "api-keys:write") @keysRefused
+  "Creates a key; the answer holds its secret (key), shown this once."
+  createApiKey(
+    "The new key's name, role, scopes and expiry."
+    input: APIKeyInput!
+  ): APIKey! @access(scope: "api-keys:write") @keysRefused
   "Revokes the key (revoked_at is set) and returns it."
-  revokeApiKey(id: Int!): APIKey! @access(scope: "api-keys:write") @keysRefused
+  revokeApiKey(
+    "The API key's id."
+    id: Int!
+  ): APIKey! @access(scope: "api-keys:write") @keysRefused
   "Disconnects the AI app: its key is revoked."
-  disconnectMcpKey(id: Int!): MCPKey! @access(scope: "api-keys:write") @keysRefused
+  disconnectMcpKey(
+    "The AI-connector key's id."
+    id: Int!
+  ): MCPKey! @access(scope: "api-keys:write") @keysRefused
 }
 `, BuiltIn: false},
 	{Name: "../schema/audit.graphqls", Input: `"One write through either surface, successful or not."
 type AuditLog {
+  "The entry's id."
   id: Int!
+  "The store written to; null when the write belongs to no store."
   store_id: Int
   "api_key, mcp_key or session."
   actor_type: String!
@@ -7507,23 +7665,35 @@ type AuditLog {
   actor_id: Int
   "The operation: the GraphQL mutation field(s) the write ran, e.g. createWebhook."
   action: String!
+  "The HTTP method: POST, PUT, PATCH or DELETE (POST for GraphQL)."
   method: String!
   "The REST path, or /graphql followed by the operation name."
   path: String!
+  "The HTTP status the write answered."
   status_code: Int!
+  "The client's IP address."
   ip: String!
+  "The client's User-Agent header."
   user_agent: String!
+  "The client's country (ISO 3166-1 alpha-2) from the trusted country header; empty when none."
   country: String!
   "The records touched, and the error for failed writes."
   metadata: JSON!
+  "When the write was made."
   created_at: Time!
 }
 
+"Narrows the audit log; each field left out narrows nothing."
 input AuditLogFilter {
+  "api_key, mcp_key or session."
   actor_type: String
+  "Only this actor's writes (with actor_type)."
   actor_id: Int
+  "Only this operation, e.g. createWebhook."
   action: String
+  "Only this HTTP method, e.g. DELETE."
   method: String
+  "Only writes that answered this HTTP status."
   status_code: Int
   "Inclusive lower bound of created_at."
   from: Time
@@ -7533,24 +7703,53 @@ input AuditLogFilter {
 
 extend type Query {
   "A page of the audit log under filter, newest first: limit entries from offset, or after cursor (README Conventions, Paging)."
-  auditLogs(filter: AuditLogFilter, limit: Int, offset: Int, cursor: String): [AuditLog!]! @access(scope: "audit-logs:read", role: ADMIN)
+  auditLogs(
+    "Which entries; left out: all of them."
+    filter: AuditLogFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): [AuditLog!]! @access(scope: "audit-logs:read", role: ADMIN)
   "The cursor of the page after the one auditLogs answers for the same arguments; null when that page is the last."
-  auditLogsNextCursor(filter: AuditLogFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "audit-logs:read", role: ADMIN)
-  auditLogsCount(filter: AuditLogFilter): Int! @access(scope: "audit-logs:read", role: ADMIN)
+  auditLogsNextCursor(
+    "Which entries; left out: all of them."
+    filter: AuditLogFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): String @access(scope: "audit-logs:read", role: ADMIN)
+  "How many entries match filter (limit and offset aside)."
+  auditLogsCount(
+    "Which entries; left out: all of them."
+    filter: AuditLogFilter
+  ): Int! @access(scope: "audit-logs:read", role: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/bundles.graphqls", Input: `"A volume bundle: buy more of the products it applies to, pay less per item."
 type BundleOffer @access(scope: "bundles:read") {
+  "The bundle's id."
   id: Int!
+  "Its name, as shoppers see it above the tiers."
   title: String!
+  "Whether the storefront offers it."
   enabled: Boolean!
   "all, products or collections."
   applies_to: String!
   "Whether items outside the bundle's tiers still show as plain items."
   include_plain_items: Boolean!
+  "Whether the storefront lets the shopper pick a variant for each item of a tier."
   variant_selectors: Boolean!
+  "Whether one variant picker serves every item of a tier, instead of one per item."
   variant_selectors_single: Boolean!
+  "applies_to products: the products it applies to; empty otherwise."
   product_ids: [Int!]!
+  "applies_to collections: the collections whose products it applies to; empty otherwise."
   collection_ids: [Int!]!
   "By quantity, smallest first."
   tiers: [BundleOfferTier!]!
@@ -7558,65 +7757,119 @@ type BundleOffer @access(scope: "bundles:read") {
   products: [Product!]
   "Null, with a FORBIDDEN error, for a key without collections:read."
   collections: [Collection!]
+  "How many products product_ids lists."
   product_count: Int!
+  "How many collections collection_ids lists."
   collection_count: Int!
+  "How many tiers it has."
   tier_count: Int!
+  "When it was created."
   created_at: Time!
+  "When it last changed."
   updated_at: Time!
 }
 
+"One quantity step of a bundle: buy quantity items, get its benefits."
 type BundleOfferTier {
+  "The tier's id."
   id: Int!
+  "How many items the tier is for; at least 1."
   quantity: Int!
   "Discount on each item at this quantity, in basis points (1000 = 10%)."
   discount_bps: Int!
   "The discount as shoppers read it, e.g. '10% off'; empty without a discount."
   discount_display: String!
+  "Whether the tier also ships free."
   free_shipping: Boolean!
+  "A short tag shown on the tier, e.g. Most popular; empty when none."
   label: String!
+  "The tier's heading, e.g. Buy 3; empty when none."
   title: String!
+  "A line under the title; empty when none."
   caption: String!
+  "What the shopper gets, as shown, e.g. Save 10%; empty when none."
   benefit_label: String!
+  "Whether the storefront selects this tier first."
   preselected: Boolean!
 }
 
+"One tier of a bundle; optional fields left out are 0, false or empty."
 input BundleTierInput {
+  "How many items the tier is for; at least 1, distinct within the bundle."
   quantity: Int!
+  "Discount on each item in basis points (1000 = 10%), 0 to 10000."
   discount_bps: Int
+  "Whether the tier also ships free."
   free_shipping: Boolean
+  "A short tag shown on the tier."
   label: String
+  "The tier's heading."
   title: String
+  "A line under the title."
   caption: String
+  "What the shopper gets, as shown."
   benefit_label: String
+  "Whether the storefront selects this tier first; at most one tier."
   preselected: Boolean
 }
 
 "A new bundle; or, on update, the fields to change (left out: unchanged; lists, when sent, replace)."
 input BundleInput {
+  "Its name; required on create."
   title: String
   "Defaults to true."
   enabled: Boolean
   "all (default), products or collections."
   applies_to: String
+  "Whether items outside the tiers still show as plain items; default false."
   include_plain_items: Boolean
+  "Whether the shopper picks a variant for each item; default false."
   variant_selectors: Boolean
+  "Whether one variant picker serves every item; default false."
   variant_selectors_single: Boolean
+  "applies_to products: the products it applies to."
   product_ids: [Int!]
+  "applies_to collections: the collections it applies to."
   collection_ids: [Int!]
   "1 to 10 tiers with distinct quantities."
   tiers: [BundleTierInput!]
 }
 
 extend type Query {
-  bundles(limit: Int, offset: Int): [BundleOffer!]! @access(scope: "bundles:read")
+  "A page of the store's bundles, newest first."
+  bundles(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [BundleOffer!]! @access(scope: "bundles:read")
+  "How many bundles the store has."
   bundlesCount: Int! @access(scope: "bundles:read")
-  bundle(id: Int!): BundleOffer! @access(scope: "bundles:read")
+  "One bundle by id; NOT_FOUND when the store has none with it."
+  bundle(
+    "The bundle's id."
+    id: Int!
+  ): BundleOffer! @access(scope: "bundles:read")
 }
 
 extend type Mutation {
-  createBundle(input: BundleInput!): BundleOffer! @access(scope: "bundles:write")
-  updateBundle(id: Int!, input: BundleInput!): BundleOffer! @access(scope: "bundles:write")
-  deleteBundle(id: Int!): Boolean! @access(scope: "bundles:write")
+  "Creates a bundle with its tiers."
+  createBundle(
+    "The new bundle; title and tiers are required."
+    input: BundleInput!
+  ): BundleOffer! @access(scope: "bundles:write")
+  "Changes the fields sent; tiers and id lists, when sent, replace."
+  updateBundle(
+    "The bundle's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: BundleInput!
+  ): BundleOffer! @access(scope: "bundles:write")
+  "Deletes a bundle with its tiers; true when done."
+  deleteBundle(
+    "The bundle's id."
+    id: Int!
+  ): Boolean! @access(scope: "bundles:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/checkouts.graphqls", Input: `# A shopper's checkout: what they were about to pay for, how they tried to
@@ -7641,10 +7894,13 @@ type Checkout {
   billing_address: JSON
   "When the checkout started (for an order: when its checkout started, else when it was placed)."
   created_at: Time!
+  "ISO 4217 code of every amount."
   currency: String!
+  "What discounts took off, in minor units (cents)."
   discount_cents: Int!
   "The discount code applied; null when none."
   discount_code: String
+  "The shopper's email."
   email: String!
   """
   When the checkout can no longer be completed as it is. For the checkout of
@@ -7666,6 +7922,7 @@ type Checkout {
   session: StoreeventsSession
   "The shipping address the shopper entered, as entered."
   shipping_address: JSON
+  "What shipping cost, in minor units."
   shipping_cents: Int!
   "The shipping method chosen: {title, code, price_cents, carrier}."
   shipping_line: JSON
@@ -7675,9 +7932,11 @@ type Checkout {
   subtotal_cents: Int!
   "A handling surcharge added at checkout; 0 when none."
   surcharge_cents: Int!
+  "The tax, in minor units."
   tax_cents: Int!
   "What happened to the checkout (and to the order it became), oldest first; the first 500 entries."
   timeline: [CheckoutTimelineEvent!]!
+  "The shopper's tip, in minor units; 0 when none."
   tip_cents: Int!
   "Names the checkout to its shopper; for a completed checkout, the order's token."
   token: String!
@@ -7703,9 +7962,11 @@ type CheckoutLine {
   price_cents: Int!
   "Custom properties the shopper entered (engraving, gift note, ...)."
   properties: JSON
+  "Units."
   quantity: Int!
   "null when none."
   sku: String
+  "The product's title."
   title: String!
   "null when none."
   variant_title: String
@@ -7713,15 +7974,19 @@ type CheckoutLine {
 
 "One attempt to take the checkout's payment."
 type CheckoutPaymentAttempt {
+  "The amount tried, in minor units (cents)."
   amount_cents: Int!
   "manual for an authorization and its captures (the merchant captures the payment); null for a sale (taken at once)."
   capture_model: String
+  "When it was tried."
   created_at: Time!
+  "ISO 4217 code of the amount."
   currency: String!
   "What the provider said when it failed; null otherwise."
   error: String
   "How the shopper paid (visa, paypal, ...), as the provider named it."
   payment_method: String
+  "The payment provider."
   provider: String!
   "pending, success, failure or error."
   status: String!
@@ -7733,6 +7998,7 @@ type CheckoutPaymentAttempt {
 type CheckoutTimelineEvent {
   "The money the entry moved, when it moved some."
   amount_cents: Int
+  "ISO 4217 code of amount_cents; null without an amount."
   currency: String
   "What else the entry recorded (a note, tags, a cancel reason, ...)."
   detail: JSON
@@ -7742,8 +8008,11 @@ type CheckoutTimelineEvent {
   error_message: String
   "created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated."
   name: String!
+  "When it happened."
   occurred_at: Time!
+  "How the shopper paid, for payment entries; null otherwise."
   payment_method: String
+  "The payment provider, for payment entries; null otherwise."
   provider: String
   "Who caused it: checkout, admin, api or system."
   source: String!
@@ -7774,11 +8043,13 @@ type CheckoutTracking {
   ttclid: String
   "TikTok's browser cookie (_ttp)."
   ttp: String
+  "The shopper's browser's User-Agent."
   user_agent: String
 }
 
 "One thing the shopper did on the storefront."
 type StoreeventsActivity {
+  "ISO 4217 code of value_cents; null without a value."
   currency: String
   "How long the shopper stayed on it, in milliseconds."
   dwell_ms: Int
@@ -7788,8 +8059,11 @@ type StoreeventsActivity {
   el_text: String
   "What the shopper did (a page view, an add to cart, a search, ...)."
   name: String!
+  "When it happened."
   occurred_at: Time!
+  "The storefront path it happened on; null when none."
   path: String
+  "The product concerned; null when none."
   product_id: Int
   "How many results a search found."
   result_count: Int
@@ -7797,14 +8071,19 @@ type StoreeventsActivity {
   scroll_pct: Int
   "The money involved (an add to cart's value)."
   value_cents: Int
+  "The variant concerned; null when none."
   variant_id: Int
 }
 `, BuiltIn: false},
 	{Name: "../schema/collections.graphqls", Input: `"A collection: manual (products chosen and ordered by hand) or smart (products matching its rules)."
 type Collection @access(scope: "collections:read") {
+  "The collection's id."
   id: Int!
+  "Its unique name in the store's URLs (/collections/<handle>)."
   handle: String!
+  "Its name, as shoppers see it."
   title: String!
+  "Its description; empty when none."
   description: String!
   "manual or smart."
   collection_type: String!
@@ -7814,23 +8093,38 @@ type Collection @access(scope: "collections:read") {
   rules: JSON!
   "manual, alpha-asc, alpha-desc, price-asc, price-desc, created, created-desc."
   sort_order: String!
+  "Whether the storefront shows it."
   published: Boolean!
+  "Its image's URL; empty when none."
   image_src: String!
   "{title, description}."
   seo: JSON!
+  "When it was created."
   created_at: Time!
+  "When it last changed."
   updated_at: Time!
+  "How many products it holds."
   products_count: Int!
   "Members in the collection's sort order."
-  products(limit: Int, offset: Int): [CollectionMember!]!
+  products(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [CollectionMember!]!
 }
 
 "A product as a member of a collection."
 type CollectionMember {
+  "The product's id."
   id: Int!
+  "The product's title."
   title: String!
+  "The product's handle."
   handle: String!
+  "The product's status: draft, active or archived."
   status: String!
+  "The product's first image; empty when none."
   image_src: String!
   "The lowest variant price; 0 without variants."
   price_cents: Int!
@@ -7842,27 +8136,45 @@ type CollectionMember {
 
 "A collection for pickers."
 type CatalogCollectionOption {
+  "The collection's id."
   id: Int!
+  "Its title."
   title: String!
+  "Its handle."
   handle: String!
+  "Whether the storefront shows it."
   published: Boolean!
+  "Its image's URL; empty when none."
   image_src: String!
 }
 
 "What a collection with these fields would hold, without saving it."
 type CollectionPreview {
+  "Always 0: a preview is not saved."
   id: Int!
+  "The handle it would have."
   handle: String!
+  "The title it would have."
   title: String!
+  "The description it would have."
   description: String!
+  "manual or smart."
   collection_type: String!
+  "Smart: whether a product must match any rule (true) or every rule (false)."
   disjunctive: Boolean!
+  "The rules, [{column, relation, condition}]."
   rules: JSON!
+  "The order its products would be in."
   sort_order: String!
+  "Whether it would be published."
   published: Boolean!
+  "Its image's URL; empty when none."
   image_src: String!
+  "{title, description}."
   seo: JSON!
+  "When the preview was made."
   created_at: Time!
+  "When the preview was made."
   updated_at: Time!
   "Always 0: a preview is not in any order."
   position: Int!
@@ -7870,38 +8182,51 @@ type CollectionPreview {
   price_cents: Int!
   "The first matching products (at most limit, default 50), in the sort order."
   products: [CollectionMember!]!
+  "How many products would match."
   products_count: Int!
 }
 
 "A smart-collection rule. column: title, type, vendor, tag, variant_price, variant_compare_at_price, variant_weight, variant_inventory, variant_title. relation: equals, not_equals, greater_than, less_than, starts_with, ends_with, contains, not_contains (text columns compare case-insensitively; prices are in cents, weights in grams). A variant rule matches when any variant matches."
 input CollectionRuleInput {
+  "What the rule compares: title, type, vendor, tag, variant_price, variant_compare_at_price, variant_weight, variant_inventory or variant_title."
   column: String!
+  "How: equals, not_equals, greater_than, less_than, starts_with, ends_with, contains or not_contains."
   relation: String!
+  "The value compared with, as text (a number for the price, weight and inventory columns)."
   condition: String!
 }
 
 "A new collection; or, on update, the fields to change (left out: unchanged)."
 input CollectionInput {
+  "Its name; required on create."
   title: String
   "Generated from the title when left out."
   handle: String
+  "Its description."
   description: String
   "manual (default) or smart; fixed once created."
   collection_type: String
+  "Smart: match any rule (true) or every rule (false, the default)."
   disjunctive: Boolean
+  "Smart: its rules; a manual collection takes none."
   rules: [CollectionRuleInput!]
+  "manual (default), alpha-asc, alpha-desc, price-asc, price-desc, created or created-desc."
   sort_order: String
   "Defaults to true."
   published: Boolean
+  "An absolute http(s) URL (an uploaded media src is one); empty removes it."
   image_src: String
+  "{title, description}."
   seo: JSON
   "Manual: the first members, in order."
   product_ids: [Int!]
 }
 
+"Narrows a list of collections; each field left out narrows nothing."
 input CollectionFilter {
   "manual or smart."
   collection_type: String
+  "Only published (true) or unpublished (false) collections."
   published: Boolean
   "Free text over title and handle."
   q: String
@@ -7909,37 +8234,126 @@ input CollectionFilter {
   sort: String
 }
 
+"A product to add to a manual collection."
 input CollectionProductInput {
+  "The product's id."
   product_id: Int!
 }
 
+"The new manual order of a collection's members."
 input CollectionReorderInput {
   "Members in their new order; members left out follow, in their old order."
   product_ids: [Int!]!
 }
 
 extend type Query {
-  collections(filter: CollectionFilter, limit: Int, offset: Int): [Collection!]! @access(scope: "collections:read")
-  collectionsCount(filter: CollectionFilter): Int! @access(scope: "collections:read")
-  collection(id: Int!): Collection! @access(scope: "collections:read")
-  collectionProducts(id: Int!, limit: Int, offset: Int): [CollectionMember!]! @access(scope: "collections:read")
-  collectionProductsCount(id: Int!): Int! @access(scope: "collections:read")
-  collectionHandleAvailable(handle: String!, id: Int): Boolean! @access(scope: "collections:read")
-  collectionOptions(q: String, limit: Int, offset: Int): [CatalogCollectionOption!]! @access(scope: "collections:read")
-  collectionOptionsCount(q: String): Int! @access(scope: "collections:read")
+  "A page of the collections under filter."
+  collections(
+    "Which collections; left out: all of them."
+    filter: CollectionFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [Collection!]! @access(scope: "collections:read")
+  "How many collections match filter."
+  collectionsCount(
+    "Which collections; left out: all of them."
+    filter: CollectionFilter
+  ): Int! @access(scope: "collections:read")
+  "One collection by id; NOT_FOUND when the store has none with it."
+  collection(
+    "The collection's id."
+    id: Int!
+  ): Collection! @access(scope: "collections:read")
+  "A page of a collection's members, in its sort order."
+  collectionProducts(
+    "The collection's id."
+    id: Int!
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [CollectionMember!]! @access(scope: "collections:read")
+  "How many products a collection holds."
+  collectionProductsCount(
+    "The collection's id."
+    id: Int!
+  ): Int! @access(scope: "collections:read")
+  "Whether no other collection of the store has this handle."
+  collectionHandleAvailable(
+    "The handle to check."
+    handle: String!
+    "The collection being edited, whose own handle counts as available; left out: none."
+    id: Int
+  ): Boolean! @access(scope: "collections:read")
+  "Collections for pickers, by title; q filters."
+  collectionOptions(
+    "Free text over title and handle; left out: every collection."
+    q: String
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [CatalogCollectionOption!]! @access(scope: "collections:read")
+  "How many collections collectionOptions has for q."
+  collectionOptionsCount(
+    "Free text over title and handle; left out: every collection."
+    q: String
+  ): Int! @access(scope: "collections:read")
 }
 
 extend type Mutation {
-  createCollection(input: CollectionInput!): Collection! @access(scope: "collections:write")
-  updateCollection(id: Int!, input: CollectionInput!): Collection! @access(scope: "collections:write")
-  deleteCollection(id: Int!): Boolean! @access(scope: "collections:write")
-  bulkDeleteCollections(input: IdsInput!): BulkResult! @access(scope: "collections:write")
+  "Creates a collection."
+  createCollection(
+    "The new collection; title is required."
+    input: CollectionInput!
+  ): Collection! @access(scope: "collections:write")
+  "Changes the fields sent."
+  updateCollection(
+    "The collection's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: CollectionInput!
+  ): Collection! @access(scope: "collections:write")
+  "Deletes a collection (its products stay); true when done."
+  deleteCollection(
+    "The collection's id."
+    id: Int!
+  ): Boolean! @access(scope: "collections:write")
+  "Deletes the listed collections of the store; ids of no collection are ignored."
+  bulkDeleteCollections(
+    "The ids of the collections to delete."
+    input: IdsInput!
+  ): BulkResult! @access(scope: "collections:write")
   "Evaluates a collection's rules over the catalogue without saving anything."
-  previewCollection(input: CollectionInput!, limit: Int): CollectionPreview! @access(scope: "collections:write")
+  previewCollection(
+    "The collection's fields, as createCollection takes them."
+    input: CollectionInput!
+    "How many matching products to answer: 50 when left out, at most 250."
+    limit: Int
+  ): CollectionPreview! @access(scope: "collections:write")
   "Adds a product to the end of a manual collection."
-  addCollectionProduct(id: Int!, input: CollectionProductInput!): Boolean! @access(scope: "collections:write")
-  removeCollectionProduct(id: Int!, pid: Int!): Boolean! @access(scope: "collections:write")
-  reorderCollectionProducts(id: Int!, input: CollectionReorderInput!): Boolean! @access(scope: "collections:write")
+  addCollectionProduct(
+    "The collection's id."
+    id: Int!
+    "The product to add."
+    input: CollectionProductInput!
+  ): Boolean! @access(scope: "collections:write")
+  "Removes a product from a manual collection; true when done."
+  removeCollectionProduct(
+    "The collection's id."
+    id: Int!
+    "The product's id."
+    pid: Int!
+  ): Boolean! @access(scope: "collections:write")
+  "Sets the manual order of a collection's members; true when done."
+  reorderCollectionProducts(
+    "The collection's id."
+    id: Int!
+    "The members in their new order."
+    input: CollectionReorderInput!
+  ): Boolean! @access(scope: "collections:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/discounts.graphqls", Input: `"""
@@ -7947,6 +8361,7 @@ A discount: a code the shopper types (class code) or one that applies by
 itself (class automatic). README "Discounts" and "Pricing" give the rules.
 """
 type Discount @access(scope: "discounts:read") {
+  "The discount's id."
   id: Int!
   "code or automatic."
   class: String!
@@ -7960,14 +8375,19 @@ type Discount @access(scope: "discounts:read") {
   value_type: String!
   "all, products or collections: which lines a percentage or fixed amount applies to."
   applies_to: String!
+  "The subtotal an order needs for it, in minor units (cents); 0: none."
   minimum_subtotal_cents: Int!
+  "When it becomes active; null: from the start."
   starts_at: Time
+  "When it stops being active (exclusive); null: never."
   ends_at: Time
+  "Whether it can be used at all (a paused discount is not)."
   enabled: Boolean!
   "How many orders may use it in all; null: no limit."
   usage_limit: Int
   "Orders that used it: exact, counted as orders are placed."
   used_count: Int!
+  "Whether each customer (by email, any case) may use it once."
   once_per_customer: Boolean!
   "How many orders one customer (by email) may use it on; null: no limit."
   per_customer_limit: Int
@@ -7979,24 +8399,35 @@ type Discount @access(scope: "discounts:read") {
   get_value: Int!
   "percentage or fixed_amount."
   get_value_type: String!
+  "applies_to products: the products it takes off; empty otherwise."
   product_ids: [Int!]!
+  "applies_to collections: the collections whose products it takes off; empty otherwise."
   collection_ids: [Int!]!
+  "buy_x_get_y: the products that count as bought; empty: any product."
   buy_product_ids: [Int!]!
+  "buy_x_get_y: the collections whose products count as bought; empty: any product."
   buy_collection_ids: [Int!]!
+  "buy_x_get_y: the products that get the discount; empty: any product."
   get_product_ids: [Int!]!
+  "buy_x_get_y: the collections whose products get the discount; empty: any product."
   get_collection_ids: [Int!]!
   "The products of product_ids; null, with a FORBIDDEN error, for a key without products:read."
   products: [Product!]
   "The collections of collection_ids; null, with a FORBIDDEN error, for a key without collections:read."
   collections: [Collection!]
+  "When it was created."
   created_at: Time!
+  "When it last changed."
   updated_at: Time!
 }
 
+"Narrows a list of discounts; each field left out narrows nothing."
 input DiscountFilter {
   "code or automatic."
   class: String
+  "percentage, fixed_amount, free_shipping or buy_x_get_y."
   type: String
+  "Only enabled (true) or paused (false) discounts."
   enabled: Boolean
   "Free text over the code."
   q: String
@@ -8004,42 +8435,94 @@ input DiscountFilter {
 
 "A discount to create, or on update the fields to change (left out: unchanged)."
 input DiscountInput {
+  "code (default) or automatic."
   class: String
+  "A code: 1 to 255 ASCII letters, digits, - and _; an automatic discount's title: any text of 1 to 255 characters. Unique per store in any case."
   code: String
+  "percentage, fixed_amount, free_shipping or buy_x_get_y; required on create."
   type: String
+  "percentage: whole percent, 1 to 100; fixed_amount: minor units, at least 1; 0 for the other types."
   value: Int
+  "Follows the type (fixed_amount for fixed_amount, else percentage); when sent it must match."
   value_type: String
+  "all (default), products or collections: which lines a percentage or fixed amount takes."
   applies_to: String
+  "The subtotal an order needs, in minor units; 0 (default) or more."
   minimum_subtotal_cents: Int
+  "When it becomes active; null: from the start."
   starts_at: Time
+  "When it stops (exclusive), after starts_at; null: never."
   ends_at: Time
+  "Default true."
   enabled: Boolean
+  "Orders that may use it in all, at least 1; null: no limit."
   usage_limit: Int
+  "Each customer (by email) may use it once; default false."
   once_per_customer: Boolean
+  "Uses per customer, at least 1; null: no limit."
   per_customer_limit: Int
+  "buy_x_get_y: units to buy, at least 1."
   buy_quantity: Int
+  "buy_x_get_y: units that get the discount, at least 1."
   get_quantity: Int
+  "buy_x_get_y: percent off, 1 to 100 (100 = free), or minor units off, at least 1, by get_value_type."
   get_value: Int
+  "buy_x_get_y: percentage (default) or fixed_amount."
   get_value_type: String
+  "applies_to products: the products, at least one."
   product_ids: [Int!]
+  "applies_to collections: the collections, at least one."
   collection_ids: [Int!]
+  "buy_x_get_y: products that count as bought; empty: any."
   buy_product_ids: [Int!]
+  "buy_x_get_y: collections whose products count as bought; empty: any."
   buy_collection_ids: [Int!]
+  "buy_x_get_y: products that get the discount; empty: any."
   get_product_ids: [Int!]
+  "buy_x_get_y: collections whose products get the discount; empty: any."
   get_collection_ids: [Int!]
 }
 
 extend type Query {
   "Newest first."
-  discounts(filter: DiscountFilter, limit: Int, offset: Int): [Discount!]! @access(scope: "discounts:read")
-  discountsCount(filter: DiscountFilter): Int! @access(scope: "discounts:read")
-  discount(id: Int!): Discount! @access(scope: "discounts:read")
+  discounts(
+    "Which discounts; left out: all of them."
+    filter: DiscountFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [Discount!]! @access(scope: "discounts:read")
+  "How many discounts match filter."
+  discountsCount(
+    "Which discounts; left out: all of them."
+    filter: DiscountFilter
+  ): Int! @access(scope: "discounts:read")
+  "One discount by id; NOT_FOUND when the store has none with it."
+  discount(
+    "The discount's id."
+    id: Int!
+  ): Discount! @access(scope: "discounts:read")
 }
 
 extend type Mutation {
-  createDiscount(input: DiscountInput!): Discount! @access(scope: "discounts:write")
-  updateDiscount(id: Int!, input: DiscountInput!): Discount! @access(scope: "discounts:write")
-  deleteDiscount(id: Int!): Boolean! @access(scope: "discounts:write")
+  "Creates a discount (409 when its code is taken, in any case)."
+  createDiscount(
+    "The new discount; type is required."
+    input: DiscountInput!
+  ): Discount! @access(scope: "discounts:write")
+  "Changes the fields sent; the result is checked as a create is."
+  updateDiscount(
+    "The discount's id."
+    id: Int!
+    "The fields to change; fields left out keep their value, null clears starts_at, ends_at, usage_limit and per_customer_limit."
+    input: DiscountInput!
+  ): Discount! @access(scope: "discounts:write")
+  "Deletes a discount and its redemptions (orders keep their discount_code); true when done."
+  deleteDiscount(
+    "The discount's id."
+    id: Int!
+  ): Boolean! @access(scope: "discounts:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/draft_orders.graphqls", Input: `"""
@@ -8048,27 +8531,39 @@ are recomputed by the pricing engine on every change, exactly as the order it
 becomes will show them. status: open, invoice_sent, or completed once paid.
 """
 type DraftOrder {
+  "The draft order's id."
   id: Int!
   "#D1, #D2, ... per store."
   name: String!
+  "open, invoice_sent or completed."
   status: String!
+  "The shopper's email; empty until set."
   email: String!
+  "ISO 4217 code of every amount, the store's currency."
   currency: String!
+  "The merchant's note; empty when none."
   note: String!
+  "The merchant's tags."
   tags: [String!]!
+  "An unguessable string naming the draft to its shopper."
   token: String!
+  "The billing address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); null when unset."
   billing_address: JSON
+  "The shipping address, shaped as billing_address; null when unset. Its country_code and province_code (else the billing address's) decide the shipping rates and tax."
   shipping_address: JSON
   "Whether any line needs shipping."
   requires_shipping: Boolean!
   "The chosen shipping rate; 0 when none."
   shipping_rate_id: Int!
+  "The chosen rate's name; empty when none."
   shipping_title: String!
   "The rate's price, less a free-shipping discount."
   shipping_cents: Int!
+  "The lines' total before discounts, shipping and tax, in minor units (cents)."
   subtotal_cents: Int!
   "Product and order discounts (a free-shipping discount lowers shipping_cents instead)."
   discount_cents: Int!
+  "The tax, in minor units."
   tax_cents: Int!
   "subtotal - discount + shipping + tax."
   total_cents: Int!
@@ -8076,49 +8571,73 @@ type DraftOrder {
   discount_code: String!
   "Total weight of the lines that need shipping."
   weight_grams: Int!
+  "When the invoice was last sent; null when never."
   invoice_sent_at: Time
   "The order it became, once paid."
   order_id: Int
+  "When it was paid and became an order; null until then."
   completed_at: Time
+  "When the draft was created."
   created_at: Time!
+  "When the draft last changed."
   updated_at: Time!
+  "Its lines, in order."
   lines: [DraftOrderLine!]!
+  "The chosen shipping rate, while it exists; null when none, or, with a FORBIDDEN error, for a key without shipping:read."
   shipping_rate: ShippingRate
   "The discount of discount_code, while it exists."
   discount: Discount
+  "The order it became; null until paid, or, with a FORBIDDEN error, for a key without orders:read."
   order: Order
 }
 
+"One line of a draft order."
 type DraftOrderLine {
+  "The line's id."
   id: Int!
   "A line typed in by hand, not a catalogue variant."
   custom: Boolean!
+  "The catalogue variant; null for a custom line."
   variant_id: Int
+  "The variant's product; null for a custom line."
   product_id: Int
+  "The product's title, or the custom line's."
   title: String!
+  "The variant's title; empty when none."
   variant_title: String!
+  "Empty when none."
   sku: String!
+  "The unit price, in minor units (cents)."
   price_cents: Int!
+  "Units."
   quantity: Int!
   "price × quantity, before discounts."
   line_total_cents: Int!
   "This line's share of the discounts."
   discount_cents: Int!
+  "Whether the item needs shipping."
   requires_shipping: Boolean!
+  "Whether tax applies to it."
   taxable: Boolean!
   "Per unit."
   weight_grams: Int!
+  "The catalogue variant, while it exists; null for a custom line, or, with a FORBIDDEN error, for a key without products:read."
   variant: ProductVariant
+  "The variant's product, while it exists; null likewise."
   product: Product
 }
 
 "A shipping rate a draft can take: its zone matches the shipping address and its bounds the draft's weight and subtotal."
 type DraftShippingRate {
+  "The shipping rate's id, for setDraftOrderShippingRate."
   rate_id: Int!
+  "The rate's name."
   name: String!
+  "Its price for this draft, in minor units (cents)."
   price_cents: Int!
 }
 
+"Narrows a list of draft orders; each field left out narrows nothing."
 input DraftOrderFilter {
   "open, invoice_sent or completed."
   status: String
@@ -8131,42 +8650,65 @@ A line: a catalogue variant (variant_id; title, SKU, price and weight come
 from it unless sent), or a custom line (title and price_cents required).
 """
 input DraftLineInput {
+  "The catalogue variant; left out: a custom line."
   variant_id: Int
+  "Units, 1 to 100,000."
   quantity: Int!
+  "The line's title; required on a custom line."
   title: String
+  "The unit price in minor units (cents); required on a custom line."
   price_cents: Int
+  "The SKU; left out: the variant's, or none."
   sku: String
+  "Whether it needs shipping; left out: the variant's, or true."
   requires_shipping: Boolean
+  "Whether tax applies; left out: the variant's, or true."
   taxable: Boolean
+  "Unit weight in grams; left out: the variant's, or 0."
   weight_grams: Int
 }
 
+"A new draft order; every field is optional."
 input DraftOrderInput {
+  "The shopper's email."
   email: String
+  "Its lines, in order."
   lines: [DraftLineInput!]
+  "The shipping address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); country_code, when sent, is an ISO 3166-1 alpha-2 code. Its country_code and province_code decide the shipping rates and tax. An empty object clears it."
   shipping_address: JSON
+  "The billing address, shaped as shipping_address; it decides the rates and tax when there is no shipping address."
   billing_address: JSON
+  "The merchant's note."
   note: String
   "A list of tags, or one comma-separated string."
   tags: JSON
+  "A discount code of the store to apply."
   discount_code: String
+  "The shipping rate to charge (one draftOrderShippingRates lists)."
   shipping_rate_id: Int
 }
 
 "Contact and addresses; left out: unchanged."
 input DraftContactInput {
+  "The shopper's email."
   email: String
+  "The shipping address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); country_code, when sent, is an ISO 3166-1 alpha-2 code. Its country_code and province_code decide the shipping rates and tax. An empty object clears it."
   shipping_address: JSON
+  "The billing address, shaped as shipping_address; it decides the rates and tax when there is no shipping address."
   billing_address: JSON
+  "The merchant's note."
   note: String
+  "A list of tags, or one comma-separated string."
   tags: JSON
 }
 
+"The shipping rate a draft charges."
 input DraftShippingRateInput {
   "A rate of GET .../shipping-rates; 0 removes shipping."
   rate_id: Int!
 }
 
+"The discount code a draft uses."
 input DraftDiscountInput {
   "A discount code of the store; empty removes the code."
   code: String!
@@ -8176,6 +8718,7 @@ input DraftDiscountInput {
 input DraftPaymentInput {
   "Defaults to manual."
   provider: String
+  "How the shopper paid, in the merchant's words; left out: none recorded."
   payment_method: String
   "The payment's reference at the provider."
   external_id: String
@@ -8183,13 +8726,17 @@ input DraftPaymentInput {
 
 "A draft just paid, and the order it became."
 type DraftOrderPaid {
+  "The new order's id."
   order_id: Int!
+  "The new order's number."
   order_number: Int!
+  "The new order's number with the store's prefix and suffix: #1001."
   order_number_display: String!
   "The draft's id."
   id: Int!
   "The draft's lines, as the order's lines were made from them."
   lines: [DraftOrderLine!]!
+  "The draft, now completed."
   draft_order: DraftOrder!
   "Null, with a FORBIDDEN error, for a key without orders:read (the draft is paid all the same)."
   order: Order
@@ -8197,51 +8744,135 @@ type DraftOrderPaid {
 
 extend type Query {
   "A page of the drafts under filter, newest first: limit of them from offset, or after cursor (README Conventions, Paging)."
-  draftOrders(filter: DraftOrderFilter, limit: Int, offset: Int, cursor: String): [DraftOrder!]! @access(scope: "draft-orders:read")
+  draftOrders(
+    "Which drafts; left out: all of them."
+    filter: DraftOrderFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): [DraftOrder!]! @access(scope: "draft-orders:read")
   "The cursor of the page after the one draftOrders answers for the same arguments; null when that page is the last."
-  draftOrdersNextCursor(filter: DraftOrderFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "draft-orders:read")
-  draftOrdersCount(filter: DraftOrderFilter): Int! @access(scope: "draft-orders:read")
-  draftOrder(id: Int!): DraftOrder! @access(scope: "draft-orders:read")
+  draftOrdersNextCursor(
+    "Which drafts; left out: all of them."
+    filter: DraftOrderFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): String @access(scope: "draft-orders:read")
+  "How many drafts match filter (limit and offset aside)."
+  draftOrdersCount(
+    "Which drafts; left out: all of them."
+    filter: DraftOrderFilter
+  ): Int! @access(scope: "draft-orders:read")
+  "One draft order by id; NOT_FOUND when the store has none with it."
+  draftOrder(
+    "The draft order's id."
+    id: Int!
+  ): DraftOrder! @access(scope: "draft-orders:read")
   "Cheapest first."
-  draftOrderShippingRates(id: Int!, limit: Int, offset: Int): [DraftShippingRate!]! @access(scope: "draft-orders:read")
+  draftOrderShippingRates(
+    "The draft order's id."
+    id: Int!
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [DraftShippingRate!]! @access(scope: "draft-orders:read")
 }
 
 extend type Mutation {
-  createDraftOrder(input: DraftOrderInput!): DraftOrder! @access(scope: "draft-orders:write")
-  updateDraftOrderContact(id: Int!, input: DraftContactInput!): DraftOrder! @access(scope: "draft-orders:write")
-  addDraftOrderLine(id: Int!, input: DraftLineInput!): DraftOrder! @access(scope: "draft-orders:write")
-  removeDraftOrderLine(id: Int!, lineId: Int!): DraftOrder! @access(scope: "draft-orders:write")
-  setDraftOrderShippingRate(id: Int!, input: DraftShippingRateInput!): DraftOrder! @access(scope: "draft-orders:write")
-  setDraftOrderDiscount(id: Int!, input: DraftDiscountInput!): DraftOrder! @access(scope: "draft-orders:write")
+  "Creates a draft order, priced by the pricing engine."
+  createDraftOrder(
+    "The new draft; every field is optional."
+    input: DraftOrderInput!
+  ): DraftOrder! @access(scope: "draft-orders:write")
+  "Changes the email, addresses, note or tags, and reprices the draft (the address may change shipping and tax); 409 once completed."
+  updateDraftOrderContact(
+    "The draft order's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: DraftContactInput!
+  ): DraftOrder! @access(scope: "draft-orders:write")
+  "Adds a line and reprices the draft; 409 once completed."
+  addDraftOrderLine(
+    "The draft order's id."
+    id: Int!
+    "The new line."
+    input: DraftLineInput!
+  ): DraftOrder! @access(scope: "draft-orders:write")
+  "Removes a line and reprices the draft; 409 once completed."
+  removeDraftOrderLine(
+    "The draft order's id."
+    id: Int!
+    "The line's id."
+    lineId: Int!
+  ): DraftOrder! @access(scope: "draft-orders:write")
+  "Chooses the draft's shipping rate (0 removes it) and reprices it; 409 once completed."
+  setDraftOrderShippingRate(
+    "The draft order's id."
+    id: Int!
+    "The rate."
+    input: DraftShippingRateInput!
+  ): DraftOrder! @access(scope: "draft-orders:write")
+  "Applies a discount code (empty removes it) and reprices the draft; 409 once completed."
+  setDraftOrderDiscount(
+    "The draft order's id."
+    id: Int!
+    "The code."
+    input: DraftDiscountInput!
+  ): DraftOrder! @access(scope: "draft-orders:write")
   "Turns the draft into a paid order (409 once completed, or when its code is used up); emits order.paid."
-  markDraftOrderPaid(id: Int!, input: DraftPaymentInput): DraftOrderPaid! @access(scope: "draft-orders:write")
+  markDraftOrderPaid(
+    "The draft order's id."
+    id: Int!
+    "How it was paid; left out: provider manual."
+    input: DraftPaymentInput
+  ): DraftOrderPaid! @access(scope: "draft-orders:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/media.graphqls", Input: `"Where and how to send one file: PUT the bytes to url with these headers before expires_at."
 type UploadTicket {
+  "Where to send the bytes (a signed URL; no key needed)."
   upload_url: String!
+  "The HTTP method to send them with: PUT."
   method: String!
   "Headers the PUT must carry, e.g. {\"Content-Type\": \"image/png\"}."
   headers: JSON!
   "Pass it to finalizeUpload."
   key: String!
+  "The largest file accepted, in bytes."
   max_bytes: Int!
+  "When upload_url stops working."
   expires_at: Time!
 }
 
 "An uploaded, verified image: use src on products, collections and articles."
 type MediaImage {
+  "Its public URL."
   src: String!
+  "The file's name as uploaded."
   filename: String!
+  "image/png, image/jpeg, image/gif or image/webp, as read from the bytes."
   content_type: String!
+  "Width in pixels."
   width: Int!
+  "Height in pixels."
   height: Int!
   "Base64 ThumbHash placeholder."
   thumbhash: String!
+  "The file's size in bytes."
   bytes: Int!
 }
 
+"A file to upload."
 input UploadRequestInput {
+  "The file's name, with its extension."
   filename: String!
   "image/png, image/jpeg, image/gif or image/webp; derived from the filename when left out."
   content_type: String
@@ -8249,14 +8880,23 @@ input UploadRequestInput {
   size: Int
 }
 
+"An upload to check and publish."
 input UploadFinalizeInput {
+  "The key of its UploadTicket."
   key: String!
 }
 
 extend type Mutation {
-  requestUpload(input: UploadRequestInput!): UploadTicket! @access(scope: "media:write")
+  "Answers where and how to upload one image (PUT its bytes to upload_url), then call finalizeUpload."
+  requestUpload(
+    "The file's name, type and size."
+    input: UploadRequestInput!
+  ): UploadTicket! @access(scope: "media:write")
   "Checks that the uploaded file is an image, records its size and ThumbHash, and publishes it."
-  finalizeUpload(input: UploadFinalizeInput!): MediaImage! @access(scope: "media:write")
+  finalizeUpload(
+    "The ticket's key."
+    input: UploadFinalizeInput!
+  ): MediaImage! @access(scope: "media:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/orders.graphqls", Input: `"""
@@ -8267,146 +8907,236 @@ partial, fulfilled, restocked) from the shipped quantities. README "Orders"
 lists the transitions.
 """
 type Order @access(scope: "orders:read") {
+  "The order's id."
   id: Int!
+  "The store's sequential number of the order (1001, 1002, ...)."
   order_number: Int!
   "The number with the store's prefix and suffix, as it was when the order was placed: #1001."
   order_number_display: String!
   "Names the order to its shopper (order status page)."
   token: String!
+  "The shopper's email."
   email: String!
+  "ISO 4217 code of every amount of the order, e.g. USD."
   currency: String!
+  "open, archived or cancelled."
   status: String!
+  "pending, authorized, paid, partially_paid, partially_refunded, refunded or voided."
   financial_status: String!
+  "unfulfilled, partial, fulfilled or restocked."
   fulfillment_status: String!
+  "The lines' total before discount, shipping and tax, in minor units (cents)."
   subtotal_cents: Int!
+  "What discounts took off, in minor units."
   discount_cents: Int!
+  "The discount code used; empty when none."
   discount_code: String!
+  "What shipping cost, in minor units."
   shipping_cents: Int!
+  "The tax charged, in minor units."
   tax_cents: Int!
+  "The shopper's tip, in minor units; 0 when none."
   tip_cents: Int!
+  "What the shopper paid, everything included, in minor units: subtotal - discount + shipping + tax + tip."
   total_cents: Int!
   "{title, code, price_cents, carrier}"
   shipping_line: JSON
+  "The shipping address as an object of text fields (first_name, last_name, address1, address2, city, province, province_code, zip, country, country_code, phone ...); null when none."
   shipping_address: JSON
+  "The billing address, shaped as shipping_address; null when none."
   billing_address: JSON
+  "Where the order came from; null when the storefront recorded nothing."
   attribution: OrderAttribution
   "The post-purchase funnel the shopper entered after paying."
   upsell: OrderUpsell
+  "The merchant's note; empty when none."
   note: String!
+  "The merchant's tags."
   tags: [String!]!
   "Tags the store sets itself (draft_order, upsell, gift, ...); they cannot be edited."
   system_tags: [String!]!
   "Where the order was placed: web, draft_order, pos or import."
   source: String!
+  "The draft order it was placed from; null when none."
   draft_order_id: Int
   "customer, fraud, inventory, declined or other; empty unless cancelled."
   cancel_reason: String!
+  "When it was cancelled; null unless cancelled."
   cancelled_at: Time
+  "When it was archived; null unless archived."
   archived_at: Time
+  "When it was paid in full; null until then."
   paid_at: Time
+  "When the shopper started the checkout; null when unknown."
   checkout_started_at: Time
+  "When the order was placed."
   created_at: Time!
+  "When the order last changed."
   updated_at: Time!
+  "The customer, known by email; null for an order without one."
   customer: Customer
+  "What was bought, in order."
   line_items: [OrderLineItem!]!
   "Oldest first."
   transactions: [OrderTransaction!]!
+  "Its shipments, oldest first, cancelled ones included."
   fulfillments: [Fulfillment!]!
   "How much of each line has shipped (cancelled shipments excluded)."
   fulfilled: [FulfilledQuantity!]!
+  "Its refunds, oldest first."
   refunds: [Refund!]!
 }
 
 "Where an order came from, as the storefront recorded it at checkout."
 type OrderAttribution {
+  "The ad platform that brought the shopper (google_ads, meta, tiktok_ads, ...); null when unknown."
   ad_source: String
   "Ad click ids by name: {gclid, fbclid, ttclid, msclkid, ...}."
   click_ids: JSON
+  "The page that linked to the store; null when unknown."
   referrer: String
+  "utm_campaign of the landing URL; empty when none."
   utm_campaign: String!
+  "utm_content; empty when none."
   utm_content: String!
+  "utm_creative_format; null when none."
   utm_creative_format: String
+  "utm_id; null when none."
   utm_id: String
+  "utm_marketing_tactic; null when none."
   utm_marketing_tactic: String
+  "utm_medium; empty when none."
   utm_medium: String!
+  "utm_source; empty when none."
   utm_source: String!
+  "utm_source_platform; null when none."
   utm_source_platform: String
+  "utm_term; empty when none."
   utm_term: String!
 }
 
+"The post-purchase funnel an order's shopper entered."
 type OrderUpsell {
+  "When the shopper entered the funnel."
   entered_at: Time!
+  "The funnel's name."
   funnel_name: String!
+  "How the funnel went for the shopper."
   status: String!
 }
 
 "A shopper who has ordered, known by email."
 type Customer {
+  "The customer's id."
   id: Int!
+  "Their email, which identifies them in the store."
   email: String!
+  "Empty when unknown."
   first_name: String!
+  "Empty when unknown."
   last_name: String!
+  "Empty when unknown."
   phone: String!
+  "Whether they agreed to receive marketing."
   accepts_marketing: Boolean!
+  "When they first ordered."
   created_at: Time!
+  "How many orders they have placed."
   orders_count: Int!
   "The newest orders, newest first: limit of them (default 50, at most 250)."
-  orders(limit: Int): [Order!]!
+  orders(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+  ): [Order!]!
 }
 
+"One line of an order: a variant (or custom item) and how many."
 type OrderLineItem {
+  "The line's id."
   id: Int!
+  "The variant bought; null for a custom line or a variant since deleted."
   variant_id: Int
+  "The product of that variant; null likewise."
   product_id: Int
+  "The product's title when the order was placed."
   title: String!
+  "The variant's title when the order was placed; empty for a product without options."
   variant_title: String!
+  "The SKU when the order was placed; empty when none."
   sku: String!
+  "The unit price charged, in minor units (cents)."
   price_cents: Int!
   "The price before a discount or bundle lowered it."
   original_price_cents: Int
+  "Units bought."
   quantity: Int!
+  "Units refunded so far."
   refunded_quantity: Int!
+  "Units shipped so far (cancelled shipments excluded)."
   fulfilled_quantity: Int!
+  "Whether the item needs shipping."
   requires_shipping: Boolean!
+  "Custom properties the shopper entered (engraving, gift note ...), as an object; null when none."
   properties: JSON
+  "The variant's or product's image when the order was placed; empty when none."
   image_src: String!
+  "Base64 ThumbHash placeholder of that image; empty when none."
   image_thumbhash: String!
+  "Lines bought together as one volume bundle share this key; null outside a bundle."
   bundle_group: String
+  "The bundle's title; null outside a bundle."
   bundle_title: String
   "checkout, draft_order, upsell or import."
   source: String!
   "The variant bought, while it exists."
   variant: ProductVariant
+  "The product bought, while it exists; null, with a FORBIDDEN error, for a key without products:read."
   product: Product
 }
 
+"One movement of money on an order: an authorization, a capture, a sale, a refund or a void."
 type OrderTransaction {
+  "The transaction's id."
   id: Int!
   "authorization, capture, sale, refund or void."
   kind: String!
   "pending, success, failure or error."
   status: String!
+  "The amount, in minor units (cents)."
   amount_cents: Int!
+  "ISO 4217 code of the amount."
   currency: String!
+  "The payment provider (stripe, paypal, manual, ...)."
   provider: String!
+  "The provider's id of the payment; empty when none."
   external_id: String!
+  "How the shopper paid (visa, paypal, ...); null when unknown."
   payment_method: String
+  "Why it failed; null unless status is failure or error."
   error: String
   "The transaction this one captures, voids or refunds."
   parent_id: Int
   "When an authorization lapses if not captured."
   expires_at: Time
+  "When it was made."
   created_at: Time!
 }
 
+"Money given back on an order."
 type Refund {
+  "The refund's id."
   id: Int!
+  "The amount refunded, in minor units (cents)."
   amount_cents: Int!
+  "ISO 4217 code of the amount."
   currency: String!
   "success."
   status: String!
+  "The reason given; empty when none."
   reason: String!
+  "Whether the refunded quantities went back into stock."
   restock: Boolean!
+  "When it was made."
   created_at: Time!
   "The order's financial status (after this refund, when it is the answer to refundOrder)."
   order_financial_status: String!
@@ -8426,27 +9156,45 @@ type FulfillmentCancelled {
 
 "One shipment. status is success, or cancelled (its quantities went back to the order)."
 type Fulfillment {
+  "The shipment's id."
   id: Int!
+  "The order shipped."
   order_id: Int!
+  "success, or cancelled."
   status: String!
+  "The carrier (UPS, USPS, FedEx, DHL, ...); empty when unknown."
   carrier: String!
+  "Empty when none."
   tracking_number: String!
+  "The carrier's tracking page; empty when none."
   tracking_url: String!
+  "Empty when none."
   note: String!
+  "When it was created."
   created_at: Time!
+  "When it was cancelled; null unless cancelled."
   cancelled_at: Time
+  "What it carries."
   items: [FulfillmentItem!]!
 }
 
+"What a shipment carries of one order line."
 type FulfillmentItem {
+  "The order line."
   line_item_id: Int!
+  "Units of it in the shipment."
   quantity: Int!
+  "The line's title."
   title: String!
+  "The line's variant title; empty when none."
   variant_title: String!
 }
 
+"How much of one order line has shipped."
 type FulfilledQuantity {
+  "The order line."
   line_item_id: Int!
+  "Units shipped (cancelled shipments excluded)."
   quantity: Int!
 }
 
@@ -8454,49 +9202,73 @@ type FulfilledQuantity {
 type AwaitingCapture {
   "The authorization transaction; also the id of /orders/awaiting-capture/{id}."
   transaction_id: Int!
+  "The order the payment is for."
   order_id: Int!
+  "The amount authorized, in minor units (cents)."
   amount_cents: Int!
   "Capture attempts made so far (failed ones included)."
   attempts: Int!
+  "When the payment was authorized."
   authorized_at: Time!
   "manual: captured by the merchant."
   capture_model: String!
+  "The offer of its post-purchase funnel the shopper is at; null without a funnel."
   current_position: Int
   "The order's number, or the draft order's name when it came from one."
   draft_name: String!
   "The draft order the order came from; 0 when none."
   draft_order_id: Int!
+  "The shopper's email."
   email: String!
   "The last capture error; empty when none."
   error: String!
+  "When the authorization lapses; null when the provider gave no expiry."
   expires_at: Time
+  "The post-purchase funnel the shopper entered; null when none."
   funnel_id: Int
+  "That funnel's name; null when none."
   funnel_name: String
+  "Whether the shopper entered a post-purchase funnel."
   has_funnel: Boolean!
+  "Units on the order."
   item_count: Int!
+  "When a capture was last tried; null when never."
   last_attempt_at: Time
   "A capture failed, or the authorization lapses within 48 hours."
   needs_attention: Boolean!
+  "How many offers its post-purchase funnel holds; null without a funnel."
   offer_count: Int
+  "How the shopper paid (visa, paypal, ...); null when unknown."
   payment_method: String
+  "The payment provider."
   provider: String!
   "authorized, capture_failed, expiring or expired."
   state: String!
+  "A handling surcharge added at checkout, in minor units; 0 when none."
   surcharge_cents: Int!
+  "The order's total, in minor units."
   total_cents: Int!
+  "ISO 4217 code of the amounts."
   currency: String!
 }
 
+"Narrows a list of orders; each field left out narrows nothing."
 input OrderFilter {
   "open, archived or cancelled."
   status: String
+  "pending, authorized, paid, partially_paid, partially_refunded, refunded or voided."
   financial_status: String
+  "unfulfilled, partial, fulfilled or restocked."
   fulfillment_status: String
+  "Only orders placed at or after this time."
   created_at_min: Time
+  "Only orders placed at or before this time."
   created_at_max: Time
+  "Only orders carrying this tag."
   tag: String
   "The customer's email, exactly (any case)."
   email: String
+  "Only this customer's orders."
   customer_id: Int
   "Free text over the order number, email and line SKUs."
   q: String
@@ -8504,6 +9276,7 @@ input OrderFilter {
   sort: String
 }
 
+"The note and tags to set on an order."
 input OrderUpdateInput {
   "Left out: unchanged."
   note: String
@@ -8511,6 +9284,7 @@ input OrderUpdateInput {
   tags: JSON
 }
 
+"How to cancel an order; every field is optional."
 input OrderCancelInput {
   "customer, fraud, inventory, declined or other (default other)."
   reason: String
@@ -8522,8 +9296,11 @@ input OrderCancelInput {
   note: String
 }
 
+"Units of one order line to refund."
 input RefundLineInput {
+  "The order line."
   line_item_id: Int!
+  "Units to refund; at most those not refunded yet."
   quantity: Int!
 }
 
@@ -8534,16 +9311,23 @@ plus their share of the tax), and shipping_cents when refund_shipping; with it,
 exactly that amount. Never more than was captured and not yet refunded.
 """
 input RefundInput {
+  "The lines and quantities to refund; left out: none."
   line_items: [RefundLineInput!]
+  "The exact amount to refund, in minor units (cents); left out: computed from the lines."
   amount_cents: Int
+  "Refund the shipping too (without amount_cents); default false."
   refund_shipping: Boolean
   "Put the refunded quantities back into stock."
   restock: Boolean
+  "Why; recorded on the refund."
   reason: String
 }
 
+"Units of one order line to ship."
 input FulfillmentLineInput {
+  "The order line."
   line_item_id: Int!
+  "Units to ship; at most those left to ship."
   quantity: Int!
 }
 
@@ -8553,57 +9337,143 @@ carrier (UPS, USPS, FedEx, DHL) without tracking_url gets the carrier's
 tracking link.
 """
 input FulfillmentInput {
+  "The lines and quantities to ship; left out: everything left to ship."
   line_items: [FulfillmentLineInput!]
+  "The carrier, e.g. UPS."
   carrier: String
+  "The carrier's tracking number."
   tracking_number: String
+  "The tracking page; left out for a known carrier: its tracking link."
   tracking_url: String
+  "A note on the shipment."
   note: String
 }
 
 "A shipment just created, with the order's fulfilment status after it."
 type FulfillmentCreated {
+  "The new shipment."
   fulfillment: Fulfillment!
+  "The order's fulfilment status after it: partial or fulfilled."
   fulfillment_status: String!
 }
 
 extend type Query {
   "A page of the orders under filter: limit of them from offset, or after cursor (a next_cursor of the same list; README Conventions, Paging)."
-  orders(filter: OrderFilter, limit: Int, offset: Int, cursor: String): [Order!]! @access(scope: "orders:read")
+  orders(
+    "Which orders; left out: all of them."
+    filter: OrderFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): [Order!]! @access(scope: "orders:read")
   "The cursor of the page after the one orders answers for the same arguments; null when that page is the last. Asked with orders, it costs no statement of its own."
-  ordersNextCursor(filter: OrderFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "orders:read")
-  ordersCount(filter: OrderFilter): Int! @access(scope: "orders:read")
-  order(id: Int!): Order! @access(scope: "orders:read")
+  ordersNextCursor(
+    "Which orders; left out: all of them."
+    filter: OrderFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): String @access(scope: "orders:read")
+  "How many orders match filter (limit and offset aside)."
+  ordersCount(
+    "Which orders; left out: all of them."
+    filter: OrderFilter
+  ): Int! @access(scope: "orders:read")
+  "One order by id; NOT_FOUND when the store has none with it."
+  order(
+    "The order's id."
+    id: Int!
+  ): Order! @access(scope: "orders:read")
   "The order's timeline; the shopper's browsing joins it when sessions are recorded."
-  orderActivity(id: Int!): UseractivityLog! @access(scope: "orders:read")
+  orderActivity(
+    "The order's id."
+    id: Int!
+  ): UseractivityLog! @access(scope: "orders:read")
   "The order's shipments, cancelled ones included."
-  orderFulfillments(id: Int!): [Fulfillment!]! @access(scope: "orders:read")
-  orderFulfilled(id: Int!): [FulfilledQuantity!]! @access(scope: "orders:read")
+  orderFulfillments(
+    "The order's id."
+    id: Int!
+  ): [Fulfillment!]! @access(scope: "orders:read")
+  "How much of each line of the order has shipped."
+  orderFulfilled(
+    "The order's id."
+    id: Int!
+  ): [FulfilledQuantity!]! @access(scope: "orders:read")
   "One row per line item of the orders under filter."
-  ordersExport(filter: OrderFilter, format: SheetFormat): Download! @access(scope: "orders:read", role: ADMIN)
+  ordersExport(
+    "Which orders; left out: all of them."
+    filter: OrderFilter
+    "CSV (when left out) or XLSX."
+    format: SheetFormat
+  ): Download! @access(scope: "orders:read", role: ADMIN)
   "Payments authorized and not captured, of orders not cancelled, oldest authorization first."
-  awaitingCapture(limit: Int, offset: Int): [AwaitingCapture!]! @access(scope: "orders:read")
+  awaitingCapture(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [AwaitingCapture!]! @access(scope: "orders:read")
+  "How many payments await capture."
   awaitingCaptureCount: Int! @access(scope: "orders:read")
   "How many of them need attention."
   awaitingCaptureAttention: Int! @access(scope: "orders:read")
   "One payment awaiting capture, by its authorization transaction id."
-  awaitingCapturePayment(id: Int!): AwaitingCapture! @access(scope: "orders:read")
+  awaitingCapturePayment(
+    "The authorization transaction's id, which names a payment awaiting capture."
+    id: Int!
+  ): AwaitingCapture! @access(scope: "orders:read")
   "The timeline of the order a payment awaiting capture belongs to."
-  awaitingCaptureActivity(id: Int!): UseractivityLog! @access(scope: "orders:read")
+  awaitingCaptureActivity(
+    "The authorization transaction's id, which names a payment awaiting capture."
+    id: Int!
+  ): UseractivityLog! @access(scope: "orders:read")
 }
 
 extend type Mutation {
   "Replaces the note and tags sent."
-  updateOrder(id: Int!, input: OrderUpdateInput!): Order! @access(scope: "orders:write")
+  updateOrder(
+    "The order's id."
+    id: Int!
+    "The note and tags; fields left out keep their value."
+    input: OrderUpdateInput!
+  ): Order! @access(scope: "orders:write")
   "Archives an open order (409 when it is not open)."
-  archiveOrder(id: Int!): Order! @access(scope: "orders:write")
+  archiveOrder(
+    "The order's id."
+    id: Int!
+  ): Order! @access(scope: "orders:write")
   "Cancels an order (409 when it is cancelled already or has active shipments); voids open authorizations; emits order.cancelled."
-  cancelOrder(id: Int!, input: OrderCancelInput): Order! @access(scope: "orders:write")
+  cancelOrder(
+    "The order's id."
+    id: Int!
+    "Reason, restock, refund and note; left out: reason other, nothing restocked or refunded."
+    input: OrderCancelInput
+  ): Order! @access(scope: "orders:write")
   "Refunds lines, an amount, or both (409 beyond what is refundable); emits order.refunded."
-  refundOrder(id: Int!, input: RefundInput!): Refund! @access(scope: "orders:write")
+  refundOrder(
+    "The order's id."
+    id: Int!
+    "What to refund."
+    input: RefundInput!
+  ): Refund! @access(scope: "orders:write")
   "Ships lines of an order (409 beyond what is left to ship); emits order.fulfilled."
-  createFulfillment(id: Int!, input: FulfillmentInput): FulfillmentCreated! @access(scope: "orders:write")
+  createFulfillment(
+    "The order's id."
+    id: Int!
+    "What to ship and how; left out: everything left to ship, without tracking."
+    input: FulfillmentInput
+  ): FulfillmentCreated! @access(scope: "orders:write")
   "Cancels a shipment; its quantities return to the order. Answers the order's fulfilment status, and the order itself to keys that may read orders."
-  cancelFulfillment(id: Int!): FulfillmentCancelled! @access(scope: "fulfillments:write")
+  cancelFulfillment(
+    "The shipment's (fulfillment's) id."
+    id: Int!
+  ): FulfillmentCancelled! @access(scope: "fulfillments:write")
 }
 
 extend type Query {
@@ -8611,19 +9481,29 @@ extend type Query {
   The checkout that produced a payment awaiting capture, by its authorization
   transaction id (as awaitingCapturePayment), as the order recorded it.
   """
-  awaitingCaptureCheckout(id: Int!): Checkout! @access(scope: "orders:read")
+  awaitingCaptureCheckout(
+    "The authorization transaction's id, which names a payment awaiting capture."
+    id: Int!
+  ): Checkout! @access(scope: "orders:read")
 }
 `, BuiltIn: false},
 	{Name: "../schema/products.graphqls", Input: `"A product: its variants (each a purchasable combination of option values), options, images and SEO."
 type Product @access(scope: "products:read") {
+  "The product's id."
   id: Int!
+  "Its unique name in the store's URLs (/products/<handle>): lowercase letters, digits and dashes."
   handle: String!
+  "Its name, as shoppers see it."
   title: String!
+  "Its description, as HTML; empty when none."
   body_html: String!
+  "Who makes or sells it; empty when unset."
   vendor: String!
+  "The store's own category for it (e.g. Shoes); empty when unset."
   product_type: String!
   "draft, active or archived."
   status: String!
+  "Labels for filtering and smart collections, in the order given."
   tags: [String!]!
   "SEO fields: {title, description}."
   seo: JSON!
@@ -8633,61 +9513,100 @@ type Product @access(scope: "products:read") {
   rating_avg: Int!
   "Number of published reviews."
   rating_count: Int!
+  "When the product was created."
   created_at: Time!
+  "When the product last changed."
   updated_at: Time!
+  "The options its variants differ by (Size, Color), at most three, in position order."
   options: [ProductOption!]!
+  "Its variants, in position order."
   variants: [ProductVariant!]!
+  "Its images, in position order."
   images: [ProductImage!]!
   "The src of the first image, when there is one."
   image_src: String
   "The lowest variant price, when there are variants."
   price_cents: Int
+  "The ids of the collections it is a member of."
   collection_ids: [Int!]!
   "Null, with a FORBIDDEN error, for a key without collections:read."
   collections: [Collection!]
   "Published reviews, newest first. Null, with a FORBIDDEN error, for a key without reviews:read."
-  reviews(limit: Int): [Review!]
+  reviews(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+  ): [Review!]
   "The bundles that offer this product, directly or through a collection, or to all products. Null, with a FORBIDDEN error, for a key without bundles:read."
   bundles: [BundleOffer!]
 }
 
+"An option a product's variants differ by, such as Size or Color."
 type ProductOption {
+  "The option's name, e.g. Size."
   name: String!
+  "1, 2 or 3: which of a variant's option1, option2, option3 holds this option's value."
   position: Int!
+  "The values its variants use."
   values: [String!]!
 }
 
+"One purchasable combination of a product's option values, with its own price, SKU and stock."
 type ProductVariant @access(scope: "products:read") {
+  "The variant's id."
   id: Int!
+  "The product it belongs to."
   product_id: Int!
+  "Its place among the product's variants, from 1."
   position: Int!
   "The option values joined by ' / ', or 'Default Title'."
   title: String!
+  "Its value of the product's first option; empty when the product has none."
   option1: String!
+  "Its value of the second option; empty when none."
   option2: String!
+  "Its value of the third option; empty when none."
   option3: String!
+  "Stock keeping unit; empty when unset."
   sku: String!
+  "Barcode (GTIN, UPC, EAN, ISBN); empty when unset."
   barcode: String!
+  "The price, in minor units of the store's currency (cents)."
   price_cents: Int!
+  "The price it was before a sale, shown struck through, in minor units; null when unset."
   compare_at_price_cents: Int
+  "What one unit costs the store, in minor units; null when unset."
   cost_cents: Int
+  "Weight of one unit, in grams."
   weight_grams: Int!
+  "Units in stock; below zero when policy continue sold more than there was."
   inventory_quantity: Int!
   "deny (stop selling at zero) or continue."
   inventory_policy: String!
+  "Whether sales count down inventory_quantity."
   track_inventory: Boolean!
+  "Whether tax rates apply to it."
   taxable: Boolean!
+  "Whether it is a physical item that needs shipping."
   requires_shipping: Boolean!
+  "The product image shown for it; null when none."
   image_id: Int
+  "The product it belongs to."
   product: Product!
 }
 
+"An image of a product."
 type ProductImage {
+  "The image's id."
   id: Int!
+  "Its place among the product's images, from 1; the first is the product's main image."
   position: Int!
+  "Its URL."
   src: String!
+  "Alternative text for screen readers; empty when unset."
   alt: String!
+  "Width in pixels; 0 when unknown."
   width: Int!
+  "Height in pixels; 0 when unknown."
   height: Int!
   "Base64 ThumbHash placeholder; empty for images not uploaded here."
   thumbhash: String!
@@ -8695,19 +9614,29 @@ type ProductImage {
 
 "A product for pickers."
 type CatalogProductOption {
+  "The product's id."
   id: Int!
+  "The product's title."
   title: String!
+  "The product's handle."
   handle: String!
+  "draft, active or archived."
   status: String!
+  "Its first image's URL; empty when it has none."
   image_src: String!
 }
 
+"Narrows a list of products; each field left out narrows nothing."
 input ProductFilter {
   "draft, active or archived."
   status: String
+  "Only this vendor's products (exact match)."
   vendor: String
+  "Only products of this type (exact match)."
   product_type: String
+  "Only products carrying this tag."
   tag: String
+  "Only members of this collection."
   collection_id: Int
   "Free text over title, handle and SKU."
   q: String
@@ -8715,24 +9644,41 @@ input ProductFilter {
   sort: String
 }
 
+"An option the product's variants differ by."
 input ProductOptionInput {
+  "The option's name, e.g. Size."
   name: String!
   "Optional: derived from the variants when left out."
   values: [String!]
 }
 
+"""
+A variant of the product: with id an existing one to keep and change,
+without id a new one. Optional fields left out get their default on a new
+variant and keep their value on an existing one.
+"""
 input ProductVariantInput {
   "A variant of this product to keep and change; new variants have none."
   id: Int
+  "Its value of the first option."
   option1: String
+  "Its value of the second option."
   option2: String
+  "Its value of the third option."
   option3: String
+  "Stock keeping unit; two variants may not share one (in any case)."
   sku: String
+  "Barcode (GTIN, UPC, EAN, ISBN)."
   barcode: String
+  "The price in minor units of the store's currency (cents); 0 or more."
   price_cents: Int!
+  "The pre-sale price in minor units; null or left out: none."
   compare_at_price_cents: Int
+  "What one unit costs the store, in minor units; null or left out: unset."
   cost_cents: Int
+  "Weight of one unit in grams; 0 when left out."
   weight_grams: Int
+  "Units in stock; 0 when left out."
   inventory_quantity: Int
   "deny (default) or continue."
   inventory_policy: String
@@ -8746,44 +9692,61 @@ input ProductVariantInput {
   image_src: String
 }
 
+"An image of the product."
 input ProductImageInput {
   "An uploaded media src (POST /store/uploads/finalize) or an absolute https URL."
   src: String!
+  "Alternative text for screen readers; empty when left out."
   alt: String
 }
 
 "A new product; or, on update, the fields to change (left out: unchanged; variants and images, when sent, replace the lists)."
 input ProductInput {
+  "Its name; required on create."
   title: String
   "Generated from the title when left out; lowercase letters, digits and dashes."
   handle: String
+  "Its description, as HTML."
   body_html: String
+  "Who makes or sells it."
   vendor: String
+  "The store's own category for it."
   product_type: String
   "draft (default), active or archived."
   status: String
+  "Labels; replace the product's tags when sent."
   tags: [String!]
   "{title, description}."
   seo: JSON
+  "The ad platforms' (Google) product taxonomy id; 0 clears it."
   adplatform_category_id: Int
+  "Up to three options, in order; derived from the variants when left out."
   options: [ProductOptionInput!]
+  "Its variants, in order; when sent, replaces the list (variants left out are deleted)."
   variants: [ProductVariantInput!]
   "In position order."
   images: [ProductImageInput!]
 }
 
+"Sets one ad-platform category on many products."
 input BulkAdplatformCategoryInput {
+  "The products to change; ids of no product of the store are ignored."
   ids: [Int!]!
+  "The ad platforms' (Google) product taxonomy id; 0 clears it."
   adplatform_category_id: Int!
 }
 
+"A list of record ids to act on."
 input IdsInput {
+  "The records' ids; ids of no record of the store are ignored."
   ids: [Int!]!
 }
 
 "What an import did, row by row."
 type ImportReport {
+  "Products the sheet created."
   created: Int!
+  "Existing products (by handle) the sheet updated."
   updated: Int!
   "[{row, handle, reason}]"
   skipped: JSON!
@@ -8797,72 +9760,172 @@ type ImportReport {
 
 extend type Query {
   "A page of the products under filter: limit of them from offset, or after cursor (a next_cursor of the same list; README Conventions, Paging)."
-  products(filter: ProductFilter, limit: Int, offset: Int, cursor: String): [Product!]! @access(scope: "products:read")
+  products(
+    "Which products; left out: all of them."
+    filter: ProductFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): [Product!]! @access(scope: "products:read")
   "The cursor of the page after the one products answers for the same arguments; null when that page is the last. Asked with products, it costs no statement of its own."
-  productsNextCursor(filter: ProductFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "products:read")
-  productsCount(filter: ProductFilter): Int! @access(scope: "products:read")
-  product(id: Int!): Product! @access(scope: "products:read")
+  productsNextCursor(
+    "Which products; left out: all of them."
+    filter: ProductFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): String @access(scope: "products:read")
+  "How many products match filter (limit and offset aside)."
+  productsCount(
+    "Which products; left out: all of them."
+    filter: ProductFilter
+  ): Int! @access(scope: "products:read")
+  "One product by id; NOT_FOUND when the store has none with it."
+  product(
+    "The product's id."
+    id: Int!
+  ): Product! @access(scope: "products:read")
   "Whether no other product of the store has this handle; id excludes the product being edited."
-  productHandleAvailable(handle: String!, id: Int): Boolean! @access(scope: "products:read")
+  productHandleAvailable(
+    "The handle to check."
+    handle: String!
+    "The product being edited, whose own handle counts as available; left out: none."
+    id: Int
+  ): Boolean! @access(scope: "products:read")
   "Products for pickers, by title; q filters."
-  productOptions(q: String, limit: Int, offset: Int): [CatalogProductOption!]! @access(scope: "products:read")
-  productOptionsCount(q: String): Int! @access(scope: "products:read")
+  productOptions(
+    "Free text over title and handle; left out: every product."
+    q: String
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [CatalogProductOption!]! @access(scope: "products:read")
+  "How many products productOptions has for q."
+  productOptionsCount(
+    "Free text over title and handle; left out: every product."
+    q: String
+  ): Int! @access(scope: "products:read")
   "The products matching filter, as a sheet in the hosted-store platform's product CSV layout."
-  productsExport(filter: ProductFilter, format: SheetFormat): Download! @access(scope: "products:read", role: ADMIN)
-  productImportTemplate(format: SheetFormat): Download! @access(scope: "products:read", role: ADMIN)
+  productsExport(
+    "Which products; left out: all of them."
+    filter: ProductFilter
+    "CSV (when left out) or XLSX."
+    format: SheetFormat
+  ): Download! @access(scope: "products:read", role: ADMIN)
+  "A product sheet with the columns importProducts reads, filled with example products."
+  productImportTemplate(
+    "CSV (when left out) or XLSX."
+    format: SheetFormat
+  ): Download! @access(scope: "products:read", role: ADMIN)
 }
 
 extend type Mutation {
-  createProduct(input: ProductInput!): Product! @access(scope: "products:write")
-  updateProduct(id: Int!, input: ProductInput!): Product! @access(scope: "products:write")
-  deleteProduct(id: Int!): Boolean! @access(scope: "products:write")
+  "Creates a product with its options, variants and images."
+  createProduct(
+    "The new product; title is required."
+    input: ProductInput!
+  ): Product! @access(scope: "products:write")
+  "Changes the fields sent; variants and images, when sent, replace the lists."
+  updateProduct(
+    "The product's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: ProductInput!
+  ): Product! @access(scope: "products:write")
+  "Deletes a product with its variants and images; true when done."
+  deleteProduct(
+    "The product's id."
+    id: Int!
+  ): Boolean! @access(scope: "products:write")
   "Deletes the listed products of the store; ids of no product are ignored."
-  bulkDeleteProducts(input: IdsInput!): BulkResult! @access(scope: "products:write")
-  bulkSetAdplatformCategory(input: BulkAdplatformCategoryInput!): BulkResult! @access(scope: "products:write")
+  bulkDeleteProducts(
+    "The ids of the products to delete."
+    input: IdsInput!
+  ): BulkResult! @access(scope: "products:write")
+  "Sets the ad-platform category of the listed products; ids of no product are ignored."
+  bulkSetAdplatformCategory(
+    "The products and the category."
+    input: BulkAdplatformCategoryInput!
+  ): BulkResult! @access(scope: "products:write")
   "Creates and updates products by handle from a CSV or XLSX product sheet (format read from the content)."
-  importProducts(file: Upload!): ImportReport! @access(scope: "products:write")
+  importProducts(
+    "The sheet: a GraphQL multipart upload (REST: the raw body or a file part)."
+    file: Upload!
+  ): ImportReport! @access(scope: "products:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/reviews.graphqls", Input: `"A shopper's review of a product."
 type Review @access(scope: "reviews:read") {
+  "The review's id."
   id: ID!
+  "The product reviewed."
   product_id: ID!
+  "The order the review came from; null when none."
   order_id: ID
   "1 to 5."
   rating: Int!
+  "Its headline; empty when none."
   title: String!
+  "Its text; empty when none."
   body: String!
+  "The name the shopper gave."
   author: String!
+  "The shopper's email; empty when unknown."
   email: String!
   "pending, published or rejected."
   status: String!
+  "Whether the store highlights it on the storefront."
   featured: Boolean!
+  "Whether the shopper bought the product (a verified buyer)."
   verified: Boolean!
   "storefront, import or email."
   source: String!
+  "The store's public answer; empty when none."
   reply: String!
+  "When the store answered; null when it has not."
   replied_at: Time
+  "Photos the shopper attached."
   photos: [ReviewPhoto!]!
+  "When it was written."
   created_at: Time!
+  "The product's handle."
   product_handle: String!
+  "The product's title."
   product_title: String!
   "Null, with a FORBIDDEN error, for a key without products:read."
   product: Product
 }
 
+"A photo attached to a review."
 type ReviewPhoto {
+  "Its URL."
   src: String!
+  "Width in pixels; 0 when unknown."
   width: Int!
+  "Height in pixels; 0 when unknown."
   height: Int!
+  "Base64 ThumbHash placeholder; null when none."
   thumbhash: String
 }
 
+"Narrows a list of reviews; each field left out narrows nothing."
 input ReviewFilter {
   "pending, published or rejected."
   status: String
+  "Only reviews of this many stars, 1 to 5."
   rating: Int
+  "Only reviews of this product."
   product_id: ID
+  "Only featured (true) or other (false) reviews."
   featured: Boolean
+  "Only reviews with (true) or without (false) photos."
   has_photos: Boolean
   "Free text over title, body, author and email."
   q: String
@@ -8870,34 +9933,45 @@ input ReviewFilter {
 
 "Reviews per status under the filter's other conditions: {all, pending, published, rejected}."
 type ReviewCounts {
+  "Reviews of every status."
   all: Int!
+  "Reviews waiting for moderation."
   pending: Int!
+  "Reviews shown on the storefront."
   published: Int!
+  "Reviews turned down."
   rejected: Int!
 }
 
+"One moderation action on many reviews."
 input ReviewBulkInput {
   "approve, reject or delete."
   action: String!
+  "The reviews; ids of no review of the store are ignored."
   ids: [ID!]!
 }
 
+"A review's new moderation status."
 input ReviewStatusInput {
   "pending, published or rejected."
   status: String!
 }
 
+"The store's answer to a review."
 input ReviewReplyInput {
   "The store's public answer; empty removes it."
   reply: String!
 }
 
+"Whether a review is featured."
 input ReviewFeaturedInput {
+  "true highlights it on the storefront; false stops."
   featured: Boolean!
 }
 
 "What a reviews import did."
 type ReviewImportReport {
+  "Reviews the sheet added."
   created: Int!
   "Reviews already in the store (same product, author email or name, and date) that the sheet's rows replaced."
   replaced: Int!
@@ -8911,24 +9985,88 @@ type ReviewImportReport {
 
 extend type Query {
   "A page of the reviews under filter, newest first: limit of them from offset, or after cursor (README Conventions, Paging)."
-  reviews(filter: ReviewFilter, limit: Int, offset: Int, cursor: String): [Review!]! @access(scope: "reviews:read")
+  reviews(
+    "Which reviews; left out: all of them."
+    filter: ReviewFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): [Review!]! @access(scope: "reviews:read")
   "The cursor of the page after the one reviews answers for the same arguments; null when that page is the last."
-  reviewsNextCursor(filter: ReviewFilter, limit: Int, offset: Int, cursor: String): String @access(scope: "reviews:read")
-  reviewsCount(filter: ReviewFilter): Int! @access(scope: "reviews:read")
-  reviewCounts(filter: ReviewFilter): ReviewCounts! @access(scope: "reviews:read")
-  reviewsExport(filter: ReviewFilter, format: SheetFormat): Download! @access(scope: "reviews:read", role: ADMIN)
-  reviewImportTemplate(format: SheetFormat): Download! @access(scope: "reviews:read", role: ADMIN)
+  reviewsNextCursor(
+    "Which reviews; left out: all of them."
+    filter: ReviewFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): String @access(scope: "reviews:read")
+  "How many reviews match filter (limit and offset aside)."
+  reviewsCount(
+    "Which reviews; left out: all of them."
+    filter: ReviewFilter
+  ): Int! @access(scope: "reviews:read")
+  "How many reviews of each status match filter's other conditions."
+  reviewCounts(
+    "The conditions besides status; a status in it is not applied."
+    filter: ReviewFilter
+  ): ReviewCounts! @access(scope: "reviews:read")
+  "The reviews matching filter, as a sheet in the Judge.me layout."
+  reviewsExport(
+    "Which reviews; left out: all of them."
+    filter: ReviewFilter
+    "CSV (when left out) or XLSX."
+    format: SheetFormat
+  ): Download! @access(scope: "reviews:read", role: ADMIN)
+  "A review sheet with the columns importReviews reads, filled with examples."
+  reviewImportTemplate(
+    "CSV (when left out) or XLSX."
+    format: SheetFormat
+  ): Download! @access(scope: "reviews:read", role: ADMIN)
 }
 
 extend type Mutation {
   "Applies approve, reject or delete to the listed reviews; returns how many changed."
-  bulkUpdateReviews(input: ReviewBulkInput!): Int! @access(scope: "reviews:write")
-  deleteReview(id: ID!): Boolean! @access(scope: "reviews:write")
-  setReviewFeatured(id: ID!, input: ReviewFeaturedInput!): Review! @access(scope: "reviews:write")
-  replyToReview(id: ID!, input: ReviewReplyInput!): Review! @access(scope: "reviews:write")
-  setReviewStatus(id: ID!, input: ReviewStatusInput!): Review! @access(scope: "reviews:write")
+  bulkUpdateReviews(
+    "The action and the reviews."
+    input: ReviewBulkInput!
+  ): Int! @access(scope: "reviews:write")
+  "Deletes a review; true when done."
+  deleteReview(
+    "The review's id."
+    id: ID!
+  ): Boolean! @access(scope: "reviews:write")
+  "Features a review, or stops featuring it."
+  setReviewFeatured(
+    "The review's id."
+    id: ID!
+    "Whether to feature it."
+    input: ReviewFeaturedInput!
+  ): Review! @access(scope: "reviews:write")
+  "Sets or removes the store's public answer."
+  replyToReview(
+    "The review's id."
+    id: ID!
+    "The answer."
+    input: ReviewReplyInput!
+  ): Review! @access(scope: "reviews:write")
+  "Moderates a review."
+  setReviewStatus(
+    "The review's id."
+    id: ID!
+    "The new status."
+    input: ReviewStatusInput!
+  ): Review! @access(scope: "reviews:write")
   "Imports reviews from a CSV or XLSX sheet in the Judge.me layout (format read from the content)."
-  importReviews(file: Upload!): ReviewImportReport! @access(scope: "reviews:write")
+  importReviews(
+    "The sheet: a GraphQL multipart upload (REST: the raw body or a file part)."
+    file: Upload!
+  ): ReviewImportReport! @access(scope: "reviews:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `# The storeadmin graph. Field names are the spec's, verbatim, so that a REST
@@ -8946,14 +10084,21 @@ forgetting one). On an object type it applies to every field below the root
 that returns the type: a key without the scope gets null there, with a
 FORBIDDEN error, and the rest of the answer.
 """
-directive @access(scope: String!, role: Role) on FIELD_DEFINITION | OBJECT
+directive @access(
+  "The scope needed: <resource>:read or <resource>:write."
+  scope: String!
+  "The least role needed; left out: ADMIN for a mutation, STAFF for a query."
+  role: Role
+) on FIELD_DEFINITION | OBJECT
 
 "No API key may call this field, whatever its scopes or role: it answers FORBIDDEN."
 directive @keysRefused on FIELD_DEFINITION
 
 "Store roles, lowest first. ADMIN holds everything STAFF holds."
 enum Role {
+  "Reads what its scopes allow; writes nothing."
   STAFF
+  "Reads and writes what its scopes allow."
   ADMIN
 }
 
@@ -8963,7 +10108,9 @@ scalar Time
 "Any JSON value, passed through untouched."
 scalar JSON
 
+"The reads: every field needs a key with its @access scope and role."
 type Query
+"The writes: every field needs an ADMIN key with its @access scope."
 type Mutation
 
 "A file upload: a multipart request part (GraphQL multipart request spec), or the raw body or ` + "`" + `file` + "`" + ` part of a REST request."
@@ -8971,38 +10118,53 @@ scalar Upload
 
 "A generated file: fetch ` + "`" + `url` + "`" + ` (no key needed, it is signed) before ` + "`" + `expires_at` + "`" + `. REST routes stream the bytes instead."
 type Download {
+  "The file's name: what it holds, the time it was made and its extension, e.g. product_template_20261124-061500.csv."
   filename: String!
+  "The file's media type, e.g. text/csv or the XLSX type."
   content_type: String!
+  "A signed URL to fetch the file from, without a key."
   url: String!
+  "When url stops working."
   expires_at: Time!
 }
 
 "Which spreadsheet format a download is written in."
 enum SheetFormat {
+  "Comma-separated values, UTF-8."
   CSV
+  "An Excel workbook (Office Open XML)."
   XLSX
 }
 
 "The result of a bulk write: how many records it changed, and which."
 type BulkResult {
+  "The ids of the records it changed."
   ids: [Int!]!
+  "How many records it changed."
   count: Int!
 }
 `, BuiltIn: false},
 	{Name: "../schema/settings.graphqls", Input: `"One namespaced setting of the store."
 type StoreSetting {
+  "The group it belongs to, e.g. tax."
   namespace: String!
+  "Its name within the namespace, e.g. charge_on_shipping."
   key: String!
+  "Its value, any JSON."
   value: JSON
+  "When it was last written."
   updated_at: Time!
 }
 
 "The address of a setting that was written."
 type StoreSettingRef {
+  "The setting's namespace."
   namespace: String!
+  "The setting's key."
   key: String!
 }
 
+"One setting to write."
 input StoreSettingInput {
   "Lower-case letters, digits, dots, dashes and underscores; up to 64 characters."
   namespace: String!
@@ -9013,18 +10175,35 @@ input StoreSettingInput {
 }
 
 extend type Query {
-  storeSettings(namespace: String, limit: Int, offset: Int): [StoreSetting!]! @access(scope: "settings:read")
-  storeSettingsCount(namespace: String): Int! @access(scope: "settings:read")
+  "A page of the store's settings, by namespace and key."
+  storeSettings(
+    "Only this namespace's settings; left out: all."
+    namespace: String
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [StoreSetting!]! @access(scope: "settings:read")
+  "How many settings the store has (in namespace, when given)."
+  storeSettingsCount(
+    "Only this namespace's settings; left out: all."
+    namespace: String
+  ): Int! @access(scope: "settings:read")
 }
 
 extend type Mutation {
   "Creates or replaces one setting."
-  putStoreSetting(input: StoreSettingInput!): StoreSettingRef! @access(scope: "settings:write")
+  putStoreSetting(
+    "The setting's namespace, key and value."
+    input: StoreSettingInput!
+  ): StoreSettingRef! @access(scope: "settings:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/shipping.graphqls", Input: `"Where a store ships to, with the rates it charges there."
 type ShippingZone {
+  "The shipping zone's id."
   id: Int!
+  "Its name, e.g. Domestic or Europe."
   name: String!
   "ISO 3166-1 alpha-2 codes, upper case; * is the rest of the world."
   countries: [String!]!
@@ -9040,58 +10219,119 @@ type ShippingZone {
 
 "A price for shipping to a zone, for orders within its bounds."
 type ShippingRate @access(scope: "shipping:read") {
+  "The shipping rate's id."
   id: Int!
+  "The zone it belongs to."
   zone_id: Int!
+  "Its name, as shoppers see it, e.g. Standard or Express."
   name: String!
+  "What it charges, in minor units of the store's currency (cents)."
   price_cents: Int!
+  "Its place among the zone's rates."
   position: Int!
   "Bounds on the order's total weight and subtotal, inclusive; null: unbounded."
   min_weight_grams: Int
+  "Upper bound on the shipped weight, in grams, inclusive; null: none."
   max_weight_grams: Int
+  "Lower bound on the subtotal, in minor units, inclusive; null: none."
   min_subtotal_cents: Int
+  "Upper bound on the subtotal, in minor units, inclusive; null: none."
   max_subtotal_cents: Int
 }
 
 "A zone to create, or on update the fields to change (left out: unchanged)."
 input ShippingZoneInput {
+  "1 to 255 characters; required on create."
   name: String
+  "At least one ISO 3166-1 alpha-2 code (either case), or * for every country no zone lists; required on create."
   countries: [String!]
+  "0 to 1,000,000; left out on create: after the last zone."
   position: Int
+  "A rate of this zone; null clears it."
   default_rate_id: Int
 }
 
 "A rate to create, or on update the fields to change (left out: unchanged; null clears a bound)."
 input ShippingRateInput {
+  "1 to 255 characters; required on create."
   name: String
+  "What it charges, in minor units, 0 or more; required on create."
   price_cents: Int
+  "Its place among the zone's rates; left out on create: last."
   position: Int
+  "Lower bound on the weight, in grams, 0 or more; null: none."
   min_weight_grams: Int
+  "Upper bound on the weight, in grams, at least min_weight_grams; null: none."
   max_weight_grams: Int
+  "Lower bound on the subtotal, in minor units, 0 or more; null: none."
   min_subtotal_cents: Int
+  "Upper bound on the subtotal, in minor units, at least min_subtotal_cents; null: none."
   max_subtotal_cents: Int
 }
 
 extend type Query {
   "By position."
-  shippingZones(limit: Int, offset: Int): [ShippingZone!]! @access(scope: "shipping:read")
+  shippingZones(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [ShippingZone!]! @access(scope: "shipping:read")
+  "How many shipping zones the store has."
   shippingZonesCount: Int! @access(scope: "shipping:read")
-  shippingZone(id: Int!): ShippingZone! @access(scope: "shipping:read")
+  "One shipping zone by id, with its rates; NOT_FOUND when the store has none with it."
+  shippingZone(
+    "The shipping zone's id."
+    id: Int!
+  ): ShippingZone! @access(scope: "shipping:read")
 }
 
 extend type Mutation {
-  createShippingZone(input: ShippingZoneInput!): ShippingZone! @access(scope: "shipping:write")
-  updateShippingZone(id: Int!, input: ShippingZoneInput!): ShippingZone! @access(scope: "shipping:write")
+  "Creates a zone, without rates."
+  createShippingZone(
+    "The new zone; name and countries are required."
+    input: ShippingZoneInput!
+  ): ShippingZone! @access(scope: "shipping:write")
+  "Changes the fields sent."
+  updateShippingZone(
+    "The shipping zone's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: ShippingZoneInput!
+  ): ShippingZone! @access(scope: "shipping:write")
   "Deletes the zone and its rates."
-  deleteShippingZone(id: Int!): Boolean! @access(scope: "shipping:write")
-  createShippingRate(zoneId: Int!, input: ShippingRateInput!): ShippingRate! @access(scope: "shipping:write")
-  updateShippingRate(id: Int!, input: ShippingRateInput!): ShippingRate! @access(scope: "shipping:write")
-  deleteShippingRate(id: Int!): Boolean! @access(scope: "shipping:write")
+  deleteShippingZone(
+    "The shipping zone's id."
+    id: Int!
+  ): Boolean! @access(scope: "shipping:write")
+  "Adds a rate to a zone."
+  createShippingRate(
+    "The shipping zone's id."
+    zoneId: Int!
+    "The new rate; name and price_cents are required."
+    input: ShippingRateInput!
+  ): ShippingRate! @access(scope: "shipping:write")
+  "Changes the fields sent; the result is checked whole (a minimum above the stored maximum is a 400)."
+  updateShippingRate(
+    "The shipping rate's id."
+    id: Int!
+    "The fields to change; left out: kept, null: cleared."
+    input: ShippingRateInput!
+  ): ShippingRate! @access(scope: "shipping:write")
+  "Deletes a rate (a zone whose default it was loses its default); true when done."
+  deleteShippingRate(
+    "The shipping rate's id."
+    id: Int!
+  ): Boolean! @access(scope: "shipping:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/staff.graphqls", Input: `"A person with access to the store's dashboard."
 type StoreMember {
+  "The person's user id."
   user_id: Int!
+  "Their email."
   email: String!
+  "Their name; empty when unknown."
   name: String!
   "owner, admin or staff."
   role: String!
@@ -9099,8 +10339,11 @@ type StoreMember {
   status: String!
 }
 
+"A person to invite to the store's dashboard."
 input MemberInviteInput {
+  "Their email."
   email: String!
+  "Their name; left out: empty."
   name: String
   "admin or staff."
   role: String!
@@ -9108,35 +10351,65 @@ input MemberInviteInput {
 
 "What an invitation did: added is true when the person already had an account."
 type MemberInvitation {
+  "true when the person already had an account and became an active member at once; false when an account was made for them and they are invited."
   added: Boolean!
+  "The new member (status active or invited)."
   invited: StoreMember
 }
 
+"A member's new role."
 input MemberUpdateInput {
+  "admin or staff."
   role: String!
 }
 
 extend type Query {
-  members(limit: Int, offset: Int): [StoreMember!]! @access(scope: "staff:read")
+  "A page of the store's team: the owner, then admins, then staff, each by email."
+  members(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [StoreMember!]! @access(scope: "staff:read")
+  "How many members the store has."
   membersCount: Int! @access(scope: "staff:read")
 }
 
 extend type Mutation {
-  inviteMember(input: MemberInviteInput!): MemberInvitation! @access(scope: "staff:write") @keysRefused
-  updateMember(userId: Int!, input: MemberUpdateInput!): Boolean! @access(scope: "staff:write") @keysRefused
-  removeMember(userId: Int!): Boolean! @access(scope: "staff:write") @keysRefused
+  "Invites a person to the dashboard. Refused to every key."
+  inviteMember(
+    "Who, and with which role."
+    input: MemberInviteInput!
+  ): MemberInvitation! @access(scope: "staff:write") @keysRefused
+  "Changes a member's role; true when done. Refused to every key."
+  updateMember(
+    "The member's user id."
+    userId: Int!
+    "The new role."
+    input: MemberUpdateInput!
+  ): Boolean! @access(scope: "staff:write") @keysRefused
+  "Removes a member from the store; true when done. Refused to every key."
+  removeMember(
+    "The member's user id."
+    userId: Int!
+  ): Boolean! @access(scope: "staff:write") @keysRefused
 }
 `, BuiltIn: false},
 	{Name: "../schema/store.graphqls", Input: `"A store's profile."
 type Store {
+  "The store's id."
   id: Int!
+  "Its unique name among stores, e.g. acme."
   handle: String!
+  "Its name, as shoppers see it."
   name: String!
   "active or closed."
   status: String!
   "Whether the storefront answers shoppers; PUT /store/storefront-enabled switches it."
   storefront_enabled: Boolean!
+  "The email shoppers write to; empty when unset."
   contact_email: String!
+  "The phone shoppers call; empty when unset."
   contact_phone: String!
   "ISO 4217 code, e.g. USD."
   currency: String!
@@ -9146,25 +10419,39 @@ type Store {
   timezone: String!
   "g, kg, lb or oz."
   weight_unit: String!
+  "Put before order numbers, e.g. #; empty when none."
   order_number_prefix: String!
+  "Put after order numbers; empty when none."
   order_number_suffix: String!
   "Postal address as an object (address1, address2, city, province, zip, country ...)."
   address: JSON!
+  "When the store was created."
   created_at: Time!
+  "When the profile last changed."
   updated_at: Time!
 }
 
 "Changes to the profile; fields left out keep their value."
 input StoreUpdateInput {
+  "1 to 255 characters."
   name: String
+  "An email address, or empty."
   contact_email: String
+  "Digits, spaces and + ( ) - . /, at most 32 characters; or empty."
   contact_phone: String
+  "ISO 4217 code, e.g. USD."
   currency: String
+  "BCP 47 language tag, e.g. en-US."
   locale: String
+  "IANA time zone, e.g. Europe/Berlin."
   timezone: String
+  "g, kg, lb or oz."
   weight_unit: String
+  "Put before new orders' numbers; at most 16 characters."
   order_number_prefix: String
+  "Put after new orders' numbers; at most 16 characters."
   order_number_suffix: String
+  "Postal address as an object (address1, address2, city, province, zip, country ...)."
   address: JSON
 }
 
@@ -9178,8 +10465,16 @@ extend type Query {
 }
 
 extend type Mutation {
-  updateStore(input: StoreUpdateInput!): Store! @access(scope: "store:write")
-  setStorefrontEnabled(enabled: Boolean!): Store! @access(scope: "store:write")
+  "Changes the profile fields sent."
+  updateStore(
+    "The fields to change; fields left out keep their value."
+    input: StoreUpdateInput!
+  ): Store! @access(scope: "store:write")
+  "Switches the storefront on or off."
+  setStorefrontEnabled(
+    "true: shoppers can visit the storefront; false: it is closed to them."
+    enabled: Boolean!
+  ): Store! @access(scope: "store:write")
   "Closes the store for good. Refused to every key."
   closeStore: Store! @access(scope: "store:write") @keysRefused
 }
@@ -9189,7 +10484,9 @@ A sales tax rate for a country, or for one province (state, region) of it.
 A province's rate adds to its country's (GST + PST); README "Tax" has the rules.
 """
 type TaxRate {
+  "The tax rate's id."
   id: Int!
+  "Its name on receipts, e.g. GST or VAT."
   name: String!
   "ISO 3166-1 alpha-2, upper case."
   country: String!
@@ -9197,6 +10494,7 @@ type TaxRate {
   province: String!
   "Basis points: 825 = 8.25%."
   rate_bps: Int!
+  "Its place in the list, within its country and province."
   position: Int!
   "Says which other rate covers the same region; null when none."
   region_warning: String
@@ -9204,34 +10502,65 @@ type TaxRate {
 
 "A rate to create, or on update the fields to change (left out: unchanged)."
 input TaxRateInput {
+  "Its name on receipts; required on create."
   name: String
+  "ISO 3166-1 alpha-2 code (either case); required on create."
   country: String
+  "ISO 3166-2 subdivision code without the country; empty or left out: the whole country."
   province: String
+  "Basis points, 0 to 10000 (825 = 8.25%); required on create."
   rate_bps: Int
+  "Its place in the list; left out: last."
   position: Int
 }
 
 extend type Query {
   "By country, province and position."
-  taxRates(limit: Int, offset: Int): [TaxRate!]! @access(scope: "tax:read")
+  taxRates(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [TaxRate!]! @access(scope: "tax:read")
+  "How many tax rates the store has."
   taxRatesCount: Int! @access(scope: "tax:read")
 }
 
 extend type Mutation {
-  createTaxRate(input: TaxRateInput!): TaxRate! @access(scope: "tax:write")
-  updateTaxRate(id: Int!, input: TaxRateInput!): TaxRate! @access(scope: "tax:write")
-  deleteTaxRate(id: Int!): Boolean! @access(scope: "tax:write")
+  "Creates a tax rate."
+  createTaxRate(
+    "The new rate; name, country and rate_bps are required."
+    input: TaxRateInput!
+  ): TaxRate! @access(scope: "tax:write")
+  "Changes the fields sent."
+  updateTaxRate(
+    "The tax rate's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: TaxRateInput!
+  ): TaxRate! @access(scope: "tax:write")
+  "Deletes a tax rate; true when done."
+  deleteTaxRate(
+    "The tax rate's id."
+    id: Int!
+  ): Boolean! @access(scope: "tax:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/webhooks.graphqls", Input: `"A subscriber URL that receives signed events for its topics."
 type WebhookSubscription {
+  "The subscription's id."
   id: Int!
+  "Where events are POSTed."
   url: String!
+  "The topics it receives (order.paid, order.refunded, ...; webhookTopics lists them)."
   topics: [String!]!
+  "Whether events are sent to it; false when paused, by hand or by the events engine after repeated failures."
   active: Boolean!
   "The signing secret: only in the answer that creates the subscription."
   secret: String
+  "When it was created."
   created_at: Time!
+  "When it last changed."
   updated_at: Time!
   "The 20 newest deliveries, newest first; webhookDeliveries pages through all."
   recent_deliveries: [WebhookDelivery!]!
@@ -9239,21 +10568,31 @@ type WebhookSubscription {
 
 "One event sent (or being sent) to one subscription."
 type WebhookDelivery {
+  "The delivery's id: the X-Shop-Delivery-Id header."
   id: Int!
+  "The event's id: the X-Shop-Event-Id header, the same on every retry; de-duplicate on it."
   event_id: Int!
+  "The event's topic, e.g. order.refunded."
   topic: String!
   "pending, succeeded or failed."
   status: String!
+  "Attempts made so far."
   attempts: Int!
+  "The HTTP status of the last attempt; 0 when none was received."
   last_status_code: Int!
+  "What went wrong on the last attempt; empty when nothing."
   last_error: String!
+  "When the event was recorded."
   created_at: Time!
+  "When the delivery last changed."
   updated_at: Time!
 }
 
+"A new subscription."
 input WebhookInput {
   "An absolute http or https URL."
   url: String!
+  "The topics to receive; at least one of webhookTopics."
   topics: [String!]!
   "Defaults to true."
   active: Boolean
@@ -9261,27 +10600,69 @@ input WebhookInput {
 
 "Changes to a subscription; fields left out keep their value."
 input WebhookUpdateInput {
+  "An absolute http or https URL."
   url: String
+  "The topics to receive; replaces the list."
   topics: [String!]
+  "false pauses the subscription, true resumes it."
   active: Boolean
 }
 
 extend type Query {
-  webhooks(limit: Int, offset: Int): [WebhookSubscription!]! @access(scope: "webhooks:read")
+  "A page of the store's subscriptions, oldest first."
+  webhooks(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [WebhookSubscription!]! @access(scope: "webhooks:read")
+  "How many subscriptions the store has."
   webhooksCount: Int! @access(scope: "webhooks:read")
-  webhook(id: Int!): WebhookSubscription! @access(scope: "webhooks:read")
+  "One subscription by id; NOT_FOUND when the store has none with it."
+  webhook(
+    "The subscription's id."
+    id: Int!
+  ): WebhookSubscription! @access(scope: "webhooks:read")
   "The topics a subscription can name."
   webhookTopics: [String!]! @access(scope: "webhooks:read")
   "Recent deliveries of one subscription, newest first; status filters them."
-  webhookDeliveries(id: Int!, status: String, limit: Int, offset: Int): [WebhookDelivery!]! @access(scope: "webhooks:read")
-  webhookDeliveriesCount(id: Int!, status: String): Int! @access(scope: "webhooks:read")
+  webhookDeliveries(
+    "The subscription's id."
+    id: Int!
+    "pending, succeeded or failed; left out: every status."
+    status: String
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [WebhookDelivery!]! @access(scope: "webhooks:read")
+  "How many deliveries webhookDeliveries has for the same subscription and status."
+  webhookDeliveriesCount(
+    "The subscription's id."
+    id: Int!
+    "pending, succeeded or failed; left out: every status."
+    status: String
+  ): Int! @access(scope: "webhooks:read")
 }
 
 extend type Mutation {
   "Creates a subscription and returns its signing secret, once."
-  createWebhook(input: WebhookInput!): WebhookSubscription! @access(scope: "webhooks:write")
-  updateWebhook(id: Int!, input: WebhookUpdateInput!): WebhookSubscription! @access(scope: "webhooks:write")
-  deleteWebhook(id: Int!): Boolean! @access(scope: "webhooks:write")
+  createWebhook(
+    "The new subscription."
+    input: WebhookInput!
+  ): WebhookSubscription! @access(scope: "webhooks:write")
+  "Changes the fields sent."
+  updateWebhook(
+    "The subscription's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: WebhookUpdateInput!
+  ): WebhookSubscription! @access(scope: "webhooks:write")
+  "Deletes a subscription and its deliveries; true when done."
+  deleteWebhook(
+    "The subscription's id."
+    id: Int!
+  ): Boolean! @access(scope: "webhooks:write")
 }
 `, BuiltIn: false},
 }

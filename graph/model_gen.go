@@ -11,50 +11,74 @@ import (
 	"time"
 )
 
+// A new API key.
 type APIKeyInput struct {
+	// A name for people; required.
 	Name string `json:"name"`
 	// admin or staff; capped by the creator's own role.
-	Role      string     `json:"role"`
-	Scopes    []string   `json:"scopes,omitempty"`
+	Role string `json:"role"`
+	// Scopes to grant (resource:read or resource:write); left out or empty: every scope the role allows.
+	Scopes []string `json:"scopes,omitempty"`
+	// When the key stops working; left out: never.
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
+// Sets one ad-platform category on many products.
 type BulkAdplatformCategoryInput struct {
-	Ids                  []int64 `json:"ids"`
-	AdplatformCategoryID int64   `json:"adplatform_category_id"`
+	// The products to change; ids of no product of the store are ignored.
+	Ids []int64 `json:"ids"`
+	// The ad platforms' (Google) product taxonomy id; 0 clears it.
+	AdplatformCategoryID int64 `json:"adplatform_category_id"`
 }
 
 // The result of a bulk write: how many records it changed, and which.
 type BulkResult struct {
-	Ids   []int64 `json:"ids"`
-	Count int64   `json:"count"`
+	// The ids of the records it changed.
+	Ids []int64 `json:"ids"`
+	// How many records it changed.
+	Count int64 `json:"count"`
 }
 
 // A new bundle; or, on update, the fields to change (left out: unchanged; lists, when sent, replace).
 type BundleInput struct {
+	// Its name; required on create.
 	Title *string `json:"title,omitempty"`
 	// Defaults to true.
 	Enabled *bool `json:"enabled,omitempty"`
 	// all (default), products or collections.
-	AppliesTo              *string `json:"applies_to,omitempty"`
-	IncludePlainItems      *bool   `json:"include_plain_items,omitempty"`
-	VariantSelectors       *bool   `json:"variant_selectors,omitempty"`
-	VariantSelectorsSingle *bool   `json:"variant_selectors_single,omitempty"`
-	ProductIds             []int64 `json:"product_ids,omitempty"`
-	CollectionIds          []int64 `json:"collection_ids,omitempty"`
+	AppliesTo *string `json:"applies_to,omitempty"`
+	// Whether items outside the tiers still show as plain items; default false.
+	IncludePlainItems *bool `json:"include_plain_items,omitempty"`
+	// Whether the shopper picks a variant for each item; default false.
+	VariantSelectors *bool `json:"variant_selectors,omitempty"`
+	// Whether one variant picker serves every item; default false.
+	VariantSelectorsSingle *bool `json:"variant_selectors_single,omitempty"`
+	// applies_to products: the products it applies to.
+	ProductIds []int64 `json:"product_ids,omitempty"`
+	// applies_to collections: the collections it applies to.
+	CollectionIds []int64 `json:"collection_ids,omitempty"`
 	// 1 to 10 tiers with distinct quantities.
 	Tiers []BundleTierInput `json:"tiers,omitempty"`
 }
 
+// One tier of a bundle; optional fields left out are 0, false or empty.
 type BundleTierInput struct {
-	Quantity     int64   `json:"quantity"`
-	DiscountBps  *int64  `json:"discount_bps,omitempty"`
-	FreeShipping *bool   `json:"free_shipping,omitempty"`
-	Label        *string `json:"label,omitempty"`
-	Title        *string `json:"title,omitempty"`
-	Caption      *string `json:"caption,omitempty"`
+	// How many items the tier is for; at least 1, distinct within the bundle.
+	Quantity int64 `json:"quantity"`
+	// Discount on each item in basis points (1000 = 10%), 0 to 10000.
+	DiscountBps *int64 `json:"discount_bps,omitempty"`
+	// Whether the tier also ships free.
+	FreeShipping *bool `json:"free_shipping,omitempty"`
+	// A short tag shown on the tier.
+	Label *string `json:"label,omitempty"`
+	// The tier's heading.
+	Title *string `json:"title,omitempty"`
+	// A line under the title.
+	Caption *string `json:"caption,omitempty"`
+	// What the shopper gets, as shown.
 	BenefitLabel *string `json:"benefit_label,omitempty"`
-	Preselected  *bool   `json:"preselected,omitempty"`
+	// Whether the storefront selects this tier first; at most one tier.
+	Preselected *bool `json:"preselected,omitempty"`
 }
 
 // A checkout. Read back from an order, it shows the checkout as the order
@@ -70,12 +94,15 @@ type Checkout struct {
 	// The billing address the shopper entered, as entered.
 	BillingAddress any `json:"billing_address,omitempty"`
 	// When the checkout started (for an order: when its checkout started, else when it was placed).
-	CreatedAt     time.Time `json:"created_at"`
-	Currency      string    `json:"currency"`
-	DiscountCents int64     `json:"discount_cents"`
+	CreatedAt time.Time `json:"created_at"`
+	// ISO 4217 code of every amount.
+	Currency string `json:"currency"`
+	// What discounts took off, in minor units (cents).
+	DiscountCents int64 `json:"discount_cents"`
 	// The discount code applied; null when none.
 	DiscountCode *string `json:"discount_code,omitempty"`
-	Email        string  `json:"email"`
+	// The shopper's email.
+	Email string `json:"email"`
 	// When the checkout can no longer be completed as it is. For the checkout of
 	// a payment awaiting capture: when the authorization lapses, or 7 days after
 	// it was made when the payment provider gave no expiry.
@@ -93,8 +120,9 @@ type Checkout struct {
 	// The storefront session the checkout happened in; null when not recorded.
 	Session *StoreeventsSession `json:"session,omitempty"`
 	// The shipping address the shopper entered, as entered.
-	ShippingAddress any   `json:"shipping_address,omitempty"`
-	ShippingCents   int64 `json:"shipping_cents"`
+	ShippingAddress any `json:"shipping_address,omitempty"`
+	// What shipping cost, in minor units.
+	ShippingCents int64 `json:"shipping_cents"`
 	// The shipping method chosen: {title, code, price_cents, carrier}.
 	ShippingLine any `json:"shipping_line,omitempty"`
 	// completed: it became an order. (The abandoned-checkouts area adds the states of checkouts that did not.)
@@ -103,10 +131,12 @@ type Checkout struct {
 	SubtotalCents int64 `json:"subtotal_cents"`
 	// A handling surcharge added at checkout; 0 when none.
 	SurchargeCents int64 `json:"surcharge_cents"`
-	TaxCents       int64 `json:"tax_cents"`
+	// The tax, in minor units.
+	TaxCents int64 `json:"tax_cents"`
 	// What happened to the checkout (and to the order it became), oldest first; the first 500 entries.
 	Timeline []CheckoutTimelineEvent `json:"timeline"`
-	TipCents int64                   `json:"tip_cents"`
+	// The shopper's tip, in minor units; 0 when none.
+	TipCents int64 `json:"tip_cents"`
 	// Names the checkout to its shopper; for a completed checkout, the order's token.
 	Token string `json:"token"`
 	// What the shopper was to pay, everything included.
@@ -128,27 +158,33 @@ type CheckoutLine struct {
 	// The unit price charged.
 	PriceCents int64 `json:"price_cents"`
 	// Custom properties the shopper entered (engraving, gift note, ...).
-	Properties any   `json:"properties,omitempty"`
-	Quantity   int64 `json:"quantity"`
+	Properties any `json:"properties,omitempty"`
+	// Units.
+	Quantity int64 `json:"quantity"`
 	// null when none.
-	Sku   *string `json:"sku,omitempty"`
-	Title string  `json:"title"`
+	Sku *string `json:"sku,omitempty"`
+	// The product's title.
+	Title string `json:"title"`
 	// null when none.
 	VariantTitle *string `json:"variant_title,omitempty"`
 }
 
 // One attempt to take the checkout's payment.
 type CheckoutPaymentAttempt struct {
+	// The amount tried, in minor units (cents).
 	AmountCents int64 `json:"amount_cents"`
 	// manual for an authorization and its captures (the merchant captures the payment); null for a sale (taken at once).
-	CaptureModel *string   `json:"capture_model,omitempty"`
-	CreatedAt    time.Time `json:"created_at"`
-	Currency     string    `json:"currency"`
+	CaptureModel *string `json:"capture_model,omitempty"`
+	// When it was tried.
+	CreatedAt time.Time `json:"created_at"`
+	// ISO 4217 code of the amount.
+	Currency string `json:"currency"`
 	// What the provider said when it failed; null otherwise.
 	Error *string `json:"error,omitempty"`
 	// How the shopper paid (visa, paypal, ...), as the provider named it.
 	PaymentMethod *string `json:"payment_method,omitempty"`
-	Provider      string  `json:"provider"`
+	// The payment provider.
+	Provider string `json:"provider"`
 	// pending, success, failure or error.
 	Status string `json:"status"`
 	// The payment transaction (the id of /orders/awaiting-capture/{id} for the authorization).
@@ -158,8 +194,9 @@ type CheckoutPaymentAttempt struct {
 // One entry of a checkout's timeline.
 type CheckoutTimelineEvent struct {
 	// The money the entry moved, when it moved some.
-	AmountCents *int64  `json:"amount_cents,omitempty"`
-	Currency    *string `json:"currency,omitempty"`
+	AmountCents *int64 `json:"amount_cents,omitempty"`
+	// ISO 4217 code of amount_cents; null without an amount.
+	Currency *string `json:"currency,omitempty"`
 	// What else the entry recorded (a note, tags, a cancel reason, ...).
 	Detail any `json:"detail,omitempty"`
 	// The provider's error code for a failed payment; null when not given.
@@ -167,10 +204,13 @@ type CheckoutTimelineEvent struct {
 	// The provider's message for a failed payment.
 	ErrorMessage *string `json:"error_message,omitempty"`
 	// created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated.
-	Name          string    `json:"name"`
-	OccurredAt    time.Time `json:"occurred_at"`
-	PaymentMethod *string   `json:"payment_method,omitempty"`
-	Provider      *string   `json:"provider,omitempty"`
+	Name string `json:"name"`
+	// When it happened.
+	OccurredAt time.Time `json:"occurred_at"`
+	// How the shopper paid, for payment entries; null otherwise.
+	PaymentMethod *string `json:"payment_method,omitempty"`
+	// The payment provider, for payment entries; null otherwise.
+	Provider *string `json:"provider,omitempty"`
 	// Who caused it: checkout, admin, api or system.
 	Source string `json:"source"`
 	// The payment transaction the entry is about.
@@ -197,57 +237,82 @@ type CheckoutTracking struct {
 	// TikTok's click id.
 	Ttclid *string `json:"ttclid,omitempty"`
 	// TikTok's browser cookie (_ttp).
-	Ttp       *string `json:"ttp,omitempty"`
+	Ttp *string `json:"ttp,omitempty"`
+	// The shopper's browser's User-Agent.
 	UserAgent *string `json:"user_agent,omitempty"`
 }
 
 // A new collection; or, on update, the fields to change (left out: unchanged).
 type CollectionInput struct {
+	// Its name; required on create.
 	Title *string `json:"title,omitempty"`
 	// Generated from the title when left out.
-	Handle      *string `json:"handle,omitempty"`
+	Handle *string `json:"handle,omitempty"`
+	// Its description.
 	Description *string `json:"description,omitempty"`
 	// manual (default) or smart; fixed once created.
-	CollectionType *string               `json:"collection_type,omitempty"`
-	Disjunctive    *bool                 `json:"disjunctive,omitempty"`
-	Rules          []CollectionRuleInput `json:"rules,omitempty"`
-	SortOrder      *string               `json:"sort_order,omitempty"`
+	CollectionType *string `json:"collection_type,omitempty"`
+	// Smart: match any rule (true) or every rule (false, the default).
+	Disjunctive *bool `json:"disjunctive,omitempty"`
+	// Smart: its rules; a manual collection takes none.
+	Rules []CollectionRuleInput `json:"rules,omitempty"`
+	// manual (default), alpha-asc, alpha-desc, price-asc, price-desc, created or created-desc.
+	SortOrder *string `json:"sort_order,omitempty"`
 	// Defaults to true.
-	Published *bool   `json:"published,omitempty"`
-	ImageSrc  *string `json:"image_src,omitempty"`
-	Seo       any     `json:"seo,omitempty"`
+	Published *bool `json:"published,omitempty"`
+	// An absolute http(s) URL (an uploaded media src is one); empty removes it.
+	ImageSrc *string `json:"image_src,omitempty"`
+	// {title, description}.
+	Seo any `json:"seo,omitempty"`
 	// Manual: the first members, in order.
 	ProductIds []int64 `json:"product_ids,omitempty"`
 }
 
 // What a collection with these fields would hold, without saving it.
 type CollectionPreview struct {
-	ID             int64     `json:"id"`
-	Handle         string    `json:"handle"`
-	Title          string    `json:"title"`
-	Description    string    `json:"description"`
-	CollectionType string    `json:"collection_type"`
-	Disjunctive    bool      `json:"disjunctive"`
-	Rules          any       `json:"rules"`
-	SortOrder      string    `json:"sort_order"`
-	Published      bool      `json:"published"`
-	ImageSrc       string    `json:"image_src"`
-	Seo            any       `json:"seo"`
-	CreatedAt      time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	// Always 0: a preview is not saved.
+	ID int64 `json:"id"`
+	// The handle it would have.
+	Handle string `json:"handle"`
+	// The title it would have.
+	Title string `json:"title"`
+	// The description it would have.
+	Description string `json:"description"`
+	// manual or smart.
+	CollectionType string `json:"collection_type"`
+	// Smart: whether a product must match any rule (true) or every rule (false).
+	Disjunctive bool `json:"disjunctive"`
+	// The rules, [{column, relation, condition}].
+	Rules any `json:"rules"`
+	// The order its products would be in.
+	SortOrder string `json:"sort_order"`
+	// Whether it would be published.
+	Published bool `json:"published"`
+	// Its image's URL; empty when none.
+	ImageSrc string `json:"image_src"`
+	// {title, description}.
+	Seo any `json:"seo"`
+	// When the preview was made.
+	CreatedAt time.Time `json:"created_at"`
+	// When the preview was made.
+	UpdatedAt time.Time `json:"updated_at"`
 	// Always 0: a preview is not in any order.
 	Position int64 `json:"position"`
 	// The lowest price among the matching products; 0 when none match.
 	PriceCents int64 `json:"price_cents"`
 	// The first matching products (at most limit, default 50), in the sort order.
-	Products      []models.CollectionMember `json:"products"`
-	ProductsCount int64                     `json:"products_count"`
+	Products []models.CollectionMember `json:"products"`
+	// How many products would match.
+	ProductsCount int64 `json:"products_count"`
 }
 
+// A product to add to a manual collection.
 type CollectionProductInput struct {
+	// The product's id.
 	ProductID int64 `json:"product_id"`
 }
 
+// The new manual order of a collection's members.
 type CollectionReorderInput struct {
 	// Members in their new order; members left out follow, in their old order.
 	ProductIds []int64 `json:"product_ids"`
@@ -255,55 +320,91 @@ type CollectionReorderInput struct {
 
 // A smart-collection rule. column: title, type, vendor, tag, variant_price, variant_compare_at_price, variant_weight, variant_inventory, variant_title. relation: equals, not_equals, greater_than, less_than, starts_with, ends_with, contains, not_contains (text columns compare case-insensitively; prices are in cents, weights in grams). A variant rule matches when any variant matches.
 type CollectionRuleInput struct {
-	Column    string `json:"column"`
-	Relation  string `json:"relation"`
+	// What the rule compares: title, type, vendor, tag, variant_price, variant_compare_at_price, variant_weight, variant_inventory or variant_title.
+	Column string `json:"column"`
+	// How: equals, not_equals, greater_than, less_than, starts_with, ends_with, contains or not_contains.
+	Relation string `json:"relation"`
+	// The value compared with, as text (a number for the price, weight and inventory columns).
 	Condition string `json:"condition"`
 }
 
 // A discount to create, or on update the fields to change (left out: unchanged).
 type DiscountInput struct {
-	Class                *string    `json:"class,omitempty"`
-	Code                 *string    `json:"code,omitempty"`
-	Type                 *string    `json:"type,omitempty"`
-	Value                *int64     `json:"value,omitempty"`
-	ValueType            *string    `json:"value_type,omitempty"`
-	AppliesTo            *string    `json:"applies_to,omitempty"`
-	MinimumSubtotalCents *int64     `json:"minimum_subtotal_cents,omitempty"`
-	StartsAt             *time.Time `json:"starts_at,omitempty"`
-	EndsAt               *time.Time `json:"ends_at,omitempty"`
-	Enabled              *bool      `json:"enabled,omitempty"`
-	UsageLimit           *int64     `json:"usage_limit,omitempty"`
-	OncePerCustomer      *bool      `json:"once_per_customer,omitempty"`
-	PerCustomerLimit     *int64     `json:"per_customer_limit,omitempty"`
-	BuyQuantity          *int64     `json:"buy_quantity,omitempty"`
-	GetQuantity          *int64     `json:"get_quantity,omitempty"`
-	GetValue             *int64     `json:"get_value,omitempty"`
-	GetValueType         *string    `json:"get_value_type,omitempty"`
-	ProductIds           []int64    `json:"product_ids,omitempty"`
-	CollectionIds        []int64    `json:"collection_ids,omitempty"`
-	BuyProductIds        []int64    `json:"buy_product_ids,omitempty"`
-	BuyCollectionIds     []int64    `json:"buy_collection_ids,omitempty"`
-	GetProductIds        []int64    `json:"get_product_ids,omitempty"`
-	GetCollectionIds     []int64    `json:"get_collection_ids,omitempty"`
+	// code (default) or automatic.
+	Class *string `json:"class,omitempty"`
+	// A code: 1 to 255 ASCII letters, digits, - and _; an automatic discount's title: any text of 1 to 255 characters. Unique per store in any case.
+	Code *string `json:"code,omitempty"`
+	// percentage, fixed_amount, free_shipping or buy_x_get_y; required on create.
+	Type *string `json:"type,omitempty"`
+	// percentage: whole percent, 1 to 100; fixed_amount: minor units, at least 1; 0 for the other types.
+	Value *int64 `json:"value,omitempty"`
+	// Follows the type (fixed_amount for fixed_amount, else percentage); when sent it must match.
+	ValueType *string `json:"value_type,omitempty"`
+	// all (default), products or collections: which lines a percentage or fixed amount takes.
+	AppliesTo *string `json:"applies_to,omitempty"`
+	// The subtotal an order needs, in minor units; 0 (default) or more.
+	MinimumSubtotalCents *int64 `json:"minimum_subtotal_cents,omitempty"`
+	// When it becomes active; null: from the start.
+	StartsAt *time.Time `json:"starts_at,omitempty"`
+	// When it stops (exclusive), after starts_at; null: never.
+	EndsAt *time.Time `json:"ends_at,omitempty"`
+	// Default true.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Orders that may use it in all, at least 1; null: no limit.
+	UsageLimit *int64 `json:"usage_limit,omitempty"`
+	// Each customer (by email) may use it once; default false.
+	OncePerCustomer *bool `json:"once_per_customer,omitempty"`
+	// Uses per customer, at least 1; null: no limit.
+	PerCustomerLimit *int64 `json:"per_customer_limit,omitempty"`
+	// buy_x_get_y: units to buy, at least 1.
+	BuyQuantity *int64 `json:"buy_quantity,omitempty"`
+	// buy_x_get_y: units that get the discount, at least 1.
+	GetQuantity *int64 `json:"get_quantity,omitempty"`
+	// buy_x_get_y: percent off, 1 to 100 (100 = free), or minor units off, at least 1, by get_value_type.
+	GetValue *int64 `json:"get_value,omitempty"`
+	// buy_x_get_y: percentage (default) or fixed_amount.
+	GetValueType *string `json:"get_value_type,omitempty"`
+	// applies_to products: the products, at least one.
+	ProductIds []int64 `json:"product_ids,omitempty"`
+	// applies_to collections: the collections, at least one.
+	CollectionIds []int64 `json:"collection_ids,omitempty"`
+	// buy_x_get_y: products that count as bought; empty: any.
+	BuyProductIds []int64 `json:"buy_product_ids,omitempty"`
+	// buy_x_get_y: collections whose products count as bought; empty: any.
+	BuyCollectionIds []int64 `json:"buy_collection_ids,omitempty"`
+	// buy_x_get_y: products that get the discount; empty: any.
+	GetProductIds []int64 `json:"get_product_ids,omitempty"`
+	// buy_x_get_y: collections whose products get the discount; empty: any.
+	GetCollectionIds []int64 `json:"get_collection_ids,omitempty"`
 }
 
 // A generated file: fetch `url` (no key needed, it is signed) before `expires_at`. REST routes stream the bytes instead.
 type Download struct {
-	Filename    string    `json:"filename"`
-	ContentType string    `json:"content_type"`
-	URL         string    `json:"url"`
-	ExpiresAt   time.Time `json:"expires_at"`
+	// The file's name: what it holds, the time it was made and its extension, e.g. product_template_20261124-061500.csv.
+	Filename string `json:"filename"`
+	// The file's media type, e.g. text/csv or the XLSX type.
+	ContentType string `json:"content_type"`
+	// A signed URL to fetch the file from, without a key.
+	URL string `json:"url"`
+	// When url stops working.
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // Contact and addresses; left out: unchanged.
 type DraftContactInput struct {
-	Email           *string `json:"email,omitempty"`
-	ShippingAddress any     `json:"shipping_address,omitempty"`
-	BillingAddress  any     `json:"billing_address,omitempty"`
-	Note            *string `json:"note,omitempty"`
-	Tags            any     `json:"tags,omitempty"`
+	// The shopper's email.
+	Email *string `json:"email,omitempty"`
+	// The shipping address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); country_code, when sent, is an ISO 3166-1 alpha-2 code. Its country_code and province_code decide the shipping rates and tax. An empty object clears it.
+	ShippingAddress any `json:"shipping_address,omitempty"`
+	// The billing address, shaped as shipping_address; it decides the rates and tax when there is no shipping address.
+	BillingAddress any `json:"billing_address,omitempty"`
+	// The merchant's note.
+	Note *string `json:"note,omitempty"`
+	// A list of tags, or one comma-separated string.
+	Tags any `json:"tags,omitempty"`
 }
 
+// The discount code a draft uses.
 type DraftDiscountInput struct {
 	// A discount code of the store; empty removes the code.
 	Code string `json:"code"`
@@ -312,38 +413,58 @@ type DraftDiscountInput struct {
 // A line: a catalogue variant (variant_id; title, SKU, price and weight come
 // from it unless sent), or a custom line (title and price_cents required).
 type DraftLineInput struct {
-	VariantID        *int64  `json:"variant_id,omitempty"`
-	Quantity         int64   `json:"quantity"`
-	Title            *string `json:"title,omitempty"`
-	PriceCents       *int64  `json:"price_cents,omitempty"`
-	Sku              *string `json:"sku,omitempty"`
-	RequiresShipping *bool   `json:"requires_shipping,omitempty"`
-	Taxable          *bool   `json:"taxable,omitempty"`
-	WeightGrams      *int64  `json:"weight_grams,omitempty"`
+	// The catalogue variant; left out: a custom line.
+	VariantID *int64 `json:"variant_id,omitempty"`
+	// Units, 1 to 100,000.
+	Quantity int64 `json:"quantity"`
+	// The line's title; required on a custom line.
+	Title *string `json:"title,omitempty"`
+	// The unit price in minor units (cents); required on a custom line.
+	PriceCents *int64 `json:"price_cents,omitempty"`
+	// The SKU; left out: the variant's, or none.
+	Sku *string `json:"sku,omitempty"`
+	// Whether it needs shipping; left out: the variant's, or true.
+	RequiresShipping *bool `json:"requires_shipping,omitempty"`
+	// Whether tax applies; left out: the variant's, or true.
+	Taxable *bool `json:"taxable,omitempty"`
+	// Unit weight in grams; left out: the variant's, or 0.
+	WeightGrams *int64 `json:"weight_grams,omitempty"`
 }
 
+// A new draft order; every field is optional.
 type DraftOrderInput struct {
-	Email           *string          `json:"email,omitempty"`
-	Lines           []DraftLineInput `json:"lines,omitempty"`
-	ShippingAddress any              `json:"shipping_address,omitempty"`
-	BillingAddress  any              `json:"billing_address,omitempty"`
-	Note            *string          `json:"note,omitempty"`
+	// The shopper's email.
+	Email *string `json:"email,omitempty"`
+	// Its lines, in order.
+	Lines []DraftLineInput `json:"lines,omitempty"`
+	// The shipping address: an object of text fields (first_name, last_name, address1, city, province_code, zip, country_code ...); country_code, when sent, is an ISO 3166-1 alpha-2 code. Its country_code and province_code decide the shipping rates and tax. An empty object clears it.
+	ShippingAddress any `json:"shipping_address,omitempty"`
+	// The billing address, shaped as shipping_address; it decides the rates and tax when there is no shipping address.
+	BillingAddress any `json:"billing_address,omitempty"`
+	// The merchant's note.
+	Note *string `json:"note,omitempty"`
 	// A list of tags, or one comma-separated string.
-	Tags           any     `json:"tags,omitempty"`
-	DiscountCode   *string `json:"discount_code,omitempty"`
-	ShippingRateID *int64  `json:"shipping_rate_id,omitempty"`
+	Tags any `json:"tags,omitempty"`
+	// A discount code of the store to apply.
+	DiscountCode *string `json:"discount_code,omitempty"`
+	// The shipping rate to charge (one draftOrderShippingRates lists).
+	ShippingRateID *int64 `json:"shipping_rate_id,omitempty"`
 }
 
 // A draft just paid, and the order it became.
 type DraftOrderPaid struct {
-	OrderID            int64  `json:"order_id"`
-	OrderNumber        int64  `json:"order_number"`
+	// The new order's id.
+	OrderID int64 `json:"order_id"`
+	// The new order's number.
+	OrderNumber int64 `json:"order_number"`
+	// The new order's number with the store's prefix and suffix: #1001.
 	OrderNumberDisplay string `json:"order_number_display"`
 	// The draft's id.
 	ID int64 `json:"id"`
 	// The draft's lines, as the order's lines were made from them.
-	Lines      []models.DraftOrderLine `json:"lines"`
-	DraftOrder *models.DraftOrder      `json:"draft_order"`
+	Lines []models.DraftOrderLine `json:"lines"`
+	// The draft, now completed.
+	DraftOrder *models.DraftOrder `json:"draft_order"`
 	// Null, with a FORBIDDEN error, for a key without orders:read (the draft is paid all the same).
 	Order *models.Order `json:"order,omitempty"`
 }
@@ -351,7 +472,8 @@ type DraftOrderPaid struct {
 // How the draft was paid, recorded on the order's transaction.
 type DraftPaymentInput struct {
 	// Defaults to manual.
-	Provider      *string `json:"provider,omitempty"`
+	Provider *string `json:"provider,omitempty"`
+	// How the shopper paid, in the merchant's words; left out: none recorded.
 	PaymentMethod *string `json:"payment_method,omitempty"`
 	// The payment's reference at the provider.
 	ExternalID *string `json:"external_id,omitempty"`
@@ -359,11 +481,15 @@ type DraftPaymentInput struct {
 
 // A shipping rate a draft can take: its zone matches the shipping address and its bounds the draft's weight and subtotal.
 type DraftShippingRate struct {
-	RateID     int64  `json:"rate_id"`
-	Name       string `json:"name"`
-	PriceCents int64  `json:"price_cents"`
+	// The shipping rate's id, for setDraftOrderShippingRate.
+	RateID int64 `json:"rate_id"`
+	// The rate's name.
+	Name string `json:"name"`
+	// Its price for this draft, in minor units (cents).
+	PriceCents int64 `json:"price_cents"`
 }
 
+// The shipping rate a draft charges.
 type DraftShippingRateInput struct {
 	// A rate of GET .../shipping-rates; 0 removes shipping.
 	RateID int64 `json:"rate_id"`
@@ -381,33 +507,47 @@ type FulfillmentCancelled struct {
 
 // A shipment just created, with the order's fulfilment status after it.
 type FulfillmentCreated struct {
-	Fulfillment       *models.Fulfillment `json:"fulfillment"`
-	FulfillmentStatus string              `json:"fulfillment_status"`
+	// The new shipment.
+	Fulfillment *models.Fulfillment `json:"fulfillment"`
+	// The order's fulfilment status after it: partial or fulfilled.
+	FulfillmentStatus string `json:"fulfillment_status"`
 }
 
 // A shipment. Without line_items it carries everything left to ship. A known
 // carrier (UPS, USPS, FedEx, DHL) without tracking_url gets the carrier's
 // tracking link.
 type FulfillmentInput struct {
-	LineItems      []FulfillmentLineInput `json:"line_items,omitempty"`
-	Carrier        *string                `json:"carrier,omitempty"`
-	TrackingNumber *string                `json:"tracking_number,omitempty"`
-	TrackingURL    *string                `json:"tracking_url,omitempty"`
-	Note           *string                `json:"note,omitempty"`
+	// The lines and quantities to ship; left out: everything left to ship.
+	LineItems []FulfillmentLineInput `json:"line_items,omitempty"`
+	// The carrier, e.g. UPS.
+	Carrier *string `json:"carrier,omitempty"`
+	// The carrier's tracking number.
+	TrackingNumber *string `json:"tracking_number,omitempty"`
+	// The tracking page; left out for a known carrier: its tracking link.
+	TrackingURL *string `json:"tracking_url,omitempty"`
+	// A note on the shipment.
+	Note *string `json:"note,omitempty"`
 }
 
+// Units of one order line to ship.
 type FulfillmentLineInput struct {
+	// The order line.
 	LineItemID int64 `json:"line_item_id"`
-	Quantity   int64 `json:"quantity"`
+	// Units to ship; at most those left to ship.
+	Quantity int64 `json:"quantity"`
 }
 
+// A list of record ids to act on.
 type IdsInput struct {
+	// The records' ids; ids of no record of the store are ignored.
 	Ids []int64 `json:"ids"`
 }
 
 // What an import did, row by row.
 type ImportReport struct {
+	// Products the sheet created.
 	Created int64 `json:"created"`
+	// Existing products (by handle) the sheet updated.
 	Updated int64 `json:"updated"`
 	// [{row, handle, reason}]
 	Skipped any `json:"skipped"`
@@ -421,36 +561,51 @@ type ImportReport struct {
 
 // An uploaded, verified image: use src on products, collections and articles.
 type MediaImage struct {
-	Src         string `json:"src"`
-	Filename    string `json:"filename"`
+	// Its public URL.
+	Src string `json:"src"`
+	// The file's name as uploaded.
+	Filename string `json:"filename"`
+	// image/png, image/jpeg, image/gif or image/webp, as read from the bytes.
 	ContentType string `json:"content_type"`
-	Width       int64  `json:"width"`
-	Height      int64  `json:"height"`
+	// Width in pixels.
+	Width int64 `json:"width"`
+	// Height in pixels.
+	Height int64 `json:"height"`
 	// Base64 ThumbHash placeholder.
 	Thumbhash string `json:"thumbhash"`
-	Bytes     int64  `json:"bytes"`
+	// The file's size in bytes.
+	Bytes int64 `json:"bytes"`
 }
 
 // What an invitation did: added is true when the person already had an account.
 type MemberInvitation struct {
-	Added   bool                `json:"added"`
+	// true when the person already had an account and became an active member at once; false when an account was made for them and they are invited.
+	Added bool `json:"added"`
+	// The new member (status active or invited).
 	Invited *models.StoreMember `json:"invited,omitempty"`
 }
 
+// A person to invite to the store's dashboard.
 type MemberInviteInput struct {
-	Email string  `json:"email"`
-	Name  *string `json:"name,omitempty"`
+	// Their email.
+	Email string `json:"email"`
+	// Their name; left out: empty.
+	Name *string `json:"name,omitempty"`
 	// admin or staff.
 	Role string `json:"role"`
 }
 
+// A member's new role.
 type MemberUpdateInput struct {
+	// admin or staff.
 	Role string `json:"role"`
 }
 
+// The writes: every field needs an ADMIN key with its @access scope.
 type Mutation struct {
 }
 
+// How to cancel an order; every field is optional.
 type OrderCancelInput struct {
 	// customer, fraud, inventory, declined or other (default other).
 	Reason *string `json:"reason,omitempty"`
@@ -462,6 +617,7 @@ type OrderCancelInput struct {
 	Note *string `json:"note,omitempty"`
 }
 
+// The note and tags to set on an order.
 type OrderUpdateInput struct {
 	// Left out: unchanged.
 	Note *string `json:"note,omitempty"`
@@ -469,51 +625,76 @@ type OrderUpdateInput struct {
 	Tags any `json:"tags,omitempty"`
 }
 
+// An image of the product.
 type ProductImageInput struct {
 	// An uploaded media src (POST /store/uploads/finalize) or an absolute https URL.
-	Src string  `json:"src"`
+	Src string `json:"src"`
+	// Alternative text for screen readers; empty when left out.
 	Alt *string `json:"alt,omitempty"`
 }
 
 // A new product; or, on update, the fields to change (left out: unchanged; variants and images, when sent, replace the lists).
 type ProductInput struct {
+	// Its name; required on create.
 	Title *string `json:"title,omitempty"`
 	// Generated from the title when left out; lowercase letters, digits and dashes.
-	Handle      *string `json:"handle,omitempty"`
-	BodyHTML    *string `json:"body_html,omitempty"`
-	Vendor      *string `json:"vendor,omitempty"`
+	Handle *string `json:"handle,omitempty"`
+	// Its description, as HTML.
+	BodyHTML *string `json:"body_html,omitempty"`
+	// Who makes or sells it.
+	Vendor *string `json:"vendor,omitempty"`
+	// The store's own category for it.
 	ProductType *string `json:"product_type,omitempty"`
 	// draft (default), active or archived.
-	Status *string  `json:"status,omitempty"`
-	Tags   []string `json:"tags,omitempty"`
+	Status *string `json:"status,omitempty"`
+	// Labels; replace the product's tags when sent.
+	Tags []string `json:"tags,omitempty"`
 	// {title, description}.
-	Seo                  any                   `json:"seo,omitempty"`
-	AdplatformCategoryID *int64                `json:"adplatform_category_id,omitempty"`
-	Options              []ProductOptionInput  `json:"options,omitempty"`
-	Variants             []ProductVariantInput `json:"variants,omitempty"`
+	Seo any `json:"seo,omitempty"`
+	// The ad platforms' (Google) product taxonomy id; 0 clears it.
+	AdplatformCategoryID *int64 `json:"adplatform_category_id,omitempty"`
+	// Up to three options, in order; derived from the variants when left out.
+	Options []ProductOptionInput `json:"options,omitempty"`
+	// Its variants, in order; when sent, replaces the list (variants left out are deleted).
+	Variants []ProductVariantInput `json:"variants,omitempty"`
 	// In position order.
 	Images []ProductImageInput `json:"images,omitempty"`
 }
 
+// An option the product's variants differ by.
 type ProductOptionInput struct {
+	// The option's name, e.g. Size.
 	Name string `json:"name"`
 	// Optional: derived from the variants when left out.
 	Values []string `json:"values,omitempty"`
 }
 
+// A variant of the product: with id an existing one to keep and change,
+// without id a new one. Optional fields left out get their default on a new
+// variant and keep their value on an existing one.
 type ProductVariantInput struct {
 	// A variant of this product to keep and change; new variants have none.
-	ID                  *int64  `json:"id,omitempty"`
-	Option1             *string `json:"option1,omitempty"`
-	Option2             *string `json:"option2,omitempty"`
-	Option3             *string `json:"option3,omitempty"`
-	Sku                 *string `json:"sku,omitempty"`
-	Barcode             *string `json:"barcode,omitempty"`
-	PriceCents          int64   `json:"price_cents"`
-	CompareAtPriceCents *int64  `json:"compare_at_price_cents,omitempty"`
-	CostCents           *int64  `json:"cost_cents,omitempty"`
-	WeightGrams         *int64  `json:"weight_grams,omitempty"`
-	InventoryQuantity   *int64  `json:"inventory_quantity,omitempty"`
+	ID *int64 `json:"id,omitempty"`
+	// Its value of the first option.
+	Option1 *string `json:"option1,omitempty"`
+	// Its value of the second option.
+	Option2 *string `json:"option2,omitempty"`
+	// Its value of the third option.
+	Option3 *string `json:"option3,omitempty"`
+	// Stock keeping unit; two variants may not share one (in any case).
+	Sku *string `json:"sku,omitempty"`
+	// Barcode (GTIN, UPC, EAN, ISBN).
+	Barcode *string `json:"barcode,omitempty"`
+	// The price in minor units of the store's currency (cents); 0 or more.
+	PriceCents int64 `json:"price_cents"`
+	// The pre-sale price in minor units; null or left out: none.
+	CompareAtPriceCents *int64 `json:"compare_at_price_cents,omitempty"`
+	// What one unit costs the store, in minor units; null or left out: unset.
+	CostCents *int64 `json:"cost_cents,omitempty"`
+	// Weight of one unit in grams; 0 when left out.
+	WeightGrams *int64 `json:"weight_grams,omitempty"`
+	// Units in stock; 0 when left out.
+	InventoryQuantity *int64 `json:"inventory_quantity,omitempty"`
 	// deny (default) or continue.
 	InventoryPolicy *string `json:"inventory_policy,omitempty"`
 	// Defaults to true.
@@ -526,6 +707,7 @@ type ProductVariantInput struct {
 	ImageSrc *string `json:"image_src,omitempty"`
 }
 
+// The reads: every field needs a key with its @access scope and role.
 type Query struct {
 }
 
@@ -534,31 +716,43 @@ type Query struct {
 // plus their share of the tax), and shipping_cents when refund_shipping; with it,
 // exactly that amount. Never more than was captured and not yet refunded.
 type RefundInput struct {
-	LineItems      []RefundLineInput `json:"line_items,omitempty"`
-	AmountCents    *int64            `json:"amount_cents,omitempty"`
-	RefundShipping *bool             `json:"refund_shipping,omitempty"`
+	// The lines and quantities to refund; left out: none.
+	LineItems []RefundLineInput `json:"line_items,omitempty"`
+	// The exact amount to refund, in minor units (cents); left out: computed from the lines.
+	AmountCents *int64 `json:"amount_cents,omitempty"`
+	// Refund the shipping too (without amount_cents); default false.
+	RefundShipping *bool `json:"refund_shipping,omitempty"`
 	// Put the refunded quantities back into stock.
-	Restock *bool   `json:"restock,omitempty"`
-	Reason  *string `json:"reason,omitempty"`
+	Restock *bool `json:"restock,omitempty"`
+	// Why; recorded on the refund.
+	Reason *string `json:"reason,omitempty"`
 }
 
+// Units of one order line to refund.
 type RefundLineInput struct {
+	// The order line.
 	LineItemID int64 `json:"line_item_id"`
-	Quantity   int64 `json:"quantity"`
+	// Units to refund; at most those not refunded yet.
+	Quantity int64 `json:"quantity"`
 }
 
+// One moderation action on many reviews.
 type ReviewBulkInput struct {
 	// approve, reject or delete.
-	Action string  `json:"action"`
-	Ids    []int64 `json:"ids"`
+	Action string `json:"action"`
+	// The reviews; ids of no review of the store are ignored.
+	Ids []int64 `json:"ids"`
 }
 
+// Whether a review is featured.
 type ReviewFeaturedInput struct {
+	// true highlights it on the storefront; false stops.
 	Featured bool `json:"featured"`
 }
 
 // What a reviews import did.
 type ReviewImportReport struct {
+	// Reviews the sheet added.
 	Created int64 `json:"created"`
 	// Reviews already in the store (same product, author email or name, and date) that the sheet's rows replaced.
 	Replaced int64 `json:"replaced"`
@@ -570,11 +764,13 @@ type ReviewImportReport struct {
 	Errors any `json:"errors"`
 }
 
+// The store's answer to a review.
 type ReviewReplyInput struct {
 	// The store's public answer; empty removes it.
 	Reply string `json:"reply"`
 }
 
+// A review's new moderation status.
 type ReviewStatusInput struct {
 	// pending, published or rejected.
 	Status string `json:"status"`
@@ -582,23 +778,35 @@ type ReviewStatusInput struct {
 
 // A rate to create, or on update the fields to change (left out: unchanged; null clears a bound).
 type ShippingRateInput struct {
-	Name             *string `json:"name,omitempty"`
-	PriceCents       *int64  `json:"price_cents,omitempty"`
-	Position         *int64  `json:"position,omitempty"`
-	MinWeightGrams   *int64  `json:"min_weight_grams,omitempty"`
-	MaxWeightGrams   *int64  `json:"max_weight_grams,omitempty"`
-	MinSubtotalCents *int64  `json:"min_subtotal_cents,omitempty"`
-	MaxSubtotalCents *int64  `json:"max_subtotal_cents,omitempty"`
+	// 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// What it charges, in minor units, 0 or more; required on create.
+	PriceCents *int64 `json:"price_cents,omitempty"`
+	// Its place among the zone's rates; left out on create: last.
+	Position *int64 `json:"position,omitempty"`
+	// Lower bound on the weight, in grams, 0 or more; null: none.
+	MinWeightGrams *int64 `json:"min_weight_grams,omitempty"`
+	// Upper bound on the weight, in grams, at least min_weight_grams; null: none.
+	MaxWeightGrams *int64 `json:"max_weight_grams,omitempty"`
+	// Lower bound on the subtotal, in minor units, 0 or more; null: none.
+	MinSubtotalCents *int64 `json:"min_subtotal_cents,omitempty"`
+	// Upper bound on the subtotal, in minor units, at least min_subtotal_cents; null: none.
+	MaxSubtotalCents *int64 `json:"max_subtotal_cents,omitempty"`
 }
 
 // A zone to create, or on update the fields to change (left out: unchanged).
 type ShippingZoneInput struct {
-	Name          *string  `json:"name,omitempty"`
-	Countries     []string `json:"countries,omitempty"`
-	Position      *int64   `json:"position,omitempty"`
-	DefaultRateID *int64   `json:"default_rate_id,omitempty"`
+	// 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// At least one ISO 3166-1 alpha-2 code (either case), or * for every country no zone lists; required on create.
+	Countries []string `json:"countries,omitempty"`
+	// 0 to 1,000,000; left out on create: after the last zone.
+	Position *int64 `json:"position,omitempty"`
+	// A rate of this zone; null clears it.
+	DefaultRateID *int64 `json:"default_rate_id,omitempty"`
 }
 
+// One setting to write.
 type StoreSettingInput struct {
 	// Lower-case letters, digits, dots, dashes and underscores; up to 64 characters.
 	Namespace string `json:"namespace"`
@@ -610,20 +818,31 @@ type StoreSettingInput struct {
 
 // Changes to the profile; fields left out keep their value.
 type StoreUpdateInput struct {
-	Name              *string `json:"name,omitempty"`
-	ContactEmail      *string `json:"contact_email,omitempty"`
-	ContactPhone      *string `json:"contact_phone,omitempty"`
-	Currency          *string `json:"currency,omitempty"`
-	Locale            *string `json:"locale,omitempty"`
-	Timezone          *string `json:"timezone,omitempty"`
-	WeightUnit        *string `json:"weight_unit,omitempty"`
+	// 1 to 255 characters.
+	Name *string `json:"name,omitempty"`
+	// An email address, or empty.
+	ContactEmail *string `json:"contact_email,omitempty"`
+	// Digits, spaces and + ( ) - . /, at most 32 characters; or empty.
+	ContactPhone *string `json:"contact_phone,omitempty"`
+	// ISO 4217 code, e.g. USD.
+	Currency *string `json:"currency,omitempty"`
+	// BCP 47 language tag, e.g. en-US.
+	Locale *string `json:"locale,omitempty"`
+	// IANA time zone, e.g. Europe/Berlin.
+	Timezone *string `json:"timezone,omitempty"`
+	// g, kg, lb or oz.
+	WeightUnit *string `json:"weight_unit,omitempty"`
+	// Put before new orders' numbers; at most 16 characters.
 	OrderNumberPrefix *string `json:"order_number_prefix,omitempty"`
+	// Put after new orders' numbers; at most 16 characters.
 	OrderNumberSuffix *string `json:"order_number_suffix,omitempty"`
-	Address           any     `json:"address,omitempty"`
+	// Postal address as an object (address1, address2, city, province, zip, country ...).
+	Address any `json:"address,omitempty"`
 }
 
 // One thing the shopper did on the storefront.
 type StoreeventsActivity struct {
+	// ISO 4217 code of value_cents; null without a value.
 	Currency *string `json:"currency,omitempty"`
 	// How long the shopper stayed on it, in milliseconds.
 	DwellMs *int64 `json:"dwell_ms,omitempty"`
@@ -632,59 +851,94 @@ type StoreeventsActivity struct {
 	// The text of the element acted on.
 	ElText *string `json:"el_text,omitempty"`
 	// What the shopper did (a page view, an add to cart, a search, ...).
-	Name       string    `json:"name"`
+	Name string `json:"name"`
+	// When it happened.
 	OccurredAt time.Time `json:"occurred_at"`
-	Path       *string   `json:"path,omitempty"`
-	ProductID  *int64    `json:"product_id,omitempty"`
+	// The storefront path it happened on; null when none.
+	Path *string `json:"path,omitempty"`
+	// The product concerned; null when none.
+	ProductID *int64 `json:"product_id,omitempty"`
 	// How many results a search found.
 	ResultCount *int64 `json:"result_count,omitempty"`
 	// How far down the page the shopper scrolled, in percent.
 	ScrollPct *int64 `json:"scroll_pct,omitempty"`
 	// The money involved (an add to cart's value).
 	ValueCents *int64 `json:"value_cents,omitempty"`
-	VariantID  *int64 `json:"variant_id,omitempty"`
+	// The variant concerned; null when none.
+	VariantID *int64 `json:"variant_id,omitempty"`
 }
 
-// A storefront visit.
+// A storefront visit, as the storefront recorded it; each optional field is null when it was not recorded.
 type StoreeventsSession struct {
-	SessionID      string    `json:"session_id"`
-	FirstSeenAt    time.Time `json:"first_seen_at"`
-	LastSeenAt     time.Time `json:"last_seen_at"`
-	Browser        *string   `json:"browser,omitempty"`
-	BrowserVersion *string   `json:"browser_version,omitempty"`
-	City           *string   `json:"city,omitempty"`
-	Country        *string   `json:"country,omitempty"`
-	Device         *string   `json:"device,omitempty"`
-	IP             *string   `json:"ip,omitempty"`
-	IsBot          *bool     `json:"is_bot,omitempty"`
-	LandingPath    *string   `json:"landing_path,omitempty"`
-	Language       *string   `json:"language,omitempty"`
-	Os             *string   `json:"os,omitempty"`
-	OsVersion      *string   `json:"os_version,omitempty"`
-	Referrer       *string   `json:"referrer,omitempty"`
-	Region         *string   `json:"region,omitempty"`
-	ScreenH        *int64    `json:"screen_h,omitempty"`
-	ScreenW        *int64    `json:"screen_w,omitempty"`
-	Timezone       *string   `json:"timezone,omitempty"`
-	UserAgent      *string   `json:"user_agent,omitempty"`
-	ViewportH      *int64    `json:"viewport_h,omitempty"`
-	ViewportW      *int64    `json:"viewport_w,omitempty"`
+	// The session's id.
+	SessionID string `json:"session_id"`
+	// The visit's first request.
+	FirstSeenAt time.Time `json:"first_seen_at"`
+	// The visit's last request.
+	LastSeenAt time.Time `json:"last_seen_at"`
+	// The browser's name.
+	Browser *string `json:"browser,omitempty"`
+	// The browser's version.
+	BrowserVersion *string `json:"browser_version,omitempty"`
+	// The visitor's city, from the IP address.
+	City *string `json:"city,omitempty"`
+	// The visitor's country (ISO 3166-1 alpha-2), from the IP address.
+	Country *string `json:"country,omitempty"`
+	// desktop, mobile or tablet.
+	Device *string `json:"device,omitempty"`
+	// The visitor's IP address.
+	IP *string `json:"ip,omitempty"`
+	// Whether the visitor looked like a bot.
+	IsBot *bool `json:"is_bot,omitempty"`
+	// The path of the first page viewed.
+	LandingPath *string `json:"landing_path,omitempty"`
+	// The browser's language (BCP 47).
+	Language *string `json:"language,omitempty"`
+	// The operating system's name.
+	Os *string `json:"os,omitempty"`
+	// The operating system's version.
+	OsVersion *string `json:"os_version,omitempty"`
+	// The page that linked to the store.
+	Referrer *string `json:"referrer,omitempty"`
+	// The visitor's region (state, province), from the IP address.
+	Region *string `json:"region,omitempty"`
+	// Screen height in pixels.
+	ScreenH *int64 `json:"screen_h,omitempty"`
+	// Screen width in pixels.
+	ScreenW *int64 `json:"screen_w,omitempty"`
+	// The browser's IANA time zone.
+	Timezone *string `json:"timezone,omitempty"`
+	// The browser's User-Agent header.
+	UserAgent *string `json:"user_agent,omitempty"`
+	// Viewport height in pixels.
+	ViewportH *int64 `json:"viewport_h,omitempty"`
+	// Viewport width in pixels.
+	ViewportW *int64 `json:"viewport_w,omitempty"`
 }
 
 // A rate to create, or on update the fields to change (left out: unchanged).
 type TaxRateInput struct {
-	Name     *string `json:"name,omitempty"`
-	Country  *string `json:"country,omitempty"`
+	// Its name on receipts; required on create.
+	Name *string `json:"name,omitempty"`
+	// ISO 3166-1 alpha-2 code (either case); required on create.
+	Country *string `json:"country,omitempty"`
+	// ISO 3166-2 subdivision code without the country; empty or left out: the whole country.
 	Province *string `json:"province,omitempty"`
-	RateBps  *int64  `json:"rate_bps,omitempty"`
-	Position *int64  `json:"position,omitempty"`
+	// Basis points, 0 to 10000 (825 = 8.25%); required on create.
+	RateBps *int64 `json:"rate_bps,omitempty"`
+	// Its place in the list; left out: last.
+	Position *int64 `json:"position,omitempty"`
 }
 
+// An upload to check and publish.
 type UploadFinalizeInput struct {
+	// The key of its UploadTicket.
 	Key string `json:"key"`
 }
 
+// A file to upload.
 type UploadRequestInput struct {
+	// The file's name, with its extension.
 	Filename string `json:"filename"`
 	// image/png, image/jpeg, image/gif or image/webp; derived from the filename when left out.
 	ContentType *string `json:"content_type,omitempty"`
@@ -694,104 +948,164 @@ type UploadRequestInput struct {
 
 // Where and how to send one file: PUT the bytes to url with these headers before expires_at.
 type UploadTicket struct {
+	// Where to send the bytes (a signed URL; no key needed).
 	UploadURL string `json:"upload_url"`
-	Method    string `json:"method"`
+	// The HTTP method to send them with: PUT.
+	Method string `json:"method"`
 	// Headers the PUT must carry, e.g. {"Content-Type": "image/png"}.
 	Headers any `json:"headers"`
 	// Pass it to finalizeUpload.
-	Key       string    `json:"key"`
-	MaxBytes  int64     `json:"max_bytes"`
+	Key string `json:"key"`
+	// The largest file accepted, in bytes.
+	MaxBytes int64 `json:"max_bytes"`
+	// When upload_url stops working.
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // The record the log is about.
 type UseractivityAnchor struct {
+	// The record's id: the order id, or the authorization transaction id for a payment awaiting capture.
 	ID int64 `json:"id"`
-	// order.
-	Kind  string  `json:"kind"`
+	// order, or awaiting_capture.
+	Kind string `json:"kind"`
+	// How a person names the record: the order number (#1001) or the draft order's name; null when it has none.
 	Label *string `json:"label,omitempty"`
+	// The order's token (its order status page); null when it has none.
 	Token *string `json:"token,omitempty"`
 }
 
 // What the log covers, and where it was cut short.
 type UseractivityCoverage struct {
 	// Whether storefront browsing is included.
-	Browsing          bool  `json:"browsing"`
-	BrowsingCollapsed bool  `json:"browsing_collapsed"`
-	Drafts            int64 `json:"drafts"`
-	DraftsTruncated   bool  `json:"drafts_truncated"`
+	Browsing bool `json:"browsing"`
+	// Whether runs of similar browsing events were folded into one.
+	BrowsingCollapsed bool `json:"browsing_collapsed"`
+	// How many of the shopper's draft orders the log includes.
+	Drafts int64 `json:"drafts"`
+	// Whether the shopper had more draft orders than the log includes.
+	DraftsTruncated bool `json:"drafts_truncated"`
 	// The timeline held more events than the log shows (the first 500 are shown).
 	EventsTruncated bool `json:"events_truncated"`
+	// Whether the shopper had more orders than the log includes.
 	OrdersTruncated bool `json:"orders_truncated"`
 	// Browsing older than the retention window was removed.
-	Purged        bool `json:"purged"`
+	Purged bool `json:"purged"`
+	// Whether browsing is limited to the session that led to the record.
 	SessionScoped bool `json:"session_scoped"`
 }
 
+// One entry of an activity log. The fields after exact are each null when the
+// entry has nothing to say about them: payment fields for payment entries,
+// product and page fields for browsing entries.
 type UseractivityEvent struct {
 	// created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated.
-	Name string    `json:"name"`
-	At   time.Time `json:"at"`
+	Name string `json:"name"`
+	// When it happened (UTC).
+	At time.Time `json:"at"`
 	// order, payment, fulfillment or browsing.
 	Origin string `json:"origin"`
 	// Who caused it: checkout, admin, api or system.
 	Source string `json:"source"`
 	// Whether at is the exact time (false when it was inferred).
-	Exact         bool    `json:"exact"`
-	Anchor        *bool   `json:"anchor,omitempty"`
-	AmountCents   *int64  `json:"amount_cents,omitempty"`
-	Currency      *string `json:"currency,omitempty"`
-	OrderID       *int64  `json:"order_id,omitempty"`
-	TransactionID *int64  `json:"transaction_id,omitempty"`
-	DraftOrderID  *int64  `json:"draft_order_id,omitempty"`
-	CartID        *int64  `json:"cart_id,omitempty"`
-	Attempt       *int64  `json:"attempt,omitempty"`
-	Provider      *string `json:"provider,omitempty"`
+	Exact bool `json:"exact"`
+	// Marks the entry that is the anchor record's own; null when unmarked (an order's timeline marks none).
+	Anchor *bool `json:"anchor,omitempty"`
+	// The amount the entry moved, in minor units of currency (cents); null when it moved none.
+	AmountCents *int64 `json:"amount_cents,omitempty"`
+	// ISO 4217 code of amount_cents; null without an amount.
+	Currency *string `json:"currency,omitempty"`
+	// The order the entry belongs to.
+	OrderID *int64 `json:"order_id,omitempty"`
+	// The payment transaction the entry concerns.
+	TransactionID *int64 `json:"transaction_id,omitempty"`
+	// The draft order the order came from.
+	DraftOrderID *int64 `json:"draft_order_id,omitempty"`
+	// The storefront cart (browsing entries).
+	CartID *int64 `json:"cart_id,omitempty"`
+	// Which attempt this was, counting from 1 (payment retries).
+	Attempt *int64 `json:"attempt,omitempty"`
+	// The payment provider of the transaction.
+	Provider *string `json:"provider,omitempty"`
+	// How the shopper paid: card, a wallet, ...
 	PaymentMethod *string `json:"payment_method,omitempty"`
-	ErrorCode     *string `json:"error_code,omitempty"`
-	ErrorMessage  *string `json:"error_message,omitempty"`
-	Detail        any     `json:"detail,omitempty"`
-	ProductID     *int64  `json:"product_id,omitempty"`
-	ProductTitle  *string `json:"product_title,omitempty"`
-	VariantID     *int64  `json:"variant_id,omitempty"`
-	Path          *string `json:"path,omitempty"`
-	ElSelector    *string `json:"el_selector,omitempty"`
-	ElText        *string `json:"el_text,omitempty"`
-	DwellSeconds  *int64  `json:"dwell_seconds,omitempty"`
-	PageDwellMs   *int64  `json:"page_dwell_ms,omitempty"`
-	ScrollPct     *int64  `json:"scroll_pct,omitempty"`
-	ResultCount   *int64  `json:"result_count,omitempty"`
-	GapHours      *int64  `json:"gap_hours,omitempty"`
+	// The provider's error code of a failed payment.
+	ErrorCode *string `json:"error_code,omitempty"`
+	// The error of a failed payment, as the provider put it.
+	ErrorMessage *string `json:"error_message,omitempty"`
+	// More about the entry, as a JSON object (what changed, a refund's lines, a shipment's tracking).
+	Detail any `json:"detail,omitempty"`
+	// The product viewed or added (browsing entries).
+	ProductID *int64 `json:"product_id,omitempty"`
+	// That product's title when the entry was recorded.
+	ProductTitle *string `json:"product_title,omitempty"`
+	// The variant viewed or added (browsing entries).
+	VariantID *int64 `json:"variant_id,omitempty"`
+	// The storefront path viewed (browsing entries).
+	Path *string `json:"path,omitempty"`
+	// The CSS selector of the element clicked (browsing entries).
+	ElSelector *string `json:"el_selector,omitempty"`
+	// The text of the element clicked (browsing entries).
+	ElText *string `json:"el_text,omitempty"`
+	// Seconds spent on the page (browsing entries).
+	DwellSeconds *int64 `json:"dwell_seconds,omitempty"`
+	// Milliseconds spent on the page (browsing entries).
+	PageDwellMs *int64 `json:"page_dwell_ms,omitempty"`
+	// How far down the page the shopper scrolled, 0 to 100 (browsing entries).
+	ScrollPct *int64 `json:"scroll_pct,omitempty"`
+	// How many results a storefront search found (browsing entries).
+	ResultCount *int64 `json:"result_count,omitempty"`
+	// Hours since the entry before it, on a gap worth showing; null otherwise.
+	GapHours *int64 `json:"gap_hours,omitempty"`
 }
 
+// A shopper's activity around one record (an order, a payment awaiting
+// capture): the record's own timeline, oldest first, with what it covers and a
+// summary. Storefront browsing joins it only when sessions are recorded; this
+// service records none yet, so browsing fields are null or zero.
 type UseractivityLog struct {
-	Anchor   *UseractivityAnchor   `json:"anchor"`
+	// The record the log is about.
+	Anchor *UseractivityAnchor `json:"anchor"`
+	// What the log includes and where it was cut short.
 	Coverage *UseractivityCoverage `json:"coverage"`
 	// Oldest first.
 	Events []UseractivityEvent `json:"events"`
-	// The storefront session that led to the record, when one was recorded.
-	Session *StoreeventsSession  `json:"session,omitempty"`
+	// The storefront session that led to the record, when one was recorded; null otherwise (always, while sessions are not recorded).
+	Session *StoreeventsSession `json:"session,omitempty"`
+	// Counts and times over the whole log.
 	Summary *UseractivitySummary `json:"summary"`
 }
 
+// Counts and times over a whole activity log; browsing counts are 0 while sessions are not recorded.
 type UseractivitySummary struct {
-	CartAdds               int64      `json:"cart_adds"`
-	CheckoutSteps          int64      `json:"checkout_steps"`
-	FailedPayments         int64      `json:"failed_payments"`
-	FirstSeenAt            *time.Time `json:"first_seen_at,omitempty"`
-	LastSeenAt             *time.Time `json:"last_seen_at,omitempty"`
-	PageViews              int64      `json:"page_views"`
-	ProductViews           int64      `json:"product_views"`
-	RecoveryEmails         int64      `json:"recovery_emails"`
+	// Products added to the cart.
+	CartAdds int64 `json:"cart_adds"`
+	// Checkout steps completed.
+	CheckoutSteps int64 `json:"checkout_steps"`
+	// Payment transactions that failed or errored.
+	FailedPayments int64 `json:"failed_payments"`
+	// When the visit began: the checkout's start, else the order's creation; null when unknown.
+	FirstSeenAt *time.Time `json:"first_seen_at,omitempty"`
+	// The time of the log's last entry; null when it has none.
+	LastSeenAt *time.Time `json:"last_seen_at,omitempty"`
+	// Storefront pages viewed.
+	PageViews int64 `json:"page_views"`
+	// Product pages viewed.
+	ProductViews int64 `json:"product_views"`
+	// Abandoned-checkout recovery emails sent.
+	RecoveryEmails int64 `json:"recovery_emails"`
+	// Until when the checkout's recovery link works; null when there is none.
 	RecoveryLinkValidUntil *time.Time `json:"recovery_link_valid_until,omitempty"`
 	// What first_seen_at and last_seen_at measure: order (the order's own timeline) or session.
-	VisitBasis   string `json:"visit_basis"`
-	VisitSeconds int64  `json:"visit_seconds"`
+	VisitBasis string `json:"visit_basis"`
+	// Seconds from first_seen_at to last_seen_at; 0 when unknown.
+	VisitSeconds int64 `json:"visit_seconds"`
 }
 
+// A new subscription.
 type WebhookInput struct {
 	// An absolute http or https URL.
-	URL    string   `json:"url"`
+	URL string `json:"url"`
+	// The topics to receive; at least one of webhookTopics.
 	Topics []string `json:"topics"`
 	// Defaults to true.
 	Active *bool `json:"active,omitempty"`
@@ -799,16 +1113,21 @@ type WebhookInput struct {
 
 // Changes to a subscription; fields left out keep their value.
 type WebhookUpdateInput struct {
-	URL    *string  `json:"url,omitempty"`
+	// An absolute http or https URL.
+	URL *string `json:"url,omitempty"`
+	// The topics to receive; replaces the list.
 	Topics []string `json:"topics,omitempty"`
-	Active *bool    `json:"active,omitempty"`
+	// false pauses the subscription, true resumes it.
+	Active *bool `json:"active,omitempty"`
 }
 
 // Store roles, lowest first. ADMIN holds everything STAFF holds.
 type Role string
 
 const (
+	// Reads what its scopes allow; writes nothing.
 	RoleStaff Role = "STAFF"
+	// Reads and writes what its scopes allow.
 	RoleAdmin Role = "ADMIN"
 )
 
@@ -864,7 +1183,9 @@ func (e Role) MarshalJSON() ([]byte, error) {
 type SheetFormat string
 
 const (
-	SheetFormatCSV  SheetFormat = "CSV"
+	// Comma-separated values, UTF-8.
+	SheetFormatCSV SheetFormat = "CSV"
+	// An Excel workbook (Office Open XML).
 	SheetFormatXlsx SheetFormat = "XLSX"
 )
 

@@ -230,7 +230,8 @@ func corsPolicy() func(http.Handler) http.Handler {
 // A JSON body is read here, not by gqlgen's transport, which reads without
 // a limit, answers a body that is not one operation (a batch array, a
 // "query" that is not a string) as an internal error, and quotes the body
-// in the error it logs. Multipart bodies keep their own limits.
+// in the error it logs. Multipart bodies keep their own limits
+// (serveMultipart).
 func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 	post := transport.POST{}
 	multipart := transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 32 << 20}
@@ -238,7 +239,7 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 		r = r.WithContext(graphql.StartOperationTrace(r.Context()))
 		switch {
 		case multipart.Supports(r):
-			multipart.Do(w, r, exec)
+			serveMultipart(w, r, multipart, exec)
 		case post.Supports(r):
 			raw, err := readGraphQLBody(r)
 			if err != nil {
