@@ -31,18 +31,8 @@ import (
 // given the columns of its sibling list field of the same arguments, so
 // that the two share one statement.
 func AnswerColumns[T any](ctx context.Context) models.Columns {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Field.Field == nil || fc.Field.Definition == nil {
-		return models.AllColumns
-	}
-	object, field := fc.Object, fc.Field
-	if list, ok := strings.CutSuffix(field.Name, "NextCursor"); ok && object == "Query" {
-		if field, ok = siblingList(ctx, field, list); !ok {
-			return models.AllColumns
-		}
-	}
-	typeName := reflect.TypeFor[T]().Name()
-	if field.Definition.Type.Name() != typeName {
+	object, field, typeName, ok := answerField[T](ctx)
+	if !ok {
 		return models.AllColumns
 	}
 	ops, ok := ctx.Value(sharedReadsKey{}).(*readsOfOperation)
@@ -66,6 +56,42 @@ func AnswerColumns[T any](ctx context.Context) models.Columns {
 	ops.columns[field.Field] = cols
 	ops.mu.Unlock()
 	return cols
+}
+
+// Selects tells whether the operation selects field (by its GraphQL name)
+// of the records of type T that the field being resolved answers, or its
+// list answers when it is a NextCursor field (see AnswerColumns): a page
+// that shows its records' relations reads them with it (Paging.Join).
+func Selects[T any](ctx context.Context, field string) bool {
+	_, answer, typeName, ok := answerField[T](ctx)
+	if !ok {
+		return false
+	}
+	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), answer.Selections, []string{typeName}) {
+		if f.Name == field {
+			return true
+		}
+	}
+	return false
+}
+
+// answerField is the field whose selection says what of the records of
+// type T the field being resolved answers: that field, or the list field
+// of a NextCursor field. ok is false when there is none (not a field of
+// records of T, or a cursor without its list).
+func answerField[T any](ctx context.Context) (object string, field graphql.CollectedField, typeName string, ok bool) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil || fc.Field.Definition == nil {
+		return "", field, "", false
+	}
+	object, field = fc.Object, fc.Field
+	if list, cursor := strings.CutSuffix(field.Name, "NextCursor"); cursor && object == "Query" {
+		if field, ok = siblingList(ctx, field, list); !ok {
+			return "", field, "", false
+		}
+	}
+	typeName = reflect.TypeFor[T]().Name()
+	return object, field, typeName, field.Definition.Type.Name() == typeName
 }
 
 // siblingList is the first root field named list asked with the same

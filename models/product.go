@@ -57,6 +57,11 @@ type Product struct {
 	// Never written from here (scanonly), and read where a statement
 	// selects every column of products (linkedTo).
 	MinPriceCents *int64 `bun:"min_price_cents,scanonly" json:"-"`
+
+	// Summary is the product's summary when the statement that read the
+	// product joined it (Paging.Join: ProductSummaryJoin); nil otherwise.
+	// The API reads it through its relation, which a joined page primes.
+	Summary *ProductSummary `bun:"rel:has-one,join:id=product_id" json:"-"`
 }
 
 // ProductOption is one of up to three option names and the values its
@@ -373,19 +378,26 @@ func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, c
 // own row: its lowest variant price and its first image (nil when it has
 // none). ProductSummaries reads them in the database, so a page of 50
 // products costs 50 small rows, not every variant and image of them.
+// It is the view product_summaries (migrations/20261124120000), which a
+// page of products joins when it shows them (ProductSummaryJoin).
 type ProductSummary struct {
+	bun.BaseModel `bun:"table:product_summaries,alias:summary"`
+
 	ProductID        int64   `bun:"product_id"`
+	StoreID          int64   `bun:"store_id"`
 	LowestPriceCents *int64  `bun:"lowest_price_cents"`
 	ImageSrc         *string `bun:"image_src"`
 }
 
+// ProductSummaryJoin is the relation Paging.Join names to read each
+// product's summary in a page's statement.
+const ProductSummaryJoin = "Summary"
+
 // ProductSummaries loads the summaries of products, for a dataloader.
 func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]ProductSummary, error) {
 	var out []ProductSummary
-	err := db.NewSelect().TableExpr("products AS p").ColumnExpr("p.id AS product_id").
-		ColumnExpr("p.min_price_cents AS lowest_price_cents"). // kept by a trigger on the variants
-		ColumnExpr("(SELECT i.src FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_src").
-		Where("p.store_id = ? AND p.id IN (?)", storeID, bun.List(productIDs)).Scan(ctx, &out)
+	err := db.NewSelect().Model(&out).
+		Where("summary.store_id = ? AND summary.product_id IN (?)", storeID, bun.List(productIDs)).Scan(ctx)
 	return out, err
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/mail"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -117,21 +116,6 @@ func paging[T any](ctx context.Context, limit, offset *int64, cursor *string) (m
 	}
 	p.Columns = graph.AnswerColumns[T](ctx)
 	return p, nil
-}
-
-// selectedFields tells which fields of T the operation reads, when the
-// field being resolved is a list of T (GraphQL type named as the Go type);
-// ok is false otherwise, and then everything is read.
-func selectedFields[T any](ctx context.Context) (read func(string) bool, ok bool) {
-	fc := graphql.GetFieldContext(ctx)
-	name := reflect.TypeFor[T]().Name()
-	if fc == nil || fc.Field.Definition == nil || fc.Field.Definition.Type.Name() != name {
-		return nil, false
-	}
-	fields := graphql.CollectFieldsCtx(ctx, []string{name})
-	return func(field string) bool {
-		return slices.ContainsFunc(fields, func(f graphql.CollectedField) bool { return f.Name == field })
-	}, true
 }
 
 // inStore runs fn with the caller's store: the shape of counts and reads.

@@ -13,8 +13,7 @@ import (
 // payments awaiting capture.
 
 func (r *queryResolver) ordersPage(ctx context.Context, filter *models.OrderFilter, limit, offset *int64, cursor *string) (models.Page[models.Order], error) {
-	read, listed := selectedFields[models.Order](ctx)
-	withBuyers := listed && read("customer")
+	withBuyers := graph.Selects[models.Order](ctx, "customer")
 	page, err := filteredCursorPage(ctx, "orders", filter, limit, offset, cursor, func(sid int64, f models.OrderFilter, p models.Paging) (models.Page[models.Order], error) {
 		if withBuyers {
 			p.Join = []string{models.OrderBuyer}
@@ -30,9 +29,19 @@ func (r *queryResolver) ordersPage(ctx context.Context, filter *models.OrderFilt
 }
 
 func (r *queryResolver) productsPage(ctx context.Context, filter *models.ProductFilter, limit, offset *int64, cursor *string) (models.Page[models.Product], error) {
-	return filteredCursorPage(ctx, "products", filter, limit, offset, cursor, func(sid int64, f models.ProductFilter, p models.Paging) (models.Page[models.Product], error) {
+	withSummaries := graph.Selects[models.Product](ctx, "price_cents") || graph.Selects[models.Product](ctx, "image_src")
+	page, err := filteredCursorPage(ctx, "products", filter, limit, offset, cursor, func(sid int64, f models.ProductFilter, p models.Paging) (models.Page[models.Product], error) {
+		if withSummaries {
+			p.Join = []string{models.ProductSummaryJoin}
+		}
 		return models.PageProducts(ctx, r.db(ctx), sid, f, p)
 	})
+	if err == nil && withSummaries {
+		// The page read its products' summaries (a list shows each
+		// product's price and image): their relation answers from them.
+		err = productSummary.Prime(ctx, page.Rows, func(p *models.Product) *models.ProductSummary { return p.Summary })
+	}
+	return page, err
 }
 
 func (r *queryResolver) draftOrdersPage(ctx context.Context, filter *models.DraftOrderFilter, limit, offset *int64, cursor *string) (models.Page[models.DraftOrder], error) {
