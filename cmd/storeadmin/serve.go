@@ -81,7 +81,6 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ln.Close()
 		return err
 	}
-	defer files.Close()
 	go sweep(ctx, bdb, files, log)
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log})
 	if err != nil {
