@@ -43,6 +43,13 @@ func openFileStore(u *url.URL) (*fileStore, error) {
 	if u.Host != "" && u.Host != "localhost" || !filepath.IsAbs(dir) {
 		return nil, fmt.Errorf("media: a file bucket URL needs an absolute path, such as file:///var/lib/storeadmin/blobs, got %q", u.Redacted())
 	}
+	for name := range u.Query() {
+		// What fileblob took; the folder is always created, and written
+		// through its own .tmp.
+		if name != "create_dir" && name != "no_tmp_dir" {
+			return nil, fmt.Errorf("media: unknown option %q in the bucket URL %q: a file bucket takes none", name, u.Redacted())
+		}
+	}
 	if err := os.MkdirAll(filepath.Join(dir, tmpDir), 0o750); err != nil {
 		return nil, fmt.Errorf("media: creating the blob folder: %w", err)
 	}

@@ -33,6 +33,7 @@ func TestOpenValidatesConfig(t *testing.T) {
 		{"no bucket", func(c *Config) { c.BucketURL = "" }, "bucket URL"},
 		{"unknown scheme", func(c *Config) { c.BucketURL = "gs://bucket" }, "file:// or s3://"},
 		{"relative folder", func(c *Config) { c.BucketURL = "file://blobs" }, "absolute path"},
+		{"file unknown option", func(c *Config) { c.BucketURL = "file:///tmp/x?metadata=skip" }, `unknown option "metadata"`},
 		{"S3 without a bucket", func(c *Config) { c.BucketURL = "s3:///?region=eu-west-1" }, "s3://bucket"},
 		{"S3 unknown option", func(c *Config) { c.BucketURL = "s3://b?endpont=127.0.0.1:9" }, `unknown option "endpont"`},
 		{"negative limit", func(c *Config) { c.MaxUploadBytes = -1 }, "negative"},
