@@ -70,19 +70,21 @@ func (m *Media) serveUpload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the Content-Type header must be "+ct+", the type this upload URL was signed for")
 		return
 	}
-	if r.ContentLength > limit {
+	switch {
+	case r.ContentLength > limit:
 		writeError(w, http.StatusRequestEntityTooLarge, "the file is larger than the "+humanBytes(limit)+" this upload URL accepts")
+		return
+	case r.ContentLength == 0:
+		// A store given size 0 need not read the body at all.
+		writeError(w, http.StatusBadRequest, "the upload is empty")
 		return
 	}
 
 	// put stores nothing unless the whole body arrives: a refused or broken
-	// upload leaves no partial blob.
+	// upload leaves no partial blob. The length, when the client sent it,
+	// lets S3 take the file in one request.
 	body := &nonEmpty{r: http.MaxBytesReader(w, r.Body, limit)}
-	size := r.ContentLength
-	if size > limit {
-		size = -1
-	}
-	if err := m.store.put(r.Context(), key, body, size, ct); err != nil {
+	if err := m.store.put(r.Context(), key, body, r.ContentLength, ct); err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):

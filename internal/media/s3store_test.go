@@ -78,6 +78,13 @@ func TestS3Bucket(t *testing.T) {
 	if exists(t, e.m, ticket.Key) {
 		t.Error("a refused upload was stored")
 	}
+	for _, empty := range []io.Reader{http.NoBody, io.MultiReader()} { // with Content-Length 0, and chunked
+		status, header, body = do(t, "PUT", ticket.URL, "image/png", empty)
+		wantFailure(t, status, header, body, http.StatusBadRequest, "empty")
+		if exists(t, e.m, ticket.Key) {
+			t.Error("an empty upload was stored")
+		}
+	}
 
 	// A download written as it is made, larger than one part of a
 	// multipart upload.
