@@ -44,8 +44,8 @@ func methodNotAllowed(allow string) http.HandlerFunc {
 }
 
 // serveUpload receives the body of a signed upload URL. The body goes
-// straight into a blob writer, which is aborted on any failure, so a refused
-// or broken upload never leaves a partial blob behind; a PUT that succeeds
+// straight into the store, which keeps nothing of a body that fails, so a
+// refused or broken upload never leaves a partial blob behind; a PUT that succeeds
 // replaces an earlier one, so a client may simply retry.
 func (m *Media) serveUpload(w http.ResponseWriter, r *http.Request) {
 	key := r.PathValue("key")
