@@ -152,7 +152,6 @@ func seedCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		if err != nil {
 			return err
 		}
-		defer files.Close()
 		if err := seed.Store(ctx, bdb, files, s.ID, time.Now()); err != nil {
 			return err
 		}

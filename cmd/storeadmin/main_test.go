@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +17,17 @@ import (
 	"storeadmin/models"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m) }
+// asBinaryEnv makes the test binary run main instead of the tests: the
+// tests that need storeadmin as a process of its own (to kill it) run it so.
+const asBinaryEnv = "STOREADMIN_TEST_AS_BINARY"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asBinaryEnv) == "1" {
+		main()
+		os.Exit(0)
+	}
+	testdb.Main(m)
+}
 
 func runCmd(t *testing.T, args ...string) (string, error) {
 	t.Helper()

@@ -20,7 +20,7 @@ type mediaFlags struct {
 
 func (f *mediaFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.blobURL, "blob-url", os.Getenv("STOREADMIN_BLOB_URL"),
-		"gocloud.dev blob URL for images and files, e.g. file:///srv/storeadmin/blobs; default a blobs folder next to --data-dir (env STOREADMIN_BLOB_URL)")
+		"where images and files live: file:///abs/dir, or s3://bucket?endpoint=host:port&region=name for S3 or an S3-compatible server (credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY); default a blobs folder next to --data-dir (env STOREADMIN_BLOB_URL)")
 }
 
 // open opens the blob store; links it hands out start with publicURL. The

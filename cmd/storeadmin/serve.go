@@ -31,6 +31,10 @@ import (
 // demoHandle is the store serve --demo creates.
 const demoHandle = "demo"
 
+// demoKeyName starts the name of every key serve --demo prints; the next
+// serve --demo revokes them.
+const demoKeyName = "Demo admin key"
+
 // shutdownGrace is how long serve waits for requests in flight on SIGTERM.
 const shutdownGrace = 30 * time.Second
 
@@ -93,7 +97,6 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ln.Close()
 		return err
 	}
-	defer files.Close()
 	go sweep(ctx, bdb, files, log)
 	counts := metrics.New()
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts})
@@ -129,12 +132,15 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db))
 
 	if *demo {
-		key, err := prepareDemo(ctx, bdb, files, log)
+		key, revoked, err := prepareDemo(ctx, bdb, files, log)
 		if err != nil {
 			ln.Close()
 			return err
 		}
 		fmt.Fprintf(stdout, "storeadmin is serving the demo store %q.\n\n", demoHandle)
+		if revoked > 0 {
+			fmt.Fprintf(stdout, "  The admin key printed last time is revoked; use this one.\n\n")
+		}
 		fmt.Fprintf(stdout, "  REST:      %s/api/v1\n", base)
 		fmt.Fprintf(stdout, "  GraphQL:   %s/graphql (open it in a browser for the playground)\n", base)
 		fmt.Fprintf(stdout, "  Admin key: %s\n\n", key)
@@ -219,29 +225,44 @@ func stopEvents(e *events.Engine, log *slog.Logger) {
 	}
 }
 
-// prepareDemo makes sure the demo store exists and is seeded, and returns a fresh admin key for it.
-func prepareDemo(ctx context.Context, db *bun.DB, files *media.Media, log *slog.Logger) (string, error) {
+// prepareDemo makes sure the demo store exists and is seeded, and returns a
+// fresh admin key for it. The keys it printed before are revoked (their
+// number is returned): a demo has one live key, the one on the screen.
+func prepareDemo(ctx context.Context, db *bun.DB, files *media.Media, log *slog.Logger) (string, int64, error) {
 	store, err := models.GetStoreByHandle(ctx, db, demoHandle)
 	if err != nil {
 		store = &models.Store{Handle: demoHandle, Name: "Demo Outfitters"}
 		if err := models.CreateStore(ctx, db, store); err != nil {
-			return "", err
+			return "", 0, err
 		}
 	}
 	// Seeding is idempotent: this fills a new store and completes one whose
 	// earlier seeding was interrupted.
 	log.Info("seeding the demo store", "handle", demoHandle)
 	if err := seed.Store(ctx, db, files, store.ID, time.Now()); err != nil {
-		return "", fmt.Errorf("seed demo store: %w", err)
+		return "", 0, fmt.Errorf("seed demo store: %w", err)
 	}
-	k, err := auth.NewAPIKey(store.ID, "Demo admin key "+time.Now().UTC().Format(time.DateTime), auth.RoleAdmin, nil, nil, time.Now())
+	k, err := auth.NewAPIKey(store.ID, demoKeyName+" "+time.Now().UTC().Format(time.DateTime), auth.RoleAdmin, nil, nil, time.Now())
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	if err := models.CreateAPIKey(ctx, db, k); err != nil {
-		return "", err
+	var revoked int64
+	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*models.APIKey)(nil)).Set("revoked_at = now()").
+			Where("store_id = ? AND revoked_at IS NULL AND name LIKE ?", store.ID, demoKeyName+" %").Exec(ctx)
+		if err != nil {
+			return err
+		}
+		revoked, _ = res.RowsAffected()
+		return models.CreateAPIKey(ctx, tx, k)
+	})
+	if err != nil {
+		return "", 0, err
 	}
-	return *k.Key, nil
+	if revoked > 0 {
+		log.Info("revoked the demo keys printed before", "revoked", revoked)
+	}
+	return *k.Key, revoked, nil
 }
 
 // rateCounts says where the rate limit counts, for the log: never the

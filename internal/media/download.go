@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"gocloud.dev/blob"
-
 	"storeadmin/internal/base/apperr"
 )
 
@@ -57,24 +55,8 @@ func (m *Media) WriteDownload(ctx context.Context, storeID int64, filename, cont
 	expires := m.now().Add(m.dlTTL).Unix()
 	k := downloadKey{storeID: storeID, expires: expires, random: randomHex(), filename: name}
 	key := k.key()
-	// Cancelling the writer's context is how a blob write is abandoned.
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	w, err := m.bucket.NewWriter(wctx, key, &blob.WriterOptions{
-		ContentType:        ct,
-		ContentDisposition: attachment(name),
-		CacheControl:       downloadCacheControl,
-	})
-	if err != nil {
-		return Download{}, fmt.Errorf("media: writing %s: %w", key, err)
-	}
-	if err := write(w); err != nil {
-		cancel()
-		_ = w.Close()
+	if err := writeTo(ctx, m.store, key, ct, write); err != nil {
 		return Download{}, err
-	}
-	if err := w.Close(); err != nil {
-		return Download{}, fmt.Errorf("media: writing %s: %w", key, err)
 	}
 	exp := strconv.FormatInt(expires, 10)
 	return Download{
@@ -123,7 +105,7 @@ func (m *Media) OpenDownload(ctx context.Context, key string) (io.ReadCloser, er
 	if !ok || m.now().Unix() >= k.expires {
 		return nil, apperr.NotFoundf("no download with key %q", key)
 	}
-	r, err := m.bucket.NewReader(ctx, key, nil)
+	r, _, err := m.store.open(ctx, key)
 	if err != nil {
 		if isNotFound(err) {
 			return nil, apperr.NotFoundf("no download with key %q", key)
@@ -140,35 +122,28 @@ func (m *Media) Sweep(ctx context.Context) (int, error) {
 	now := m.now()
 	deleted := 0
 	var errs []error
-	sweep := func(prefix string, expired func(*blob.ListObject) bool) {
-		it := m.bucket.List(&blob.ListOptions{Prefix: prefix + "/"})
-		for {
-			obj, err := it.Next(ctx)
-			if errors.Is(err, io.EOF) {
-				return
+	sweep := func(prefix string, expired func(key string, modTime time.Time) bool) {
+		err := m.store.list(ctx, prefix+"/", func(key string, modTime time.Time) error {
+			if !expired(key, modTime) {
+				return nil
 			}
-			if err != nil {
-				errs = append(errs, fmt.Errorf("media: listing %s: %w", prefix, err))
-				return
-			}
-			if obj.IsDir || !expired(obj) {
-				continue
-			}
-			if err := m.bucket.Delete(ctx, obj.Key); err != nil {
-				if !isNotFound(err) {
-					errs = append(errs, fmt.Errorf("media: deleting %s: %w", obj.Key, err))
-				}
-				continue
+			if err := m.store.remove(ctx, key); err != nil {
+				errs = append(errs, fmt.Errorf("media: deleting %s: %w", key, err))
+				return nil
 			}
 			deleted++
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("media: listing %s: %w", prefix, err))
 		}
 	}
-	sweep(downloadsPrefix, func(obj *blob.ListObject) bool {
-		k, ok := parseDownloadKey(obj.Key)
+	sweep(downloadsPrefix, func(key string, _ time.Time) bool {
+		k, ok := parseDownloadKey(key)
 		return ok && now.Unix() >= k.expires
 	})
-	sweep(pendingPrefix, func(obj *blob.ListObject) bool {
-		return now.Sub(obj.ModTime) > pendingMaxAge
+	sweep(pendingPrefix, func(_ string, modTime time.Time) bool {
+		return now.Sub(modTime) > pendingMaxAge
 	})
 	return deleted, errors.Join(errs...)
 }

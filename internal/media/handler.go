@@ -1,7 +1,6 @@
 package media
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -10,8 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"gocloud.dev/blob"
 )
 
 // Handler serves the URLs this package hands out:
@@ -47,8 +44,8 @@ func methodNotAllowed(allow string) http.HandlerFunc {
 }
 
 // serveUpload receives the body of a signed upload URL. The body goes
-// straight into a blob writer, which is aborted on any failure, so a refused
-// or broken upload never leaves a partial blob behind; a PUT that succeeds
+// straight into the store, which keeps nothing of a body that fails, so a
+// refused or broken upload never leaves a partial blob behind; a PUT that succeeds
 // replaces an earlier one, so a client may simply retry.
 func (m *Media) serveUpload(w http.ResponseWriter, r *http.Request) {
 	key := r.PathValue("key")
@@ -73,44 +70,59 @@ func (m *Media) serveUpload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the Content-Type header must be "+ct+", the type this upload URL was signed for")
 		return
 	}
-	if r.ContentLength > limit {
+	switch {
+	case r.ContentLength > limit:
 		writeError(w, http.StatusRequestEntityTooLarge, "the file is larger than the "+humanBytes(limit)+" this upload URL accepts")
+		return
+	case r.ContentLength == 0:
+		// A store given size 0 need not read the body at all.
+		writeError(w, http.StatusBadRequest, "the upload is empty")
 		return
 	}
 
-	ctx, abort := context.WithCancel(r.Context())
-	defer abort()
-	bw, err := m.bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: ct})
-	if err != nil {
-		writeInternal(w, "opening "+key, err)
-		return
-	}
-	n, err := io.Copy(bw, http.MaxBytesReader(w, r.Body, limit))
-	if err == nil && n == 0 {
-		err = errEmptyUpload
-	}
-	if err != nil {
-		abort() // the writer discards what it got
-		_ = bw.Close()
+	// put stores nothing unless the whole body arrives: a refused or broken
+	// upload leaves no partial blob. The length, when the client sent it,
+	// lets S3 take the file in one request.
+	body := &nonEmpty{r: http.MaxBytesReader(w, r.Body, limit)}
+	if err := m.store.put(r.Context(), key, body, r.ContentLength, ct); err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):
 			writeError(w, http.StatusRequestEntityTooLarge, "the file is larger than the "+humanBytes(limit)+" this upload URL accepts")
 		case errors.Is(err, errEmptyUpload):
 			writeError(w, http.StatusBadRequest, "the upload is empty")
-		default:
+		case body.failed != nil:
 			writeError(w, http.StatusBadRequest, "the upload was interrupted: send the file again")
+		default:
+			writeInternal(w, "writing "+key, err)
 		}
-		return
-	}
-	if err := bw.Close(); err != nil {
-		writeInternal(w, "writing "+key, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"status": true, "key": key})
 }
 
 var errEmptyUpload = errors.New("empty upload")
+
+// nonEmpty reads r, failing with errEmptyUpload at an EOF before any byte,
+// and remembers r's own failure: that one is the client's doing.
+type nonEmpty struct {
+	r      io.Reader
+	n      int64
+	failed error
+}
+
+func (b *nonEmpty) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	switch {
+	case err == io.EOF && b.n == 0:
+		b.failed = errEmptyUpload
+		return n, errEmptyUpload
+	case err != nil && err != io.EOF:
+		b.failed = err
+	}
+	return n, err
+}
 
 // serveMedia serves a finalised image to anyone. Its key never changes
 // content, so it is cached for a year and revalidation is by ETag.
@@ -155,7 +167,7 @@ func (m *Media) serveFile(w http.ResponseWriter, r *http.Request) {
 // adds the route's own headers.
 func (m *Media) serveBlob(w http.ResponseWriter, r *http.Request, key string, headers func(http.Header), missing string) {
 	ctx := r.Context()
-	attrs, err := m.bucket.Attributes(ctx, key)
+	attrs, err := m.store.stat(ctx, key)
 	if err != nil {
 		if isNotFound(err) {
 			writeError(w, http.StatusNotFound, missing)
@@ -165,22 +177,22 @@ func (m *Media) serveBlob(w http.ResponseWriter, r *http.Request, key string, he
 		return
 	}
 	h := w.Header()
-	if attrs.ETag != "" {
-		h.Set("ETag", attrs.ETag)
+	if attrs.etag != "" {
+		h.Set("ETag", attrs.etag)
 	}
 	headers(h)
 	h.Set("X-Content-Type-Options", "nosniff")
-	if etagMatches(r.Header.Get("If-None-Match"), attrs.ETag) {
+	if etagMatches(r.Header.Get("If-None-Match"), attrs.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	h.Set("Content-Type", attrs.ContentType)
+	h.Set("Content-Type", attrs.contentType)
 	if r.Method == http.MethodHead {
-		h.Set("Content-Length", strconv.FormatInt(attrs.Size, 10))
+		h.Set("Content-Length", strconv.FormatInt(attrs.size, 10))
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	br, err := m.bucket.NewReader(ctx, key, nil)
+	br, battrs, err := m.store.open(ctx, key)
 	if err != nil {
 		for _, name := range []string{"ETag", "Cache-Control", "Content-Disposition", "Content-Type"} {
 			h.Del(name)
@@ -193,7 +205,7 @@ func (m *Media) serveBlob(w http.ResponseWriter, r *http.Request, key string, he
 		return
 	}
 	defer br.Close()
-	h.Set("Content-Length", strconv.FormatInt(br.Size(), 10))
+	h.Set("Content-Length", strconv.FormatInt(battrs.size, 10))
 	w.WriteHeader(http.StatusOK)
 	if _, err := io.Copy(w, br); err != nil && ctx.Err() == nil {
 		logError("sending "+key, err)

@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,8 @@ import (
 var testKey = []byte("0123456789abcdef0123456789abcdef")
 
 // clock is a settable time source. It starts at the real time because
-// memblob stamps blobs with time.Now, which Sweep compares against.
+// stores stamp blobs with the time they are written, which Sweep compares
+// against.
 type clock struct {
 	mu sync.Mutex
 	t  time.Time
@@ -45,7 +47,7 @@ func (c *clock) advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// env is a Media on a mem:// bucket served by an httptest server whose URL is
+// env is a Media on a file:// bucket in a temporary folder, served by an httptest server whose URL is
 // the public URL.
 type env struct {
 	m     *Media
@@ -61,7 +63,7 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 	var h http.Handler
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(e.srv.Close)
-	cfg := Config{BucketURL: "mem://", PublicURL: e.srv.URL, SigningKey: testKey}
+	cfg := Config{BucketURL: "file://" + filepath.ToSlash(t.TempDir()), PublicURL: e.srv.URL, SigningKey: testKey}
 	for _, f := range mutate {
 		f(&cfg)
 	}
@@ -69,7 +71,6 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() { _ = m.Close() })
 	e.m = m
 	h = m.Handler()
 	return e
@@ -151,11 +152,25 @@ func wantCode(t *testing.T, err error, code apperr.Code, contains ...string) {
 // exists reports whether key is in m's bucket.
 func exists(t *testing.T, m *Media, key string) bool {
 	t.Helper()
-	ok, err := m.bucket.Exists(context.Background(), key)
+	_, err := m.store.stat(context.Background(), key)
+	if err != nil && !isNotFound(err) {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+// blobKeys is every key in m's bucket.
+func blobKeys(t *testing.T, m *Media) []string {
+	t.Helper()
+	var keys []string
+	err := m.store.list(context.Background(), "", func(key string, _ time.Time) error {
+		keys = append(keys, key)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ok
+	return keys
 }
 
 // Test images, made here.

@@ -1,6 +1,6 @@
 // Package media keeps the store's blobs — uploaded images and generated file
-// downloads — in a gocloud.dev/blob bucket, and signs the URLs through which
-// clients upload and download them.
+// downloads — in a folder or an S3-compatible bucket (see store), and signs
+// the URLs through which clients upload and download them.
 //
 // Uploads go straight to this service, not through the JSON API: a client asks
 // for an upload (RequestUpload, behind API-key auth), PUTs the bytes to the
@@ -34,11 +34,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/fileblob" // file:// buckets
-	_ "gocloud.dev/blob/memblob"  // mem:// buckets
-	"gocloud.dev/gcerrors"
 )
 
 // Defaults for the zero values of Config.
@@ -58,10 +53,9 @@ const minKeyBytes = 32
 
 // Config configures Open.
 type Config struct {
-	// BucketURL is a gocloud.dev blob URL: "file:///abs/dir" or "mem://".
-	// A file bucket's directory is created when missing. fileblob writes
-	// through os.TempDir and renames into place; if the directory is on
-	// another file system add "?no_tmp_dir=1".
+	// BucketURL is where blobs live: "file:///abs/dir", a folder created
+	// when missing, or "s3://bucket?endpoint=host:port&region=name", an
+	// S3-compatible bucket (see openS3Store).
 	BucketURL string
 	// PublicURL is the base URL clients reach this service at, e.g.
 	// "http://127.0.0.1:8080", used to build absolute URLs. A trailing slash
@@ -82,7 +76,7 @@ type Config struct {
 // Media stores and serves the blobs of every store. It is safe for concurrent
 // use.
 type Media struct {
-	bucket    *blob.Bucket
+	store     store
 	publicURL string
 	key       []byte
 	maxUpload int64
@@ -109,19 +103,15 @@ func Open(ctx context.Context, cfg Config, now func() time.Time) (*Media, error)
 	if cfg.MaxUploadBytes < 0 || cfg.UploadTTL < 0 || cfg.DownloadTTL < 0 {
 		return nil, errors.New("media: limits and lifetimes cannot be negative")
 	}
-	bucketURL, err := withCreateDir(cfg.BucketURL)
+	st, err := openStore(ctx, cfg.BucketURL)
 	if err != nil {
 		return nil, err
-	}
-	bucket, err := blob.OpenBucket(ctx, bucketURL)
-	if err != nil {
-		return nil, fmt.Errorf("media: opening bucket %q: %w", cfg.BucketURL, err)
 	}
 	if now == nil {
 		now = time.Now
 	}
 	m := &Media{
-		bucket:     bucket,
+		store:      st,
 		publicURL:  public,
 		key:        append([]byte(nil), cfg.SigningKey...),
 		maxUpload:  orDefault(cfg.MaxUploadBytes, defaultMaxUploadBytes),
@@ -141,27 +131,6 @@ func orDefault[T comparable](v, def T) T {
 	}
 	return v
 }
-
-// withCreateDir adds create_dir to a file:// bucket URL, so that a fresh
-// install needs no mkdir.
-func withCreateDir(bucketURL string) (string, error) {
-	u, err := url.Parse(bucketURL)
-	if err != nil || u.Scheme == "" {
-		return "", fmt.Errorf("media: the bucket URL must be a URL such as file:///var/lib/storeadmin/media or mem://, got %q", bucketURL)
-	}
-	if u.Scheme != "file" {
-		return bucketURL, nil
-	}
-	q := u.Query()
-	if q.Get("create_dir") == "" {
-		q.Set("create_dir", "true")
-		u.RawQuery = q.Encode()
-	}
-	return u.String(), nil
-}
-
-// Close closes the bucket.
-func (m *Media) Close() error { return m.bucket.Close() }
 
 // sign is the hex HMAC-SHA256 of the fields, joined by newlines. No field
 // contains a newline (keys and content types are checked), so the joining is
@@ -282,6 +251,3 @@ const (
 	mediaPrefix     = "media"
 	downloadsPrefix = "downloads"
 )
-
-// isNotFound reports whether err is the bucket's "no such blob".
-func isNotFound(err error) bool { return gcerrors.Code(err) == gcerrors.NotFound }

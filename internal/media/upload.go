@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"gocloud.dev/blob"
 	_ "golang.org/x/image/webp" // registers WebP
 
 	"storeadmin/internal/base/apperr"
@@ -240,7 +239,7 @@ func (m *Media) FinalizeUpload(ctx context.Context, storeID int64, key string) (
 // readPending reads a pending upload, refusing one over the limit (only
 // possible if something other than Handler wrote it).
 func (m *Media) readPending(ctx context.Context, key string) ([]byte, error) {
-	r, err := m.bucket.NewReader(ctx, key, nil)
+	r, _, err := m.store.open(ctx, key)
 	if err != nil {
 		if isNotFound(err) {
 			return nil, apperr.NotFoundf("nothing was uploaded to this key yet: PUT the file to the upload URL first")
@@ -283,11 +282,7 @@ func (m *Media) storeImage(ctx context.Context, storeID int64, name string, data
 	}
 	name = withExtension(name, info.typ.extensions[0], info.typ.extensions)
 	key := imageKey{storeID: storeID, random: randomHex(), filename: name}.key(mediaPrefix)
-	err = m.bucket.WriteAll(ctx, key, data, &blob.WriterOptions{
-		ContentType:  info.typ.contentType,
-		CacheControl: imageCacheControl,
-	})
-	if err != nil {
+	if err := m.store.put(ctx, key, bytes.NewReader(data), int64(len(data)), info.typ.contentType); err != nil {
 		return Image{}, fmt.Errorf("media: writing %s: %w", key, err)
 	}
 	return Image{
@@ -381,7 +376,7 @@ func (m *Media) lockKey(key string) func() {
 func (m *Media) deleteQuietly(ctx context.Context, key string) {
 	// A cancelled request must not stop the clean-up.
 	ctx = context.WithoutCancel(ctx)
-	if err := m.bucket.Delete(ctx, key); err != nil && !isNotFound(err) {
+	if err := m.store.remove(ctx, key); err != nil {
 		logError("deleting "+key, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -138,11 +139,10 @@ func New(t testing.TB, opts ...Option) *Env {
 	// at this very server.
 	hs := httptest.NewUnstartedServer(nil)
 	base := "http://" + hs.Listener.Addr().String()
-	files, err := media.Open(context.Background(), media.Config{BucketURL: "mem://", PublicURL: base, SigningKey: []byte(strings.Repeat("k", 32))}, time.Now)
+	files, err := media.Open(context.Background(), media.Config{BucketURL: "file://" + filepath.ToSlash(t.TempDir()), PublicURL: base, SigningKey: []byte(strings.Repeat("k", 32))}, time.Now)
 	if err != nil {
 		t.Fatalf("media.Open: %v", err)
 	}
-	t.Cleanup(func() { files.Close() })
 	st := setup{Config: server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: base, Media: files}}
 	for _, o := range opts {
 		o(&st)

@@ -3,6 +3,7 @@ package seed
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -212,16 +213,25 @@ func mcp(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
 	return models.RecordMCPActivity(ctx, tx, activity...)
 }
 
+// demoWebhooks are the subscriptions a seeded store shows. They are seeded
+// paused: a demo must not send the store's events anywhere, not even a DNS
+// query for hosts that do not exist. Turning one on is how a visitor tries
+// deliveries, after pointing it at a receiver of their own.
+var demoWebhooks = []models.WebhookSubscription{
+	{URL: "https://erp.demo-outfitters.example/webhooks/storeadmin", Topics: []string{"order.paid", "order.refunded", "order.cancelled"}},
+	{URL: "https://wms.demo-outfitters.example/hooks/orders", Topics: []string{"order.paid", "order.fulfilled"}},
+	{URL: "https://crm.demo-outfitters.example/recovery", Topics: []string{"cart.abandoned", "checkout.abandoned", "checkout.recovered"}},
+}
+
 func webhookSubscriptions(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) error {
 	n, err := models.CountWebhooks(ctx, tx, storeID)
-	if err != nil || n > 0 {
+	if err != nil {
 		return err
 	}
-	subs := []models.WebhookSubscription{
-		{URL: "https://erp.demo-outfitters.example/webhooks/storeadmin", Topics: []string{"order.paid", "order.refunded", "order.cancelled"}, Active: true},
-		{URL: "https://wms.demo-outfitters.example/hooks/orders", Topics: []string{"order.paid", "order.fulfilled"}, Active: true},
-		{URL: "https://crm.demo-outfitters.example/recovery", Topics: []string{"cart.abandoned", "checkout.abandoned", "checkout.recovered"}, Active: false},
+	if n > 0 {
+		return pauseDemoWebhooks(ctx, tx, storeID)
 	}
+	subs := slices.Clone(demoWebhooks)
 	for i := range subs {
 		subs[i].StoreID = storeID
 		subs[i].SigningSecret = webhooks.NewSecret()
@@ -230,6 +240,18 @@ func webhookSubscriptions(ctx context.Context, tx bun.Tx, storeID int64, _ time.
 		}
 	}
 	return nil
+}
+
+// pauseDemoWebhooks pauses the demo subscriptions that earlier versions
+// seeded active, so that a store seeded then stops sending too.
+func pauseDemoWebhooks(ctx context.Context, tx bun.Tx, storeID int64) error {
+	urls := make([]string, len(demoWebhooks))
+	for i, w := range demoWebhooks {
+		urls[i] = w.URL
+	}
+	_, err := tx.NewUpdate().Model((*models.WebhookSubscription)(nil)).Set("active = false").
+		Where("store_id = ? AND active AND url IN (?)", storeID, bun.List(urls)).Exec(ctx)
+	return err
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -60,3 +60,40 @@ func TestFoundation(t *testing.T) {
 		t.Errorf("the second seed changed a member: %+v, %v", m, err)
 	}
 }
+
+// TestWebhooksSeededPaused checks that a seeded store sends no webhook
+// anywhere: its subscriptions are seeded paused, and a second seed pauses
+// those an earlier version seeded active.
+func TestWebhooksSeededPaused(t *testing.T) {
+	ctx := context.Background()
+	db, _, storeID := newSeedStore(t)
+	seedHooks := func() {
+		t.Helper()
+		if err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			return webhookSubscriptions(ctx, tx, storeID, seedNow)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := storeCounter(t, db, storeID)
+	seedHooks()
+	if all, active := count("webhook_subscriptions", "true"), count("webhook_subscriptions", "active"); all != int64(len(demoWebhooks)) || active != 0 {
+		t.Fatalf("seeded %d subscriptions, %d of them active; want %d, none active", all, active, len(demoWebhooks))
+	}
+
+	// As seeded before, and one a person added.
+	if _, err := db.NewUpdate().Table("webhook_subscriptions").Set("active = true").Where("store_id = ?", storeID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	own := &models.WebhookSubscription{StoreID: storeID, URL: "https://hooks.example.net/mine", Topics: []string{"order.paid"}, Active: true, SigningSecret: "s"}
+	if err := models.CreateWebhook(ctx, db, own); err != nil {
+		t.Fatal(err)
+	}
+	seedHooks()
+	if active := count("webhook_subscriptions", "active"); active != 1 {
+		t.Errorf("%d active subscriptions after the second seed, want only the person's own", active)
+	}
+	if n := count("webhook_subscriptions", "active AND url = ?", own.URL); n != 1 {
+		t.Error("the second seed paused a subscription a person made")
+	}
+}

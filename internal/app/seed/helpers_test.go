@@ -2,6 +2,7 @@ package seed
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,19 +18,18 @@ import (
 // reproducible.
 var seedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-// newSeedStore gives a seed test its fresh database, in-memory media and
+// newSeedStore gives a seed test its fresh database, media in a temporary folder and
 // the id of the empty demo store, as the seed command would find them.
 func newSeedStore(t *testing.T) (db *bun.DB, files *media.Media, storeID int64) {
 	t.Helper()
 	ctx := context.Background()
 	db, _ = testdb.New(t)
 	files, err := media.Open(ctx, media.Config{
-		BucketURL: "mem://", PublicURL: "http://127.0.0.1:8080", SigningKey: []byte(strings.Repeat("k", 32)),
+		BucketURL: "file://" + filepath.ToSlash(t.TempDir()), PublicURL: "http://127.0.0.1:8080", SigningKey: []byte(strings.Repeat("k", 32)),
 	}, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { files.Close() })
 	store := &models.Store{Handle: "demo-outfitters", Name: "Demo Outfitters"}
 	if err := models.CreateStore(ctx, db, store); err != nil {
 		t.Fatal(err)

@@ -71,9 +71,12 @@ type Server struct {
 	binDir  string
 	port    int
 	pid     int  // of the postmaster we started
-	owned   bool // only a server we started may be stopped by us
+	owned   bool // only a server we started (or took over) may be stopped by us
 	run     runner
 	logf    func(string, ...any)
+	// owner is our lock on the data folder's owner file while owned; see
+	// ownerName.
+	owner *ownerLock
 
 	mu      sync.Mutex
 	stopped bool
@@ -81,7 +84,9 @@ type Server struct {
 
 // Start runs a server on cfg.DataDir and returns once it accepts connections.
 // If a server is already running on that folder, Start attaches to it instead
-// and the returned Server's Stop leaves it running.
+// and the returned Server's Stop leaves it running, unless a Start of a
+// process that has since died (killed with SIGKILL, say) started it: then
+// Start takes it over, and Stop stops it.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.DataDir == "" {
 		return nil, errors.New("pgembed: Config.DataDir is required")
@@ -138,6 +143,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		if err == nil {
 			s.port, s.owned = port, true
 			s.pid, _ = readPidFile(dataDir)
+			s.lockOwner()
 			break
 		}
 		// Someone else may have started this folder between our check and
@@ -184,6 +190,8 @@ func (s *Server) Stop() error {
 	if err := stopDir(s.run, s.binDir, s.dataDir, s.pid); err != nil {
 		return err
 	}
+	s.owner.release()
+	s.owner = nil
 	s.stopped = true
 	s.logf("pgembed: PostgreSQL on %s stopped", s.dataDir)
 	return nil
@@ -387,13 +395,40 @@ func (s *Server) running(ctx context.Context) (port int, ok bool, err error) {
 	return port, true, nil
 }
 
+// attach uses the server running on the data folder at port, taking it over
+// when the process that started it is gone (see ownerName).
 func (s *Server) attach(ctx context.Context, port int) (*Server, error) {
 	s.port, s.owned = port, false
-	s.logf("pgembed: attaching to the PostgreSQL already running on %s (port %d)", s.dataDir, port)
+	if lock := tryLockOwner(s.dataDir); lock != nil && lock.names(s.dataDir) {
+		s.owned, s.owner = true, lock
+		s.pid, _ = readPidFile(s.dataDir)
+		s.logf("pgembed: taking over the PostgreSQL on %s (port %d, pid %d) that an exited process started; it stops when this one does", s.dataDir, port, s.pid)
+	} else {
+		lock.release()
+		s.logf("pgembed: attaching to the PostgreSQL already running on %s (port %d)", s.dataDir, port)
+	}
 	if err := waitReady(ctx, s.URL("postgres")); err != nil {
+		s.owner.release()
 		return nil, fmt.Errorf("pgembed: PostgreSQL already running on %s (port %d) does not answer: %w%s", s.dataDir, port, err, s.logTail())
 	}
 	return s, nil
+}
+
+// lockOwner marks the server we have just started as ours, so that a later
+// Start can take it over should this process die without stopping it. Without
+// the lock (held by another Server of this process) the server is ours all
+// the same, only not taken over after a crash.
+func (s *Server) lockOwner() {
+	lock := tryLockOwner(s.dataDir)
+	if lock == nil {
+		return
+	}
+	if err := lock.record(s.dataDir); err != nil {
+		s.logf("%v", err)
+		lock.release()
+		return
+	}
+	s.owner = lock
 }
 
 func (s *Server) start(ctx context.Context, port int, fast bool) error {

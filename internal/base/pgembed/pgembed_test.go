@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -189,5 +190,107 @@ func TestStartAfterCrash(t *testing.T) {
 	exec1(t, s2, "select v from kept", &v)
 	if v != 42 {
 		t.Fatalf("after crash kept.v = %d", v)
+	}
+}
+
+// helperDirEnv names the data folder TestHelperStartAndHang starts a server
+// on; without it that test is skipped.
+const helperDirEnv = "PGEMBED_TEST_HELPER_DIR"
+
+// TestHelperStartAndHang is not a test: TestTakeOverAfterOwnerKilled runs the
+// test binary on it as the process that starts a server and then dies.
+func TestHelperStartAndHang(t *testing.T) {
+	dir := os.Getenv(helperDirEnv)
+	if dir == "" {
+		t.Skip("the helper process of TestTakeOverAfterOwnerKilled")
+	}
+	if _, err := Start(context.Background(), Config{DataDir: dir, Fast: true}); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("started")
+	select {} // until killed
+}
+
+// TestTakeOverAfterOwnerKilled starts a server from another process, kills
+// that process with SIGKILL (the server runs on), and checks that the next
+// Start takes the server over, so that its Stop stops it; but not a server
+// that the owner file does not name.
+func TestTakeOverAfterOwnerKilled(t *testing.T) {
+	dataDir := filepath.Join(tempDir(t), "data")
+	helper := exec.Command(os.Args[0], "-test.run=^TestHelperStartAndHang$", "-test.v")
+	helper.Env = append(os.Environ(), helperDirEnv+"="+dataDir)
+	out, err := helper.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = StopDataDir(Config{DataDir: dataDir}) })
+	started := make(chan bool, 1)
+	go func() {
+		buf := make([]byte, 4096)
+		var seen []byte
+		for {
+			n, err := out.Read(buf)
+			seen = append(seen, buf[:n]...)
+			if strings.Contains(string(seen), "started") {
+				started <- true
+				io.Copy(io.Discard, out)
+				return
+			}
+			if err != nil {
+				started <- false
+				return
+			}
+		}
+	}()
+	if !<-started {
+		helper.Wait()
+		t.Fatal("the helper process did not start a server")
+	}
+	if err := helper.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	helper.Wait()
+	pid, _ := readPidFile(dataDir)
+	if pid == 0 || !isPostgresProcess(pid) {
+		t.Fatal("the server died with the process that started it")
+	}
+
+	// A server the owner file does not name (started by hand, or by a
+	// version before owner files) is only attached to.
+	owner := filepath.Join(dataDir, ownerName)
+	recorded, err := os.ReadFile(owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(owner, []byte("1 1700000000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, Config{DataDir: dataDir, Fast: true})
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !isPostgresProcess(pid) {
+		t.Fatal("Stop stopped a server it did not start")
+	}
+
+	if err := os.WriteFile(owner, recorded, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = start(t, Config{DataDir: dataDir, Fast: true})
+	// While it runs, it is s's: another Start only attaches.
+	other := start(t, Config{DataDir: dataDir, Fast: true})
+	if err := other.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	var one int
+	exec1(t, s, "select 1", &one)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, "postmaster.pid")); !os.IsNotExist(err) {
+		t.Fatalf("the server taken over still runs after Stop (postmaster.pid: %v)", err)
 	}
 }
