@@ -12,11 +12,9 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"storeadmin/internal/base/assetpage"
 )
@@ -35,17 +33,7 @@ const (
 var assetFS embed.FS
 
 // loadAssets reads and fingerprints the embedded files once.
-var loadAssets = sync.OnceValue(func() *assetpage.Assets {
-	dir, err := fs.Sub(assetFS, "assets")
-	if err != nil {
-		panic(fmt.Sprintf("playground: %v", err))
-	}
-	assets, err := assetpage.Load(dir)
-	if err != nil {
-		panic(fmt.Sprintf("playground: %v", err))
-	}
-	return assets
-})
+var loadAssets = assetpage.Embedded(assetFS, "assets")
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
@@ -80,20 +68,9 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 // other path gets the GraphiQL page, with Cache-Control: no-cache. Only GET
 // and HEAD are allowed. Handler panics if assetPrefix is empty.
 func Handler(title, endpoint, assetPrefix string) http.Handler {
-	if assetPrefix == "" {
-		panic("playground: empty assetPrefix")
-	}
-	if !strings.HasSuffix(assetPrefix, "/") {
-		assetPrefix += "/"
-	}
+	assetPrefix = assetpage.Prefix(assetPrefix)
 	assets := loadAssets()
-	assetURL := func(name string) string {
-		hashed, ok := assets.Hashed(name)
-		if !ok {
-			panic("playground: missing embedded asset " + name)
-		}
-		return assetPrefix + hashed
-	}
+	assetURL := func(name string) string { return assets.URL(assetPrefix, name) }
 	var buf bytes.Buffer
 	err := pageTemplate.Execute(&buf, struct {
 		Title, Endpoint                              string

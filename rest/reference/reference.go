@@ -15,10 +15,7 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"net/http"
-	"strings"
-	"sync"
 
 	"storeadmin/internal/base/assetpage"
 )
@@ -34,17 +31,7 @@ const (
 var assetFS embed.FS
 
 // loadAssets reads and fingerprints the embedded files once.
-var loadAssets = sync.OnceValue(func() *assetpage.Assets {
-	dir, err := fs.Sub(assetFS, "assets")
-	if err != nil {
-		panic(fmt.Sprintf("reference: %v", err))
-	}
-	assets, err := assetpage.Load(dir)
-	if err != nil {
-		panic(fmt.Sprintf("reference: %v", err))
-	}
-	return assets
-})
+var loadAssets = assetpage.Embedded(assetFS, "assets")
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
@@ -71,20 +58,9 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 // (e.g. "/api/v1/openapi.json"), on the page's own origin. Handler panics
 // if assetPrefix is empty.
 func Handler(title, specURL, assetPrefix string) http.Handler {
-	if assetPrefix == "" {
-		panic("reference: empty assetPrefix")
-	}
-	if !strings.HasSuffix(assetPrefix, "/") {
-		assetPrefix += "/"
-	}
+	assetPrefix = assetpage.Prefix(assetPrefix)
 	assets := loadAssets()
-	assetURL := func(name string) string {
-		hashed, ok := assets.Hashed(name)
-		if !ok {
-			panic("reference: missing embedded asset " + name)
-		}
-		return assetPrefix + hashed
-	}
+	assetURL := func(name string) string { return assets.URL(assetPrefix, name) }
 	var buf bytes.Buffer
 	err := pageTemplate.Execute(&buf, struct {
 		Title, SpecURL                     string

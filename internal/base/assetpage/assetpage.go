@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -44,6 +45,46 @@ type asset struct {
 type Assets struct {
 	byName   map[string]*asset
 	byHashed map[string]*asset
+}
+
+// Embedded returns the assets of the folder dir of fsys (a page's embedded
+// files), read and fingerprinted on first use and kept for every handler
+// made from them after. A folder that cannot be read is a build mistake:
+// it panics.
+func Embedded(fsys fs.FS, dir string) func() *Assets {
+	return sync.OnceValue(func() *Assets {
+		sub, err := fs.Sub(fsys, dir)
+		if err == nil {
+			var assets *Assets
+			if assets, err = Load(sub); err == nil {
+				return assets
+			}
+		}
+		panic(fmt.Sprintf("assetpage: %s: %v", dir, err))
+	})
+}
+
+// Prefix is assetPrefix ending in a slash. An empty one would serve the
+// assets in place of the page: it panics.
+func Prefix(assetPrefix string) string {
+	if assetPrefix == "" {
+		panic("assetpage: empty assetPrefix")
+	}
+	if !strings.HasSuffix(assetPrefix, "/") {
+		assetPrefix += "/"
+	}
+	return assetPrefix
+}
+
+// URL is the address a page links the asset name by: its fingerprinted
+// name under assetPrefix. A page naming an asset it does not embed is a
+// build mistake: it panics.
+func (t *Assets) URL(assetPrefix, name string) string {
+	hashed, ok := t.Hashed(name)
+	if !ok {
+		panic("assetpage: missing embedded asset " + name)
+	}
+	return assetPrefix + hashed
 }
 
 // Load reads and fingerprints the files at the root of fsys.
