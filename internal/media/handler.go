@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/failure"
 )
 
 // Handler serves the URLs this package hands out:
@@ -17,7 +20,7 @@ import (
 //	GET  /media/{key...}    a finalised image, public and immutable (and HEAD)
 //	GET  /files/{key...}    a signed download (and HEAD)
 //
-// Failures answer the API's envelope {"status":false,"message":...} with 400,
+// Failures answer the API's failure envelope (code and request_id too) with 400,
 // 403, 404, 405 or 413. The handler needs no API key: the signature is the
 // authorisation, and it is mounted at the root of the router.
 func (m *Media) Handler() http.Handler {
@@ -31,7 +34,7 @@ func (m *Media) Handler() http.Handler {
 	mux.HandleFunc("/media/", methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/files/", methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not found")
+		writeError(w, r, apperr.NotFound, "not found")
 	})
 	return mux
 }
@@ -39,7 +42,7 @@ func (m *Media) Handler() http.Handler {
 func methodNotAllowed(allow string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" is not allowed here; use "+allow)
+		writeError(w, r, apperr.MethodNotAllowed, "method "+r.Method+" is not allowed here; use "+allow)
 	}
 }
 
@@ -52,31 +55,31 @@ func (m *Media) serveUpload(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	exp, maxBytes, ct, sig := q.Get("expires"), q.Get("max"), q.Get("ct"), q.Get("sig")
 	if sig == "" || !m.verify(sig, "PUT", key, exp, maxBytes, ct) {
-		writeError(w, http.StatusForbidden, "this upload URL is not valid: request a new one")
+		writeError(w, r, apperr.Forbidden, "this upload URL is not valid: request a new one")
 		return
 	}
 	expires, err1 := strconv.ParseInt(exp, 10, 64)
 	limit, err2 := strconv.ParseInt(maxBytes, 10, 64)
 	if _, ok := parseImageKey(pendingPrefix, key); !ok || err1 != nil || err2 != nil || limit <= 0 {
 		// Signed by this key but not as this package signs: refuse.
-		writeError(w, http.StatusBadRequest, "this upload URL is malformed: request a new one")
+		writeError(w, r, apperr.BadRequest, "this upload URL is malformed: request a new one")
 		return
 	}
 	if m.now().Unix() >= expires {
-		writeError(w, http.StatusForbidden, "this upload URL has expired: request a new one")
+		writeError(w, r, apperr.Forbidden, "this upload URL has expired: request a new one")
 		return
 	}
 	if got, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || got != ct {
-		writeError(w, http.StatusBadRequest, "the Content-Type header must be "+ct+", the type this upload URL was signed for")
+		writeError(w, r, apperr.BadRequest, "the Content-Type header must be "+ct+", the type this upload URL was signed for")
 		return
 	}
 	switch {
 	case r.ContentLength > limit:
-		writeError(w, http.StatusRequestEntityTooLarge, "the file is larger than the "+humanBytes(limit)+" this upload URL accepts")
+		writeError(w, r, apperr.TooLarge, "the file is larger than the "+humanBytes(limit)+" this upload URL accepts")
 		return
 	case r.ContentLength == 0:
 		// A store given size 0 need not read the body at all.
-		writeError(w, http.StatusBadRequest, "the upload is empty")
+		writeError(w, r, apperr.Invalid, "the upload is empty")
 		return
 	}
 
@@ -88,13 +91,13 @@ func (m *Media) serveUpload(w http.ResponseWriter, r *http.Request) {
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):
-			writeError(w, http.StatusRequestEntityTooLarge, "the file is larger than the "+humanBytes(limit)+" this upload URL accepts")
+			writeError(w, r, apperr.TooLarge, "the file is larger than the "+humanBytes(limit)+" this upload URL accepts")
 		case errors.Is(err, errEmptyUpload):
-			writeError(w, http.StatusBadRequest, "the upload is empty")
+			writeError(w, r, apperr.Invalid, "the upload is empty")
 		case body.failed != nil:
-			writeError(w, http.StatusBadRequest, "the upload was interrupted: send the file again")
+			writeError(w, r, apperr.BadRequest, "the upload was interrupted: send the file again")
 		default:
-			writeInternal(w, "writing "+key, err)
+			writeInternal(w, r, "writing "+key, err)
 		}
 		return
 	}
@@ -130,7 +133,7 @@ func (m *Media) serveMedia(w http.ResponseWriter, r *http.Request) {
 	key := mediaPrefix + "/" + r.PathValue("key")
 	// Only keys this package makes: no "..", no extra segments.
 	if _, ok := parseImageKey(mediaPrefix, key); !ok {
-		writeError(w, http.StatusNotFound, "no image at this URL")
+		writeError(w, r, apperr.NotFound, "no image at this URL")
 		return
 	}
 	m.serveBlob(w, r, key, func(h http.Header) {
@@ -144,16 +147,16 @@ func (m *Media) serveFile(w http.ResponseWriter, r *http.Request) {
 	key := r.PathValue("key")
 	exp, sig := r.URL.Query().Get("expires"), r.URL.Query().Get("sig")
 	if sig == "" || !m.verify(sig, "GET", key, exp) {
-		writeError(w, http.StatusForbidden, "this download URL is not valid")
+		writeError(w, r, apperr.Forbidden, "this download URL is not valid")
 		return
 	}
 	k, ok := parseDownloadKey(key)
 	if !ok || strconv.FormatInt(k.expires, 10) != exp {
-		writeError(w, http.StatusBadRequest, "this download URL is malformed")
+		writeError(w, r, apperr.BadRequest, "this download URL is malformed")
 		return
 	}
 	if m.now().Unix() >= k.expires {
-		writeError(w, http.StatusForbidden, "this download URL has expired: export the file again")
+		writeError(w, r, apperr.Forbidden, "this download URL has expired: export the file again")
 		return
 	}
 	m.serveBlob(w, r, key, func(h http.Header) {
@@ -170,9 +173,9 @@ func (m *Media) serveBlob(w http.ResponseWriter, r *http.Request, key string, he
 	attrs, err := m.store.stat(ctx, key)
 	if err != nil {
 		if isNotFound(err) {
-			writeError(w, http.StatusNotFound, missing)
+			writeError(w, r, apperr.NotFound, missing)
 		} else {
-			writeInternal(w, "reading "+key, err)
+			writeInternal(w, r, "reading "+key, err)
 		}
 		return
 	}
@@ -198,9 +201,9 @@ func (m *Media) serveBlob(w http.ResponseWriter, r *http.Request, key string, he
 			h.Del(name)
 		}
 		if isNotFound(err) {
-			writeError(w, http.StatusNotFound, missing) // deleted since Attributes
+			writeError(w, r, apperr.NotFound, missing) // deleted since Attributes
 		} else {
-			writeInternal(w, "reading "+key, err)
+			writeInternal(w, r, "reading "+key, err)
 		}
 		return
 	}
@@ -227,20 +230,21 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-// writeError answers the API's failure envelope.
-func writeError(w http.ResponseWriter, status int, message string) {
-	writeJSON(w, status, map[string]any{"status": false, "message": message})
+// writeError answers the API's failure envelope (failure.WriteREST: the
+// status of code, and the request's id).
+func writeError(w http.ResponseWriter, r *http.Request, code apperr.Code, message string) {
+	failure.WriteREST(w, r, apperr.New(code, "%s", message))
 }
 
 // writeInternal logs err and answers a generic 500: what went wrong in the
 // bucket is not the client's business.
-func writeInternal(w http.ResponseWriter, what string, err error) {
+func writeInternal(w http.ResponseWriter, r *http.Request, what string, err error) {
 	logError(what, err)
-	writeError(w, http.StatusInternalServerError, "internal error")
+	writeError(w, r, apperr.Internal, "internal error")
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(body)
 }

@@ -34,7 +34,7 @@ func TestUploadFlow(t *testing.T) {
 				t.Fatal(err)
 			}
 			status, header, body := do(t, ticket.Method, ticket.URL, ticket.Headers["Content-Type"], bytes.NewReader(tt.data))
-			if status != http.StatusCreated || header.Get("Content-Type") != "application/json" {
+			if status != http.StatusCreated || header.Get("Content-Type") != "application/json; charset=utf-8" {
 				t.Fatalf("PUT: %d %q %s", status, header.Get("Content-Type"), body)
 			}
 			var env envelope

@@ -105,6 +105,7 @@ func do(t *testing.T, method, url, contentType string, body io.Reader, header ..
 type envelope struct {
 	Status  bool   `json:"status"`
 	Message string `json:"message"`
+	Code    string `json:"code"`
 	Key     string `json:"key"`
 }
 
@@ -115,15 +116,15 @@ func wantFailure(t *testing.T, status int, header http.Header, body []byte, want
 	if status != wantStatus {
 		t.Fatalf("status %d, want %d; body %s", status, wantStatus, body)
 	}
-	if ct := header.Get("Content-Type"); ct != "application/json" {
-		t.Errorf("Content-Type %q, want application/json", ct)
+	if ct := header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
+		t.Errorf("Content-Type %q, want application/json; charset=utf-8", ct)
 	}
 	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		t.Fatalf("body %q is not JSON: %v", body, err)
 	}
-	if env.Status || env.Message == "" {
-		t.Errorf("envelope %s, want status false and a message", body)
+	if env.Status || env.Message == "" || env.Code == "" {
+		t.Errorf("envelope %s, want status false, a message and a code", body)
 	}
 	for _, c := range contains {
 		if !strings.Contains(env.Message, c) {
