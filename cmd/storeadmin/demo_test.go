@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,28 +14,9 @@ import (
 	"storeadmin/internal/testkit/testlog"
 )
 
-// lockedBuffer is a bytes.Buffer that serve (its output, its log) may
-// write while the test reads.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // serving is a serve started by startServe.
 type serving struct {
-	out  *lockedBuffer
+	out  *testlog.Buffer
 	logs *testlog.Records
 	stop func() error
 }
@@ -46,7 +25,7 @@ type serving struct {
 func startServe(t *testing.T, args ...string) *serving {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &serving{out: &lockedBuffer{}, logs: &testlog.Records{}}
+	s := &serving{out: &testlog.Buffer{}, logs: &testlog.Records{}}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, append([]string{"serve"}, args...), s.out, s.logs.Logger()) }()
 	s.stop = func() error { cancel(); return <-done }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,31 +10,15 @@ import (
 	"time"
 
 	"storeadmin/internal/testkit/testdb"
+	"storeadmin/internal/testkit/testlog"
 )
-
-// jsonLines decodes the log, failing on any line that is not a JSON object.
-func jsonLines(t *testing.T, log string) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
-		if line == "" {
-			continue
-		}
-		var rec map[string]any
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("log line is not JSON (%v): %s", err, line)
-		}
-		out = append(out, rec)
-	}
-	return out
-}
 
 // TestServeMetricsAddrAndJSONLog: serve --log-format json writes one JSON
 // object a line, an access line per request among them, and
 // --metrics-addr serves GET /metrics on a listener of its own, leaving it
 // off the main address.
 func TestServeMetricsAddrAndJSONLog(t *testing.T) {
-	out := &lockedBuffer{}
+	out := &testlog.Buffer{}
 	prev := stderr
 	stderr = out
 	t.Cleanup(func() { stderr = prev })
@@ -55,7 +38,7 @@ func TestServeMetricsAddrAndJSONLog(t *testing.T) {
 
 	var serving map[string]any
 	for deadline := time.Now().Add(2 * time.Minute); serving == nil; time.Sleep(20 * time.Millisecond) {
-		for _, rec := range jsonLines(t, out.String()) {
+		for _, rec := range out.JSONLines(t) {
 			if rec["msg"] == "serving" {
 				serving = rec
 			}
@@ -97,7 +80,7 @@ func TestServeMetricsAddrAndJSONLog(t *testing.T) {
 	}
 
 	var access []map[string]any
-	for _, rec := range jsonLines(t, out.String()) {
+	for _, rec := range out.JSONLines(t) {
 		if rec["msg"] == "request" {
 			access = append(access, rec)
 		}

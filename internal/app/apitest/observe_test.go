@@ -1,7 +1,6 @@
 package apitest_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -23,47 +22,18 @@ import (
 	"storeadmin/internal/testkit/testlog"
 )
 
-// syncBuffer is a log destination several goroutines write to.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// records decodes every line written so far, failing on one that is not a
-// JSON object.
-func (b *syncBuffer) records(t *testing.T) []map[string]any {
-	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(b.buf.String()), "\n") {
-		var rec map[string]any
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("log line is not JSON: %v\n%s", err, line)
-		}
-		out = append(out, rec)
-	}
-	return out
-}
-
 // TestAccessLogOneJSONLinePerRequest: with the JSON log every request writes
 // exactly one line that parses, naming the method, the route's pattern (not
 // the path), the status, the duration, the key (when there is one) and the
 // request id.
 func TestAccessLogOneJSONLinePerRequest(t *testing.T) {
-	var out syncBuffer
+	var out testlog.Buffer
 	e := apitest.New(t, apitest.WithLog(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	s := e.Store("Logs")
 	key := e.Key(s.ID, auth.RoleAdmin)
 	id := keyID(t, e, s.ID, key)
 	o := createOrder(t, e, s.ID, orderSpec{})
-	before := len(out.records(t))
+	before := len(out.JSONLines(t))
 
 	e.Do(http.MethodGet, orderPath(o.ID), key, nil).Expect(t, http.StatusOK)
 	e.Do(http.MethodGet, "/store/webhooks", "", nil).Expect(t, http.StatusUnauthorized)
@@ -71,7 +41,7 @@ func TestAccessLogOneJSONLinePerRequest(t *testing.T) {
 	e.GraphQL(key, `{ store { name } }`, nil)
 
 	var lines []map[string]any
-	for _, rec := range out.records(t)[before:] {
+	for _, rec := range out.JSONLines(t)[before:] {
 		if rec["msg"] == "request" {
 			lines = append(lines, rec)
 		}
