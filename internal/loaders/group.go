@@ -2,8 +2,8 @@ package loaders
 
 import (
 	"context"
-	"iter"
 	"sync"
+	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/graph-gophers/dataloader/v7"
@@ -50,7 +50,7 @@ func newRelation[P, C any](keys func(*P, []int64) []int64, read readFunc[C]) rel
 // of its groups.
 type loader[C any] struct {
 	mu     sync.Mutex
-	groups map[any]*groupLoad[C]
+	groups map[groupKey]*groupLoad[C]
 }
 
 // groupLoad is the one load of a group: a dataloader of the group's keys,
@@ -75,12 +75,11 @@ func (r *relation[P, C]) load(ctx context.Context, parent *P, args fetchArgs) ([
 		return nil, nil, err
 	}
 	ld := loaderOf[C](ls, r, args)
-	id, members := groupOf(ctx, ls, parent)
-	g := run(ctx, ls, ld, r, args, id, members)
+	g := run(ctx, ls, ld, r, args, groupOf(ctx, ls, parent))
 	if !g.answers(ctx, keys) {
 		// The parent is not the one its field context holds (a resolver
 		// asked for another record's relation): it loads alone.
-		g = run(ctx, ls, ld, r, args, alone[P]{parent}, only(parent))
+		g = run(ctx, ls, ld, r, args, aloneGroup(parent))
 	}
 	got := make([][]C, len(keys))
 	for i, k := range keys {
@@ -109,14 +108,14 @@ func loaderOf[C, P any](ls *Loaders, r *relation[P, C], args fetchArgs) *loader[
 	k := loaderKey{relation: r, args: args}
 	ld, _ := ls.loaders[k].(*loader[C])
 	if ld == nil {
-		ld = &loader[C]{groups: map[any]*groupLoad[C]{}}
+		ld = &loader[C]{groups: map[groupKey]*groupLoad[C]{}}
 		ls.loaders[k] = ld
 	}
 	return ld
 }
 
-// group is the load of group id, made on first use.
-func (ld *loader[C]) group(id any) *groupLoad[C] {
+// group is the load of the group key names, made on first use.
+func (ld *loader[C]) group(id groupKey) *groupLoad[C] {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
 	g := ld.groups[id]
@@ -127,12 +126,12 @@ func (ld *loader[C]) group(id any) *groupLoad[C] {
 	return g
 }
 
-// run loads the relation for the keys of every member of group id, once.
-func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[P, C], args fetchArgs, id any, members iter.Seq[*P]) *groupLoad[C] {
-	g := ld.group(id)
+// run loads the relation for the keys of every member of group grp, once.
+func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[P, C], args fetchArgs, grp group[P]) *groupLoad[C] {
+	g := ld.group(grp.key)
 	g.once.Do(func() {
 		var keys []int64
-		for p := range members {
+		for p := range grp.each {
 			keys = r.keys(p, keys)
 		}
 		keys = distinct(keys)
@@ -200,8 +199,7 @@ func (r *relation[P, C]) prime(ctx context.Context, list []P, child func(*P) *C)
 		}
 	}
 	ld := loaderOf[C](ls, r, fetchArgs{})
-	id := listOf[P]{&list[0], len(list)}
-	g := ld.group(id)
+	g := ld.group(listGroup(list).key)
 	g.once.Do(func() {
 		g.start(ls, r.read, fetchArgs{})
 		for _, k := range keys {
@@ -327,55 +325,93 @@ func madeBy[T any](ls *Loaders, p *T) *made[T] {
 	return byRecord[p]
 }
 
-// The identities of groups of rules 2 and 3; a load (*made[P]) is the
-// identity of a group of rule 1.
-type (
-	listOf[E any] struct {
-		first *E
-		n     int
-	}
-	alone[P any] struct{ p *P }
+// A group is a group of parents (see the package comment): the records a
+// load made (rule 1), a list of the query (rule 2) or a parent alone (rule
+// 3), and the key its load is kept under.
+type group[P any] struct {
+	key   groupKey
+	made  *made[P]
+	list  []P
+	ptrs  []*P
+	alone *P
+}
+
+// groupKey names a group by the address that identifies it (the load, the
+// list's first element, the parent) and, for a list, its length. Not an
+// interface: a relation asks for its group once per parent, and boxing an
+// identity each time was a few percent of a page's allocations.
+type groupKey struct {
+	at   unsafe.Pointer
+	n    int
+	kind groupKind
+}
+
+type groupKind uint8
+
+const (
+	byLoad groupKind = iota
+	byList
+	byListOfPointers
+	byParent
 )
 
-// groupOf is the group of the parent whose field ctx resolves: its identity
-// and its members (see the package comment).
-func groupOf[P any](ctx context.Context, ls *Loaders, parent *P) (any, iter.Seq[*P]) {
+func madeGroup[P any](m *made[P]) group[P] {
+	return group[P]{key: groupKey{at: unsafe.Pointer(m), kind: byLoad}, made: m}
+}
+
+func listGroup[P any](list []P) group[P] {
+	return group[P]{key: groupKey{at: unsafe.Pointer(&list[0]), n: len(list), kind: byList}, list: list}
+}
+
+func aloneGroup[P any](p *P) group[P] {
+	return group[P]{key: groupKey{at: unsafe.Pointer(p), kind: byParent}, alone: p}
+}
+
+// each yields the group's members.
+func (g group[P]) each(yield func(*P) bool) {
+	switch {
+	case g.made != nil:
+		g.made.each(yield)
+	case g.list != nil:
+		for i := range g.list {
+			if !yield(&g.list[i]) {
+				return
+			}
+		}
+	case g.ptrs != nil:
+		for _, p := range g.ptrs {
+			if p != nil && !yield(p) {
+				return
+			}
+		}
+	default:
+		yield(g.alone)
+	}
+}
+
+// groupOf is the group of the parent whose field ctx resolves (see the
+// package comment).
+func groupOf[P any](ctx context.Context, ls *Loaders, parent *P) group[P] {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || fc.Parent == nil {
-		return alone[P]{parent}, only(parent)
+		return aloneGroup(parent)
 	}
 	if p, ok := fc.Parent.Result.(*P); ok && p != nil {
 		if m := madeBy(ls, p); m != nil {
-			return m, m.each
+			return madeGroup(m)
 		}
 	}
 	if fc.Parent.Index != nil && fc.Parent.Parent != nil {
 		switch list := fc.Parent.Parent.Result.(type) {
 		case []P:
 			if len(list) > 0 {
-				return listOf[P]{&list[0], len(list)}, func(yield func(*P) bool) {
-					for i := range list {
-						if !yield(&list[i]) {
-							return
-						}
-					}
-				}
+				return listGroup(list)
 			}
 		case []*P:
 			if len(list) > 0 {
-				return listOf[*P]{&list[0], len(list)}, func(yield func(*P) bool) {
-					for _, p := range list {
-						if p != nil && !yield(p) {
-							return
-						}
-					}
-				}
+				return group[P]{key: groupKey{at: unsafe.Pointer(&list[0]), n: len(list), kind: byListOfPointers}, ptrs: list}
 			}
 		}
 	}
-	return alone[P]{parent}, only(parent)
-}
-
-func only[P any](p *P) iter.Seq[*P] {
-	return func(yield func(*P) bool) { yield(p) }
+	return aloneGroup(parent)
 }
