@@ -351,6 +351,33 @@ func TestParentsAloneLoadAlone(t *testing.T) {
 	}
 }
 
+// A fetch cut short (a request that hung up) may return with its error a
+// row it did not finish scanning: the rows of a failed fetch are not keyed
+// (keying this one would dereference its nil key), the error is answered.
+func TestFailedFetchRowsAreNotKeyed(t *testing.T) {
+	cut := errors.New("canceling statement due to user request")
+	half := func(context.Context, bun.IDB, int64, []int64, models.Columns) ([]line, error) {
+		return []line{{ID: 1}}, cut
+	}
+	halfUpTo := func(ctx context.Context, db bun.IDB, sid int64, keys []int64, _ int64, cols models.Columns) ([]line, error) {
+		return half(ctx, db, sid, keys, cols)
+	}
+	byVariant := func(l *line) int64 { return *l.VariantID }
+	withVariant := func(o *order) int64 { return o.ID }
+	ctx := request()
+	o := &order{ID: 7}
+	if _, err := Many(half, withVariant, byVariant).Load(ctx, o); !errors.Is(err, cut) {
+		t.Errorf("Many: %v, want the fetch's error", err)
+	}
+	if _, err := ManyUpTo(halfUpTo, withVariant, byVariant).Load(ctx, o, 5); !errors.Is(err, cut) {
+		t.Errorf("ManyUpTo: %v, want the fetch's error", err)
+	}
+	through := ManyThrough(half, withVariant, func(l *line) (int64, variant) { return *l.VariantID, variant{} })
+	if _, err := through.Load(ctx, o); !errors.Is(err, cut) {
+		t.Errorf("ManyThrough: %v, want the fetch's error", err)
+	}
+}
+
 // A failed fetch fails every parent of its group; no store fails closed.
 func TestFailuresReachTheWholeGroup(t *testing.T) {
 	os, _ := orders(10)

@@ -93,6 +93,9 @@ func Many[P, C any](fetch Fetch[C], key func(*P) int64, keyOf func(*C) int64) *T
 func ManyThrough[P, R, C any](fetch Fetch[R], key func(*P) int64, link func(*R) (int64, C)) *ToMany[P, C] {
 	read := func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, args fetchArgs) ([]int64, []C, error) {
 		rows, err := fetch(ctx, db, storeID, keys, args.cols)
+		if err != nil {
+			return nil, nil, err
+		}
 		owners, children := make([]int64, len(rows)), make([]C, len(rows))
 		for i := range rows {
 			owners[i], children[i] = link(&rows[i])
@@ -132,7 +135,10 @@ type ToManyUpTo[P, C any] struct{ r relation[P, C] }
 func ManyUpTo[P, C any](fetch FetchUpTo[C], key func(*P) int64, keyOf func(*C) int64) *ToManyUpTo[P, C] {
 	read := func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, args fetchArgs) ([]int64, []C, error) {
 		rows, err := fetch(ctx, db, storeID, keys, args.limit, args.cols)
-		return keysOf(rows, keyOf), rows, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return keysOf(rows, keyOf), rows, nil
 	}
 	return &ToManyUpTo[P, C]{newRelation(oneKey(key), read)}
 }
@@ -186,11 +192,16 @@ func oneKey[P any](key func(*P) int64) func(*P, []int64) []int64 {
 func withoutLimit[C any](fetch Fetch[C], keyOf func(*C) int64) readFunc[C] {
 	return func(ctx context.Context, db bun.IDB, storeID int64, keys []int64, args fetchArgs) ([]int64, []C, error) {
 		rows, err := fetch(ctx, db, storeID, keys, args.cols)
-		return keysOf(rows, keyOf), rows, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return keysOf(rows, keyOf), rows, nil
 	}
 }
 
-// keysOf is the key of each row.
+// keysOf is the key of each row. Only rows a fetch read without an error
+// are keyed: a statement cut short (a request that hung up) can leave its
+// last row half scanned, a nil where a key's pointer belongs.
 func keysOf[C any](rows []C, keyOf func(*C) int64) []int64 {
 	out := make([]int64, len(rows))
 	for i := range rows {
