@@ -2,7 +2,6 @@ package models
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"maps"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/jsonbody"
 )
 
 // MarshalTime writes t as RFC 3339 in UTC.
@@ -126,7 +126,7 @@ func MarshalString(s string) graphql.Marshaler { return stringValue(s) }
 func UnmarshalString(v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", apperr.Invalidf("must be a string, not %s", jsonKind(v))
+		return "", apperr.Invalidf("must be a string, not %s", jsonbody.Kind(v))
 	}
 	if err := CheckText(s); err != nil {
 		return "", err
@@ -153,23 +153,7 @@ func UnmarshalInt(v any) (int64, error) {
 		}
 		return n, nil
 	}
-	return 0, apperr.Invalidf("must be an integer, not %s", jsonKind(v))
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case json.Number, float64, int64, int:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%T", v)
+	return 0, apperr.Invalidf("must be an integer, not %s", jsonbody.Kind(v))
 }
 
 // MarshalID writes an id as a string, as the spec shows review ids.

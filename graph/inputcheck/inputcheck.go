@@ -29,6 +29,7 @@ import (
 
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
+	"storeadmin/internal/base/jsonbody"
 )
 
 // Variables checks vars against the variable definitions of op. The first
@@ -235,33 +236,7 @@ func isNumber(v any) bool {
 
 // wrong says that the value at path must be want, and what it is.
 func wrong(path steps, want string, v any) *fault {
-	return at(path, "must be %s, not %s", want, Kind(v))
-}
-
-// Kind names v's JSON kind, in the words of a message: a number short
-// enough to read is quoted ("1.5"), a string is not (it is the client's
-// text).
-func Kind(v any) string {
-	switch v := v.(type) {
-	case json.Number:
-		if len(v) <= 24 {
-			return string(v)
-		}
-		return "a number"
-	case float64, int64, int:
-		return fmt.Sprint(v)
-	case bool:
-		return fmt.Sprint(v)
-	case string:
-		return "a string"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case nil:
-		return "null"
-	}
-	return "a value of another kind"
+	return at(path, "must be %s, not %s", want, jsonbody.Kind(v))
 }
 
 // Extension checks the variables of every operation before the executor

@@ -196,3 +196,30 @@ func hex4(b []byte) (rune, bool) {
 	}
 	return r, true
 }
+
+// Kind names the kind of v, a decoded JSON value, in the words of a
+// message ("must be an integer, not 1.5"): a number short
+// enough to read is quoted ("1.5"), a string is not (it is the client's
+// text).
+func Kind(v any) string {
+	switch v := v.(type) {
+	case json.Number:
+		if len(v) <= 24 {
+			return string(v)
+		}
+		return "a number"
+	case float64, int64, int:
+		return fmt.Sprint(v)
+	case bool:
+		return fmt.Sprint(v)
+	case string:
+		return "a string"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case nil:
+		return "null"
+	}
+	return "a value of another kind"
+}
