@@ -18,8 +18,9 @@ const maxExtension = 10
 // C:\Users\...\photo.png), every byte outside [A-Za-z0-9._-] becomes '-',
 // runs of '-' and of '.' collapse to one (so ".." never appears), dots and
 // dashes are trimmed from both ends (no hidden files), and the name is cut to
-// 100 bytes keeping its extension. The result is empty when nothing usable is
-// left. sanitizeFilename(sanitizeFilename(s)) == sanitizeFilename(s).
+// 100 bytes keeping its extension (but ".attrs", see below). The result is
+// empty when nothing usable is left.
+// sanitizeFilename(sanitizeFilename(s)) == sanitizeFilename(s).
 func sanitizeFilename(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
@@ -44,6 +45,12 @@ func sanitizeFilename(name string) string {
 	}
 	if stem == "" {
 		return ""
+	}
+	if strings.EqualFold(ext, attrsExt) {
+		// The folder backend keeps a blob's attributes beside it in
+		// "{file}.attrs" (gocloud's layout), so no key may end so: the name
+		// keeps its letters, not its extension.
+		return stem + "-" + ext[1:]
 	}
 	return stem + ext
 }

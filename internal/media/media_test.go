@@ -128,6 +128,8 @@ func TestSanitizeFilename(t *testing.T) {
 		{long + ".jpeg", strings.Repeat("a", 95) + ".jpeg"},
 		{long, strings.Repeat("a", 100)},
 		{"report.final.version.csv", "report.final.version.csv"},
+		{"notes.attrs", "notes-attrs"},
+		{"photo.png.ATTRS", "photo.png-ATTRS"},
 		{"x." + strings.Repeat("e", 20), "x." + strings.Repeat("e", 20)},
 		{strings.Repeat("ab-", 40) + ".png", strings.TrimRight(strings.Repeat("ab-", 40)[:96], "-") + ".png"},
 	}
