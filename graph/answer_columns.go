@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -58,17 +59,18 @@ func AnswerColumns[T any](ctx context.Context) models.Columns {
 	return cols
 }
 
-// Selects tells whether the operation selects field (by its GraphQL name)
-// of the records of type T that the field being resolved answers, or its
-// list answers when it is a NextCursor field (see AnswerColumns): a page
-// that shows its records' relations reads them with it (Paging.Join).
-func Selects[T any](ctx context.Context, field string) bool {
+// Selects tells whether the operation selects any of fields (by their
+// GraphQL names) of the records of type T that the field being resolved
+// answers, or its list answers when it is a NextCursor field (see
+// AnswerColumns): a page that shows its records' relations reads them with
+// it (Paging.Join).
+func Selects[T any](ctx context.Context, fields ...string) bool {
 	_, answer, typeName, ok := answerField[T](ctx)
 	if !ok {
 		return false
 	}
 	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), answer.Selections, []string{typeName}) {
-		if f.Name == field {
+		if slices.Contains(fields, f.Name) {
 			return true
 		}
 	}

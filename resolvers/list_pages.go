@@ -29,7 +29,7 @@ func (r *queryResolver) ordersPage(ctx context.Context, filter *models.OrderFilt
 }
 
 func (r *queryResolver) productsPage(ctx context.Context, filter *models.ProductFilter, limit, offset *int64, cursor *string) (models.Page[models.Product], error) {
-	withSummaries := graph.Selects[models.Product](ctx, "price_cents") || graph.Selects[models.Product](ctx, "image_src")
+	withSummaries := graph.Selects[models.Product](ctx, "price_cents", "image_src")
 	page, err := filteredCursorPage(ctx, "products", filter, limit, offset, cursor, func(sid int64, f models.ProductFilter, p models.Paging) (models.Page[models.Product], error) {
 		if withSummaries {
 			p.Join = []string{models.ProductSummaryJoin}

@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"unsafe"
 
@@ -53,13 +54,15 @@ type loader[C any] struct {
 	groups map[groupKey]*groupLoad[C]
 }
 
-// groupLoad is the one load of a group: a dataloader of the group's keys,
-// whose cache holds what one statement read for all of them when the group
+// groupLoad is the one load of a group: a dataloader cache of the group's
+// keys, which holds what one statement read for all of them when the group
 // first asked (no batching window) and answers every parent of the group
-// after.
+// after. No dataloader.Loader stands in front of it: the group's keys are
+// all known when it first asks, so there is no batch to gather, and a
+// Loader's Load makes a channel, a request, a closure and a trace per key
+// before it looks in its cache.
 type groupLoad[C any] struct {
 	once  sync.Once
-	dl    *dataloader.Loader[int64, []C]
 	cache *dataloader.InMemoryCache[int64, []C]
 }
 
@@ -83,13 +86,10 @@ func (r *relation[P, C]) load(ctx context.Context, parent *P, args fetchArgs) ([
 	}
 	got := make([][]C, len(keys))
 	for i, k := range keys {
-		// The group's load has put every key in the cache: its thunk is
-		// read straight from there, as the dataloader would on a hit, but
-		// without the channel, closure and trace the dataloader makes for
-		// each Load before it looks (four allocations per parent a field).
+		// The group's load has put every key in the cache (answers).
 		thunk, ok := g.cache.Get(ctx, k)
 		if !ok {
-			thunk = g.dl.Load(ctx, k)
+			return nil, nil, fmt.Errorf("loaders: key %d of a group was not loaded", k)
 		}
 		cs, err := thunk()
 		if err != nil {
@@ -135,13 +135,12 @@ func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[
 			keys = r.keys(p, keys)
 		}
 		keys = distinct(keys)
-		g.start(ls, r.read, args)
+		g.cache = dataloader.NewCache[int64, []C]()
 		// The group's keys are all known here: they are read in one
-		// statement and their answers (or its failure) put in the
-		// dataloader's cache, as prime does, rather than asked of the
-		// dataloader one by one to fill the one batch it would send (a
-		// thunk, a channel, a request and a trace a key: a tenth of a page
-		// of orders' allocations).
+		// statement and their answers (or its failure) put in the cache,
+		// as prime does. Asking a dataloader.Loader for them one by one to
+		// fill one batch cost a thunk, a channel, a request and a trace a
+		// key: a tenth of a page of orders' allocations.
 		byKey, err := fetchFiled(ctx, ls, r.read, keys, args)
 		for _, k := range keys {
 			cs := byKey[k]
@@ -149,21 +148,6 @@ func run[P, C any](ctx context.Context, ls *Loaders, ld *loader[C], r *relation[
 		}
 	})
 	return g
-}
-
-// start makes the group's dataloader. Its batch function reads the
-// relation for keys asked of it that are not in its cache; the group's own
-// keys all are (run, prime).
-func (g *groupLoad[C]) start(ls *Loaders, read readFunc[C], args fetchArgs) {
-	g.cache = dataloader.NewCache[int64, []C]()
-	g.dl = dataloader.NewBatchedLoader(func(ctx context.Context, keys []int64) []*dataloader.Result[[]C] {
-		byKey, err := fetchFiled(ctx, ls, read, keys, args)
-		out := make([]*dataloader.Result[[]C], len(keys))
-		for i, k := range keys {
-			out[i] = &dataloader.Result[[]C]{Data: byKey[k], Error: err}
-		}
-		return out
-	}, dataloader.WithCache[int64, []C](g.cache))
 }
 
 // prime answers the relation for the group of list, a list of parents
@@ -201,7 +185,7 @@ func (r *relation[P, C]) prime(ctx context.Context, list []P, child func(*P) *C)
 	ld := loaderOf[C](ls, r, fetchArgs{})
 	g := ld.group(listGroup(list).key)
 	g.once.Do(func() {
-		g.start(ls, r.read, fetchArgs{})
+		g.cache = dataloader.NewCache[int64, []C]()
 		for _, k := range keys {
 			i := at[k]
 			cs := filed[i : i+1 : i+1]

@@ -27,10 +27,9 @@
 //
 // A load runs when its group first asks, so the number of statements is the
 // number of groups, fixed by the query's shape and not by timing: there is
-// no batching window. Each group's load is a dataloader (graph-gophers/
-// dataloader/v7): the group's keys are known when it first asks, so they
-// are read in one statement then and put in the dataloader's cache, which
-// answers the group's parents after. Rule 1 finds a parent by its address: the loaders
+// no batching window. The group's keys are known when it first asks, so
+// they are read in one statement then and put in a dataloader cache
+// (graph-gophers/dataloader/v7's), which answers the group's parents after. Rule 1 finds a parent by its address: the loaders
 // hand out pointers into the slice they loaded, and gqlgen resolves the
 // fields of a list item or of a related record through those pointers
 // (graphql.FieldContext.Result).
