@@ -1,0 +1,3 @@
+DROP TABLE articles;
+DROP TABLE pages;
+DROP TABLE domains;
