@@ -36,6 +36,7 @@ var Resources = []Resource{
 	{"blog", "Blog"},
 	{"forms", "Form submissions"},
 	{"email", "Email settings"},
+	{"navigation", "Navigation menus and URL redirects"},
 	{"media", "Media uploads"},
 	{"bundles", "Volume bundles"},
 	{"reviews", "Product reviews"},
