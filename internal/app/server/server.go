@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -227,11 +226,11 @@ func corsPolicy() func(http.Handler) http.Handler {
 }
 
 // graphqlHandler serves POST /graphql (JSON and GraphQL multipart bodies).
-// A JSON body is read here, not by gqlgen's transport, which reads without
-// a limit, answers a body that is not one operation (a batch array, a
-// "query" that is not a string) as an internal error, and quotes the body
-// in the error it logs. Multipart bodies keep their own limits
-// (serveMultipart).
+// A JSON body is read and answered here (serveJSON), not by gqlgen's
+// transport, which reads without a limit, answers a body that is not one
+// operation (a batch array, a "query" that is not a string) as an internal
+// error, and quotes the body in the error it logs. Multipart bodies keep
+// their own limits (serveMultipart).
 func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 	post := transport.POST{}
 	multipart := transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 32 << 20}
@@ -241,13 +240,14 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 		case multipart.Supports(r):
 			serveMultipart(w, r, multipart, exec)
 		case post.Supports(r):
-			raw, err := readGraphQLBody(r)
+			start := graphql.Now()
+			params, err := readGraphQLBody(r)
 			if err != nil {
 				failure.Write(w, r, err)
 				return
 			}
-			r.Body = io.NopCloser(bytes.NewReader(raw))
-			post.Do(w, r, exec)
+			params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
+			serveJSON(w, r, exec, params)
 		default:
 			failure.Write(w, r, apperr.New(apperr.UnsupportedMediaType, "send a JSON body with Content-Type: application/json"))
 		}
@@ -255,9 +255,8 @@ func graphqlHandler(exec *executor.Executor) http.HandlerFunc {
 }
 
 // readGraphQLBody reads a JSON body that holds one GraphQL request: an
-// object whose query is a string, whose variables an object, ... as
-// gqlgen's transport will decode it again.
-func readGraphQLBody(r *http.Request) ([]byte, error) {
+// object whose query is a string, whose variables an object, ...
+func readGraphQLBody(r *http.Request) (*graphql.RawParams, error) {
 	raw, err := jsonbody.Read(r)
 	if err != nil {
 		return nil, err
@@ -265,14 +264,14 @@ func readGraphQLBody(r *http.Request) ([]byte, error) {
 	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '[' {
 		return nil, apperr.New(apperr.BadRequest, "batched operations are not supported: send one JSON object per request")
 	}
-	var params graphql.RawParams
-	if err := jsonbody.Decode(raw, &params); err != nil {
+	params := &graphql.RawParams{Headers: r.Header}
+	if err := jsonbody.Decode(raw, params); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(params.Query) == "" {
 		return nil, apperr.New(apperr.BadRequest, `the request body must be a JSON object with a "query" string`)
 	}
-	return raw, nil
+	return params, nil
 }
 
 type authErrKey struct{}
