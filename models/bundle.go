@@ -152,7 +152,7 @@ func SaveBundleTargets(ctx context.Context, db bun.IDB, storeID, bundleID int64,
 // TiersByBundle loads the tiers of several bundles, by quantity, for a
 // dataloader.
 func TiersByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]BundleOfferTier, error) {
-	var out []BundleOfferTier
+	out := manyRows[BundleOfferTier](len(ids))
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).
 		Order("bundle_id", "quantity").Scan(ctx)
 	return out, err
@@ -183,7 +183,7 @@ type ProductBundle struct {
 // BundlesByProduct loads, for several products, the bundles that offer
 // them: to all products, by name, or through one of their collections.
 func BundlesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]ProductBundle, error) {
-	var out []ProductBundle
+	out := manyRows[ProductBundle](len(productIDs))
 	err := db.NewSelect().Model(&out).
 		ColumnExpr("bundle_offer.*, p.id AS product_id").
 		Join("JOIN products AS p ON p.store_id = bundle_offer.store_id").

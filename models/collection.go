@@ -163,7 +163,7 @@ func GetCollection(ctx context.Context, db bun.IDB, storeID, id int64) (*Collect
 
 // CollectionsByID loads collections of the store by id, for a dataloader.
 func CollectionsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Collection, error) {
-	var out []Collection
+	out := make([]Collection, 0, len(ids)) // at most one row per id
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
@@ -272,7 +272,7 @@ type CollectionCount struct {
 // MemberCountsByCollection counts the members of several collections, for
 // a dataloader.
 func MemberCountsByCollection(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]CollectionCount, error) {
-	var out []CollectionCount
+	out := make([]CollectionCount, 0, len(ids)) // at most one row per id
 	err := db.NewSelect().TableExpr("collection_products").ColumnExpr("collection_id, count(*) AS count").
 		Where("store_id = ? AND collection_id IN (?)", storeID, bun.List(ids)).Group("collection_id").Scan(ctx, &out)
 	return out, err
@@ -287,7 +287,7 @@ type Membership struct {
 // MembershipsByProduct loads the collection memberships of several
 // products, for a dataloader.
 func MembershipsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]Membership, error) {
-	var out []Membership
+	out := manyRows[Membership](len(productIDs))
 	err := db.NewSelect().TableExpr("collection_products").Column("collection_id", "product_id").
 		Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).Order("product_id", "collection_id").Scan(ctx, &out)
 	return out, err

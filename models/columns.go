@@ -130,3 +130,8 @@ func (s Sort[T]) columns() []string {
 	}
 	return out
 }
+
+// manyRows is the slice a relation that reads several rows per parent
+// scans into, with room for two a parent: bun appends each row it reads,
+// and every growth of the slice copies the rows read so far.
+func manyRows[T any](parents int) []T { return make([]T, 0, 2*parents) }

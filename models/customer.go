@@ -24,7 +24,7 @@ type Customer struct {
 
 // CustomersByID loads customers by id, for a dataloader.
 func CustomersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Customer, error) {
-	var out []Customer
+	out := make([]Customer, 0, len(ids)) // at most one row per id
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
@@ -38,7 +38,7 @@ type CustomerOrderCount struct {
 // OrderCountsByCustomer counts the orders of several customers in one
 // statement, for a dataloader.
 func OrderCountsByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]CustomerOrderCount, error) {
-	var out []CustomerOrderCount
+	out := make([]CustomerOrderCount, 0, len(ids)) // at most one row per id
 	err := db.NewSelect().Table("orders").ColumnExpr("customer_id, count(*) AS count").
 		Where("store_id = ? AND customer_id IN (?)", storeID, bun.List(ids)).
 		Group("customer_id").Scan(ctx, &out)

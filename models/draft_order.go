@@ -187,7 +187,7 @@ func DraftLines(ctx context.Context, db bun.IDB, storeID, draftID int64) ([]Draf
 
 // LinesByDraftOrder loads the lines of several drafts, for a dataloader.
 func LinesByDraftOrder(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]DraftOrderLine, error) {
-	var out []DraftOrderLine
+	out := manyRows[DraftOrderLine](len(ids))
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND draft_order_id IN (?)", storeID, bun.List(ids)).
 		Order("draft_order_id", "position", "id").Scan(ctx)
 	return out, err

@@ -106,7 +106,7 @@ func RemoveMember(ctx context.Context, db bun.IDB, storeID, userID int64) error 
 // is seen through a store only while a member of it: the creator of a key
 // who has left the store, or who belongs to another, is not loaded.
 func UsersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]User, error) {
-	var out []User
+	out := make([]User, 0, len(ids)) // at most one row per id
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).
 		Where("id IN (?) AND EXISTS (SELECT 1 FROM store_members AS m WHERE m.store_id = ? AND m.user_id = ?TableAlias.id)", bun.List(ids), storeID).
 		Scan(ctx)

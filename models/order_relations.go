@@ -8,14 +8,14 @@ import (
 
 // OrdersByID loads orders by id, for a dataloader.
 func OrdersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Order, error) {
-	var out []Order
+	out := make([]Order, 0, len(ids)) // at most one row per id
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
 
 // LineItemsByOrder loads the lines of several orders, for a dataloader.
 func LineItemsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64, cols Columns) ([]OrderLineItem, error) {
-	var out []OrderLineItem
+	out := manyRows[OrderLineItem](len(orderIDs))
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "position", "id").Scan(ctx)
 	return out, err
@@ -24,7 +24,7 @@ func LineItemsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs [
 // TransactionsByOrder loads the transactions of several orders, oldest
 // first, for a dataloader.
 func TransactionsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64, cols Columns) ([]OrderTransaction, error) {
-	var out []OrderTransaction
+	out := manyRows[OrderTransaction](len(orderIDs))
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "created_at", "id").Scan(ctx)
 	return out, err
@@ -33,7 +33,7 @@ func TransactionsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderID
 // FulfillmentsByOrder loads the shipments of several orders, for a
 // dataloader.
 func FulfillmentsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64, cols Columns) ([]Fulfillment, error) {
-	var out []Fulfillment
+	out := manyRows[Fulfillment](len(orderIDs))
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "id").Scan(ctx)
 	return out, err
@@ -42,7 +42,7 @@ func FulfillmentsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderID
 // ItemsByFulfillment loads the items of several shipments with their
 // lines' titles, for a dataloader.
 func ItemsByFulfillment(ctx context.Context, db bun.IDB, storeID int64, fulfillmentIDs []int64, _ Columns) ([]FulfillmentItem, error) {
-	var out []FulfillmentItem
+	out := manyRows[FulfillmentItem](len(fulfillmentIDs))
 	err := db.NewSelect().Model(&out).
 		ColumnExpr("fi.*, li.title, li.variant_title").
 		Join("JOIN order_line_items AS li ON li.id = fi.line_item_id").
@@ -53,7 +53,7 @@ func ItemsByFulfillment(ctx context.Context, db bun.IDB, storeID int64, fulfillm
 
 // RefundsByOrder loads the refunds of several orders, for a dataloader.
 func RefundsByOrder(ctx context.Context, db bun.IDB, storeID int64, orderIDs []int64, cols Columns) ([]Refund, error) {
-	var out []Refund
+	out := manyRows[Refund](len(orderIDs))
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND order_id IN (?)", storeID, bun.List(orderIDs)).
 		Order("order_id", "id").Scan(ctx)
 	return out, err

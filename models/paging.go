@@ -209,6 +209,9 @@ func ReadPage[T any](ctx context.Context, q *bun.SelectQuery, rows *[]T, s Sort[
 	more := p // one row more
 	more.Limit++
 	q = p.Columns.Keep(s.columns()...).Apply(q)
+	// The page's rows in one allocation: bun appends each row it scans,
+	// and growing the slice by doubling copies wide records many times.
+	*rows = make([]T, 0, min(more.Limit, MaxLimit+1))
 	if err := more.Apply(q).Scan(ctx); err != nil {
 		return Page[T]{}, err
 	}

@@ -264,7 +264,7 @@ func GetProduct(ctx context.Context, db bun.IDB, storeID, id int64) (*Product, e
 
 // ProductsByID loads products of the store by id, for a dataloader.
 func ProductsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Product, error) {
-	var out []Product
+	out := make([]Product, 0, len(ids)) // at most one row per id
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
@@ -361,7 +361,7 @@ func pickerSearch(search *string) func(*bun.SelectQuery) *bun.SelectQuery {
 // VariantsByProduct loads the variants of several products, in position
 // order, for a dataloader.
 func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, cols Columns) ([]ProductVariant, error) {
-	var out []ProductVariant
+	out := manyRows[ProductVariant](len(productIDs))
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
 		Order("product_id", "position", "id").Scan(ctx)
 	return out, err
@@ -369,7 +369,7 @@ func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productID
 
 // VariantsByID loads variants by id, for a dataloader.
 func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]ProductVariant, error) {
-	var out []ProductVariant
+	out := make([]ProductVariant, 0, len(ids)) // at most one row per id
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
 	return out, err
 }
@@ -404,7 +404,7 @@ func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs
 // ImagesByProduct loads the images of several products, in position order,
 // for a dataloader.
 func ImagesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, cols Columns) ([]ProductImage, error) {
-	var out []ProductImage
+	out := manyRows[ProductImage](len(productIDs))
 	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
 		Order("product_id", "position", "id").Scan(ctx)
 	return out, err

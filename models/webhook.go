@@ -153,7 +153,7 @@ const RecentDeliveriesPerSubscription = 20
 // RecentDeliveriesBySubscription loads the newest deliveries of several
 // subscriptions in one statement, for a dataloader.
 func RecentDeliveriesBySubscription(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]WebhookDelivery, error) {
-	var out []WebhookDelivery
+	out := manyRows[WebhookDelivery](len(ids))
 	ranked := db.NewSelect().Model((*WebhookDelivery)(nil)).
 		ColumnExpr("*, row_number() OVER (PARTITION BY subscription_id ORDER BY created_at DESC, id DESC) AS rank").
 		Where("store_id = ? AND subscription_id IN (?)", storeID, bun.List(ids))
