@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
 )
 
 // intValue and stringValue are the marshallers of the Int and String
@@ -15,6 +18,7 @@ import (
 type (
 	intValue    int64
 	stringValue string
+	timeValue   time.Time
 )
 
 func (n intValue) MarshalGQL(w io.Writer) {
@@ -57,3 +61,98 @@ func (s stringValue) MarshalGQL(w io.Writer) {
 	io.WriteString(w, string(s[start:]))
 	io.WriteString(w, `"`)
 }
+
+// MarshalGQL writes t as a quoted RFC 3339 time in UTC, appended to the
+// answer's buffer (gqlgen's is a closure, a formatted string and its
+// quoted copy).
+func (t timeValue) MarshalGQL(w io.Writer) {
+	if b, ok := w.(*bytes.Buffer); ok {
+		out := append(b.AvailableBuffer(), '"')
+		out = time.Time(t).UTC().AppendFormat(out, time.RFC3339Nano)
+		b.Write(append(out, '"'))
+		return
+	}
+	io.WriteString(w, `"`+time.Time(t).UTC().Format(time.RFC3339Nano)+`"`)
+}
+
+// StringAt, IntAt and TimeAt marshal the String, Int or Time a record holds
+// at p, and StringOrNull, IntOrNull and TimeOrNull its nullable ones: the
+// executor writes a record's plain fields with them (graph/generate,
+// plain.go). A value copied into an interface is an allocation (a string
+// is two words, a time three); the address of the field, in a record that
+// is already on the heap, is not. The record must not change until the
+// answer is written, which holds for what resolvers return.
+func StringAt(p *string) graphql.Marshaler { return (*stringAt)(p) }
+
+// IntAt: see StringAt.
+func IntAt(p *int64) graphql.Marshaler { return (*intAt)(p) }
+
+// TimeAt: see StringAt.
+func TimeAt(p *time.Time) graphql.Marshaler { return (*timeAt)(p) }
+
+// StringOrNull: see StringAt; nil is null.
+func StringOrNull(p *string) graphql.Marshaler {
+	if p == nil {
+		return graphql.Null
+	}
+	return (*stringAt)(p)
+}
+
+// IntOrNull: see StringAt; nil is null.
+func IntOrNull(p *int64) graphql.Marshaler {
+	if p == nil {
+		return graphql.Null
+	}
+	return (*intAt)(p)
+}
+
+// TimeOrNull: see StringAt; nil is null.
+func TimeOrNull(p *time.Time) graphql.Marshaler {
+	if p == nil {
+		return graphql.Null
+	}
+	return (*timeAt)(p)
+}
+
+// StringsAt and IntsAt marshal a record's list of Strings or Ints at p
+// (see StringAt): the list as one value, where gqlgen's made a value for
+// each element and an array to hold them. A nil list is empty, as
+// gqlgen's non-null list writes it.
+func StringsAt(p *[]string) graphql.Marshaler { return (*stringsAt)(p) }
+
+// IntsAt: see StringsAt.
+func IntsAt(p *[]int64) graphql.Marshaler { return (*intsAt)(p) }
+
+type (
+	stringAt  string
+	intAt     int64
+	timeAt    time.Time
+	stringsAt []string
+	intsAt    []int64
+)
+
+func (l *stringsAt) MarshalGQL(w io.Writer) {
+	io.WriteString(w, "[")
+	for i, s := range *l {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		stringValue(s).MarshalGQL(w)
+	}
+	io.WriteString(w, "]")
+}
+
+func (l *intsAt) MarshalGQL(w io.Writer) {
+	io.WriteString(w, "[")
+	for i, n := range *l {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		intValue(n).MarshalGQL(w)
+	}
+	io.WriteString(w, "]")
+}
+
+func (s *stringAt) MarshalGQL(w io.Writer) { stringValue(*s).MarshalGQL(w) }
+func (n *intAt) MarshalGQL(w io.Writer)    { intValue(*n).MarshalGQL(w) }
+func (t *timeAt) MarshalGQL(w io.Writer)   { timeValue(*t).MarshalGQL(w) }

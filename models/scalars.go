@@ -15,12 +15,8 @@ import (
 	"storeadmin/internal/base/jsonbody"
 )
 
-// MarshalTime writes t as RFC 3339 in UTC.
-func MarshalTime(t time.Time) graphql.Marshaler {
-	return graphql.WriterFunc(func(w io.Writer) {
-		io.WriteString(w, strconv.Quote(t.UTC().Format(time.RFC3339Nano)))
-	})
-}
+// MarshalTime writes t as RFC 3339 in UTC (see timeValue).
+func MarshalTime(t time.Time) graphql.Marshaler { return timeValue(t) }
 
 // The times an input may name: years 1900 to 9999, in UTC. PostgreSQL
 // stores far more (4713 BC to 294276 AD), but year 0 does not exist there,
