@@ -7,6 +7,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"time"
@@ -41,13 +42,21 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 	exec.SetQueryCache(cache)
 	exec.SetParserTokenLimit(limits.MaxTokens)
 	exec.SetDefaultRulesFn(inputcheck.Rules)
-	exec.Use(extension.Introspection{})
-	exec.Use(limits.Extension{Cache: cache, Timeout: timeout})
-	exec.Use(inputcheck.Extension{Schema: es.Schema(), Cache: cache})
-	exec.Use(mutationBudget{})
-	exec.Use(queryTextLimit{})
-	exec.Use(freshReadsAfterWrites{})
-	exec.Use(sharedReads{})
+	use := func(ext graphql.HandlerExtension) {
+		if _, ok := ext.(graphql.FieldInterceptor); ok {
+			// The fields below the root are resolved in place, without
+			// field middleware (graph/generate, resolved.go).
+			panic(fmt.Sprintf("extension %s intercepts fields, which the executor does not run below the root", ext.ExtensionName()))
+		}
+		exec.Use(ext)
+	}
+	use(extension.Introspection{})
+	use(limits.Extension{Cache: cache, Timeout: timeout})
+	use(inputcheck.Extension{Schema: es.Schema(), Cache: cache})
+	use(mutationBudget{})
+	use(queryTextLimit{})
+	use(freshReadsAfterWrites{})
+	use(sharedReads{})
 	exec.SetErrorPresenter(errorPresenter(es.Schema(), log))
 	exec.SetRecoverFunc(func(ctx context.Context, v any) error {
 		log.ErrorContext(ctx, "panic in resolver", "panic", v, "stack", string(debug.Stack()))
@@ -76,15 +85,21 @@ func accessDirective(ctx context.Context, _ any, next graphql.Resolver, scope st
 		}
 		return next(ctx)
 	}
+	if err := fieldAccess(ctx, scope, role); err != nil {
+		return nil, err
+	}
+	return next(ctx)
+}
+
+// fieldAccess is @access below the root. The executor's resolver fields
+// resolved in place call it themselves (graph/generate, resolved.go).
+func fieldAccess(ctx context.Context, scope string, role *Role) error {
 	// Type rules are read rules without a role (a schema walk checks it).
 	least := auth.RoleStaff
 	if role != nil {
 		least = storeRole(*role)
 	}
-	if err := auth.Check(ctx, scope, least, false); err != nil {
-		return nil, err
-	}
-	return next(ctx)
+	return auth.Check(ctx, scope, least, false)
 }
 
 // rootOperation tells whether object is a root type, and which.

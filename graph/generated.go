@@ -15179,177 +15179,170 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // region    **************************** field.gotpl *****************************
 
 func (ec *executionContext) _APIKey_id(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_APIKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_name(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_APIKey_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_role(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Role)
+	return models.StringAt(&obj.Role)
 }
 func (ec *executionContext) fieldContext_APIKey_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_scopes(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Scopes)
+	return models.StringsAt(&obj.Scopes)
 }
 func (ec *executionContext) fieldContext_APIKey_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_hint(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Hint)
+	return models.StringAt(&obj.Hint)
 }
 func (ec *executionContext) fieldContext_APIKey_hint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_status(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APIKey_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.APIKey().Status(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "APIKey", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return ec.Resolvers.APIKey().Status(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_APIKey_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_created_by(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.CreatedBy)
+	return models.IntAt(&obj.CreatedBy)
 }
 func (ec *executionContext) fieldContext_APIKey_created_by(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_created_at(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_APIKey_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ExpiresAt)
+	return models.TimeOrNull(obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_APIKey_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_revoked_at(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RevokedAt)
+	return models.TimeOrNull(obj.RevokedAt)
 }
 func (ec *executionContext) fieldContext_APIKey_revoked_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_last_used_at(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.LastUsedAt)
+	return models.TimeOrNull(obj.LastUsedAt)
 }
 func (ec *executionContext) fieldContext_APIKey_last_used_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _APIKey_key(ctx context.Context, field graphql.CollectedField, obj *models.APIKey) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Key)
+	return models.StringOrNull(obj.Key)
 }
 func (ec *executionContext) fieldContext_APIKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_id(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_AuditLog_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_store_id(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.StoreID)
+	return models.IntOrNull(obj.StoreID)
 }
 func (ec *executionContext) fieldContext_AuditLog_store_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_actor_type(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ActorType)
+	return models.StringAt(&obj.ActorType)
 }
 func (ec *executionContext) fieldContext_AuditLog_actor_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_actor_id(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ActorID)
+	return models.IntOrNull(obj.ActorID)
 }
 func (ec *executionContext) fieldContext_AuditLog_actor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_action(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Action)
+	return models.StringAt(&obj.Action)
 }
 func (ec *executionContext) fieldContext_AuditLog_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_method(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Method)
+	return models.StringAt(&obj.Method)
 }
 func (ec *executionContext) fieldContext_AuditLog_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_path(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+	return models.StringAt(&obj.Path)
 }
 func (ec *executionContext) fieldContext_AuditLog_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_status_code(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.StatusCode)
+	return models.IntAt(&obj.StatusCode)
 }
 func (ec *executionContext) fieldContext_AuditLog_status_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_ip(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.IP)
+	return models.StringAt(&obj.IP)
 }
 func (ec *executionContext) fieldContext_AuditLog_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_user_agent(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.UserAgent)
+	return models.StringAt(&obj.UserAgent)
 }
 func (ec *executionContext) fieldContext_AuditLog_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_country(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Country)
+	return models.StringAt(&obj.Country)
 }
 func (ec *executionContext) fieldContext_AuditLog_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
@@ -15379,105 +15372,105 @@ func (ec *executionContext) fieldContext_AuditLog_metadata(_ context.Context, fi
 }
 
 func (ec *executionContext) _AuditLog_created_at(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_AuditLog_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_transaction_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TransactionID)
+	return models.IntAt(&obj.TransactionID)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_order_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderID)
+	return models.IntAt(&obj.OrderID)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.AmountCents)
+	return models.IntAt(&obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_attempts(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Attempts)
+	return models.IntAt(&obj.Attempts)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_authorized_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.AuthorizedAt)
+	return models.TimeAt(&obj.AuthorizedAt)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_authorized_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_capture_model(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.CaptureModel)
+	return models.StringAt(&obj.CaptureModel)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_capture_model(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_current_position(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.CurrentPosition)
+	return models.IntOrNull(obj.CurrentPosition)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_current_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_draft_name(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.DraftName)
+	return models.StringAt(&obj.DraftName)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_draft_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.DraftOrderID)
+	return models.IntAt(&obj.DraftOrderID)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_email(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
+	return models.StringAt(&obj.Email)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_error(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Error)
+	return models.StringAt(&obj.Error)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ExpiresAt)
+	return models.TimeOrNull(obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_funnel_id(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.FunnelID)
+	return models.IntOrNull(obj.FunnelID)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_funnel_name(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.FunnelName)
+	return models.StringOrNull(obj.FunnelName)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
@@ -15491,14 +15484,14 @@ func (ec *executionContext) fieldContext_AwaitingCapture_has_funnel(_ context.Co
 }
 
 func (ec *executionContext) _AwaitingCapture_item_count(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ItemCount)
+	return models.IntAt(&obj.ItemCount)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_item_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_last_attempt_at(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.LastAttemptAt)
+	return models.TimeOrNull(obj.LastAttemptAt)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_last_attempt_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -15512,77 +15505,77 @@ func (ec *executionContext) fieldContext_AwaitingCapture_needs_attention(_ conte
 }
 
 func (ec *executionContext) _AwaitingCapture_offer_count(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.OfferCount)
+	return models.IntOrNull(obj.OfferCount)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_offer_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_payment_method(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
+	return models.StringOrNull(obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_provider(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Provider)
+	return models.StringAt(&obj.Provider)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_state(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.State)
+	return models.StringAt(&obj.State)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.SurchargeCents)
+	return models.IntAt(&obj.SurchargeCents)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TotalCents)
+	return models.IntAt(&obj.TotalCents)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AwaitingCapture_currency(ctx context.Context, field graphql.CollectedField, obj *models.AwaitingCapture) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
+	return models.StringAt(&obj.Currency)
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BulkResult_ids(ctx context.Context, field graphql.CollectedField, obj *BulkResult) (ret graphql.Marshaler) {
-	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.Ids)
+	return models.IntsAt(&obj.Ids)
 }
 func (ec *executionContext) fieldContext_BulkResult_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BulkResult", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BulkResult_count(ctx context.Context, field graphql.CollectedField, obj *BulkResult) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Count)
+	return models.IntAt(&obj.Count)
 }
 func (ec *executionContext) fieldContext_BulkResult_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BulkResult", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_id(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_BundleOffer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_title(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_BundleOffer_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type String does not have child fields"))
@@ -15596,7 +15589,7 @@ func (ec *executionContext) fieldContext_BundleOffer_enabled(_ context.Context, 
 }
 
 func (ec *executionContext) _BundleOffer_applies_to(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.AppliesTo)
+	return models.StringAt(&obj.AppliesTo)
 }
 func (ec *executionContext) fieldContext_BundleOffer_applies_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type String does not have child fields"))
@@ -15624,69 +15617,53 @@ func (ec *executionContext) fieldContext_BundleOffer_variant_selectors_single(_ 
 }
 
 func (ec *executionContext) _BundleOffer_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_product_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.BundleOffer().ProductIds(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "BundleOffer", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]int64, error) {
+		return ec.Resolvers.BundleOffer().ProductIds(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOffer_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_collection_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.BundleOffer().CollectionIds(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "BundleOffer", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]int64, error) {
+		return ec.Resolvers.BundleOffer().CollectionIds(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOffer_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_tiers(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_tiers(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.BundleOffer().Tiers(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.BundleOfferTier) graphql.Marshaler {
-			return ec.marshalNBundleOfferTier2ᚕstoreadminᚋmodelsᚐBundleOfferTierᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "BundleOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.BundleOfferTier, error) {
+		return ec.Resolvers.BundleOffer().Tiers(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBundleOfferTier2ᚕstoreadminᚋmodelsᚐBundleOfferTierᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOffer_tiers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -15694,49 +15671,29 @@ func (ec *executionContext) fieldContext_BundleOffer_tiers(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BundleOfferTier(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _BundleOffer_products(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_products(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.BundleOffer().Products(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal []models.Product
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.Product
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Product) graphql.Marshaler {
-			return ec.marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "BundleOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) ([]models.Product, error) {
+		return ec.Resolvers.BundleOffer().Products(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOffer_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -15744,49 +15701,29 @@ func (ec *executionContext) fieldContext_BundleOffer_products(_ context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _BundleOffer_collections(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_collections(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.BundleOffer().Collections(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
-				if err != nil {
-					var zeroVal []models.Collection
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.Collection
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Collection) graphql.Marshaler {
-			return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "BundleOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "collections:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) ([]models.Collection, error) {
+		return ec.Resolvers.BundleOffer().Collections(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOffer_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -15794,135 +15731,104 @@ func (ec *executionContext) fieldContext_BundleOffer_collections(_ context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _BundleOffer_product_count(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_product_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.BundleOffer().ProductCount(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "BundleOffer", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.BundleOffer().ProductCount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOffer_product_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_collection_count(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_collection_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.BundleOffer().CollectionCount(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "BundleOffer", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.BundleOffer().CollectionCount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOffer_collection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_tier_count(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOffer_tier_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.BundleOffer().TierCount(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "BundleOffer", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.BundleOffer().TierCount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOffer_tier_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_created_at(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_BundleOffer_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOffer_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.BundleOffer) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_BundleOffer_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOffer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_id(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_quantity(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
+	return models.IntAt(&obj.Quantity)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_discount_bps(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountBps)
+	return models.IntAt(&obj.DiscountBps)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_discount_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_discount_display(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BundleOfferTier_discount_display(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DiscountDisplay(), nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "BundleOfferTier", Field: field, IsMethod: true, IsResolver: false})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return obj.DiscountDisplay(), nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_discount_display(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, true, false, errors.New("field of type String does not have child fields"))
@@ -15936,28 +15842,28 @@ func (ec *executionContext) fieldContext_BundleOfferTier_free_shipping(_ context
 }
 
 func (ec *executionContext) _BundleOfferTier_label(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+	return models.StringAt(&obj.Label)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_title(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_caption(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Caption)
+	return models.StringAt(&obj.Caption)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_caption(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _BundleOfferTier_benefit_label(ctx context.Context, field graphql.CollectedField, obj *models.BundleOfferTier) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.BenefitLabel)
+	return models.StringAt(&obj.BenefitLabel)
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_benefit_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type String does not have child fields"))
@@ -15971,21 +15877,21 @@ func (ec *executionContext) fieldContext_BundleOfferTier_preselected(_ context.C
 }
 
 func (ec *executionContext) _CatalogCollectionOption_id(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogCollectionOption_title(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogCollectionOption_handle(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
+	return models.StringAt(&obj.Handle)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type String does not have child fields"))
@@ -15999,72 +15905,70 @@ func (ec *executionContext) fieldContext_CatalogCollectionOption_published(_ con
 }
 
 func (ec *executionContext) _CatalogCollectionOption_image_src(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
+	return models.StringAt(&obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CatalogCollectionOption_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogCollectionOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_id(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_title(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_handle(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
+	return models.StringAt(&obj.Handle)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_status(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogProductOption_image_src(ctx context.Context, field graphql.CollectedField, obj *models.CatalogProductOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
+	return models.StringAt(&obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CatalogProductOption_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_abandoned_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.AbandonedAt)
+	return models.TimeOrNull(obj.AbandonedAt)
 }
 func (ec *executionContext) fieldContext_Checkout_abandoned_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_activity(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_activity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Activity, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []StoreeventsActivity) graphql.Marshaler {
-			return ec.marshalOStoreeventsActivity2ᚕstoreadminᚋgraphᚐStoreeventsActivityᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]StoreeventsActivity, error) {
+		return obj.Activity, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsActivity2ᚕstoreadminᚋgraphᚐStoreeventsActivityᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Checkout_activity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16072,31 +15976,26 @@ func (ec *executionContext) fieldContext_Checkout_activity(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_StoreeventsActivity(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Checkout_attempts(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_attempts(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Attempts, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []CheckoutPaymentAttempt) graphql.Marshaler {
-			return ec.marshalNCheckoutPaymentAttempt2ᚕstoreadminᚋgraphᚐCheckoutPaymentAttemptᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]CheckoutPaymentAttempt, error) {
+		return obj.Attempts, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNCheckoutPaymentAttempt2ᚕstoreadminᚋgraphᚐCheckoutPaymentAttemptᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Checkout_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16104,9 +16003,6 @@ func (ec *executionContext) fieldContext_Checkout_attempts(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CheckoutPaymentAttempt(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16119,65 +16015,63 @@ func (ec *executionContext) fieldContext_Checkout_billing_address(_ context.Cont
 }
 
 func (ec *executionContext) _Checkout_created_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Checkout_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_currency(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
+	return models.StringAt(&obj.Currency)
 }
 func (ec *executionContext) fieldContext_Checkout_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_discount_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountCents)
+	return models.IntAt(&obj.DiscountCents)
 }
 func (ec *executionContext) fieldContext_Checkout_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_discount_code(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.DiscountCode)
+	return models.StringOrNull(obj.DiscountCode)
 }
 func (ec *executionContext) fieldContext_Checkout_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_email(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
+	return models.StringAt(&obj.Email)
 }
 func (ec *executionContext) fieldContext_Checkout_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_expires_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.ExpiresAt)
+	return models.TimeAt(&obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_Checkout_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_lines(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_lines(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Lines, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []CheckoutLine) graphql.Marshaler {
-			return ec.marshalNCheckoutLine2ᚕstoreadminᚋgraphᚐCheckoutLineᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]CheckoutLine, error) {
+		return obj.Lines, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNCheckoutLine2ᚕstoreadminᚋgraphᚐCheckoutLineᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Checkout_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16185,9 +16079,6 @@ func (ec *executionContext) fieldContext_Checkout_lines(_ context.Context, field
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CheckoutLine(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16200,44 +16091,42 @@ func (ec *executionContext) fieldContext_Checkout_marketing_consent(_ context.Co
 }
 
 func (ec *executionContext) _Checkout_phone(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Phone)
+	return models.StringAt(&obj.Phone)
 }
 func (ec *executionContext) fieldContext_Checkout_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_recovered_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RecoveredAt)
+	return models.TimeOrNull(obj.RecoveredAt)
 }
 func (ec *executionContext) fieldContext_Checkout_recovered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.RecoveryEmails)
+	return models.IntAt(&obj.RecoveryEmails)
 }
 func (ec *executionContext) fieldContext_Checkout_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_session(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_session(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Session, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *StoreeventsSession) graphql.Marshaler {
-			return ec.marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*StoreeventsSession, error) {
+		return obj.Session, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Checkout_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16245,9 +16134,6 @@ func (ec *executionContext) fieldContext_Checkout_session(_ context.Context, fie
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_StoreeventsSession(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16260,7 +16146,7 @@ func (ec *executionContext) fieldContext_Checkout_shipping_address(_ context.Con
 }
 
 func (ec *executionContext) _Checkout_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ShippingCents)
+	return models.IntAt(&obj.ShippingCents)
 }
 func (ec *executionContext) fieldContext_Checkout_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -16274,51 +16160,49 @@ func (ec *executionContext) fieldContext_Checkout_shipping_line(_ context.Contex
 }
 
 func (ec *executionContext) _Checkout_state(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.State)
+	return models.StringAt(&obj.State)
 }
 func (ec *executionContext) fieldContext_Checkout_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.SubtotalCents)
+	return models.IntAt(&obj.SubtotalCents)
 }
 func (ec *executionContext) fieldContext_Checkout_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.SurchargeCents)
+	return models.IntAt(&obj.SurchargeCents)
 }
 func (ec *executionContext) fieldContext_Checkout_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_tax_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TaxCents)
+	return models.IntAt(&obj.TaxCents)
 }
 func (ec *executionContext) fieldContext_Checkout_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_timeline(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_timeline(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Timeline, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []CheckoutTimelineEvent) graphql.Marshaler {
-			return ec.marshalNCheckoutTimelineEvent2ᚕstoreadminᚋgraphᚐCheckoutTimelineEventᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]CheckoutTimelineEvent, error) {
+		return obj.Timeline, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNCheckoutTimelineEvent2ᚕstoreadminᚋgraphᚐCheckoutTimelineEventᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Checkout_timeline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16326,52 +16210,47 @@ func (ec *executionContext) fieldContext_Checkout_timeline(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CheckoutTimelineEvent(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Checkout_tip_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TipCents)
+	return models.IntAt(&obj.TipCents)
 }
 func (ec *executionContext) fieldContext_Checkout_tip_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_token(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Token)
+	return models.StringAt(&obj.Token)
 }
 func (ec *executionContext) fieldContext_Checkout_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_total_cents(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TotalCents)
+	return models.IntAt(&obj.TotalCents)
 }
 func (ec *executionContext) fieldContext_Checkout_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Checkout_tracking(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Checkout_tracking(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Tracking, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *CheckoutTracking) graphql.Marshaler {
-			return ec.marshalOCheckoutTracking2ᚖstoreadminᚋgraphᚐCheckoutTracking(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*CheckoutTracking, error) {
+		return obj.Tracking, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOCheckoutTracking2ᚖstoreadminᚋgraphᚐCheckoutTracking(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Checkout_tracking(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16379,15 +16258,12 @@ func (ec *executionContext) fieldContext_Checkout_tracking(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CheckoutTracking(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Checkout_updated_at(ctx context.Context, field graphql.CollectedField, obj *Checkout) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Checkout_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -16401,14 +16277,14 @@ func (ec *executionContext) fieldContext_Checkout_utm(_ context.Context, field g
 }
 
 func (ec *executionContext) _CheckoutLine_image_src(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ImageSrc)
+	return models.StringOrNull(obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
+	return models.IntAt(&obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -16422,105 +16298,105 @@ func (ec *executionContext) fieldContext_CheckoutLine_properties(_ context.Conte
 }
 
 func (ec *executionContext) _CheckoutLine_quantity(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
+	return models.IntAt(&obj.Quantity)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_sku(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Sku)
+	return models.StringOrNull(obj.Sku)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_title(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *CheckoutLine) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.VariantTitle)
+	return models.StringOrNull(obj.VariantTitle)
 }
 func (ec *executionContext) fieldContext_CheckoutLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_amount_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.AmountCents)
+	return models.IntAt(&obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_capture_model(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.CaptureModel)
+	return models.StringOrNull(obj.CaptureModel)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_capture_model(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_created_at(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_currency(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
+	return models.StringAt(&obj.Currency)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_error(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
+	return models.StringOrNull(obj.Error)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_payment_method(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
+	return models.StringOrNull(obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_provider(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Provider)
+	return models.StringAt(&obj.Provider)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_status(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutPaymentAttempt_transaction_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TransactionID)
+	return models.IntAt(&obj.TransactionID)
 }
 func (ec *executionContext) fieldContext_CheckoutPaymentAttempt_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutPaymentAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_amount_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.AmountCents)
+	return models.IntOrNull(obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_currency(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Currency)
+	return models.StringOrNull(obj.Currency)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16534,161 +16410,161 @@ func (ec *executionContext) fieldContext_CheckoutTimelineEvent_detail(_ context.
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_error_code(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ErrorCode)
+	return models.StringOrNull(obj.ErrorCode)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_error_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_error_message(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ErrorMessage)
+	return models.StringOrNull(obj.ErrorMessage)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_error_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_name(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_occurred_at(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.OccurredAt)
+	return models.TimeAt(&obj.OccurredAt)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_occurred_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_payment_method(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
+	return models.StringOrNull(obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_provider(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Provider)
+	return models.StringOrNull(obj.Provider)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_source(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
+	return models.StringAt(&obj.Source)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTimelineEvent_transaction_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutTimelineEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.TransactionID)
+	return models.IntOrNull(obj.TransactionID)
 }
 func (ec *executionContext) fieldContext_CheckoutTimelineEvent_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTimelineEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_axwrt(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Axwrt)
+	return models.StringOrNull(obj.Axwrt)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_axwrt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_client_ip(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientIP)
+	return models.StringOrNull(obj.ClientIP)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_client_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_event_source_url(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.EventSourceURL)
+	return models.StringOrNull(obj.EventSourceURL)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_event_source_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_external_id(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ExternalID)
+	return models.StringOrNull(obj.ExternalID)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_external_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_fbc(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Fbc)
+	return models.StringOrNull(obj.Fbc)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_fbc(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_fbp(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Fbp)
+	return models.StringOrNull(obj.Fbp)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_fbp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_kx(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Kx)
+	return models.StringOrNull(obj.Kx)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_kx(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_ttclid(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Ttclid)
+	return models.StringOrNull(obj.Ttclid)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_ttclid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_ttp(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Ttp)
+	return models.StringOrNull(obj.Ttp)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_ttp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutTracking_user_agent(ctx context.Context, field graphql.CollectedField, obj *CheckoutTracking) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UserAgent)
+	return models.StringOrNull(obj.UserAgent)
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Collection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_handle(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
+	return models.StringAt(&obj.Handle)
 }
 func (ec *executionContext) fieldContext_Collection_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_title(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_Collection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_description(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Description)
+	return models.StringAt(&obj.Description)
 }
 func (ec *executionContext) fieldContext_Collection_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_collection_type(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.CollectionType)
+	return models.StringAt(&obj.CollectionType)
 }
 func (ec *executionContext) fieldContext_Collection_collection_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16725,7 +16601,7 @@ func (ec *executionContext) fieldContext_Collection_rules(_ context.Context, fie
 }
 
 func (ec *executionContext) _Collection_sort_order(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.SortOrder)
+	return models.StringAt(&obj.SortOrder)
 }
 func (ec *executionContext) fieldContext_Collection_sort_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16739,7 +16615,7 @@ func (ec *executionContext) fieldContext_Collection_published(_ context.Context,
 }
 
 func (ec *executionContext) _Collection_image_src(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
+	return models.StringAt(&obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_Collection_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16769,61 +16645,51 @@ func (ec *executionContext) fieldContext_Collection_seo(_ context.Context, field
 }
 
 func (ec *executionContext) _Collection_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Collection_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Collection_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_products_count(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_products_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Collection().ProductsCount(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Collection", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.Collection().ProductsCount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Collection_products_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_products(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_products(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Collection().Products(ctx, obj, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.CollectionMember) graphql.Marshaler {
-			return ec.marshalNCollectionMember2ᚕstoreadminᚋmodelsᚐCollectionMemberᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Collection_products(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.CollectionMember, error) {
+		fc := graphql.GetFieldContext(ctx)
+		return ec.Resolvers.Collection().Products(ctx, obj, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNCollectionMember2ᚕstoreadminᚋmodelsᚐCollectionMemberᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Collection_products(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16831,9 +16697,6 @@ func (ec *executionContext) fieldContext_Collection_products(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionMember(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -16850,90 +16713,73 @@ func (ec *executionContext) fieldContext_Collection_products(ctx context.Context
 }
 
 func (ec *executionContext) _CollectionMember_id(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_CollectionMember_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_title(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_CollectionMember_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_handle(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
+	return models.StringAt(&obj.Handle)
 }
 func (ec *executionContext) fieldContext_CollectionMember_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_status(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_CollectionMember_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_image_src(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
+	return models.StringAt(&obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CollectionMember_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
+	return models.IntAt(&obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_CollectionMember_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_position(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
+	return models.IntAt(&obj.Position)
 }
 func (ec *executionContext) fieldContext_CollectionMember_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionMember", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionMember_product(ctx context.Context, field graphql.CollectedField, obj *models.CollectionMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionMember_product(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CollectionMember().Product(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Product
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
-			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "CollectionMember",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Product, error) {
+		return ec.Resolvers.CollectionMember().Product(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_CollectionMember_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16941,43 +16787,40 @@ func (ec *executionContext) fieldContext_CollectionMember_product(_ context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _CollectionPreview_id(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_handle(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
+	return models.StringAt(&obj.Handle)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_title(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_description(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Description)
+	return models.StringAt(&obj.Description)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_collection_type(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.CollectionType)
+	return models.StringAt(&obj.CollectionType)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_collection_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17014,7 +16857,7 @@ func (ec *executionContext) fieldContext_CollectionPreview_rules(_ context.Conte
 }
 
 func (ec *executionContext) _CollectionPreview_sort_order(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.SortOrder)
+	return models.StringAt(&obj.SortOrder)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_sort_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17028,7 +16871,7 @@ func (ec *executionContext) fieldContext_CollectionPreview_published(_ context.C
 }
 
 func (ec *executionContext) _CollectionPreview_image_src(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
+	return models.StringAt(&obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17058,51 +16901,49 @@ func (ec *executionContext) fieldContext_CollectionPreview_seo(_ context.Context
 }
 
 func (ec *executionContext) _CollectionPreview_created_at(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_updated_at(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_position(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
+	return models.IntAt(&obj.Position)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_price_cents(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
+	return models.IntAt(&obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPreview_products(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionPreview_products(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Products, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.CollectionMember) graphql.Marshaler {
-			return ec.marshalNCollectionMember2ᚕstoreadminᚋmodelsᚐCollectionMemberᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "CollectionPreview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.CollectionMember, error) {
+		return obj.Products, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNCollectionMember2ᚕstoreadminᚋmodelsᚐCollectionMemberᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17110,50 +16951,47 @@ func (ec *executionContext) fieldContext_CollectionPreview_products(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionMember(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _CollectionPreview_products_count(ctx context.Context, field graphql.CollectedField, obj *CollectionPreview) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ProductsCount)
+	return models.IntAt(&obj.ProductsCount)
 }
 func (ec *executionContext) fieldContext_CollectionPreview_products_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Customer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_email(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
+	return models.StringAt(&obj.Email)
 }
 func (ec *executionContext) fieldContext_Customer_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_first_name(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.FirstName)
+	return models.StringAt(&obj.FirstName)
 }
 func (ec *executionContext) fieldContext_Customer_first_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_last_name(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.LastName)
+	return models.StringAt(&obj.LastName)
 }
 func (ec *executionContext) fieldContext_Customer_last_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_phone(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Phone)
+	return models.StringAt(&obj.Phone)
 }
 func (ec *executionContext) fieldContext_Customer_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17167,72 +17005,47 @@ func (ec *executionContext) fieldContext_Customer_accepts_marketing(_ context.Co
 }
 
 func (ec *executionContext) _Customer_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Customer_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_orders_count(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_orders_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Customer().OrdersCount(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
-			return ec.marshalNInt2int64(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Customer", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.Customer().OrdersCount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Customer_orders_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_orders(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Customer_orders(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Customer().Orders(ctx, obj, fc.Args["limit"].(*int64))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
-				if err != nil {
-					var zeroVal []models.Order
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.Order
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Order) graphql.Marshaler {
-			return ec.marshalNOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Customer_orders(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "orders:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	v, err := func(ctx context.Context) ([]models.Order, error) {
+		fc := graphql.GetFieldContext(ctx)
+		return ec.Resolvers.Customer().Orders(ctx, obj, fc.Args["limit"].(*int64))
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Customer_orders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17240,9 +17053,6 @@ func (ec *executionContext) fieldContext_Customer_orders(ctx context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -17259,70 +17069,70 @@ func (ec *executionContext) fieldContext_Customer_orders(ctx context.Context, fi
 }
 
 func (ec *executionContext) _Discount_id(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Discount_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_class(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Class)
+	return models.StringAt(&obj.Class)
 }
 func (ec *executionContext) fieldContext_Discount_class(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_code(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Code)
+	return models.StringAt(&obj.Code)
 }
 func (ec *executionContext) fieldContext_Discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Type)
+	return models.StringAt(&obj.Type)
 }
 func (ec *executionContext) fieldContext_Discount_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_value(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Value)
+	return models.IntAt(&obj.Value)
 }
 func (ec *executionContext) fieldContext_Discount_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_value_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ValueType)
+	return models.StringAt(&obj.ValueType)
 }
 func (ec *executionContext) fieldContext_Discount_value_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_applies_to(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.AppliesTo)
+	return models.StringAt(&obj.AppliesTo)
 }
 func (ec *executionContext) fieldContext_Discount_applies_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_minimum_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.MinimumSubtotalCents)
+	return models.IntAt(&obj.MinimumSubtotalCents)
 }
 func (ec *executionContext) fieldContext_Discount_minimum_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_starts_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.StartsAt)
+	return models.TimeOrNull(obj.StartsAt)
 }
 func (ec *executionContext) fieldContext_Discount_starts_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_ends_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.EndsAt)
+	return models.TimeOrNull(obj.EndsAt)
 }
 func (ec *executionContext) fieldContext_Discount_ends_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
@@ -17336,14 +17146,14 @@ func (ec *executionContext) fieldContext_Discount_enabled(_ context.Context, fie
 }
 
 func (ec *executionContext) _Discount_usage_limit(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.UsageLimit)
+	return models.IntOrNull(obj.UsageLimit)
 }
 func (ec *executionContext) fieldContext_Discount_usage_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_used_count(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.UsedCount)
+	return models.IntAt(&obj.UsedCount)
 }
 func (ec *executionContext) fieldContext_Discount_used_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -17357,118 +17167,101 @@ func (ec *executionContext) fieldContext_Discount_once_per_customer(_ context.Co
 }
 
 func (ec *executionContext) _Discount_per_customer_limit(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.PerCustomerLimit)
+	return models.IntOrNull(obj.PerCustomerLimit)
 }
 func (ec *executionContext) fieldContext_Discount_per_customer_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_buy_quantity(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.BuyQuantity)
+	return models.IntAt(&obj.BuyQuantity)
 }
 func (ec *executionContext) fieldContext_Discount_buy_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_quantity(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.GetQuantity)
+	return models.IntAt(&obj.GetQuantity)
 }
 func (ec *executionContext) fieldContext_Discount_get_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_value(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.GetValue)
+	return models.IntAt(&obj.GetValue)
 }
 func (ec *executionContext) fieldContext_Discount_get_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_value_type(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.GetValueType)
+	return models.StringAt(&obj.GetValueType)
 }
 func (ec *executionContext) fieldContext_Discount_get_value_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.ProductIDs)
+	return models.IntsAt(&obj.ProductIDs)
 }
 func (ec *executionContext) fieldContext_Discount_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.CollectionIDs)
+	return models.IntsAt(&obj.CollectionIDs)
 }
 func (ec *executionContext) fieldContext_Discount_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_buy_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.BuyProductIDs)
+	return models.IntsAt(&obj.BuyProductIDs)
 }
 func (ec *executionContext) fieldContext_Discount_buy_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_buy_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.BuyCollectionIDs)
+	return models.IntsAt(&obj.BuyCollectionIDs)
 }
 func (ec *executionContext) fieldContext_Discount_buy_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_product_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.GetProductIDs)
+	return models.IntsAt(&obj.GetProductIDs)
 }
 func (ec *executionContext) fieldContext_Discount_get_product_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_get_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, obj.GetCollectionIDs)
+	return models.IntsAt(&obj.GetCollectionIDs)
 }
 func (ec *executionContext) fieldContext_Discount_get_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_products(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_products(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Discount().Products(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal []models.Product
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.Product
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Product) graphql.Marshaler {
-			return ec.marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Discount",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) ([]models.Product, error) {
+		return ec.Resolvers.Discount().Products(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Discount_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17476,49 +17269,29 @@ func (ec *executionContext) fieldContext_Discount_products(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Discount_collections(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Discount_collections(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Discount().Collections(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
-				if err != nil {
-					var zeroVal []models.Collection
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.Collection
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Collection) graphql.Marshaler {
-			return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Discount",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "collections:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) ([]models.Collection, error) {
+		return ec.Resolvers.Discount().Collections(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Discount_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17526,106 +17299,103 @@ func (ec *executionContext) fieldContext_Discount_collections(_ context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Discount_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Discount_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Discount_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Discount) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Discount_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Download_filename(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Filename)
+	return models.StringAt(&obj.Filename)
 }
 func (ec *executionContext) fieldContext_Download_filename(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Download_content_type(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ContentType)
+	return models.StringAt(&obj.ContentType)
 }
 func (ec *executionContext) fieldContext_Download_content_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Download_url(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.URL)
+	return models.StringAt(&obj.URL)
 }
 func (ec *executionContext) fieldContext_Download_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Download_expires_at(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.ExpiresAt)
+	return models.TimeAt(&obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_Download_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Download", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_DraftOrder_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_name(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_DraftOrder_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_status(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_DraftOrder_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_email(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
+	return models.StringAt(&obj.Email)
 }
 func (ec *executionContext) fieldContext_DraftOrder_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_currency(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
+	return models.StringAt(&obj.Currency)
 }
 func (ec *executionContext) fieldContext_DraftOrder_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_note(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Note)
+	return models.StringAt(&obj.Note)
 }
 func (ec *executionContext) fieldContext_DraftOrder_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_tags(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Tags)
+	return models.StringsAt(&obj.Tags)
 }
 func (ec *executionContext) fieldContext_DraftOrder_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_token(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Token)
+	return models.StringAt(&obj.Token)
 }
 func (ec *executionContext) fieldContext_DraftOrder_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17653,121 +17423,119 @@ func (ec *executionContext) fieldContext_DraftOrder_requires_shipping(_ context.
 }
 
 func (ec *executionContext) _DraftOrder_shipping_rate_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ShippingRateID)
+	return models.IntAt(&obj.ShippingRateID)
 }
 func (ec *executionContext) fieldContext_DraftOrder_shipping_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_shipping_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ShippingTitle)
+	return models.StringAt(&obj.ShippingTitle)
 }
 func (ec *executionContext) fieldContext_DraftOrder_shipping_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ShippingCents)
+	return models.IntAt(&obj.ShippingCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.SubtotalCents)
+	return models.IntAt(&obj.SubtotalCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountCents)
+	return models.IntAt(&obj.DiscountCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_tax_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TaxCents)
+	return models.IntAt(&obj.TaxCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TotalCents)
+	return models.IntAt(&obj.TotalCents)
 }
 func (ec *executionContext) fieldContext_DraftOrder_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_discount_code(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.DiscountCode)
+	return models.StringAt(&obj.DiscountCode)
 }
 func (ec *executionContext) fieldContext_DraftOrder_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.WeightGrams)
+	return models.IntAt(&obj.WeightGrams)
 }
 func (ec *executionContext) fieldContext_DraftOrder_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_invoice_sent_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.InvoiceSentAt)
+	return models.TimeOrNull(obj.InvoiceSentAt)
 }
 func (ec *executionContext) fieldContext_DraftOrder_invoice_sent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_order_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.OrderID)
+	return models.IntOrNull(obj.OrderID)
 }
 func (ec *executionContext) fieldContext_DraftOrder_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_completed_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CompletedAt)
+	return models.TimeOrNull(obj.CompletedAt)
 }
 func (ec *executionContext) fieldContext_DraftOrder_completed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_created_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_DraftOrder_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_DraftOrder_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrder", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrder_lines(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_lines(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.DraftOrder().Lines(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.DraftOrderLine) graphql.Marshaler {
-			return ec.marshalNDraftOrderLine2ᚕstoreadminᚋmodelsᚐDraftOrderLineᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.DraftOrderLine, error) {
+		return ec.Resolvers.DraftOrder().Lines(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNDraftOrderLine2ᚕstoreadminᚋmodelsᚐDraftOrderLineᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrder_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17775,49 +17543,29 @@ func (ec *executionContext) fieldContext_DraftOrder_lines(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrderLine(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrder_shipping_rate(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_shipping_rate(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.DraftOrder().ShippingRate(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
-				if err != nil {
-					var zeroVal *models.ShippingRate
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.ShippingRate
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.ShippingRate) graphql.Marshaler {
-			return ec.marshalOShippingRate2ᚖstoreadminᚋmodelsᚐShippingRate(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "shipping:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.ShippingRate, error) {
+		return ec.Resolvers.DraftOrder().ShippingRate(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOShippingRate2ᚖstoreadminᚋmodelsᚐShippingRate(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrder_shipping_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17825,49 +17573,29 @@ func (ec *executionContext) fieldContext_DraftOrder_shipping_rate(_ context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShippingRate(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrder_discount(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_discount(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.DraftOrder().Discount(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "discounts:read")
-				if err != nil {
-					var zeroVal *models.Discount
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Discount
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Discount) graphql.Marshaler {
-			return ec.marshalODiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "discounts:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Discount, error) {
+		return ec.Resolvers.DraftOrder().Discount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalODiscount2ᚖstoreadminᚋmodelsᚐDiscount(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrder_discount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17875,49 +17603,29 @@ func (ec *executionContext) fieldContext_DraftOrder_discount(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Discount(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrder_order(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrder) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrder_order(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.DraftOrder().Order(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Order
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
-			return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "orders:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Order, error) {
+		return ec.Resolvers.DraftOrder().Order(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrder_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17925,15 +17633,12 @@ func (ec *executionContext) fieldContext_DraftOrder_order(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrderLine_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -17947,63 +17652,63 @@ func (ec *executionContext) fieldContext_DraftOrderLine_custom(_ context.Context
 }
 
 func (ec *executionContext) _DraftOrderLine_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.VariantID)
+	return models.IntOrNull(obj.VariantID)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_product_id(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ProductID)
+	return models.IntOrNull(obj.ProductID)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.VariantTitle)
+	return models.StringAt(&obj.VariantTitle)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_sku(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.SKU)
+	return models.StringAt(&obj.SKU)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
+	return models.IntAt(&obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_quantity(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
+	return models.IntAt(&obj.Quantity)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_line_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.LineTotalCents)
+	return models.IntAt(&obj.LineTotalCents)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_line_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountCents)
+	return models.IntAt(&obj.DiscountCents)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -18024,48 +17729,31 @@ func (ec *executionContext) fieldContext_DraftOrderLine_taxable(_ context.Contex
 }
 
 func (ec *executionContext) _DraftOrderLine_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.WeightGrams)
+	return models.IntAt(&obj.WeightGrams)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderLine", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderLine_variant(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_variant(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.DraftOrderLine().Variant(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal *models.ProductVariant
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.ProductVariant
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.ProductVariant) graphql.Marshaler {
-			return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrderLine",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.ProductVariant, error) {
+		return ec.Resolvers.DraftOrderLine().Variant(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_variant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18073,49 +17761,29 @@ func (ec *executionContext) fieldContext_DraftOrderLine_variant(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ProductVariant(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrderLine_product(ctx context.Context, field graphql.CollectedField, obj *models.DraftOrderLine) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderLine_product(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.DraftOrderLine().Product(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Product
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
-			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrderLine",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Product, error) {
+		return ec.Resolvers.DraftOrderLine().Product(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrderLine_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18123,59 +17791,54 @@ func (ec *executionContext) fieldContext_DraftOrderLine_product(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrderPaid_order_id(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderID)
+	return models.IntAt(&obj.OrderID)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderPaid_order_number(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderNumber)
+	return models.IntAt(&obj.OrderNumber)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_order_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderPaid_order_number_display(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.OrderNumberDisplay)
+	return models.StringAt(&obj.OrderNumberDisplay)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_order_number_display(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderPaid_id(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftOrderPaid", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftOrderPaid_lines(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderPaid_lines(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Lines, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.DraftOrderLine) graphql.Marshaler {
-			return ec.marshalNDraftOrderLine2ᚕstoreadminᚋmodelsᚐDraftOrderLineᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrderPaid",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.DraftOrderLine, error) {
+		return obj.Lines, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNDraftOrderLine2ᚕstoreadminᚋmodelsᚐDraftOrderLineᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18183,31 +17846,26 @@ func (ec *executionContext) fieldContext_DraftOrderPaid_lines(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrderLine(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrderPaid_draft_order(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderPaid_draft_order(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DraftOrder, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.DraftOrder) graphql.Marshaler {
-			return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrderPaid",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.DraftOrder, error) {
+		return obj.DraftOrder, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNDraftOrder2ᚖstoreadminᚋmodelsᚐDraftOrder(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_draft_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18215,49 +17873,29 @@ func (ec *executionContext) fieldContext_DraftOrderPaid_draft_order(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftOrderPaid_order(ctx context.Context, field graphql.CollectedField, obj *DraftOrderPaid) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DraftOrderPaid_order(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Order, nil
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Order
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
-			return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "DraftOrderPaid",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "orders:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Order, error) {
+		return obj.Order, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_DraftOrderPaid_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18265,129 +17903,124 @@ func (ec *executionContext) fieldContext_DraftOrderPaid_order(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _DraftShippingRate_rate_id(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.RateID)
+	return models.IntAt(&obj.RateID)
 }
 func (ec *executionContext) fieldContext_DraftShippingRate_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DraftShippingRate_name(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_DraftShippingRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DraftShippingRate_price_cents(ctx context.Context, field graphql.CollectedField, obj *DraftShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
+	return models.IntAt(&obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_DraftShippingRate_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfilledQuantity_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FulfilledQuantity) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.LineItemID)
+	return models.IntAt(&obj.LineItemID)
 }
 func (ec *executionContext) fieldContext_FulfilledQuantity_line_item_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfilledQuantity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfilledQuantity_quantity(ctx context.Context, field graphql.CollectedField, obj *models.FulfilledQuantity) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
+	return models.IntAt(&obj.Quantity)
 }
 func (ec *executionContext) fieldContext_FulfilledQuantity_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfilledQuantity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_id(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Fulfillment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_order_id(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderID)
+	return models.IntAt(&obj.OrderID)
 }
 func (ec *executionContext) fieldContext_Fulfillment_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_Fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_carrier(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Carrier)
+	return models.StringAt(&obj.Carrier)
 }
 func (ec *executionContext) fieldContext_Fulfillment_carrier(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_tracking_number(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.TrackingNumber)
+	return models.StringAt(&obj.TrackingNumber)
 }
 func (ec *executionContext) fieldContext_Fulfillment_tracking_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_tracking_url(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.TrackingURL)
+	return models.StringAt(&obj.TrackingURL)
 }
 func (ec *executionContext) fieldContext_Fulfillment_tracking_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_note(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Note)
+	return models.StringAt(&obj.Note)
 }
 func (ec *executionContext) fieldContext_Fulfillment_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Fulfillment_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_cancelled_at(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CancelledAt)
+	return models.TimeOrNull(obj.CancelledAt)
 }
 func (ec *executionContext) fieldContext_Fulfillment_cancelled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Fulfillment", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Fulfillment_items(ctx context.Context, field graphql.CollectedField, obj *models.Fulfillment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Fulfillment_items(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Fulfillment().Items(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.FulfillmentItem) graphql.Marshaler {
-			return ec.marshalNFulfillmentItem2ᚕstoreadminᚋmodelsᚐFulfillmentItemᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Fulfillment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.FulfillmentItem, error) {
+		return ec.Resolvers.Fulfillment().Items(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFulfillmentItem2ᚕstoreadminᚋmodelsᚐFulfillmentItemᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Fulfillment_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18395,56 +18028,36 @@ func (ec *executionContext) fieldContext_Fulfillment_items(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FulfillmentItem(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _FulfillmentCancelled_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCancelled) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.FulfillmentStatus)
+	return models.StringAt(&obj.FulfillmentStatus)
 }
 func (ec *executionContext) fieldContext_FulfillmentCancelled_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentCancelled", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentCancelled_order(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCancelled) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfillmentCancelled_order(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Order, nil
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
-				if err != nil {
-					var zeroVal *models.Order
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Order
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
-			return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FulfillmentCancelled",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "orders:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Order, error) {
+		return obj.Order, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_FulfillmentCancelled_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18452,31 +18065,26 @@ func (ec *executionContext) fieldContext_FulfillmentCancelled_order(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _FulfillmentCreated_fulfillment(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCreated) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FulfillmentCreated_fulfillment(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Fulfillment, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Fulfillment) graphql.Marshaler {
-			return ec.marshalNFulfillment2ᚖstoreadminᚋmodelsᚐFulfillment(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FulfillmentCreated",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.Fulfillment, error) {
+		return obj.Fulfillment, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFulfillment2ᚖstoreadminᚋmodelsᚐFulfillment(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_FulfillmentCreated_fulfillment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18484,57 +18092,54 @@ func (ec *executionContext) fieldContext_FulfillmentCreated_fulfillment(_ contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Fulfillment(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _FulfillmentCreated_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *FulfillmentCreated) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.FulfillmentStatus)
+	return models.StringAt(&obj.FulfillmentStatus)
 }
 func (ec *executionContext) fieldContext_FulfillmentCreated_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentCreated", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentItem_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.LineItemID)
+	return models.IntAt(&obj.LineItemID)
 }
 func (ec *executionContext) fieldContext_FulfillmentItem_line_item_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentItem_quantity(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
+	return models.IntAt(&obj.Quantity)
 }
 func (ec *executionContext) fieldContext_FulfillmentItem_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentItem_title(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_FulfillmentItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _FulfillmentItem_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.FulfillmentItem) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.VariantTitle)
+	return models.StringAt(&obj.VariantTitle)
 }
 func (ec *executionContext) fieldContext_FulfillmentItem_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ImportReport_created(ctx context.Context, field graphql.CollectedField, obj *ImportReport) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Created)
+	return models.IntAt(&obj.Created)
 }
 func (ec *executionContext) fieldContext_ImportReport_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ImportReport_updated(ctx context.Context, field graphql.CollectedField, obj *ImportReport) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Updated)
+	return models.IntAt(&obj.Updated)
 }
 func (ec *executionContext) fieldContext_ImportReport_updated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -18633,51 +18238,44 @@ func (ec *executionContext) fieldContext_ImportReport_cleaned_cells(_ context.Co
 }
 
 func (ec *executionContext) _MCPActivity_id(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_MCPActivity_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_key_id(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.KeyID)
+	return models.IntAt(&obj.KeyID)
 }
 func (ec *executionContext) fieldContext_MCPActivity_key_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_key_name(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPActivity_key_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.MCPActivity().KeyName(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "MCPActivity", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return ec.Resolvers.MCPActivity().KeyName(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_MCPActivity_key_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_tool(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Tool)
+	return models.StringAt(&obj.Tool)
 }
 func (ec *executionContext) fieldContext_MCPActivity_tool(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_subject(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Subject)
+	return models.StringOrNull(obj.Subject)
 }
 func (ec *executionContext) fieldContext_MCPActivity_subject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
@@ -18712,256 +18310,242 @@ func (ec *executionContext) fieldContext_MCPActivity_adjusted(_ context.Context,
 }
 
 func (ec *executionContext) _MCPActivity_result(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Result)
+	return models.StringAt(&obj.Result)
 }
 func (ec *executionContext) fieldContext_MCPActivity_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_status_code(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.StatusCode)
+	return models.IntAt(&obj.StatusCode)
 }
 func (ec *executionContext) fieldContext_MCPActivity_status_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_error(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
+	return models.StringOrNull(obj.Error)
 }
 func (ec *executionContext) fieldContext_MCPActivity_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_country(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Country)
+	return models.StringOrNull(obj.Country)
 }
 func (ec *executionContext) fieldContext_MCPActivity_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPActivity_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.At)
+	return models.TimeAt(&obj.At)
 }
 func (ec *executionContext) fieldContext_MCPActivity_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPActivity", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_id(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_MCPKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_name(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_MCPKey_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_kind(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
+	return models.StringAt(&obj.Kind)
 }
 func (ec *executionContext) fieldContext_MCPKey_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_preset(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Preset)
+	return models.StringAt(&obj.Preset)
 }
 func (ec *executionContext) fieldContext_MCPKey_preset(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_role(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Role)
+	return models.StringAt(&obj.Role)
 }
 func (ec *executionContext) fieldContext_MCPKey_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_scopes(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Scopes)
+	return models.StringsAt(&obj.Scopes)
 }
 func (ec *executionContext) fieldContext_MCPKey_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_hint(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Hint)
+	return models.StringAt(&obj.Hint)
 }
 func (ec *executionContext) fieldContext_MCPKey_hint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_status(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.MCPKey().Status(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "MCPKey", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return ec.Resolvers.MCPKey().Status(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_MCPKey_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_created_by(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.CreatedBy)
+	return models.IntAt(&obj.CreatedBy)
 }
 func (ec *executionContext) fieldContext_MCPKey_created_by(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_created_by_email(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MCPKey_created_by_email(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.MCPKey().CreatedByEmail(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "MCPKey", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*string, error) {
+		return ec.Resolvers.MCPKey().CreatedByEmail(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_MCPKey_created_by_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_created_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_MCPKey_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ExpiresAt)
+	return models.TimeOrNull(obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_MCPKey_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_revoked_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RevokedAt)
+	return models.TimeOrNull(obj.RevokedAt)
 }
 func (ec *executionContext) fieldContext_MCPKey_revoked_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPKey_last_used_at(ctx context.Context, field graphql.CollectedField, obj *models.MCPKey) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.LastUsedAt)
+	return models.TimeOrNull(obj.LastUsedAt)
 }
 func (ec *executionContext) fieldContext_MCPKey_last_used_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_key(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+	return models.StringAt(&obj.Key)
 }
 func (ec *executionContext) fieldContext_MCPPreset_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_name(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_MCPPreset_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_description(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Description)
+	return models.StringAt(&obj.Description)
 }
 func (ec *executionContext) fieldContext_MCPPreset_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_role(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Role)
+	return models.StringAt(&obj.Role)
 }
 func (ec *executionContext) fieldContext_MCPPreset_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_scopes(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Scopes)
+	return models.StringsAt(&obj.Scopes)
 }
 func (ec *executionContext) fieldContext_MCPPreset_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MCPPreset_tools(ctx context.Context, field graphql.CollectedField, obj *models.MCPPreset) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Tools)
+	return models.StringsAt(&obj.Tools)
 }
 func (ec *executionContext) fieldContext_MCPPreset_tools(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_src(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Src)
+	return models.StringAt(&obj.Src)
 }
 func (ec *executionContext) fieldContext_MediaImage_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_filename(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Filename)
+	return models.StringAt(&obj.Filename)
 }
 func (ec *executionContext) fieldContext_MediaImage_filename(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_content_type(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ContentType)
+	return models.StringAt(&obj.ContentType)
 }
 func (ec *executionContext) fieldContext_MediaImage_content_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_width(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Width)
+	return models.IntAt(&obj.Width)
 }
 func (ec *executionContext) fieldContext_MediaImage_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_height(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Height)
+	return models.IntAt(&obj.Height)
 }
 func (ec *executionContext) fieldContext_MediaImage_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_thumbhash(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Thumbhash)
+	return models.StringAt(&obj.Thumbhash)
 }
 func (ec *executionContext) fieldContext_MediaImage_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_bytes(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Bytes)
+	return models.IntAt(&obj.Bytes)
 }
 func (ec *executionContext) fieldContext_MediaImage_bytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MediaImage", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -18975,23 +18559,21 @@ func (ec *executionContext) fieldContext_MemberInvitation_added(_ context.Contex
 }
 
 func (ec *executionContext) _MemberInvitation_invited(ctx context.Context, field graphql.CollectedField, obj *MemberInvitation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MemberInvitation_invited(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Invited, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.StoreMember) graphql.Marshaler {
-			return ec.marshalOStoreMember2ᚖstoreadminᚋmodelsᚐStoreMember(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "MemberInvitation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.StoreMember, error) {
+		return obj.Invited, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreMember2ᚖstoreadminᚋmodelsᚐStoreMember(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_MemberInvitation_invited(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18999,9 +18581,6 @@ func (ec *executionContext) fieldContext_MemberInvitation_invited(_ context.Cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_StoreMember(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19057,9 +18636,6 @@ func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_APIKey(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19126,9 +18702,6 @@ func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_APIKey(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19195,9 +18768,6 @@ func (ec *executionContext) fieldContext_Mutation_disconnectMcpKey(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MCPKey(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19269,9 +18839,6 @@ func (ec *executionContext) fieldContext_Mutation_createBundle(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BundleOffer(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19343,9 +18910,6 @@ func (ec *executionContext) fieldContext_Mutation_updateBundle(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BundleOffer(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19479,9 +19043,6 @@ func (ec *executionContext) fieldContext_Mutation_createCollection(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19553,9 +19114,6 @@ func (ec *executionContext) fieldContext_Mutation_updateCollection(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19677,9 +19235,6 @@ func (ec *executionContext) fieldContext_Mutation_bulkDeleteCollections(ctx cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BulkResult(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19739,9 +19294,6 @@ func (ec *executionContext) fieldContext_Mutation_previewCollection(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionPreview(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -19999,9 +19551,6 @@ func (ec *executionContext) fieldContext_Mutation_createDiscount(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Discount(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20073,9 +19622,6 @@ func (ec *executionContext) fieldContext_Mutation_updateDiscount(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Discount(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20197,9 +19743,6 @@ func (ec *executionContext) fieldContext_Mutation_createDraftOrder(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20259,9 +19802,6 @@ func (ec *executionContext) fieldContext_Mutation_updateDraftOrderContact(ctx co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20321,9 +19861,6 @@ func (ec *executionContext) fieldContext_Mutation_addDraftOrderLine(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20383,9 +19920,6 @@ func (ec *executionContext) fieldContext_Mutation_removeDraftOrderLine(ctx conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20445,9 +19979,6 @@ func (ec *executionContext) fieldContext_Mutation_setDraftOrderShippingRate(ctx 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20507,9 +20038,6 @@ func (ec *executionContext) fieldContext_Mutation_setDraftOrderDiscount(ctx cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20569,9 +20097,6 @@ func (ec *executionContext) fieldContext_Mutation_markDraftOrderPaid(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrderPaid(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20631,9 +20156,6 @@ func (ec *executionContext) fieldContext_Mutation_requestUpload(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UploadTicket(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20693,9 +20215,6 @@ func (ec *executionContext) fieldContext_Mutation_finalizeUpload(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MediaImage(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20767,9 +20286,6 @@ func (ec *executionContext) fieldContext_Mutation_updateOrder(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20841,9 +20357,6 @@ func (ec *executionContext) fieldContext_Mutation_archiveOrder(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20915,9 +20428,6 @@ func (ec *executionContext) fieldContext_Mutation_cancelOrder(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20977,9 +20487,6 @@ func (ec *executionContext) fieldContext_Mutation_refundOrder(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Refund(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21039,9 +20546,6 @@ func (ec *executionContext) fieldContext_Mutation_createFulfillment(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FulfillmentCreated(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21101,9 +20605,6 @@ func (ec *executionContext) fieldContext_Mutation_cancelFulfillment(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FulfillmentCancelled(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21175,9 +20676,6 @@ func (ec *executionContext) fieldContext_Mutation_createProduct(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21249,9 +20747,6 @@ func (ec *executionContext) fieldContext_Mutation_updateProduct(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21373,9 +20868,6 @@ func (ec *executionContext) fieldContext_Mutation_bulkDeleteProducts(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BulkResult(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21435,9 +20927,6 @@ func (ec *executionContext) fieldContext_Mutation_bulkSetAdplatformCategory(ctx 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BulkResult(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21497,9 +20986,6 @@ func (ec *executionContext) fieldContext_Mutation_importProducts(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ImportReport(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21695,9 +21181,6 @@ func (ec *executionContext) fieldContext_Mutation_setReviewFeatured(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Review(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21769,9 +21252,6 @@ func (ec *executionContext) fieldContext_Mutation_replyToReview(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Review(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21843,9 +21323,6 @@ func (ec *executionContext) fieldContext_Mutation_setReviewStatus(ctx context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Review(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21905,9 +21382,6 @@ func (ec *executionContext) fieldContext_Mutation_importReviews(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ReviewImportReport(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21967,9 +21441,6 @@ func (ec *executionContext) fieldContext_Mutation_putStoreSetting(ctx context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_StoreSettingRef(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22029,9 +21500,6 @@ func (ec *executionContext) fieldContext_Mutation_createShippingZone(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShippingZone(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22091,9 +21559,6 @@ func (ec *executionContext) fieldContext_Mutation_updateShippingZone(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShippingZone(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22227,9 +21692,6 @@ func (ec *executionContext) fieldContext_Mutation_createShippingRate(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShippingRate(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22301,9 +21763,6 @@ func (ec *executionContext) fieldContext_Mutation_updateShippingRate(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShippingRate(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22432,9 +21891,6 @@ func (ec *executionContext) fieldContext_Mutation_inviteMember(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemberInvitation(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22632,9 +22088,6 @@ func (ec *executionContext) fieldContext_Mutation_updateStore(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Store(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22694,9 +22147,6 @@ func (ec *executionContext) fieldContext_Mutation_setStorefrontEnabled(ctx conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Store(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22762,9 +22212,6 @@ func (ec *executionContext) fieldContext_Mutation_closeStore(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Store(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -22813,9 +22260,6 @@ func (ec *executionContext) fieldContext_Mutation_createTaxRate(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TaxRate(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22875,9 +22319,6 @@ func (ec *executionContext) fieldContext_Mutation_updateTaxRate(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TaxRate(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22999,9 +22440,6 @@ func (ec *executionContext) fieldContext_Mutation_createWebhook(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WebhookSubscription(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23061,9 +22499,6 @@ func (ec *executionContext) fieldContext_Mutation_updateWebhook(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WebhookSubscription(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23142,112 +22577,112 @@ func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Cont
 }
 
 func (ec *executionContext) _Order_id(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_order_number(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.OrderNumber)
+	return models.IntAt(&obj.OrderNumber)
 }
 func (ec *executionContext) fieldContext_Order_order_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_order_number_display(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.OrderNumberDisplay)
+	return models.StringAt(&obj.OrderNumberDisplay)
 }
 func (ec *executionContext) fieldContext_Order_order_number_display(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_token(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Token)
+	return models.StringAt(&obj.Token)
 }
 func (ec *executionContext) fieldContext_Order_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_email(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
+	return models.StringAt(&obj.Email)
 }
 func (ec *executionContext) fieldContext_Order_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_currency(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
+	return models.StringAt(&obj.Currency)
 }
 func (ec *executionContext) fieldContext_Order_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_Order_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_financial_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.FinancialStatus)
+	return models.StringAt(&obj.FinancialStatus)
 }
 func (ec *executionContext) fieldContext_Order_financial_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_fulfillment_status(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.FulfillmentStatus)
+	return models.StringAt(&obj.FulfillmentStatus)
 }
 func (ec *executionContext) fieldContext_Order_fulfillment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.SubtotalCents)
+	return models.IntAt(&obj.SubtotalCents)
 }
 func (ec *executionContext) fieldContext_Order_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.DiscountCents)
+	return models.IntAt(&obj.DiscountCents)
 }
 func (ec *executionContext) fieldContext_Order_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_discount_code(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.DiscountCode)
+	return models.StringAt(&obj.DiscountCode)
 }
 func (ec *executionContext) fieldContext_Order_discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ShippingCents)
+	return models.IntAt(&obj.ShippingCents)
 }
 func (ec *executionContext) fieldContext_Order_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_tax_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TaxCents)
+	return models.IntAt(&obj.TaxCents)
 }
 func (ec *executionContext) fieldContext_Order_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_tip_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TipCents)
+	return models.IntAt(&obj.TipCents)
 }
 func (ec *executionContext) fieldContext_Order_tip_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.TotalCents)
+	return models.IntAt(&obj.TotalCents)
 }
 func (ec *executionContext) fieldContext_Order_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -23275,23 +22710,21 @@ func (ec *executionContext) fieldContext_Order_billing_address(_ context.Context
 }
 
 func (ec *executionContext) _Order_attribution(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_attribution(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Attribution, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.OrderAttribution) graphql.Marshaler {
-			return ec.marshalOOrderAttribution2ᚖstoreadminᚋmodelsᚐOrderAttribution(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.OrderAttribution, error) {
+		return obj.Attribution, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOOrderAttribution2ᚖstoreadminᚋmodelsᚐOrderAttribution(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_attribution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23299,31 +22732,26 @@ func (ec *executionContext) fieldContext_Order_attribution(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OrderAttribution(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Order_upsell(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_upsell(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Upsell, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.OrderUpsell) graphql.Marshaler {
-			return ec.marshalOOrderUpsell2ᚖstoreadminᚋmodelsᚐOrderUpsell(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.OrderUpsell, error) {
+		return obj.Upsell, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOOrderUpsell2ᚖstoreadminᚋmodelsᚐOrderUpsell(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_upsell(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23331,115 +22759,110 @@ func (ec *executionContext) fieldContext_Order_upsell(_ context.Context, field g
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OrderUpsell(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Order_note(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Note)
+	return models.StringAt(&obj.Note)
 }
 func (ec *executionContext) fieldContext_Order_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_tags(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Tags)
+	return models.StringsAt(&obj.Tags)
 }
 func (ec *executionContext) fieldContext_Order_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_system_tags(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.SystemTags)
+	return models.StringsAt(&obj.SystemTags)
 }
 func (ec *executionContext) fieldContext_Order_system_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_source(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
+	return models.StringAt(&obj.Source)
 }
 func (ec *executionContext) fieldContext_Order_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DraftOrderID)
+	return models.IntOrNull(obj.DraftOrderID)
 }
 func (ec *executionContext) fieldContext_Order_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Order_cancel_reason(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.CancelReason)
+	return models.StringAt(&obj.CancelReason)
 }
 func (ec *executionContext) fieldContext_Order_cancel_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Order_cancelled_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CancelledAt)
+	return models.TimeOrNull(obj.CancelledAt)
 }
 func (ec *executionContext) fieldContext_Order_cancelled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_archived_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ArchivedAt)
+	return models.TimeOrNull(obj.ArchivedAt)
 }
 func (ec *executionContext) fieldContext_Order_archived_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_paid_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.PaidAt)
+	return models.TimeOrNull(obj.PaidAt)
 }
 func (ec *executionContext) fieldContext_Order_paid_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_checkout_started_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CheckoutStartedAt)
+	return models.TimeOrNull(obj.CheckoutStartedAt)
 }
 func (ec *executionContext) fieldContext_Order_checkout_started_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Order_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Order_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Order_customer(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_customer(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Order().Customer(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Customer) graphql.Marshaler {
-			return ec.marshalOCustomer2ᚖstoreadminᚋmodelsᚐCustomer(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.Customer, error) {
+		return ec.Resolvers.Order().Customer(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOCustomer2ᚖstoreadminᚋmodelsᚐCustomer(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23447,31 +22870,26 @@ func (ec *executionContext) fieldContext_Order_customer(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Customer(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Order_line_items(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_line_items(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Order().LineItems(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.OrderLineItem) graphql.Marshaler {
-			return ec.marshalNOrderLineItem2ᚕstoreadminᚋmodelsᚐOrderLineItemᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.OrderLineItem, error) {
+		return ec.Resolvers.Order().LineItems(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNOrderLineItem2ᚕstoreadminᚋmodelsᚐOrderLineItemᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_line_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23479,31 +22897,26 @@ func (ec *executionContext) fieldContext_Order_line_items(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OrderLineItem(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Order_transactions(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_transactions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Order().Transactions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.OrderTransaction) graphql.Marshaler {
-			return ec.marshalNOrderTransaction2ᚕstoreadminᚋmodelsᚐOrderTransactionᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.OrderTransaction, error) {
+		return ec.Resolvers.Order().Transactions(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNOrderTransaction2ᚕstoreadminᚋmodelsᚐOrderTransactionᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_transactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23511,31 +22924,26 @@ func (ec *executionContext) fieldContext_Order_transactions(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OrderTransaction(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Order_fulfillments(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_fulfillments(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Order().Fulfillments(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Fulfillment) graphql.Marshaler {
-			return ec.marshalNFulfillment2ᚕstoreadminᚋmodelsᚐFulfillmentᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.Fulfillment, error) {
+		return ec.Resolvers.Order().Fulfillments(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFulfillment2ᚕstoreadminᚋmodelsᚐFulfillmentᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_fulfillments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23543,31 +22951,26 @@ func (ec *executionContext) fieldContext_Order_fulfillments(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Fulfillment(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Order_fulfilled(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_fulfilled(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Order().Fulfilled(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.FulfilledQuantity) graphql.Marshaler {
-			return ec.marshalNFulfilledQuantity2ᚕstoreadminᚋmodelsᚐFulfilledQuantityᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.FulfilledQuantity, error) {
+		return ec.Resolvers.Order().Fulfilled(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFulfilledQuantity2ᚕstoreadminᚋmodelsᚐFulfilledQuantityᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_fulfilled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23575,31 +22978,26 @@ func (ec *executionContext) fieldContext_Order_fulfilled(_ context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FulfilledQuantity(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Order_refunds(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Order_refunds(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Order().Refunds(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Refund) graphql.Marshaler {
-			return ec.marshalNRefund2ᚕstoreadminᚋmodelsᚐRefundᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.Refund, error) {
+		return ec.Resolvers.Order().Refunds(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNRefund2ᚕstoreadminᚋmodelsᚐRefundᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_refunds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23607,15 +23005,12 @@ func (ec *executionContext) fieldContext_Order_refunds(_ context.Context, field 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Refund(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _OrderAttribution_ad_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.AdSource)
+	return models.StringOrNull(obj.AdSource)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_ad_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
@@ -23629,147 +23024,147 @@ func (ec *executionContext) fieldContext_OrderAttribution_click_ids(_ context.Co
 }
 
 func (ec *executionContext) _OrderAttribution_referrer(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Referrer)
+	return models.StringOrNull(obj.Referrer)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_referrer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_campaign(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.UTMCampaign)
+	return models.StringAt(&obj.UTMCampaign)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_campaign(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_content(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.UTMContent)
+	return models.StringAt(&obj.UTMContent)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_creative_format(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UTMCreativeFormat)
+	return models.StringOrNull(obj.UTMCreativeFormat)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_creative_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UTMID)
+	return models.StringOrNull(obj.UTMID)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_marketing_tactic(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UTMMarketingTactic)
+	return models.StringOrNull(obj.UTMMarketingTactic)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_marketing_tactic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_medium(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.UTMMedium)
+	return models.StringAt(&obj.UTMMedium)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_medium(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.UTMSource)
+	return models.StringAt(&obj.UTMSource)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_source_platform(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UTMSourcePlatform)
+	return models.StringOrNull(obj.UTMSourcePlatform)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_source_platform(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderAttribution_utm_term(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.UTMTerm)
+	return models.StringAt(&obj.UTMTerm)
 }
 func (ec *executionContext) fieldContext_OrderAttribution_utm_term(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderAttribution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.VariantID)
+	return models.IntOrNull(obj.VariantID)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_product_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ProductID)
+	return models.IntOrNull(obj.ProductID)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.VariantTitle)
+	return models.StringAt(&obj.VariantTitle)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_sku(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.SKU)
+	return models.StringAt(&obj.SKU)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
+	return models.IntAt(&obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_original_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.OriginalPriceCents)
+	return models.IntOrNull(obj.OriginalPriceCents)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_original_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Quantity)
+	return models.IntAt(&obj.Quantity)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_refunded_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.RefundedQuantity)
+	return models.IntAt(&obj.RefundedQuantity)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_refunded_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_fulfilled_quantity(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.FulfilledQuantity)
+	return models.IntAt(&obj.FulfilledQuantity)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_fulfilled_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -23790,76 +23185,59 @@ func (ec *executionContext) fieldContext_OrderLineItem_properties(_ context.Cont
 }
 
 func (ec *executionContext) _OrderLineItem_image_src(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ImageSrc)
+	return models.StringAt(&obj.ImageSrc)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_image_thumbhash(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ImageThumbhash)
+	return models.StringAt(&obj.ImageThumbhash)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_image_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_bundle_group(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.BundleGroup)
+	return models.StringOrNull(obj.BundleGroup)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_bundle_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_bundle_title(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.BundleTitle)
+	return models.StringOrNull(obj.BundleTitle)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_bundle_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
+	return models.StringAt(&obj.Source)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderLineItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderLineItem_variant(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_variant(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.OrderLineItem().Variant(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal *models.ProductVariant
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.ProductVariant
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.ProductVariant) graphql.Marshaler {
-			return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "OrderLineItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.ProductVariant, error) {
+		return ec.Resolvers.OrderLineItem().Variant(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_variant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23867,49 +23245,29 @@ func (ec *executionContext) fieldContext_OrderLineItem_variant(_ context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ProductVariant(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _OrderLineItem_product(ctx context.Context, field graphql.CollectedField, obj *models.OrderLineItem) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrderLineItem_product(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.OrderLineItem().Product(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Product
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
-			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "OrderLineItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Product, error) {
+		return ec.Resolvers.OrderLineItem().Product(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_OrderLineItem_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -23917,169 +23275,166 @@ func (ec *executionContext) fieldContext_OrderLineItem_product(_ context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _OrderTransaction_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_kind(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
+	return models.StringAt(&obj.Kind)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_status(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.AmountCents)
+	return models.IntAt(&obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_currency(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
+	return models.StringAt(&obj.Currency)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_provider(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Provider)
+	return models.StringAt(&obj.Provider)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_external_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ExternalID)
+	return models.StringAt(&obj.ExternalID)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_external_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_payment_method(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
+	return models.StringOrNull(obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_error(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
+	return models.StringOrNull(obj.Error)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_parent_id(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ParentID)
+	return models.IntOrNull(obj.ParentID)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_parent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.ExpiresAt)
+	return models.TimeOrNull(obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _OrderTransaction_created_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderTransaction) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_OrderTransaction_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderTransaction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _OrderUpsell_entered_at(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.EnteredAt)
+	return models.TimeAt(&obj.EnteredAt)
 }
 func (ec *executionContext) fieldContext_OrderUpsell_entered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _OrderUpsell_funnel_name(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.FunnelName)
+	return models.StringAt(&obj.FunnelName)
 }
 func (ec *executionContext) fieldContext_OrderUpsell_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderUpsell_status(ctx context.Context, field graphql.CollectedField, obj *models.OrderUpsell) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_OrderUpsell_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_id(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_handle(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
+	return models.StringAt(&obj.Handle)
 }
 func (ec *executionContext) fieldContext_Product_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_title(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_Product_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_body_html(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.BodyHTML)
+	return models.StringAt(&obj.BodyHTML)
 }
 func (ec *executionContext) fieldContext_Product_body_html(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_vendor(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Vendor)
+	return models.StringAt(&obj.Vendor)
 }
 func (ec *executionContext) fieldContext_Product_vendor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_product_type(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ProductType)
+	return models.StringAt(&obj.ProductType)
 }
 func (ec *executionContext) fieldContext_Product_product_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_status(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_Product_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_tags(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Tags)
+	return models.StringsAt(&obj.Tags)
 }
 func (ec *executionContext) fieldContext_Product_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type String does not have child fields"))
@@ -24109,58 +23464,56 @@ func (ec *executionContext) fieldContext_Product_seo(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Product_adplatform_category_id(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.AdplatformCategoryID)
+	return models.IntAt(&obj.AdplatformCategoryID)
 }
 func (ec *executionContext) fieldContext_Product_adplatform_category_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_rating_avg(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.RatingAvg)
+	return models.IntAt(&obj.RatingAvg)
 }
 func (ec *executionContext) fieldContext_Product_rating_avg(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_rating_count(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.RatingCount)
+	return models.IntAt(&obj.RatingCount)
 }
 func (ec *executionContext) fieldContext_Product_rating_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Product_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Product_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Product_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Product_options(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_options(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Options, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.ProductOption) graphql.Marshaler {
-			return ec.marshalNProductOption2ᚕstoreadminᚋmodelsᚐProductOptionᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Product",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.ProductOption, error) {
+		return obj.Options, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNProductOption2ᚕstoreadminᚋmodelsᚐProductOptionᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24168,49 +23521,29 @@ func (ec *executionContext) fieldContext_Product_options(_ context.Context, fiel
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ProductOption(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Product_variants(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_variants(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Product().Variants(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal []models.ProductVariant
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.ProductVariant
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.ProductVariant) graphql.Marshaler {
-			return ec.marshalNProductVariant2ᚕstoreadminᚋmodelsᚐProductVariantᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Product",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	v, err := func(ctx context.Context) ([]models.ProductVariant, error) {
+		return ec.Resolvers.Product().Variants(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNProductVariant2ᚕstoreadminᚋmodelsᚐProductVariantᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_variants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24218,31 +23551,26 @@ func (ec *executionContext) fieldContext_Product_variants(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ProductVariant(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Product_images(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_images(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Product().Images(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.ProductImage) graphql.Marshaler {
-			return ec.marshalNProductImage2ᚕstoreadminᚋmodelsᚐProductImageᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Product",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.ProductImage, error) {
+		return ec.Resolvers.Product().Images(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNProductImage2ᚕstoreadminᚋmodelsᚐProductImageᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_images(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24250,118 +23578,77 @@ func (ec *executionContext) fieldContext_Product_images(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ProductImage(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Product_image_src(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_image_src(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Product().ImageSrc(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Product", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*string, error) {
+		return ec.Resolvers.Product().ImageSrc(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_price_cents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Product().PriceCents(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint64(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Product", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*int64, error) {
+		return ec.Resolvers.Product().PriceCents(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_collection_ids(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_collection_ids(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Product().CollectionIds(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
-			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Product", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]int64, error) {
+		return ec.Resolvers.Product().CollectionIds(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_collection_ids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Product_collections(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_collections(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Product().Collections(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "collections:read")
-				if err != nil {
-					var zeroVal []models.Collection
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.Collection
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Collection) graphql.Marshaler {
-			return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Product",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "collections:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) ([]models.Collection, error) {
+		return ec.Resolvers.Product().Collections(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24369,50 +23656,29 @@ func (ec *executionContext) fieldContext_Product_collections(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Product_reviews(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_reviews(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Product().Reviews(ctx, obj, fc.Args["limit"].(*int64))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "reviews:read")
-				if err != nil {
-					var zeroVal []models.Review
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.Review
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.Review) graphql.Marshaler {
-			return ec.marshalOReview2ᚕstoreadminᚋmodelsᚐReviewᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Product_reviews(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "reviews:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) ([]models.Review, error) {
+		fc := graphql.GetFieldContext(ctx)
+		return ec.Resolvers.Product().Reviews(ctx, obj, fc.Args["limit"].(*int64))
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOReview2ᚕstoreadminᚋmodelsᚐReviewᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_reviews(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24420,9 +23686,6 @@ func (ec *executionContext) fieldContext_Product_reviews(ctx context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Review(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24439,41 +23702,24 @@ func (ec *executionContext) fieldContext_Product_reviews(ctx context.Context, fi
 }
 
 func (ec *executionContext) _Product_bundles(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Product_bundles(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Product().Bundles(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "bundles:read")
-				if err != nil {
-					var zeroVal []models.BundleOffer
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.BundleOffer
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.BundleOffer) graphql.Marshaler {
-			return ec.marshalOBundleOffer2ᚕstoreadminᚋmodelsᚐBundleOfferᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Product",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "bundles:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) ([]models.BundleOffer, error) {
+		return ec.Resolvers.Product().Bundles(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOBundleOffer2ᚕstoreadminᚋmodelsᚐBundleOfferᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Product_bundles(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24481,183 +23727,180 @@ func (ec *executionContext) fieldContext_Product_bundles(_ context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BundleOffer(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _ProductImage_id(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_ProductImage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_position(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
+	return models.IntAt(&obj.Position)
 }
 func (ec *executionContext) fieldContext_ProductImage_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_src(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Src)
+	return models.StringAt(&obj.Src)
 }
 func (ec *executionContext) fieldContext_ProductImage_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_alt(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Alt)
+	return models.StringAt(&obj.Alt)
 }
 func (ec *executionContext) fieldContext_ProductImage_alt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_width(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Width)
+	return models.IntAt(&obj.Width)
 }
 func (ec *executionContext) fieldContext_ProductImage_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_height(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Height)
+	return models.IntAt(&obj.Height)
 }
 func (ec *executionContext) fieldContext_ProductImage_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductImage_thumbhash(ctx context.Context, field graphql.CollectedField, obj *models.ProductImage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Thumbhash)
+	return models.StringAt(&obj.Thumbhash)
 }
 func (ec *executionContext) fieldContext_ProductImage_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductImage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductOption_name(ctx context.Context, field graphql.CollectedField, obj *models.ProductOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_ProductOption_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductOption_position(ctx context.Context, field graphql.CollectedField, obj *models.ProductOption) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
+	return models.IntAt(&obj.Position)
 }
 func (ec *executionContext) fieldContext_ProductOption_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductOption", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductOption_values(ctx context.Context, field graphql.CollectedField, obj *models.ProductOption) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Values)
+	return models.StringsAt(&obj.Values)
 }
 func (ec *executionContext) fieldContext_ProductOption_values(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductOption", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_id(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_ProductVariant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_product_id(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ProductID)
+	return models.IntAt(&obj.ProductID)
 }
 func (ec *executionContext) fieldContext_ProductVariant_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_position(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
+	return models.IntAt(&obj.Position)
 }
 func (ec *executionContext) fieldContext_ProductVariant_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_title(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_ProductVariant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_option1(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Option1)
+	return models.StringAt(&obj.Option1)
 }
 func (ec *executionContext) fieldContext_ProductVariant_option1(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_option2(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Option2)
+	return models.StringAt(&obj.Option2)
 }
 func (ec *executionContext) fieldContext_ProductVariant_option2(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_option3(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Option3)
+	return models.StringAt(&obj.Option3)
 }
 func (ec *executionContext) fieldContext_ProductVariant_option3(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_sku(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.SKU)
+	return models.StringAt(&obj.SKU)
 }
 func (ec *executionContext) fieldContext_ProductVariant_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_barcode(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Barcode)
+	return models.StringAt(&obj.Barcode)
 }
 func (ec *executionContext) fieldContext_ProductVariant_barcode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
+	return models.IntAt(&obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_ProductVariant_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_compare_at_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.CompareAtPriceCents)
+	return models.IntOrNull(obj.CompareAtPriceCents)
 }
 func (ec *executionContext) fieldContext_ProductVariant_compare_at_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_cost_cents(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.CostCents)
+	return models.IntOrNull(obj.CostCents)
 }
 func (ec *executionContext) fieldContext_ProductVariant_cost_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.WeightGrams)
+	return models.IntAt(&obj.WeightGrams)
 }
 func (ec *executionContext) fieldContext_ProductVariant_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_inventory_quantity(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.InventoryQuantity)
+	return models.IntAt(&obj.InventoryQuantity)
 }
 func (ec *executionContext) fieldContext_ProductVariant_inventory_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_inventory_policy(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.InventoryPolicy)
+	return models.StringAt(&obj.InventoryPolicy)
 }
 func (ec *executionContext) fieldContext_ProductVariant_inventory_policy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type String does not have child fields"))
@@ -24685,48 +23928,31 @@ func (ec *executionContext) fieldContext_ProductVariant_requires_shipping(_ cont
 }
 
 func (ec *executionContext) _ProductVariant_image_id(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ImageID)
+	return models.IntOrNull(obj.ImageID)
 }
 func (ec *executionContext) fieldContext_ProductVariant_image_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ProductVariant_product(ctx context.Context, field graphql.CollectedField, obj *models.ProductVariant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ProductVariant_product(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ProductVariant().Product(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Product
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
-			return ec.marshalNProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ProductVariant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	v, err := func(ctx context.Context) (*models.Product, error) {
+		return ec.Resolvers.ProductVariant().Product(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_ProductVariant_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24734,9 +23960,6 @@ func (ec *executionContext) fieldContext_ProductVariant_product(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -24797,9 +24020,6 @@ func (ec *executionContext) fieldContext_Query_apiKeys(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_APIKey(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24976,9 +24196,6 @@ func (ec *executionContext) fieldContext_Query_apiKeyScopeResources(_ context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScopeResource(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25092,9 +24309,6 @@ func (ec *executionContext) fieldContext_Query_mcpKeys(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MCPKey(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25166,9 +24380,6 @@ func (ec *executionContext) fieldContext_Query_mcpActivity(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MCPActivity(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25239,9 +24450,6 @@ func (ec *executionContext) fieldContext_Query_mcpPresets(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MCPPreset(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25295,9 +24503,6 @@ func (ec *executionContext) fieldContext_Query_auditLogs(ctx context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AuditLog(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25503,9 +24708,6 @@ func (ec *executionContext) fieldContext_Query_bundles(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BundleOffer(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25618,9 +24820,6 @@ func (ec *executionContext) fieldContext_Query_bundle(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BundleOffer(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25692,9 +24891,6 @@ func (ec *executionContext) fieldContext_Query_collections(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25828,9 +25024,6 @@ func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25890,9 +25083,6 @@ func (ec *executionContext) fieldContext_Query_collectionProducts(ctx context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionMember(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26076,9 +25266,6 @@ func (ec *executionContext) fieldContext_Query_collectionOptions(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CatalogCollectionOption(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26212,9 +25399,6 @@ func (ec *executionContext) fieldContext_Query_discounts(ctx context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Discount(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26348,9 +25532,6 @@ func (ec *executionContext) fieldContext_Query_discount(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Discount(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26410,9 +25591,6 @@ func (ec *executionContext) fieldContext_Query_draftOrders(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26596,9 +25774,6 @@ func (ec *executionContext) fieldContext_Query_draftOrder(ctx context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftOrder(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26658,9 +25833,6 @@ func (ec *executionContext) fieldContext_Query_draftOrderShippingRates(ctx conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DraftShippingRate(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26732,9 +25904,6 @@ func (ec *executionContext) fieldContext_Query_orders(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26930,9 +26099,6 @@ func (ec *executionContext) fieldContext_Query_order(ctx context.Context, field 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Order(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26992,9 +26158,6 @@ func (ec *executionContext) fieldContext_Query_orderActivity(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UseractivityLog(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27054,9 +26217,6 @@ func (ec *executionContext) fieldContext_Query_orderFulfillments(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Fulfillment(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27116,9 +26276,6 @@ func (ec *executionContext) fieldContext_Query_orderFulfilled(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FulfilledQuantity(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27183,9 +26340,6 @@ func (ec *executionContext) fieldContext_Query_ordersExport(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Download(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27245,9 +26399,6 @@ func (ec *executionContext) fieldContext_Query_awaitingCapture(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AwaitingCapture(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27389,9 +26540,6 @@ func (ec *executionContext) fieldContext_Query_awaitingCapturePayment(ctx contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AwaitingCapture(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27451,9 +26599,6 @@ func (ec *executionContext) fieldContext_Query_awaitingCaptureActivity(ctx conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UseractivityLog(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27513,9 +26658,6 @@ func (ec *executionContext) fieldContext_Query_awaitingCaptureCheckout(ctx conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Checkout(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27587,9 +26729,6 @@ func (ec *executionContext) fieldContext_Query_products(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27785,9 +26924,6 @@ func (ec *executionContext) fieldContext_Query_product(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27909,9 +27045,6 @@ func (ec *executionContext) fieldContext_Query_productOptions(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CatalogProductOption(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28038,9 +27171,6 @@ func (ec *executionContext) fieldContext_Query_productsExport(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Download(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28105,9 +27235,6 @@ func (ec *executionContext) fieldContext_Query_productImportTemplate(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Download(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28179,9 +27306,6 @@ func (ec *executionContext) fieldContext_Query_reviews(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Review(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28365,9 +27489,6 @@ func (ec *executionContext) fieldContext_Query_reviewCounts(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ReviewCounts(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28432,9 +27553,6 @@ func (ec *executionContext) fieldContext_Query_reviewsExport(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Download(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28499,9 +27617,6 @@ func (ec *executionContext) fieldContext_Query_reviewImportTemplate(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Download(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28561,9 +27676,6 @@ func (ec *executionContext) fieldContext_Query_storeSettings(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_StoreSetting(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28685,9 +27797,6 @@ func (ec *executionContext) fieldContext_Query_shippingZones(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShippingZone(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28788,9 +27897,6 @@ func (ec *executionContext) fieldContext_Query_shippingZone(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShippingZone(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28850,9 +27956,6 @@ func (ec *executionContext) fieldContext_Query_members(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_StoreMember(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28952,9 +28055,6 @@ func (ec *executionContext) fieldContext_Query_store(_ context.Context, field gr
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Store(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29085,9 +28185,6 @@ func (ec *executionContext) fieldContext_Query_taxRates(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TaxRate(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -29188,9 +28285,6 @@ func (ec *executionContext) fieldContext_Query_webhooks(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WebhookSubscription(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -29291,9 +28385,6 @@ func (ec *executionContext) fieldContext_Query_webhook(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WebhookSubscription(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -29394,9 +28485,6 @@ func (ec *executionContext) fieldContext_Query_webhookDeliveries(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WebhookDelivery(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -29500,9 +28588,6 @@ func (ec *executionContext) fieldContext_Query___type(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -29543,43 +28628,40 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Schema(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Refund_id(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Refund_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.AmountCents)
+	return models.IntAt(&obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_Refund_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_currency(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
+	return models.StringAt(&obj.Currency)
 }
 func (ec *executionContext) fieldContext_Refund_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_status(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_Refund_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_reason(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Reason)
+	return models.StringAt(&obj.Reason)
 }
 func (ec *executionContext) fieldContext_Refund_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29593,30 +28675,23 @@ func (ec *executionContext) fieldContext_Refund_restock(_ context.Context, field
 }
 
 func (ec *executionContext) _Refund_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Refund_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_order_financial_status(ctx context.Context, field graphql.CollectedField, obj *models.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_order_financial_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Refund().OrderFinancialStatus(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Refund", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return ec.Resolvers.Refund().OrderFinancialStatus(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Refund_order_financial_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, true, true, errors.New("field of type String does not have child fields"))
@@ -29644,42 +28719,42 @@ func (ec *executionContext) fieldContext_Review_order_id(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Review_rating(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Rating)
+	return models.IntAt(&obj.Rating)
 }
 func (ec *executionContext) fieldContext_Review_rating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Review_title(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return models.StringAt(&obj.Title)
 }
 func (ec *executionContext) fieldContext_Review_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_body(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Body)
+	return models.StringAt(&obj.Body)
 }
 func (ec *executionContext) fieldContext_Review_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_author(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Author)
+	return models.StringAt(&obj.Author)
 }
 func (ec *executionContext) fieldContext_Review_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_email(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
+	return models.StringAt(&obj.Email)
 }
 func (ec *executionContext) fieldContext_Review_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_status(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_Review_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29700,44 +28775,42 @@ func (ec *executionContext) fieldContext_Review_verified(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Review_source(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
+	return models.StringAt(&obj.Source)
 }
 func (ec *executionContext) fieldContext_Review_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_reply(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Reply)
+	return models.StringAt(&obj.Reply)
 }
 func (ec *executionContext) fieldContext_Review_reply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_replied_at(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RepliedAt)
+	return models.TimeOrNull(obj.RepliedAt)
 }
 func (ec *executionContext) fieldContext_Review_replied_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Review_photos(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_photos(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Photos, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.ReviewPhoto) graphql.Marshaler {
-			return ec.marshalNReviewPhoto2ᚕstoreadminᚋmodelsᚐReviewPhotoᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Review",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.ReviewPhoto, error) {
+		return obj.Photos, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNReviewPhoto2ᚕstoreadminᚋmodelsᚐReviewPhotoᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Review_photos(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29745,102 +28818,68 @@ func (ec *executionContext) fieldContext_Review_photos(_ context.Context, field 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ReviewPhoto(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _Review_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Review_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Review_product_handle(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_product_handle(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Review().ProductHandle(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Review", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return ec.Resolvers.Review().ProductHandle(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Review_product_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_product_title(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_product_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Review().ProductTitle(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Review", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return ec.Resolvers.Review().ProductTitle(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Review_product_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Review_product(ctx context.Context, field graphql.CollectedField, obj *models.Review) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_product(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Review().Product(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "products:read")
-				if err != nil {
-					var zeroVal *models.Product
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal *models.Product
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *models.Product) graphql.Marshaler {
-			return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Review",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Product, error) {
+		return ec.Resolvers.Review().Product(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Review_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29848,57 +28887,54 @@ func (ec *executionContext) fieldContext_Review_product(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Product(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _ReviewCounts_all(ctx context.Context, field graphql.CollectedField, obj *models.ReviewCounts) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.All)
+	return models.IntAt(&obj.All)
 }
 func (ec *executionContext) fieldContext_ReviewCounts_all(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewCounts", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewCounts_pending(ctx context.Context, field graphql.CollectedField, obj *models.ReviewCounts) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Pending)
+	return models.IntAt(&obj.Pending)
 }
 func (ec *executionContext) fieldContext_ReviewCounts_pending(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewCounts", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewCounts_published(ctx context.Context, field graphql.CollectedField, obj *models.ReviewCounts) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Published)
+	return models.IntAt(&obj.Published)
 }
 func (ec *executionContext) fieldContext_ReviewCounts_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewCounts", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewCounts_rejected(ctx context.Context, field graphql.CollectedField, obj *models.ReviewCounts) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Rejected)
+	return models.IntAt(&obj.Rejected)
 }
 func (ec *executionContext) fieldContext_ReviewCounts_rejected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewCounts", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewImportReport_created(ctx context.Context, field graphql.CollectedField, obj *ReviewImportReport) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Created)
+	return models.IntAt(&obj.Created)
 }
 func (ec *executionContext) fieldContext_ReviewImportReport_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewImportReport_replaced(ctx context.Context, field graphql.CollectedField, obj *ReviewImportReport) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Replaced)
+	return models.IntAt(&obj.Replaced)
 }
 func (ec *executionContext) fieldContext_ReviewImportReport_replaced(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewImportReport_products(ctx context.Context, field graphql.CollectedField, obj *ReviewImportReport) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Products)
+	return models.IntAt(&obj.Products)
 }
 func (ec *executionContext) fieldContext_ReviewImportReport_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -29951,181 +28987,164 @@ func (ec *executionContext) fieldContext_ReviewImportReport_errors(_ context.Con
 }
 
 func (ec *executionContext) _ReviewPhoto_src(ctx context.Context, field graphql.CollectedField, obj *models.ReviewPhoto) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Src)
+	return models.StringAt(&obj.Src)
 }
 func (ec *executionContext) fieldContext_ReviewPhoto_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewPhoto", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewPhoto_width(ctx context.Context, field graphql.CollectedField, obj *models.ReviewPhoto) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Width)
+	return models.IntAt(&obj.Width)
 }
 func (ec *executionContext) fieldContext_ReviewPhoto_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewPhoto", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewPhoto_height(ctx context.Context, field graphql.CollectedField, obj *models.ReviewPhoto) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Height)
+	return models.IntAt(&obj.Height)
 }
 func (ec *executionContext) fieldContext_ReviewPhoto_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewPhoto", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReviewPhoto_thumbhash(ctx context.Context, field graphql.CollectedField, obj *models.ReviewPhoto) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Thumbhash)
+	return models.StringOrNull(obj.Thumbhash)
 }
 func (ec *executionContext) fieldContext_ReviewPhoto_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReviewPhoto", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ScopeResource_resource(ctx context.Context, field graphql.CollectedField, obj *auth.Resource) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Resource)
+	return models.StringAt(&obj.Resource)
 }
 func (ec *executionContext) fieldContext_ScopeResource_resource(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScopeResource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ScopeResource_label(ctx context.Context, field graphql.CollectedField, obj *auth.Resource) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+	return models.StringAt(&obj.Label)
 }
 func (ec *executionContext) fieldContext_ScopeResource_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScopeResource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_ShippingRate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_zone_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ZoneID)
+	return models.IntAt(&obj.ZoneID)
 }
 func (ec *executionContext) fieldContext_ShippingRate_zone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_name(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_ShippingRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PriceCents)
+	return models.IntAt(&obj.PriceCents)
 }
 func (ec *executionContext) fieldContext_ShippingRate_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_position(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
+	return models.IntAt(&obj.Position)
 }
 func (ec *executionContext) fieldContext_ShippingRate_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_min_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.MinWeightGrams)
+	return models.IntOrNull(obj.MinWeightGrams)
 }
 func (ec *executionContext) fieldContext_ShippingRate_min_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_max_weight_grams(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.MaxWeightGrams)
+	return models.IntOrNull(obj.MaxWeightGrams)
 }
 func (ec *executionContext) fieldContext_ShippingRate_max_weight_grams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_min_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.MinSubtotalCents)
+	return models.IntOrNull(obj.MinSubtotalCents)
 }
 func (ec *executionContext) fieldContext_ShippingRate_min_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingRate_max_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.MaxSubtotalCents)
+	return models.IntOrNull(obj.MaxSubtotalCents)
 }
 func (ec *executionContext) fieldContext_ShippingRate_max_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_ShippingZone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_name(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_ShippingZone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_countries(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Countries)
+	return models.StringsAt(&obj.Countries)
 }
 func (ec *executionContext) fieldContext_ShippingZone_countries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_position(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
+	return models.IntAt(&obj.Position)
 }
 func (ec *executionContext) fieldContext_ShippingZone_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_default_rate_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DefaultRateID)
+	return models.IntOrNull(obj.DefaultRateID)
 }
 func (ec *executionContext) fieldContext_ShippingZone_default_rate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ShippingZone_rates(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ShippingZone_rates(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ShippingZone().Rates(ctx, obj)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "shipping:read")
-				if err != nil {
-					var zeroVal []models.ShippingRate
-					return zeroVal, err
-				}
-				if ec.Directives.Access == nil {
-					var zeroVal []models.ShippingRate
-					return zeroVal, errors.New("directive access is not implemented")
-				}
-				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []models.ShippingRate) graphql.Marshaler {
-			return ec.marshalNShippingRate2ᚕstoreadminᚋmodelsᚐShippingRateᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ShippingZone",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "shipping:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	v, err := func(ctx context.Context) ([]models.ShippingRate, error) {
+		return ec.Resolvers.ShippingZone().Rates(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNShippingRate2ᚕstoreadminᚋmodelsᚐShippingRateᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_ShippingZone_rates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30133,43 +29152,40 @@ func (ec *executionContext) fieldContext_ShippingZone_rates(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShippingRate(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _ShippingZone_region_warning(ctx context.Context, field graphql.CollectedField, obj *models.ShippingZone) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.RegionWarning)
+	return models.StringOrNull(obj.RegionWarning)
 }
 func (ec *executionContext) fieldContext_ShippingZone_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_id(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Store_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Store_handle(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Handle)
+	return models.StringAt(&obj.Handle)
 }
 func (ec *executionContext) fieldContext_Store_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_name(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_Store_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_status(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_Store_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30183,56 +29199,56 @@ func (ec *executionContext) fieldContext_Store_storefront_enabled(_ context.Cont
 }
 
 func (ec *executionContext) _Store_contact_email(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ContactEmail)
+	return models.StringAt(&obj.ContactEmail)
 }
 func (ec *executionContext) fieldContext_Store_contact_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_contact_phone(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ContactPhone)
+	return models.StringAt(&obj.ContactPhone)
 }
 func (ec *executionContext) fieldContext_Store_contact_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_currency(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Currency)
+	return models.StringAt(&obj.Currency)
 }
 func (ec *executionContext) fieldContext_Store_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_locale(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Locale)
+	return models.StringAt(&obj.Locale)
 }
 func (ec *executionContext) fieldContext_Store_locale(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_timezone(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Timezone)
+	return models.StringAt(&obj.Timezone)
 }
 func (ec *executionContext) fieldContext_Store_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_weight_unit(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.WeightUnit)
+	return models.StringAt(&obj.WeightUnit)
 }
 func (ec *executionContext) fieldContext_Store_weight_unit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_order_number_prefix(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.OrderNumberPrefix)
+	return models.StringAt(&obj.OrderNumberPrefix)
 }
 func (ec *executionContext) fieldContext_Store_order_number_prefix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Store_order_number_suffix(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.OrderNumberSuffix)
+	return models.StringAt(&obj.OrderNumberSuffix)
 }
 func (ec *executionContext) fieldContext_Store_order_number_suffix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30262,63 +29278,63 @@ func (ec *executionContext) fieldContext_Store_address(_ context.Context, field 
 }
 
 func (ec *executionContext) _Store_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_Store_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Store_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Store) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_Store_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Store", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_user_id(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.UserID)
+	return models.IntAt(&obj.UserID)
 }
 func (ec *executionContext) fieldContext_StoreMember_user_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_email(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
+	return models.StringAt(&obj.Email)
 }
 func (ec *executionContext) fieldContext_StoreMember_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_name(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_StoreMember_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_role(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Role)
+	return models.StringAt(&obj.Role)
 }
 func (ec *executionContext) fieldContext_StoreMember_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreMember_status(ctx context.Context, field graphql.CollectedField, obj *models.StoreMember) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_StoreMember_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreMember", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSetting_namespace(ctx context.Context, field graphql.CollectedField, obj *models.StoreSetting) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Namespace)
+	return models.StringAt(&obj.Namespace)
 }
 func (ec *executionContext) fieldContext_StoreSetting_namespace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSetting", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSetting_key(ctx context.Context, field graphql.CollectedField, obj *models.StoreSetting) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+	return models.StringAt(&obj.Key)
 }
 func (ec *executionContext) fieldContext_StoreSetting_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSetting", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30332,168 +29348,168 @@ func (ec *executionContext) fieldContext_StoreSetting_value(_ context.Context, f
 }
 
 func (ec *executionContext) _StoreSetting_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.StoreSetting) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_StoreSetting_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSetting", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSettingRef_namespace(ctx context.Context, field graphql.CollectedField, obj *models.StoreSettingRef) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Namespace)
+	return models.StringAt(&obj.Namespace)
 }
 func (ec *executionContext) fieldContext_StoreSettingRef_namespace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSettingRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreSettingRef_key(ctx context.Context, field graphql.CollectedField, obj *models.StoreSettingRef) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+	return models.StringAt(&obj.Key)
 }
 func (ec *executionContext) fieldContext_StoreSettingRef_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreSettingRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_currency(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Currency)
+	return models.StringOrNull(obj.Currency)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_dwell_ms(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DwellMs)
+	return models.IntOrNull(obj.DwellMs)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_dwell_ms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_el_selector(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ElSelector)
+	return models.StringOrNull(obj.ElSelector)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_el_selector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_el_text(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ElText)
+	return models.StringOrNull(obj.ElText)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_el_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_name(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_occurred_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.OccurredAt)
+	return models.TimeAt(&obj.OccurredAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_occurred_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_path(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Path)
+	return models.StringOrNull(obj.Path)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_product_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ProductID)
+	return models.IntOrNull(obj.ProductID)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_result_count(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ResultCount)
+	return models.IntOrNull(obj.ResultCount)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_result_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_scroll_pct(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ScrollPct)
+	return models.IntOrNull(obj.ScrollPct)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_scroll_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_value_cents(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ValueCents)
+	return models.IntOrNull(obj.ValueCents)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_value_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsActivity_variant_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.VariantID)
+	return models.IntOrNull(obj.VariantID)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_session_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.SessionID)
+	return models.StringAt(&obj.SessionID)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_session_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.FirstSeenAt)
+	return models.TimeAt(&obj.FirstSeenAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.LastSeenAt)
+	return models.TimeAt(&obj.LastSeenAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_browser(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Browser)
+	return models.StringOrNull(obj.Browser)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_browser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_browser_version(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.BrowserVersion)
+	return models.StringOrNull(obj.BrowserVersion)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_browser_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_city(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.City)
+	return models.StringOrNull(obj.City)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_country(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Country)
+	return models.StringOrNull(obj.Country)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_device(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Device)
+	return models.StringOrNull(obj.Device)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_device(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_ip(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.IP)
+	return models.StringOrNull(obj.IP)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30507,147 +29523,147 @@ func (ec *executionContext) fieldContext_StoreeventsSession_is_bot(_ context.Con
 }
 
 func (ec *executionContext) _StoreeventsSession_landing_path(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.LandingPath)
+	return models.StringOrNull(obj.LandingPath)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_landing_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_language(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Language)
+	return models.StringOrNull(obj.Language)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_os(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Os)
+	return models.StringOrNull(obj.Os)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_os(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_os_version(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.OsVersion)
+	return models.StringOrNull(obj.OsVersion)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_os_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_referrer(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Referrer)
+	return models.StringOrNull(obj.Referrer)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_referrer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_region(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Region)
+	return models.StringOrNull(obj.Region)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_region(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_screen_h(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ScreenH)
+	return models.IntOrNull(obj.ScreenH)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_screen_h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_screen_w(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ScreenW)
+	return models.IntOrNull(obj.ScreenW)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_screen_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_timezone(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Timezone)
+	return models.StringOrNull(obj.Timezone)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_user_agent(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.UserAgent)
+	return models.StringOrNull(obj.UserAgent)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_viewport_h(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ViewportH)
+	return models.IntOrNull(obj.ViewportH)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_viewport_h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _StoreeventsSession_viewport_w(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ViewportW)
+	return models.IntOrNull(obj.ViewportW)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_viewport_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_id(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_TaxRate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_name(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_TaxRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_country(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Country)
+	return models.StringAt(&obj.Country)
 }
 func (ec *executionContext) fieldContext_TaxRate_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_province(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Province)
+	return models.StringAt(&obj.Province)
 }
 func (ec *executionContext) fieldContext_TaxRate_province(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_rate_bps(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.RateBps)
+	return models.IntAt(&obj.RateBps)
 }
 func (ec *executionContext) fieldContext_TaxRate_rate_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_position(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Position)
+	return models.IntAt(&obj.Position)
 }
 func (ec *executionContext) fieldContext_TaxRate_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_region_warning(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.RegionWarning)
+	return models.StringOrNull(obj.RegionWarning)
 }
 func (ec *executionContext) fieldContext_TaxRate_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_upload_url(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.UploadURL)
+	return models.StringAt(&obj.UploadURL)
 }
 func (ec *executionContext) fieldContext_UploadTicket_upload_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_method(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Method)
+	return models.StringAt(&obj.Method)
 }
 func (ec *executionContext) fieldContext_UploadTicket_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30677,49 +29693,49 @@ func (ec *executionContext) fieldContext_UploadTicket_headers(_ context.Context,
 }
 
 func (ec *executionContext) _UploadTicket_key(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+	return models.StringAt(&obj.Key)
 }
 func (ec *executionContext) fieldContext_UploadTicket_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_max_bytes(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.MaxBytes)
+	return models.IntAt(&obj.MaxBytes)
 }
 func (ec *executionContext) fieldContext_UploadTicket_max_bytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_expires_at(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.ExpiresAt)
+	return models.TimeAt(&obj.ExpiresAt)
 }
 func (ec *executionContext) fieldContext_UploadTicket_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_UseractivityAnchor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_kind(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
+	return models.StringAt(&obj.Kind)
 }
 func (ec *executionContext) fieldContext_UseractivityAnchor_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_label(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Label)
+	return models.StringOrNull(obj.Label)
 }
 func (ec *executionContext) fieldContext_UseractivityAnchor_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_token(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Token)
+	return models.StringOrNull(obj.Token)
 }
 func (ec *executionContext) fieldContext_UseractivityAnchor_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityAnchor", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30740,7 +29756,7 @@ func (ec *executionContext) fieldContext_UseractivityCoverage_browsing_collapsed
 }
 
 func (ec *executionContext) _UseractivityCoverage_drafts(ctx context.Context, field graphql.CollectedField, obj *UseractivityCoverage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Drafts)
+	return models.IntAt(&obj.Drafts)
 }
 func (ec *executionContext) fieldContext_UseractivityCoverage_drafts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityCoverage", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -30782,28 +29798,28 @@ func (ec *executionContext) fieldContext_UseractivityCoverage_session_scoped(_ c
 }
 
 func (ec *executionContext) _UseractivityEvent_name(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_at(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.At)
+	return models.TimeAt(&obj.At)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_origin(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Origin)
+	return models.StringAt(&obj.Origin)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_origin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_source(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
+	return models.StringAt(&obj.Source)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30824,77 +29840,77 @@ func (ec *executionContext) fieldContext_UseractivityEvent_anchor(_ context.Cont
 }
 
 func (ec *executionContext) _UseractivityEvent_amount_cents(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.AmountCents)
+	return models.IntOrNull(obj.AmountCents)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_currency(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Currency)
+	return models.StringOrNull(obj.Currency)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_order_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.OrderID)
+	return models.IntOrNull(obj.OrderID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_transaction_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.TransactionID)
+	return models.IntOrNull(obj.TransactionID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_draft_order_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DraftOrderID)
+	return models.IntOrNull(obj.DraftOrderID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_draft_order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_cart_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.CartID)
+	return models.IntOrNull(obj.CartID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_cart_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_attempt(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.Attempt)
+	return models.IntOrNull(obj.Attempt)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_provider(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Provider)
+	return models.StringOrNull(obj.Provider)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_payment_method(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PaymentMethod)
+	return models.StringOrNull(obj.PaymentMethod)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_error_code(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ErrorCode)
+	return models.StringOrNull(obj.ErrorCode)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_error_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_error_message(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ErrorMessage)
+	return models.StringOrNull(obj.ErrorMessage)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_error_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30908,100 +29924,98 @@ func (ec *executionContext) fieldContext_UseractivityEvent_detail(_ context.Cont
 }
 
 func (ec *executionContext) _UseractivityEvent_product_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ProductID)
+	return models.IntOrNull(obj.ProductID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_product_title(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ProductTitle)
+	return models.StringOrNull(obj.ProductTitle)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_product_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_variant_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.VariantID)
+	return models.IntOrNull(obj.VariantID)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_path(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Path)
+	return models.StringOrNull(obj.Path)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_el_selector(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ElSelector)
+	return models.StringOrNull(obj.ElSelector)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_el_selector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_el_text(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ElText)
+	return models.StringOrNull(obj.ElText)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_el_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_dwell_seconds(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.DwellSeconds)
+	return models.IntOrNull(obj.DwellSeconds)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_dwell_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_page_dwell_ms(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.PageDwellMs)
+	return models.IntOrNull(obj.PageDwellMs)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_page_dwell_ms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_scroll_pct(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ScrollPct)
+	return models.IntOrNull(obj.ScrollPct)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_scroll_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_result_count(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.ResultCount)
+	return models.IntOrNull(obj.ResultCount)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_result_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityEvent_gap_hours(ctx context.Context, field graphql.CollectedField, obj *UseractivityEvent) (ret graphql.Marshaler) {
-	return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.GapHours)
+	return models.IntOrNull(obj.GapHours)
 }
 func (ec *executionContext) fieldContext_UseractivityEvent_gap_hours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivityEvent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityLog_anchor(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityLog_anchor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Anchor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityAnchor) graphql.Marshaler {
-			return ec.marshalNUseractivityAnchor2ᚖstoreadminᚋgraphᚐUseractivityAnchor(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*UseractivityAnchor, error) {
+		return obj.Anchor, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNUseractivityAnchor2ᚖstoreadminᚋgraphᚐUseractivityAnchor(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_UseractivityLog_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31009,31 +30023,26 @@ func (ec *executionContext) fieldContext_UseractivityLog_anchor(_ context.Contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UseractivityAnchor(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _UseractivityLog_coverage(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityLog_coverage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Coverage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityCoverage) graphql.Marshaler {
-			return ec.marshalNUseractivityCoverage2ᚖstoreadminᚋgraphᚐUseractivityCoverage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*UseractivityCoverage, error) {
+		return obj.Coverage, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNUseractivityCoverage2ᚖstoreadminᚋgraphᚐUseractivityCoverage(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_UseractivityLog_coverage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31041,31 +30050,26 @@ func (ec *executionContext) fieldContext_UseractivityLog_coverage(_ context.Cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UseractivityCoverage(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _UseractivityLog_events(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityLog_events(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Events, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []UseractivityEvent) graphql.Marshaler {
-			return ec.marshalNUseractivityEvent2ᚕstoreadminᚋgraphᚐUseractivityEventᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]UseractivityEvent, error) {
+		return obj.Events, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNUseractivityEvent2ᚕstoreadminᚋgraphᚐUseractivityEventᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_UseractivityLog_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31073,31 +30077,26 @@ func (ec *executionContext) fieldContext_UseractivityLog_events(_ context.Contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UseractivityEvent(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _UseractivityLog_session(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityLog_session(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Session, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *StoreeventsSession) graphql.Marshaler {
-			return ec.marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*StoreeventsSession, error) {
+		return obj.Session, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_UseractivityLog_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31105,31 +30104,26 @@ func (ec *executionContext) fieldContext_UseractivityLog_session(_ context.Conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_StoreeventsSession(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _UseractivityLog_summary(ctx context.Context, field graphql.CollectedField, obj *UseractivityLog) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UseractivityLog_summary(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Summary, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *UseractivitySummary) graphql.Marshaler {
-			return ec.marshalNUseractivitySummary2ᚖstoreadminᚋgraphᚐUseractivitySummary(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UseractivityLog",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*UseractivitySummary, error) {
+		return obj.Summary, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNUseractivitySummary2ᚖstoreadminᚋgraphᚐUseractivitySummary(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_UseractivityLog_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31137,169 +30131,166 @@ func (ec *executionContext) fieldContext_UseractivityLog_summary(_ context.Conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UseractivitySummary(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _UseractivitySummary_cart_adds(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.CartAdds)
+	return models.IntAt(&obj.CartAdds)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_cart_adds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_checkout_steps(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.CheckoutSteps)
+	return models.IntAt(&obj.CheckoutSteps)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_checkout_steps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_failed_payments(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.FailedPayments)
+	return models.IntAt(&obj.FailedPayments)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_failed_payments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.FirstSeenAt)
+	return models.TimeOrNull(obj.FirstSeenAt)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.LastSeenAt)
+	return models.TimeOrNull(obj.LastSeenAt)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_page_views(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.PageViews)
+	return models.IntAt(&obj.PageViews)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_page_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_product_views(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ProductViews)
+	return models.IntAt(&obj.ProductViews)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_product_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.RecoveryEmails)
+	return models.IntAt(&obj.RecoveryEmails)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_recovery_link_valid_until(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, obj.RecoveryLinkValidUntil)
+	return models.TimeOrNull(obj.RecoveryLinkValidUntil)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_recovery_link_valid_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_visit_basis(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.VisitBasis)
+	return models.StringAt(&obj.VisitBasis)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_visit_basis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivitySummary_visit_seconds(ctx context.Context, field graphql.CollectedField, obj *UseractivitySummary) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.VisitSeconds)
+	return models.IntAt(&obj.VisitSeconds)
 }
 func (ec *executionContext) fieldContext_UseractivitySummary_visit_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_event_id(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.EventID)
+	return models.IntAt(&obj.EventID)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_event_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_topic(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Topic)
+	return models.StringAt(&obj.Topic)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_topic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Status)
+	return models.StringAt(&obj.Status)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_attempts(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.Attempts)
+	return models.IntAt(&obj.Attempts)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_last_status_code(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.LastStatusCode)
+	return models.IntAt(&obj.LastStatusCode)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_last_status_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_last_error(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.LastError)
+	return models.StringAt(&obj.LastError)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_last_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_created_at(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookDelivery_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_id(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_url(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.URL)
+	return models.StringAt(&obj.URL)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_topics(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Topics)
+	return models.StringsAt(&obj.Topics)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_topics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31313,60 +30304,51 @@ func (ec *executionContext) fieldContext_WebhookSubscription_active(_ context.Co
 }
 
 func (ec *executionContext) _WebhookSubscription_secret(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookSubscription_secret(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Secret(), nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "WebhookSubscription", Field: field, IsMethod: true, IsResolver: false})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*string, error) {
+		return obj.Secret(), nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_created_at(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.CreatedAt)
+	return models.TimeAt(&obj.CreatedAt)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return ec.marshalNTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	return models.TimeAt(&obj.UpdatedAt)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookSubscription_recent_deliveries(ctx context.Context, field graphql.CollectedField, obj *models.WebhookSubscription) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WebhookSubscription_recent_deliveries(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.WebhookSubscription().RecentDeliveries(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.WebhookDelivery) graphql.Marshaler {
-			return ec.marshalNWebhookDelivery2ᚕstoreadminᚋmodelsᚐWebhookDeliveryᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "WebhookSubscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.WebhookDelivery, error) {
+		return ec.Resolvers.WebhookSubscription().RecentDeliveries(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNWebhookDelivery2ᚕstoreadminᚋmodelsᚐWebhookDeliveryᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_WebhookSubscription_recent_deliveries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31374,15 +30356,12 @@ func (ec *executionContext) fieldContext_WebhookSubscription_recent_deliveries(_
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WebhookDelivery(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext___Directive_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31450,9 +30429,6 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___InputValue(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -31469,7 +30445,7 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 }
 
 func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext___EnumValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__EnumValue", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31545,7 +30521,7 @@ func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context
 }
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext___Field_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Field", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31599,9 +30575,6 @@ func (ec *executionContext) fieldContext___Field_args(ctx context.Context, field
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___InputValue(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -31642,9 +30615,6 @@ func (ec *executionContext) fieldContext___Field_type(_ context.Context, field g
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31696,7 +30666,7 @@ func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext___InputValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31750,15 +30720,12 @@ func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.DefaultValue)
+	return models.StringOrNull(obj.DefaultValue)
 }
 func (ec *executionContext) fieldContext___InputValue_defaultValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31858,9 +30825,6 @@ func (ec *executionContext) fieldContext___Schema_types(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31890,9 +30854,6 @@ func (ec *executionContext) fieldContext___Schema_queryType(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31922,9 +30883,6 @@ func (ec *executionContext) fieldContext___Schema_mutationType(_ context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31954,9 +30912,6 @@ func (ec *executionContext) fieldContext___Schema_subscriptionType(_ context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31986,9 +30941,6 @@ func (ec *executionContext) fieldContext___Schema_directives(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Directive(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32111,9 +31063,6 @@ func (ec *executionContext) fieldContext___Type_fields(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Field(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -32154,9 +31103,6 @@ func (ec *executionContext) fieldContext___Type_interfaces(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32186,9 +31132,6 @@ func (ec *executionContext) fieldContext___Type_possibleTypes(_ context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32219,9 +31162,6 @@ func (ec *executionContext) fieldContext___Type_enumValues(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___EnumValue(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -32262,9 +31202,6 @@ func (ec *executionContext) fieldContext___Type_inputFields(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___InputValue(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32294,9 +31231,6 @@ func (ec *executionContext) fieldContext___Type_ofType(_ context.Context, field 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }

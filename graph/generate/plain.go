@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"strings"
 )
 
 // rewrite applies the rewrites of the generated executor: plain fields
-// marshalled directly (plainFields), list elements marshalled in place
+// marshalled directly (plainFields), field contexts without a Child
+// function (withoutChildFunctions), resolver fields resolved in place
+// (resolverFieldsInPlace), list elements marshalled in place
 // (elementsInPlace), then the literal replacements of replacements. It
 // returns how many places each changed, in that order.
 func rewrite(src []byte) ([]byte, []int, error) {
@@ -18,14 +21,25 @@ func rewrite(src []byte) ([]byte, []int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	out, children := withoutChildFunctions(out)
+	out, resolved, err := resolverFieldsInPlace(out)
+	if err != nil {
+		return nil, nil, err
+	}
 	out, elements := elementsInPlace(out)
-	counts := []int{n, elements}
+	counts := []int{n, children, resolved, elements}
 	for _, r := range replacements {
 		n := bytes.Count(out, []byte(r.old))
 		out = bytes.ReplaceAll(out, []byte(r.old), []byte(r.new))
 		counts = append(counts, n)
 	}
-	return out, counts, nil
+	// The resolvers moved into fields resolved in place keep gqlgen's
+	// deeper indentation until formatted.
+	formatted, err := format.Source(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return formatted, counts, nil
 }
 
 // replacement is a literal change of gqlgen's output, and why.
@@ -215,7 +229,26 @@ func plainBody(fn *ast.FuncDecl, scalar map[string]bool) (string, bool) {
 			return "", false
 		}
 	}
+	if at, ok := byAddress[name]; ok {
+		return fmt.Sprintf("{\n\treturn "+at+"\n}", value), true
+	}
 	return fmt.Sprintf("{\n\treturn ec.%s(ctx, field.Selections, %s)\n}", name, value), true
+}
+
+// byAddress are the scalars a plain field writes from where its record
+// holds it rather than from a copy in an interface, which allocates
+// (models.StringAt), and a list of them as one value rather than a value
+// each. Each marshaller it replaces does no more than box the values (and
+// check for a null a non-pointer cannot be).
+var byAddress = map[string]string{
+	"marshalNString2string":   "models.StringAt(&%s)",
+	"marshalNInt2int64":       "models.IntAt(&%s)",
+	"marshalNTime2timeᚐTime":  "models.TimeAt(&%s)",
+	"marshalOString2ᚖstring":  "models.StringOrNull(%s)",
+	"marshalOInt2ᚖint64":      "models.IntOrNull(%s)",
+	"marshalOTime2ᚖtimeᚐTime": "models.TimeOrNull(%s)",
+	"marshalNString2ᚕstringᚄ": "models.StringsAt(&%s)",
+	"marshalNInt2ᚕint64ᚄ":     "models.IntsAt(&%s)",
 }
 
 // singleReturnCall is the call a function literal's one statement returns.

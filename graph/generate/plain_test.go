@@ -13,7 +13,7 @@ func TestGeneratedExecutorIsRewritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "return ec.marshalNString2string(ctx, field.Selections, obj.") {
+	if !strings.Contains(string(src), "return models.StringAt(&obj.") {
 		t.Fatal("graph/generated.go has no plain field marshalled directly: regenerate with go run ./graph/generate")
 	}
 	out, n, err := rewrite(src)
@@ -73,13 +73,15 @@ func (ec *executionContext) fieldContext_T_NAME(_ context.Context, field graphql
 var sample = "package graph\n" +
 	generatedField("plain", "obj.Plain, nil", "nil", "string", "marshalNString2string", "true", true) +
 	generatedField("maybe", "obj.Maybe, nil", "nil", "*int64", "marshalOInt2ᚖint64", "false", true) +
+	generatedField("flag", "obj.Flag, nil", "nil", "bool", "marshalNBoolean2bool", "true", true) +
 	generatedField("required", "obj.Required, nil", "nil", "*int64", "marshalNInt2ᚖint64", "true", true) +
 	generatedField("guarded", "obj.Guarded, nil", "func(ctx context.Context, next graphql.Resolver) graphql.Resolver { return next }", "string", "marshalNString2string", "true", true) +
 	generatedField("resolved", "ec.Resolvers.T().Resolved(ctx, obj)", "nil", "string", "marshalNString2string", "true", true) +
 	generatedField("child", "obj.Child, nil", "nil", "*models.U", "marshalOU2ᚖmodelsᚐU", "false", false)
 
 // TestPlainFields rewrites exactly the fields read from a struct field
-// with no directive, of a scalar type, that cannot be a forbidden null.
+// with no directive, of a scalar type, that cannot be a forbidden null;
+// a String, Int or Time is written by address.
 func TestPlainFields(t *testing.T) {
 	out, n, err := plainFields([]byte(sample))
 	if err != nil {
@@ -87,8 +89,9 @@ func TestPlainFields(t *testing.T) {
 	}
 	got := string(out)
 	for _, want := range []string{
-		"return ec.marshalNString2string(ctx, field.Selections, obj.Plain)",
-		"return ec.marshalOInt2ᚖint64(ctx, field.Selections, obj.Maybe)",
+		"return models.StringAt(&obj.Plain)",
+		"return models.IntOrNull(obj.Maybe)",
+		"return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Flag)",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("not rewritten: %s", want)
@@ -99,8 +102,8 @@ func TestPlainFields(t *testing.T) {
 			t.Errorf("rewritten, but must keep ResolveField: %s", kept)
 		}
 	}
-	if n != 2 {
-		t.Errorf("%d fields rewritten, want 2", n)
+	if n != 3 {
+		t.Errorf("%d fields rewritten, want 3", n)
 	}
 	again, n, err := plainFields(out)
 	if err != nil || n != 0 || string(again) != got {

@@ -153,10 +153,14 @@ func hasParam(fn *ast.FuncDecl, name string) bool {
 // (nil otherwise). Its two shapes:
 //
 //	return ec.marshalX(ctx, field.Selections, obj.F)           // rewritten plain field
+//	return models.StringAt(&obj.F)                              // one written by address
 //	return graphql.ResolveField(ctx, ec.OperationContext, field, fieldContext,
 //		func(ctx context.Context) (any, error) { return obj.F, nil },  // or a resolver's method
 //		directives, marshal, recover, nonNull)
 func (pkg *resolverPkg) resolverReads(fn *ast.FuncDecl) (reads, keys map[string]bool, ok bool) {
+	if lit, ok := inPlaceResolver(fn); ok {
+		return pkg.literalReads(lit)
+	}
 	ret, ok := onlyReturn(fn.Body)
 	if !ok || len(ret.Results) != 1 {
 		return nil, nil, false
@@ -175,6 +179,17 @@ func (pkg *resolverPkg) resolverReads(fn *ast.FuncDecl) (reads, keys map[string]
 		}
 		return map[string]bool{f: true}, nil, true
 	}
+	if writesByAddress(call) {
+		arg := call.Args[0]
+		if addr, ok := arg.(*ast.UnaryExpr); ok && addr.Op == token.AND {
+			arg = addr.X
+		}
+		f, ok := firstField(arg, "obj")
+		if !ok {
+			return nil, nil, false
+		}
+		return map[string]bool{f: true}, nil, true
+	}
 	if !isSelector(call.Fun, "graphql", "ResolveField") || len(call.Args) != 9 || !onlyAccess(call.Args[5]) {
 		return nil, nil, false
 	}
@@ -187,12 +202,43 @@ func (pkg *resolverPkg) resolverReads(fn *ast.FuncDecl) (reads, keys map[string]
 	if !ok {
 		return nil, nil, false
 	}
+	return pkg.literalReads(lit)
+}
+
+// inPlaceResolver is the resolver literal of a field resolved in place
+// (resolverFieldsInPlace), the statement
+//
+//	v, err := func(ctx context.Context) (T, error) { ... }(ctx)
+//
+// when no other statement of fn mentions obj.
+func inPlaceResolver(fn *ast.FuncDecl) (*ast.FuncLit, bool) {
+	var found *ast.FuncLit
+	for _, stmt := range fn.Body.List {
+		if assign, ok := stmt.(*ast.AssignStmt); ok && len(assign.Lhs) == 2 && isIdent(assign.Lhs[0], "v") && len(assign.Rhs) == 1 {
+			if call, ok := assign.Rhs[0].(*ast.CallExpr); ok && len(call.Args) == 1 && isIdent(call.Args[0], "ctx") {
+				if lit, ok := call.Fun.(*ast.FuncLit); ok && found == nil {
+					found = lit
+					continue
+				}
+			}
+		}
+		if mentions(stmt, "obj") {
+			return nil, false
+		}
+	}
+	return found, found != nil
+}
+
+// literalReads is what a resolver literal reads of obj: its last statement
+// returns obj's field or the resolver method's answer, after statements
+// that only read the field context.
+func (pkg *resolverPkg) literalReads(lit *ast.FuncLit) (reads, keys map[string]bool, ok bool) {
 	for _, s := range lit.Body.List[:max(len(lit.Body.List)-1, 0)] {
 		if !isFieldContextRead(s) {
 			return nil, nil, false
 		}
 	}
-	ret, ok = lastReturn(lit.Body)
+	ret, ok := lastReturn(lit.Body)
 	if !ok {
 		return nil, nil, false
 	}
@@ -232,6 +278,21 @@ func (pkg *resolverPkg) resolverReads(fn *ast.FuncDecl) (reads, keys map[string]
 		return pkg.methodReads(method)
 	}
 	return nil, nil, false
+}
+
+// writesByAddress tells whether call is one of the by-address marshallers
+// the plain-field rewrite writes (byAddress), with its one argument.
+func writesByAddress(call *ast.CallExpr) bool {
+	if len(call.Args) != 1 {
+		return false
+	}
+	name := selectorName(call.Fun, "models")
+	for _, at := range byAddress {
+		if strings.HasPrefix(at, "models."+name+"(") {
+			return name != ""
+		}
+	}
+	return false
 }
 
 // onlyAccess tells whether a field's directive literal (gqlgen's argument
