@@ -756,3 +756,37 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestPaymentProvidersListStatementsDoNotGrowWithRows: the wallet domains
+// of every provider of the list load in one statement: a store with one
+// provider and one domain costs as many statements as one with every kind
+// and ten domains.
+func TestPaymentProvidersListStatementsDoNotGrowWithRows(t *testing.T) {
+	e := apitest.New(t)
+	small, large := e.Store("Small"), e.Store("Large")
+	fake := newPGFakeProvider(t)
+	newPGSession(t, e, small.ID, pgGateway(t, fake.URL), slog.New(slog.DiscardHandler)).create(t, map[string]any{"provider": "card"})
+	pgDomain(t, e, small.ID, "small.example", "active")
+	ses := newPGSession(t, e, large.ID, pgGateway(t, fake.URL), slog.New(slog.DiscardHandler))
+	for _, kind := range []string{"card", "wallet", "manual"} {
+		ses.create(t, map[string]any{"provider": kind})
+	}
+	for i := range 10 {
+		pgDomain(t, e, large.ID, "shop"+strconv.Itoa(i)+".large.example", "active")
+	}
+	count := countStatements(e)
+	statements := map[string]int64{}
+	for name, s := range map[string]*models.Store{"small": small, "large": large} {
+		key := e.Key(s.ID, auth.RoleStaff, "payments:read")
+		e.Do(http.MethodGet, "/store", key, nil) // records the key's last use
+		statements[name] = count(func() {
+			list, _ := pgList(t, e, key)
+			if domains := list[0]["wallet_domains"].([]any); len(domains) == 0 {
+				t.Fatalf("%s: no wallet domains: %v", name, list)
+			}
+		})
+	}
+	if statements["small"] != statements["large"] {
+		t.Fatalf("statements: one provider and one domain %d, three providers and ten domains %d", statements["small"], statements["large"])
+	}
+}
