@@ -55,9 +55,13 @@ type PaymentProvider struct {
 // PaymentWebhookPrefix starts every provider's webhook path.
 const PaymentWebhookPrefix = "/payments/webhooks/"
 
-// NewPaymentWebhookPath is a fresh webhook path: 24 random bytes, so that
-// nobody can guess where a store's provider sends its events.
-func NewPaymentWebhookPath() string {
+// NewWebhookPath is the webhook path of a new provider of the kind: 24
+// random bytes, so that nobody can guess where a store's provider sends
+// its events; empty for a kind that sends none.
+func (k *ProviderKind) NewWebhookPath() string {
+	if !k.Webhooks {
+		return ""
+	}
 	b := make([]byte, 24)
 	if _, err := rand.Read(b); err != nil {
 		panic("no randomness: " + err.Error()) // crypto/rand does not fail on supported systems
@@ -150,14 +154,16 @@ func InsertPaymentProvider(ctx context.Context, db bun.IDB, p *PaymentProvider) 
 	return classify(err, "a payment provider of kind "+p.Provider)
 }
 
-// UpdatePaymentProvider writes every setting of p (not its card fields,
-// which SetPaymentCardFields writes) and bumps updated_at.
+// UpdatePaymentProvider writes p's settings and secrets and bumps
+// updated_at; not whether it is on, nor its card fields, which have writes
+// of their own (SetPaymentProviderEnabled, SetPaymentCardFields), so a
+// change of settings never undoes one of those made meanwhile.
 func UpdatePaymentProvider(ctx context.Context, db bun.IDB, p *PaymentProvider) error {
 	if p.PublicConfig == nil {
 		p.PublicConfig = map[string]any{}
 	}
 	res, err := db.NewUpdate().Model(p).
-		Column("display_name", "mode", "enabled", "public_id", "public_config", "credentials_sealed", "webhook_secret_sealed", "webhook_registered").
+		Column("display_name", "mode", "public_id", "public_config", "credentials_sealed", "webhook_secret_sealed", "webhook_registered").
 		Set("updated_at = now()").Where("store_id = ? AND id = ?", p.StoreID, p.ID).Exec(ctx)
 	return notFoundIfNone(res, err, "the payment provider")
 }

@@ -26,9 +26,7 @@ func (r *mutationResolver) CreatePaymentProvider(ctx context.Context, input grap
 	if err != nil {
 		return nil, err
 	}
-	if kind.Webhooks {
-		p.WebhookPath = models.NewPaymentWebhookPath()
-	}
+	p.WebhookPath = kind.NewWebhookPath()
 	if err := models.PaymentKindFree(ctx, r.db(ctx), sid, p.Provider); err != nil {
 		return nil, err
 	}

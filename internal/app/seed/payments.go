@@ -41,9 +41,7 @@ func paymentProviders(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time
 			return err
 		}
 		p.StoreID = storeID
-		if kind.Webhooks {
-			p.WebhookPath = models.NewPaymentWebhookPath()
-		}
+		p.WebhookPath = kind.NewWebhookPath()
 		if err := models.InsertPaymentProvider(ctx, tx, &p); err != nil {
 			return err
 		}
