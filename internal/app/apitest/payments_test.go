@@ -786,6 +786,7 @@ func TestPaymentProvidersListStatementsDoNotGrowWithRows(t *testing.T) {
 			}
 		})
 	}
+	t.Logf("statements of GET /store/payment-providers and its GraphQL twin: %v", statements)
 	if statements["small"] != statements["large"] {
 		t.Fatalf("statements: one provider and one domain %d, three providers and ten domains %d", statements["small"], statements["large"])
 	}
