@@ -44,6 +44,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Order() OrderResolver
 	OrderLineItem() OrderLineItemResolver
+	PaymentProvider() PaymentProviderResolver
 	Product() ProductResolver
 	ProductVariant() ProductVariantResolver
 	Query() QueryResolver
@@ -154,6 +155,14 @@ type ComplexityRoot struct {
 		Preselected     func(childComplexity int) int
 		Quantity        func(childComplexity int) int
 		Title           func(childComplexity int) int
+	}
+
+	CardFields struct {
+		Eligible  func(childComplexity int) int
+		Enabled   func(childComplexity int) int
+		Probed    func(childComplexity int) int
+		ProbedAt  func(childComplexity int) int
+		Supported func(childComplexity int) int
 	}
 
 	CatalogCollectionOption struct {
@@ -524,69 +533,76 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddCollectionProduct      func(childComplexity int, id int64, input CollectionProductInput) int
-		AddDraftOrderLine         func(childComplexity int, id int64, input DraftLineInput) int
-		ArchiveOrder              func(childComplexity int, id int64) int
-		BulkDeleteCollections     func(childComplexity int, input IdsInput) int
-		BulkDeleteProducts        func(childComplexity int, input IdsInput) int
-		BulkSetAdplatformCategory func(childComplexity int, input BulkAdplatformCategoryInput) int
-		BulkUpdateReviews         func(childComplexity int, input ReviewBulkInput) int
-		CancelFulfillment         func(childComplexity int, id int64) int
-		CancelOrder               func(childComplexity int, id int64, input *OrderCancelInput) int
-		CloseStore                func(childComplexity int) int
-		CreateAPIKey              func(childComplexity int, input APIKeyInput) int
-		CreateBundle              func(childComplexity int, input BundleInput) int
-		CreateCollection          func(childComplexity int, input CollectionInput) int
-		CreateDiscount            func(childComplexity int, input DiscountInput) int
-		CreateDraftOrder          func(childComplexity int, input DraftOrderInput) int
-		CreateFulfillment         func(childComplexity int, id int64, input *FulfillmentInput) int
-		CreateProduct             func(childComplexity int, input ProductInput) int
-		CreateShippingRate        func(childComplexity int, zoneID int64, input ShippingRateInput) int
-		CreateShippingZone        func(childComplexity int, input ShippingZoneInput) int
-		CreateTaxRate             func(childComplexity int, input TaxRateInput) int
-		CreateWebhook             func(childComplexity int, input WebhookInput) int
-		DeleteBundle              func(childComplexity int, id int64) int
-		DeleteCollection          func(childComplexity int, id int64) int
-		DeleteDiscount            func(childComplexity int, id int64) int
-		DeleteProduct             func(childComplexity int, id int64) int
-		DeleteReview              func(childComplexity int, id int64) int
-		DeleteShippingRate        func(childComplexity int, id int64) int
-		DeleteShippingZone        func(childComplexity int, id int64) int
-		DeleteTaxRate             func(childComplexity int, id int64) int
-		DeleteWebhook             func(childComplexity int, id int64) int
-		DisconnectMcpKey          func(childComplexity int, id int64) int
-		FinalizeUpload            func(childComplexity int, input UploadFinalizeInput) int
-		ImportProducts            func(childComplexity int, file graphql.Upload) int
-		ImportReviews             func(childComplexity int, file graphql.Upload) int
-		InviteMember              func(childComplexity int, input MemberInviteInput) int
-		MarkDraftOrderPaid        func(childComplexity int, id int64, input *DraftPaymentInput) int
-		PreviewCollection         func(childComplexity int, input CollectionInput, limit *int64) int
-		PutStoreSetting           func(childComplexity int, input StoreSettingInput) int
-		RefundOrder               func(childComplexity int, id int64, input RefundInput) int
-		RemoveCollectionProduct   func(childComplexity int, id int64, pid int64) int
-		RemoveDraftOrderLine      func(childComplexity int, id int64, lineID int64) int
-		RemoveMember              func(childComplexity int, userID int64) int
-		ReorderCollectionProducts func(childComplexity int, id int64, input CollectionReorderInput) int
-		ReplyToReview             func(childComplexity int, id int64, input ReviewReplyInput) int
-		RequestUpload             func(childComplexity int, input UploadRequestInput) int
-		RevokeAPIKey              func(childComplexity int, id int64) int
-		SetDraftOrderDiscount     func(childComplexity int, id int64, input DraftDiscountInput) int
-		SetDraftOrderShippingRate func(childComplexity int, id int64, input DraftShippingRateInput) int
-		SetReviewFeatured         func(childComplexity int, id int64, input ReviewFeaturedInput) int
-		SetReviewStatus           func(childComplexity int, id int64, input ReviewStatusInput) int
-		SetStorefrontEnabled      func(childComplexity int, enabled bool) int
-		UpdateBundle              func(childComplexity int, id int64, input BundleInput) int
-		UpdateCollection          func(childComplexity int, id int64, input CollectionInput) int
-		UpdateDiscount            func(childComplexity int, id int64, input DiscountInput) int
-		UpdateDraftOrderContact   func(childComplexity int, id int64, input DraftContactInput) int
-		UpdateMember              func(childComplexity int, userID int64, input MemberUpdateInput) int
-		UpdateOrder               func(childComplexity int, id int64, input OrderUpdateInput) int
-		UpdateProduct             func(childComplexity int, id int64, input ProductInput) int
-		UpdateShippingRate        func(childComplexity int, id int64, input ShippingRateInput) int
-		UpdateShippingZone        func(childComplexity int, id int64, input ShippingZoneInput) int
-		UpdateStore               func(childComplexity int, input StoreUpdateInput) int
-		UpdateTaxRate             func(childComplexity int, id int64, input TaxRateInput) int
-		UpdateWebhook             func(childComplexity int, id int64, input WebhookUpdateInput) int
+		AddCollectionProduct         func(childComplexity int, id int64, input CollectionProductInput) int
+		AddDraftOrderLine            func(childComplexity int, id int64, input DraftLineInput) int
+		ArchiveOrder                 func(childComplexity int, id int64) int
+		BulkDeleteCollections        func(childComplexity int, input IdsInput) int
+		BulkDeleteProducts           func(childComplexity int, input IdsInput) int
+		BulkSetAdplatformCategory    func(childComplexity int, input BulkAdplatformCategoryInput) int
+		BulkUpdateReviews            func(childComplexity int, input ReviewBulkInput) int
+		CancelFulfillment            func(childComplexity int, id int64) int
+		CancelOrder                  func(childComplexity int, id int64, input *OrderCancelInput) int
+		CloseStore                   func(childComplexity int) int
+		CreateAPIKey                 func(childComplexity int, input APIKeyInput) int
+		CreateBundle                 func(childComplexity int, input BundleInput) int
+		CreateCollection             func(childComplexity int, input CollectionInput) int
+		CreateDiscount               func(childComplexity int, input DiscountInput) int
+		CreateDraftOrder             func(childComplexity int, input DraftOrderInput) int
+		CreateFulfillment            func(childComplexity int, id int64, input *FulfillmentInput) int
+		CreatePaymentProvider        func(childComplexity int, input PaymentProviderInput) int
+		CreateProduct                func(childComplexity int, input ProductInput) int
+		CreateShippingRate           func(childComplexity int, zoneID int64, input ShippingRateInput) int
+		CreateShippingZone           func(childComplexity int, input ShippingZoneInput) int
+		CreateTaxRate                func(childComplexity int, input TaxRateInput) int
+		CreateWebhook                func(childComplexity int, input WebhookInput) int
+		DeleteBundle                 func(childComplexity int, id int64) int
+		DeleteCollection             func(childComplexity int, id int64) int
+		DeleteDiscount               func(childComplexity int, id int64) int
+		DeletePaymentProvider        func(childComplexity int, id int64) int
+		DeleteProduct                func(childComplexity int, id int64) int
+		DeleteReview                 func(childComplexity int, id int64) int
+		DeleteShippingRate           func(childComplexity int, id int64) int
+		DeleteShippingZone           func(childComplexity int, id int64) int
+		DeleteTaxRate                func(childComplexity int, id int64) int
+		DeleteWebhook                func(childComplexity int, id int64) int
+		DisconnectMcpKey             func(childComplexity int, id int64) int
+		FinalizeUpload               func(childComplexity int, input UploadFinalizeInput) int
+		ImportProducts               func(childComplexity int, file graphql.Upload) int
+		ImportReviews                func(childComplexity int, file graphql.Upload) int
+		InviteMember                 func(childComplexity int, input MemberInviteInput) int
+		MarkDraftOrderPaid           func(childComplexity int, id int64, input *DraftPaymentInput) int
+		PreviewCollection            func(childComplexity int, input CollectionInput, limit *int64) int
+		PutStoreSetting              func(childComplexity int, input StoreSettingInput) int
+		RefundOrder                  func(childComplexity int, id int64, input RefundInput) int
+		RegisterPaymentWalletDomains func(childComplexity int, id int64) int
+		RemoveCollectionProduct      func(childComplexity int, id int64, pid int64) int
+		RemoveDraftOrderLine         func(childComplexity int, id int64, lineID int64) int
+		RemoveMember                 func(childComplexity int, userID int64) int
+		ReorderCollectionProducts    func(childComplexity int, id int64, input CollectionReorderInput) int
+		ReplyToReview                func(childComplexity int, id int64, input ReviewReplyInput) int
+		RequestUpload                func(childComplexity int, input UploadRequestInput) int
+		RevokeAPIKey                 func(childComplexity int, id int64) int
+		SetDraftOrderDiscount        func(childComplexity int, id int64, input DraftDiscountInput) int
+		SetDraftOrderShippingRate    func(childComplexity int, id int64, input DraftShippingRateInput) int
+		SetPaymentCardFields         func(childComplexity int, id int64, enabled bool) int
+		SetPaymentProviderEnabled    func(childComplexity int, id int64, enabled bool) int
+		SetReviewFeatured            func(childComplexity int, id int64, input ReviewFeaturedInput) int
+		SetReviewStatus              func(childComplexity int, id int64, input ReviewStatusInput) int
+		SetStorefrontEnabled         func(childComplexity int, enabled bool) int
+		TestPaymentCredentials       func(childComplexity int, input PaymentCredentialsInput) int
+		UpdateBundle                 func(childComplexity int, id int64, input BundleInput) int
+		UpdateCollection             func(childComplexity int, id int64, input CollectionInput) int
+		UpdateDiscount               func(childComplexity int, id int64, input DiscountInput) int
+		UpdateDraftOrderContact      func(childComplexity int, id int64, input DraftContactInput) int
+		UpdateMember                 func(childComplexity int, userID int64, input MemberUpdateInput) int
+		UpdateOrder                  func(childComplexity int, id int64, input OrderUpdateInput) int
+		UpdatePaymentProvider        func(childComplexity int, id int64, input PaymentProviderInput) int
+		UpdateProduct                func(childComplexity int, id int64, input ProductInput) int
+		UpdateShippingRate           func(childComplexity int, id int64, input ShippingRateInput) int
+		UpdateShippingZone           func(childComplexity int, id int64, input ShippingZoneInput) int
+		UpdateStore                  func(childComplexity int, input StoreUpdateInput) int
+		UpdateTaxRate                func(childComplexity int, id int64, input TaxRateInput) int
+		UpdateWebhook                func(childComplexity int, id int64, input WebhookUpdateInput) int
 	}
 
 	Order struct {
@@ -688,6 +704,36 @@ type ComplexityRoot struct {
 		EnteredAt  func(childComplexity int) int
 		FunnelName func(childComplexity int) int
 		Status     func(childComplexity int) int
+	}
+
+	PaymentFeatures struct {
+		DeferStoresCredential func(childComplexity int) int
+		HoldsFundsAtCheckout  func(childComplexity int) int
+		ManualCapture         func(childComplexity int) int
+		Refunds               func(childComplexity int) int
+		SettleRetryable       func(childComplexity int) int
+		Upsell                func(childComplexity int) int
+		Wallets               func(childComplexity int) int
+		WebhookAutoreg        func(childComplexity int) int
+	}
+
+	PaymentProvider struct {
+		Capabilities      func(childComplexity int) int
+		CardFields        func(childComplexity int) int
+		DisplayName       func(childComplexity int) int
+		Enabled           func(childComplexity int) int
+		Features          func(childComplexity int) int
+		HasCredentials    func(childComplexity int) int
+		HasWebhookSecret  func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Mode              func(childComplexity int) int
+		Provider          func(childComplexity int) int
+		PublicConfig      func(childComplexity int) int
+		PublicID          func(childComplexity int) int
+		WalletDomains     func(childComplexity int) int
+		WebhookPath       func(childComplexity int) int
+		WebhookRegistered func(childComplexity int) int
+		WebhookURL        func(childComplexity int) int
 	}
 
 	Product struct {
@@ -804,6 +850,8 @@ type ComplexityRoot struct {
 		OrdersCount               func(childComplexity int, filter *models.OrderFilter) int
 		OrdersExport              func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
 		OrdersNextCursor          func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
+		PaymentProviders          func(childComplexity int) int
+		PaymentTestGateway        func(childComplexity int) int
 		Product                   func(childComplexity int, id int64) int
 		ProductHandleAvailable    func(childComplexity int, handle string, id *int64) int
 		ProductImportTemplate     func(childComplexity int, format *SheetFormat) int
@@ -1087,6 +1135,23 @@ type ComplexityRoot struct {
 		VisitSeconds           func(childComplexity int) int
 	}
 
+	WalletDomain struct {
+		Host         func(childComplexity int) int
+		Registered   func(childComplexity int) int
+		RegisteredAt func(childComplexity int) int
+	}
+
+	WalletDomainsRegistered struct {
+		Provider func(childComplexity int) int
+		Results  func(childComplexity int) int
+	}
+
+	WalletRegistration struct {
+		Error      func(childComplexity int) int
+		Host       func(childComplexity int) int
+		Registered func(childComplexity int) int
+	}
+
 	WebhookDelivery struct {
 		Attempts       func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
@@ -1197,6 +1262,13 @@ type MutationResolver interface {
 	RefundOrder(ctx context.Context, id int64, input RefundInput) (*models.Refund, error)
 	CreateFulfillment(ctx context.Context, id int64, input *FulfillmentInput) (*FulfillmentCreated, error)
 	CancelFulfillment(ctx context.Context, id int64) (*FulfillmentCancelled, error)
+	CreatePaymentProvider(ctx context.Context, input PaymentProviderInput) (*models.PaymentProvider, error)
+	TestPaymentCredentials(ctx context.Context, input PaymentCredentialsInput) (bool, error)
+	UpdatePaymentProvider(ctx context.Context, id int64, input PaymentProviderInput) (*models.PaymentProvider, error)
+	DeletePaymentProvider(ctx context.Context, id int64) (bool, error)
+	SetPaymentCardFields(ctx context.Context, id int64, enabled bool) (*models.PaymentProvider, error)
+	SetPaymentProviderEnabled(ctx context.Context, id int64, enabled bool) (*models.PaymentProvider, error)
+	RegisterPaymentWalletDomains(ctx context.Context, id int64) (*WalletDomainsRegistered, error)
 	CreateProduct(ctx context.Context, input ProductInput) (*models.Product, error)
 	UpdateProduct(ctx context.Context, id int64, input ProductInput) (*models.Product, error)
 	DeleteProduct(ctx context.Context, id int64) (bool, error)
@@ -1240,6 +1312,17 @@ type OrderResolver interface {
 type OrderLineItemResolver interface {
 	Variant(ctx context.Context, obj *models.OrderLineItem) (*models.ProductVariant, error)
 	Product(ctx context.Context, obj *models.OrderLineItem) (*models.Product, error)
+}
+type PaymentProviderResolver interface {
+	Capabilities(ctx context.Context, obj *models.PaymentProvider) (any, error)
+	Features(ctx context.Context, obj *models.PaymentProvider) (*models.PaymentFeatures, error)
+	CardFields(ctx context.Context, obj *models.PaymentProvider) (*models.CardFields, error)
+	HasCredentials(ctx context.Context, obj *models.PaymentProvider) (bool, error)
+	HasWebhookSecret(ctx context.Context, obj *models.PaymentProvider) (bool, error)
+
+	WalletDomains(ctx context.Context, obj *models.PaymentProvider) ([]models.WalletDomain, error)
+
+	WebhookURL(ctx context.Context, obj *models.PaymentProvider) (string, error)
 }
 type ProductResolver interface {
 	Variants(ctx context.Context, obj *models.Product) ([]models.ProductVariant, error)
@@ -1299,6 +1382,8 @@ type QueryResolver interface {
 	AwaitingCapturePayment(ctx context.Context, id int64) (*models.AwaitingCapture, error)
 	AwaitingCaptureActivity(ctx context.Context, id int64) (*UseractivityLog, error)
 	AwaitingCaptureCheckout(ctx context.Context, id int64) (*Checkout, error)
+	PaymentProviders(ctx context.Context) ([]models.PaymentProvider, error)
+	PaymentTestGateway(ctx context.Context) (bool, error)
 	Products(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) ([]models.Product, error)
 	ProductsNextCursor(ctx context.Context, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error)
@@ -1845,6 +1930,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BundleOfferTier.Title(childComplexity), true
+
+	case "CardFields.eligible":
+		if e.ComplexityRoot.CardFields.Eligible == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardFields.Eligible(childComplexity), true
+	case "CardFields.enabled":
+		if e.ComplexityRoot.CardFields.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardFields.Enabled(childComplexity), true
+	case "CardFields.probed":
+		if e.ComplexityRoot.CardFields.Probed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardFields.Probed(childComplexity), true
+	case "CardFields.probed_at":
+		if e.ComplexityRoot.CardFields.ProbedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardFields.ProbedAt(childComplexity), true
+	case "CardFields.supported":
+		if e.ComplexityRoot.CardFields.Supported == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardFields.Supported(childComplexity), true
 
 	case "CatalogCollectionOption.handle":
 		if e.ComplexityRoot.CatalogCollectionOption.Handle == nil {
@@ -3753,6 +3869,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateFulfillment(childComplexity, args["id"].(int64), args["input"].(*FulfillmentInput)), true
+	case "Mutation.createPaymentProvider":
+		if e.ComplexityRoot.Mutation.CreatePaymentProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPaymentProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePaymentProvider(childComplexity, args["input"].(PaymentProviderInput)), true
 	case "Mutation.createProduct":
 		if e.ComplexityRoot.Mutation.CreateProduct == nil {
 			break
@@ -3841,6 +3968,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteDiscount(childComplexity, args["id"].(int64)), true
+	case "Mutation.deletePaymentProvider":
+		if e.ComplexityRoot.Mutation.DeletePaymentProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePaymentProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePaymentProvider(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteProduct":
 		if e.ComplexityRoot.Mutation.DeleteProduct == nil {
 			break
@@ -4006,6 +4144,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefundOrder(childComplexity, args["id"].(int64), args["input"].(RefundInput)), true
+	case "Mutation.registerPaymentWalletDomains":
+		if e.ComplexityRoot.Mutation.RegisterPaymentWalletDomains == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_registerPaymentWalletDomains_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegisterPaymentWalletDomains(childComplexity, args["id"].(int64)), true
 	case "Mutation.removeCollectionProduct":
 		if e.ComplexityRoot.Mutation.RemoveCollectionProduct == nil {
 			break
@@ -4105,6 +4254,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetDraftOrderShippingRate(childComplexity, args["id"].(int64), args["input"].(DraftShippingRateInput)), true
+	case "Mutation.setPaymentCardFields":
+		if e.ComplexityRoot.Mutation.SetPaymentCardFields == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPaymentCardFields_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetPaymentCardFields(childComplexity, args["id"].(int64), args["enabled"].(bool)), true
+	case "Mutation.setPaymentProviderEnabled":
+		if e.ComplexityRoot.Mutation.SetPaymentProviderEnabled == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPaymentProviderEnabled_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetPaymentProviderEnabled(childComplexity, args["id"].(int64), args["enabled"].(bool)), true
 	case "Mutation.setReviewFeatured":
 		if e.ComplexityRoot.Mutation.SetReviewFeatured == nil {
 			break
@@ -4138,6 +4309,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetStorefrontEnabled(childComplexity, args["enabled"].(bool)), true
+	case "Mutation.testPaymentCredentials":
+		if e.ComplexityRoot.Mutation.TestPaymentCredentials == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_testPaymentCredentials_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TestPaymentCredentials(childComplexity, args["input"].(PaymentCredentialsInput)), true
 	case "Mutation.updateBundle":
 		if e.ComplexityRoot.Mutation.UpdateBundle == nil {
 			break
@@ -4204,6 +4386,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrder(childComplexity, args["id"].(int64), args["input"].(OrderUpdateInput)), true
+	case "Mutation.updatePaymentProvider":
+		if e.ComplexityRoot.Mutation.UpdatePaymentProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePaymentProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePaymentProvider(childComplexity, args["id"].(int64), args["input"].(PaymentProviderInput)), true
 	case "Mutation.updateProduct":
 		if e.ComplexityRoot.Mutation.UpdateProduct == nil {
 			break
@@ -4791,6 +4984,152 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderUpsell.Status(childComplexity), true
+
+	case "PaymentFeatures.defer_stores_credential":
+		if e.ComplexityRoot.PaymentFeatures.DeferStoresCredential == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentFeatures.DeferStoresCredential(childComplexity), true
+	case "PaymentFeatures.holds_funds_at_checkout":
+		if e.ComplexityRoot.PaymentFeatures.HoldsFundsAtCheckout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentFeatures.HoldsFundsAtCheckout(childComplexity), true
+	case "PaymentFeatures.manual_capture":
+		if e.ComplexityRoot.PaymentFeatures.ManualCapture == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentFeatures.ManualCapture(childComplexity), true
+	case "PaymentFeatures.refunds":
+		if e.ComplexityRoot.PaymentFeatures.Refunds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentFeatures.Refunds(childComplexity), true
+	case "PaymentFeatures.settle_retryable":
+		if e.ComplexityRoot.PaymentFeatures.SettleRetryable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentFeatures.SettleRetryable(childComplexity), true
+	case "PaymentFeatures.upsell":
+		if e.ComplexityRoot.PaymentFeatures.Upsell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentFeatures.Upsell(childComplexity), true
+	case "PaymentFeatures.wallets":
+		if e.ComplexityRoot.PaymentFeatures.Wallets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentFeatures.Wallets(childComplexity), true
+	case "PaymentFeatures.webhook_autoreg":
+		if e.ComplexityRoot.PaymentFeatures.WebhookAutoreg == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentFeatures.WebhookAutoreg(childComplexity), true
+
+	case "PaymentProvider.capabilities":
+		if e.ComplexityRoot.PaymentProvider.Capabilities == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.Capabilities(childComplexity), true
+	case "PaymentProvider.card_fields":
+		if e.ComplexityRoot.PaymentProvider.CardFields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.CardFields(childComplexity), true
+	case "PaymentProvider.display_name":
+		if e.ComplexityRoot.PaymentProvider.DisplayName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.DisplayName(childComplexity), true
+	case "PaymentProvider.enabled":
+		if e.ComplexityRoot.PaymentProvider.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.Enabled(childComplexity), true
+	case "PaymentProvider.features":
+		if e.ComplexityRoot.PaymentProvider.Features == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.Features(childComplexity), true
+	case "PaymentProvider.has_credentials":
+		if e.ComplexityRoot.PaymentProvider.HasCredentials == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.HasCredentials(childComplexity), true
+	case "PaymentProvider.has_webhook_secret":
+		if e.ComplexityRoot.PaymentProvider.HasWebhookSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.HasWebhookSecret(childComplexity), true
+	case "PaymentProvider.id":
+		if e.ComplexityRoot.PaymentProvider.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.ID(childComplexity), true
+	case "PaymentProvider.mode":
+		if e.ComplexityRoot.PaymentProvider.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.Mode(childComplexity), true
+	case "PaymentProvider.provider":
+		if e.ComplexityRoot.PaymentProvider.Provider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.Provider(childComplexity), true
+	case "PaymentProvider.public_config":
+		if e.ComplexityRoot.PaymentProvider.PublicConfig == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.PublicConfig(childComplexity), true
+	case "PaymentProvider.public_id":
+		if e.ComplexityRoot.PaymentProvider.PublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.PublicID(childComplexity), true
+	case "PaymentProvider.wallet_domains":
+		if e.ComplexityRoot.PaymentProvider.WalletDomains == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.WalletDomains(childComplexity), true
+	case "PaymentProvider.webhook_path":
+		if e.ComplexityRoot.PaymentProvider.WebhookPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.WebhookPath(childComplexity), true
+	case "PaymentProvider.webhook_registered":
+		if e.ComplexityRoot.PaymentProvider.WebhookRegistered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.WebhookRegistered(childComplexity), true
+	case "PaymentProvider.webhook_url":
+		if e.ComplexityRoot.PaymentProvider.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentProvider.WebhookURL(childComplexity), true
 
 	case "Product.adplatform_category_id":
 		if e.ComplexityRoot.Product.AdplatformCategoryID == nil {
@@ -5593,6 +5932,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrdersNextCursor(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.paymentProviders":
+		if e.ComplexityRoot.Query.PaymentProviders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.PaymentProviders(childComplexity), true
+	case "Query.paymentTestGateway":
+		if e.ComplexityRoot.Query.PaymentTestGateway == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.PaymentTestGateway(childComplexity), true
 	case "Query.product":
 		if e.ComplexityRoot.Query.Product == nil {
 			break
@@ -7043,6 +7394,57 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UseractivitySummary.VisitSeconds(childComplexity), true
 
+	case "WalletDomain.host":
+		if e.ComplexityRoot.WalletDomain.Host == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletDomain.Host(childComplexity), true
+	case "WalletDomain.registered":
+		if e.ComplexityRoot.WalletDomain.Registered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletDomain.Registered(childComplexity), true
+	case "WalletDomain.registered_at":
+		if e.ComplexityRoot.WalletDomain.RegisteredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletDomain.RegisteredAt(childComplexity), true
+
+	case "WalletDomainsRegistered.provider":
+		if e.ComplexityRoot.WalletDomainsRegistered.Provider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletDomainsRegistered.Provider(childComplexity), true
+	case "WalletDomainsRegistered.results":
+		if e.ComplexityRoot.WalletDomainsRegistered.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletDomainsRegistered.Results(childComplexity), true
+
+	case "WalletRegistration.error":
+		if e.ComplexityRoot.WalletRegistration.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletRegistration.Error(childComplexity), true
+	case "WalletRegistration.host":
+		if e.ComplexityRoot.WalletRegistration.Host == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletRegistration.Host(childComplexity), true
+	case "WalletRegistration.registered":
+		if e.ComplexityRoot.WalletRegistration.Registered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletRegistration.Registered(childComplexity), true
+
 	case "WebhookDelivery.attempts":
 		if e.ComplexityRoot.WebhookDelivery.Attempts == nil {
 			break
@@ -7182,6 +7584,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputOrderCancelInput,
 		ec.unmarshalInputOrderFilter,
 		ec.unmarshalInputOrderUpdateInput,
+		ec.unmarshalInputPaymentCredentialsInput,
+		ec.unmarshalInputPaymentProviderInput,
 		ec.unmarshalInputProductFilter,
 		ec.unmarshalInputProductImageInput,
 		ec.unmarshalInputProductInput,
@@ -9487,6 +9891,193 @@ extend type Query {
   ): Checkout! @access(scope: "orders:read")
 }
 `, BuiltIn: false},
+	{Name: "../schema/payments.graphqls", Input: `"""
+A payment gateway of the store: a provider of one of the service's kinds
+(card, wallet, manual), at most one of each. Its credentials and webhook
+secret are write-only: no answer holds them, only has_credentials and
+has_webhook_secret. README "Payment gateways" has the rules.
+"""
+type PaymentProvider {
+  "The provider's id."
+  id: Int!
+  "Its kind: card (a card processor), wallet (a digital wallet) or manual (bank transfer, cash on delivery)."
+  provider: String!
+  "Its name at checkout."
+  display_name: String!
+  "live takes real payments; test takes the provider's test payments only."
+  mode: String!
+  "Whether checkout offers it."
+  enabled: Boolean!
+  """
+  What this API does with a provider of its kind, a JSON object:
+  credential_fields (the names of its credentials, a list of strings; empty: it takes none),
+  credentials_check, card_fields, wallet_domains and webhooks (booleans: whether those apply),
+  payment_methods (what shoppers pay with, a list of strings).
+  """
+  capabilities: JSON!
+  "What its kind does with payments."
+  features: PaymentFeatures!
+  "Its card fields embedded in the checkout."
+  card_fields: CardFields!
+  "Whether credentials are saved; they are never answered."
+  has_credentials: Boolean!
+  "Whether a webhook signing secret is saved; it is never answered."
+  has_webhook_secret: Boolean!
+  "Settings of the provider that are not secret, a JSON object (e.g. a statement descriptor); {} when none."
+  public_config: JSON!
+  "The account's public identifier (a publishable key, a client id shown to shoppers); empty when none."
+  public_id: String!
+  "Every domain of the store, with whether it is registered with the provider for wallet payments; empty for a kind without wallets."
+  wallet_domains: [WalletDomain!]!
+  "Where, under the service's public URL, the provider sends its events: random, unguessable; empty for a kind that sends none."
+  webhook_path: String!
+  "Whether the provider is set to send its events to webhook_url: registered by the service (features.webhook_autoreg) or, for other kinds, a webhook secret saved after the seller registered the URL with the provider."
+  webhook_registered: Boolean!
+  "The service's public URL with webhook_path; empty for a kind that sends no events."
+  webhook_url: String!
+}
+
+"What a kind of payment provider does with payments."
+type PaymentFeatures {
+  "A later charge (a post-purchase offer, a retried settlement) uses the credential the provider kept at checkout."
+  defer_stores_credential: Boolean!
+  "Checkout authorizes the amount and holds it until it is captured or released."
+  holds_funds_at_checkout: Boolean!
+  "An authorization can be captured later, by hand."
+  manual_capture: Boolean!
+  "Refunds go back through the provider."
+  refunds: Boolean!
+  "A failed capture can be tried again."
+  settle_retryable: Boolean!
+  "Post-purchase offers can be charged through it."
+  upsell: Boolean!
+  "The wallets it serves at checkout (apple_pay, google_pay, wallet); each needs the store's domains registered (wallet-domains)."
+  wallets: [String!]!
+  "The service registers webhook_url with the provider itself when credentials are saved."
+  webhook_autoreg: Boolean!
+}
+
+"A provider's card fields: card inputs the provider serves inside the checkout."
+type CardFields {
+  "Whether the provider's account may serve them, as the last probe said; false before one."
+  eligible: Boolean!
+  "Whether the checkout shows them."
+  enabled: Boolean!
+  "Whether the account was probed."
+  probed: Boolean!
+  "When it was last probed, RFC 3339 in UTC; empty before the first probe."
+  probed_at: String!
+  "Whether the provider's kind serves card fields at all."
+  supported: Boolean!
+}
+
+"One of the store's domains as a provider knows it."
+type WalletDomain {
+  "The domain's hostname."
+  host: String!
+  "Whether it is registered with the provider for wallet payments."
+  registered: Boolean!
+  "When it was registered, RFC 3339 in UTC; empty when it is not."
+  registered_at: String!
+}
+
+"What registering one domain with a provider came to."
+type WalletRegistration {
+  "The domain's hostname."
+  host: String!
+  "Whether it is registered now."
+  registered: Boolean!
+  "Why it is not (the provider's refusal, or a domain not yet verified); null when it is."
+  error: String
+}
+
+"The answer of registering the store's domains for wallet payments."
+type WalletDomainsRegistered {
+  "The provider, with its wallet_domains as they are now."
+  provider: PaymentProvider!
+  "One result per domain of the store, by hostname."
+  results: [WalletRegistration!]!
+}
+
+"A payment provider to add, or on update the fields to change (left out: unchanged)."
+input PaymentProviderInput {
+  "Its kind: card, wallet or manual; required on create, and it cannot change."
+  provider: String
+  "Its name at checkout, at most 100 characters; left out on create: the kind's name."
+  display_name: String
+  "live or test; left out on create: test."
+  mode: String
+  "The account's public identifier, at most 255 characters of letters, digits and ._:- ; empty: none."
+  public_id: String
+  "Settings that are not secret: a JSON object of at most 8 KiB; null: {}."
+  public_config: JSON
+  "The credentials, a JSON object with exactly the string fields capabilities.credential_fields names (e.g. {\"secret_key\": \"...\"}); write-only, kept encrypted. Refused when the service has no secrets key."
+  credentials: JSON
+  "The secret the provider signs its events with, for a kind whose webhook the seller registers; write-only, kept encrypted."
+  webhook_secret: String
+}
+
+"Credentials to check with a provider before saving them."
+input PaymentCredentialsInput {
+  "The provider's kind: card or wallet."
+  provider: String!
+  "live or test; left out: test."
+  mode: String
+  "The credentials, as PaymentProviderInput.credentials takes them."
+  credentials: JSON!
+}
+
+extend type Query {
+  "The store's payment providers, oldest first: at most one of each kind, so the list is not paged."
+  paymentProviders: [PaymentProvider!]! @access(scope: "payments:read")
+  "Whether the checkout takes test payments: an enabled provider is in test mode."
+  paymentTestGateway: Boolean! @access(scope: "payments:read")
+}
+
+extend type Mutation {
+  "Adds a payment provider; disabled until enabled. A kind the store has already is a conflict."
+  createPaymentProvider(
+    "The new provider; provider (its kind) is required."
+    input: PaymentProviderInput!
+  ): PaymentProvider! @access(scope: "payments:write") @keysRefused
+  "Checks credentials with the provider's API, without saving them: true when it accepts them."
+  testPaymentCredentials(
+    "The kind, mode and credentials to check."
+    input: PaymentCredentialsInput!
+  ): Boolean! @access(scope: "payments:write") @keysRefused
+  "Changes the fields sent."
+  updatePaymentProvider(
+    "The provider's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: PaymentProviderInput!
+  ): PaymentProvider! @access(scope: "payments:write") @keysRefused
+  "Deletes a payment provider, its credentials and its wallet registrations; true when done."
+  deletePaymentProvider(
+    "The provider's id."
+    id: Int!
+  ): Boolean! @access(scope: "payments:write") @keysRefused
+  "Turns the provider's card fields on (after probing the account: an ineligible one is a conflict) or off."
+  setPaymentCardFields(
+    "The provider's id."
+    id: Int!
+    "true: probe the account and show card fields; false: hide them."
+    enabled: Boolean!
+  ): PaymentProvider! @access(scope: "payments:write") @keysRefused
+  "Turns the provider on or off at checkout; a provider that takes credentials needs them saved to be turned on."
+  setPaymentProviderEnabled(
+    "The provider's id."
+    id: Int!
+    "Whether checkout offers it."
+    enabled: Boolean!
+  ): PaymentProvider! @access(scope: "payments:write") @keysRefused
+  "Registers every verified domain of the store with the provider for wallet payments, one call each."
+  registerPaymentWalletDomains(
+    "The provider's id."
+    id: Int!
+  ): WalletDomainsRegistered! @access(scope: "payments:write") @keysRefused
+}
+`, BuiltIn: false},
 	{Name: "../schema/products.graphqls", Input: `"A product: its variants (each a purchasable combination of option values), options, images and SEO."
 type Product @access(scope: "products:read") {
   "The product's id."
@@ -10866,6 +11457,22 @@ func (ec *executionContext) childFields_BundleOfferTier(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type BundleOfferTier", field.Name)
 }
 
+func (ec *executionContext) childFields_CardFields(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "eligible":
+		return ec.fieldContext_CardFields_eligible(ctx, field)
+	case "enabled":
+		return ec.fieldContext_CardFields_enabled(ctx, field)
+	case "probed":
+		return ec.fieldContext_CardFields_probed(ctx, field)
+	case "probed_at":
+		return ec.fieldContext_CardFields_probed_at(ctx, field)
+	case "supported":
+		return ec.fieldContext_CardFields_supported(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CardFields", field.Name)
+}
+
 func (ec *executionContext) childFields_CatalogCollectionOption(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11802,6 +12409,66 @@ func (ec *executionContext) childFields_OrderUpsell(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type OrderUpsell", field.Name)
 }
 
+func (ec *executionContext) childFields_PaymentFeatures(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "defer_stores_credential":
+		return ec.fieldContext_PaymentFeatures_defer_stores_credential(ctx, field)
+	case "holds_funds_at_checkout":
+		return ec.fieldContext_PaymentFeatures_holds_funds_at_checkout(ctx, field)
+	case "manual_capture":
+		return ec.fieldContext_PaymentFeatures_manual_capture(ctx, field)
+	case "refunds":
+		return ec.fieldContext_PaymentFeatures_refunds(ctx, field)
+	case "settle_retryable":
+		return ec.fieldContext_PaymentFeatures_settle_retryable(ctx, field)
+	case "upsell":
+		return ec.fieldContext_PaymentFeatures_upsell(ctx, field)
+	case "wallets":
+		return ec.fieldContext_PaymentFeatures_wallets(ctx, field)
+	case "webhook_autoreg":
+		return ec.fieldContext_PaymentFeatures_webhook_autoreg(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentFeatures", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PaymentProvider_id(ctx, field)
+	case "provider":
+		return ec.fieldContext_PaymentProvider_provider(ctx, field)
+	case "display_name":
+		return ec.fieldContext_PaymentProvider_display_name(ctx, field)
+	case "mode":
+		return ec.fieldContext_PaymentProvider_mode(ctx, field)
+	case "enabled":
+		return ec.fieldContext_PaymentProvider_enabled(ctx, field)
+	case "capabilities":
+		return ec.fieldContext_PaymentProvider_capabilities(ctx, field)
+	case "features":
+		return ec.fieldContext_PaymentProvider_features(ctx, field)
+	case "card_fields":
+		return ec.fieldContext_PaymentProvider_card_fields(ctx, field)
+	case "has_credentials":
+		return ec.fieldContext_PaymentProvider_has_credentials(ctx, field)
+	case "has_webhook_secret":
+		return ec.fieldContext_PaymentProvider_has_webhook_secret(ctx, field)
+	case "public_config":
+		return ec.fieldContext_PaymentProvider_public_config(ctx, field)
+	case "public_id":
+		return ec.fieldContext_PaymentProvider_public_id(ctx, field)
+	case "wallet_domains":
+		return ec.fieldContext_PaymentProvider_wallet_domains(ctx, field)
+	case "webhook_path":
+		return ec.fieldContext_PaymentProvider_webhook_path(ctx, field)
+	case "webhook_registered":
+		return ec.fieldContext_PaymentProvider_webhook_registered(ctx, field)
+	case "webhook_url":
+		return ec.fieldContext_PaymentProvider_webhook_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentProvider", field.Name)
+}
+
 func (ec *executionContext) childFields_Product(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -12436,6 +13103,40 @@ func (ec *executionContext) childFields_UseractivitySummary(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type UseractivitySummary", field.Name)
 }
 
+func (ec *executionContext) childFields_WalletDomain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "host":
+		return ec.fieldContext_WalletDomain_host(ctx, field)
+	case "registered":
+		return ec.fieldContext_WalletDomain_registered(ctx, field)
+	case "registered_at":
+		return ec.fieldContext_WalletDomain_registered_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WalletDomain", field.Name)
+}
+
+func (ec *executionContext) childFields_WalletDomainsRegistered(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "provider":
+		return ec.fieldContext_WalletDomainsRegistered_provider(ctx, field)
+	case "results":
+		return ec.fieldContext_WalletDomainsRegistered_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WalletDomainsRegistered", field.Name)
+}
+
+func (ec *executionContext) childFields_WalletRegistration(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "host":
+		return ec.fieldContext_WalletRegistration_host(ctx, field)
+	case "registered":
+		return ec.fieldContext_WalletRegistration_registered(ctx, field)
+	case "error":
+		return ec.fieldContext_WalletRegistration_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WalletRegistration", field.Name)
+}
+
 func (ec *executionContext) childFields_WebhookDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -12898,6 +13599,20 @@ func (ec *executionContext) field_Mutation_createFulfillment_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createPaymentProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (PaymentProviderInput, error) {
+			return ec.unmarshalNPaymentProviderInput2storeadminᚋgraphᚐPaymentProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createProduct_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13005,6 +13720,20 @@ func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Con
 }
 
 func (ec *executionContext) field_Mutation_deleteDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePaymentProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -13252,6 +13981,20 @@ func (ec *executionContext) field_Mutation_refundOrder_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_registerPaymentWalletDomains_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeCollectionProduct_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13426,6 +14169,50 @@ func (ec *executionContext) field_Mutation_setDraftOrderShippingRate_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setPaymentCardFields_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setPaymentProviderEnabled_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setReviewFeatured_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13481,6 +14268,20 @@ func (ec *executionContext) field_Mutation_setStorefrontEnabled_args(ctx context
 		return nil, err
 	}
 	args["enabled"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_testPaymentCredentials_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (PaymentCredentialsInput, error) {
+			return ec.unmarshalNPaymentCredentialsInput2storeadminᚋgraphᚐPaymentCredentialsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -13608,6 +14409,28 @@ func (ec *executionContext) field_Mutation_updateOrder_args(ctx context.Context,
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (OrderUpdateInput, error) {
 			return ec.unmarshalNOrderUpdateInput2storeadminᚋgraphᚐOrderUpdateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePaymentProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (PaymentProviderInput, error) {
+			return ec.unmarshalNPaymentProviderInput2storeadminᚋgraphᚐPaymentProviderInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15874,6 +16697,41 @@ func (ec *executionContext) _BundleOfferTier_preselected(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_BundleOfferTier_preselected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BundleOfferTier", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CardFields_eligible(ctx context.Context, field graphql.CollectedField, obj *models.CardFields) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Eligible)
+}
+func (ec *executionContext) fieldContext_CardFields_eligible(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardFields", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CardFields_enabled(ctx context.Context, field graphql.CollectedField, obj *models.CardFields) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
+}
+func (ec *executionContext) fieldContext_CardFields_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardFields", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CardFields_probed(ctx context.Context, field graphql.CollectedField, obj *models.CardFields) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Probed)
+}
+func (ec *executionContext) fieldContext_CardFields_probed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardFields", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CardFields_probed_at(ctx context.Context, field graphql.CollectedField, obj *models.CardFields) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.ProbedAt)
+}
+func (ec *executionContext) fieldContext_CardFields_probed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardFields", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CardFields_supported(ctx context.Context, field graphql.CollectedField, obj *models.CardFields) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Supported)
+}
+func (ec *executionContext) fieldContext_CardFields_supported(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardFields", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CatalogCollectionOption_id(ctx context.Context, field graphql.CollectedField, obj *models.CatalogCollectionOption) (ret graphql.Marshaler) {
@@ -20620,6 +21478,489 @@ func (ec *executionContext) fieldContext_Mutation_cancelFulfillment(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createPaymentProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentProvider(ctx, fc.Args["input"].(PaymentProviderInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:write")
+				if err != nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.PaymentProvider) graphql.Marshaler {
+			return ec.marshalNPaymentProvider2ᚖstoreadminᚋmodelsᚐPaymentProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_testPaymentCredentials(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_testPaymentCredentials(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TestPaymentCredentials(ctx, fc.Args["input"].(PaymentCredentialsInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_testPaymentCredentials(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_testPaymentCredentials_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePaymentProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePaymentProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePaymentProvider(ctx, fc.Args["id"].(int64), fc.Args["input"].(PaymentProviderInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:write")
+				if err != nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.PaymentProvider) graphql.Marshaler {
+			return ec.marshalNPaymentProvider2ᚖstoreadminᚋmodelsᚐPaymentProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePaymentProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePaymentProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePaymentProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePaymentProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePaymentProvider(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePaymentProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePaymentProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setPaymentCardFields(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setPaymentCardFields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetPaymentCardFields(ctx, fc.Args["id"].(int64), fc.Args["enabled"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:write")
+				if err != nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.PaymentProvider) graphql.Marshaler {
+			return ec.marshalNPaymentProvider2ᚖstoreadminᚋmodelsᚐPaymentProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setPaymentCardFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setPaymentCardFields_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setPaymentProviderEnabled(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setPaymentProviderEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetPaymentProviderEnabled(ctx, fc.Args["id"].(int64), fc.Args["enabled"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:write")
+				if err != nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *models.PaymentProvider
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.PaymentProvider) graphql.Marshaler {
+			return ec.marshalNPaymentProvider2ᚖstoreadminᚋmodelsᚐPaymentProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setPaymentProviderEnabled(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setPaymentProviderEnabled_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_registerPaymentWalletDomains(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_registerPaymentWalletDomains(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegisterPaymentWalletDomains(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:write")
+				if err != nil {
+					var zeroVal *WalletDomainsRegistered
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *WalletDomainsRegistered
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *WalletDomainsRegistered
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *WalletDomainsRegistered) graphql.Marshaler {
+			return ec.marshalNWalletDomainsRegistered2ᚖstoreadminᚋgraphᚐWalletDomainsRegistered(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_registerPaymentWalletDomains(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WalletDomainsRegistered(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_registerPaymentWalletDomains_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createProduct(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23382,6 +24723,329 @@ func (ec *executionContext) _OrderUpsell_status(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_OrderUpsell_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentFeatures_defer_stores_credential(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.DeferStoresCredential)
+}
+func (ec *executionContext) fieldContext_PaymentFeatures_defer_stores_credential(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentFeatures_holds_funds_at_checkout(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.HoldsFundsAtCheckout)
+}
+func (ec *executionContext) fieldContext_PaymentFeatures_holds_funds_at_checkout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentFeatures_manual_capture(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ManualCapture)
+}
+func (ec *executionContext) fieldContext_PaymentFeatures_manual_capture(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentFeatures_refunds(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Refunds)
+}
+func (ec *executionContext) fieldContext_PaymentFeatures_refunds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentFeatures_settle_retryable(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.SettleRetryable)
+}
+func (ec *executionContext) fieldContext_PaymentFeatures_settle_retryable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentFeatures_upsell(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Upsell)
+}
+func (ec *executionContext) fieldContext_PaymentFeatures_upsell(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentFeatures_wallets(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Wallets)
+}
+func (ec *executionContext) fieldContext_PaymentFeatures_wallets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentFeatures_webhook_autoreg(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.WebhookAutoreg)
+}
+func (ec *executionContext) fieldContext_PaymentFeatures_webhook_autoreg(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_id(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_provider(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.Provider)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_display_name(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.DisplayName)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_display_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_mode(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.Mode)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_enabled(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_capabilities(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentProvider_capabilities(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentProvider().Capabilities(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_capabilities(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_features(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentProvider_features(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentProvider().Features(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.PaymentFeatures) graphql.Marshaler {
+			return ec.marshalNPaymentFeatures2ᚖstoreadminᚋmodelsᚐPaymentFeatures(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_features(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentFeatures(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentProvider_card_fields(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentProvider_card_fields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentProvider().CardFields(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CardFields) graphql.Marshaler {
+			return ec.marshalNCardFields2ᚖstoreadminᚋmodelsᚐCardFields(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_card_fields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CardFields(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentProvider_has_credentials(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentProvider_has_credentials(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentProvider().HasCredentials(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_has_credentials(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_has_webhook_secret(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentProvider_has_webhook_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentProvider().HasWebhookSecret(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_has_webhook_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_public_config(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentProvider_public_config(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicConfig, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_public_config(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_public_id(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.PublicID)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_public_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_wallet_domains(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentProvider_wallet_domains(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentProvider().WalletDomains(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.WalletDomain) graphql.Marshaler {
+			return ec.marshalNWalletDomain2ᚕstoreadminᚋmodelsᚐWalletDomainᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_wallet_domains(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WalletDomain(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentProvider_webhook_path(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.WebhookPath)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_webhook_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_webhook_registered(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.WebhookRegistered)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_webhook_registered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentProvider_webhook_url(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentProvider_webhook_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentProvider().WebhookURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentProvider_webhook_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentProvider", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Product_id(ctx context.Context, field graphql.CollectedField, obj *models.Product) (ret graphql.Marshaler) {
@@ -26671,6 +28335,97 @@ func (ec *executionContext) fieldContext_Query_awaitingCaptureCheckout(ctx conte
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentProviders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentProviders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().PaymentProviders(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:read")
+				if err != nil {
+					var zeroVal []models.PaymentProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.PaymentProvider
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.PaymentProvider) graphql.Marshaler {
+			return ec.marshalNPaymentProvider2ᚕstoreadminᚋmodelsᚐPaymentProviderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentProviders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentTestGateway(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentTestGateway(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().PaymentTestGateway(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "payments:read")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentTestGateway(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Query_products(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -30212,6 +31967,144 @@ func (ec *executionContext) fieldContext_UseractivitySummary_visit_seconds(_ con
 	return graphql.NewScalarFieldContext("UseractivitySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _WalletDomain_host(ctx context.Context, field graphql.CollectedField, obj *models.WalletDomain) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.Host)
+}
+func (ec *executionContext) fieldContext_WalletDomain_host(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WalletDomain", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WalletDomain_registered(ctx context.Context, field graphql.CollectedField, obj *models.WalletDomain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WalletDomain_registered(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Registered(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WalletDomain_registered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WalletDomain", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _WalletDomain_registered_at(ctx context.Context, field graphql.CollectedField, obj *models.WalletDomain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WalletDomain_registered_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RegisteredAt(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WalletDomain_registered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WalletDomain", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WalletDomainsRegistered_provider(ctx context.Context, field graphql.CollectedField, obj *WalletDomainsRegistered) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WalletDomainsRegistered_provider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Provider, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *models.PaymentProvider) graphql.Marshaler {
+			return ec.marshalNPaymentProvider2ᚖstoreadminᚋmodelsᚐPaymentProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WalletDomainsRegistered_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WalletDomainsRegistered",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WalletDomainsRegistered_results(ctx context.Context, field graphql.CollectedField, obj *WalletDomainsRegistered) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WalletDomainsRegistered_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []models.WalletRegistration) graphql.Marshaler {
+			return ec.marshalNWalletRegistration2ᚕstoreadminᚋmodelsᚐWalletRegistrationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WalletDomainsRegistered_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WalletDomainsRegistered",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WalletRegistration(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WalletRegistration_host(ctx context.Context, field graphql.CollectedField, obj *models.WalletRegistration) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.Host)
+}
+func (ec *executionContext) fieldContext_WalletRegistration_host(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WalletRegistration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WalletRegistration_registered(ctx context.Context, field graphql.CollectedField, obj *models.WalletRegistration) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Registered)
+}
+func (ec *executionContext) fieldContext_WalletRegistration_registered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WalletRegistration", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _WalletRegistration_error(ctx context.Context, field graphql.CollectedField, obj *models.WalletRegistration) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
+}
+func (ec *executionContext) fieldContext_WalletRegistration_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WalletRegistration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *models.WebhookDelivery) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.ID)
 }
@@ -32814,6 +34707,122 @@ func (ec *executionContext) unmarshalInputOrderUpdateInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPaymentCredentialsInput(ctx context.Context, obj any) (PaymentCredentialsInput, error) {
+	var it PaymentCredentialsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"provider", "mode", "credentials"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "provider":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provider"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Provider = data
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "credentials":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("credentials"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Credentials = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPaymentProviderInput(ctx context.Context, obj any) (PaymentProviderInput, error) {
+	var it PaymentProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"provider", "display_name", "mode", "public_id", "public_config", "credentials", "webhook_secret"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "provider":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provider"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Provider = data
+		case "display_name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("display_name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayName = data
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "public_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("public_id"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicID = data
+		case "public_config":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("public_config"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicConfig = data
+		case "credentials":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("credentials"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Credentials = data
+		case "webhook_secret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhook_secret"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookSecret = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputProductFilter(ctx context.Context, obj any) (models.ProductFilter, error) {
 	var it models.ProductFilter
 	if obj == nil {
@@ -34880,6 +36889,66 @@ func (ec *executionContext) _BundleOfferTier(ctx context.Context, sel ast.Select
 			}
 		case "preselected":
 			out.Values[i] = ec._BundleOfferTier_preselected(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var cardFieldsImplementors = []string{"CardFields"}
+
+func (ec *executionContext) _CardFields(ctx context.Context, sel ast.SelectionSet, obj *models.CardFields) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cardFieldsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CardFields")
+		case "eligible":
+			out.Values[i] = ec._CardFields_eligible(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabled":
+			out.Values[i] = ec._CardFields_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "probed":
+			out.Values[i] = ec._CardFields_probed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "probed_at":
+			out.Values[i] = ec._CardFields_probed_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "supported":
+			out.Values[i] = ec._CardFields_supported(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -38157,6 +40226,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createPaymentProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testPaymentCredentials":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_testPaymentCredentials(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePaymentProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePaymentProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePaymentProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePaymentProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setPaymentCardFields":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setPaymentCardFields(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setPaymentProviderEnabled":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setPaymentProviderEnabled(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registerPaymentWalletDomains":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_registerPaymentWalletDomains(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createProduct":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createProduct(ctx, field)
@@ -39267,6 +41385,448 @@ func (ec *executionContext) _OrderUpsell(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var paymentFeaturesImplementors = []string{"PaymentFeatures"}
+
+func (ec *executionContext) _PaymentFeatures(ctx context.Context, sel ast.SelectionSet, obj *models.PaymentFeatures) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentFeaturesImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentFeatures")
+		case "defer_stores_credential":
+			out.Values[i] = ec._PaymentFeatures_defer_stores_credential(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holds_funds_at_checkout":
+			out.Values[i] = ec._PaymentFeatures_holds_funds_at_checkout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "manual_capture":
+			out.Values[i] = ec._PaymentFeatures_manual_capture(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunds":
+			out.Values[i] = ec._PaymentFeatures_refunds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "settle_retryable":
+			out.Values[i] = ec._PaymentFeatures_settle_retryable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell":
+			out.Values[i] = ec._PaymentFeatures_upsell(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "wallets":
+			out.Values[i] = ec._PaymentFeatures_wallets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhook_autoreg":
+			out.Values[i] = ec._PaymentFeatures_webhook_autoreg(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var paymentProviderImplementors = []string{"PaymentProvider"}
+
+func (ec *executionContext) _PaymentProvider(ctx context.Context, sel ast.SelectionSet, obj *models.PaymentProvider) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentProviderImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentProvider")
+		case "id":
+			out.Values[i] = ec._PaymentProvider_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "provider":
+			out.Values[i] = ec._PaymentProvider_provider(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "display_name":
+			out.Values[i] = ec._PaymentProvider_display_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "mode":
+			out.Values[i] = ec._PaymentProvider_mode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "enabled":
+			out.Values[i] = ec._PaymentProvider_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "capabilities":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentProvider_capabilities(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "features":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentProvider_features(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "card_fields":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentProvider_card_fields(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "has_credentials":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentProvider_has_credentials(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "has_webhook_secret":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentProvider_has_webhook_secret(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "public_config":
+			out.Values[i] = ec._PaymentProvider_public_config(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "public_id":
+			out.Values[i] = ec._PaymentProvider_public_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "wallet_domains":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentProvider_wallet_domains(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "webhook_path":
+			out.Values[i] = ec._PaymentProvider_webhook_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webhook_registered":
+			out.Values[i] = ec._PaymentProvider_webhook_registered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webhook_url":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentProvider_webhook_url(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -40995,6 +43555,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_awaitingCaptureCheckout(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "paymentProviders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_paymentProviders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "paymentTestGateway":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_paymentTestGateway(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -43630,6 +46234,151 @@ func (ec *executionContext) _UseractivitySummary(ctx context.Context, sel ast.Se
 	return written
 }
 
+var walletDomainImplementors = []string{"WalletDomain"}
+
+func (ec *executionContext) _WalletDomain(ctx context.Context, sel ast.SelectionSet, obj *models.WalletDomain) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, walletDomainImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WalletDomain")
+		case "host":
+			out.Values[i] = ec._WalletDomain_host(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registered":
+			out.Values[i] = ec._WalletDomain_registered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registered_at":
+			out.Values[i] = ec._WalletDomain_registered_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var walletDomainsRegisteredImplementors = []string{"WalletDomainsRegistered"}
+
+func (ec *executionContext) _WalletDomainsRegistered(ctx context.Context, sel ast.SelectionSet, obj *WalletDomainsRegistered) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, walletDomainsRegisteredImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WalletDomainsRegistered")
+		case "provider":
+			out.Values[i] = ec._WalletDomainsRegistered_provider(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._WalletDomainsRegistered_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var walletRegistrationImplementors = []string{"WalletRegistration"}
+
+func (ec *executionContext) _WalletRegistration(ctx context.Context, sel ast.SelectionSet, obj *models.WalletRegistration) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, walletRegistrationImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WalletRegistration")
+		case "host":
+			out.Values[i] = ec._WalletRegistration_host(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registered":
+			out.Values[i] = ec._WalletRegistration_registered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._WalletRegistration_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var webhookDeliveryImplementors = []string{"WebhookDelivery"}
 
 func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *models.WebhookDelivery) graphql.Marshaler {
@@ -44401,6 +47150,16 @@ func (ec *executionContext) unmarshalNBundleTierInput2storeadminᚋgraphᚐBundl
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCardFields2ᚖstoreadminᚋmodelsᚐCardFields(ctx context.Context, sel ast.SelectionSet, v *models.CardFields) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CardFields(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNCatalogCollectionOption2storeadminᚋmodelsᚐCatalogCollectionOption(ctx context.Context, sel ast.SelectionSet, v models.CatalogCollectionOption) graphql.Marshaler {
 	return ec._CatalogCollectionOption(ctx, sel, &v)
 }
@@ -45138,6 +47897,56 @@ func (ec *executionContext) unmarshalNOrderUpdateInput2storeadminᚋgraphᚐOrde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNPaymentCredentialsInput2storeadminᚋgraphᚐPaymentCredentialsInput(ctx context.Context, v any) (PaymentCredentialsInput, error) {
+	res, err := ec.unmarshalInputPaymentCredentialsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentFeatures2ᚖstoreadminᚋmodelsᚐPaymentFeatures(ctx context.Context, sel ast.SelectionSet, v *models.PaymentFeatures) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PaymentFeatures(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentProvider2storeadminᚋmodelsᚐPaymentProvider(ctx context.Context, sel ast.SelectionSet, v models.PaymentProvider) graphql.Marshaler {
+	return ec._PaymentProvider(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaymentProvider2ᚕstoreadminᚋmodelsᚐPaymentProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []models.PaymentProvider) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._PaymentProvider(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentProvider2ᚖstoreadminᚋmodelsᚐPaymentProvider(ctx context.Context, sel ast.SelectionSet, v *models.PaymentProvider) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PaymentProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentProviderInput2storeadminᚋgraphᚐPaymentProviderInput(ctx context.Context, v any) (PaymentProviderInput, error) {
+	res, err := ec.unmarshalInputPaymentProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNProduct2storeadminᚋmodelsᚐProduct(ctx context.Context, sel ast.SelectionSet, v models.Product) graphql.Marshaler {
 	return ec._Product(ctx, sel, &v)
 }
@@ -45732,6 +48541,56 @@ func (ec *executionContext) marshalNUseractivitySummary2ᚖstoreadminᚋgraphᚐ
 		return graphql.Null
 	}
 	return ec._UseractivitySummary(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWalletDomain2storeadminᚋmodelsᚐWalletDomain(ctx context.Context, sel ast.SelectionSet, v models.WalletDomain) graphql.Marshaler {
+	return ec._WalletDomain(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNWalletDomain2ᚕstoreadminᚋmodelsᚐWalletDomainᚄ(ctx context.Context, sel ast.SelectionSet, v []models.WalletDomain) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._WalletDomain(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWalletDomainsRegistered2ᚖstoreadminᚋgraphᚐWalletDomainsRegistered(ctx context.Context, sel ast.SelectionSet, v *WalletDomainsRegistered) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WalletDomainsRegistered(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWalletRegistration2storeadminᚋmodelsᚐWalletRegistration(ctx context.Context, sel ast.SelectionSet, v models.WalletRegistration) graphql.Marshaler {
+	return ec._WalletRegistration(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNWalletRegistration2ᚕstoreadminᚋmodelsᚐWalletRegistrationᚄ(ctx context.Context, sel ast.SelectionSet, v []models.WalletRegistration) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._WalletRegistration(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNWebhookDelivery2storeadminᚋmodelsᚐWebhookDelivery(ctx context.Context, sel ast.SelectionSet, v models.WebhookDelivery) graphql.Marshaler {

@@ -625,6 +625,34 @@ type OrderUpdateInput struct {
 	Tags any `json:"tags,omitempty"`
 }
 
+// Credentials to check with a provider before saving them.
+type PaymentCredentialsInput struct {
+	// The provider's kind: card or wallet.
+	Provider string `json:"provider"`
+	// live or test; left out: test.
+	Mode *string `json:"mode,omitempty"`
+	// The credentials, as PaymentProviderInput.credentials takes them.
+	Credentials any `json:"credentials"`
+}
+
+// A payment provider to add, or on update the fields to change (left out: unchanged).
+type PaymentProviderInput struct {
+	// Its kind: card, wallet or manual; required on create, and it cannot change.
+	Provider *string `json:"provider,omitempty"`
+	// Its name at checkout, at most 100 characters; left out on create: the kind's name.
+	DisplayName *string `json:"display_name,omitempty"`
+	// live or test; left out on create: test.
+	Mode *string `json:"mode,omitempty"`
+	// The account's public identifier, at most 255 characters of letters, digits and ._:- ; empty: none.
+	PublicID *string `json:"public_id,omitempty"`
+	// Settings that are not secret: a JSON object of at most 8 KiB; null: {}.
+	PublicConfig any `json:"public_config,omitempty"`
+	// The credentials, a JSON object with exactly the string fields capabilities.credential_fields names (e.g. {"secret_key": "..."}); write-only, kept encrypted. Refused when the service has no secrets key.
+	Credentials any `json:"credentials,omitempty"`
+	// The secret the provider signs its events with, for a kind whose webhook the seller registers; write-only, kept encrypted.
+	WebhookSecret *string `json:"webhook_secret,omitempty"`
+}
+
 // An image of the product.
 type ProductImageInput struct {
 	// An uploaded media src (POST /store/uploads/finalize) or an absolute https URL.
@@ -1099,6 +1127,14 @@ type UseractivitySummary struct {
 	VisitBasis string `json:"visit_basis"`
 	// Seconds from first_seen_at to last_seen_at; 0 when unknown.
 	VisitSeconds int64 `json:"visit_seconds"`
+}
+
+// The answer of registering the store's domains for wallet payments.
+type WalletDomainsRegistered struct {
+	// The provider, with its wallet_domains as they are now.
+	Provider *models.PaymentProvider `json:"provider"`
+	// One result per domain of the store, by hostname.
+	Results []models.WalletRegistration `json:"results"`
 }
 
 // A new subscription.

@@ -83,6 +83,10 @@ var (
 		func(d *models.WebhookDelivery) int64 { return d.SubscriptionID })
 )
 
+// Payment gateways.
+var providerWalletDomains = loaders.Many(models.WalletDomainsByProvider, func(p *models.PaymentProvider) int64 { return p.ID },
+	func(w *models.WalletDomain) int64 { return w.ProviderID })
+
 // The keys most relations share.
 func productID(p *models.Product) int64        { return p.ID }
 func collectionID(c *models.Collection) int64  { return c.ID }

@@ -20,6 +20,7 @@ import (
 
 	"storeadmin/internal/events"
 	"storeadmin/internal/media"
+	"storeadmin/internal/payments"
 )
 
 // Resolver holds what every resolver needs. It is built once, in
@@ -32,6 +33,12 @@ type Resolver struct {
 	AllowPrivateWebhooks bool
 	// MCPEndpoint is the URL AI assistants connect to.
 	MCPEndpoint string
+	// PublicURL is the service's public base URL, without a trailing
+	// slash: payment providers' webhook URLs start with it.
+	PublicURL string
+	// Payments calls the payment providers' API and seals the secrets
+	// their records keep; nil: no API and no secrets key.
+	Payments *payments.Gateway
 	// Media keeps uploaded images and generated downloads.
 	Media *media.Media
 	// Events records the events of changes, in their transactions, for

@@ -119,6 +119,16 @@ var Routes = []Route{
 	{http.MethodPut, "/store/tax/rates/{id}", "UpdateTaxRate", 0, Fields},
 	{http.MethodDelete, "/store/tax/rates/{id}", "DeleteTaxRate", 0, Bare},
 
+	// Payment gateways
+	{http.MethodGet, "/store/payment-providers", "ListPaymentProviders", 0, Fields},
+	{http.MethodPost, "/store/payment-providers", "CreatePaymentProvider", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/payment-providers/test", "TestPaymentCredentials", 0, Fields},
+	{http.MethodPut, "/store/payment-providers/{id}", "UpdatePaymentProvider", 0, Fields},
+	{http.MethodDelete, "/store/payment-providers/{id}", "DeletePaymentProvider", 0, Bare},
+	{http.MethodPut, "/store/payment-providers/{id}/card-fields", "SetPaymentCardFields", 0, Fields},
+	{http.MethodPut, "/store/payment-providers/{id}/enabled", "SetPaymentProviderEnabled", 0, Bare},
+	{http.MethodPost, "/store/payment-providers/{id}/wallet-domains", "RegisterPaymentWalletDomains", 0, Spread},
+
 	// Media uploads
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
 	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},

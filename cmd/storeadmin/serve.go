@@ -44,6 +44,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	db.register(fs)
 	var mf mediaFlags
 	mf.register(fs)
+	var pf paymentFlags
+	pf.register(fs)
 	addr := fs.String("addr", envOr("STOREADMIN_ADDR", "127.0.0.1:8080"), "listen address (env STOREADMIN_ADDR)")
 	demo := fs.Bool("demo", os.Getenv("STOREADMIN_DEMO") == "1", "create and seed a demo store and print an admin key (env STOREADMIN_DEMO=1)")
 	rateLimit := fs.Int("rate-limit", envInt("STOREADMIN_RATE_LIMIT", server.DefaultRateLimit), "requests per key per minute (env STOREADMIN_RATE_LIMIT)")
@@ -75,6 +77,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		log = l
 	}
 
+	pay, err := pf.gateway(log)
+	if err != nil {
+		return err
+	}
 	bdb, closeDB, err := db.openDB(ctx, log)
 	if err != nil {
 		return err
@@ -107,6 +113,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	cfg := server.Config{
 		Events:               hooks,
 		Media:                files,
+		Payments:             pay,
 		RateLimit:            *rateLimit,
 		RedisURL:             *redisURL,
 		AllowPrivateWebhooks: *allowPrivate,
@@ -129,7 +136,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	defer stopEvents(hooks, log)
 	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit, "rate_limit_counts", rateCounts(cfg.RedisURL),
 		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
-		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db))
+		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db),
+		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil)
 
 	if *demo {
 		key, revoked, err := prepareDemo(ctx, bdb, files, log)

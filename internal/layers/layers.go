@@ -5,12 +5,12 @@
 //
 //  1. internal/base/...: ground packages that know nothing of the domain
 //     (apperr, handle, pricing, sheets, database, jsonbody, failure,
-//     webhooks, geo, pgembed, metrics, accesslog, requestid); they import
+//     webhooks, secretbox, geo, pgembed, metrics, accesslog, requestid); they import
 //     only each other.
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
 //  3. internal/... (auth, audit, events, idempotency, loaders, media,
-//     ratelimit): the subsystems the surfaces are built from.
+//     payments, ratelimit): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
 //     and reference page): the API.
 //  5. internal/app/...: what assembles everything (server, seed, the bulk

@@ -41,6 +41,7 @@ var areas = []area{
 	{"ai connector", mcp},
 	{"webhooks", webhookSubscriptions},
 	{"shipping and tax", shippingAndTax}, // zones for the profile's country
+	{"payment providers", paymentProviders},
 }
 
 // mediaAreas run after areas, in order.

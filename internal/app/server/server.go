@@ -38,6 +38,7 @@ import (
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/loaders"
 	"storeadmin/internal/media"
+	"storeadmin/internal/payments"
 	"storeadmin/internal/ratelimit"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
@@ -69,6 +70,9 @@ type Config struct {
 	// Events records the events of changes for webhook subscribers; its
 	// workers are started (or not) by whoever built it.
 	Events *events.Engine
+	// Payments reaches the payment providers' API and seals their
+	// credentials (--payments-api-url, --secrets-key); nil: neither.
+	Payments *payments.Gateway
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
@@ -99,6 +103,8 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Now:                  now,
 		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks,
 		MCPEndpoint:          strings.TrimSuffix(cfg.PublicURL, "/") + "/mcp",
+		PublicURL:            strings.TrimSuffix(cfg.PublicURL, "/"),
+		Payments:             cfg.Payments,
 		Media:                cfg.Media,
 		Events:               cfg.Events,
 	}

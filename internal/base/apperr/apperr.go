@@ -39,6 +39,10 @@ const (
 	MethodNotAllowed Code = "METHOD_NOT_ALLOWED" // 405
 	// UnsupportedMediaType is a body of a type the endpoint does not read.
 	UnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE" // 415
+	// BadGateway is a third party the request needed (a payment
+	// provider's API) that failed: it did not answer, or answered with a
+	// fault of its own. Nothing was written.
+	BadGateway Code = "BAD_GATEWAY" // 502
 )
 
 // RetryAfter is the Retry-After, in seconds, of an Unavailable answer.
@@ -70,6 +74,8 @@ func (c Code) HTTPStatus() int {
 		return 429
 	case Unavailable, Timeout:
 		return 503
+	case BadGateway:
+		return 502
 	}
 	return 500
 }

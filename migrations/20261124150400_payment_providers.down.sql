@@ -1,0 +1,2 @@
+DROP TABLE payment_wallet_domains;
+DROP TABLE payment_providers;
