@@ -16721,7 +16721,7 @@ func (ec *executionContext) fieldContext_CardFields_probed(_ context.Context, fi
 }
 
 func (ec *executionContext) _CardFields_probed_at(ctx context.Context, field graphql.CollectedField, obj *models.CardFields) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ProbedAt)
+	return models.StringAt(&obj.ProbedAt)
 }
 func (ec *executionContext) fieldContext_CardFields_probed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CardFields", field, false, false, errors.New("field of type String does not have child fields"))
@@ -21529,9 +21529,6 @@ func (ec *executionContext) fieldContext_Mutation_createPaymentProvider(ctx cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentProvider(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21667,9 +21664,6 @@ func (ec *executionContext) fieldContext_Mutation_updatePaymentProvider(ctx cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentProvider(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21805,9 +21799,6 @@ func (ec *executionContext) fieldContext_Mutation_setPaymentCardFields(ctx conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentProvider(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21874,9 +21865,6 @@ func (ec *executionContext) fieldContext_Mutation_setPaymentProviderEnabled(ctx 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentProvider(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21943,9 +21931,6 @@ func (ec *executionContext) fieldContext_Mutation_registerPaymentWalletDomains(c
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WalletDomainsRegistered(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24768,7 +24753,7 @@ func (ec *executionContext) fieldContext_PaymentFeatures_upsell(_ context.Contex
 }
 
 func (ec *executionContext) _PaymentFeatures_wallets(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
-	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, obj.Wallets)
+	return models.StringsAt(&obj.Wallets)
 }
 func (ec *executionContext) fieldContext_PaymentFeatures_wallets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentFeatures", field, false, false, errors.New("field of type String does not have child fields"))
@@ -24782,28 +24767,28 @@ func (ec *executionContext) fieldContext_PaymentFeatures_webhook_autoreg(_ conte
 }
 
 func (ec *executionContext) _PaymentProvider_id(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int64(ctx, field.Selections, obj.ID)
+	return models.IntAt(&obj.ID)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentProvider_provider(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Provider)
+	return models.StringAt(&obj.Provider)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentProvider_display_name(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.DisplayName)
+	return models.StringAt(&obj.DisplayName)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_display_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentProvider_mode(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Mode)
+	return models.StringAt(&obj.Mode)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
@@ -24840,23 +24825,21 @@ func (ec *executionContext) fieldContext_PaymentProvider_capabilities(_ context.
 }
 
 func (ec *executionContext) _PaymentProvider_features(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentProvider_features(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PaymentProvider().Features(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.PaymentFeatures) graphql.Marshaler {
-			return ec.marshalNPaymentFeatures2ᚖstoreadminᚋmodelsᚐPaymentFeatures(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "PaymentProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.PaymentFeatures, error) {
+		return ec.Resolvers.PaymentProvider().Features(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNPaymentFeatures2ᚖstoreadminᚋmodelsᚐPaymentFeatures(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_features(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24864,31 +24847,26 @@ func (ec *executionContext) fieldContext_PaymentProvider_features(_ context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentFeatures(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _PaymentProvider_card_fields(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentProvider_card_fields(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PaymentProvider().CardFields(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.CardFields) graphql.Marshaler {
-			return ec.marshalNCardFields2ᚖstoreadminᚋmodelsᚐCardFields(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "PaymentProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.CardFields, error) {
+		return ec.Resolvers.PaymentProvider().CardFields(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNCardFields2ᚖstoreadminᚋmodelsᚐCardFields(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_card_fields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24896,54 +24874,37 @@ func (ec *executionContext) fieldContext_PaymentProvider_card_fields(_ context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CardFields(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _PaymentProvider_has_credentials(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentProvider_has_credentials(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PaymentProvider().HasCredentials(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "PaymentProvider", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (bool, error) {
+		return ec.Resolvers.PaymentProvider().HasCredentials(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBoolean2bool(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_has_credentials(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentProvider_has_webhook_secret(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentProvider_has_webhook_secret(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PaymentProvider().HasWebhookSecret(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "PaymentProvider", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (bool, error) {
+		return ec.Resolvers.PaymentProvider().HasWebhookSecret(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBoolean2bool(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_has_webhook_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, true, true, errors.New("field of type Boolean does not have child fields"))
@@ -24973,30 +24934,28 @@ func (ec *executionContext) fieldContext_PaymentProvider_public_config(_ context
 }
 
 func (ec *executionContext) _PaymentProvider_public_id(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.PublicID)
+	return models.StringAt(&obj.PublicID)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_public_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentProvider_wallet_domains(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentProvider_wallet_domains(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PaymentProvider().WalletDomains(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.WalletDomain) graphql.Marshaler {
-			return ec.marshalNWalletDomain2ᚕstoreadminᚋmodelsᚐWalletDomainᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "PaymentProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.WalletDomain, error) {
+		return ec.Resolvers.PaymentProvider().WalletDomains(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNWalletDomain2ᚕstoreadminᚋmodelsᚐWalletDomainᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_wallet_domains(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -25004,15 +24963,12 @@ func (ec *executionContext) fieldContext_PaymentProvider_wallet_domains(_ contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WalletDomain(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _PaymentProvider_webhook_path(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.WebhookPath)
+	return models.StringAt(&obj.WebhookPath)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_webhook_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, false, false, errors.New("field of type String does not have child fields"))
@@ -25026,23 +24982,16 @@ func (ec *executionContext) fieldContext_PaymentProvider_webhook_registered(_ co
 }
 
 func (ec *executionContext) _PaymentProvider_webhook_url(ctx context.Context, field graphql.CollectedField, obj *models.PaymentProvider) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentProvider_webhook_url(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PaymentProvider().WebhookURL(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "PaymentProvider", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return ec.Resolvers.PaymentProvider().WebhookURL(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_PaymentProvider_webhook_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentProvider", field, true, true, errors.New("field of type String does not have child fields"))
@@ -28380,9 +28329,6 @@ func (ec *executionContext) fieldContext_Query_paymentProviders(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentProvider(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31968,76 +31914,60 @@ func (ec *executionContext) fieldContext_UseractivitySummary_visit_seconds(_ con
 }
 
 func (ec *executionContext) _WalletDomain_host(ctx context.Context, field graphql.CollectedField, obj *models.WalletDomain) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Host)
+	return models.StringAt(&obj.Host)
 }
 func (ec *executionContext) fieldContext_WalletDomain_host(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WalletDomain", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WalletDomain_registered(ctx context.Context, field graphql.CollectedField, obj *models.WalletDomain) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WalletDomain_registered(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Registered(), nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "WalletDomain", Field: field, IsMethod: true, IsResolver: false})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (bool, error) {
+		return obj.Registered(), nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBoolean2bool(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_WalletDomain_registered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WalletDomain", field, true, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _WalletDomain_registered_at(ctx context.Context, field graphql.CollectedField, obj *models.WalletDomain) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WalletDomain_registered_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RegisteredAt(), nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "WalletDomain", Field: field, IsMethod: true, IsResolver: false})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (string, error) {
+		return obj.RegisteredAt(), nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNString2string(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_WalletDomain_registered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WalletDomain", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WalletDomainsRegistered_provider(ctx context.Context, field graphql.CollectedField, obj *WalletDomainsRegistered) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WalletDomainsRegistered_provider(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Provider, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *models.PaymentProvider) graphql.Marshaler {
-			return ec.marshalNPaymentProvider2ᚖstoreadminᚋmodelsᚐPaymentProvider(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "WalletDomainsRegistered",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.PaymentProvider, error) {
+		return obj.Provider, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNPaymentProvider2ᚖstoreadminᚋmodelsᚐPaymentProvider(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_WalletDomainsRegistered_provider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32045,31 +31975,26 @@ func (ec *executionContext) fieldContext_WalletDomainsRegistered_provider(_ cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentProvider(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _WalletDomainsRegistered_results(ctx context.Context, field graphql.CollectedField, obj *WalletDomainsRegistered) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_WalletDomainsRegistered_results(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Results, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []models.WalletRegistration) graphql.Marshaler {
-			return ec.marshalNWalletRegistration2ᚕstoreadminᚋmodelsᚐWalletRegistrationᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "WalletDomainsRegistered",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.WalletRegistration, error) {
+		return obj.Results, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNWalletRegistration2ᚕstoreadminᚋmodelsᚐWalletRegistrationᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_WalletDomainsRegistered_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32077,15 +32002,12 @@ func (ec *executionContext) fieldContext_WalletDomainsRegistered_results(_ conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_WalletRegistration(ctx, field)
-		},
 	}
 	return fc, nil
 }
 
 func (ec *executionContext) _WalletRegistration_host(ctx context.Context, field graphql.CollectedField, obj *models.WalletRegistration) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Host)
+	return models.StringAt(&obj.Host)
 }
 func (ec *executionContext) fieldContext_WalletRegistration_host(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WalletRegistration", field, false, false, errors.New("field of type String does not have child fields"))
@@ -32099,7 +32021,7 @@ func (ec *executionContext) fieldContext_WalletRegistration_registered(_ context
 }
 
 func (ec *executionContext) _WalletRegistration_error(ctx context.Context, field graphql.CollectedField, obj *models.WalletRegistration) (ret graphql.Marshaler) {
-	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
+	return models.StringOrNull(obj.Error)
 }
 func (ec *executionContext) fieldContext_WalletRegistration_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WalletRegistration", field, false, false, errors.New("field of type String does not have child fields"))
