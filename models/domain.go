@@ -36,8 +36,8 @@ type Domain struct {
 	LastError string `bun:"last_error" json:"last_error"`
 	// SSLStatus is SSLPending, SSLReady or SSLFailed.
 	SSLStatus string `bun:"ssl_status" json:"ssl_status"`
-	// VerifiedAt is when a check first proved the store's control of the
-	// hostname (its TXT record) with the hostname pointing here.
+	// VerifiedAt is when a check first found its TXT record: the store's
+	// control of the hostname is proved, and the record may go.
 	VerifiedAt *time.Time `bun:"verified_at" json:"verified_at"`
 	CheckedAt  *time.Time `bun:"checked_at" json:"checked_at"`
 	CreatedAt  time.Time  `bun:"created_at,nullzero,default:now()" json:"created_at"`
@@ -252,8 +252,9 @@ func DeleteDomain(ctx context.Context, tx bun.Tx, storeID, id int64) error {
 
 // RecordDomainCheck stores what a check of the domain id found, at now, and
 // moves its status (and ssl_status) by it, in tx (the domain's row locked):
+//   - a check that finds its TXT record sets verified_at, the first time;
 //   - a check that finds it pointing here and owned (now, or proved
-//     before) makes it active (verified_at set the first time);
+//     before) makes it active;
 //   - an unreachable resolver proves nothing: the status stays;
 //   - otherwise an active domain fails, and a pending one fails once it
 //     has been pending longer than DomainVerifyWindow.
@@ -265,12 +266,12 @@ func RecordDomainCheck(ctx context.Context, tx bun.Tx, storeID, id int64, c Doma
 	if err != nil {
 		return nil, classify(err, "the domain")
 	}
+	if c.Owned && d.VerifiedAt == nil {
+		d.VerifiedAt = &now
+	}
 	switch {
 	case c.passed(d):
 		d.Status, d.SSLStatus = DomainActive, SSLReady
-		if d.VerifiedAt == nil {
-			d.VerifiedAt = &now
-		}
 	case c.DNS.State == DNSUnreachable:
 	case d.Status == DomainActive, d.Status == DomainPending && now.Sub(d.CreatedAt) > DomainVerifyWindow:
 		d.Status, d.SSLStatus = DomainFailed, SSLFailed

@@ -119,6 +119,13 @@ var Routes = []Route{
 	{http.MethodPut, "/store/tax/rates/{id}", "UpdateTaxRate", 0, Fields},
 	{http.MethodDelete, "/store/tax/rates/{id}", "DeleteTaxRate", 0, Bare},
 
+	// Custom domains
+	{http.MethodGet, "/store/domains", "ListDomains", 0, Fields},
+	{http.MethodPost, "/store/domains", "AddDomain", http.StatusCreated, Fields},
+	{http.MethodDelete, "/store/domains/{id}", "DeleteDomain", 0, Bare},
+	{http.MethodPost, "/store/domains/{id}/primary", "SetPrimaryDomain", 0, Bare},
+	{http.MethodPost, "/store/domains/{id}/verify", "VerifyDomain", 0, Fields},
+
 	// Media uploads
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
 	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},
