@@ -41,6 +41,7 @@ var areas = []area{
 	{"ai connector", mcp},
 	{"webhooks", webhookSubscriptions},
 	{"shipping and tax", shippingAndTax}, // zones for the profile's country
+	{"domains", domains},
 }
 
 // mediaAreas run after areas, in order.
