@@ -52,7 +52,8 @@ type Config struct {
 	// records; none: an apex must have no AAAA record.
 	TargetIPv6 []netip.Addr
 	// Resolver is the DNS server checks ask, host:port (port 53 when left
-	// out). Default the first nameserver of /etc/resolv.conf.
+	// out). Default the first nameserver of /etc/resolv.conf (127.0.0.1:53
+	// without one).
 	Resolver string
 	// Timeout bounds one check's look-ups, made at once. Default
 	// DefaultTimeout.
@@ -114,12 +115,14 @@ func New(cfg Config) (*Service, error) {
 }
 
 // resolverAddr is the resolver's host:port: addr with port 53 when it has
-// none, or the system's first nameserver when addr is empty.
+// none, or, when addr is empty, the system's first nameserver, and
+// 127.0.0.1:53 when /etc/resolv.conf names none (as glibc and Go's own
+// resolver do).
 func resolverAddr(addr string) (string, error) {
 	if addr == "" {
 		conf, err := dns.ClientConfigFromFile(resolvConf)
 		if err != nil || len(conf.Servers) == 0 {
-			return "", fmt.Errorf("domains: no DNS resolver set and none in %s (%v): set --dns-resolver", resolvConf, err)
+			return "127.0.0.1:53", nil
 		}
 		return net.JoinHostPort(conf.Servers[0], conf.Port), nil
 	}
