@@ -204,10 +204,10 @@ func CreateDomain(ctx context.Context, tx bun.Tx, d *Domain) error {
 	}
 	_, err = tx.NewInsert().Model(d).Returning("*").Exec(ctx)
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "domains_hostname_key" {
 		return apperr.Conflictf("%s is already connected to a store; remove it there first (a hostname belongs to one store)", d.Hostname)
 	}
-	return err
+	return classify(err, "the domain")
 }
 
 // SetPrimaryDomain makes the domain id the store's primary, in tx: the

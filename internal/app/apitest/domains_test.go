@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -484,5 +485,35 @@ func TestDomainsValidation(t *testing.T) {
 	}
 	if _, total, _ := dmDomains.list(t, e, admin, ""); total != 1 {
 		t.Fatalf("this store has %d domains", total)
+	}
+}
+
+// TestDomainsFirstAddedAtOnce: domains added at once to a store without
+// any all succeed, and exactly one of them is the primary.
+func TestDomainsFirstAddedAtOnce(t *testing.T) {
+	e, _, admin := newAcme(t)
+	const n = 6
+	statuses := make(chan int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			statuses <- e.Do(http.MethodPost, "/store/domains", admin, map[string]any{"hostname": fmt.Sprintf("www.shop%d.example", i)}).Status
+		})
+	}
+	wg.Wait()
+	close(statuses)
+	for s := range statuses {
+		if s != http.StatusCreated {
+			t.Fatalf("an add answered %d", s)
+		}
+	}
+	primaries := 0
+	for _, h := range dmPrimaries(t, e, admin) {
+		if strings.HasPrefix(h, "*") {
+			primaries++
+		}
+	}
+	if primaries != 1 {
+		t.Fatalf("%d primaries: %v", primaries, dmPrimaries(t, e, admin))
 	}
 }
