@@ -16,7 +16,9 @@ type tickArgs struct{}
 
 func (tickArgs) Kind() string { return "test_tick" }
 
-func (tickArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: "ticks", MaxAttempts: 1} }
+func (tickArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: "ticks", MaxAttempts: 1}
+}
 
 type tickWorker struct {
 	river.WorkerDefaults[tickArgs]
