@@ -13,8 +13,9 @@ import (
 // top-level domain, named after its handle (hostnames are unique across
 // stores, as handles are): www.<handle>.example, the primary, connected
 // (its check recorded as found pointing here with its TXT record, as a
-// verify would store it), and the apex <handle>.example, pending. The
-// demo's own check is recorded, not looked up: seeding sends nothing.
+// verify would store it), and shop.<handle>.example, pending. Both are
+// subdomains, which every deployment serves (an apex needs --domain-ipv4).
+// The demo's check is recorded, not looked up: seeding sends nothing.
 func domains(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
 	n, err := models.CountDomains(ctx, tx, storeID)
 	if err != nil || n > 0 {
@@ -33,5 +34,5 @@ func domains(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error
 	if _, err := models.RecordDomainCheck(ctx, tx, storeID, www.ID, connected, now.Add(-time.Hour)); err != nil {
 		return err
 	}
-	return models.CreateDomain(ctx, tx, &models.Domain{StoreID: storeID, Hostname: store.Handle + ".example"})
+	return models.CreateDomain(ctx, tx, &models.Domain{StoreID: storeID, Hostname: "shop." + store.Handle + ".example"})
 }

@@ -28,13 +28,13 @@ func TestDomains(t *testing.T) {
 	if len(list) != 2 {
 		t.Fatalf("%d domains", len(list))
 	}
-	www, apex := list[0], list[1]
+	www, shop := list[0], list[1]
 	if www.Hostname != "www.demo-outfitters.example" || !www.IsPrimary || www.Status != models.DomainActive || www.SSLStatus != models.SSLReady ||
 		www.VerifiedAt == nil || www.DNSCheck == nil || www.DNSCheck.State != models.DNSPointed || www.LastError != "" {
 		t.Errorf("the primary: %+v", www)
 	}
-	if apex.Hostname != "demo-outfitters.example" || apex.IsPrimary || apex.Status != models.DomainPending || apex.DNSCheck != nil || apex.VerificationToken == "" {
-		t.Errorf("the pending one: %+v", apex)
+	if shop.Hostname != "shop.demo-outfitters.example" || shop.IsPrimary || shop.Status != models.DomainPending || shop.DNSCheck != nil || shop.VerificationToken == "" {
+		t.Errorf("the pending one: %+v", shop)
 	}
 	run()
 	if n, err := models.CountDomains(ctx, db, storeID); err != nil || n != 2 {
