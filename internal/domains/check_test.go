@@ -171,3 +171,20 @@ func TestRecords(t *testing.T) {
 		t.Fatalf("verified, pointing elsewhere: %+v", r)
 	}
 }
+
+// BenchmarkCheck: one check (its four look-ups at once) against a DNS
+// server on loopback.
+func BenchmarkCheck(b *testing.B) {
+	ns := testdns.New(b)
+	ns.Add("www.right.test. 300 IN CNAME shops.platform.test.", "shops.platform.test. 300 IN A 192.0.2.10",
+		"_storeadmin-verify.www.right.test. 300 IN TXT \""+token+"\"")
+	s, err := New(Config{PlatformDomain: "platform.test", Resolver: ns.Addr})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if c := s.Check(context.Background(), "www.right.test", token); !c.Owned {
+			b.Fatalf("%+v", c)
+		}
+	}
+}
