@@ -12,6 +12,7 @@ require (
 	github.com/graph-gophers/dataloader/v7 v7.1.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/johannesboyne/gofakes3 v1.2.0
+	github.com/miekg/dns v1.1.73
 	github.com/minio/minio-go/v7 v7.4.1
 	github.com/prometheus/client_golang v1.23.2
 	github.com/prometheus/client_model v0.6.2
@@ -25,6 +26,7 @@ require (
 	github.com/vektah/gqlparser/v2 v2.5.64
 	github.com/xuri/excelize/v2 v2.10.1
 	golang.org/x/image v0.47.0
+	golang.org/x/net v0.60.0
 	golang.org/x/text v0.43.0
 )
 
@@ -88,7 +90,6 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/mod v0.41.0 // indirect
-	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect

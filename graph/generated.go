@@ -36,6 +36,7 @@ type ResolverRoot interface {
 	CollectionMember() CollectionMemberResolver
 	Customer() CustomerResolver
 	Discount() DiscountResolver
+	Domain() DomainResolver
 	DraftOrder() DraftOrderResolver
 	DraftOrderLine() DraftOrderLineResolver
 	Fulfillment() FulfillmentResolver
@@ -356,6 +357,35 @@ type ComplexityRoot struct {
 		ValueType            func(childComplexity int) int
 	}
 
+	Domain struct {
+		CheckedAt           func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		DNSCheck            func(childComplexity int) int
+		DNSRecords          func(childComplexity int) int
+		Hostname            func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		IsPrimary           func(childComplexity int) int
+		LastError           func(childComplexity int) int
+		SSLStatus           func(childComplexity int) int
+		Status              func(childComplexity int) int
+		VerificationRecords func(childComplexity int) int
+		VerifiedAt          func(childComplexity int) int
+	}
+
+	DomainDNSCheck struct {
+		Detail func(childComplexity int) int
+		Points func(childComplexity int) int
+		State  func(childComplexity int) int
+	}
+
+	DomainDNSRecord struct {
+		Name    func(childComplexity int) int
+		Note    func(childComplexity int) int
+		Purpose func(childComplexity int) int
+		Type    func(childComplexity int) int
+		Value   func(childComplexity int) int
+	}
+
 	Download struct {
 		ContentType func(childComplexity int) int
 		ExpiresAt   func(childComplexity int) int
@@ -534,6 +564,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddCollectionProduct         func(childComplexity int, id int64, input CollectionProductInput) int
+		AddDomain                    func(childComplexity int, input DomainInput) int
 		AddDraftOrderLine            func(childComplexity int, id int64, input DraftLineInput) int
 		ArchiveOrder                 func(childComplexity int, id int64) int
 		BulkDeleteCollections        func(childComplexity int, input IdsInput) int
@@ -558,6 +589,7 @@ type ComplexityRoot struct {
 		DeleteBundle                 func(childComplexity int, id int64) int
 		DeleteCollection             func(childComplexity int, id int64) int
 		DeleteDiscount               func(childComplexity int, id int64) int
+		DeleteDomain                 func(childComplexity int, id int64) int
 		DeletePaymentProvider        func(childComplexity int, id int64) int
 		DeleteProduct                func(childComplexity int, id int64) int
 		DeleteReview                 func(childComplexity int, id int64) int
@@ -586,6 +618,7 @@ type ComplexityRoot struct {
 		SetDraftOrderShippingRate    func(childComplexity int, id int64, input DraftShippingRateInput) int
 		SetPaymentCardFields         func(childComplexity int, id int64, enabled bool) int
 		SetPaymentProviderEnabled    func(childComplexity int, id int64, enabled bool) int
+		SetPrimaryDomain             func(childComplexity int, id int64) int
 		SetReviewFeatured            func(childComplexity int, id int64, input ReviewFeaturedInput) int
 		SetReviewStatus              func(childComplexity int, id int64, input ReviewStatusInput) int
 		SetStorefrontEnabled         func(childComplexity int, enabled bool) int
@@ -603,6 +636,7 @@ type ComplexityRoot struct {
 		UpdateStore                  func(childComplexity int, input StoreUpdateInput) int
 		UpdateTaxRate                func(childComplexity int, id int64, input TaxRateInput) int
 		UpdateWebhook                func(childComplexity int, id int64, input WebhookUpdateInput) int
+		VerifyDomain                 func(childComplexity int, id int64) int
 	}
 
 	Order struct {
@@ -831,6 +865,8 @@ type ComplexityRoot struct {
 		Discount                  func(childComplexity int, id int64) int
 		Discounts                 func(childComplexity int, filter *models.DiscountFilter, limit *int64, offset *int64) int
 		DiscountsCount            func(childComplexity int, filter *models.DiscountFilter) int
+		Domains                   func(childComplexity int, limit *int64, offset *int64) int
+		DomainsCount              func(childComplexity int) int
 		DraftOrder                func(childComplexity int, id int64) int
 		DraftOrderShippingRates   func(childComplexity int, id int64, limit *int64, offset *int64) int
 		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
@@ -1208,6 +1244,10 @@ type DiscountResolver interface {
 	Products(ctx context.Context, obj *models.Discount) ([]models.Product, error)
 	Collections(ctx context.Context, obj *models.Discount) ([]models.Collection, error)
 }
+type DomainResolver interface {
+	DNSRecords(ctx context.Context, obj *models.Domain) ([]models.DomainDNSRecord, error)
+	VerificationRecords(ctx context.Context, obj *models.Domain) ([]models.DomainDNSRecord, error)
+}
 type DraftOrderResolver interface {
 	Lines(ctx context.Context, obj *models.DraftOrder) ([]models.DraftOrderLine, error)
 	ShippingRate(ctx context.Context, obj *models.DraftOrder) (*models.ShippingRate, error)
@@ -1247,6 +1287,10 @@ type MutationResolver interface {
 	CreateDiscount(ctx context.Context, input DiscountInput) (*models.Discount, error)
 	UpdateDiscount(ctx context.Context, id int64, input DiscountInput) (*models.Discount, error)
 	DeleteDiscount(ctx context.Context, id int64) (bool, error)
+	AddDomain(ctx context.Context, input DomainInput) (*models.Domain, error)
+	DeleteDomain(ctx context.Context, id int64) (bool, error)
+	SetPrimaryDomain(ctx context.Context, id int64) (bool, error)
+	VerifyDomain(ctx context.Context, id int64) (*models.Domain, error)
 	CreateDraftOrder(ctx context.Context, input DraftOrderInput) (*models.DraftOrder, error)
 	UpdateDraftOrderContact(ctx context.Context, id int64, input DraftContactInput) (*models.DraftOrder, error)
 	AddDraftOrderLine(ctx context.Context, id int64, input DraftLineInput) (*models.DraftOrder, error)
@@ -1363,6 +1407,8 @@ type QueryResolver interface {
 	Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error)
 	DiscountsCount(ctx context.Context, filter *models.DiscountFilter) (int64, error)
 	Discount(ctx context.Context, id int64) (*models.Discount, error)
+	Domains(ctx context.Context, limit *int64, offset *int64) ([]models.Domain, error)
+	DomainsCount(ctx context.Context) (int64, error)
 	DraftOrders(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) ([]models.DraftOrder, error)
 	DraftOrdersNextCursor(ctx context.Context, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error)
@@ -2914,6 +2960,129 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Discount.ValueType(childComplexity), true
 
+	case "Domain.checked_at":
+		if e.ComplexityRoot.Domain.CheckedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.CheckedAt(childComplexity), true
+	case "Domain.created_at":
+		if e.ComplexityRoot.Domain.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.CreatedAt(childComplexity), true
+	case "Domain.dns_check":
+		if e.ComplexityRoot.Domain.DNSCheck == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.DNSCheck(childComplexity), true
+	case "Domain.dns_records":
+		if e.ComplexityRoot.Domain.DNSRecords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.DNSRecords(childComplexity), true
+	case "Domain.hostname":
+		if e.ComplexityRoot.Domain.Hostname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.Hostname(childComplexity), true
+	case "Domain.id":
+		if e.ComplexityRoot.Domain.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.ID(childComplexity), true
+	case "Domain.is_primary":
+		if e.ComplexityRoot.Domain.IsPrimary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.IsPrimary(childComplexity), true
+	case "Domain.last_error":
+		if e.ComplexityRoot.Domain.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.LastError(childComplexity), true
+	case "Domain.ssl_status":
+		if e.ComplexityRoot.Domain.SSLStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.SSLStatus(childComplexity), true
+	case "Domain.status":
+		if e.ComplexityRoot.Domain.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.Status(childComplexity), true
+	case "Domain.verification_records":
+		if e.ComplexityRoot.Domain.VerificationRecords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.VerificationRecords(childComplexity), true
+	case "Domain.verified_at":
+		if e.ComplexityRoot.Domain.VerifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Domain.VerifiedAt(childComplexity), true
+
+	case "DomainDNSCheck.detail":
+		if e.ComplexityRoot.DomainDNSCheck.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DomainDNSCheck.Detail(childComplexity), true
+	case "DomainDNSCheck.points":
+		if e.ComplexityRoot.DomainDNSCheck.Points == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DomainDNSCheck.Points(childComplexity), true
+	case "DomainDNSCheck.state":
+		if e.ComplexityRoot.DomainDNSCheck.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DomainDNSCheck.State(childComplexity), true
+
+	case "DomainDNSRecord.name":
+		if e.ComplexityRoot.DomainDNSRecord.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DomainDNSRecord.Name(childComplexity), true
+	case "DomainDNSRecord.note":
+		if e.ComplexityRoot.DomainDNSRecord.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DomainDNSRecord.Note(childComplexity), true
+	case "DomainDNSRecord.purpose":
+		if e.ComplexityRoot.DomainDNSRecord.Purpose == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DomainDNSRecord.Purpose(childComplexity), true
+	case "DomainDNSRecord.type":
+		if e.ComplexityRoot.DomainDNSRecord.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DomainDNSRecord.Type(childComplexity), true
+	case "DomainDNSRecord.value":
+		if e.ComplexityRoot.DomainDNSRecord.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DomainDNSRecord.Value(childComplexity), true
+
 	case "Download.content_type":
 		if e.ComplexityRoot.Download.ContentType == nil {
 			break
@@ -3709,6 +3878,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddCollectionProduct(childComplexity, args["id"].(int64), args["input"].(CollectionProductInput)), true
+	case "Mutation.addDomain":
+		if e.ComplexityRoot.Mutation.AddDomain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addDomain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddDomain(childComplexity, args["input"].(DomainInput)), true
 	case "Mutation.addDraftOrderLine":
 		if e.ComplexityRoot.Mutation.AddDraftOrderLine == nil {
 			break
@@ -3968,6 +4148,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteDiscount(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteDomain":
+		if e.ComplexityRoot.Mutation.DeleteDomain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteDomain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteDomain(childComplexity, args["id"].(int64)), true
 	case "Mutation.deletePaymentProvider":
 		if e.ComplexityRoot.Mutation.DeletePaymentProvider == nil {
 			break
@@ -4276,6 +4467,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetPaymentProviderEnabled(childComplexity, args["id"].(int64), args["enabled"].(bool)), true
+	case "Mutation.setPrimaryDomain":
+		if e.ComplexityRoot.Mutation.SetPrimaryDomain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPrimaryDomain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetPrimaryDomain(childComplexity, args["id"].(int64)), true
 	case "Mutation.setReviewFeatured":
 		if e.ComplexityRoot.Mutation.SetReviewFeatured == nil {
 			break
@@ -4463,6 +4665,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(int64), args["input"].(WebhookUpdateInput)), true
+	case "Mutation.verifyDomain":
+		if e.ComplexityRoot.Mutation.VerifyDomain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_verifyDomain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.VerifyDomain(childComplexity, args["id"].(int64)), true
 
 	case "Order.archived_at":
 		if e.ComplexityRoot.Order.ArchivedAt == nil {
@@ -5737,6 +5950,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DiscountsCount(childComplexity, args["filter"].(*models.DiscountFilter)), true
+	case "Query.domains":
+		if e.ComplexityRoot.Query.Domains == nil {
+			break
+		}
+
+		args, err := ec.field_Query_domains_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Domains(childComplexity, args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.domainsCount":
+		if e.ComplexityRoot.Query.DomainsCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.DomainsCount(childComplexity), true
 	case "Query.draftOrder":
 		if e.ComplexityRoot.Query.DraftOrder == nil {
 			break
@@ -7569,6 +7799,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCollectionRuleInput,
 		ec.unmarshalInputDiscountFilter,
 		ec.unmarshalInputDiscountInput,
+		ec.unmarshalInputDomainInput,
 		ec.unmarshalInputDraftContactInput,
 		ec.unmarshalInputDraftDiscountInput,
 		ec.unmarshalInputDraftLineInput,
@@ -8927,6 +9158,103 @@ extend type Mutation {
     "The discount's id."
     id: Int!
   ): Boolean! @access(scope: "discounts:write")
+}
+`, BuiltIn: false},
+	{Name: "../schema/domains.graphqls", Input: `"""
+A custom domain of the store: a hostname its storefront answers on once
+the domain's DNS records lead to the platform. README "Custom domains" has
+the rules.
+"""
+type Domain {
+  "The domain's id."
+  id: Int!
+  "The hostname in its DNS (IDNA, lower-case ASCII) form: bücher.example is xn--bcher-kva.example."
+  hostname: String!
+  "Whether it is the store's primary domain; a store has exactly one while it has any."
+  is_primary: Boolean!
+  "pending (its records not yet found right), active (pointing here, ownership proved) or failed (an active domain that stopped pointing here, or one left pending 72 hours)."
+  status: String!
+  "Whether a certificate can be issued for it: pending (the domain is not active), ready (it is) or failed (it failed)."
+  ssl_status: String!
+  "What the last check found wrong, in words; empty when nothing (or before the first check)."
+  last_error: String!
+  "Where the last check found the hostname pointing; null before the first check."
+  dns_check: DomainDNSCheck
+  "The DNS records the seller creates at their DNS provider: routing (A and AAAA for an apex, a CNAME for a subdomain) and the TXT verification record."
+  dns_records: [DomainDNSRecord!]!
+  "The records of dns_records still to be found: the routing ones until a check finds the hostname pointing here, the TXT one until ownership is proved; empty once active."
+  verification_records: [DomainDNSRecord!]!
+  "When a check first found its TXT record, proving the store controls the hostname (the record may go after); null until then."
+  verified_at: Time
+  "When it was last checked (verifyDomain, or the periodic check); null before."
+  checked_at: Time
+  "When it was added."
+  created_at: Time!
+}
+
+"Where a domain's hostname pointed when last checked."
+type DomainDNSCheck {
+  "pointed (at the platform), elsewhere (records leading elsewhere), missing (no such name, or no address) or unreachable (the resolver did not answer; the status stays)."
+  state: String!
+  "What the hostname leads to: its CNAME's target, or its A and AAAA addresses; null when it has none."
+  points: [String!]
+  "What was found, in words."
+  detail: String
+}
+
+"A DNS record a domain needs."
+type DomainDNSRecord {
+  "A, AAAA, CNAME or TXT."
+  type: String!
+  "The record's full name."
+  name: String!
+  "Its value: an address, the target host or the verification token."
+  value: String!
+  "routing (leads the hostname to the platform) or verification (proves the store controls the hostname's DNS)."
+  purpose: String!
+  "Advice for the seller; null when none."
+  note: String
+}
+
+"A domain to add."
+input DomainInput {
+  "A hostname the store controls (shop.example.com, www.bücher.example); no scheme, port or path."
+  hostname: String!
+}
+
+extend type Query {
+  "The store's domains: the primary first, then oldest first."
+  domains(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [Domain!]! @access(scope: "domains:read")
+  "How many domains the store has."
+  domainsCount: Int! @access(scope: "domains:read")
+}
+
+extend type Mutation {
+  "Adds a pending domain; the store's first becomes its primary. A hostname another store has is a CONFLICT."
+  addDomain(
+    "The domain to add."
+    input: DomainInput!
+  ): Domain! @access(scope: "domains:write")
+  "Removes a domain; true when done. When it was the primary, the oldest active domain left becomes primary (else the oldest left)."
+  deleteDomain(
+    "The domain's id."
+    id: Int!
+  ): Boolean! @access(scope: "domains:write")
+  "Makes a domain the store's primary, in place of the previous one; true when done."
+  setPrimaryDomain(
+    "The domain's id."
+    id: Int!
+  ): Boolean! @access(scope: "domains:write")
+  "Checks the domain's DNS records now, through the platform's resolver, and answers it as the check left it."
+  verifyDomain(
+    "The domain's id."
+    id: Int!
+  ): Domain! @access(scope: "domains:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/draft_orders.graphqls", Input: `"""
@@ -11855,6 +12183,64 @@ func (ec *executionContext) childFields_Discount(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Discount", field.Name)
 }
 
+func (ec *executionContext) childFields_Domain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Domain_id(ctx, field)
+	case "hostname":
+		return ec.fieldContext_Domain_hostname(ctx, field)
+	case "is_primary":
+		return ec.fieldContext_Domain_is_primary(ctx, field)
+	case "status":
+		return ec.fieldContext_Domain_status(ctx, field)
+	case "ssl_status":
+		return ec.fieldContext_Domain_ssl_status(ctx, field)
+	case "last_error":
+		return ec.fieldContext_Domain_last_error(ctx, field)
+	case "dns_check":
+		return ec.fieldContext_Domain_dns_check(ctx, field)
+	case "dns_records":
+		return ec.fieldContext_Domain_dns_records(ctx, field)
+	case "verification_records":
+		return ec.fieldContext_Domain_verification_records(ctx, field)
+	case "verified_at":
+		return ec.fieldContext_Domain_verified_at(ctx, field)
+	case "checked_at":
+		return ec.fieldContext_Domain_checked_at(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Domain_created_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Domain", field.Name)
+}
+
+func (ec *executionContext) childFields_DomainDNSCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "state":
+		return ec.fieldContext_DomainDNSCheck_state(ctx, field)
+	case "points":
+		return ec.fieldContext_DomainDNSCheck_points(ctx, field)
+	case "detail":
+		return ec.fieldContext_DomainDNSCheck_detail(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DomainDNSCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_DomainDNSRecord(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_DomainDNSRecord_type(ctx, field)
+	case "name":
+		return ec.fieldContext_DomainDNSRecord_name(ctx, field)
+	case "value":
+		return ec.fieldContext_DomainDNSRecord_value(ctx, field)
+	case "purpose":
+		return ec.fieldContext_DomainDNSRecord_purpose(ctx, field)
+	case "note":
+		return ec.fieldContext_DomainDNSRecord_note(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DomainDNSRecord", field.Name)
+}
+
 func (ec *executionContext) childFields_Download(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "filename":
@@ -13379,6 +13765,20 @@ func (ec *executionContext) field_Mutation_addCollectionProduct_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DomainInput, error) {
+			return ec.unmarshalNDomainInput2storeadminᚋgraphᚐDomainInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addDraftOrderLine_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13720,6 +14120,20 @@ func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Con
 }
 
 func (ec *executionContext) field_Mutation_deleteDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -14213,6 +14627,20 @@ func (ec *executionContext) field_Mutation_setPaymentProviderEnabled_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setPrimaryDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setReviewFeatured_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14560,6 +14988,20 @@ func (ec *executionContext) field_Mutation_updateWebhook_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_verifyDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -15026,6 +15468,28 @@ func (ec *executionContext) field_Query_discounts_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["offset"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_domains_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
 	return args, nil
 }
 
@@ -18175,6 +18639,206 @@ func (ec *executionContext) fieldContext_Discount_updated_at(_ context.Context, 
 	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Domain_id(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_Domain_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Domain_hostname(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Hostname)
+}
+func (ec *executionContext) fieldContext_Domain_hostname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Domain_is_primary(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsPrimary)
+}
+func (ec *executionContext) fieldContext_Domain_is_primary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Domain_status(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_Domain_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Domain_ssl_status(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.SSLStatus)
+}
+func (ec *executionContext) fieldContext_Domain_ssl_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Domain_last_error(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.LastError)
+}
+func (ec *executionContext) fieldContext_Domain_last_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Domain_dns_check(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Domain",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.DomainDNSCheck, error) {
+		return obj.DNSCheck, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalODomainDNSCheck2ᚖstoreadminᚋmodelsᚐDomainDNSCheck(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Domain_dns_check(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Domain",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Domain_dns_records(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Domain",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.DomainDNSRecord, error) {
+		return ec.Resolvers.Domain().DNSRecords(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNDomainDNSRecord2ᚕstoreadminᚋmodelsᚐDomainDNSRecordᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Domain_dns_records(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Domain",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Domain_verification_records(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Domain",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.DomainDNSRecord, error) {
+		return ec.Resolvers.Domain().VerificationRecords(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNDomainDNSRecord2ᚕstoreadminᚋmodelsᚐDomainDNSRecordᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Domain_verification_records(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Domain",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Domain_verified_at(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.VerifiedAt)
+}
+func (ec *executionContext) fieldContext_Domain_verified_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Domain_checked_at(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.CheckedAt)
+}
+func (ec *executionContext) fieldContext_Domain_checked_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Domain_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Domain) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_Domain_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Domain", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DomainDNSCheck_state(ctx context.Context, field graphql.CollectedField, obj *models.DomainDNSCheck) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.State)
+}
+func (ec *executionContext) fieldContext_DomainDNSCheck_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DomainDNSCheck", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DomainDNSCheck_points(ctx context.Context, field graphql.CollectedField, obj *models.DomainDNSCheck) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚕstringᚄ(ctx, field.Selections, obj.Points)
+}
+func (ec *executionContext) fieldContext_DomainDNSCheck_points(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DomainDNSCheck", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DomainDNSCheck_detail(ctx context.Context, field graphql.CollectedField, obj *models.DomainDNSCheck) (ret graphql.Marshaler) {
+	return ec.marshalOString2string(ctx, field.Selections, obj.Detail)
+}
+func (ec *executionContext) fieldContext_DomainDNSCheck_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DomainDNSCheck", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DomainDNSRecord_type(ctx context.Context, field graphql.CollectedField, obj *models.DomainDNSRecord) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Type)
+}
+func (ec *executionContext) fieldContext_DomainDNSRecord_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DomainDNSRecord", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DomainDNSRecord_name(ctx context.Context, field graphql.CollectedField, obj *models.DomainDNSRecord) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_DomainDNSRecord_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DomainDNSRecord", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DomainDNSRecord_value(ctx context.Context, field graphql.CollectedField, obj *models.DomainDNSRecord) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Value)
+}
+func (ec *executionContext) fieldContext_DomainDNSRecord_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DomainDNSRecord", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DomainDNSRecord_purpose(ctx context.Context, field graphql.CollectedField, obj *models.DomainDNSRecord) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Purpose)
+}
+func (ec *executionContext) fieldContext_DomainDNSRecord_purpose(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DomainDNSRecord", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DomainDNSRecord_note(ctx context.Context, field graphql.CollectedField, obj *models.DomainDNSRecord) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Note)
+}
+func (ec *executionContext) fieldContext_DomainDNSRecord_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DomainDNSRecord", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Download_filename(ctx context.Context, field graphql.CollectedField, obj *Download) (ret graphql.Marshaler) {
 	return models.StringAt(&obj.Filename)
 }
@@ -20551,6 +21215,248 @@ func (ec *executionContext) fieldContext_Mutation_deleteDiscount(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addDomain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddDomain(ctx, fc.Args["input"].(DomainInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "domains:write")
+				if err != nil {
+					var zeroVal *models.Domain
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Domain
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Domain) graphql.Marshaler {
+			return ec.marshalNDomain2ᚖstoreadminᚋmodelsᚐDomain(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addDomain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteDomain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteDomain(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "domains:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteDomain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setPrimaryDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setPrimaryDomain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetPrimaryDomain(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "domains:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setPrimaryDomain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setPrimaryDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_verifyDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_verifyDomain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().VerifyDomain(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "domains:write")
+				if err != nil {
+					var zeroVal *models.Domain
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Domain
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Domain) graphql.Marshaler {
+			return ec.marshalNDomain2ᚖstoreadminᚋmodelsᚐDomain(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_verifyDomain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_verifyDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27158,6 +28064,106 @@ func (ec *executionContext) fieldContext_Query_discount(ctx context.Context, fie
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Query_domains(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_domains(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Domains(ctx, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "domains:read")
+				if err != nil {
+					var zeroVal []models.Domain
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Domain
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Domain) graphql.Marshaler {
+			return ec.marshalNDomain2ᚕstoreadminᚋmodelsᚐDomainᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_domains(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_domains_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_domainsCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_domainsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().DomainsCount(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "domains:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_domainsCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Query_draftOrders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -33892,6 +34898,36 @@ func (ec *executionContext) unmarshalInputDiscountInput(ctx context.Context, obj
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDomainInput(ctx context.Context, obj any) (DomainInput, error) {
+	var it DomainInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"hostname"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "hostname":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hostname"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Hostname = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDraftContactInput(ctx context.Context, obj any) (DraftContactInput, error) {
 	var it DraftContactInput
 	if obj == nil {
@@ -38344,6 +39380,283 @@ func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet,
 	return written
 }
 
+var domainImplementors = []string{"Domain"}
+
+func (ec *executionContext) _Domain(ctx context.Context, sel ast.SelectionSet, obj *models.Domain) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, domainImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Domain")
+		case "id":
+			out.Values[i] = ec._Domain_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "hostname":
+			out.Values[i] = ec._Domain_hostname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "is_primary":
+			out.Values[i] = ec._Domain_is_primary(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Domain_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ssl_status":
+			out.Values[i] = ec._Domain_ssl_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "last_error":
+			out.Values[i] = ec._Domain_last_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dns_check":
+			out.Values[i] = ec._Domain_dns_check(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dns_records":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Domain_dns_records(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "verification_records":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Domain_verification_records(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "verified_at":
+			out.Values[i] = ec._Domain_verified_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "checked_at":
+			out.Values[i] = ec._Domain_checked_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._Domain_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var domainDNSCheckImplementors = []string{"DomainDNSCheck"}
+
+func (ec *executionContext) _DomainDNSCheck(ctx context.Context, sel ast.SelectionSet, obj *models.DomainDNSCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, domainDNSCheckImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DomainDNSCheck")
+		case "state":
+			out.Values[i] = ec._DomainDNSCheck_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "points":
+			out.Values[i] = ec._DomainDNSCheck_points(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._DomainDNSCheck_detail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var domainDNSRecordImplementors = []string{"DomainDNSRecord"}
+
+func (ec *executionContext) _DomainDNSRecord(ctx context.Context, sel ast.SelectionSet, obj *models.DomainDNSRecord) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, domainDNSRecordImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DomainDNSRecord")
+		case "type":
+			out.Values[i] = ec._DomainDNSRecord_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._DomainDNSRecord_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._DomainDNSRecord_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "purpose":
+			out.Values[i] = ec._DomainDNSRecord_purpose(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._DomainDNSRecord_note(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var downloadImplementors = []string{"Download"}
 
 func (ec *executionContext) _Download(ctx context.Context, sel ast.SelectionSet, obj *Download) graphql.Marshaler {
@@ -40039,6 +41352,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteDiscount":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteDiscount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addDomain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addDomain(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteDomain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteDomain(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setPrimaryDomain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setPrimaryDomain(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "verifyDomain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_verifyDomain(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -43059,6 +44400,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_discount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "domains":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_domains(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "domainsCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_domainsCount(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -47307,6 +48692,61 @@ func (ec *executionContext) unmarshalNDiscountInput2storeadminᚋgraphᚐDiscoun
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNDomain2storeadminᚋmodelsᚐDomain(ctx context.Context, sel ast.SelectionSet, v models.Domain) graphql.Marshaler {
+	return ec._Domain(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDomain2ᚕstoreadminᚋmodelsᚐDomainᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Domain) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._Domain(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDomain2ᚖstoreadminᚋmodelsᚐDomain(ctx context.Context, sel ast.SelectionSet, v *models.Domain) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Domain(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDomainDNSRecord2storeadminᚋmodelsᚐDomainDNSRecord(ctx context.Context, sel ast.SelectionSet, v models.DomainDNSRecord) graphql.Marshaler {
+	return ec._DomainDNSRecord(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDomainDNSRecord2ᚕstoreadminᚋmodelsᚐDomainDNSRecordᚄ(ctx context.Context, sel ast.SelectionSet, v []models.DomainDNSRecord) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._DomainDNSRecord(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNDomainInput2storeadminᚋgraphᚐDomainInput(ctx context.Context, v any) (DomainInput, error) {
+	res, err := ec.unmarshalInputDomainInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ctx context.Context, sel ast.SelectionSet, v *Download) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -48862,6 +50302,13 @@ func (ec *executionContext) unmarshalODiscountFilter2ᚖstoreadminᚋmodelsᚐDi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalODomainDNSCheck2ᚖstoreadminᚋmodelsᚐDomainDNSCheck(ctx context.Context, sel ast.SelectionSet, v *models.DomainDNSCheck) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DomainDNSCheck(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalODraftLineInput2ᚕstoreadminᚋgraphᚐDraftLineInputᚄ(ctx context.Context, v any) ([]DraftLineInput, error) {
 	if v == nil {
 		return nil, nil
@@ -49287,6 +50734,18 @@ func (ec *executionContext) marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐS
 		return graphql.Null
 	}
 	return ec._StoreeventsSession(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := models.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := models.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

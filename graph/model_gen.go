@@ -378,6 +378,12 @@ type DiscountInput struct {
 	GetCollectionIds []int64 `json:"get_collection_ids,omitempty"`
 }
 
+// A domain to add.
+type DomainInput struct {
+	// A hostname the store controls (shop.example.com, www.bücher.example); no scheme, port or path.
+	Hostname string `json:"hostname"`
+}
+
 // A generated file: fetch `url` (no key needed, it is signed) before `expires_at`. REST routes stream the bytes instead.
 type Download struct {
 	// The file's name: what it holds, the time it was made and its extension, e.g. product_template_20261124-061500.csv.

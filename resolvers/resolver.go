@@ -18,6 +18,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/domains"
 	"storeadmin/internal/events"
 	"storeadmin/internal/media"
 	"storeadmin/internal/payments"
@@ -41,6 +42,9 @@ type Resolver struct {
 	Payments *payments.Gateway
 	// Media keeps uploaded images and generated downloads.
 	Media *media.Media
+	// Domains checks custom domains: the hostnames a store may add, the
+	// DNS records they need, and looking those up (verifyDomain).
+	Domains *domains.Service
 	// Events records the events of changes, in their transactions, for
 	// delivery to webhook subscribers.
 	Events *events.Engine

@@ -128,6 +128,12 @@ var Routes = []Route{
 	{http.MethodPut, "/store/payment-providers/{id}/card-fields", "SetPaymentCardFields", 0, Fields},
 	{http.MethodPut, "/store/payment-providers/{id}/enabled", "SetPaymentProviderEnabled", 0, Bare},
 	{http.MethodPost, "/store/payment-providers/{id}/wallet-domains", "RegisterPaymentWalletDomains", 0, Spread},
+	// Custom domains
+	{http.MethodGet, "/store/domains", "ListDomains", 0, Fields},
+	{http.MethodPost, "/store/domains", "AddDomain", http.StatusCreated, Fields},
+	{http.MethodDelete, "/store/domains/{id}", "DeleteDomain", 0, Bare},
+	{http.MethodPost, "/store/domains/{id}/primary", "SetPrimaryDomain", 0, Bare},
+	{http.MethodPost, "/store/domains/{id}/verify", "VerifyDomain", 0, Fields},
 
 	// Media uploads
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},

@@ -46,6 +46,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	mf.register(fs)
 	var pf paymentFlags
 	pf.register(fs)
+	var df domainFlags
+	df.register(fs)
 	addr := fs.String("addr", envOr("STOREADMIN_ADDR", "127.0.0.1:8080"), "listen address (env STOREADMIN_ADDR)")
 	demo := fs.Bool("demo", os.Getenv("STOREADMIN_DEMO") == "1", "create and seed a demo store and print an admin key (env STOREADMIN_DEMO=1)")
 	rateLimit := fs.Int("rate-limit", envInt("STOREADMIN_RATE_LIMIT", server.DefaultRateLimit), "requests per key per minute (env STOREADMIN_RATE_LIMIT)")
@@ -105,13 +107,20 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	}
 	go sweep(ctx, bdb, files, log)
 	counts := metrics.New()
-	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts})
+	custom, err := df.open(log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts,
+		Work: []events.Work{custom.Work(bdb, time.Now)}})
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	cfg := server.Config{
 		Events:               hooks,
+		Domains:              custom,
 		Media:                files,
 		Payments:             pay,
 		RateLimit:            *rateLimit,
@@ -137,7 +146,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit, "rate_limit_counts", rateCounts(cfg.RedisURL),
 		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
 		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db),
-		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil)
+		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil,
+		"platform_domain", custom.Config().PlatformDomain, "domain_cname_target", custom.Config().TargetHost, "dns_resolver", custom.Resolver())
 
 	if *demo {
 		key, revoked, err := prepareDemo(ctx, bdb, files, log)

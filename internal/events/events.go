@@ -9,6 +9,10 @@
 // River runs on riverdatabasesql over the *sql.DB inside bun, so its jobs
 // are inserted in the caller's bun transaction. That driver has no
 // LISTEN/NOTIFY: workers poll for due jobs every Config.FetchPollInterval.
+//
+// The engine's River client is the process's only one: other subsystems'
+// background work (Config.Work: the custom domains' periodic DNS checks)
+// runs on it, each in a queue of its own.
 package events
 
 import (
@@ -108,6 +112,30 @@ type Config struct {
 	// Metrics counts delivery attempts by outcome and job runs by outcome
 	// (QueueDepth is registered by the caller). Default: nothing counted.
 	Metrics *metrics.Metrics
+	// Work is the background work of other subsystems (custom domains'
+	// DNS checks) that runs on this engine's River client beside the
+	// deliveries: a process has one River client, so one leader election,
+	// one set of maintenance services and one poller per queue.
+	Work []Work
+}
+
+// Work is another subsystem's background work on the engine's River
+// client: its own queue and workers, and its periodic jobs, which River
+// inserts on the elected leader.
+type Work struct {
+	// Queue is the River queue of its jobs; every job it inserts (its
+	// periodic jobs' included) must name it in its InsertOpts.
+	Queue string
+	// Workers is how many of its jobs this process runs at once.
+	Workers int
+	// Timeout is the longest one of its jobs runs (its workers' Timeout):
+	// River's rescuer, which serves every queue, waits that long and a
+	// margin before it takes a running job for one whose process died.
+	Timeout time.Duration
+	// Add registers its workers (river.AddWorkerSafely).
+	Add func(*river.Workers) error
+	// Periodic are its periodic jobs.
+	Periodic []*river.PeriodicJob
 }
 
 // jobTimeout is how long River lets one attempt's job run: the attempt's
@@ -119,9 +147,15 @@ func (c Config) jobTimeout() time.Duration {
 // RescueAfter is how long a job may have been running before River's
 // rescuer (on the elected leader, every 30 s) hands it back for another
 // attempt: longer than any live attempt runs, so only one whose process
-// died (kill -9, a lost machine) is taken.
+// died (kill -9, a lost machine) is taken. Work whose jobs run longer than
+// a delivery's lengthens it for every queue (the rescuer is River's, one
+// per client).
 func (c Config) RescueAfter() time.Duration {
-	return c.jobTimeout() + rescueMargin
+	longest := c.jobTimeout()
+	for _, w := range c.Work {
+		longest = max(longest, w.Timeout)
+	}
+	return longest + rescueMargin
 }
 
 func (c Config) withDefaults() Config {
@@ -166,16 +200,30 @@ func New(db *bun.DB, cfg Config) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, newWorker(db, cfg)); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
+	queues := map[string]river.QueueConfig{queue: {MaxWorkers: cfg.Workers}}
+	var periodic []*river.PeriodicJob
+	for _, w := range cfg.Work {
+		if _, taken := queues[w.Queue]; taken || w.Workers <= 0 || w.Add == nil {
+			return nil, fmt.Errorf("events: work on queue %q needs a queue of its own, workers and their registration", w.Queue)
+		}
+		queues[w.Queue] = river.QueueConfig{MaxWorkers: w.Workers}
+		if err := w.Add(workers); err != nil {
+			return nil, fmt.Errorf("events: work on queue %q: %w", w.Queue, err)
+		}
+		periodic = append(periodic, w.Periodic...)
+	}
 	client, err := river.NewClient(riverdatabasesql.New(db.DB), &river.Config{
 		Logger:            cfg.Log,
 		Workers:           workers,
-		Queues:            map[string]river.QueueConfig{queue: {MaxWorkers: cfg.Workers}},
+		Queues:            queues,
+		PeriodicJobs:      periodic,
 		FetchPollInterval: cfg.FetchPollInterval,
 		FetchCooldown:     min(cfg.FetchPollInterval, river.FetchCooldownDefault),
 		MaxAttempts:       cfg.MaxAttempts,
 		JobTimeout:        cfg.jobTimeout(),
 		// River's default, an hour past the job timeout, left the
-		// deliveries of a killed process pending for an hour.
+		// deliveries of a killed process pending for an hour. A job of
+		// other Work sets its own timeout (its worker's Timeout).
 		RescueStuckJobsAfter: cfg.RescueAfter(),
 		Hooks:                []rivertype.Hook{jobOutcomes{cfg.Metrics}},
 	})

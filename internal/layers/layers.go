@@ -9,8 +9,9 @@
 //     only each other.
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
-//  3. internal/... (auth, audit, events, idempotency, loaders, media,
-//     payments, ratelimit): the subsystems the surfaces are built from.
+//  3. internal/... (auth, audit, domains, events, idempotency, loaders,
+//     media, payments, ratelimit): the subsystems the surfaces are built
+//     from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
 //     and reference page): the API.
 //  5. internal/app/...: what assembles everything (server, seed, the bulk
@@ -18,6 +19,6 @@
 //  6. cmd/... and internal/bench: the binary, and the benchmark, which
 //     runs the whole service.
 //
-// internal/testkit/... (testdb, testredis) stands beside the stack: test
+// internal/testkit/... (testdb, testdns, testredis) stands beside the stack: test
 // tools any package's tests may use, importing only layers 1 and 2.
 package layers

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -31,6 +32,7 @@ import (
 	"storeadmin/internal/base/database"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
+	"storeadmin/internal/domains"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
@@ -62,6 +64,7 @@ type Option func(*setup)
 // whether its events engine runs workers.
 type setup struct {
 	server.Config
+	domains    domains.Config
 	idleEvents bool
 	log        slog.Handler // nil: discarded (shown at WARN with -v)
 	db         *bun.DB      // nil: a fresh test database
@@ -106,6 +109,26 @@ func WithGraphQLTimeout(d time.Duration) Option { return func(s *setup) { s.Grap
 // WithCountryHeader names the trusted country header.
 func WithCountryHeader(h string) Option { return func(s *setup) { s.Audit.CountryHeader = h } }
 
+// WithDNSResolver sends the custom domains' DNS look-ups to addr, a
+// testdns server, each check bounded by timeout (0: domains.DefaultTimeout).
+func WithDNSResolver(addr string, timeout time.Duration) Option {
+	return func(s *setup) { s.domains.Resolver, s.domains.Timeout = addr, timeout }
+}
+
+// DomainsConfig is the platform of the tests' custom domains: its own
+// domain platform.test, CNAMEs to shops.platform.test, apex domains to
+// 192.0.2.10 and 2001:db8::10. Its resolver is on loopback, port 1, where
+// nothing answers: tests that check domains start a testdns server
+// (WithDNSResolver), and no test asks the machine's resolver.
+func DomainsConfig() domains.Config {
+	return domains.Config{
+		PlatformDomain: "platform.test",
+		TargetIPv4:     []netip.Addr{netip.MustParseAddr("192.0.2.10")},
+		TargetIPv6:     []netip.Addr{netip.MustParseAddr("2001:db8::10")},
+		Resolver:       "127.0.0.1:1",
+	}
+}
+
 // WithoutEventWorkers leaves the events engine unstarted: changes still
 // record their events and schedule deliveries, but nothing is sent until the
 // test starts an engine (e.Events, or another one on e.DB), as when the
@@ -143,7 +166,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatalf("media.Open: %v", err)
 	}
-	st := setup{Config: server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: base, Media: files}}
+	st := setup{Config: server.Config{RateLimit: 100000, AllowPrivateWebhooks: true, PublicURL: base, Media: files}, domains: DomainsConfig()}
 	for _, o := range opts {
 		o(&st)
 	}
@@ -168,7 +191,11 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Cleanup(stopWatch)
 	log := slog.New(database.QuietOutages(watch, h, db.DB))
 	st.Metrics = metrics.New()
-	st.Events = startEvents(t, db, log, st.Metrics, !st.idleEvents)
+	st.domains.Log = log
+	if st.Domains, err = domains.New(st.domains); err != nil {
+		t.Fatalf("domains.New: %v", err)
+	}
+	st.Events = startEvents(t, db, log, st.Metrics, st.Domains.Work(db, time.Now), !st.idleEvents)
 	cfg := st.Config
 	srv, err := server.New(db, cfg, log, time.Now)
 	if err != nil {
@@ -195,12 +222,15 @@ func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) c
 
 func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Add(1) }
 
-// startEvents builds the events engine on db, counting into counts, starts
-// it if start, and stops it when the test ends (before the database goes).
-func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, counts *metrics.Metrics, start bool) *events.Engine {
+// startEvents builds the events engine on db, counting into counts and
+// running work beside the deliveries (as serve runs the domains' periodic
+// check), starts it if start, and stops it when the test ends (before the
+// database goes).
+func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, counts *metrics.Metrics, work events.Work, start bool) *events.Engine {
 	t.Helper()
 	cfg := EventsConfig(log)
 	cfg.Metrics = counts
+	cfg.Work = []events.Work{work}
 	e, err := events.New(db, cfg)
 	if err != nil {
 		t.Fatalf("events.New: %v", err)

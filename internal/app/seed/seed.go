@@ -42,6 +42,7 @@ var areas = []area{
 	{"webhooks", webhookSubscriptions},
 	{"shipping and tax", shippingAndTax}, // zones for the profile's country
 	{"payment providers", paymentProviders},
+	{"domains", domains},
 }
 
 // mediaAreas run after areas, in order.

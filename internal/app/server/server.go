@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -34,6 +35,7 @@ import (
 	"storeadmin/internal/base/jsonbody"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
+	"storeadmin/internal/domains"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/loaders"
@@ -73,6 +75,9 @@ type Config struct {
 	// Payments reaches the payment providers' API and seals their
 	// credentials (--payments-api-url, --secrets-key); nil: neither.
 	Payments *payments.Gateway
+	// Domains checks stores' custom domains (required); its periodic
+	// check runs as Work of Events, given it by whoever built both.
+	Domains *domains.Service
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
@@ -97,6 +102,9 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	if cfg.RateLimit <= 0 {
 		cfg.RateLimit = DefaultRateLimit
 	}
+	if cfg.Domains == nil {
+		return nil, errors.New("server: no custom domain service (Config.Domains)")
+	}
 	log = slog.New(requestid.LogHandler(log.Handler())) // every line of a request names it
 	res := &resolvers.Resolver{
 		DB:                   db,
@@ -107,6 +115,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Payments:             cfg.Payments,
 		Media:                cfg.Media,
 		Events:               cfg.Events,
+		Domains:              cfg.Domains,
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
