@@ -18,6 +18,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/billing"
 	"storeadmin/internal/events"
 	"storeadmin/internal/media"
 )
@@ -34,6 +35,9 @@ type Resolver struct {
 	MCPEndpoint string
 	// Media keeps uploaded images and generated downloads.
 	Media *media.Media
+	// Billing is the billing provider that saves the cards stores pay
+	// their plan with; nil: billing is not configured.
+	Billing *billing.Provider
 	// Events records the events of changes, in their transactions, for
 	// delivery to webhook subscribers.
 	Events *events.Engine

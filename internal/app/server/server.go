@@ -35,6 +35,7 @@ import (
 	"storeadmin/internal/base/jsonbody"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
+	"storeadmin/internal/billing"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/loaders"
@@ -70,6 +71,9 @@ type Config struct {
 	// Events records the events of changes for webhook subscribers; its
 	// workers are started (or not) by whoever built it.
 	Events *events.Engine
+	// Billing is the billing provider that saves the cards stores pay
+	// their plan with; nil: billing is not configured.
+	Billing *billing.Provider
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
@@ -102,6 +106,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		MCPEndpoint:          strings.TrimSuffix(cfg.PublicURL, "/") + "/mcp",
 		Media:                cfg.Media,
 		Events:               cfg.Events,
+		Billing:              cfg.Billing,
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
