@@ -8,6 +8,7 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/audit"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 
@@ -18,7 +19,10 @@ var setupIntentPattern = regexp.MustCompile(`^seti_[A-Za-z0-9_]{1,250}$`)
 // setupIntentID checks the id of a setup intent before it goes into the
 // provider's URL.
 func setupIntentID(v string) (string, error) {
-	return matches("setup_intent_id", v, setupIntentPattern, "the id of a setup intent, seti_ and letters or digits (the provider's form reports it)")
+	if !setupIntentPattern.MatchString(v) {
+		return "", apperr.InvalidField("setup_intent_id", "must be the id of a setup intent, seti_ and letters or digits (the provider's form reports it)")
+	}
+	return v, nil
 }
 
 // subscription is the store's subscription as the operation reads it: its

@@ -31,6 +31,7 @@ import (
 	"storeadmin/internal/base/database"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
+	"storeadmin/internal/billing"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
@@ -105,6 +106,10 @@ func WithGraphQLTimeout(d time.Duration) Option { return func(s *setup) { s.Grap
 
 // WithCountryHeader names the trusted country header.
 func WithCountryHeader(h string) Option { return func(s *setup) { s.Audit.CountryHeader = h } }
+
+// WithBilling makes p the service's billing provider (tests run a
+// Stripe-compatible server on loopback).
+func WithBilling(p *billing.Provider) Option { return func(s *setup) { s.Billing = p } }
 
 // WithoutEventWorkers leaves the events engine unstarted: changes still
 // record their events and schedule deliveries, but nothing is sent until the
