@@ -9,7 +9,7 @@
 //     only each other.
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
-//  3. internal/... (auth, audit, events, idempotency, loaders, media,
+//  3. internal/... (auth, audit, billing, events, idempotency, loaders, media,
 //     ratelimit): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
 //     and reference page): the API.

@@ -268,6 +268,9 @@ func TestBillingReads(t *testing.T) {
 		t.Fatalf("accrued: %v", accrued)
 	}
 	cards := checkObjects(t, "cards", r.Body["cards"], map[string]string{"brand": "s", "exp_month": "i", "exp_year": "i", "id": "i", "is_default": "b", "last4": "s"})
+	for _, c := range cards {
+		objectWithKeys(t, "card", c, blCardKeys)
+	}
 	if len(cards) != 2 || cards[0]["brand"] != "visa" || cards[0]["is_default"] != true || cards[1]["last4"] != "4444" || cards[1]["is_default"] != false {
 		t.Fatalf("cards: %v", cards)
 	}
