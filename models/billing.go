@@ -374,8 +374,14 @@ func HasDefaultBillingCard(ctx context.Context, db bun.IDB, storeID int64) (bool
 
 // SaveBillingCard stores c as the store's default card, in the caller's
 // transaction: the card saved last is the one charged. A card the store
-// saved before (the same ProviderRef) is a conflict.
+// saved before (the same ProviderRef) is a conflict. Two saves of one
+// store take turns on its subscription row, so each finds the default the
+// other left.
 func SaveBillingCard(ctx context.Context, tx bun.IDB, c *BillingCard) error {
+	if _, err := tx.NewSelect().Model((*BillingSubscription)(nil)).Column("id").
+		Where("store_id = ?", c.StoreID).For("UPDATE").Exec(ctx); err != nil {
+		return err
+	}
 	if _, err := tx.NewUpdate().Model((*BillingCard)(nil)).Set("is_default = false").
 		Where("store_id = ? AND is_default", c.StoreID).Exec(ctx); err != nil {
 		return err
