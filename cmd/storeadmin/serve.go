@@ -79,6 +79,12 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		}
 		log = l
 	}
+	// The secret key comes from the environment alone: a flag's value is
+	// on the command line, which every user of the machine can read.
+	bill, err := billing.New(billing.Config{APIURL: *billingURL, SecretKey: os.Getenv("STOREADMIN_BILLING_SECRET_KEY"), PublishableKey: *billingPublishable, Log: log})
+	if err != nil {
+		return err
+	}
 
 	bdb, closeDB, err := db.openDB(ctx, log)
 	if err != nil {
@@ -103,13 +109,6 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		return err
 	}
 	go sweep(ctx, bdb, files, log)
-	// The secret key comes from the environment alone: a flag's value is
-	// on the command line, which every user of the machine can read.
-	bill, err := billing.New(billing.Config{APIURL: *billingURL, SecretKey: os.Getenv("STOREADMIN_BILLING_SECRET_KEY"), PublishableKey: *billingPublishable, Log: log})
-	if err != nil {
-		ln.Close()
-		return err
-	}
 	counts := metrics.New()
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts})
 	if err != nil {
