@@ -31,6 +31,8 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	APIKey() APIKeyResolver
+	BillingInvoiceDetail() BillingInvoiceDetailResolver
+	BillingInvoicePage() BillingInvoicePageResolver
 	BundleOffer() BundleOfferResolver
 	Collection() CollectionResolver
 	CollectionMember() CollectionMemberResolver
@@ -118,6 +120,122 @@ type ComplexityRoot struct {
 		SurchargeCents  func(childComplexity int) int
 		TotalCents      func(childComplexity int) int
 		TransactionID   func(childComplexity int) int
+	}
+
+	BillingAccrued struct {
+		Currency                 func(childComplexity int) int
+		FeeCents                 func(childComplexity int) int
+		GrossCents               func(childComplexity int) int
+		Orders                   func(childComplexity int) int
+		PeriodEnd                func(childComplexity int) int
+		PeriodStart              func(childComplexity int) int
+		TransactionFeeBps        func(childComplexity int) int
+		TransactionFeeFixedCents func(childComplexity int) int
+	}
+
+	BillingCard struct {
+		Brand     func(childComplexity int) int
+		ExpMonth  func(childComplexity int) int
+		ExpYear   func(childComplexity int) int
+		ID        func(childComplexity int) int
+		IsDefault func(childComplexity int) int
+		Last4     func(childComplexity int) int
+	}
+
+	BillingCardSetup struct {
+		ClientSecret   func(childComplexity int) int
+		PublishableKey func(childComplexity int) int
+	}
+
+	BillingCharge struct {
+		AmountCents    func(childComplexity int) int
+		CardBrand      func(childComplexity int) int
+		CardLast4      func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		ExternalID     func(childComplexity int) int
+		FailureMessage func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Status         func(childComplexity int) int
+	}
+
+	BillingInvoice struct {
+		AmountPaidCents func(childComplexity int) int
+		AttemptCount    func(childComplexity int) int
+		Currency        func(childComplexity int) int
+		DueAt           func(childComplexity int) int
+		ExternalID      func(childComplexity int) int
+		ID              func(childComplexity int) int
+		IssuedAt        func(childComplexity int) int
+		LastError       func(childComplexity int) int
+		Note            func(childComplexity int) int
+		Number          func(childComplexity int) int
+		PaidAt          func(childComplexity int) int
+		PaidVia         func(childComplexity int) int
+		PeriodEnd       func(childComplexity int) int
+		PeriodStart     func(childComplexity int) int
+		Status          func(childComplexity int) int
+		StoreHandle     func(childComplexity int) int
+		StoreID         func(childComplexity int) int
+		StoreName       func(childComplexity int) int
+		SubtotalCents   func(childComplexity int) int
+		TotalCents      func(childComplexity int) int
+	}
+
+	BillingInvoiceDetail struct {
+		Charges func(childComplexity int) int
+		Invoice func(childComplexity int) int
+		Lines   func(childComplexity int) int
+	}
+
+	BillingInvoiceLine struct {
+		AmountCents     func(childComplexity int) int
+		Description     func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Kind            func(childComplexity int) int
+		PeriodEnd       func(childComplexity int) int
+		PeriodStart     func(childComplexity int) int
+		Quantity        func(childComplexity int) int
+		UnitAmountCents func(childComplexity int) int
+	}
+
+	BillingInvoicePage struct {
+		Invoices func(childComplexity int) int
+		Page     func(childComplexity int) int
+		PageSize func(childComplexity int) int
+		Total    func(childComplexity int) int
+	}
+
+	BillingPlan struct {
+		BillingInterval          func(childComplexity int) int
+		Currency                 func(childComplexity int) int
+		Description              func(childComplexity int) int
+		Features                 func(childComplexity int) int
+		ID                       func(childComplexity int) int
+		IsDefault                func(childComplexity int) int
+		Key                      func(childComplexity int) int
+		Name                     func(childComplexity int) int
+		PriceCents               func(childComplexity int) int
+		Sort                     func(childComplexity int) int
+		Status                   func(childComplexity int) int
+		TransactionFeeBps        func(childComplexity int) int
+		TransactionFeeFixedCents func(childComplexity int) int
+		TrialDays                func(childComplexity int) int
+	}
+
+	BillingSubscription struct {
+		BillingInterval          func(childComplexity int) int
+		CancelAtPeriodEnd        func(childComplexity int) int
+		Currency                 func(childComplexity int) int
+		CurrentPeriodEnd         func(childComplexity int) int
+		CurrentPeriodStart       func(childComplexity int) int
+		ID                       func(childComplexity int) int
+		PlanID                   func(childComplexity int) int
+		PriceCents               func(childComplexity int) int
+		Status                   func(childComplexity int) int
+		StoreID                  func(childComplexity int) int
+		TransactionFeeBps        func(childComplexity int) int
+		TransactionFeeFixedCents func(childComplexity int) int
+		TrialEndsAt              func(childComplexity int) int
 	}
 
 	BulkResult struct {
@@ -571,10 +689,13 @@ type ComplexityRoot struct {
 		BulkDeleteProducts           func(childComplexity int, input IdsInput) int
 		BulkSetAdplatformCategory    func(childComplexity int, input BulkAdplatformCategoryInput) int
 		BulkUpdateReviews            func(childComplexity int, input ReviewBulkInput) int
+		CancelBillingSubscription    func(childComplexity int, cancelAtPeriodEnd *bool) int
 		CancelFulfillment            func(childComplexity int, id int64) int
 		CancelOrder                  func(childComplexity int, id int64, input *OrderCancelInput) int
+		ChangeBillingPlan            func(childComplexity int, input BillingPlanInput) int
 		CloseStore                   func(childComplexity int) int
 		CreateAPIKey                 func(childComplexity int, input APIKeyInput) int
+		CreateBillingCardSetup       func(childComplexity int) int
 		CreateBundle                 func(childComplexity int, input BundleInput) int
 		CreateCollection             func(childComplexity int, input CollectionInput) int
 		CreateDiscount               func(childComplexity int, input DiscountInput) int
@@ -586,6 +707,7 @@ type ComplexityRoot struct {
 		CreateShippingZone           func(childComplexity int, input ShippingZoneInput) int
 		CreateTaxRate                func(childComplexity int, input TaxRateInput) int
 		CreateWebhook                func(childComplexity int, input WebhookInput) int
+		DeleteBillingCard            func(childComplexity int, id int64) int
 		DeleteBundle                 func(childComplexity int, id int64) int
 		DeleteCollection             func(childComplexity int, id int64) int
 		DeleteDiscount               func(childComplexity int, id int64) int
@@ -614,6 +736,7 @@ type ComplexityRoot struct {
 		ReplyToReview                func(childComplexity int, id int64, input ReviewReplyInput) int
 		RequestUpload                func(childComplexity int, input UploadRequestInput) int
 		RevokeAPIKey                 func(childComplexity int, id int64) int
+		SaveBillingCard              func(childComplexity int, input BillingCardInput) int
 		SetDraftOrderDiscount        func(childComplexity int, id int64, input DraftDiscountInput) int
 		SetDraftOrderShippingRate    func(childComplexity int, id int64, input DraftShippingRateInput) int
 		SetPaymentCardFields         func(childComplexity int, id int64, enabled bool) int
@@ -849,6 +972,14 @@ type ComplexityRoot struct {
 		AwaitingCaptureCheckout   func(childComplexity int, id int64) int
 		AwaitingCaptureCount      func(childComplexity int) int
 		AwaitingCapturePayment    func(childComplexity int, id int64) int
+		BillingAccrued            func(childComplexity int) int
+		BillingCards              func(childComplexity int) int
+		BillingCollectionEnabled  func(childComplexity int) int
+		BillingInvoice            func(childComplexity int, id int64) int
+		BillingInvoicePage        func(childComplexity int, page *int64, pageSize *int64) int
+		BillingPlan               func(childComplexity int) int
+		BillingPlans              func(childComplexity int) int
+		BillingSubscription       func(childComplexity int) int
 		Bundle                    func(childComplexity int, id int64) int
 		Bundles                   func(childComplexity int, limit *int64, offset *int64) int
 		BundlesCount              func(childComplexity int) int
@@ -1219,6 +1350,14 @@ type ComplexityRoot struct {
 type APIKeyResolver interface {
 	Status(ctx context.Context, obj *models.APIKey) (string, error)
 }
+type BillingInvoiceDetailResolver interface {
+	Lines(ctx context.Context, obj *models.BillingInvoiceDetail) ([]models.BillingInvoiceLine, error)
+	Charges(ctx context.Context, obj *models.BillingInvoiceDetail) ([]models.BillingCharge, error)
+}
+type BillingInvoicePageResolver interface {
+	Invoices(ctx context.Context, obj *models.BillingInvoicePage) ([]models.BillingInvoice, error)
+	Total(ctx context.Context, obj *models.BillingInvoicePage) (int64, error)
+}
 type BundleOfferResolver interface {
 	ProductIds(ctx context.Context, obj *models.BundleOffer) ([]int64, error)
 	CollectionIds(ctx context.Context, obj *models.BundleOffer) ([]int64, error)
@@ -1273,6 +1412,11 @@ type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input APIKeyInput) (*models.APIKey, error)
 	RevokeAPIKey(ctx context.Context, id int64) (*models.APIKey, error)
 	DisconnectMcpKey(ctx context.Context, id int64) (*models.MCPKey, error)
+	ChangeBillingPlan(ctx context.Context, input BillingPlanInput) (*models.BillingSubscription, error)
+	CancelBillingSubscription(ctx context.Context, cancelAtPeriodEnd *bool) (*models.BillingSubscription, error)
+	CreateBillingCardSetup(ctx context.Context) (*BillingCardSetup, error)
+	SaveBillingCard(ctx context.Context, input BillingCardInput) (*models.BillingCard, error)
+	DeleteBillingCard(ctx context.Context, id int64) (bool, error)
 	CreateBundle(ctx context.Context, input BundleInput) (*models.BundleOffer, error)
 	UpdateBundle(ctx context.Context, id int64, input BundleInput) (*models.BundleOffer, error)
 	DeleteBundle(ctx context.Context, id int64) (bool, error)
@@ -1393,6 +1537,14 @@ type QueryResolver interface {
 	AuditLogs(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) ([]models.AuditLog, error)
 	AuditLogsNextCursor(ctx context.Context, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	AuditLogsCount(ctx context.Context, filter *models.AuditLogFilter) (int64, error)
+	BillingSubscription(ctx context.Context) (*models.BillingSubscription, error)
+	BillingPlan(ctx context.Context) (*models.BillingPlan, error)
+	BillingPlans(ctx context.Context) ([]models.BillingPlan, error)
+	BillingCards(ctx context.Context) ([]models.BillingCard, error)
+	BillingCollectionEnabled(ctx context.Context) (bool, error)
+	BillingAccrued(ctx context.Context) (*models.BillingAccrued, error)
+	BillingInvoicePage(ctx context.Context, page *int64, pageSize *int64) (*models.BillingInvoicePage, error)
+	BillingInvoice(ctx context.Context, id int64) (*models.BillingInvoiceDetail, error)
 	Bundles(ctx context.Context, limit *int64, offset *int64) ([]models.BundleOffer, error)
 	BundlesCount(ctx context.Context) (int64, error)
 	Bundle(ctx context.Context, id int64) (*models.BundleOffer, error)
@@ -1799,6 +1951,532 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AwaitingCapture.TransactionID(childComplexity), true
+
+	case "BillingAccrued.currency":
+		if e.ComplexityRoot.BillingAccrued.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingAccrued.Currency(childComplexity), true
+	case "BillingAccrued.fee_cents":
+		if e.ComplexityRoot.BillingAccrued.FeeCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingAccrued.FeeCents(childComplexity), true
+	case "BillingAccrued.gross_cents":
+		if e.ComplexityRoot.BillingAccrued.GrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingAccrued.GrossCents(childComplexity), true
+	case "BillingAccrued.orders":
+		if e.ComplexityRoot.BillingAccrued.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingAccrued.Orders(childComplexity), true
+	case "BillingAccrued.period_end":
+		if e.ComplexityRoot.BillingAccrued.PeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingAccrued.PeriodEnd(childComplexity), true
+	case "BillingAccrued.period_start":
+		if e.ComplexityRoot.BillingAccrued.PeriodStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingAccrued.PeriodStart(childComplexity), true
+	case "BillingAccrued.transaction_fee_bps":
+		if e.ComplexityRoot.BillingAccrued.TransactionFeeBps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingAccrued.TransactionFeeBps(childComplexity), true
+	case "BillingAccrued.transaction_fee_fixed_cents":
+		if e.ComplexityRoot.BillingAccrued.TransactionFeeFixedCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingAccrued.TransactionFeeFixedCents(childComplexity), true
+
+	case "BillingCard.brand":
+		if e.ComplexityRoot.BillingCard.Brand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCard.Brand(childComplexity), true
+	case "BillingCard.exp_month":
+		if e.ComplexityRoot.BillingCard.ExpMonth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCard.ExpMonth(childComplexity), true
+	case "BillingCard.exp_year":
+		if e.ComplexityRoot.BillingCard.ExpYear == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCard.ExpYear(childComplexity), true
+	case "BillingCard.id":
+		if e.ComplexityRoot.BillingCard.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCard.ID(childComplexity), true
+	case "BillingCard.is_default":
+		if e.ComplexityRoot.BillingCard.IsDefault == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCard.IsDefault(childComplexity), true
+	case "BillingCard.last4":
+		if e.ComplexityRoot.BillingCard.Last4 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCard.Last4(childComplexity), true
+
+	case "BillingCardSetup.client_secret":
+		if e.ComplexityRoot.BillingCardSetup.ClientSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCardSetup.ClientSecret(childComplexity), true
+	case "BillingCardSetup.publishable_key":
+		if e.ComplexityRoot.BillingCardSetup.PublishableKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCardSetup.PublishableKey(childComplexity), true
+
+	case "BillingCharge.amount_cents":
+		if e.ComplexityRoot.BillingCharge.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCharge.AmountCents(childComplexity), true
+	case "BillingCharge.card_brand":
+		if e.ComplexityRoot.BillingCharge.CardBrand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCharge.CardBrand(childComplexity), true
+	case "BillingCharge.card_last4":
+		if e.ComplexityRoot.BillingCharge.CardLast4 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCharge.CardLast4(childComplexity), true
+	case "BillingCharge.created_at":
+		if e.ComplexityRoot.BillingCharge.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCharge.CreatedAt(childComplexity), true
+	case "BillingCharge.external_id":
+		if e.ComplexityRoot.BillingCharge.ExternalID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCharge.ExternalID(childComplexity), true
+	case "BillingCharge.failure_message":
+		if e.ComplexityRoot.BillingCharge.FailureMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCharge.FailureMessage(childComplexity), true
+	case "BillingCharge.id":
+		if e.ComplexityRoot.BillingCharge.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCharge.ID(childComplexity), true
+	case "BillingCharge.status":
+		if e.ComplexityRoot.BillingCharge.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingCharge.Status(childComplexity), true
+
+	case "BillingInvoice.amount_paid_cents":
+		if e.ComplexityRoot.BillingInvoice.AmountPaidCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.AmountPaidCents(childComplexity), true
+	case "BillingInvoice.attempt_count":
+		if e.ComplexityRoot.BillingInvoice.AttemptCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.AttemptCount(childComplexity), true
+	case "BillingInvoice.currency":
+		if e.ComplexityRoot.BillingInvoice.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.Currency(childComplexity), true
+	case "BillingInvoice.due_at":
+		if e.ComplexityRoot.BillingInvoice.DueAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.DueAt(childComplexity), true
+	case "BillingInvoice.external_id":
+		if e.ComplexityRoot.BillingInvoice.ExternalID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.ExternalID(childComplexity), true
+	case "BillingInvoice.id":
+		if e.ComplexityRoot.BillingInvoice.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.ID(childComplexity), true
+	case "BillingInvoice.issued_at":
+		if e.ComplexityRoot.BillingInvoice.IssuedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.IssuedAt(childComplexity), true
+	case "BillingInvoice.last_error":
+		if e.ComplexityRoot.BillingInvoice.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.LastError(childComplexity), true
+	case "BillingInvoice.note":
+		if e.ComplexityRoot.BillingInvoice.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.Note(childComplexity), true
+	case "BillingInvoice.number":
+		if e.ComplexityRoot.BillingInvoice.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.Number(childComplexity), true
+	case "BillingInvoice.paid_at":
+		if e.ComplexityRoot.BillingInvoice.PaidAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.PaidAt(childComplexity), true
+	case "BillingInvoice.paid_via":
+		if e.ComplexityRoot.BillingInvoice.PaidVia == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.PaidVia(childComplexity), true
+	case "BillingInvoice.period_end":
+		if e.ComplexityRoot.BillingInvoice.PeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.PeriodEnd(childComplexity), true
+	case "BillingInvoice.period_start":
+		if e.ComplexityRoot.BillingInvoice.PeriodStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.PeriodStart(childComplexity), true
+	case "BillingInvoice.status":
+		if e.ComplexityRoot.BillingInvoice.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.Status(childComplexity), true
+	case "BillingInvoice.store_handle":
+		if e.ComplexityRoot.BillingInvoice.StoreHandle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.StoreHandle(childComplexity), true
+	case "BillingInvoice.store_id":
+		if e.ComplexityRoot.BillingInvoice.StoreID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.StoreID(childComplexity), true
+	case "BillingInvoice.store_name":
+		if e.ComplexityRoot.BillingInvoice.StoreName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.StoreName(childComplexity), true
+	case "BillingInvoice.subtotal_cents":
+		if e.ComplexityRoot.BillingInvoice.SubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.SubtotalCents(childComplexity), true
+	case "BillingInvoice.total_cents":
+		if e.ComplexityRoot.BillingInvoice.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoice.TotalCents(childComplexity), true
+
+	case "BillingInvoiceDetail.charges":
+		if e.ComplexityRoot.BillingInvoiceDetail.Charges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceDetail.Charges(childComplexity), true
+	case "BillingInvoiceDetail.invoice":
+		if e.ComplexityRoot.BillingInvoiceDetail.Invoice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceDetail.Invoice(childComplexity), true
+	case "BillingInvoiceDetail.lines":
+		if e.ComplexityRoot.BillingInvoiceDetail.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceDetail.Lines(childComplexity), true
+
+	case "BillingInvoiceLine.amount_cents":
+		if e.ComplexityRoot.BillingInvoiceLine.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceLine.AmountCents(childComplexity), true
+	case "BillingInvoiceLine.description":
+		if e.ComplexityRoot.BillingInvoiceLine.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceLine.Description(childComplexity), true
+	case "BillingInvoiceLine.id":
+		if e.ComplexityRoot.BillingInvoiceLine.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceLine.ID(childComplexity), true
+	case "BillingInvoiceLine.kind":
+		if e.ComplexityRoot.BillingInvoiceLine.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceLine.Kind(childComplexity), true
+	case "BillingInvoiceLine.period_end":
+		if e.ComplexityRoot.BillingInvoiceLine.PeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceLine.PeriodEnd(childComplexity), true
+	case "BillingInvoiceLine.period_start":
+		if e.ComplexityRoot.BillingInvoiceLine.PeriodStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceLine.PeriodStart(childComplexity), true
+	case "BillingInvoiceLine.quantity":
+		if e.ComplexityRoot.BillingInvoiceLine.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceLine.Quantity(childComplexity), true
+	case "BillingInvoiceLine.unit_amount_cents":
+		if e.ComplexityRoot.BillingInvoiceLine.UnitAmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoiceLine.UnitAmountCents(childComplexity), true
+
+	case "BillingInvoicePage.invoices":
+		if e.ComplexityRoot.BillingInvoicePage.Invoices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoicePage.Invoices(childComplexity), true
+	case "BillingInvoicePage.page":
+		if e.ComplexityRoot.BillingInvoicePage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoicePage.Page(childComplexity), true
+	case "BillingInvoicePage.page_size":
+		if e.ComplexityRoot.BillingInvoicePage.PageSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoicePage.PageSize(childComplexity), true
+	case "BillingInvoicePage.total":
+		if e.ComplexityRoot.BillingInvoicePage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingInvoicePage.Total(childComplexity), true
+
+	case "BillingPlan.billing_interval":
+		if e.ComplexityRoot.BillingPlan.BillingInterval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.BillingInterval(childComplexity), true
+	case "BillingPlan.currency":
+		if e.ComplexityRoot.BillingPlan.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.Currency(childComplexity), true
+	case "BillingPlan.description":
+		if e.ComplexityRoot.BillingPlan.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.Description(childComplexity), true
+	case "BillingPlan.features":
+		if e.ComplexityRoot.BillingPlan.Features == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.Features(childComplexity), true
+	case "BillingPlan.id":
+		if e.ComplexityRoot.BillingPlan.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.ID(childComplexity), true
+	case "BillingPlan.is_default":
+		if e.ComplexityRoot.BillingPlan.IsDefault == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.IsDefault(childComplexity), true
+	case "BillingPlan.key":
+		if e.ComplexityRoot.BillingPlan.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.Key(childComplexity), true
+	case "BillingPlan.name":
+		if e.ComplexityRoot.BillingPlan.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.Name(childComplexity), true
+	case "BillingPlan.price_cents":
+		if e.ComplexityRoot.BillingPlan.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.PriceCents(childComplexity), true
+	case "BillingPlan.sort":
+		if e.ComplexityRoot.BillingPlan.Sort == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.Sort(childComplexity), true
+	case "BillingPlan.status":
+		if e.ComplexityRoot.BillingPlan.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.Status(childComplexity), true
+	case "BillingPlan.transaction_fee_bps":
+		if e.ComplexityRoot.BillingPlan.TransactionFeeBps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.TransactionFeeBps(childComplexity), true
+	case "BillingPlan.transaction_fee_fixed_cents":
+		if e.ComplexityRoot.BillingPlan.TransactionFeeFixedCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.TransactionFeeFixedCents(childComplexity), true
+	case "BillingPlan.trial_days":
+		if e.ComplexityRoot.BillingPlan.TrialDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingPlan.TrialDays(childComplexity), true
+
+	case "BillingSubscription.billing_interval":
+		if e.ComplexityRoot.BillingSubscription.BillingInterval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.BillingInterval(childComplexity), true
+	case "BillingSubscription.cancel_at_period_end":
+		if e.ComplexityRoot.BillingSubscription.CancelAtPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CancelAtPeriodEnd(childComplexity), true
+	case "BillingSubscription.currency":
+		if e.ComplexityRoot.BillingSubscription.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Currency(childComplexity), true
+	case "BillingSubscription.current_period_end":
+		if e.ComplexityRoot.BillingSubscription.CurrentPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CurrentPeriodEnd(childComplexity), true
+	case "BillingSubscription.current_period_start":
+		if e.ComplexityRoot.BillingSubscription.CurrentPeriodStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CurrentPeriodStart(childComplexity), true
+	case "BillingSubscription.id":
+		if e.ComplexityRoot.BillingSubscription.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.ID(childComplexity), true
+	case "BillingSubscription.plan_id":
+		if e.ComplexityRoot.BillingSubscription.PlanID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.PlanID(childComplexity), true
+	case "BillingSubscription.price_cents":
+		if e.ComplexityRoot.BillingSubscription.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.PriceCents(childComplexity), true
+	case "BillingSubscription.status":
+		if e.ComplexityRoot.BillingSubscription.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Status(childComplexity), true
+	case "BillingSubscription.store_id":
+		if e.ComplexityRoot.BillingSubscription.StoreID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.StoreID(childComplexity), true
+	case "BillingSubscription.transaction_fee_bps":
+		if e.ComplexityRoot.BillingSubscription.TransactionFeeBps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.TransactionFeeBps(childComplexity), true
+	case "BillingSubscription.transaction_fee_fixed_cents":
+		if e.ComplexityRoot.BillingSubscription.TransactionFeeFixedCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.TransactionFeeFixedCents(childComplexity), true
+	case "BillingSubscription.trial_ends_at":
+		if e.ComplexityRoot.BillingSubscription.TrialEndsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.TrialEndsAt(childComplexity), true
 
 	case "BulkResult.count":
 		if e.ComplexityRoot.BulkResult.Count == nil {
@@ -3955,6 +4633,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.BulkUpdateReviews(childComplexity, args["input"].(ReviewBulkInput)), true
+	case "Mutation.cancelBillingSubscription":
+		if e.ComplexityRoot.Mutation.CancelBillingSubscription == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelBillingSubscription_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelBillingSubscription(childComplexity, args["cancel_at_period_end"].(*bool)), true
 	case "Mutation.cancelFulfillment":
 		if e.ComplexityRoot.Mutation.CancelFulfillment == nil {
 			break
@@ -3977,6 +4666,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelOrder(childComplexity, args["id"].(int64), args["input"].(*OrderCancelInput)), true
+	case "Mutation.changeBillingPlan":
+		if e.ComplexityRoot.Mutation.ChangeBillingPlan == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_changeBillingPlan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ChangeBillingPlan(childComplexity, args["input"].(BillingPlanInput)), true
 	case "Mutation.closeStore":
 		if e.ComplexityRoot.Mutation.CloseStore == nil {
 			break
@@ -3994,6 +4694,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(APIKeyInput)), true
+	case "Mutation.createBillingCardSetup":
+		if e.ComplexityRoot.Mutation.CreateBillingCardSetup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.CreateBillingCardSetup(childComplexity), true
 	case "Mutation.createBundle":
 		if e.ComplexityRoot.Mutation.CreateBundle == nil {
 			break
@@ -4115,6 +4821,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["input"].(WebhookInput)), true
+	case "Mutation.deleteBillingCard":
+		if e.ComplexityRoot.Mutation.DeleteBillingCard == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteBillingCard_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteBillingCard(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteBundle":
 		if e.ComplexityRoot.Mutation.DeleteBundle == nil {
 			break
@@ -4423,6 +5140,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(int64)), true
+	case "Mutation.saveBillingCard":
+		if e.ComplexityRoot.Mutation.SaveBillingCard == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_saveBillingCard_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SaveBillingCard(childComplexity, args["input"].(BillingCardInput)), true
 	case "Mutation.setDraftOrderDiscount":
 		if e.ComplexityRoot.Mutation.SetDraftOrderDiscount == nil {
 			break
@@ -5789,6 +6517,64 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AwaitingCapturePayment(childComplexity, args["id"].(int64)), true
+	case "Query.billingAccrued":
+		if e.ComplexityRoot.Query.BillingAccrued == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.BillingAccrued(childComplexity), true
+	case "Query.billingCards":
+		if e.ComplexityRoot.Query.BillingCards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.BillingCards(childComplexity), true
+	case "Query.billingCollectionEnabled":
+		if e.ComplexityRoot.Query.BillingCollectionEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.BillingCollectionEnabled(childComplexity), true
+	case "Query.billingInvoice":
+		if e.ComplexityRoot.Query.BillingInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Query_billingInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BillingInvoice(childComplexity, args["id"].(int64)), true
+	case "Query.billingInvoicePage":
+		if e.ComplexityRoot.Query.BillingInvoicePage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_billingInvoicePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BillingInvoicePage(childComplexity, args["page"].(*int64), args["page_size"].(*int64)), true
+	case "Query.billingPlan":
+		if e.ComplexityRoot.Query.BillingPlan == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.BillingPlan(childComplexity), true
+	case "Query.billingPlans":
+		if e.ComplexityRoot.Query.BillingPlans == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.BillingPlans(childComplexity), true
+	case "Query.billingSubscription":
+		if e.ComplexityRoot.Query.BillingSubscription == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.BillingSubscription(childComplexity), true
 	case "Query.bundle":
 		if e.ComplexityRoot.Query.Bundle == nil {
 			break
@@ -7789,6 +8575,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAPIKeyInput,
 		ec.unmarshalInputAuditLogFilter,
+		ec.unmarshalInputBillingCardInput,
+		ec.unmarshalInputBillingPlanInput,
 		ec.unmarshalInputBulkAdplatformCategoryInput,
 		ec.unmarshalInputBundleInput,
 		ec.unmarshalInputBundleTierInput,
@@ -8364,6 +9152,289 @@ extend type Query {
     "Which entries; left out: all of them."
     filter: AuditLogFilter
   ): Int! @access(scope: "audit-logs:read", role: ADMIN)
+}
+`, BuiltIn: false},
+	{Name: "../schema/billing.graphqls", Input: `"""
+A plan of the platform: what a store pays each billing interval, and the
+fee the platform takes on each of its paid orders. Plans are the same for
+every store.
+"""
+type BillingPlan {
+  "The plan's id."
+  id: Int!
+  "Its identifier, e.g. basic, growth or pro."
+  key: String!
+  "Its name for people, e.g. Growth."
+  name: String!
+  "What it is for, in a sentence."
+  description: String!
+  "What it includes, one item each, for a plan chooser."
+  features: [String!]!
+  "The price of one billing interval, in minor units of currency."
+  price_cents: Int!
+  "ISO 4217 code of the price and fees, e.g. USD."
+  currency: String!
+  "How often it is billed: month or year."
+  billing_interval: String!
+  "The platform's fee on each paid order, in basis points of its total (200 = 2%)."
+  transaction_fee_bps: Int!
+  "The platform's fixed fee on each paid order, in minor units, added to the share."
+  transaction_fee_fixed_cents: Int!
+  "Days of trial a new store on the plan gets before its first charge; 0: none."
+  trial_days: Int!
+  "Whether a new store starts on this plan (exactly one plan is)."
+  is_default: Boolean!
+  "Its place in a plan chooser, cheapest first."
+  sort: Int!
+  "active (offered), or retired (kept for the stores on it, offered to no one new)."
+  status: String!
+}
+
+"""
+The store's subscription to a plan. Every store has one from its creation,
+on the default plan. Its price and fees are the plan's when it was chosen.
+"""
+type BillingSubscription {
+  "The subscription's id."
+  id: Int!
+  "The store's id."
+  store_id: Int!
+  "The BillingPlan it is on."
+  plan_id: Int!
+  "trialing (in its trial), active, past_due (an open invoice is past its due date) or canceled (ended at cancellation)."
+  status: String!
+  "The price of one billing interval, in minor units of currency."
+  price_cents: Int!
+  "ISO 4217 code of the price and fees."
+  currency: String!
+  "month or year."
+  billing_interval: String!
+  "The fee on each paid order, in basis points of its total."
+  transaction_fee_bps: Int!
+  "The fixed fee on each paid order, in minor units."
+  transaction_fee_fixed_cents: Int!
+  "When the current billing period began (for a canceled subscription: its last period)."
+  current_period_start: Time!
+  "When the current billing period ends: the next renewal, or the end of the subscription when cancel_at_period_end is true."
+  current_period_end: Time!
+  "true: the subscription ends at current_period_end (PUT /store/billing/cancel with false takes that back until then)."
+  cancel_at_period_end: Boolean!
+  "When its trial ends (or ended); null when it had none."
+  trial_ends_at: Time
+}
+
+"A saved card the platform charges: what the billing provider tells of it, never its number."
+type BillingCard {
+  "The card's id."
+  id: Int!
+  "The card network, as the provider names it: visa, mastercard, amex ..."
+  brand: String!
+  "The last four digits of its number."
+  last4: String!
+  "Expiry month, 1 to 12."
+  exp_month: Int!
+  "Expiry year, four digits."
+  exp_year: Int!
+  "Whether invoices are charged to this card; exactly one saved card is the default."
+  is_default: Boolean!
+}
+
+"An invoice of the platform to the store: a billing period's plan price and transaction fees."
+type BillingInvoice {
+  "The invoice's id."
+  id: Int!
+  "Its number, unique in the store, e.g. INV-000042-0007."
+  number: String!
+  "draft, open (issued, not yet paid), paid, void or uncollectible."
+  status: String!
+  "ISO 4217 code of its amounts."
+  currency: String!
+  "The sum of its lines, in minor units."
+  subtotal_cents: Int!
+  "What is due, in minor units."
+  total_cents: Int!
+  "What has been collected, in minor units."
+  amount_paid_cents: Int!
+  "How many times collection was attempted."
+  attempt_count: Int!
+  "The billing provider's id of the invoice; empty when it has none."
+  external_id: String!
+  "Why the last collection attempt failed; empty when none did."
+  last_error: String!
+  "A note to the store; empty when none."
+  note: String!
+  "How it was paid, e.g. visa •••• 4242; empty while unpaid."
+  paid_via: String!
+  "The start of the period it bills."
+  period_start: Time!
+  "The end of the period it bills."
+  period_end: Time!
+  "When it was issued."
+  issued_at: Time!
+  "When it is due; null when it is collected at once."
+  due_at: Time
+  "When it was paid; null while unpaid."
+  paid_at: Time
+  "The store's id."
+  store_id: Int!
+  "The store's handle."
+  store_handle: String
+  "The store's name."
+  store_name: String
+}
+
+"One thing an invoice bills."
+type BillingInvoiceLine {
+  "The line's id."
+  id: Int!
+  "subscription (the plan's price), transaction_fees (the period's paid orders) or adjustment (a credit or charge by hand)."
+  kind: String!
+  "What it is for, for people, e.g. Growth plan, Nov 1 - Dec 1."
+  description: String!
+  "How many units: 1 for the plan, the number of paid orders for fees."
+  quantity: Int!
+  "The amount of one unit, in minor units (for fees: their average, rounded)."
+  unit_amount_cents: Int!
+  "The line's amount, in minor units; negative for a credit."
+  amount_cents: Int!
+  "The start of the period the line covers; null when it covers none."
+  period_start: Time
+  "The end of the period the line covers; null when it covers none."
+  period_end: Time
+}
+
+"One attempt to collect an invoice from a card."
+type BillingCharge {
+  "The charge's id."
+  id: Int!
+  "What was asked of the card, in minor units."
+  amount_cents: Int!
+  "succeeded or failed."
+  status: String!
+  "The card's network; empty when no card was charged."
+  card_brand: String!
+  "The card's last four digits; empty when no card was charged."
+  card_last4: String!
+  "Why it failed, as the provider said; empty when it succeeded."
+  failure_message: String!
+  "The billing provider's id of the charge; empty when none."
+  external_id: String!
+  "When it was attempted."
+  created_at: Time!
+}
+
+"The transaction fees the current period has run up so far, to be billed on its invoice."
+type BillingAccrued {
+  "The start of the current period."
+  period_start: Time!
+  "The end of the current period."
+  period_end: Time!
+  "How many of the store's orders were paid in the period (a refund or cancellation later does not return the fee)."
+  orders: Int!
+  "The totals of those orders, in minor units."
+  gross_cents: Int!
+  "The fees: per order, transaction_fee_bps of its total (rounded half up) plus transaction_fee_fixed_cents."
+  fee_cents: Int!
+  "The subscription's rate the fees were computed with, in basis points."
+  transaction_fee_bps: Int!
+  "The subscription's fixed fee per order, in minor units."
+  transaction_fee_fixed_cents: Int!
+  "ISO 4217 code of the subscription; order totals are taken as they are."
+  currency: String!
+}
+
+"A page of the store's invoices, newest first, with the paging it was read with."
+type BillingInvoicePage {
+  "The invoices of the page."
+  invoices: [BillingInvoice!]!
+  "How many invoices the store has, whatever the page."
+  total: Int!
+  "The page number, from 1."
+  page: Int!
+  "How many invoices a page holds."
+  page_size: Int!
+}
+
+"An invoice with what it bills and the attempts to collect it."
+type BillingInvoiceDetail {
+  "The invoice."
+  invoice: BillingInvoice!
+  "What it bills, in order."
+  lines: [BillingInvoiceLine!]!
+  "The attempts to collect it, oldest first."
+  charges: [BillingCharge!]!
+}
+
+"What the browser needs to collect a card with the billing provider's own form (Stripe.js and the like), so that the card number never reaches this service."
+type BillingCardSetup {
+  "The setup intent's client secret, for the provider's form; it saves one card, once."
+  client_secret: String!
+  "The provider's publishable key, for its browser library."
+  publishable_key: String!
+}
+
+"A plan to move the store to."
+input BillingPlanInput {
+  "The BillingPlan's id; an active plan other than the current one."
+  plan_id: Int!
+}
+
+"A card the provider's form has saved."
+input BillingCardInput {
+  "The id of the setup intent that POST /store/billing/card/setup began and the provider's form completed (seti_...)."
+  setup_intent_id: String!
+}
+
+extend type Query {
+  "The store's subscription."
+  billingSubscription: BillingSubscription! @access(scope: "billing:read")
+  "The plan the store is on."
+  billingPlan: BillingPlan! @access(scope: "billing:read")
+  "The plans a store can choose, by sort."
+  billingPlans: [BillingPlan!]! @access(scope: "billing:read")
+  "The store's saved cards, the default first."
+  billingCards: [BillingCard!]! @access(scope: "billing:read")
+  "Whether invoices are charged automatically: a billing provider is configured and the store has a default card."
+  billingCollectionEnabled: Boolean! @access(scope: "billing:read")
+  "The transaction fees of the current period so far."
+  billingAccrued: BillingAccrued! @access(scope: "billing:read")
+  "A page of the store's invoices, newest first."
+  billingInvoicePage(
+    "The page, from 1; 1 when left out."
+    page: Int
+    "How many invoices a page holds: 50 when left out, at most 250."
+    page_size: Int
+  ): BillingInvoicePage! @access(scope: "billing:read")
+  "One invoice with its lines and charges."
+  billingInvoice(
+    "The invoice's id."
+    id: Int!
+  ): BillingInvoiceDetail! @access(scope: "billing:read")
+}
+
+extend type Mutation {
+  "Moves the store to another plan from now on; its price and fees apply from then. Refused to every key."
+  changeBillingPlan(
+    "The plan to move to."
+    input: BillingPlanInput!
+  ): BillingSubscription! @access(scope: "billing:write") @keysRefused
+  "Ends the subscription at the end of the current period, or takes that back. Refused to every key."
+  cancelBillingSubscription(
+    "true (when left out): end at the end of the current period; false: keep the subscription running."
+    cancel_at_period_end: Boolean
+  ): BillingSubscription! @access(scope: "billing:write") @keysRefused
+  "Begins saving a card: a setup intent at the billing provider, whose form collects the card. Refused to every key."
+  createBillingCardSetup: BillingCardSetup! @access(scope: "billing:write") @keysRefused
+  "Saves the card a completed setup intent holds, as the new default card. Refused to every key."
+  saveBillingCard(
+    "The completed setup intent."
+    input: BillingCardInput!
+  ): BillingCard! @access(scope: "billing:write") @keysRefused
+  "Deletes a saved card that is not the default; true when done. Refused to every key."
+  deleteBillingCard(
+    "The card's id."
+    id: Int!
+  ): Boolean! @access(scope: "billing:write") @keysRefused
 }
 `, BuiltIn: false},
 	{Name: "../schema/bundles.graphqls", Input: `"A volume bundle: buy more of the products it applies to, pay less per item."
@@ -11709,6 +12780,238 @@ func (ec *executionContext) childFields_AwaitingCapture(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type AwaitingCapture", field.Name)
 }
 
+func (ec *executionContext) childFields_BillingAccrued(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "period_start":
+		return ec.fieldContext_BillingAccrued_period_start(ctx, field)
+	case "period_end":
+		return ec.fieldContext_BillingAccrued_period_end(ctx, field)
+	case "orders":
+		return ec.fieldContext_BillingAccrued_orders(ctx, field)
+	case "gross_cents":
+		return ec.fieldContext_BillingAccrued_gross_cents(ctx, field)
+	case "fee_cents":
+		return ec.fieldContext_BillingAccrued_fee_cents(ctx, field)
+	case "transaction_fee_bps":
+		return ec.fieldContext_BillingAccrued_transaction_fee_bps(ctx, field)
+	case "transaction_fee_fixed_cents":
+		return ec.fieldContext_BillingAccrued_transaction_fee_fixed_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_BillingAccrued_currency(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingAccrued", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BillingCard_id(ctx, field)
+	case "brand":
+		return ec.fieldContext_BillingCard_brand(ctx, field)
+	case "last4":
+		return ec.fieldContext_BillingCard_last4(ctx, field)
+	case "exp_month":
+		return ec.fieldContext_BillingCard_exp_month(ctx, field)
+	case "exp_year":
+		return ec.fieldContext_BillingCard_exp_year(ctx, field)
+	case "is_default":
+		return ec.fieldContext_BillingCard_is_default(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingCard", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingCardSetup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "client_secret":
+		return ec.fieldContext_BillingCardSetup_client_secret(ctx, field)
+	case "publishable_key":
+		return ec.fieldContext_BillingCardSetup_publishable_key(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingCardSetup", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingCharge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BillingCharge_id(ctx, field)
+	case "amount_cents":
+		return ec.fieldContext_BillingCharge_amount_cents(ctx, field)
+	case "status":
+		return ec.fieldContext_BillingCharge_status(ctx, field)
+	case "card_brand":
+		return ec.fieldContext_BillingCharge_card_brand(ctx, field)
+	case "card_last4":
+		return ec.fieldContext_BillingCharge_card_last4(ctx, field)
+	case "failure_message":
+		return ec.fieldContext_BillingCharge_failure_message(ctx, field)
+	case "external_id":
+		return ec.fieldContext_BillingCharge_external_id(ctx, field)
+	case "created_at":
+		return ec.fieldContext_BillingCharge_created_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingCharge", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingInvoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BillingInvoice_id(ctx, field)
+	case "number":
+		return ec.fieldContext_BillingInvoice_number(ctx, field)
+	case "status":
+		return ec.fieldContext_BillingInvoice_status(ctx, field)
+	case "currency":
+		return ec.fieldContext_BillingInvoice_currency(ctx, field)
+	case "subtotal_cents":
+		return ec.fieldContext_BillingInvoice_subtotal_cents(ctx, field)
+	case "total_cents":
+		return ec.fieldContext_BillingInvoice_total_cents(ctx, field)
+	case "amount_paid_cents":
+		return ec.fieldContext_BillingInvoice_amount_paid_cents(ctx, field)
+	case "attempt_count":
+		return ec.fieldContext_BillingInvoice_attempt_count(ctx, field)
+	case "external_id":
+		return ec.fieldContext_BillingInvoice_external_id(ctx, field)
+	case "last_error":
+		return ec.fieldContext_BillingInvoice_last_error(ctx, field)
+	case "note":
+		return ec.fieldContext_BillingInvoice_note(ctx, field)
+	case "paid_via":
+		return ec.fieldContext_BillingInvoice_paid_via(ctx, field)
+	case "period_start":
+		return ec.fieldContext_BillingInvoice_period_start(ctx, field)
+	case "period_end":
+		return ec.fieldContext_BillingInvoice_period_end(ctx, field)
+	case "issued_at":
+		return ec.fieldContext_BillingInvoice_issued_at(ctx, field)
+	case "due_at":
+		return ec.fieldContext_BillingInvoice_due_at(ctx, field)
+	case "paid_at":
+		return ec.fieldContext_BillingInvoice_paid_at(ctx, field)
+	case "store_id":
+		return ec.fieldContext_BillingInvoice_store_id(ctx, field)
+	case "store_handle":
+		return ec.fieldContext_BillingInvoice_store_handle(ctx, field)
+	case "store_name":
+		return ec.fieldContext_BillingInvoice_store_name(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingInvoice", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingInvoiceDetail(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invoice":
+		return ec.fieldContext_BillingInvoiceDetail_invoice(ctx, field)
+	case "lines":
+		return ec.fieldContext_BillingInvoiceDetail_lines(ctx, field)
+	case "charges":
+		return ec.fieldContext_BillingInvoiceDetail_charges(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingInvoiceDetail", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingInvoiceLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BillingInvoiceLine_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_BillingInvoiceLine_kind(ctx, field)
+	case "description":
+		return ec.fieldContext_BillingInvoiceLine_description(ctx, field)
+	case "quantity":
+		return ec.fieldContext_BillingInvoiceLine_quantity(ctx, field)
+	case "unit_amount_cents":
+		return ec.fieldContext_BillingInvoiceLine_unit_amount_cents(ctx, field)
+	case "amount_cents":
+		return ec.fieldContext_BillingInvoiceLine_amount_cents(ctx, field)
+	case "period_start":
+		return ec.fieldContext_BillingInvoiceLine_period_start(ctx, field)
+	case "period_end":
+		return ec.fieldContext_BillingInvoiceLine_period_end(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingInvoiceLine", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingInvoicePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invoices":
+		return ec.fieldContext_BillingInvoicePage_invoices(ctx, field)
+	case "total":
+		return ec.fieldContext_BillingInvoicePage_total(ctx, field)
+	case "page":
+		return ec.fieldContext_BillingInvoicePage_page(ctx, field)
+	case "page_size":
+		return ec.fieldContext_BillingInvoicePage_page_size(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingInvoicePage", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingPlan(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BillingPlan_id(ctx, field)
+	case "key":
+		return ec.fieldContext_BillingPlan_key(ctx, field)
+	case "name":
+		return ec.fieldContext_BillingPlan_name(ctx, field)
+	case "description":
+		return ec.fieldContext_BillingPlan_description(ctx, field)
+	case "features":
+		return ec.fieldContext_BillingPlan_features(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_BillingPlan_price_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_BillingPlan_currency(ctx, field)
+	case "billing_interval":
+		return ec.fieldContext_BillingPlan_billing_interval(ctx, field)
+	case "transaction_fee_bps":
+		return ec.fieldContext_BillingPlan_transaction_fee_bps(ctx, field)
+	case "transaction_fee_fixed_cents":
+		return ec.fieldContext_BillingPlan_transaction_fee_fixed_cents(ctx, field)
+	case "trial_days":
+		return ec.fieldContext_BillingPlan_trial_days(ctx, field)
+	case "is_default":
+		return ec.fieldContext_BillingPlan_is_default(ctx, field)
+	case "sort":
+		return ec.fieldContext_BillingPlan_sort(ctx, field)
+	case "status":
+		return ec.fieldContext_BillingPlan_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingPlan", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingSubscription(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BillingSubscription_id(ctx, field)
+	case "store_id":
+		return ec.fieldContext_BillingSubscription_store_id(ctx, field)
+	case "plan_id":
+		return ec.fieldContext_BillingSubscription_plan_id(ctx, field)
+	case "status":
+		return ec.fieldContext_BillingSubscription_status(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_BillingSubscription_price_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_BillingSubscription_currency(ctx, field)
+	case "billing_interval":
+		return ec.fieldContext_BillingSubscription_billing_interval(ctx, field)
+	case "transaction_fee_bps":
+		return ec.fieldContext_BillingSubscription_transaction_fee_bps(ctx, field)
+	case "transaction_fee_fixed_cents":
+		return ec.fieldContext_BillingSubscription_transaction_fee_fixed_cents(ctx, field)
+	case "current_period_start":
+		return ec.fieldContext_BillingSubscription_current_period_start(ctx, field)
+	case "current_period_end":
+		return ec.fieldContext_BillingSubscription_current_period_end(ctx, field)
+	case "cancel_at_period_end":
+		return ec.fieldContext_BillingSubscription_cancel_at_period_end(ctx, field)
+	case "trial_ends_at":
+		return ec.fieldContext_BillingSubscription_trial_ends_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingSubscription", field.Name)
+}
+
 func (ec *executionContext) childFields_BulkResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "ids":
@@ -13871,6 +15174,20 @@ func (ec *executionContext) field_Mutation_bulkUpdateReviews_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelBillingSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "cancel_at_period_end",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cancel_at_period_end"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelFulfillment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13904,6 +15221,20 @@ func (ec *executionContext) field_Mutation_cancelOrder_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_changeBillingPlan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (BillingPlanInput, error) {
+			return ec.unmarshalNBillingPlanInput2storeadminᚋgraphᚐBillingPlanInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -14088,6 +15419,20 @@ func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteBillingCard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -14536,6 +15881,20 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_saveBillingCard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (BillingCardInput, error) {
+			return ec.unmarshalNBillingCardInput2storeadminᚋgraphᚐBillingCardInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -15206,6 +16565,42 @@ func (ec *executionContext) field_Query_awaitingCapture_args(ctx context.Context
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_billingInvoicePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page_size",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page_size"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_billingInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -16838,6 +18233,697 @@ func (ec *executionContext) _AwaitingCapture_currency(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_AwaitingCapture_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AwaitingCapture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingAccrued_period_start(ctx context.Context, field graphql.CollectedField, obj *models.BillingAccrued) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.PeriodStart)
+}
+func (ec *executionContext) fieldContext_BillingAccrued_period_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingAccrued", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingAccrued_period_end(ctx context.Context, field graphql.CollectedField, obj *models.BillingAccrued) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.PeriodEnd)
+}
+func (ec *executionContext) fieldContext_BillingAccrued_period_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingAccrued", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingAccrued_orders(ctx context.Context, field graphql.CollectedField, obj *models.BillingAccrued) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Orders)
+}
+func (ec *executionContext) fieldContext_BillingAccrued_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingAccrued", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingAccrued_gross_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingAccrued) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.GrossCents)
+}
+func (ec *executionContext) fieldContext_BillingAccrued_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingAccrued", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingAccrued_fee_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingAccrued) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.FeeCents)
+}
+func (ec *executionContext) fieldContext_BillingAccrued_fee_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingAccrued", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingAccrued_transaction_fee_bps(ctx context.Context, field graphql.CollectedField, obj *models.BillingAccrued) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TransactionFeeBps)
+}
+func (ec *executionContext) fieldContext_BillingAccrued_transaction_fee_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingAccrued", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingAccrued_transaction_fee_fixed_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingAccrued) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TransactionFeeFixedCents)
+}
+func (ec *executionContext) fieldContext_BillingAccrued_transaction_fee_fixed_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingAccrued", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingAccrued_currency(ctx context.Context, field graphql.CollectedField, obj *models.BillingAccrued) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_BillingAccrued_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingAccrued", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCard_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingCard) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_BillingCard_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCard", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCard_brand(ctx context.Context, field graphql.CollectedField, obj *models.BillingCard) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Brand)
+}
+func (ec *executionContext) fieldContext_BillingCard_brand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCard_last4(ctx context.Context, field graphql.CollectedField, obj *models.BillingCard) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Last4)
+}
+func (ec *executionContext) fieldContext_BillingCard_last4(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCard_exp_month(ctx context.Context, field graphql.CollectedField, obj *models.BillingCard) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ExpMonth)
+}
+func (ec *executionContext) fieldContext_BillingCard_exp_month(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCard", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCard_exp_year(ctx context.Context, field graphql.CollectedField, obj *models.BillingCard) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ExpYear)
+}
+func (ec *executionContext) fieldContext_BillingCard_exp_year(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCard", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCard_is_default(ctx context.Context, field graphql.CollectedField, obj *models.BillingCard) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsDefault)
+}
+func (ec *executionContext) fieldContext_BillingCard_is_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCard", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCardSetup_client_secret(ctx context.Context, field graphql.CollectedField, obj *BillingCardSetup) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ClientSecret)
+}
+func (ec *executionContext) fieldContext_BillingCardSetup_client_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCardSetup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCardSetup_publishable_key(ctx context.Context, field graphql.CollectedField, obj *BillingCardSetup) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.PublishableKey)
+}
+func (ec *executionContext) fieldContext_BillingCardSetup_publishable_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCardSetup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCharge_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingCharge) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_BillingCharge_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCharge", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCharge_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingCharge) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AmountCents)
+}
+func (ec *executionContext) fieldContext_BillingCharge_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCharge", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCharge_status(ctx context.Context, field graphql.CollectedField, obj *models.BillingCharge) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_BillingCharge_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCharge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCharge_card_brand(ctx context.Context, field graphql.CollectedField, obj *models.BillingCharge) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.CardBrand)
+}
+func (ec *executionContext) fieldContext_BillingCharge_card_brand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCharge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCharge_card_last4(ctx context.Context, field graphql.CollectedField, obj *models.BillingCharge) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.CardLast4)
+}
+func (ec *executionContext) fieldContext_BillingCharge_card_last4(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCharge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCharge_failure_message(ctx context.Context, field graphql.CollectedField, obj *models.BillingCharge) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.FailureMessage)
+}
+func (ec *executionContext) fieldContext_BillingCharge_failure_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCharge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCharge_external_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingCharge) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ExternalID)
+}
+func (ec *executionContext) fieldContext_BillingCharge_external_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCharge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingCharge_created_at(ctx context.Context, field graphql.CollectedField, obj *models.BillingCharge) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_BillingCharge_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingCharge", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_number(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Number)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_status(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_currency(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SubtotalCents)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TotalCents)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_amount_paid_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AmountPaidCents)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_amount_paid_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_attempt_count(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AttemptCount)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_attempt_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_external_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ExternalID)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_external_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_last_error(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.LastError)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_last_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_note(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Note)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_paid_via(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.PaidVia)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_paid_via(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_period_start(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.PeriodStart)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_period_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_period_end(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.PeriodEnd)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_period_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_issued_at(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.IssuedAt)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_issued_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_due_at(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.DueAt)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_due_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_paid_at(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.PaidAt)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_paid_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_store_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.StoreID)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_store_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_store_handle(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.StoreHandle)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_store_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoice_store_name(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoice) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.StoreName)
+}
+func (ec *executionContext) fieldContext_BillingInvoice_store_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoiceDetail_invoice(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceDetail) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "BillingInvoiceDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.BillingInvoice, error) {
+		return obj.Invoice, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBillingInvoice2ᚖstoreadminᚋmodelsᚐBillingInvoice(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceDetail_invoice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BillingInvoiceDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BillingInvoiceDetail_lines(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceDetail) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "BillingInvoiceDetail",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.BillingInvoiceLine, error) {
+		return ec.Resolvers.BillingInvoiceDetail().Lines(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBillingInvoiceLine2ᚕstoreadminᚋmodelsᚐBillingInvoiceLineᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceDetail_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BillingInvoiceDetail",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BillingInvoiceDetail_charges(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceDetail) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "BillingInvoiceDetail",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.BillingCharge, error) {
+		return ec.Resolvers.BillingInvoiceDetail().Charges(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBillingCharge2ᚕstoreadminᚋmodelsᚐBillingChargeᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceDetail_charges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BillingInvoiceDetail",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BillingInvoiceLine_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceLine_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoiceLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoiceLine_kind(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Kind)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceLine_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoiceLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoiceLine_description(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Description)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceLine_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoiceLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoiceLine_quantity(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Quantity)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoiceLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoiceLine_unit_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UnitAmountCents)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceLine_unit_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoiceLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoiceLine_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AmountCents)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceLine_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoiceLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoiceLine_period_start(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceLine) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.PeriodStart)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceLine_period_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoiceLine", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoiceLine_period_end(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoiceLine) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.PeriodEnd)
+}
+func (ec *executionContext) fieldContext_BillingInvoiceLine_period_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoiceLine", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoicePage_invoices(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoicePage) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "BillingInvoicePage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.BillingInvoice, error) {
+		return ec.Resolvers.BillingInvoicePage().Invoices(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBillingInvoice2ᚕstoreadminᚋmodelsᚐBillingInvoiceᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_BillingInvoicePage_invoices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BillingInvoicePage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BillingInvoicePage_total(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoicePage) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "BillingInvoicePage", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.BillingInvoicePage().Total(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_BillingInvoicePage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoicePage", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoicePage_page(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoicePage) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Page)
+}
+func (ec *executionContext) fieldContext_BillingInvoicePage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoicePage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingInvoicePage_page_size(ctx context.Context, field graphql.CollectedField, obj *models.BillingInvoicePage) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PageSize)
+}
+func (ec *executionContext) fieldContext_BillingInvoicePage_page_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingInvoicePage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_BillingPlan_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_key(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_BillingPlan_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_name(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_BillingPlan_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_description(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Description)
+}
+func (ec *executionContext) fieldContext_BillingPlan_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_features(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.StringsAt(&obj.Features)
+}
+func (ec *executionContext) fieldContext_BillingPlan_features(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PriceCents)
+}
+func (ec *executionContext) fieldContext_BillingPlan_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_currency(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_BillingPlan_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_billing_interval(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.BillingInterval)
+}
+func (ec *executionContext) fieldContext_BillingPlan_billing_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_transaction_fee_bps(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TransactionFeeBps)
+}
+func (ec *executionContext) fieldContext_BillingPlan_transaction_fee_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_transaction_fee_fixed_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TransactionFeeFixedCents)
+}
+func (ec *executionContext) fieldContext_BillingPlan_transaction_fee_fixed_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_trial_days(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TrialDays)
+}
+func (ec *executionContext) fieldContext_BillingPlan_trial_days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_is_default(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsDefault)
+}
+func (ec *executionContext) fieldContext_BillingPlan_is_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_sort(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sort)
+}
+func (ec *executionContext) fieldContext_BillingPlan_sort(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingPlan_status(ctx context.Context, field graphql.CollectedField, obj *models.BillingPlan) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_BillingPlan_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingPlan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_store_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.StoreID)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_store_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_plan_id(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PlanID)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_plan_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_status(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PriceCents)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_currency(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_billing_interval(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.BillingInterval)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_billing_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_transaction_fee_bps(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TransactionFeeBps)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_transaction_fee_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_transaction_fee_fixed_cents(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TransactionFeeFixedCents)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_transaction_fee_fixed_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_current_period_start(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CurrentPeriodStart)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_current_period_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_current_period_end(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CurrentPeriodEnd)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_current_period_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_cancel_at_period_end(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.CancelAtPeriodEnd)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_cancel_at_period_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_trial_ends_at(ctx context.Context, field graphql.CollectedField, obj *models.BillingSubscription) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.TrialEndsAt)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_trial_ends_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _BulkResult_ids(ctx context.Context, field graphql.CollectedField, obj *BulkResult) (ret graphql.Marshaler) {
@@ -20299,6 +22385,327 @@ func (ec *executionContext) fieldContext_Mutation_disconnectMcpKey(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_disconnectMcpKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_changeBillingPlan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_changeBillingPlan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ChangeBillingPlan(ctx, fc.Args["input"].(BillingPlanInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:write")
+				if err != nil {
+					var zeroVal *models.BillingSubscription
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BillingSubscription
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *models.BillingSubscription
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.BillingSubscription) graphql.Marshaler {
+			return ec.marshalNBillingSubscription2ᚖstoreadminᚋmodelsᚐBillingSubscription(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_changeBillingPlan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_changeBillingPlan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelBillingSubscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelBillingSubscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelBillingSubscription(ctx, fc.Args["cancel_at_period_end"].(*bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:write")
+				if err != nil {
+					var zeroVal *models.BillingSubscription
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BillingSubscription
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *models.BillingSubscription
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.BillingSubscription) graphql.Marshaler {
+			return ec.marshalNBillingSubscription2ᚖstoreadminᚋmodelsᚐBillingSubscription(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelBillingSubscription(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelBillingSubscription_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createBillingCardSetup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createBillingCardSetup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().CreateBillingCardSetup(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:write")
+				if err != nil {
+					var zeroVal *BillingCardSetup
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *BillingCardSetup
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *BillingCardSetup
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *BillingCardSetup) graphql.Marshaler {
+			return ec.marshalNBillingCardSetup2ᚖstoreadminᚋgraphᚐBillingCardSetup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createBillingCardSetup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_saveBillingCard(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_saveBillingCard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SaveBillingCard(ctx, fc.Args["input"].(BillingCardInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:write")
+				if err != nil {
+					var zeroVal *models.BillingCard
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BillingCard
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal *models.BillingCard
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.BillingCard) graphql.Marshaler {
+			return ec.marshalNBillingCard2ᚖstoreadminᚋmodelsᚐBillingCard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_saveBillingCard(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_saveBillingCard_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteBillingCard(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteBillingCard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteBillingCard(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				if ec.Directives.KeysRefused == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive keysRefused is not implemented")
+				}
+				return ec.Directives.KeysRefused(ctx, nil, directive1)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteBillingCard(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteBillingCard_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27165,6 +29572,400 @@ func (ec *executionContext) fieldContext_Query_auditLogsCount(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_auditLogsCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_billingSubscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billingSubscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().BillingSubscription(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:read")
+				if err != nil {
+					var zeroVal *models.BillingSubscription
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BillingSubscription
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.BillingSubscription) graphql.Marshaler {
+			return ec.marshalNBillingSubscription2ᚖstoreadminᚋmodelsᚐBillingSubscription(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billingSubscription(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_billingPlan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billingPlan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().BillingPlan(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:read")
+				if err != nil {
+					var zeroVal *models.BillingPlan
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BillingPlan
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.BillingPlan) graphql.Marshaler {
+			return ec.marshalNBillingPlan2ᚖstoreadminᚋmodelsᚐBillingPlan(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billingPlan(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_billingPlans(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billingPlans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().BillingPlans(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:read")
+				if err != nil {
+					var zeroVal []models.BillingPlan
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.BillingPlan
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.BillingPlan) graphql.Marshaler {
+			return ec.marshalNBillingPlan2ᚕstoreadminᚋmodelsᚐBillingPlanᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billingPlans(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_billingCards(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billingCards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().BillingCards(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:read")
+				if err != nil {
+					var zeroVal []models.BillingCard
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.BillingCard
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.BillingCard) graphql.Marshaler {
+			return ec.marshalNBillingCard2ᚕstoreadminᚋmodelsᚐBillingCardᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billingCards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_billingCollectionEnabled(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billingCollectionEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().BillingCollectionEnabled(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:read")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billingCollectionEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Query_billingAccrued(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billingAccrued(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().BillingAccrued(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:read")
+				if err != nil {
+					var zeroVal *models.BillingAccrued
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BillingAccrued
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.BillingAccrued) graphql.Marshaler {
+			return ec.marshalNBillingAccrued2ᚖstoreadminᚋmodelsᚐBillingAccrued(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billingAccrued(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_billingInvoicePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billingInvoicePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BillingInvoicePage(ctx, fc.Args["page"].(*int64), fc.Args["page_size"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:read")
+				if err != nil {
+					var zeroVal *models.BillingInvoicePage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BillingInvoicePage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.BillingInvoicePage) graphql.Marshaler {
+			return ec.marshalNBillingInvoicePage2ᚖstoreadminᚋmodelsᚐBillingInvoicePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billingInvoicePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_billingInvoicePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_billingInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billingInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BillingInvoice(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "billing:read")
+				if err != nil {
+					var zeroVal *models.BillingInvoiceDetail
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.BillingInvoiceDetail
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.BillingInvoiceDetail) graphql.Marshaler {
+			return ec.marshalNBillingInvoiceDetail2ᚖstoreadminᚋmodelsᚐBillingInvoiceDetail(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billingInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_billingInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -34206,6 +37007,66 @@ func (ec *executionContext) unmarshalInputAuditLogFilter(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputBillingCardInput(ctx context.Context, obj any) (BillingCardInput, error) {
+	var it BillingCardInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"setup_intent_id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "setup_intent_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("setup_intent_id"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SetupIntentID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputBillingPlanInput(ctx context.Context, obj any) (BillingPlanInput, error) {
+	var it BillingPlanInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"plan_id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "plan_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("plan_id"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputBulkAdplatformCategoryInput(ctx context.Context, obj any) (BulkAdplatformCategoryInput, error) {
 	var it BulkAdplatformCategoryInput
 	if obj == nil {
@@ -37310,6 +40171,930 @@ func (ec *executionContext) _AwaitingCapture(ctx context.Context, sel ast.Select
 		case "currency":
 			out.Values[i] = ec._AwaitingCapture_currency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingAccruedImplementors = []string{"BillingAccrued"}
+
+func (ec *executionContext) _BillingAccrued(ctx context.Context, sel ast.SelectionSet, obj *models.BillingAccrued) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingAccruedImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingAccrued")
+		case "period_start":
+			out.Values[i] = ec._BillingAccrued_period_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period_end":
+			out.Values[i] = ec._BillingAccrued_period_end(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._BillingAccrued_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gross_cents":
+			out.Values[i] = ec._BillingAccrued_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fee_cents":
+			out.Values[i] = ec._BillingAccrued_fee_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transaction_fee_bps":
+			out.Values[i] = ec._BillingAccrued_transaction_fee_bps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transaction_fee_fixed_cents":
+			out.Values[i] = ec._BillingAccrued_transaction_fee_fixed_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._BillingAccrued_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingCardImplementors = []string{"BillingCard"}
+
+func (ec *executionContext) _BillingCard(ctx context.Context, sel ast.SelectionSet, obj *models.BillingCard) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingCardImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingCard")
+		case "id":
+			out.Values[i] = ec._BillingCard_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "brand":
+			out.Values[i] = ec._BillingCard_brand(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last4":
+			out.Values[i] = ec._BillingCard_last4(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exp_month":
+			out.Values[i] = ec._BillingCard_exp_month(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exp_year":
+			out.Values[i] = ec._BillingCard_exp_year(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "is_default":
+			out.Values[i] = ec._BillingCard_is_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingCardSetupImplementors = []string{"BillingCardSetup"}
+
+func (ec *executionContext) _BillingCardSetup(ctx context.Context, sel ast.SelectionSet, obj *BillingCardSetup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingCardSetupImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingCardSetup")
+		case "client_secret":
+			out.Values[i] = ec._BillingCardSetup_client_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishable_key":
+			out.Values[i] = ec._BillingCardSetup_publishable_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingChargeImplementors = []string{"BillingCharge"}
+
+func (ec *executionContext) _BillingCharge(ctx context.Context, sel ast.SelectionSet, obj *models.BillingCharge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingChargeImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingCharge")
+		case "id":
+			out.Values[i] = ec._BillingCharge_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount_cents":
+			out.Values[i] = ec._BillingCharge_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._BillingCharge_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "card_brand":
+			out.Values[i] = ec._BillingCharge_card_brand(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "card_last4":
+			out.Values[i] = ec._BillingCharge_card_last4(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failure_message":
+			out.Values[i] = ec._BillingCharge_failure_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "external_id":
+			out.Values[i] = ec._BillingCharge_external_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "created_at":
+			out.Values[i] = ec._BillingCharge_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingInvoiceImplementors = []string{"BillingInvoice"}
+
+func (ec *executionContext) _BillingInvoice(ctx context.Context, sel ast.SelectionSet, obj *models.BillingInvoice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingInvoiceImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingInvoice")
+		case "id":
+			out.Values[i] = ec._BillingInvoice_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._BillingInvoice_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._BillingInvoice_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._BillingInvoice_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subtotal_cents":
+			out.Values[i] = ec._BillingInvoice_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total_cents":
+			out.Values[i] = ec._BillingInvoice_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount_paid_cents":
+			out.Values[i] = ec._BillingInvoice_amount_paid_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempt_count":
+			out.Values[i] = ec._BillingInvoice_attempt_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "external_id":
+			out.Values[i] = ec._BillingInvoice_external_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last_error":
+			out.Values[i] = ec._BillingInvoice_last_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._BillingInvoice_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paid_via":
+			out.Values[i] = ec._BillingInvoice_paid_via(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period_start":
+			out.Values[i] = ec._BillingInvoice_period_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period_end":
+			out.Values[i] = ec._BillingInvoice_period_end(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issued_at":
+			out.Values[i] = ec._BillingInvoice_issued_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "due_at":
+			out.Values[i] = ec._BillingInvoice_due_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paid_at":
+			out.Values[i] = ec._BillingInvoice_paid_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "store_id":
+			out.Values[i] = ec._BillingInvoice_store_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "store_handle":
+			out.Values[i] = ec._BillingInvoice_store_handle(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "store_name":
+			out.Values[i] = ec._BillingInvoice_store_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingInvoiceDetailImplementors = []string{"BillingInvoiceDetail"}
+
+func (ec *executionContext) _BillingInvoiceDetail(ctx context.Context, sel ast.SelectionSet, obj *models.BillingInvoiceDetail) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingInvoiceDetailImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingInvoiceDetail")
+		case "invoice":
+			out.Values[i] = ec._BillingInvoiceDetail_invoice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lines":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._BillingInvoiceDetail_lines(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "charges":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._BillingInvoiceDetail_charges(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingInvoiceLineImplementors = []string{"BillingInvoiceLine"}
+
+func (ec *executionContext) _BillingInvoiceLine(ctx context.Context, sel ast.SelectionSet, obj *models.BillingInvoiceLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingInvoiceLineImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingInvoiceLine")
+		case "id":
+			out.Values[i] = ec._BillingInvoiceLine_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._BillingInvoiceLine_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._BillingInvoiceLine_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._BillingInvoiceLine_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unit_amount_cents":
+			out.Values[i] = ec._BillingInvoiceLine_unit_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount_cents":
+			out.Values[i] = ec._BillingInvoiceLine_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period_start":
+			out.Values[i] = ec._BillingInvoiceLine_period_start(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "period_end":
+			out.Values[i] = ec._BillingInvoiceLine_period_end(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingInvoicePageImplementors = []string{"BillingInvoicePage"}
+
+func (ec *executionContext) _BillingInvoicePage(ctx context.Context, sel ast.SelectionSet, obj *models.BillingInvoicePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingInvoicePageImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingInvoicePage")
+		case "invoices":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._BillingInvoicePage_invoices(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "total":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._BillingInvoicePage_total(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "page":
+			out.Values[i] = ec._BillingInvoicePage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page_size":
+			out.Values[i] = ec._BillingInvoicePage_page_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingPlanImplementors = []string{"BillingPlan"}
+
+func (ec *executionContext) _BillingPlan(ctx context.Context, sel ast.SelectionSet, obj *models.BillingPlan) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingPlanImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingPlan")
+		case "id":
+			out.Values[i] = ec._BillingPlan_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._BillingPlan_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._BillingPlan_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._BillingPlan_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "features":
+			out.Values[i] = ec._BillingPlan_features(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price_cents":
+			out.Values[i] = ec._BillingPlan_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._BillingPlan_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "billing_interval":
+			out.Values[i] = ec._BillingPlan_billing_interval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transaction_fee_bps":
+			out.Values[i] = ec._BillingPlan_transaction_fee_bps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transaction_fee_fixed_cents":
+			out.Values[i] = ec._BillingPlan_transaction_fee_fixed_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "trial_days":
+			out.Values[i] = ec._BillingPlan_trial_days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "is_default":
+			out.Values[i] = ec._BillingPlan_is_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sort":
+			out.Values[i] = ec._BillingPlan_sort(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._BillingPlan_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var billingSubscriptionImplementors = []string{"BillingSubscription"}
+
+func (ec *executionContext) _BillingSubscription(ctx context.Context, sel ast.SelectionSet, obj *models.BillingSubscription) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingSubscriptionImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingSubscription")
+		case "id":
+			out.Values[i] = ec._BillingSubscription_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "store_id":
+			out.Values[i] = ec._BillingSubscription_store_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "plan_id":
+			out.Values[i] = ec._BillingSubscription_plan_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._BillingSubscription_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price_cents":
+			out.Values[i] = ec._BillingSubscription_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._BillingSubscription_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "billing_interval":
+			out.Values[i] = ec._BillingSubscription_billing_interval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transaction_fee_bps":
+			out.Values[i] = ec._BillingSubscription_transaction_fee_bps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transaction_fee_fixed_cents":
+			out.Values[i] = ec._BillingSubscription_transaction_fee_fixed_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "current_period_start":
+			out.Values[i] = ec._BillingSubscription_current_period_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "current_period_end":
+			out.Values[i] = ec._BillingSubscription_current_period_end(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancel_at_period_end":
+			out.Values[i] = ec._BillingSubscription_cancel_at_period_end(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "trial_ends_at":
+			out.Values[i] = ec._BillingSubscription_trial_ends_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -41258,6 +45043,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "changeBillingPlan":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_changeBillingPlan(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelBillingSubscription":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelBillingSubscription(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createBillingCardSetup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createBillingCardSetup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "saveBillingCard":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_saveBillingCard(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteBillingCard":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteBillingCard(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createBundle":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createBundle(ctx, field)
@@ -44092,6 +47912,182 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_auditLogsCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "billingSubscription":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_billingSubscription(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "billingPlan":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_billingPlan(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "billingPlans":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_billingPlans(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "billingCards":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_billingCards(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "billingCollectionEnabled":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_billingCollectionEnabled(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "billingAccrued":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_billingAccrued(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "billingInvoicePage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_billingInvoicePage(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "billingInvoice":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_billingInvoice(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -48364,6 +52360,196 @@ func (ec *executionContext) marshalNAwaitingCapture2ᚖstoreadminᚋmodelsᚐAwa
 		return graphql.Null
 	}
 	return ec._AwaitingCapture(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBillingAccrued2ᚖstoreadminᚋmodelsᚐBillingAccrued(ctx context.Context, sel ast.SelectionSet, v *models.BillingAccrued) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingAccrued(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBillingCard2storeadminᚋmodelsᚐBillingCard(ctx context.Context, sel ast.SelectionSet, v models.BillingCard) graphql.Marshaler {
+	return ec._BillingCard(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBillingCard2ᚕstoreadminᚋmodelsᚐBillingCardᚄ(ctx context.Context, sel ast.SelectionSet, v []models.BillingCard) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._BillingCard(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBillingCard2ᚖstoreadminᚋmodelsᚐBillingCard(ctx context.Context, sel ast.SelectionSet, v *models.BillingCard) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingCard(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNBillingCardInput2storeadminᚋgraphᚐBillingCardInput(ctx context.Context, v any) (BillingCardInput, error) {
+	res, err := ec.unmarshalInputBillingCardInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBillingCardSetup2ᚖstoreadminᚋgraphᚐBillingCardSetup(ctx context.Context, sel ast.SelectionSet, v *BillingCardSetup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingCardSetup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBillingCharge2storeadminᚋmodelsᚐBillingCharge(ctx context.Context, sel ast.SelectionSet, v models.BillingCharge) graphql.Marshaler {
+	return ec._BillingCharge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBillingCharge2ᚕstoreadminᚋmodelsᚐBillingChargeᚄ(ctx context.Context, sel ast.SelectionSet, v []models.BillingCharge) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._BillingCharge(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBillingInvoice2storeadminᚋmodelsᚐBillingInvoice(ctx context.Context, sel ast.SelectionSet, v models.BillingInvoice) graphql.Marshaler {
+	return ec._BillingInvoice(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBillingInvoice2ᚕstoreadminᚋmodelsᚐBillingInvoiceᚄ(ctx context.Context, sel ast.SelectionSet, v []models.BillingInvoice) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._BillingInvoice(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBillingInvoice2ᚖstoreadminᚋmodelsᚐBillingInvoice(ctx context.Context, sel ast.SelectionSet, v *models.BillingInvoice) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingInvoice(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBillingInvoiceDetail2ᚖstoreadminᚋmodelsᚐBillingInvoiceDetail(ctx context.Context, sel ast.SelectionSet, v *models.BillingInvoiceDetail) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingInvoiceDetail(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBillingInvoiceLine2storeadminᚋmodelsᚐBillingInvoiceLine(ctx context.Context, sel ast.SelectionSet, v models.BillingInvoiceLine) graphql.Marshaler {
+	return ec._BillingInvoiceLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBillingInvoiceLine2ᚕstoreadminᚋmodelsᚐBillingInvoiceLineᚄ(ctx context.Context, sel ast.SelectionSet, v []models.BillingInvoiceLine) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._BillingInvoiceLine(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBillingInvoicePage2ᚖstoreadminᚋmodelsᚐBillingInvoicePage(ctx context.Context, sel ast.SelectionSet, v *models.BillingInvoicePage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingInvoicePage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBillingPlan2storeadminᚋmodelsᚐBillingPlan(ctx context.Context, sel ast.SelectionSet, v models.BillingPlan) graphql.Marshaler {
+	return ec._BillingPlan(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBillingPlan2ᚕstoreadminᚋmodelsᚐBillingPlanᚄ(ctx context.Context, sel ast.SelectionSet, v []models.BillingPlan) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._BillingPlan(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBillingPlan2ᚖstoreadminᚋmodelsᚐBillingPlan(ctx context.Context, sel ast.SelectionSet, v *models.BillingPlan) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingPlan(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNBillingPlanInput2storeadminᚋgraphᚐBillingPlanInput(ctx context.Context, v any) (BillingPlanInput, error) {
+	res, err := ec.unmarshalInputBillingPlanInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBillingSubscription2ᚖstoreadminᚋmodelsᚐBillingSubscription(ctx context.Context, sel ast.SelectionSet, v *models.BillingSubscription) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingSubscription(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {

@@ -23,6 +23,26 @@ type APIKeyInput struct {
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
+// A card the provider's form has saved.
+type BillingCardInput struct {
+	// The id of the setup intent that POST /store/billing/card/setup began and the provider's form completed (seti_...).
+	SetupIntentID string `json:"setup_intent_id"`
+}
+
+// What the browser needs to collect a card with the billing provider's own form (Stripe.js and the like), so that the card number never reaches this service.
+type BillingCardSetup struct {
+	// The setup intent's client secret, for the provider's form; it saves one card, once.
+	ClientSecret string `json:"client_secret"`
+	// The provider's publishable key, for its browser library.
+	PublishableKey string `json:"publishable_key"`
+}
+
+// A plan to move the store to.
+type BillingPlanInput struct {
+	// The BillingPlan's id; an active plan other than the current one.
+	PlanID int64 `json:"plan_id"`
+}
+
 // Sets one ad-platform category on many products.
 type BulkAdplatformCategoryInput struct {
 	// The products to change; ids of no product of the store are ignored.

@@ -61,6 +61,33 @@ func NewPaging(limit, offset *int64) (Paging, error) {
 	return p, nil
 }
 
+// MaxPageNumber bounds the page number of a list paged by number.
+const MaxPageNumber = 1_000_000
+
+// NewPageNumber checks the page number (from 1) and page size a client
+// sent to a list that the spec pages by number (billing invoices), and
+// makes them the Paging of every list: page_size is the limit, with its
+// default and maximum, and the pages before are the offset.
+func NewPageNumber(page, pageSize *int64) (Paging, error) {
+	p := Paging{Limit: DefaultLimit}
+	if pageSize != nil {
+		if *pageSize < 1 || *pageSize > MaxLimit {
+			return p, apperr.InvalidField("page_size", "must be between 1 and %d", MaxLimit)
+		}
+		p.Limit = *pageSize
+	}
+	if page != nil {
+		if *page < 1 || *page > MaxPageNumber {
+			return p, apperr.InvalidField("page", "must be between 1 and %d", MaxPageNumber)
+		}
+		p.Offset = (*page - 1) * p.Limit
+	}
+	return p, nil
+}
+
+// PageNumber is the page number (from 1) of a Paging NewPageNumber made.
+func (p Paging) PageNumber() int64 { return p.Offset/p.Limit + 1 }
+
 // After is p starting after cursor, when the client sent one. A cursor is
 // a position, which an offset would move, so the two are not combined.
 func (p Paging) After(cursor *string) (Paging, error) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/billing"
 	"storeadmin/internal/domains"
 	"storeadmin/internal/events"
 	"storeadmin/internal/media"
@@ -45,6 +46,9 @@ type Resolver struct {
 	// Domains checks custom domains: the hostnames a store may add, the
 	// DNS records they need, and looking those up (verifyDomain).
 	Domains *domains.Service
+	// Billing is the billing provider that saves the cards stores pay
+	// their plan with; nil: billing is not configured.
+	Billing *billing.Provider
 	// Events records the events of changes, in their transactions, for
 	// delivery to webhook subscribers.
 	Events *events.Engine

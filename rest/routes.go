@@ -134,6 +134,16 @@ var Routes = []Route{
 	{http.MethodDelete, "/store/domains/{id}", "DeleteDomain", 0, Bare},
 	{http.MethodPost, "/store/domains/{id}/primary", "SetPrimaryDomain", 0, Bare},
 	{http.MethodPost, "/store/domains/{id}/verify", "VerifyDomain", 0, Fields},
+	// Plan and billing
+	{http.MethodGet, "/store/billing", "GetBilling", 0, Fields},
+	{http.MethodPut, "/store/billing/cancel", "CancelBillingSubscription", 0, Fields},
+	{http.MethodPost, "/store/billing/card", "SaveBillingCard", 0, Fields},
+	{http.MethodPost, "/store/billing/card/setup", "CreateBillingCardSetup", 0, Spread},
+	{http.MethodDelete, "/store/billing/card/{id}", "DeleteBillingCard", 0, Bare},
+	{http.MethodGet, "/store/billing/invoices", "ListBillingInvoices", 0, Spread},
+	{http.MethodGet, "/store/billing/invoices/{id}", "GetBillingInvoice", 0, Spread},
+	{http.MethodPut, "/store/billing/plan", "ChangeBillingPlan", 0, Fields},
+	{http.MethodGet, "/store/billing/plans", "ListBillingPlans", 0, Fields},
 
 	// Media uploads
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},

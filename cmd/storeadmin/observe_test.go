@@ -99,3 +99,27 @@ func TestServeRefusesUnknownLogFormat(t *testing.T) {
 		t.Fatalf("serve --log-format yaml: %v", err)
 	}
 }
+
+// TestServeRefusesHalfABillingConfiguration: one of the billing provider's
+// keys without the other, or a URL that is not http(s), stops serve before
+// it opens anything, and the message never holds the secret key.
+func TestServeRefusesHalfABillingConfiguration(t *testing.T) {
+	const secret = "sk_test_serveNeverPrintsThis"
+	for name, c := range map[string]struct {
+		secret string
+		args   []string
+		want   string
+	}{
+		"a publishable key alone": {"", []string{"--billing-publishable-key", "pk_test_x"}, "set both"},
+		"a secret key alone":      {secret, nil, "set both"},
+		"an ftp URL":              {secret, []string{"--billing-publishable-key", "pk_test_x", "--billing-api-url", "ftp://billing.example"}, "http(s) URL"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("STOREADMIN_BILLING_SECRET_KEY", c.secret)
+			out, err := runCmd(t, append([]string{"serve"}, c.args...)...)
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error()+out, secret) {
+				t.Fatalf("serve %v: %v (output %q)", c.args, err, out)
+			}
+		})
+	}
+}

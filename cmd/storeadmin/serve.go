@@ -22,6 +22,7 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/database"
 	"storeadmin/internal/base/metrics"
+	"storeadmin/internal/billing"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
@@ -67,6 +68,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	logFormat := fs.String("log-format", envOr(logFormatEnv, "text"), "the log's format: text or json, one object a line (env "+logFormatEnv+")")
 	metricsAddr := fs.String("metrics-addr", os.Getenv("STOREADMIN_METRICS_ADDR"),
 		"serve GET /metrics on this address of its own instead of --addr, e.g. 127.0.0.1:9090 (env STOREADMIN_METRICS_ADDR)")
+	billingURL := fs.String("billing-api-url", envOr("STOREADMIN_BILLING_API_URL", billing.DefaultAPIURL),
+		"the billing provider's API, Stripe or a Stripe-compatible server (env STOREADMIN_BILLING_API_URL); its secret key is read from STOREADMIN_BILLING_SECRET_KEY only")
+	billingPublishable := fs.String("billing-publishable-key", os.Getenv("STOREADMIN_BILLING_PUBLISHABLE_KEY"),
+		"the billing provider's publishable key, handed to browsers for its card form; empty (and no secret key): billing is not configured (env STOREADMIN_BILLING_PUBLISHABLE_KEY)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -77,6 +82,12 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 			return fmt.Errorf("--log-format: %w", err)
 		}
 		log = l
+	}
+	// The secret key comes from the environment alone: a flag's value is
+	// on the command line, which every user of the machine can read.
+	bill, err := billing.New(billing.Config{APIURL: *billingURL, SecretKey: os.Getenv("STOREADMIN_BILLING_SECRET_KEY"), PublishableKey: *billingPublishable, Log: log})
+	if err != nil {
+		return err
 	}
 
 	pay, err := pf.gateway(log)
@@ -123,6 +134,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		Domains:              custom,
 		Media:                files,
 		Payments:             pay,
+		Billing:              bill,
 		RateLimit:            *rateLimit,
 		RedisURL:             *redisURL,
 		AllowPrivateWebhooks: *allowPrivate,
@@ -147,7 +159,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
 		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db),
 		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil,
-		"platform_domain", custom.Config().PlatformDomain, "domain_cname_target", custom.Config().TargetHost, "dns_resolver", custom.Resolver())
+		"platform_domain", custom.Config().PlatformDomain, "domain_cname_target", custom.Config().TargetHost, "dns_resolver", custom.Resolver(),
+		"billing", bill.Configured(), "billing_api_url", *billingURL)
 
 	if *demo {
 		key, revoked, err := prepareDemo(ctx, bdb, files, log)

@@ -32,6 +32,7 @@ import (
 	"storeadmin/internal/base/database"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
+	"storeadmin/internal/billing"
 	"storeadmin/internal/domains"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
@@ -128,6 +129,10 @@ func DomainsConfig() domains.Config {
 		Resolver:       "127.0.0.1:1",
 	}
 }
+
+// WithBilling makes p the service's billing provider (tests run a
+// Stripe-compatible server on loopback).
+func WithBilling(p *billing.Provider) Option { return func(s *setup) { s.Billing = p } }
 
 // WithoutEventWorkers leaves the events engine unstarted: changes still
 // record their events and schedule deliveries, but nothing is sent until the

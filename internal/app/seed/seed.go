@@ -54,6 +54,8 @@ var mediaAreas = []mediaArea{
 	// Last: priced against the discounts, shipping rates and tax rates, and
 	// behind the orders placed from drafts.
 	{"draft orders", withoutMedia(draftOrders)},
+	// The transaction fees its invoices bill are the orders'.
+	{"billing", withoutMedia(billing)},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for

@@ -35,6 +35,7 @@ import (
 	"storeadmin/internal/base/jsonbody"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
+	"storeadmin/internal/billing"
 	"storeadmin/internal/domains"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
@@ -78,6 +79,9 @@ type Config struct {
 	// Domains checks stores' custom domains (required); its periodic
 	// check runs as Work of Events, given it by whoever built both.
 	Domains *domains.Service
+	// Billing is the billing provider that saves the cards stores pay
+	// their plan with; nil: billing is not configured.
+	Billing *billing.Provider
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
@@ -116,6 +120,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Media:                cfg.Media,
 		Events:               cfg.Events,
 		Domains:              cfg.Domains,
+		Billing:              cfg.Billing,
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
