@@ -495,6 +495,20 @@ type DraftShippingRateInput struct {
 	RateID int64 `json:"rate_id"`
 }
 
+// Changes to the email settings; fields left out keep their value.
+type EmailSettingsInput struct {
+	// 1 to 100 characters on one line (no line breaks or other control characters).
+	FromName *string `json:"from_name,omitempty"`
+	// One plain email address (ana@example.com, no display name), or empty for none.
+	ReplyTo *string `json:"reply_to,omitempty"`
+}
+
+// Marks a submission read or unread.
+type FormSubmissionReadInput struct {
+	// true (when left out): read, setting read_at unless it is set; false: unread again, clearing read_at.
+	Read *bool `json:"read,omitempty"`
+}
+
 // What cancelling a shipment answers. The operation needs only
 // fulfillments:write, so the order is under its own rule: a key without
 // orders:read gets null there, with a FORBIDDEN error.

@@ -41,6 +41,7 @@ var areas = []area{
 	{"ai connector", mcp},
 	{"webhooks", webhookSubscriptions},
 	{"shipping and tax", shippingAndTax}, // zones for the profile's country
+	{"forms and email", formsAndEmail},   // the sender's name is the profile's
 }
 
 // mediaAreas run after areas, in order.
