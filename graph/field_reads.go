@@ -352,7 +352,7 @@ var objectReads = map[string]map[string][]string{
 		"id":         {"ID"},
 		"message":    {"Message"},
 		"name":       {"Name"},
-		"read":       {},
+		"read":       {"ReadAt"},
 		"read_at":    {"ReadAt"},
 		"source_url": {"SourceURL"},
 		"type":       {"Type"},

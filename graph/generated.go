@@ -10486,9 +10486,10 @@ extend type Mutation {
 Access rule: the caller needs ` + "`" + `scope` + "`" + ` (` + "`" + `<resource>:read` + "`" + ` or ` + "`" + `<resource>:write` + "`" + `;
 a write scope holds its read scope) and at least ` + "`" + `role` + "`" + `. On a root field it is
 the operation's gate, and ` + "`" + `role` + "`" + ` is the operation's kind's unless given:
-ADMIN for a mutation, STAFF for a query (a query may ask for ADMIN; no
-mutation says a role, so a new write cannot be opened to staff by
-forgetting one). On an object type it applies to every field below the root
+ADMIN for a mutation, STAFF for a query (a query may ask for ADMIN; a
+mutation names STAFF only together with @keysRefused, as the spec's "wa"
+does for closing the store: any role of a dashboard session, no key; so a
+new write cannot be opened to staff by forgetting a role). On an object type it applies to every field below the root
 that returns the type: a key without the scope gets null there, with a
 FORBIDDEN error, and the rest of the answer.
 """
@@ -10504,7 +10505,7 @@ directive @keysRefused on FIELD_DEFINITION
 
 "Store roles, lowest first. ADMIN holds everything STAFF holds."
 enum Role {
-  "Reads what its scopes allow; writes nothing."
+  "Reads what its scopes allow; writes only what no key may (closing the store, from the dashboard)."
   STAFF
   "Reads and writes what its scopes allow."
   ADMIN
@@ -10883,8 +10884,8 @@ extend type Mutation {
     "true: shoppers can visit the storefront; false: it is closed to them."
     enabled: Boolean!
   ): Store! @access(scope: "store:write")
-  "Closes the store for good. Refused to every key."
-  closeStore: Store! @access(scope: "store:write") @keysRefused
+  "Closes the store for good: its status becomes closed, its storefront goes off, and its profile takes no more changes. Refused to every key; any role of a dashboard session may."
+  closeStore: Store! @access(scope: "store:write", role: STAFF) @keysRefused
 }
 `, BuiltIn: false},
 	{Name: "../schema/tax.graphqls", Input: `"""
@@ -23720,11 +23721,16 @@ func (ec *executionContext) _Mutation_closeStore(ctx context.Context, field grap
 					var zeroVal *models.Store
 					return zeroVal, err
 				}
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Store
+					return zeroVal, err
+				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Store
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {

@@ -1139,7 +1139,7 @@ type WebhookUpdateInput struct {
 type Role string
 
 const (
-	// Reads what its scopes allow; writes nothing.
+	// Reads what its scopes allow; writes only what no key may (closing the store, from the dashboard).
 	RoleStaff Role = "STAFF"
 	// Reads and writes what its scopes allow.
 	RoleAdmin Role = "ADMIN"
