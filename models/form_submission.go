@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"database/sql"
+	"net/mail"
 	"regexp"
 	"strings"
 	"time"
@@ -48,8 +49,8 @@ type FormSubmission struct {
 	CreatedAt time.Time  `bun:"created_at,nullzero,default:now()" json:"created_at"`
 }
 
-// CheckFormType checks a form type, as a filter or a submission names it.
-func CheckFormType(field, v string) error {
+// checkFormType checks a form type, as a filter or a submission names it.
+func checkFormType(field, v string) error {
 	if !formTypeRE.MatchString(v) {
 		return apperr.Invalidf("%s must be a form type of lower-case letters, digits, - and _ (at most 40), such as contact or newsletter, not %q", field, v)
 	}
@@ -72,7 +73,7 @@ func (f *FormSubmission) clean() error {
 	f.Type = strings.TrimSpace(f.Type)
 	f.Name, f.Email = strings.TrimSpace(f.Name), strings.TrimSpace(f.Email)
 	f.Message, f.SourceURL = strings.TrimSpace(f.Message), strings.TrimSpace(f.SourceURL)
-	if err := CheckFormType("type", f.Type); err != nil {
+	if err := checkFormType("type", f.Type); err != nil {
 		return err
 	}
 	for _, c := range []struct {
@@ -86,8 +87,10 @@ func (f *FormSubmission) clean() error {
 	if strings.ContainsFunc(f.Name+f.Email+f.SourceURL, unicode.IsControl) {
 		return apperr.Invalidf("name, email and source_url must be one line of text")
 	}
-	if f.Email != "" && !strings.Contains(f.Email, "@") {
-		return apperr.Invalidf("email must be an email address such as ana@example.com")
+	if f.Email != "" {
+		if a, err := mail.ParseAddress(f.Email); err != nil || a.Address != f.Email {
+			return apperr.Invalidf("email must be an email address such as ana@example.com")
+		}
 	}
 	return nil
 }
@@ -105,7 +108,7 @@ type FormSubmissionFilter struct {
 // Check refuses a filter the list cannot run.
 func (f FormSubmissionFilter) Check() error {
 	if f.Type != nil {
-		if err := CheckFormType("type", *f.Type); err != nil {
+		if err := checkFormType("type", *f.Type); err != nil {
 			return err
 		}
 	}

@@ -469,6 +469,7 @@ func TestCreateFormSubmissionRules(t *testing.T) {
 		"long type":       {Type: strings.Repeat("a", 41)},
 		"two-line name":   {Type: "contact", Name: "Ana\r\nBcc: x@example.com"},
 		"not an email":    {Type: "contact", Email: "ana"},
+		"a named email":   {Type: "contact", Email: "Ana <ana@example.com>"},
 		"long message":    {Type: "contact", Message: strings.Repeat("m", 10_001)},
 		"long name":       {Type: "contact", Name: strings.Repeat("n", 256)},
 	} {
