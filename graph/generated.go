@@ -9103,7 +9103,7 @@ type EmailSettings {
 
 "Changes to the email settings; fields left out keep their value."
 input EmailSettingsInput {
-  "1 to 100 characters on one line (no line breaks or other control characters)."
+  "1 to 255 characters on one line (no line breaks or other control characters)."
   from_name: String
   "One plain email address (ana@example.com, no display name), or empty for none."
   reply_to: String

@@ -497,7 +497,7 @@ type DraftShippingRateInput struct {
 
 // Changes to the email settings; fields left out keep their value.
 type EmailSettingsInput struct {
-	// 1 to 100 characters on one line (no line breaks or other control characters).
+	// 1 to 255 characters on one line (no line breaks or other control characters).
 	FromName *string `json:"from_name,omitempty"`
 	// One plain email address (ana@example.com, no display name), or empty for none.
 	ReplyTo *string `json:"reply_to,omitempty"`

@@ -2,16 +2,16 @@ package resolvers
 
 import (
 	"strings"
-	"unicode"
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
+	"storeadmin/models"
 )
 
-// Bounds of the email settings: a sender's name longer than a subject line
-// helps no one, and an address is at most RFC 5321's 254 characters.
+// Bounds of the email settings: the sender's name is bounded as a store's
+// name is (its default), an address by RFC 5321's 254 characters.
 const (
-	maxEmailFromName = 100
+	maxEmailFromName = 255
 	maxEmailAddress  = 254
 )
 
@@ -25,7 +25,7 @@ func checkEmailSettings(in graph.EmailSettingsInput) (fromName, replyTo *string,
 		if err != nil {
 			return nil, nil, err
 		}
-		if strings.ContainsFunc(name, breaksHeader) {
+		if strings.ContainsFunc(name, models.BreaksHeader) {
 			return nil, nil, apperr.Invalidf("from_name must be one line of text, without line breaks, tabs or other control characters")
 		}
 		fromName = &name
@@ -41,11 +41,4 @@ func checkEmailSettings(in graph.EmailSettingsInput) (fromName, replyTo *string,
 		replyTo = &addr
 	}
 	return fromName, replyTo, nil
-}
-
-// breaksHeader tells the characters an email header value must not hold:
-// control characters (CR and LF among them) and Unicode's line and
-// paragraph separators.
-func breaksHeader(r rune) bool {
-	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp)
 }

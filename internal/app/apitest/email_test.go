@@ -1,6 +1,7 @@
 package apitest_test
 
 import (
+	"context"
 	"net/http"
 	"reflect"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/auth"
+	"storeadmin/models"
 )
 
 // emGet reads GET /store/email and returns its StoremailConfig.
@@ -70,6 +72,25 @@ func TestEmailSettings(t *testing.T) {
 		t.Fatalf("GraphQL update: %s", g.Raw)
 	}
 
+	// A name stored with a line break (before the profile refused one)
+	// becomes a one-line default sender.
+	other.Name = "Bolt\r\nBcc: victim@example.com\u2028 Shop"
+	if err := models.UpdateStore(context.Background(), e.DB, other, "name"); err != nil {
+		t.Fatal(err)
+	}
+	if theirs, _ := emGet(t, e, otherKey); theirs["from_name"] != "Bolt Bcc: victim@example.com Shop" {
+		t.Fatalf("a default from a two-line name: %q", theirs["from_name"])
+	}
+	e.Do(http.MethodPut, "/store/email", otherKey, map[string]any{"reply_to": "x@bolt.example"}).Expect(t, 200)
+	if theirs, _ := emGet(t, e, otherKey); theirs["from_name"] != "Bolt Bcc: victim@example.com Shop" {
+		t.Fatalf("a default stored from a two-line name: %q", theirs["from_name"])
+	}
+	other.Name = "Bolt"
+	if err := models.UpdateStore(context.Background(), e.DB, other, "name"); err != nil {
+		t.Fatal(err)
+	}
+	e.Do(http.MethodPut, "/store/email", otherKey, map[string]any{"from_name": "Bolt", "reply_to": ""}).Expect(t, 200)
+
 	// The other store's are its own.
 	if theirs, _ := emGet(t, e, otherKey); !reflect.DeepEqual(theirs, map[string]any{"from_name": "Bolt", "reply_to": ""}) {
 		t.Fatalf("another store's settings: %v", theirs)
@@ -85,7 +106,7 @@ func TestEmailSettings(t *testing.T) {
 		"from_name with a tab":     map[string]any{"from_name": "Acme\tSupport"},
 		"from_name with U+2028":    map[string]any{"from_name": "Acme\u2028Support"},
 		"from_name with NEL":       map[string]any{"from_name": "Acme\u0085Support"},
-		"from_name too long":       map[string]any{"from_name": strings.Repeat("a", 101)},
+		"from_name too long":       map[string]any{"from_name": strings.Repeat("a", 256)},
 		"from_name not a string":   map[string]any{"from_name": 42},
 		"reply_to not an address":  map[string]any{"reply_to": "not-an-email"},
 		"reply_to display name":    map[string]any{"reply_to": "Acme <care@acme.example>"},
