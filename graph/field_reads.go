@@ -479,6 +479,31 @@ var objectReads = map[string]map[string][]string{
 		"price_cents": {"PriceCents"},
 		"rate_id":     {"RateID"},
 	},
+	"EmailSettings": {
+		"from_name": {"FromName"},
+		"reply_to":  {"ReplyTo"},
+	},
+	"FormSubmission": {
+		"created_at": {"CreatedAt"},
+		"email":      {"Email"},
+		"id":         {"ID"},
+		"message":    {"Message"},
+		"name":       {"Name"},
+		"read":       {"ReadAt"},
+		"read_at":    {"ReadAt"},
+		"source_url": {"SourceURL"},
+		"type":       {"Type"},
+	},
+	"FormSubmissionCounts": {
+		"all":    {"All"},
+		"types":  {"Types"},
+		"unread": {"Unread"},
+	},
+	"FormSubmissionTypeCount": {
+		"all":    {"All"},
+		"type":   {"Type"},
+		"unread": {"Unread"},
+	},
 	"FulfilledQuantity": {
 		"line_item_id": {"LineItemID"},
 		"quantity":     {"Quantity"},

@@ -41,6 +41,7 @@ type ResolverRoot interface {
 	Domain() DomainResolver
 	DraftOrder() DraftOrderResolver
 	DraftOrderLine() DraftOrderLineResolver
+	FormSubmission() FormSubmissionResolver
 	Fulfillment() FulfillmentResolver
 	MCPActivity() MCPActivityResolver
 	MCPKey() MCPKeyResolver
@@ -578,6 +579,35 @@ type ComplexityRoot struct {
 		RateID     func(childComplexity int) int
 	}
 
+	EmailSettings struct {
+		FromName func(childComplexity int) int
+		ReplyTo  func(childComplexity int) int
+	}
+
+	FormSubmission struct {
+		CreatedAt func(childComplexity int) int
+		Email     func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Message   func(childComplexity int) int
+		Name      func(childComplexity int) int
+		Read      func(childComplexity int) int
+		ReadAt    func(childComplexity int) int
+		SourceURL func(childComplexity int) int
+		Type      func(childComplexity int) int
+	}
+
+	FormSubmissionCounts struct {
+		All    func(childComplexity int) int
+		Types  func(childComplexity int) int
+		Unread func(childComplexity int) int
+	}
+
+	FormSubmissionTypeCount struct {
+		All    func(childComplexity int) int
+		Type   func(childComplexity int) int
+		Unread func(childComplexity int) int
+	}
+
 	FulfilledQuantity struct {
 		LineItemID func(childComplexity int) int
 		Quantity   func(childComplexity int) int
@@ -712,6 +742,7 @@ type ComplexityRoot struct {
 		DeleteCollection             func(childComplexity int, id int64) int
 		DeleteDiscount               func(childComplexity int, id int64) int
 		DeleteDomain                 func(childComplexity int, id int64) int
+		DeleteFormSubmission         func(childComplexity int, id int64) int
 		DeletePaymentProvider        func(childComplexity int, id int64) int
 		DeleteProduct                func(childComplexity int, id int64) int
 		DeleteReview                 func(childComplexity int, id int64) int
@@ -739,6 +770,7 @@ type ComplexityRoot struct {
 		SaveBillingCard              func(childComplexity int, input BillingCardInput) int
 		SetDraftOrderDiscount        func(childComplexity int, id int64, input DraftDiscountInput) int
 		SetDraftOrderShippingRate    func(childComplexity int, id int64, input DraftShippingRateInput) int
+		SetFormSubmissionRead        func(childComplexity int, id int64, input *FormSubmissionReadInput) int
 		SetPaymentCardFields         func(childComplexity int, id int64, enabled bool) int
 		SetPaymentProviderEnabled    func(childComplexity int, id int64, enabled bool) int
 		SetPrimaryDomain             func(childComplexity int, id int64) int
@@ -750,6 +782,7 @@ type ComplexityRoot struct {
 		UpdateCollection             func(childComplexity int, id int64, input CollectionInput) int
 		UpdateDiscount               func(childComplexity int, id int64, input DiscountInput) int
 		UpdateDraftOrderContact      func(childComplexity int, id int64, input DraftContactInput) int
+		UpdateEmailSettings          func(childComplexity int, input EmailSettingsInput) int
 		UpdateMember                 func(childComplexity int, userID int64, input MemberUpdateInput) int
 		UpdateOrder                  func(childComplexity int, id int64, input OrderUpdateInput) int
 		UpdatePaymentProvider        func(childComplexity int, id int64, input PaymentProviderInput) int
@@ -1003,6 +1036,12 @@ type ComplexityRoot struct {
 		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
 		DraftOrdersCount          func(childComplexity int, filter *models.DraftOrderFilter) int
 		DraftOrdersNextCursor     func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
+		EmailSettings             func(childComplexity int) int
+		FormSubmissionCounts      func(childComplexity int, filter *models.FormSubmissionFilter) int
+		FormSubmissions           func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
+		FormSubmissionsCount      func(childComplexity int, filter *models.FormSubmissionFilter) int
+		FormSubmissionsExport     func(childComplexity int, filter *models.FormSubmissionFilter, format *SheetFormat) int
+		FormSubmissionsNextCursor func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
 		McpActivity               func(childComplexity int, limit *int64, offset *int64) int
 		McpEndpoint               func(childComplexity int) int
 		McpKeys                   func(childComplexity int, limit *int64, offset *int64) int
@@ -1397,6 +1436,9 @@ type DraftOrderLineResolver interface {
 	Variant(ctx context.Context, obj *models.DraftOrderLine) (*models.ProductVariant, error)
 	Product(ctx context.Context, obj *models.DraftOrderLine) (*models.Product, error)
 }
+type FormSubmissionResolver interface {
+	Read(ctx context.Context, obj *models.FormSubmission) (bool, error)
+}
 type FulfillmentResolver interface {
 	Items(ctx context.Context, obj *models.Fulfillment) ([]models.FulfillmentItem, error)
 }
@@ -1442,6 +1484,9 @@ type MutationResolver interface {
 	SetDraftOrderShippingRate(ctx context.Context, id int64, input DraftShippingRateInput) (*models.DraftOrder, error)
 	SetDraftOrderDiscount(ctx context.Context, id int64, input DraftDiscountInput) (*models.DraftOrder, error)
 	MarkDraftOrderPaid(ctx context.Context, id int64, input *DraftPaymentInput) (*DraftOrderPaid, error)
+	UpdateEmailSettings(ctx context.Context, input EmailSettingsInput) (*models.EmailSettings, error)
+	DeleteFormSubmission(ctx context.Context, id int64) (bool, error)
+	SetFormSubmissionRead(ctx context.Context, id int64, input *FormSubmissionReadInput) (*models.FormSubmission, error)
 	RequestUpload(ctx context.Context, input UploadRequestInput) (*UploadTicket, error)
 	FinalizeUpload(ctx context.Context, input UploadFinalizeInput) (*MediaImage, error)
 	UpdateOrder(ctx context.Context, id int64, input OrderUpdateInput) (*models.Order, error)
@@ -1566,6 +1611,12 @@ type QueryResolver interface {
 	DraftOrdersCount(ctx context.Context, filter *models.DraftOrderFilter) (int64, error)
 	DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error)
 	DraftOrderShippingRates(ctx context.Context, id int64, limit *int64, offset *int64) ([]DraftShippingRate, error)
+	EmailSettings(ctx context.Context) (*models.EmailSettings, error)
+	FormSubmissions(ctx context.Context, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) ([]models.FormSubmission, error)
+	FormSubmissionsNextCursor(ctx context.Context, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) (*string, error)
+	FormSubmissionsCount(ctx context.Context, filter *models.FormSubmissionFilter) (int64, error)
+	FormSubmissionCounts(ctx context.Context, filter *models.FormSubmissionFilter) (*models.FormSubmissionCounts, error)
+	FormSubmissionsExport(ctx context.Context, filter *models.FormSubmissionFilter, format *SheetFormat) (*Download, error)
 	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) ([]models.Order, error)
 	OrdersNextCursor(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error)
@@ -4120,6 +4171,112 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DraftShippingRate.RateID(childComplexity), true
 
+	case "EmailSettings.from_name":
+		if e.ComplexityRoot.EmailSettings.FromName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmailSettings.FromName(childComplexity), true
+	case "EmailSettings.reply_to":
+		if e.ComplexityRoot.EmailSettings.ReplyTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmailSettings.ReplyTo(childComplexity), true
+
+	case "FormSubmission.created_at":
+		if e.ComplexityRoot.FormSubmission.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.CreatedAt(childComplexity), true
+	case "FormSubmission.email":
+		if e.ComplexityRoot.FormSubmission.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.Email(childComplexity), true
+	case "FormSubmission.id":
+		if e.ComplexityRoot.FormSubmission.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.ID(childComplexity), true
+	case "FormSubmission.message":
+		if e.ComplexityRoot.FormSubmission.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.Message(childComplexity), true
+	case "FormSubmission.name":
+		if e.ComplexityRoot.FormSubmission.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.Name(childComplexity), true
+	case "FormSubmission.read":
+		if e.ComplexityRoot.FormSubmission.Read == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.Read(childComplexity), true
+	case "FormSubmission.read_at":
+		if e.ComplexityRoot.FormSubmission.ReadAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.ReadAt(childComplexity), true
+	case "FormSubmission.source_url":
+		if e.ComplexityRoot.FormSubmission.SourceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.SourceURL(childComplexity), true
+	case "FormSubmission.type":
+		if e.ComplexityRoot.FormSubmission.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmission.Type(childComplexity), true
+
+	case "FormSubmissionCounts.all":
+		if e.ComplexityRoot.FormSubmissionCounts.All == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmissionCounts.All(childComplexity), true
+	case "FormSubmissionCounts.types":
+		if e.ComplexityRoot.FormSubmissionCounts.Types == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmissionCounts.Types(childComplexity), true
+	case "FormSubmissionCounts.unread":
+		if e.ComplexityRoot.FormSubmissionCounts.Unread == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmissionCounts.Unread(childComplexity), true
+
+	case "FormSubmissionTypeCount.all":
+		if e.ComplexityRoot.FormSubmissionTypeCount.All == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmissionTypeCount.All(childComplexity), true
+	case "FormSubmissionTypeCount.type":
+		if e.ComplexityRoot.FormSubmissionTypeCount.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmissionTypeCount.Type(childComplexity), true
+	case "FormSubmissionTypeCount.unread":
+		if e.ComplexityRoot.FormSubmissionTypeCount.Unread == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormSubmissionTypeCount.Unread(childComplexity), true
+
 	case "FulfilledQuantity.line_item_id":
 		if e.ComplexityRoot.FulfilledQuantity.LineItemID == nil {
 			break
@@ -4876,6 +5033,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteDomain(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteFormSubmission":
+		if e.ComplexityRoot.Mutation.DeleteFormSubmission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteFormSubmission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteFormSubmission(childComplexity, args["id"].(int64)), true
 	case "Mutation.deletePaymentProvider":
 		if e.ComplexityRoot.Mutation.DeletePaymentProvider == nil {
 			break
@@ -5173,6 +5341,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetDraftOrderShippingRate(childComplexity, args["id"].(int64), args["input"].(DraftShippingRateInput)), true
+	case "Mutation.setFormSubmissionRead":
+		if e.ComplexityRoot.Mutation.SetFormSubmissionRead == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setFormSubmissionRead_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetFormSubmissionRead(childComplexity, args["id"].(int64), args["input"].(*FormSubmissionReadInput)), true
 	case "Mutation.setPaymentCardFields":
 		if e.ComplexityRoot.Mutation.SetPaymentCardFields == nil {
 			break
@@ -5294,6 +5473,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateDraftOrderContact(childComplexity, args["id"].(int64), args["input"].(DraftContactInput)), true
+	case "Mutation.updateEmailSettings":
+		if e.ComplexityRoot.Mutation.UpdateEmailSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateEmailSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateEmailSettings(childComplexity, args["input"].(EmailSettingsInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -6808,6 +6998,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DraftOrdersNextCursor(childComplexity, args["filter"].(*models.DraftOrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.emailSettings":
+		if e.ComplexityRoot.Query.EmailSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.EmailSettings(childComplexity), true
+	case "Query.formSubmissionCounts":
+		if e.ComplexityRoot.Query.FormSubmissionCounts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_formSubmissionCounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FormSubmissionCounts(childComplexity, args["filter"].(*models.FormSubmissionFilter)), true
+	case "Query.formSubmissions":
+		if e.ComplexityRoot.Query.FormSubmissions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_formSubmissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FormSubmissions(childComplexity, args["filter"].(*models.FormSubmissionFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.formSubmissionsCount":
+		if e.ComplexityRoot.Query.FormSubmissionsCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_formSubmissionsCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FormSubmissionsCount(childComplexity, args["filter"].(*models.FormSubmissionFilter)), true
+	case "Query.formSubmissionsExport":
+		if e.ComplexityRoot.Query.FormSubmissionsExport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_formSubmissionsExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FormSubmissionsExport(childComplexity, args["filter"].(*models.FormSubmissionFilter), args["format"].(*SheetFormat)), true
+	case "Query.formSubmissionsNextCursor":
+		if e.ComplexityRoot.Query.FormSubmissionsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_formSubmissionsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FormSubmissionsNextCursor(childComplexity, args["filter"].(*models.FormSubmissionFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 
 	case "Query.mcpActivity":
 		if e.ComplexityRoot.Query.McpActivity == nil {
@@ -8595,6 +8846,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDraftOrderInput,
 		ec.unmarshalInputDraftPaymentInput,
 		ec.unmarshalInputDraftShippingRateInput,
+		ec.unmarshalInputEmailSettingsInput,
+		ec.unmarshalInputFormSubmissionFilter,
+		ec.unmarshalInputFormSubmissionReadInput,
 		ec.unmarshalInputFulfillmentInput,
 		ec.unmarshalInputFulfillmentLineInput,
 		ec.unmarshalInputIdsInput,
@@ -10639,6 +10893,160 @@ extend type Mutation {
   ): DraftOrderPaid! @access(scope: "draft-orders:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/email.graphqls", Input: `"""
+How the store's emails to shoppers are sent. A store that never set them
+gets the defaults, which follow its profile: its name and its contact email.
+"""
+type EmailSettings {
+  "The sender's name shoppers see, e.g. Demo Outfitters."
+  from_name: String!
+  "Where shoppers' replies go; empty: to the sender."
+  reply_to: String!
+}
+
+"Changes to the email settings; fields left out keep their value."
+input EmailSettingsInput {
+  "1 to 255 characters on one line (no line breaks or other control characters)."
+  from_name: String
+  "One plain email address (ana@example.com, no display name), or empty for none."
+  reply_to: String
+}
+
+extend type Query {
+  "The store's email settings."
+  emailSettings: EmailSettings! @access(scope: "email:read")
+}
+
+extend type Mutation {
+  "Changes the email settings sent."
+  updateEmailSettings(
+    "The fields to change; fields left out keep their value."
+    input: EmailSettingsInput!
+  ): EmailSettings! @access(scope: "email:write")
+}
+`, BuiltIn: false},
+	{Name: "../schema/forms.graphqls", Input: `"What a shopper sent through one of the storefront's forms."
+type FormSubmission {
+  "The submission's id."
+  id: ID!
+  "The form's kind: contact, newsletter, wholesale, or another form a theme adds (lower-case letters, digits, - and _)."
+  type: String!
+  "The name the shopper gave; empty when the form asks none."
+  name: String!
+  "The shopper's email; empty when the form asks none."
+  email: String!
+  "What the shopper wrote; empty when the form asks nothing (a newsletter sign-up)."
+  message: String!
+  "The storefront page the form was sent from; empty when unknown."
+  source_url: String!
+  "Whether someone at the store has read it."
+  read: Boolean!
+  "When it was first marked read; null while unread."
+  read_at: Time
+  "When the shopper sent it."
+  created_at: Time!
+}
+
+"Narrows a list of form submissions; each field left out narrows nothing."
+input FormSubmissionFilter {
+  "Only submissions of this form type, e.g. contact."
+  type: String
+  "Only read (true) or unread (false) submissions."
+  read: Boolean
+  "Only submissions sent at or after this time."
+  created_from: Time
+  "Only submissions sent before this time."
+  created_to: Time
+  "Free text over name, email and message."
+  q: String
+}
+
+"""
+The tabs of a submissions inbox, under a filter's date range and search
+(its type and read are not applied): {all, unread, types: [{type, all, unread}]}.
+"""
+type FormSubmissionCounts {
+  "Submissions of every type."
+  all: Int!
+  "Unread submissions of every type."
+  unread: Int!
+  "Per form type that has submissions, by type name."
+  types: [FormSubmissionTypeCount!]!
+}
+
+"How many submissions one form type has."
+type FormSubmissionTypeCount {
+  "The form type."
+  type: String!
+  "Its submissions."
+  all: Int!
+  "Its unread submissions."
+  unread: Int!
+}
+
+"Marks a submission read or unread."
+input FormSubmissionReadInput {
+  "true (when left out): read, setting read_at unless it is set; false: unread again, clearing read_at."
+  read: Boolean
+}
+
+extend type Query {
+  "A page of the form submissions under filter, newest first: limit of them from offset, or after cursor (README Conventions, Paging)."
+  formSubmissions(
+    "Which submissions; left out: all of them."
+    filter: FormSubmissionFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): [FormSubmission!]! @access(scope: "forms:read")
+  "The cursor of the page after the one formSubmissions answers for the same arguments; null when that page is the last."
+  formSubmissionsNextCursor(
+    "Which submissions; left out: all of them."
+    filter: FormSubmissionFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): String @access(scope: "forms:read")
+  "How many form submissions match filter (limit and offset aside)."
+  formSubmissionsCount(
+    "Which submissions; left out: all of them."
+    filter: FormSubmissionFilter
+  ): Int! @access(scope: "forms:read")
+  "How many submissions there are, and unread, in all and per type, under filter's date range and search."
+  formSubmissionCounts(
+    "The conditions; its type and read are not applied."
+    filter: FormSubmissionFilter
+  ): FormSubmissionCounts! @access(scope: "forms:read")
+  "The submissions matching filter, newest first, as a sheet (at most 50,000 rows)."
+  formSubmissionsExport(
+    "Which submissions; left out: all of them."
+    filter: FormSubmissionFilter
+    "CSV (when left out) or XLSX."
+    format: SheetFormat
+  ): Download! @access(scope: "forms:read")
+}
+
+extend type Mutation {
+  "Deletes a form submission; true when done."
+  deleteFormSubmission(
+    "The submission's id."
+    id: ID!
+  ): Boolean! @access(scope: "forms:write")
+  "Marks a form submission read, or unread again."
+  setFormSubmissionRead(
+    "The submission's id."
+    id: ID!
+    "read: false marks it unread; left out: read."
+    input: FormSubmissionReadInput
+  ): FormSubmission! @access(scope: "forms:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/media.graphqls", Input: `"Where and how to send one file: PUT the bytes to url with these headers before expires_at."
 type UploadTicket {
   "Where to send the bytes (a signed URL; no key needed)."
@@ -12068,9 +12476,10 @@ extend type Mutation {
 Access rule: the caller needs ` + "`" + `scope` + "`" + ` (` + "`" + `<resource>:read` + "`" + ` or ` + "`" + `<resource>:write` + "`" + `;
 a write scope holds its read scope) and at least ` + "`" + `role` + "`" + `. On a root field it is
 the operation's gate, and ` + "`" + `role` + "`" + ` is the operation's kind's unless given:
-ADMIN for a mutation, STAFF for a query (a query may ask for ADMIN; no
-mutation says a role, so a new write cannot be opened to staff by
-forgetting one). On an object type it applies to every field below the root
+ADMIN for a mutation, STAFF for a query (a query may ask for ADMIN; a
+mutation names STAFF only together with @keysRefused, as the spec's "wa"
+does for closing the store: any role of a dashboard session, no key; so a
+new write cannot be opened to staff by forgetting a role). On an object type it applies to every field below the root
 that returns the type: a key without the scope gets null there, with a
 FORBIDDEN error, and the rest of the answer.
 """
@@ -12086,7 +12495,7 @@ directive @keysRefused on FIELD_DEFINITION
 
 "Store roles, lowest first. ADMIN holds everything STAFF holds."
 enum Role {
-  "Reads what its scopes allow; writes nothing."
+  "Reads what its scopes allow; writes only what no key may (closing the store, from the dashboard)."
   STAFF
   "Reads and writes what its scopes allow."
   ADMIN
@@ -12465,8 +12874,8 @@ extend type Mutation {
     "true: shoppers can visit the storefront; false: it is closed to them."
     enabled: Boolean!
   ): Store! @access(scope: "store:write")
-  "Closes the store for good. Refused to every key."
-  closeStore: Store! @access(scope: "store:write") @keysRefused
+  "Closes the store for good: its status becomes closed, its storefront goes off, and its profile takes no more changes. Refused to every key; any role of a dashboard session may."
+  closeStore: Store! @access(scope: "store:write", role: STAFF) @keysRefused
 }
 `, BuiltIn: false},
 	{Name: "../schema/tax.graphqls", Input: `"""
@@ -13690,6 +14099,64 @@ func (ec *executionContext) childFields_DraftShippingRate(ctx context.Context, f
 		return ec.fieldContext_DraftShippingRate_price_cents(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DraftShippingRate", field.Name)
+}
+
+func (ec *executionContext) childFields_EmailSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from_name":
+		return ec.fieldContext_EmailSettings_from_name(ctx, field)
+	case "reply_to":
+		return ec.fieldContext_EmailSettings_reply_to(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EmailSettings", field.Name)
+}
+
+func (ec *executionContext) childFields_FormSubmission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_FormSubmission_id(ctx, field)
+	case "type":
+		return ec.fieldContext_FormSubmission_type(ctx, field)
+	case "name":
+		return ec.fieldContext_FormSubmission_name(ctx, field)
+	case "email":
+		return ec.fieldContext_FormSubmission_email(ctx, field)
+	case "message":
+		return ec.fieldContext_FormSubmission_message(ctx, field)
+	case "source_url":
+		return ec.fieldContext_FormSubmission_source_url(ctx, field)
+	case "read":
+		return ec.fieldContext_FormSubmission_read(ctx, field)
+	case "read_at":
+		return ec.fieldContext_FormSubmission_read_at(ctx, field)
+	case "created_at":
+		return ec.fieldContext_FormSubmission_created_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FormSubmission", field.Name)
+}
+
+func (ec *executionContext) childFields_FormSubmissionCounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "all":
+		return ec.fieldContext_FormSubmissionCounts_all(ctx, field)
+	case "unread":
+		return ec.fieldContext_FormSubmissionCounts_unread(ctx, field)
+	case "types":
+		return ec.fieldContext_FormSubmissionCounts_types(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FormSubmissionCounts", field.Name)
+}
+
+func (ec *executionContext) childFields_FormSubmissionTypeCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_FormSubmissionTypeCount_type(ctx, field)
+	case "all":
+		return ec.fieldContext_FormSubmissionTypeCount_all(ctx, field)
+	case "unread":
+		return ec.fieldContext_FormSubmissionTypeCount_unread(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FormSubmissionTypeCount", field.Name)
 }
 
 func (ec *executionContext) childFields_FulfilledQuantity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15492,6 +15959,20 @@ func (ec *executionContext) field_Mutation_deleteDomain_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteFormSubmission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deletePaymentProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15942,6 +16423,28 @@ func (ec *executionContext) field_Mutation_setDraftOrderShippingRate_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setFormSubmissionRead_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*FormSubmissionReadInput, error) {
+			return ec.unmarshalOFormSubmissionReadInput2ᚖstoreadminᚋgraphᚐFormSubmissionReadInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setPaymentCardFields_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16157,6 +16660,20 @@ func (ec *executionContext) field_Mutation_updateDraftOrderContact_args(ctx cont
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateEmailSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (EmailSettingsInput, error) {
+			return ec.unmarshalNEmailSettingsInput2storeadminᚋgraphᚐEmailSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -16990,6 +17507,132 @@ func (ec *executionContext) field_Query_draftOrders_args(ctx context.Context, ra
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
 		func(ctx context.Context, v any) (*models.DraftOrderFilter, error) {
 			return ec.unmarshalODraftOrderFilter2ᚖstoreadminᚋmodelsᚐDraftOrderFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_formSubmissionCounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.FormSubmissionFilter, error) {
+			return ec.unmarshalOFormSubmissionFilter2ᚖstoreadminᚋmodelsᚐFormSubmissionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_formSubmissionsCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.FormSubmissionFilter, error) {
+			return ec.unmarshalOFormSubmissionFilter2ᚖstoreadminᚋmodelsᚐFormSubmissionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_formSubmissionsExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.FormSubmissionFilter, error) {
+			return ec.unmarshalOFormSubmissionFilter2ᚖstoreadminᚋmodelsᚐFormSubmissionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*SheetFormat, error) {
+			return ec.unmarshalOSheetFormat2ᚖstoreadminᚋgraphᚐSheetFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_formSubmissionsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.FormSubmissionFilter, error) {
+			return ec.unmarshalOFormSubmissionFilter2ᚖstoreadminᚋmodelsᚐFormSubmissionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_formSubmissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.FormSubmissionFilter, error) {
+			return ec.unmarshalOFormSubmissionFilter2ᚖstoreadminᚋmodelsᚐFormSubmissionFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -21536,6 +22179,154 @@ func (ec *executionContext) fieldContext_DraftShippingRate_price_cents(_ context
 	return graphql.NewScalarFieldContext("DraftShippingRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _EmailSettings_from_name(ctx context.Context, field graphql.CollectedField, obj *models.EmailSettings) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.FromName)
+}
+func (ec *executionContext) fieldContext_EmailSettings_from_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmailSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _EmailSettings_reply_to(ctx context.Context, field graphql.CollectedField, obj *models.EmailSettings) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ReplyTo)
+}
+func (ec *executionContext) fieldContext_EmailSettings_reply_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmailSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_id(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	return ec.marshalNID2int64(ctx, field.Selections, obj.ID)
+}
+func (ec *executionContext) fieldContext_FormSubmission_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_type(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Type)
+}
+func (ec *executionContext) fieldContext_FormSubmission_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_name(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_FormSubmission_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_email(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Email)
+}
+func (ec *executionContext) fieldContext_FormSubmission_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_message(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Message)
+}
+func (ec *executionContext) fieldContext_FormSubmission_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_source_url(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.SourceURL)
+}
+func (ec *executionContext) fieldContext_FormSubmission_source_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_read(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "FormSubmission", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (bool, error) {
+		return ec.Resolvers.FormSubmission().Read(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBoolean2bool(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FormSubmission_read(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_read_at(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.ReadAt)
+}
+func (ec *executionContext) fieldContext_FormSubmission_read_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmission_created_at(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_FormSubmission_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmission", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmissionCounts_all(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmissionCounts) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.All)
+}
+func (ec *executionContext) fieldContext_FormSubmissionCounts_all(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmissionCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmissionCounts_unread(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmissionCounts) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Unread)
+}
+func (ec *executionContext) fieldContext_FormSubmissionCounts_unread(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmissionCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmissionCounts_types(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmissionCounts) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FormSubmissionCounts",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.FormSubmissionTypeCount, error) {
+		return obj.Types, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFormSubmissionTypeCount2ᚕstoreadminᚋmodelsᚐFormSubmissionTypeCountᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FormSubmissionCounts_types(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FormSubmissionCounts",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FormSubmissionTypeCount_type(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmissionTypeCount) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Type)
+}
+func (ec *executionContext) fieldContext_FormSubmissionTypeCount_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmissionTypeCount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmissionTypeCount_all(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmissionTypeCount) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.All)
+}
+func (ec *executionContext) fieldContext_FormSubmissionTypeCount_all(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmissionTypeCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FormSubmissionTypeCount_unread(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmissionTypeCount) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Unread)
+}
+func (ec *executionContext) fieldContext_FormSubmissionTypeCount_unread(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormSubmissionTypeCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _FulfilledQuantity_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FulfilledQuantity) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.LineItemID)
 }
@@ -24283,6 +25074,186 @@ func (ec *executionContext) fieldContext_Mutation_markDraftOrderPaid(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateEmailSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateEmailSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateEmailSettings(ctx, fc.Args["input"].(EmailSettingsInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "email:write")
+				if err != nil {
+					var zeroVal *models.EmailSettings
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.EmailSettings
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.EmailSettings) graphql.Marshaler {
+			return ec.marshalNEmailSettings2ᚖstoreadminᚋmodelsᚐEmailSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateEmailSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateEmailSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteFormSubmission(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteFormSubmission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteFormSubmission(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "forms:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteFormSubmission(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteFormSubmission_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setFormSubmissionRead(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setFormSubmissionRead(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetFormSubmissionRead(ctx, fc.Args["id"].(int64), fc.Args["input"].(*FormSubmissionReadInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "forms:write")
+				if err != nil {
+					var zeroVal *models.FormSubmission
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.FormSubmission
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.FormSubmission) graphql.Marshaler {
+			return ec.marshalNFormSubmission2ᚖstoreadminᚋmodelsᚐFormSubmission(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setFormSubmissionRead(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setFormSubmissionRead_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_requestUpload(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26821,11 +27792,16 @@ func (ec *executionContext) _Mutation_closeStore(ctx context.Context, field grap
 					var zeroVal *models.Store
 					return zeroVal, err
 				}
+				role, err := ec.unmarshalORole2ᚖstoreadminᚋgraphᚐRole(ctx, "STAFF")
+				if err != nil {
+					var zeroVal *models.Store
+					return zeroVal, err
+				}
 				if ec.Directives.Access == nil {
 					var zeroVal *models.Store
 					return zeroVal, errors.New("directive access is not implemented")
 				}
-				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+				return ec.Directives.Access(ctx, nil, directive0, scope, role)
 			}
 			directive2 := func(ctx context.Context) (any, error) {
 				if ec.Directives.KeysRefused == nil {
@@ -31262,6 +32238,354 @@ func (ec *executionContext) fieldContext_Query_draftOrderShippingRates(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_draftOrderShippingRates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_emailSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_emailSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().EmailSettings(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "email:read")
+				if err != nil {
+					var zeroVal *models.EmailSettings
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.EmailSettings
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.EmailSettings) graphql.Marshaler {
+			return ec.marshalNEmailSettings2ᚖstoreadminᚋmodelsᚐEmailSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_emailSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_formSubmissions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_formSubmissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FormSubmissions(ctx, fc.Args["filter"].(*models.FormSubmissionFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "forms:read")
+				if err != nil {
+					var zeroVal []models.FormSubmission
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.FormSubmission
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.FormSubmission) graphql.Marshaler {
+			return ec.marshalNFormSubmission2ᚕstoreadminᚋmodelsᚐFormSubmissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_formSubmissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_formSubmissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_formSubmissionsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_formSubmissionsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FormSubmissionsNextCursor(ctx, fc.Args["filter"].(*models.FormSubmissionFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "forms:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_formSubmissionsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_formSubmissionsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_formSubmissionsCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_formSubmissionsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FormSubmissionsCount(ctx, fc.Args["filter"].(*models.FormSubmissionFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "forms:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_formSubmissionsCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_formSubmissionsCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_formSubmissionCounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_formSubmissionCounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FormSubmissionCounts(ctx, fc.Args["filter"].(*models.FormSubmissionFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "forms:read")
+				if err != nil {
+					var zeroVal *models.FormSubmissionCounts
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.FormSubmissionCounts
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.FormSubmissionCounts) graphql.Marshaler {
+			return ec.marshalNFormSubmissionCounts2ᚖstoreadminᚋmodelsᚐFormSubmissionCounts(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_formSubmissionCounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_formSubmissionCounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_formSubmissionsExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_formSubmissionsExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FormSubmissionsExport(ctx, fc.Args["filter"].(*models.FormSubmissionFilter), fc.Args["format"].(*SheetFormat))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "forms:read")
+				if err != nil {
+					var zeroVal *Download
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *Download
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *Download) graphql.Marshaler {
+			return ec.marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_formSubmissionsExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_formSubmissionsExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38146,6 +39470,131 @@ func (ec *executionContext) unmarshalInputDraftShippingRateInput(ctx context.Con
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputEmailSettingsInput(ctx context.Context, obj any) (EmailSettingsInput, error) {
+	var it EmailSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"from_name", "reply_to"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "from_name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("from_name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FromName = data
+		case "reply_to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reply_to"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReplyTo = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputFormSubmissionFilter(ctx context.Context, obj any) (models.FormSubmissionFilter, error) {
+	var it models.FormSubmissionFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "read", "created_from", "created_to", "q"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "read":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("read"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Read = data
+		case "created_from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("created_from"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedFrom = data
+		case "created_to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("created_to"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedTo = data
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputFormSubmissionReadInput(ctx context.Context, obj any) (FormSubmissionReadInput, error) {
+	var it FormSubmissionReadInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"read"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "read":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("read"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Read = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputFulfillmentInput(ctx context.Context, obj any) (FulfillmentInput, error) {
 	var it FulfillmentInput
 	if obj == nil {
@@ -44128,6 +45577,267 @@ func (ec *executionContext) _DraftShippingRate(ctx context.Context, sel ast.Sele
 	return written
 }
 
+var emailSettingsImplementors = []string{"EmailSettings"}
+
+func (ec *executionContext) _EmailSettings(ctx context.Context, sel ast.SelectionSet, obj *models.EmailSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, emailSettingsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EmailSettings")
+		case "from_name":
+			out.Values[i] = ec._EmailSettings_from_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reply_to":
+			out.Values[i] = ec._EmailSettings_reply_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var formSubmissionImplementors = []string{"FormSubmission"}
+
+func (ec *executionContext) _FormSubmission(ctx context.Context, sel ast.SelectionSet, obj *models.FormSubmission) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, formSubmissionImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FormSubmission")
+		case "id":
+			out.Values[i] = ec._FormSubmission_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._FormSubmission_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._FormSubmission_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "email":
+			out.Values[i] = ec._FormSubmission_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "message":
+			out.Values[i] = ec._FormSubmission_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source_url":
+			out.Values[i] = ec._FormSubmission_source_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "read":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FormSubmission_read(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "read_at":
+			out.Values[i] = ec._FormSubmission_read_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._FormSubmission_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var formSubmissionCountsImplementors = []string{"FormSubmissionCounts"}
+
+func (ec *executionContext) _FormSubmissionCounts(ctx context.Context, sel ast.SelectionSet, obj *models.FormSubmissionCounts) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, formSubmissionCountsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FormSubmissionCounts")
+		case "all":
+			out.Values[i] = ec._FormSubmissionCounts_all(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unread":
+			out.Values[i] = ec._FormSubmissionCounts_unread(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "types":
+			out.Values[i] = ec._FormSubmissionCounts_types(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var formSubmissionTypeCountImplementors = []string{"FormSubmissionTypeCount"}
+
+func (ec *executionContext) _FormSubmissionTypeCount(ctx context.Context, sel ast.SelectionSet, obj *models.FormSubmissionTypeCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, formSubmissionTypeCountImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FormSubmissionTypeCount")
+		case "type":
+			out.Values[i] = ec._FormSubmissionTypeCount_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "all":
+			out.Values[i] = ec._FormSubmissionTypeCount_all(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unread":
+			out.Values[i] = ec._FormSubmissionTypeCount_unread(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var fulfilledQuantityImplementors = []string{"FulfilledQuantity"}
 
 func (ec *executionContext) _FulfilledQuantity(ctx context.Context, sel ast.SelectionSet, obj *models.FulfilledQuantity) graphql.Marshaler {
@@ -45249,6 +46959,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "markDraftOrderPaid":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_markDraftOrderPaid(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateEmailSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateEmailSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteFormSubmission":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteFormSubmission(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setFormSubmissionRead":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setFormSubmissionRead(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -48550,6 +50281,138 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_draftOrderShippingRates(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "emailSettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_emailSettings(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "formSubmissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_formSubmissions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "formSubmissionsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_formSubmissionsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "formSubmissionsCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_formSubmissionsCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "formSubmissionCounts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_formSubmissionCounts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "formSubmissionsExport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_formSubmissionsExport(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -53048,6 +54911,81 @@ func (ec *executionContext) unmarshalNDraftShippingRateInput2storeadminᚋgraph�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNEmailSettings2ᚖstoreadminᚋmodelsᚐEmailSettings(ctx context.Context, sel ast.SelectionSet, v *models.EmailSettings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EmailSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNEmailSettingsInput2storeadminᚋgraphᚐEmailSettingsInput(ctx context.Context, v any) (EmailSettingsInput, error) {
+	res, err := ec.unmarshalInputEmailSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFormSubmission2storeadminᚋmodelsᚐFormSubmission(ctx context.Context, sel ast.SelectionSet, v models.FormSubmission) graphql.Marshaler {
+	return ec._FormSubmission(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFormSubmission2ᚕstoreadminᚋmodelsᚐFormSubmissionᚄ(ctx context.Context, sel ast.SelectionSet, v []models.FormSubmission) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._FormSubmission(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFormSubmission2ᚖstoreadminᚋmodelsᚐFormSubmission(ctx context.Context, sel ast.SelectionSet, v *models.FormSubmission) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FormSubmission(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFormSubmissionCounts2ᚖstoreadminᚋmodelsᚐFormSubmissionCounts(ctx context.Context, sel ast.SelectionSet, v *models.FormSubmissionCounts) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FormSubmissionCounts(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFormSubmissionTypeCount2storeadminᚋmodelsᚐFormSubmissionTypeCount(ctx context.Context, sel ast.SelectionSet, v models.FormSubmissionTypeCount) graphql.Marshaler {
+	return ec._FormSubmissionTypeCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFormSubmissionTypeCount2ᚕstoreadminᚋmodelsᚐFormSubmissionTypeCountᚄ(ctx context.Context, sel ast.SelectionSet, v []models.FormSubmissionTypeCount) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._FormSubmissionTypeCount(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNFulfilledQuantity2storeadminᚋmodelsᚐFulfilledQuantity(ctx context.Context, sel ast.SelectionSet, v models.FulfilledQuantity) graphql.Marshaler {
 	return ec._FulfilledQuantity(ctx, sel, &v)
 }
@@ -54525,6 +56463,22 @@ func (ec *executionContext) unmarshalODraftPaymentInput2ᚖstoreadminᚋgraphᚐ
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputDraftPaymentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOFormSubmissionFilter2ᚖstoreadminᚋmodelsᚐFormSubmissionFilter(ctx context.Context, v any) (*models.FormSubmissionFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputFormSubmissionFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOFormSubmissionReadInput2ᚖstoreadminᚋgraphᚐFormSubmissionReadInput(ctx context.Context, v any) (*FormSubmissionReadInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputFormSubmissionReadInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -521,6 +521,20 @@ type DraftShippingRateInput struct {
 	RateID int64 `json:"rate_id"`
 }
 
+// Changes to the email settings; fields left out keep their value.
+type EmailSettingsInput struct {
+	// 1 to 255 characters on one line (no line breaks or other control characters).
+	FromName *string `json:"from_name,omitempty"`
+	// One plain email address (ana@example.com, no display name), or empty for none.
+	ReplyTo *string `json:"reply_to,omitempty"`
+}
+
+// Marks a submission read or unread.
+type FormSubmissionReadInput struct {
+	// true (when left out): read, setting read_at unless it is set; false: unread again, clearing read_at.
+	Read *bool `json:"read,omitempty"`
+}
+
 // What cancelling a shipment answers. The operation needs only
 // fulfillments:write, so the order is under its own rule: a key without
 // orders:read gets null there, with a FORBIDDEN error.
@@ -1187,7 +1201,7 @@ type WebhookUpdateInput struct {
 type Role string
 
 const (
-	// Reads what its scopes allow; writes nothing.
+	// Reads what its scopes allow; writes only what no key may (closing the store, from the dashboard).
 	RoleStaff Role = "STAFF"
 	// Reads and writes what its scopes allow.
 	RoleAdmin Role = "ADMIN"

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"storeadmin/internal/base/apperr"
 )
 
 // Store statuses. A closed store stays readable; it cannot be reopened
@@ -73,9 +75,44 @@ func CreateStore(ctx context.Context, db bun.IDB, s *Store) error {
 	return classify(err, "a store with handle "+s.Handle)
 }
 
-// UpdateStore writes the given columns of s.
+// UpdateStore writes the given columns of s, which must be open: a closed
+// store's profile takes no changes (409). The statement itself checks it,
+// so a change that read the store before a concurrent close committed
+// cannot undo the close (switch a closed store's storefront back on).
 func UpdateStore(ctx context.Context, db bun.IDB, s *Store, columns ...string) error {
-	_, err := db.NewUpdate().Model(s).Column(columns...).Set("updated_at = now()").
-		Where("id = ?", s.ID).Returning("updated_at").Exec(ctx)
-	return classify(err, "the store")
+	res, err := db.NewUpdate().Model(s).Column(columns...).Set("updated_at = now()").
+		Where("id = ? AND status <> ?", s.ID, StoreClosed).Returning("updated_at").Exec(ctx)
+	if err != nil {
+		return classify(err, "the store")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notOpen(ctx, db, s.ID)
+	}
+	return nil
+}
+
+// CloseStore closes an open store for good at at: its status becomes
+// closed and its storefront goes off, in one statement (a closed store,
+// or one a concurrent close closed first, is a 409). It returns the store
+// as closed.
+func CloseStore(ctx context.Context, db bun.IDB, storeID int64, at time.Time) (*Store, error) {
+	res, err := db.NewUpdate().Model((*Store)(nil)).
+		Set("status = ?, storefront_enabled = false, closed_at = ?, updated_at = now()", StoreClosed, at).
+		Where("id = ? AND status <> ?", storeID, StoreClosed).Exec(ctx)
+	if err != nil {
+		return nil, classify(err, "the store")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, notOpen(ctx, db, storeID)
+	}
+	return GetStore(ctx, db, storeID)
+}
+
+// notOpen is why a change to the store storeID matched no row: it is
+// closed (409), or there is no such store (404).
+func notOpen(ctx context.Context, db bun.IDB, storeID int64) error {
+	if _, err := GetStore(ctx, db, storeID); err != nil {
+		return err
+	}
+	return apperr.Conflictf("the store is closed")
 }

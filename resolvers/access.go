@@ -21,7 +21,9 @@ func (r *Resolver) grantableRole(ctx context.Context, s string) (auth.Role, erro
 	return role, nil
 }
 
-// openStore reads the caller's store and refuses changes to a closed one.
+// openStore reads the caller's store for a change, refusing a closed one
+// before the change's input is checked; models.UpdateStore holds the rule
+// against a close that commits in between.
 func (r *Resolver) openStore(ctx context.Context) (*models.Store, error) {
 	sid, err := storeID(ctx)
 	if err != nil {

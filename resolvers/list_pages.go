@@ -56,6 +56,12 @@ func (r *queryResolver) reviewsPage(ctx context.Context, filter *models.ReviewFi
 	})
 }
 
+func (r *queryResolver) formSubmissionsPage(ctx context.Context, filter *models.FormSubmissionFilter, limit, offset *int64, cursor *string) (models.Page[models.FormSubmission], error) {
+	return filteredCursorPage(ctx, "form-submissions", filter, limit, offset, cursor, func(sid int64, f models.FormSubmissionFilter, p models.Paging) (models.Page[models.FormSubmission], error) {
+		return models.PageFormSubmissions(ctx, r.db(ctx), sid, f, p)
+	})
+}
+
 // auditLogsPage: the audit log's filter refuses nothing, so it is not
 // checked.
 func (r *queryResolver) auditLogsPage(ctx context.Context, filter *models.AuditLogFilter, limit, offset *int64, cursor *string) (models.Page[models.AuditLog], error) {

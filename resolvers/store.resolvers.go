@@ -11,6 +11,7 @@ import (
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
+	"time"
 )
 
 func (r *mutationResolver) UpdateStore(ctx context.Context, input graph.StoreUpdateInput) (*models.Store, error) {
@@ -45,13 +46,12 @@ func (r *mutationResolver) SetStorefrontEnabled(ctx context.Context, enabled boo
 }
 
 func (r *mutationResolver) CloseStore(ctx context.Context) (*models.Store, error) {
-	s, err := r.openStore(ctx)
+	sid, err := storeID(ctx)
 	if err != nil {
 		return nil, err
 	}
-	now := r.Now()
-	s.Status, s.StorefrontEnabled, s.ClosedAt = models.StoreClosed, false, &now
-	if err := models.UpdateStore(ctx, r.db(ctx), s, "status", "storefront_enabled", "closed_at"); err != nil {
+	s, err := models.CloseStore(ctx, r.db(ctx), sid, r.Now().UTC().Truncate(time.Microsecond))
+	if err != nil {
 		return nil, err
 	}
 	audit.Touch(ctx, "store", s.ID)

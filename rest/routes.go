@@ -186,6 +186,16 @@ var Routes = []Route{
 	{http.MethodPut, "/store/draft-orders/{id}/shipping-rate", "SetDraftOrderShippingRate", 0, Fields},
 	{http.MethodGet, "/store/draft-orders/{id}/shipping-rates", "DraftOrderShippingRates", 0, Fields},
 
+	// Form submissions
+	{http.MethodGet, "/store/form-submissions", "ListFormSubmissions", 0, Fields},
+	{http.MethodGet, "/store/form-submissions/export", "ExportFormSubmissions", 0, File},
+	{http.MethodDelete, "/store/form-submissions/{id}", "DeleteFormSubmission", 0, Bare},
+	{http.MethodPut, "/store/form-submissions/{id}/read", "SetFormSubmissionRead", 0, Fields},
+
+	// Email settings
+	{http.MethodGet, "/store/email", "GetEmailSettings", 0, Fields},
+	{http.MethodPut, "/store/email", "UpdateEmailSettings", 0, Fields},
+
 	// Product reviews
 	{http.MethodGet, "/store/reviews", "ListReviews", 0, Fields},
 	{http.MethodPost, "/store/reviews/bulk", "BulkUpdateReviews", 0, Fields},

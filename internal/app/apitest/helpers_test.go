@@ -404,19 +404,16 @@ func checkObjects(t *testing.T, what string, v any, spec map[string]string) []ma
 // s string, i whole number, b boolean, ts an RFC 3339 UTC time, obj, list,
 // s[] and i[] lists of those, any; a trailing ? also allows null.
 func hasType(typ string, v any) bool {
+	if base, ok := strings.CutSuffix(typ, "?"); ok {
+		return v == nil || hasType(base, v)
+	}
 	switch typ {
 	case "s":
 		_, ok := v.(string)
 		return ok
-	case "s?":
-		_, ok := v.(string)
-		return ok || v == nil
 	case "i":
 		_, ok := asWhole(v)
 		return ok
-	case "i?":
-		_, ok := asWhole(v)
-		return ok || v == nil
 	case "b":
 		_, ok := v.(bool)
 		return ok

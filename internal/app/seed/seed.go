@@ -43,6 +43,7 @@ var areas = []area{
 	{"shipping and tax", shippingAndTax}, // zones for the profile's country
 	{"payment providers", paymentProviders},
 	{"domains", domains},
+	{"forms and email", formsAndEmail}, // the sender's name is the profile's
 }
 
 // mediaAreas run after areas, in order.

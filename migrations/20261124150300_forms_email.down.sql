@@ -1,0 +1,2 @@
+DROP TABLE email_settings;
+DROP TABLE form_submissions;
