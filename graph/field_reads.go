@@ -19,6 +19,22 @@ var objectReads = map[string]map[string][]string{
 		"scopes":       {"Scopes"},
 		"status":       {"ExpiresAt", "RevokedAt"},
 	},
+	"Article": {
+		"author":          {"Author"},
+		"body_html":       {"BodyHTML"},
+		"created_at":      {"CreatedAt"},
+		"excerpt":         {"Excerpt"},
+		"handle":          {"Handle"},
+		"id":              {"ID"},
+		"image_src":       {"ImageSrc"},
+		"image_thumbhash": {"ImageThumbhash"},
+		"published":       {},
+		"published_at":    {"PublishedAt"},
+		"seo":             {"SEO"},
+		"tags":            {"Tags"},
+		"title":           {"Title"},
+		"updated_at":      {"UpdatedAt"},
+	},
 	"AuditLog": {
 		"action":      {"Action"},
 		"actor_id":    {"ActorID"},
@@ -231,6 +247,17 @@ var objectReads = map[string]map[string][]string{
 		"title":           {"Title"},
 		"updated_at":      {"UpdatedAt"},
 	},
+	"ContentPage": {
+		"body_html":    {"BodyHTML"},
+		"created_at":   {"CreatedAt"},
+		"handle":       {"Handle"},
+		"id":           {"ID"},
+		"published":    {},
+		"published_at": {"PublishedAt"},
+		"seo":          {"SEO"},
+		"title":        {"Title"},
+		"updated_at":   {"UpdatedAt"},
+	},
 	"Customer": {
 		"accepts_marketing": {"AcceptsMarketing"},
 		"created_at":        {"CreatedAt"},
@@ -432,6 +459,11 @@ var objectReads = map[string]map[string][]string{
 	"MemberInvitation": {
 		"added":   {"Added"},
 		"invited": {"Invited"},
+	},
+	"Menu": {
+		"handle": {"Handle"},
+		"items":  {},
+		"title":  {"Title"},
 	},
 	"Order": {
 		"archived_at":          {"ArchivedAt"},

@@ -83,6 +83,10 @@ var (
 		func(d *models.WebhookDelivery) int64 { return d.SubscriptionID })
 )
 
+// Navigation menus: the records their items refer to.
+var menuTargets = loaders.Many(models.MenuTargetsByMenu, func(m *models.Menu) int64 { return m.ID },
+	func(t *models.MenuTarget) int64 { return t.MenuID })
+
 // The keys most relations share.
 func productID(p *models.Product) int64        { return p.ID }
 func collectionID(c *models.Collection) int64  { return c.ID }
