@@ -28,7 +28,7 @@ var objectReads = map[string]map[string][]string{
 		"id":              {"ID"},
 		"image_src":       {"ImageSrc"},
 		"image_thumbhash": {"ImageThumbhash"},
-		"published":       {},
+		"published":       {"PublishedAt"},
 		"published_at":    {"PublishedAt"},
 		"seo":             {"SEO"},
 		"tags":            {"Tags"},
@@ -252,7 +252,7 @@ var objectReads = map[string]map[string][]string{
 		"created_at":   {"CreatedAt"},
 		"handle":       {"Handle"},
 		"id":           {"ID"},
-		"published":    {},
+		"published":    {"PublishedAt"},
 		"published_at": {"PublishedAt"},
 		"seo":          {"SEO"},
 		"title":        {"Title"},
@@ -462,7 +462,7 @@ var objectReads = map[string]map[string][]string{
 	},
 	"Menu": {
 		"handle": {"Handle"},
-		"items":  {},
+		"items":  {"ID", "Tree"},
 		"title":  {"Title"},
 	},
 	"Order": {
