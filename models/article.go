@@ -102,10 +102,16 @@ func InsertArticle(ctx context.Context, db bun.IDB, a *Article) error {
 }
 
 // InsertArticles stores new article rows of one store in one statement (a
-// blog at once, as the seed writes it); each receives its id and times.
+// blog at once, as the seed writes it); each receives its id and times. An
+// article without an excerpt gets its body's (Excerpt).
 func InsertArticles(ctx context.Context, db bun.IDB, articles []Article) error {
 	if len(articles) == 0 {
 		return nil
+	}
+	for i := range articles {
+		if articles[i].Excerpt == "" {
+			articles[i].Excerpt = Excerpt(articles[i].BodyHTML)
+		}
 	}
 	_, err := db.NewInsert().Model(&articles).Returning("id, created_at, updated_at").Exec(ctx)
 	if len(articles) == 1 {

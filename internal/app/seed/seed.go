@@ -52,6 +52,8 @@ var mediaAreas = []mediaArea{
 	// Last: priced against the discounts, shipping rates and tax rates, and
 	// behind the orders placed from drafts.
 	{"draft orders", withoutMedia(draftOrders)},
+	// Pages, the blog and the menus, which link to the catalogue.
+	{"content", content},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for
