@@ -22,12 +22,11 @@ var ctPages = []ctPage{
 	{"Terms of service", "<h2>Terms of service</h2><p>By using this store you agree to these terms. Prices are in US dollars and may change without notice. We may refuse or cancel an order we cannot fulfil, with a full refund.</p><p>Returns are accepted within 30 days of delivery, unworn and with tags.</p>"},
 }
 
-// ctArticle is a seeded blog article: its title, author, tags and the
-// paragraphs of its body.
+// ctArticle is a seeded blog article's topic: its title and tags (its
+// author and body are drawn).
 type ctArticle struct {
-	title, author string
-	tags          []string
-	body          []string
+	title string
+	tags  []string
 }
 
 var ctAuthors = []string{"Maya Chen", "Jonas Berg", "Priya Nair", "Sam Okafor"}
