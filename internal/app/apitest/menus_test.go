@@ -300,6 +300,7 @@ func TestMenuListStatements(t *testing.T) {
 	mnPut(t, e, admin, "main-menu", map[string]any{"items": items})
 	q := `{ menus(limit: 50) { handle title items } menusCount }`
 	few := count(func() { e.GraphQL(admin, q, nil) })
+	one := count(func() { mnGet(t, e, admin, "main-menu") })
 	for i := range 10 {
 		mnPut(t, e, admin, fmt.Sprintf("menu-%d", i), map[string]any{"title": "M", "items": items})
 	}
@@ -307,6 +308,16 @@ func TestMenuListStatements(t *testing.T) {
 	many := count(func() { g = e.GraphQL(admin, q, nil) })
 	if few != many {
 		t.Fatalf("statements: %d for 2 menus, %d for 12", few, many)
+	}
+	// One menu's references are one statement however many there are.
+	var more []map[string]any
+	for i := range 20 {
+		more = append(more, mnItem(fmt.Sprint(i), "product", insertProduct(t, e, s.ID, fmt.Sprintf("p-%d", i)),
+			mnItem("c", "collection", collection), mnItem("b", "blog", nil)))
+	}
+	mnPut(t, e, admin, "main-menu", map[string]any{"items": more})
+	if n := count(func() { mnGet(t, e, admin, "main-menu") }); n != one {
+		t.Fatalf("GET /store/menus/main-menu: %d statements with 2 references, %d with 40", one, n)
 	}
 	if rows := objectsOf(g.Data()["menus"]); len(rows) != 12 || len(rows[11]["items"].([]any)) != 2 {
 		t.Fatalf("menus %s", g.Raw)
