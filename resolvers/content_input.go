@@ -20,14 +20,17 @@ const maxExcerpt = 1000
 // explicit null), at now; cur is its published_at before. published true
 // publishes now, unless the record is live already (its date stays);
 // false unpublishes; a published_at in the past publishes as of then, one
-// in the future schedules, null makes a draft. Both sent must agree.
+// in the future schedules, null makes a draft. Both sent must agree:
+// published must be what the date means now.
 func publication(cur *time.Time, published *bool, at *time.Time, nullAt bool, now time.Time) (*time.Time, error) {
 	switch {
 	case at != nil:
-		if published != nil && !*published {
-			return nil, apperr.Invalidf("published is false but published_at is set: send published_at null (or published false alone) to unpublish")
+		// A record read and sent back says both; they agree when
+		// published is what the date means now.
+		if published != nil && !*published && !at.After(now) {
+			return nil, apperr.Invalidf("published is false but published_at is in the past: send published_at null (or published false alone) to unpublish")
 		}
-		if published != nil && at.After(now) {
+		if published != nil && *published && at.After(now) {
 			return nil, apperr.Invalidf("published is true but published_at is in the future: leave published out to schedule it")
 		}
 		t := at.UTC()

@@ -220,6 +220,10 @@ func TestPublishing(t *testing.T) {
 			if rows := objectsOf(r.Body[res.many]); len(rows) != 1 || idOf(t, rows[0]) != id {
 				t.Fatalf("scheduled among drafts: %s", r.Raw)
 			}
+			// A scheduled record read and sent back stays as it is.
+			if m, _ = res.put(t, e, admin, id, m); m["published"] != false || m["published_at"] != future {
+				t.Fatalf("scheduled, sent back: %v", m)
+			}
 			// published true on a scheduled record publishes it now.
 			if m, _ = res.put(t, e, admin, id, map[string]any{"published": true}); m["published"] != true {
 				t.Fatalf("published now: %v", m)
@@ -234,7 +238,7 @@ func TestPublishing(t *testing.T) {
 			}
 			// The two fields must agree.
 			expectEach400(t, e, admin, res.one, http.MethodPut, res.item(id), map[string]map[string]any{
-				"false with a date":       {"published": false, "published_at": "2025-03-01T09:00:00Z"},
+				"false with a past date":  {"published": false, "published_at": "2025-03-01T09:00:00Z"},
 				"true with a future date": {"published": true, "published_at": future},
 				"true with null":          {"published": true, "published_at": nil},
 				"not a boolean":           {"published": "yes"},
