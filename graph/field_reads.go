@@ -19,6 +19,22 @@ var objectReads = map[string]map[string][]string{
 		"scopes":       {"Scopes"},
 		"status":       {"ExpiresAt", "RevokedAt"},
 	},
+	"Article": {
+		"author":          {"Author"},
+		"body_html":       {"BodyHTML"},
+		"created_at":      {"CreatedAt"},
+		"excerpt":         {"Excerpt"},
+		"handle":          {"Handle"},
+		"id":              {"ID"},
+		"image_src":       {"ImageSrc"},
+		"image_thumbhash": {"ImageThumbhash"},
+		"published":       {"PublishedAt"},
+		"published_at":    {"PublishedAt"},
+		"seo":             {"SEO"},
+		"tags":            {"Tags"},
+		"title":           {"Title"},
+		"updated_at":      {"UpdatedAt"},
+	},
 	"AuditLog": {
 		"action":      {"Action"},
 		"actor_id":    {"ActorID"},
@@ -344,6 +360,17 @@ var objectReads = map[string]map[string][]string{
 		"title":           {"Title"},
 		"updated_at":      {"UpdatedAt"},
 	},
+	"ContentPage": {
+		"body_html":    {"BodyHTML"},
+		"created_at":   {"CreatedAt"},
+		"handle":       {"Handle"},
+		"id":           {"ID"},
+		"published":    {"PublishedAt"},
+		"published_at": {"PublishedAt"},
+		"seo":          {"SEO"},
+		"title":        {"Title"},
+		"updated_at":   {"UpdatedAt"},
+	},
 	"Customer": {
 		"accepts_marketing": {"AcceptsMarketing"},
 		"created_at":        {"CreatedAt"},
@@ -594,6 +621,11 @@ var objectReads = map[string]map[string][]string{
 	"MemberInvitation": {
 		"added":   {"Added"},
 		"invited": {"Invited"},
+	},
+	"Menu": {
+		"handle": {"Handle"},
+		"items":  {"ID", "Tree"},
+		"title":  {"Title"},
 	},
 	"Order": {
 		"archived_at":          {"ArchivedAt"},

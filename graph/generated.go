@@ -31,11 +31,13 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	APIKey() APIKeyResolver
+	Article() ArticleResolver
 	BillingInvoiceDetail() BillingInvoiceDetailResolver
 	BillingInvoicePage() BillingInvoicePageResolver
 	BundleOffer() BundleOfferResolver
 	Collection() CollectionResolver
 	CollectionMember() CollectionMemberResolver
+	ContentPage() ContentPageResolver
 	Customer() CustomerResolver
 	Discount() DiscountResolver
 	Domain() DomainResolver
@@ -45,6 +47,7 @@ type ResolverRoot interface {
 	Fulfillment() FulfillmentResolver
 	MCPActivity() MCPActivityResolver
 	MCPKey() MCPKeyResolver
+	Menu() MenuResolver
 	Mutation() MutationResolver
 	Order() OrderResolver
 	OrderLineItem() OrderLineItemResolver
@@ -77,6 +80,23 @@ type ComplexityRoot struct {
 		Role       func(childComplexity int) int
 		Scopes     func(childComplexity int) int
 		Status     func(childComplexity int) int
+	}
+
+	Article struct {
+		Author         func(childComplexity int) int
+		BodyHTML       func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Excerpt        func(childComplexity int) int
+		Handle         func(childComplexity int) int
+		ID             func(childComplexity int) int
+		ImageSrc       func(childComplexity int) int
+		ImageThumbhash func(childComplexity int) int
+		Published      func(childComplexity int) int
+		PublishedAt    func(childComplexity int) int
+		SEO            func(childComplexity int) int
+		Tags           func(childComplexity int) int
+		Title          func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
 	}
 
 	AuditLog struct {
@@ -432,6 +452,18 @@ type ComplexityRoot struct {
 		UpdatedAt      func(childComplexity int) int
 	}
 
+	ContentPage struct {
+		BodyHTML    func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Handle      func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Published   func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		SEO         func(childComplexity int) int
+		Title       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
 	Customer struct {
 		AcceptsMarketing func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
@@ -710,6 +742,12 @@ type ComplexityRoot struct {
 		Invited func(childComplexity int) int
 	}
 
+	Menu struct {
+		Handle func(childComplexity int) int
+		Items  func(childComplexity int) int
+		Title  func(childComplexity int) int
+	}
+
 	Mutation struct {
 		AddCollectionProduct         func(childComplexity int, id int64, input CollectionProductInput) int
 		AddDomain                    func(childComplexity int, input DomainInput) int
@@ -725,24 +763,29 @@ type ComplexityRoot struct {
 		ChangeBillingPlan            func(childComplexity int, input BillingPlanInput) int
 		CloseStore                   func(childComplexity int) int
 		CreateAPIKey                 func(childComplexity int, input APIKeyInput) int
+		CreateArticle                func(childComplexity int, input ArticleInput) int
 		CreateBillingCardSetup       func(childComplexity int) int
 		CreateBundle                 func(childComplexity int, input BundleInput) int
 		CreateCollection             func(childComplexity int, input CollectionInput) int
 		CreateDiscount               func(childComplexity int, input DiscountInput) int
 		CreateDraftOrder             func(childComplexity int, input DraftOrderInput) int
 		CreateFulfillment            func(childComplexity int, id int64, input *FulfillmentInput) int
+		CreatePage                   func(childComplexity int, input ContentPageInput) int
 		CreatePaymentProvider        func(childComplexity int, input PaymentProviderInput) int
 		CreateProduct                func(childComplexity int, input ProductInput) int
 		CreateShippingRate           func(childComplexity int, zoneID int64, input ShippingRateInput) int
 		CreateShippingZone           func(childComplexity int, input ShippingZoneInput) int
 		CreateTaxRate                func(childComplexity int, input TaxRateInput) int
 		CreateWebhook                func(childComplexity int, input WebhookInput) int
+		DeleteArticle                func(childComplexity int, id int64) int
 		DeleteBillingCard            func(childComplexity int, id int64) int
 		DeleteBundle                 func(childComplexity int, id int64) int
 		DeleteCollection             func(childComplexity int, id int64) int
 		DeleteDiscount               func(childComplexity int, id int64) int
 		DeleteDomain                 func(childComplexity int, id int64) int
 		DeleteFormSubmission         func(childComplexity int, id int64) int
+		DeleteMenu                   func(childComplexity int, handle string) int
+		DeletePage                   func(childComplexity int, id int64) int
 		DeletePaymentProvider        func(childComplexity int, id int64) int
 		DeleteProduct                func(childComplexity int, id int64) int
 		DeleteReview                 func(childComplexity int, id int64) int
@@ -757,6 +800,7 @@ type ComplexityRoot struct {
 		InviteMember                 func(childComplexity int, input MemberInviteInput) int
 		MarkDraftOrderPaid           func(childComplexity int, id int64, input *DraftPaymentInput) int
 		PreviewCollection            func(childComplexity int, input CollectionInput, limit *int64) int
+		PutMenu                      func(childComplexity int, handle string, input MenuInput) int
 		PutStoreSetting              func(childComplexity int, input StoreSettingInput) int
 		RefundOrder                  func(childComplexity int, id int64, input RefundInput) int
 		RegisterPaymentWalletDomains func(childComplexity int, id int64) int
@@ -778,6 +822,7 @@ type ComplexityRoot struct {
 		SetReviewStatus              func(childComplexity int, id int64, input ReviewStatusInput) int
 		SetStorefrontEnabled         func(childComplexity int, enabled bool) int
 		TestPaymentCredentials       func(childComplexity int, input PaymentCredentialsInput) int
+		UpdateArticle                func(childComplexity int, id int64, input ArticleInput) int
 		UpdateBundle                 func(childComplexity int, id int64, input BundleInput) int
 		UpdateCollection             func(childComplexity int, id int64, input CollectionInput) int
 		UpdateDiscount               func(childComplexity int, id int64, input DiscountInput) int
@@ -785,6 +830,7 @@ type ComplexityRoot struct {
 		UpdateEmailSettings          func(childComplexity int, input EmailSettingsInput) int
 		UpdateMember                 func(childComplexity int, userID int64, input MemberUpdateInput) int
 		UpdateOrder                  func(childComplexity int, id int64, input OrderUpdateInput) int
+		UpdatePage                   func(childComplexity int, id int64, input ContentPageInput) int
 		UpdatePaymentProvider        func(childComplexity int, id int64, input PaymentProviderInput) int
 		UpdateProduct                func(childComplexity int, id int64, input ProductInput) int
 		UpdateShippingRate           func(childComplexity int, id int64, input ShippingRateInput) int
@@ -996,6 +1042,9 @@ type ComplexityRoot struct {
 		APIKeyScopeResources      func(childComplexity int) int
 		APIKeys                   func(childComplexity int, limit *int64, offset *int64) int
 		APIKeysCount              func(childComplexity int) int
+		Article                   func(childComplexity int, id int64) int
+		Articles                  func(childComplexity int, filter *models.ArticleFilter, limit *int64, offset *int64) int
+		ArticlesCount             func(childComplexity int, filter *models.ArticleFilter) int
 		AuditLogs                 func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
 		AuditLogsCount            func(childComplexity int, filter *models.AuditLogFilter) int
 		AuditLogsNextCursor       func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
@@ -1048,6 +1097,9 @@ type ComplexityRoot struct {
 		McpPresets                func(childComplexity int) int
 		Members                   func(childComplexity int, limit *int64, offset *int64) int
 		MembersCount              func(childComplexity int) int
+		Menu                      func(childComplexity int, handle string) int
+		Menus                     func(childComplexity int, limit *int64, offset *int64) int
+		MenusCount                func(childComplexity int) int
 		Order                     func(childComplexity int, id int64) int
 		OrderActivity             func(childComplexity int, id int64) int
 		OrderFulfilled            func(childComplexity int, id int64) int
@@ -1056,6 +1108,8 @@ type ComplexityRoot struct {
 		OrdersCount               func(childComplexity int, filter *models.OrderFilter) int
 		OrdersExport              func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
 		OrdersNextCursor          func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
+		Page                      func(childComplexity int, id int64) int
+		Pages                     func(childComplexity int, filter *models.ContentPageFilter, limit *int64, offset *int64) int
 		PaymentProviders          func(childComplexity int) int
 		PaymentTestGateway        func(childComplexity int) int
 		Product                   func(childComplexity int, id int64) int
@@ -1389,6 +1443,9 @@ type ComplexityRoot struct {
 type APIKeyResolver interface {
 	Status(ctx context.Context, obj *models.APIKey) (string, error)
 }
+type ArticleResolver interface {
+	Published(ctx context.Context, obj *models.Article) (bool, error)
+}
 type BillingInvoiceDetailResolver interface {
 	Lines(ctx context.Context, obj *models.BillingInvoiceDetail) ([]models.BillingInvoiceLine, error)
 	Charges(ctx context.Context, obj *models.BillingInvoiceDetail) ([]models.BillingCharge, error)
@@ -1413,6 +1470,9 @@ type CollectionResolver interface {
 }
 type CollectionMemberResolver interface {
 	Product(ctx context.Context, obj *models.CollectionMember) (*models.Product, error)
+}
+type ContentPageResolver interface {
+	Published(ctx context.Context, obj *models.ContentPage) (bool, error)
 }
 type CustomerResolver interface {
 	OrdersCount(ctx context.Context, obj *models.Customer) (int64, error)
@@ -1450,6 +1510,9 @@ type MCPKeyResolver interface {
 
 	CreatedByEmail(ctx context.Context, obj *models.MCPKey) (*string, error)
 }
+type MenuResolver interface {
+	Items(ctx context.Context, obj *models.Menu) (any, error)
+}
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input APIKeyInput) (*models.APIKey, error)
 	RevokeAPIKey(ctx context.Context, id int64) (*models.APIKey, error)
@@ -1470,6 +1533,12 @@ type MutationResolver interface {
 	AddCollectionProduct(ctx context.Context, id int64, input CollectionProductInput) (bool, error)
 	RemoveCollectionProduct(ctx context.Context, id int64, pid int64) (bool, error)
 	ReorderCollectionProducts(ctx context.Context, id int64, input CollectionReorderInput) (bool, error)
+	CreatePage(ctx context.Context, input ContentPageInput) (*models.ContentPage, error)
+	UpdatePage(ctx context.Context, id int64, input ContentPageInput) (*models.ContentPage, error)
+	DeletePage(ctx context.Context, id int64) (bool, error)
+	CreateArticle(ctx context.Context, input ArticleInput) (*models.Article, error)
+	UpdateArticle(ctx context.Context, id int64, input ArticleInput) (*models.Article, error)
+	DeleteArticle(ctx context.Context, id int64) (bool, error)
 	CreateDiscount(ctx context.Context, input DiscountInput) (*models.Discount, error)
 	UpdateDiscount(ctx context.Context, id int64, input DiscountInput) (*models.Discount, error)
 	DeleteDiscount(ctx context.Context, id int64) (bool, error)
@@ -1489,6 +1558,8 @@ type MutationResolver interface {
 	SetFormSubmissionRead(ctx context.Context, id int64, input *FormSubmissionReadInput) (*models.FormSubmission, error)
 	RequestUpload(ctx context.Context, input UploadRequestInput) (*UploadTicket, error)
 	FinalizeUpload(ctx context.Context, input UploadFinalizeInput) (*MediaImage, error)
+	PutMenu(ctx context.Context, handle string, input MenuInput) (*models.Menu, error)
+	DeleteMenu(ctx context.Context, handle string) (bool, error)
 	UpdateOrder(ctx context.Context, id int64, input OrderUpdateInput) (*models.Order, error)
 	ArchiveOrder(ctx context.Context, id int64) (*models.Order, error)
 	CancelOrder(ctx context.Context, id int64, input *OrderCancelInput) (*models.Order, error)
@@ -1601,6 +1672,11 @@ type QueryResolver interface {
 	CollectionHandleAvailable(ctx context.Context, handle string, id *int64) (bool, error)
 	CollectionOptions(ctx context.Context, q *string, limit *int64, offset *int64) ([]models.CatalogCollectionOption, error)
 	CollectionOptionsCount(ctx context.Context, q *string) (int64, error)
+	Pages(ctx context.Context, filter *models.ContentPageFilter, limit *int64, offset *int64) ([]models.ContentPage, error)
+	Page(ctx context.Context, id int64) (*models.ContentPage, error)
+	Articles(ctx context.Context, filter *models.ArticleFilter, limit *int64, offset *int64) ([]models.Article, error)
+	ArticlesCount(ctx context.Context, filter *models.ArticleFilter) (int64, error)
+	Article(ctx context.Context, id int64) (*models.Article, error)
 	Discounts(ctx context.Context, filter *models.DiscountFilter, limit *int64, offset *int64) ([]models.Discount, error)
 	DiscountsCount(ctx context.Context, filter *models.DiscountFilter) (int64, error)
 	Discount(ctx context.Context, id int64) (*models.Discount, error)
@@ -1617,6 +1693,9 @@ type QueryResolver interface {
 	FormSubmissionsCount(ctx context.Context, filter *models.FormSubmissionFilter) (int64, error)
 	FormSubmissionCounts(ctx context.Context, filter *models.FormSubmissionFilter) (*models.FormSubmissionCounts, error)
 	FormSubmissionsExport(ctx context.Context, filter *models.FormSubmissionFilter, format *SheetFormat) (*Download, error)
+	Menus(ctx context.Context, limit *int64, offset *int64) ([]models.Menu, error)
+	MenusCount(ctx context.Context) (int64, error)
+	Menu(ctx context.Context, handle string) (*models.Menu, error)
 	Orders(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) ([]models.Order, error)
 	OrdersNextCursor(ctx context.Context, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error)
@@ -1772,6 +1851,91 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIKey.Status(childComplexity), true
+
+	case "Article.author":
+		if e.ComplexityRoot.Article.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.Author(childComplexity), true
+	case "Article.body_html":
+		if e.ComplexityRoot.Article.BodyHTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.BodyHTML(childComplexity), true
+	case "Article.created_at":
+		if e.ComplexityRoot.Article.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.CreatedAt(childComplexity), true
+	case "Article.excerpt":
+		if e.ComplexityRoot.Article.Excerpt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.Excerpt(childComplexity), true
+	case "Article.handle":
+		if e.ComplexityRoot.Article.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.Handle(childComplexity), true
+	case "Article.id":
+		if e.ComplexityRoot.Article.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.ID(childComplexity), true
+	case "Article.image_src":
+		if e.ComplexityRoot.Article.ImageSrc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.ImageSrc(childComplexity), true
+	case "Article.image_thumbhash":
+		if e.ComplexityRoot.Article.ImageThumbhash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.ImageThumbhash(childComplexity), true
+	case "Article.published":
+		if e.ComplexityRoot.Article.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.Published(childComplexity), true
+	case "Article.published_at":
+		if e.ComplexityRoot.Article.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.PublishedAt(childComplexity), true
+	case "Article.seo":
+		if e.ComplexityRoot.Article.SEO == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.SEO(childComplexity), true
+	case "Article.tags":
+		if e.ComplexityRoot.Article.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.Tags(childComplexity), true
+	case "Article.title":
+		if e.ComplexityRoot.Article.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.Title(childComplexity), true
+	case "Article.updated_at":
+		if e.ComplexityRoot.Article.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Article.UpdatedAt(childComplexity), true
 
 	case "AuditLog.action":
 		if e.ComplexityRoot.AuditLog.Action == nil {
@@ -3454,6 +3618,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CollectionPreview.UpdatedAt(childComplexity), true
 
+	case "ContentPage.body_html":
+		if e.ComplexityRoot.ContentPage.BodyHTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.BodyHTML(childComplexity), true
+	case "ContentPage.created_at":
+		if e.ComplexityRoot.ContentPage.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.CreatedAt(childComplexity), true
+	case "ContentPage.handle":
+		if e.ComplexityRoot.ContentPage.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.Handle(childComplexity), true
+	case "ContentPage.id":
+		if e.ComplexityRoot.ContentPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.ID(childComplexity), true
+	case "ContentPage.published":
+		if e.ComplexityRoot.ContentPage.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.Published(childComplexity), true
+	case "ContentPage.published_at":
+		if e.ComplexityRoot.ContentPage.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.PublishedAt(childComplexity), true
+	case "ContentPage.seo":
+		if e.ComplexityRoot.ContentPage.SEO == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.SEO(childComplexity), true
+	case "ContentPage.title":
+		if e.ComplexityRoot.ContentPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.Title(childComplexity), true
+	case "ContentPage.updated_at":
+		if e.ComplexityRoot.ContentPage.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.UpdatedAt(childComplexity), true
+
 	case "Customer.accepts_marketing":
 		if e.ComplexityRoot.Customer.AcceptsMarketing == nil {
 			break
@@ -4702,6 +4921,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemberInvitation.Invited(childComplexity), true
 
+	case "Menu.handle":
+		if e.ComplexityRoot.Menu.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Menu.Handle(childComplexity), true
+	case "Menu.items":
+		if e.ComplexityRoot.Menu.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Menu.Items(childComplexity), true
+	case "Menu.title":
+		if e.ComplexityRoot.Menu.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Menu.Title(childComplexity), true
+
 	case "Mutation.addCollectionProduct":
 		if e.ComplexityRoot.Mutation.AddCollectionProduct == nil {
 			break
@@ -4851,6 +5089,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(APIKeyInput)), true
+	case "Mutation.createArticle":
+		if e.ComplexityRoot.Mutation.CreateArticle == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createArticle_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateArticle(childComplexity, args["input"].(ArticleInput)), true
 	case "Mutation.createBillingCardSetup":
 		if e.ComplexityRoot.Mutation.CreateBillingCardSetup == nil {
 			break
@@ -4912,6 +5161,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateFulfillment(childComplexity, args["id"].(int64), args["input"].(*FulfillmentInput)), true
+	case "Mutation.createPage":
+		if e.ComplexityRoot.Mutation.CreatePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["input"].(ContentPageInput)), true
 	case "Mutation.createPaymentProvider":
 		if e.ComplexityRoot.Mutation.CreatePaymentProvider == nil {
 			break
@@ -4978,6 +5238,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["input"].(WebhookInput)), true
+	case "Mutation.deleteArticle":
+		if e.ComplexityRoot.Mutation.DeleteArticle == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteArticle_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteArticle(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteBillingCard":
 		if e.ComplexityRoot.Mutation.DeleteBillingCard == nil {
 			break
@@ -5044,6 +5315,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteFormSubmission(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteMenu":
+		if e.ComplexityRoot.Mutation.DeleteMenu == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteMenu_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteMenu(childComplexity, args["handle"].(string)), true
+	case "Mutation.deletePage":
+		if e.ComplexityRoot.Mutation.DeletePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["id"].(int64)), true
 	case "Mutation.deletePaymentProvider":
 		if e.ComplexityRoot.Mutation.DeletePaymentProvider == nil {
 			break
@@ -5198,6 +5491,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PreviewCollection(childComplexity, args["input"].(CollectionInput), args["limit"].(*int64)), true
+	case "Mutation.putMenu":
+		if e.ComplexityRoot.Mutation.PutMenu == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putMenu_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutMenu(childComplexity, args["handle"].(string), args["input"].(MenuInput)), true
 	case "Mutation.putStoreSetting":
 		if e.ComplexityRoot.Mutation.PutStoreSetting == nil {
 			break
@@ -5429,6 +5733,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TestPaymentCredentials(childComplexity, args["input"].(PaymentCredentialsInput)), true
+	case "Mutation.updateArticle":
+		if e.ComplexityRoot.Mutation.UpdateArticle == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateArticle_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateArticle(childComplexity, args["id"].(int64), args["input"].(ArticleInput)), true
 	case "Mutation.updateBundle":
 		if e.ComplexityRoot.Mutation.UpdateBundle == nil {
 			break
@@ -5506,6 +5821,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrder(childComplexity, args["id"].(int64), args["input"].(OrderUpdateInput)), true
+	case "Mutation.updatePage":
+		if e.ComplexityRoot.Mutation.UpdatePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePage(childComplexity, args["id"].(int64), args["input"].(ContentPageInput)), true
 	case "Mutation.updatePaymentProvider":
 		if e.ComplexityRoot.Mutation.UpdatePaymentProvider == nil {
 			break
@@ -6618,6 +6944,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APIKeysCount(childComplexity), true
+	case "Query.article":
+		if e.ComplexityRoot.Query.Article == nil {
+			break
+		}
+
+		args, err := ec.field_Query_article_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Article(childComplexity, args["id"].(int64)), true
+	case "Query.articles":
+		if e.ComplexityRoot.Query.Articles == nil {
+			break
+		}
+
+		args, err := ec.field_Query_articles_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Articles(childComplexity, args["filter"].(*models.ArticleFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.articlesCount":
+		if e.ComplexityRoot.Query.ArticlesCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_articlesCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ArticlesCount(childComplexity, args["filter"].(*models.ArticleFilter)), true
 	case "Query.auditLogs":
 		if e.ComplexityRoot.Query.AuditLogs == nil {
 			break
@@ -7111,6 +7470,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MembersCount(childComplexity), true
+	case "Query.menu":
+		if e.ComplexityRoot.Query.Menu == nil {
+			break
+		}
+
+		args, err := ec.field_Query_menu_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Menu(childComplexity, args["handle"].(string)), true
+	case "Query.menus":
+		if e.ComplexityRoot.Query.Menus == nil {
+			break
+		}
+
+		args, err := ec.field_Query_menus_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Menus(childComplexity, args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.menusCount":
+		if e.ComplexityRoot.Query.MenusCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MenusCount(childComplexity), true
 	case "Query.order":
 		if e.ComplexityRoot.Query.Order == nil {
 			break
@@ -7199,6 +7586,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrdersNextCursor(childComplexity, args["filter"].(*models.OrderFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.page":
+		if e.ComplexityRoot.Query.Page == nil {
+			break
+		}
+
+		args, err := ec.field_Query_page_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Page(childComplexity, args["id"].(int64)), true
+	case "Query.pages":
+		if e.ComplexityRoot.Query.Pages == nil {
+			break
+		}
+
+		args, err := ec.field_Query_pages_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Pages(childComplexity, args["filter"].(*models.ContentPageFilter), args["limit"].(*int64), args["offset"].(*int64)), true
 	case "Query.paymentProviders":
 		if e.ComplexityRoot.Query.PaymentProviders == nil {
 			break
@@ -8825,6 +9234,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAPIKeyInput,
+		ec.unmarshalInputArticleFilter,
+		ec.unmarshalInputArticleInput,
 		ec.unmarshalInputAuditLogFilter,
 		ec.unmarshalInputBillingCardInput,
 		ec.unmarshalInputBillingPlanInput,
@@ -8836,6 +9247,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCollectionProductInput,
 		ec.unmarshalInputCollectionReorderInput,
 		ec.unmarshalInputCollectionRuleInput,
+		ec.unmarshalInputContentPageFilter,
+		ec.unmarshalInputContentPageInput,
 		ec.unmarshalInputDiscountFilter,
 		ec.unmarshalInputDiscountInput,
 		ec.unmarshalInputDomainInput,
@@ -8854,6 +9267,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputIdsInput,
 		ec.unmarshalInputMemberInviteInput,
 		ec.unmarshalInputMemberUpdateInput,
+		ec.unmarshalInputMenuInput,
+		ec.unmarshalInputMenuItemInput,
 		ec.unmarshalInputOrderCancelInput,
 		ec.unmarshalInputOrderFilter,
 		ec.unmarshalInputOrderUpdateInput,
@@ -10316,6 +10731,199 @@ extend type Mutation {
   ): Boolean! @access(scope: "collections:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/content.graphqls", Input: `"""
+A page of the online store (About us, a shipping policy), at /pages/<handle>.
+Published when published_at is set and not in the future; README "Pages and blog" has the rules.
+"""
+type ContentPage {
+  "The page's id."
+  id: Int!
+  "Its unique name in the store's URLs (/pages/<handle>): lowercase letters, digits and dashes."
+  handle: String!
+  "Its title, as shoppers see it."
+  title: String!
+  "Its content, as HTML; empty when none."
+  body_html: String!
+  "Whether the storefront shows it now: published_at is set and not in the future."
+  published: Boolean!
+  "When it was (or, in the future, will be) published; null for a draft."
+  published_at: Time
+  "SEO fields: {title, description}."
+  seo: JSON!
+  "When the page was created."
+  created_at: Time!
+  "When the page last changed."
+  updated_at: Time!
+}
+
+"""
+A post of the store's blog, at /blog/<handle>.
+Published when published_at is set and not in the future; README "Pages and blog" has the rules.
+"""
+type Article {
+  "The article's id."
+  id: Int!
+  "Its unique name in the store's URLs (/blog/<handle>): lowercase letters, digits and dashes."
+  handle: String!
+  "Its title, as shoppers see it."
+  title: String!
+  "Its content, as HTML; empty when none."
+  body_html: String!
+  "Who wrote it; empty when unset."
+  author: String!
+  "Labels for filtering, in the order given."
+  tags: [String!]!
+  "Its summary: as written, or, when none was, the start of body_html's text (at most 200 characters, cut at a word, with a trailing …)."
+  excerpt: String!
+  "Its image: the src of one of the store's uploaded images; empty when none."
+  image_src: String!
+  "The image's ThumbHash placeholder (base64), copied from the upload; empty without an image."
+  image_thumbhash: String!
+  "Whether the storefront shows it now: published_at is set and not in the future."
+  published: Boolean!
+  "When it was (or, in the future, will be) published; null for a draft."
+  published_at: Time
+  "SEO fields: {title, description}."
+  seo: JSON!
+  "When the article was created."
+  created_at: Time!
+  "When the article last changed."
+  updated_at: Time!
+}
+
+"A new page; or, on update, the fields to change (left out: unchanged)."
+input ContentPageInput {
+  "Its title; required on create."
+  title: String
+  "Lowercase letters, digits and single dashes; generated from the title when left out on create (with -2, -3 ... when taken). A handle another page has is a conflict (409)."
+  handle: String
+  "Its content, as HTML (at most 512 KiB)."
+  body_html: String
+  "true publishes it now (published_at becomes now, unless it is published already); false unpublishes it (published_at becomes null). Left out on create: a draft."
+  published: Boolean
+  "When it is published: a time in the past publishes it as of then, one in the future schedules it, null makes it a draft."
+  published_at: Time
+  "{title, description}, both strings, at most 4 KiB."
+  seo: JSON
+}
+
+"A new article; or, on update, the fields to change (left out: unchanged)."
+input ArticleInput {
+  "Its title; required on create."
+  title: String
+  "Lowercase letters, digits and single dashes; generated from the title when left out on create (with -2, -3 ... when taken). A handle another article has is a conflict (409)."
+  handle: String
+  "Its content, as HTML (at most 512 KiB)."
+  body_html: String
+  "Who wrote it, at most 255 characters."
+  author: String
+  "Labels; trimmed, empty and repeated ones (ignoring case) dropped; replace the article's tags when sent."
+  tags: [String!]
+  "Its summary, at most 1,000 characters. Left out or empty: derived from body_html, and derived again whenever body_html changes, until one is written."
+  excerpt: String
+  "The src of an image uploaded to this store (POST /store/uploads/finalize), whose ThumbHash the article copies; empty removes the image."
+  image_src: String
+  "true publishes it now (published_at becomes now, unless it is published already); false unpublishes it (published_at becomes null). Left out on create: a draft."
+  published: Boolean
+  "When it is published: a time in the past publishes it as of then, one in the future schedules it, null makes it a draft."
+  published_at: Time
+  "{title, description}, both strings, at most 4 KiB."
+  seo: JSON
+}
+
+"Narrows a list of pages; each field left out narrows nothing."
+input ContentPageFilter {
+  "Only pages live now (true), or drafts and scheduled ones (false)."
+  published: Boolean
+  "Free text over title and handle."
+  q: String
+}
+
+"Narrows a list of articles; each field left out narrows nothing."
+input ArticleFilter {
+  "Only articles live now (true), or drafts and scheduled ones (false)."
+  published: Boolean
+  "Only articles carrying this tag (exact match)."
+  tag: String
+  "Only this author's articles (ignoring case)."
+  author: String
+  "Free text over title, handle and author."
+  q: String
+}
+
+extend type Query {
+  "A page of the store's pages under filter, by title."
+  pages(
+    "Which pages; left out: all of them."
+    filter: ContentPageFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [ContentPage!]! @access(scope: "pages:read")
+  "One page by id; NOT_FOUND when the store has none with it."
+  page(
+    "The page's id."
+    id: Int!
+  ): ContentPage! @access(scope: "pages:read")
+  "A page of the blog's articles under filter: drafts first, then by published_at, latest first."
+  articles(
+    "Which articles; left out: all of them."
+    filter: ArticleFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [Article!]! @access(scope: "blog:read")
+  "How many articles match filter."
+  articlesCount(
+    "Which articles; left out: all of them."
+    filter: ArticleFilter
+  ): Int! @access(scope: "blog:read")
+  "One article by id; NOT_FOUND when the store has none with it."
+  article(
+    "The article's id."
+    id: Int!
+  ): Article! @access(scope: "blog:read")
+}
+
+extend type Mutation {
+  "Creates a page."
+  createPage(
+    "The new page; title is required."
+    input: ContentPageInput!
+  ): ContentPage! @access(scope: "pages:write")
+  "Changes the fields sent."
+  updatePage(
+    "The page's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: ContentPageInput!
+  ): ContentPage! @access(scope: "pages:write")
+  "Deletes a page (menu items linking to it are flagged broken); true when done."
+  deletePage(
+    "The page's id."
+    id: Int!
+  ): Boolean! @access(scope: "pages:write")
+  "Creates a blog article."
+  createArticle(
+    "The new article; title is required."
+    input: ArticleInput!
+  ): Article! @access(scope: "blog:write")
+  "Changes the fields sent."
+  updateArticle(
+    "The article's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: ArticleInput!
+  ): Article! @access(scope: "blog:write")
+  "Deletes an article (menu items linking to it are flagged broken); true when done."
+  deleteArticle(
+    "The article's id."
+    id: Int!
+  ): Boolean! @access(scope: "blog:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/discounts.graphqls", Input: `"""
 A discount: a code the shopper types (class code) or one that applies by
 itself (class automatic). README "Discounts" and "Pricing" give the rules.
@@ -11108,6 +11716,82 @@ extend type Mutation {
     "The ticket's key."
     input: UploadFinalizeInput!
   ): MediaImage! @access(scope: "media:write")
+}
+`, BuiltIn: false},
+	{Name: "../schema/menus.graphqls", Input: `"""
+A navigation menu of the online store: a named tree of links the theme renders (main-menu in the header, footer at
+the bottom). Every store has main-menu and footer. README "Navigation menus" has the rules.
+"""
+type Menu {
+  "Its unique name in the store, used by themes and in the URL: lowercase letters, digits and dashes."
+  handle: String!
+  "Its name in the admin."
+  title: String!
+  """
+  Its items, in order, at most 3 levels deep: each {title, type, url, resource_id, handle, broken, items}. type is url,
+  product, collection, page, article or blog. url is the item's own URL for url, /blog for blog, and for a reference the
+  storefront path of the record it names now (/products/<handle>); resource_id is the referenced record's id (null for
+  url and blog) and handle its current handle (null for url, blog and broken items). broken is true when the referenced
+  record was deleted: url and handle are then null. items are its children (an empty list when none).
+  """
+  items: JSON!
+}
+
+"""
+A menu item: a title and a link, either a URL (type url, with url) or a record by id (type product, collection, page
+or article, with resource_id; type blog names the store's blog and takes neither), with its children.
+"""
+input MenuItemInput {
+  "What the menu shows, 1 to 255 characters."
+  title: String!
+  "url, product, collection, page, article or blog."
+  type: String!
+  "For type url: an absolute http(s) URL, or a path of the storefront starting with / (such as /search); other types take none."
+  url: String
+  "For type product, collection, page or article: the id of one of the store's records of that type; other types take none."
+  resource_id: Int
+  "Its children, in order; an item and its children and theirs make at most 3 levels."
+  items: [MenuItemInput!]
+}
+
+"A menu to create, or the fields of a menu to replace (left out: unchanged)."
+input MenuInput {
+  "Its name in the admin, 1 to 255 characters; required when the menu is new."
+  title: String
+  "Its items, in order, at most 3 levels and 250 items in all; replace the menu's items when sent. Left out on a new menu: none."
+  items: [MenuItemInput!]
+}
+
+extend type Query {
+  "The store's menus, oldest first (main-menu and footer lead)."
+  menus(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [Menu!]! @access(scope: "navigation:read")
+  "How many menus the store has."
+  menusCount: Int! @access(scope: "navigation:read")
+  "One menu by handle; NOT_FOUND when the store has none with it."
+  menu(
+    "The menu's handle, such as main-menu."
+    handle: String!
+  ): Menu! @access(scope: "navigation:read")
+}
+
+extend type Mutation {
+  "Creates the menu with this handle, or replaces the fields sent of the one that exists."
+  putMenu(
+    "The menu's handle: lowercase letters, digits and single dashes."
+    handle: String!
+    "Its title and items; title is required for a new menu."
+    input: MenuInput!
+  ): Menu! @access(scope: "navigation:write")
+  "Deletes a menu; true when done. main-menu and footer cannot be deleted (CONFLICT): put them with no items to empty them."
+  deleteMenu(
+    "The menu's handle."
+    handle: String!
+  ): Boolean! @access(scope: "navigation:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/orders.graphqls", Input: `"""
@@ -13101,6 +13785,40 @@ func (ec *executionContext) childFields_APIKey(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type APIKey", field.Name)
 }
 
+func (ec *executionContext) childFields_Article(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Article_id(ctx, field)
+	case "handle":
+		return ec.fieldContext_Article_handle(ctx, field)
+	case "title":
+		return ec.fieldContext_Article_title(ctx, field)
+	case "body_html":
+		return ec.fieldContext_Article_body_html(ctx, field)
+	case "author":
+		return ec.fieldContext_Article_author(ctx, field)
+	case "tags":
+		return ec.fieldContext_Article_tags(ctx, field)
+	case "excerpt":
+		return ec.fieldContext_Article_excerpt(ctx, field)
+	case "image_src":
+		return ec.fieldContext_Article_image_src(ctx, field)
+	case "image_thumbhash":
+		return ec.fieldContext_Article_image_thumbhash(ctx, field)
+	case "published":
+		return ec.fieldContext_Article_published(ctx, field)
+	case "published_at":
+		return ec.fieldContext_Article_published_at(ctx, field)
+	case "seo":
+		return ec.fieldContext_Article_seo(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Article_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_Article_updated_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Article", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditLog(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13807,6 +14525,30 @@ func (ec *executionContext) childFields_CollectionPreview(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type CollectionPreview", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ContentPage_id(ctx, field)
+	case "handle":
+		return ec.fieldContext_ContentPage_handle(ctx, field)
+	case "title":
+		return ec.fieldContext_ContentPage_title(ctx, field)
+	case "body_html":
+		return ec.fieldContext_ContentPage_body_html(ctx, field)
+	case "published":
+		return ec.fieldContext_ContentPage_published(ctx, field)
+	case "published_at":
+		return ec.fieldContext_ContentPage_published_at(ctx, field)
+	case "seo":
+		return ec.fieldContext_ContentPage_seo(ctx, field)
+	case "created_at":
+		return ec.fieldContext_ContentPage_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_ContentPage_updated_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentPage", field.Name)
+}
+
 func (ec *executionContext) childFields_Customer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -14361,6 +15103,18 @@ func (ec *executionContext) childFields_MemberInvitation(ctx context.Context, fi
 		return ec.fieldContext_MemberInvitation_invited(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemberInvitation", field.Name)
+}
+
+func (ec *executionContext) childFields_Menu(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "handle":
+		return ec.fieldContext_Menu_handle(ctx, field)
+	case "title":
+		return ec.fieldContext_Menu_title(ctx, field)
+	case "items":
+		return ec.fieldContext_Menu_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Menu", field.Name)
 }
 
 func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15719,6 +16473,20 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createArticle_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ArticleInput, error) {
+			return ec.unmarshalNArticleInput2storeadminᚋgraphᚐArticleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createBundle_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15794,6 +16562,20 @@ func (ec *executionContext) field_Mutation_createFulfillment_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ContentPageInput, error) {
+			return ec.unmarshalNContentPageInput2storeadminᚋgraphᚐContentPageInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -15889,6 +16671,20 @@ func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteArticle_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteBillingCard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15965,6 +16761,34 @@ func (ec *executionContext) field_Mutation_deleteFormSubmission_args(ctx context
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (int64, error) {
 			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteMenu_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "handle",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["handle"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16182,6 +17006,28 @@ func (ec *executionContext) field_Mutation_previewCollection_args(ctx context.Co
 		return nil, err
 	}
 	args["limit"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putMenu_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "handle",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["handle"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (MenuInput, error) {
+			return ec.unmarshalNMenuInput2storeadminᚋgraphᚐMenuInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -16575,6 +17421,28 @@ func (ec *executionContext) field_Mutation_testPaymentCredentials_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateArticle_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ArticleInput, error) {
+			return ec.unmarshalNArticleInput2storeadminᚋgraphᚐArticleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateBundle_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16713,6 +17581,28 @@ func (ec *executionContext) field_Mutation_updateOrder_args(ctx context.Context,
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (OrderUpdateInput, error) {
 			return ec.unmarshalNOrderUpdateInput2storeadminᚋgraphᚐOrderUpdateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ContentPageInput, error) {
+			return ec.unmarshalNContentPageInput2storeadminᚋgraphᚐContentPageInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16928,6 +17818,64 @@ func (ec *executionContext) field_Query_apiKeys_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_article_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_articlesCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.ArticleFilter, error) {
+			return ec.unmarshalOArticleFilter2ᚖstoreadminᚋmodelsᚐArticleFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_articles_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.ArticleFilter, error) {
+			return ec.unmarshalOArticleFilter2ᚖstoreadminᚋmodelsᚐArticleFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
 	return args, nil
 }
 
@@ -17731,6 +18679,42 @@ func (ec *executionContext) field_Query_members_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_menu_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "handle",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["handle"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_menus_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_orderActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17896,6 +18880,50 @@ func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["cursor"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_pages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.ContentPageFilter, error) {
+			return ec.unmarshalOContentPageFilter2ᚖstoreadminᚋmodelsᚐContentPageFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
 	return args, nil
 }
 
@@ -18594,6 +19622,129 @@ func (ec *executionContext) _APIKey_key(ctx context.Context, field graphql.Colle
 }
 func (ec *executionContext) fieldContext_APIKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_id(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_Article_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Article_handle(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Handle)
+}
+func (ec *executionContext) fieldContext_Article_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_title(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_Article_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_body_html(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.BodyHTML)
+}
+func (ec *executionContext) fieldContext_Article_body_html(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_author(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Author)
+}
+func (ec *executionContext) fieldContext_Article_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_tags(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.StringsAt(&obj.Tags)
+}
+func (ec *executionContext) fieldContext_Article_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_excerpt(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Excerpt)
+}
+func (ec *executionContext) fieldContext_Article_excerpt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_image_src(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ImageSrc)
+}
+func (ec *executionContext) fieldContext_Article_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_image_thumbhash(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ImageThumbhash)
+}
+func (ec *executionContext) fieldContext_Article_image_thumbhash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Article_published(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "Article", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (bool, error) {
+		return ec.Resolvers.Article().Published(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBoolean2bool(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Article_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Article_published_at(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.PublishedAt)
+}
+func (ec *executionContext) fieldContext_Article_published_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Article_seo(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Article_seo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SEO, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Article_seo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Article_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_Article_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Article_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_Article_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Article", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_id(ctx context.Context, field graphql.CollectedField, obj *models.AuditLog) (ret graphql.Marshaler) {
@@ -21013,6 +22164,94 @@ func (ec *executionContext) fieldContext_CollectionPreview_products_count(_ cont
 	return graphql.NewScalarFieldContext("CollectionPreview", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _ContentPage_id(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_ContentPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_handle(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Handle)
+}
+func (ec *executionContext) fieldContext_ContentPage_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_title(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_ContentPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_body_html(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.BodyHTML)
+}
+func (ec *executionContext) fieldContext_ContentPage_body_html(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_published(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "ContentPage", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (bool, error) {
+		return ec.Resolvers.ContentPage().Published(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNBoolean2bool(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ContentPage_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_published_at(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.PublishedAt)
+}
+func (ec *executionContext) fieldContext_ContentPage_published_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_seo(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentPage_seo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SEO, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentPage_seo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_created_at(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_ContentPage_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.ContentPage) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_ContentPage_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *models.Customer) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.ID)
 }
@@ -22984,6 +24223,43 @@ func (ec *executionContext) fieldContext_MemberInvitation_invited(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Menu_handle(ctx context.Context, field graphql.CollectedField, obj *models.Menu) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Handle)
+}
+func (ec *executionContext) fieldContext_Menu_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Menu", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Menu_title(ctx context.Context, field graphql.CollectedField, obj *models.Menu) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_Menu_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Menu", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Menu_items(ctx context.Context, field graphql.CollectedField, obj *models.Menu) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Menu_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Menu().Items(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Menu_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Menu", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24215,6 +25491,366 @@ func (ec *executionContext) fieldContext_Mutation_reorderCollectionProducts(ctx 
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePage(ctx, fc.Args["input"].(ContentPageInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "pages:write")
+				if err != nil {
+					var zeroVal *models.ContentPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ContentPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ContentPage) graphql.Marshaler {
+			return ec.marshalNContentPage2ᚖstoreadminᚋmodelsᚐContentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePage(ctx, fc.Args["id"].(int64), fc.Args["input"].(ContentPageInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "pages:write")
+				if err != nil {
+					var zeroVal *models.ContentPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ContentPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ContentPage) graphql.Marshaler {
+			return ec.marshalNContentPage2ᚖstoreadminᚋmodelsᚐContentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePage(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "pages:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createArticle(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createArticle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateArticle(ctx, fc.Args["input"].(ArticleInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "blog:write")
+				if err != nil {
+					var zeroVal *models.Article
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Article
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Article) graphql.Marshaler {
+			return ec.marshalNArticle2ᚖstoreadminᚋmodelsᚐArticle(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createArticle(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createArticle_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateArticle(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateArticle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateArticle(ctx, fc.Args["id"].(int64), fc.Args["input"].(ArticleInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "blog:write")
+				if err != nil {
+					var zeroVal *models.Article
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Article
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Article) graphql.Marshaler {
+			return ec.marshalNArticle2ᚖstoreadminᚋmodelsᚐArticle(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateArticle(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateArticle_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteArticle(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteArticle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteArticle(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "blog:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteArticle(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteArticle_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createDiscount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25366,6 +27002,127 @@ func (ec *executionContext) fieldContext_Mutation_finalizeUpload(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_finalizeUpload_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putMenu(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putMenu(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutMenu(ctx, fc.Args["handle"].(string), fc.Args["input"].(MenuInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:write")
+				if err != nil {
+					var zeroVal *models.Menu
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Menu
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Menu) graphql.Marshaler {
+			return ec.marshalNMenu2ᚖstoreadminᚋmodelsᚐMenu(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putMenu(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putMenu_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteMenu(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteMenu(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteMenu(ctx, fc.Args["handle"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteMenu(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteMenu_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -31639,6 +33396,304 @@ func (ec *executionContext) fieldContext_Query_collectionOptionsCount(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_pages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Pages(ctx, fc.Args["filter"].(*models.ContentPageFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "pages:read")
+				if err != nil {
+					var zeroVal []models.ContentPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ContentPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.ContentPage) graphql.Marshaler {
+			return ec.marshalNContentPage2ᚕstoreadminᚋmodelsᚐContentPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_pages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_pages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_page(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Page(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "pages:read")
+				if err != nil {
+					var zeroVal *models.ContentPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ContentPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ContentPage) graphql.Marshaler {
+			return ec.marshalNContentPage2ᚖstoreadminᚋmodelsᚐContentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_page(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_articles(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_articles(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Articles(ctx, fc.Args["filter"].(*models.ArticleFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "blog:read")
+				if err != nil {
+					var zeroVal []models.Article
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Article
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Article) graphql.Marshaler {
+			return ec.marshalNArticle2ᚕstoreadminᚋmodelsᚐArticleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_articles(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_articles_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_articlesCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_articlesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ArticlesCount(ctx, fc.Args["filter"].(*models.ArticleFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "blog:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_articlesCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_articlesCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_article(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_article(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Article(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "blog:read")
+				if err != nil {
+					var zeroVal *models.Article
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Article
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Article) graphql.Marshaler {
+			return ec.marshalNArticle2ᚖstoreadminᚋmodelsᚐArticle(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_article(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_article_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_discounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32586,6 +34641,165 @@ func (ec *executionContext) fieldContext_Query_formSubmissionsExport(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_formSubmissionsExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_menus(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_menus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Menus(ctx, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:read")
+				if err != nil {
+					var zeroVal []models.Menu
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Menu
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Menu) graphql.Marshaler {
+			return ec.marshalNMenu2ᚕstoreadminᚋmodelsᚐMenuᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_menus(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_menus_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_menusCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_menusCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().MenusCount(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_menusCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_menu(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_menu(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Menu(ctx, fc.Args["handle"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:read")
+				if err != nil {
+					var zeroVal *models.Menu
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Menu
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Menu) graphql.Marshaler {
+			return ec.marshalNMenu2ᚖstoreadminᚋmodelsᚐMenu(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_menu(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_menu_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38259,6 +40473,150 @@ func (ec *executionContext) unmarshalInputAPIKeyInput(ctx context.Context, obj a
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputArticleFilter(ctx context.Context, obj any) (models.ArticleFilter, error) {
+	var it models.ArticleFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"published", "tag", "author", "q"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "published":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("published"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Published = data
+		case "tag":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tag"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tag = data
+		case "author":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("author"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Author = data
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputArticleInput(ctx context.Context, obj any) (ArticleInput, error) {
+	var it ArticleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "handle", "body_html", "author", "tags", "excerpt", "image_src", "published", "published_at", "seo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "handle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("handle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Handle = data
+		case "body_html":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body_html"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BodyHTML = data
+		case "author":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("author"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Author = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "excerpt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("excerpt"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Excerpt = data
+		case "image_src":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("image_src"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageSrc = data
+		case "published":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("published"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Published = data
+		case "published_at":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("published_at"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAt = data
+		case "seo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("seo"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Seo = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputAuditLogFilter(ctx context.Context, obj any) (models.AuditLogFilter, error) {
 	var it models.AuditLogFilter
 	if obj == nil {
@@ -38843,6 +41201,108 @@ func (ec *executionContext) unmarshalInputCollectionRuleInput(ctx context.Contex
 				return it, err
 			}
 			it.Condition = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputContentPageFilter(ctx context.Context, obj any) (models.ContentPageFilter, error) {
+	var it models.ContentPageFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"published", "q"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "published":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("published"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Published = data
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputContentPageInput(ctx context.Context, obj any) (ContentPageInput, error) {
+	var it ContentPageInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "handle", "body_html", "published", "published_at", "seo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "handle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("handle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Handle = data
+		case "body_html":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body_html"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BodyHTML = data
+		case "published":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("published"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Published = data
+		case "published_at":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("published_at"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAt = data
+		case "seo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("seo"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Seo = data
 		}
 	}
 	return it, nil
@@ -39789,6 +42249,101 @@ func (ec *executionContext) unmarshalInputMemberUpdateInput(ctx context.Context,
 				return it, err
 			}
 			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMenuInput(ctx context.Context, obj any) (MenuInput, error) {
+	var it MenuInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalOMenuItemInput2ᚕstoreadminᚋgraphᚐMenuItemInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMenuItemInput(ctx context.Context, obj any) (MenuItemInput, error) {
+	var it MenuItemInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "type", "url", "resource_id", "items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "resource_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resource_id"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResourceID = data
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalOMenuItemInput2ᚕstoreadminᚋgraphᚐMenuItemInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
 		}
 	}
 	return it, nil
@@ -41360,6 +43915,147 @@ func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, o
 		case "key":
 			out.Values[i] = ec._APIKey_key(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var articleImplementors = []string{"Article"}
+
+func (ec *executionContext) _Article(ctx context.Context, sel ast.SelectionSet, obj *models.Article) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, articleImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Article")
+		case "id":
+			out.Values[i] = ec._Article_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "handle":
+			out.Values[i] = ec._Article_handle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Article_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "body_html":
+			out.Values[i] = ec._Article_body_html(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "author":
+			out.Values[i] = ec._Article_author(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tags":
+			out.Values[i] = ec._Article_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "excerpt":
+			out.Values[i] = ec._Article_excerpt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image_src":
+			out.Values[i] = ec._Article_image_src(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image_thumbhash":
+			out.Values[i] = ec._Article_image_thumbhash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "published":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Article_published(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "published_at":
+			out.Values[i] = ec._Article_published_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "seo":
+			out.Values[i] = ec._Article_seo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._Article_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._Article_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -44210,6 +46906,122 @@ func (ec *executionContext) _CollectionPreview(ctx context.Context, sel ast.Sele
 	return written
 }
 
+var contentPageImplementors = []string{"ContentPage"}
+
+func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionSet, obj *models.ContentPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentPageImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentPage")
+		case "id":
+			out.Values[i] = ec._ContentPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "handle":
+			out.Values[i] = ec._ContentPage_handle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._ContentPage_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "body_html":
+			out.Values[i] = ec._ContentPage_body_html(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "published":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ContentPage_published(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "published_at":
+			out.Values[i] = ec._ContentPage_published_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "seo":
+			out.Values[i] = ec._ContentPage_seo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._ContentPage_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._ContentPage_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var customerImplementors = []string{"Customer"}
 
 func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *models.Customer) graphql.Marshaler {
@@ -46712,6 +49524,92 @@ func (ec *executionContext) _MemberInvitation(ctx context.Context, sel ast.Selec
 	return written
 }
 
+var menuImplementors = []string{"Menu"}
+
+func (ec *executionContext) _Menu(ctx context.Context, sel ast.SelectionSet, obj *models.Menu) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, menuImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Menu")
+		case "handle":
+			out.Values[i] = ec._Menu_handle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Menu_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "items":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Menu_items(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -46865,6 +49763,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createArticle":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createArticle(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateArticle":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateArticle(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteArticle":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteArticle(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createDiscount":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createDiscount(ctx, field)
@@ -46994,6 +49934,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "finalizeUpload":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_finalizeUpload(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "putMenu":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putMenu(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteMenu":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteMenu(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -50073,6 +53027,116 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "pages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_pages(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "page":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_page(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "articles":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_articles(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "articlesCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_articlesCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "article":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_article(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "discounts":
 			field := field
 
@@ -50413,6 +53477,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_formSubmissionsExport(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "menus":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_menus(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "menusCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_menusCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "menu":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_menu(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -54175,6 +57305,41 @@ func (ec *executionContext) unmarshalNAPIKeyInput2storeadminᚋgraphᚐAPIKeyInp
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNArticle2storeadminᚋmodelsᚐArticle(ctx context.Context, sel ast.SelectionSet, v models.Article) graphql.Marshaler {
+	return ec._Article(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNArticle2ᚕstoreadminᚋmodelsᚐArticleᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Article) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._Article(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNArticle2ᚖstoreadminᚋmodelsᚐArticle(ctx context.Context, sel ast.SelectionSet, v *models.Article) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Article(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNArticleInput2storeadminᚋgraphᚐArticleInput(ctx context.Context, v any) (ArticleInput, error) {
+	res, err := ec.unmarshalInputArticleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNAuditLog2storeadminᚋmodelsᚐAuditLog(ctx context.Context, sel ast.SelectionSet, v models.AuditLog) graphql.Marshaler {
 	return ec._AuditLog(ctx, sel, &v)
 }
@@ -54703,6 +57868,41 @@ func (ec *executionContext) unmarshalNCollectionReorderInput2storeadminᚋgraph�
 
 func (ec *executionContext) unmarshalNCollectionRuleInput2storeadminᚋgraphᚐCollectionRuleInput(ctx context.Context, v any) (CollectionRuleInput, error) {
 	res, err := ec.unmarshalInputCollectionRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentPage2storeadminᚋmodelsᚐContentPage(ctx context.Context, sel ast.SelectionSet, v models.ContentPage) graphql.Marshaler {
+	return ec._ContentPage(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNContentPage2ᚕstoreadminᚋmodelsᚐContentPageᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ContentPage) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ContentPage(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNContentPage2ᚖstoreadminᚋmodelsᚐContentPage(ctx context.Context, sel ast.SelectionSet, v *models.ContentPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNContentPageInput2storeadminᚋgraphᚐContentPageInput(ctx context.Context, v any) (ContentPageInput, error) {
+	res, err := ec.unmarshalInputContentPageInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -55305,6 +58505,46 @@ func (ec *executionContext) unmarshalNMemberInviteInput2storeadminᚋgraphᚐMem
 
 func (ec *executionContext) unmarshalNMemberUpdateInput2storeadminᚋgraphᚐMemberUpdateInput(ctx context.Context, v any) (MemberUpdateInput, error) {
 	res, err := ec.unmarshalInputMemberUpdateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMenu2storeadminᚋmodelsᚐMenu(ctx context.Context, sel ast.SelectionSet, v models.Menu) graphql.Marshaler {
+	return ec._Menu(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMenu2ᚕstoreadminᚋmodelsᚐMenuᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Menu) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._Menu(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMenu2ᚖstoreadminᚋmodelsᚐMenu(ctx context.Context, sel ast.SelectionSet, v *models.Menu) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Menu(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMenuInput2storeadminᚋgraphᚐMenuInput(ctx context.Context, v any) (MenuInput, error) {
+	res, err := ec.unmarshalInputMenuInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMenuItemInput2storeadminᚋgraphᚐMenuItemInput(ctx context.Context, v any) (MenuItemInput, error) {
+	res, err := ec.unmarshalInputMenuItemInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -56279,6 +59519,14 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) unmarshalOArticleFilter2ᚖstoreadminᚋmodelsᚐArticleFilter(ctx context.Context, v any) (*models.ArticleFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputArticleFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOAuditLogFilter2ᚖstoreadminᚋmodelsᚐAuditLogFilter(ctx context.Context, v any) (*models.AuditLogFilter, error) {
 	if v == nil {
 		return nil, nil
@@ -56402,6 +59650,14 @@ func (ec *executionContext) unmarshalOCollectionRuleInput2ᚕstoreadminᚋgraph�
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) unmarshalOContentPageFilter2ᚖstoreadminᚋmodelsᚐContentPageFilter(ctx context.Context, v any) (*models.ContentPageFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputContentPageFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOCustomer2ᚖstoreadminᚋmodelsᚐCustomer(ctx context.Context, sel ast.SelectionSet, v *models.Customer) graphql.Marshaler {
@@ -56629,6 +59885,23 @@ func (ec *executionContext) marshalOJSON2ᚕinterfaceᚄ(ctx context.Context, se
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalOMenuItemInput2ᚕstoreadminᚋgraphᚐMenuItemInputᚄ(ctx context.Context, v any) ([]MenuItemInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]MenuItemInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMenuItemInput2storeadminᚋgraphᚐMenuItemInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx context.Context, sel ast.SelectionSet, v *models.Order) graphql.Marshaler {

@@ -23,6 +23,30 @@ type APIKeyInput struct {
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
+// A new article; or, on update, the fields to change (left out: unchanged).
+type ArticleInput struct {
+	// Its title; required on create.
+	Title *string `json:"title,omitempty"`
+	// Lowercase letters, digits and single dashes; generated from the title when left out on create (with -2, -3 ... when taken). A handle another article has is a conflict (409).
+	Handle *string `json:"handle,omitempty"`
+	// Its content, as HTML (at most 512 KiB).
+	BodyHTML *string `json:"body_html,omitempty"`
+	// Who wrote it, at most 255 characters.
+	Author *string `json:"author,omitempty"`
+	// Labels; trimmed, empty and repeated ones (ignoring case) dropped; replace the article's tags when sent.
+	Tags []string `json:"tags,omitempty"`
+	// Its summary, at most 1,000 characters. Left out or empty: derived from body_html, and derived again whenever body_html changes, until one is written.
+	Excerpt *string `json:"excerpt,omitempty"`
+	// The src of an image uploaded to this store (POST /store/uploads/finalize), whose ThumbHash the article copies; empty removes the image.
+	ImageSrc *string `json:"image_src,omitempty"`
+	// true publishes it now (published_at becomes now, unless it is published already); false unpublishes it (published_at becomes null). Left out on create: a draft.
+	Published *bool `json:"published,omitempty"`
+	// When it is published: a time in the past publishes it as of then, one in the future schedules it, null makes it a draft.
+	PublishedAt *time.Time `json:"published_at,omitempty"`
+	// {title, description}, both strings, at most 4 KiB.
+	Seo any `json:"seo,omitempty"`
+}
+
 // A card the provider's form has saved.
 type BillingCardInput struct {
 	// The id of the setup intent that POST /store/billing/card/setup began and the provider's form completed (seti_...).
@@ -348,6 +372,22 @@ type CollectionRuleInput struct {
 	Condition string `json:"condition"`
 }
 
+// A new page; or, on update, the fields to change (left out: unchanged).
+type ContentPageInput struct {
+	// Its title; required on create.
+	Title *string `json:"title,omitempty"`
+	// Lowercase letters, digits and single dashes; generated from the title when left out on create (with -2, -3 ... when taken). A handle another page has is a conflict (409).
+	Handle *string `json:"handle,omitempty"`
+	// Its content, as HTML (at most 512 KiB).
+	BodyHTML *string `json:"body_html,omitempty"`
+	// true publishes it now (published_at becomes now, unless it is published already); false unpublishes it (published_at becomes null). Left out on create: a draft.
+	Published *bool `json:"published,omitempty"`
+	// When it is published: a time in the past publishes it as of then, one in the future schedules it, null makes it a draft.
+	PublishedAt *time.Time `json:"published_at,omitempty"`
+	// {title, description}, both strings, at most 4 KiB.
+	Seo any `json:"seo,omitempty"`
+}
+
 // A discount to create, or on update the fields to change (left out: unchanged).
 type DiscountInput struct {
 	// code (default) or automatic.
@@ -639,6 +679,29 @@ type MemberInviteInput struct {
 type MemberUpdateInput struct {
 	// admin or staff.
 	Role string `json:"role"`
+}
+
+// A menu to create, or the fields of a menu to replace (left out: unchanged).
+type MenuInput struct {
+	// Its name in the admin, 1 to 255 characters; required when the menu is new.
+	Title *string `json:"title,omitempty"`
+	// Its items, in order, at most 3 levels and 250 items in all; replace the menu's items when sent. Left out on a new menu: none.
+	Items []MenuItemInput `json:"items,omitempty"`
+}
+
+// A menu item: a title and a link, either a URL (type url, with url) or a record by id (type product, collection, page
+// or article, with resource_id; type blog names the store's blog and takes neither), with its children.
+type MenuItemInput struct {
+	// What the menu shows, 1 to 255 characters.
+	Title string `json:"title"`
+	// url, product, collection, page, article or blog.
+	Type string `json:"type"`
+	// For type url: an absolute http(s) URL, or a path of the storefront starting with / (such as /search); other types take none.
+	URL *string `json:"url,omitempty"`
+	// For type product, collection, page or article: the id of one of the store's records of that type; other types take none.
+	ResourceID *int64 `json:"resource_id,omitempty"`
+	// Its children, in order; an item and its children and theirs make at most 3 levels.
+	Items []MenuItemInput `json:"items,omitempty"`
 }
 
 // The writes: every field needs an ADMIN key with its @access scope.

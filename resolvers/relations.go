@@ -87,6 +87,10 @@ var (
 var providerWalletDomains = loaders.Many(models.WalletDomainsByProvider, func(p *models.PaymentProvider) int64 { return p.ID },
 	func(w *models.WalletDomain) int64 { return w.ProviderID })
 
+// Navigation menus: the records their items refer to.
+var menuTargets = loaders.Many(models.MenuTargetsByMenu, func(m *models.Menu) int64 { return m.ID },
+	func(t *models.MenuTarget) int64 { return t.MenuID })
+
 // The keys most relations share.
 func productID(p *models.Product) int64        { return p.ID }
 func collectionID(c *models.Collection) int64  { return c.ID }

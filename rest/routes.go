@@ -144,6 +144,23 @@ var Routes = []Route{
 	{http.MethodGet, "/store/billing/invoices/{id}", "GetBillingInvoice", 0, Spread},
 	{http.MethodPut, "/store/billing/plan", "ChangeBillingPlan", 0, Fields},
 	{http.MethodGet, "/store/billing/plans", "ListBillingPlans", 0, Fields},
+	// Pages and blog
+	{http.MethodGet, "/store/pages", "ListPages", 0, Fields},
+	{http.MethodPost, "/store/pages", "CreatePage", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/pages/{id}", "GetPage", 0, Fields},
+	{http.MethodPut, "/store/pages/{id}", "UpdatePage", 0, Fields},
+	{http.MethodDelete, "/store/pages/{id}", "DeletePage", 0, Bare},
+	{http.MethodGet, "/store/articles", "ListArticles", 0, Fields},
+	{http.MethodPost, "/store/articles", "CreateArticle", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/articles/{id}", "GetArticle", 0, Fields},
+	{http.MethodPut, "/store/articles/{id}", "UpdateArticle", 0, Fields},
+	{http.MethodDelete, "/store/articles/{id}", "DeleteArticle", 0, Bare},
+
+	// Navigation menus
+	{http.MethodGet, "/store/menus", "ListMenus", 0, Fields},
+	{http.MethodGet, "/store/menus/{handle}", "GetMenu", 0, Fields},
+	{http.MethodPut, "/store/menus/{handle}", "PutMenu", 0, Fields},
+	{http.MethodDelete, "/store/menus/{handle}", "DeleteMenu", 0, Bare},
 
 	// Media uploads
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},

@@ -424,6 +424,8 @@ func hasType(typ string, v any) bool {
 		}
 		_, err := time.Parse(time.RFC3339Nano, s)
 		return err == nil
+	case "ts?":
+		return v == nil || hasType("ts", v)
 	case "obj":
 		_, ok := v.(map[string]any)
 		return ok

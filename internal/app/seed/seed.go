@@ -57,6 +57,8 @@ var mediaAreas = []mediaArea{
 	{"draft orders", withoutMedia(draftOrders)},
 	// The transaction fees its invoices bill are the orders'.
 	{"billing", withoutMedia(billing)},
+	// Pages, the blog and the menus, which link to the catalogue.
+	{"content", content},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for
