@@ -137,35 +137,35 @@ func plainFields(src []byte) ([]byte, int, error) {
 		return nil, 0, err
 	}
 	scalar := scalarFieldContexts(file)
-	type edit struct {
-		from, to int
-		text     string
-	}
-	var edits []edit
+	out, n := rewriteBodies(src, fset, file, func(fn *ast.FuncDecl) (string, bool) {
+		return plainBody(fn, scalar)
+	})
+	return out, n, nil
+}
+
+// rewriteBodies replaces the body of each field resolver (a method named
+// _T_f) of file, parsed from src, for which body gives a new one, and says
+// how many it replaced.
+func rewriteBodies(src []byte, fset *token.FileSet, file *ast.File, body func(fn *ast.FuncDecl) (string, bool)) ([]byte, int) {
+	var out bytes.Buffer
+	last, n := 0, 0
 	for _, decl := range file.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
 		if !ok || fn.Recv == nil || !strings.HasPrefix(fn.Name.Name, "_") {
 			continue
 		}
-		text, ok := plainBody(fn, scalar)
+		text, ok := body(fn)
 		if !ok {
 			continue
 		}
-		edits = append(edits, edit{
-			from: fset.Position(fn.Body.Lbrace).Offset,
-			to:   fset.Position(fn.Body.Rbrace).Offset + 1,
-			text: text,
-		})
-	}
-	var out bytes.Buffer
-	last := 0
-	for _, e := range edits {
-		out.Write(src[last:e.from])
-		out.WriteString(e.text)
-		last = e.to
+		from, to := fset.Position(fn.Body.Lbrace).Offset, fset.Position(fn.Body.Rbrace).Offset+1
+		out.Write(src[last:from])
+		out.WriteString(text)
+		last = to
+		n++
 	}
 	out.Write(src[last:])
-	return out.Bytes(), len(edits), nil
+	return out.Bytes(), n
 }
 
 // scalarFieldContexts names the generated fieldContext_* functions that

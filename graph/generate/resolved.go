@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -50,35 +49,13 @@ func resolverFieldsInPlace(src []byte) ([]byte, int, error) {
 		return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset])
 	}
 	literals := fieldContextLiterals(file, text)
-	type edit struct {
-		from, to int
-		text     string
-	}
-	var edits []edit
-	for _, decl := range file.Decls {
-		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || fn.Recv == nil || !strings.HasPrefix(fn.Name.Name, "_") || !hasParam(fn, "obj") || isRootOrIntrospection(fn.Name.Name) {
-			continue
+	out, n := rewriteBodies(src, fset, file, func(fn *ast.FuncDecl) (string, bool) {
+		if !hasParam(fn, "obj") || isRootOrIntrospection(fn.Name.Name) {
+			return "", false
 		}
-		body, ok := inPlaceBody(fn, text, literals)
-		if !ok {
-			continue
-		}
-		edits = append(edits, edit{
-			from: fset.Position(fn.Body.Lbrace).Offset,
-			to:   fset.Position(fn.Body.Rbrace).Offset + 1,
-			text: body,
-		})
-	}
-	var out bytes.Buffer
-	last := 0
-	for _, e := range edits {
-		out.Write(src[last:e.from])
-		out.WriteString(e.text)
-		last = e.to
-	}
-	out.Write(src[last:])
-	return out.Bytes(), len(edits), nil
+		return inPlaceBody(fn, text, literals)
+	})
+	return out, n, nil
 }
 
 // isRootOrIntrospection tells the resolvers of root fields (_Query_orders)
