@@ -83,6 +83,10 @@ var (
 		func(d *models.WebhookDelivery) int64 { return d.SubscriptionID })
 )
 
+// URL redirects.
+var redirectOwner = loaders.One(models.URLRedirectOwners, func(r *models.URLRedirect) *int64 { return &r.ID },
+	func(o *models.URLRedirectOwner) int64 { return o.RedirectID })
+
 // The keys most relations share.
 func productID(p *models.Product) int64        { return p.ID }
 func collectionID(c *models.Collection) int64  { return c.ID }

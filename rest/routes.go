@@ -119,6 +119,16 @@ var Routes = []Route{
 	{http.MethodPut, "/store/tax/rates/{id}", "UpdateTaxRate", 0, Fields},
 	{http.MethodDelete, "/store/tax/rates/{id}", "DeleteTaxRate", 0, Bare},
 
+	// URL redirects
+	{http.MethodGet, "/store/redirects", "ListURLRedirects", 0, Fields},
+	{http.MethodPost, "/store/redirects", "CreateURLRedirect", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/redirects/bulk-delete", "BulkDeleteURLRedirects", 0, Spread},
+	{http.MethodGet, "/store/redirects/export", "ExportURLRedirects", 0, File},
+	{http.MethodPost, "/store/redirects/import", "ImportURLRedirects", 0, Spread},
+	{http.MethodGet, "/store/redirects/{id}", "GetURLRedirect", 0, Fields},
+	{http.MethodPut, "/store/redirects/{id}", "UpdateURLRedirect", 0, Fields},
+	{http.MethodDelete, "/store/redirects/{id}", "DeleteURLRedirect", 0, Bare},
+
 	// Media uploads
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
 	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},

@@ -1,0 +1,320 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/storeurl"
+)
+
+// What wrote a redirect last.
+const (
+	RedirectManual    = "manual"    // the API
+	RedirectImport    = "import"    // a redirect sheet
+	RedirectAutomatic = "automatic" // a changed handle (RedirectMovedPath)
+)
+
+// RedirectSources lists the sources a redirect can have.
+var RedirectSources = []string{RedirectManual, RedirectImport, RedirectAutomatic}
+
+// URLRedirect sends the shoppers who ask for a storefront path elsewhere.
+// Path and Target are normalised by storeurl before they are stored.
+type URLRedirect struct {
+	bun.BaseModel `bun:"table:url_redirects,alias:redirect"`
+
+	ID        int64     `bun:"id,pk,autoincrement" json:"id"`
+	StoreID   int64     `bun:"store_id" json:"-"`
+	Path      string    `bun:"path" json:"path"`
+	Target    string    `bun:"target" json:"target"`
+	Source    string    `bun:"source" json:"source"`
+	CreatedAt time.Time `bun:"created_at,nullzero,default:now()" json:"created_at"`
+	UpdatedAt time.Time `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
+}
+
+// URLRedirectFilter narrows a redirects list (and says which redirects a
+// bulk delete of all_matching deletes).
+type URLRedirectFilter struct {
+	Q           *string `json:"q"`
+	Source      *string `json:"source"`
+	CreatedFrom *string `json:"created_from"`
+	CreatedTo   *string `json:"created_to"`
+}
+
+// Check refuses a filter the list cannot run.
+func (f URLRedirectFilter) Check() error {
+	if f.Source != nil && !slices.Contains(RedirectSources, *f.Source) {
+		return apperr.InvalidField("source", "must be one of %s, not %q", strings.Join(RedirectSources, ", "), *f.Source)
+	}
+	from, _, err := createdBound("created_from", f.CreatedFrom, false)
+	if err != nil {
+		return err
+	}
+	to, _, err := createdBound("created_to", f.CreatedTo, true)
+	if err != nil {
+		return err
+	}
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
+		return apperr.InvalidField("created_to", "must not be before created_from")
+	}
+	return nil
+}
+
+// createdBound reads one end of a created range: an RFC 3339 time, or a
+// date (2026-03-01), which means the day's start (UTC) as a start and its
+// end as an end. It answers the SQL comparison that keeps the rows within
+// the bound.
+func createdBound(field string, v *string, end bool) (time.Time, string, error) {
+	if v == nil || strings.TrimSpace(*v) == "" {
+		return time.Time{}, "", nil
+	}
+	s := strings.TrimSpace(*v)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil && t.Year() >= 1900 && t.Year() <= 9999 {
+		if end {
+			return t, "<=", nil
+		}
+		return t, ">=", nil
+	}
+	if d, err := time.Parse(time.DateOnly, s); err == nil && d.Year() >= 1900 && d.Year() <= 9999 {
+		if end {
+			return d.AddDate(0, 0, 1), "<", nil
+		}
+		return d, ">=", nil
+	}
+	return time.Time{}, "", apperr.InvalidField(field, "must be a date (2026-03-01) or a date and time (2026-03-01T09:30:00Z), not %q", s)
+}
+
+func (f URLRedirectFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
+	if f.Source != nil {
+		q = q.Where("redirect.source = ?", *f.Source)
+	}
+	if t, op, _ := createdBound("created_from", f.CreatedFrom, false); op != "" {
+		q = q.Where("redirect.created_at "+op+" ?", t)
+	}
+	if t, op, _ := createdBound("created_to", f.CreatedTo, true); op != "" {
+		q = q.Where("redirect.created_at "+op+" ?", t)
+	}
+	if f.Q != nil && strings.TrimSpace(*f.Q) != "" {
+		// The expression of the trigram index url_redirects_text_trgm_idx.
+		q = q.Where("lower(redirect.path || E'\\n' || redirect.target) LIKE ?", containsPattern(*f.Q))
+	}
+	return q
+}
+
+// ListURLRedirects lists a store's redirects under the filter, newest
+// first.
+func ListURLRedirects(ctx context.Context, db bun.IDB, storeID int64, f URLRedirectFilter, p Paging) ([]URLRedirect, error) {
+	var out []URLRedirect
+	q := db.NewSelect().Model(&out).Where("redirect.store_id = ?", storeID).Apply(f.apply).
+		OrderExpr("redirect.created_at DESC, redirect.id DESC")
+	return out, p.Apply(q).Scan(ctx)
+}
+
+// CountURLRedirects counts what ListURLRedirects would list without
+// paging.
+func CountURLRedirects(ctx context.Context, db bun.IDB, storeID int64, f URLRedirectFilter) (int64, error) {
+	return db.NewSelect().Model((*URLRedirect)(nil)).Where("redirect.store_id = ?", storeID).Apply(f.apply).Count(ctx)
+}
+
+// AllURLRedirects lists every redirect of the store under the filter, by
+// path, for exports.
+func AllURLRedirects(ctx context.Context, db bun.IDB, storeID int64, f URLRedirectFilter) ([]URLRedirect, error) {
+	var out []URLRedirect
+	err := db.NewSelect().Model(&out).Where("redirect.store_id = ?", storeID).Apply(f.apply).
+		OrderExpr("redirect.path").Scan(ctx)
+	return out, err
+}
+
+// GetURLRedirect reads one redirect of the store.
+func GetURLRedirect(ctx context.Context, db bun.IDB, storeID, id int64) (*URLRedirect, error) {
+	r := new(URLRedirect)
+	err := db.NewSelect().Model(r).Where("store_id = ? AND id = ?", storeID, id).Scan(ctx)
+	return r, classify(err, "the redirect")
+}
+
+// URLRedirectIDsByPath maps those of paths that have a redirect in the
+// store to its id.
+func URLRedirectIDsByPath(ctx context.Context, db bun.IDB, storeID int64, paths []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	var rows []URLRedirect
+	err := db.NewSelect().Model(&rows).Column("id", "path").
+		Where("store_id = ? AND path IN (?)", storeID, bun.List(paths)).Scan(ctx)
+	for _, r := range rows {
+		out[r.Path] = r.ID
+	}
+	return out, err
+}
+
+// StoreHosts is the rule that tells the store's own hosts (its domains)
+// from other sites', which storeurl needs to read a full URL.
+func StoreHosts(ctx context.Context, db bun.IDB, storeID int64) (storeurl.OwnHost, error) {
+	var hosts []string
+	err := db.NewSelect().TableExpr("domains").Column("hostname").Where("store_id = ?", storeID).Scan(ctx, &hosts)
+	own := map[string]bool{}
+	for _, h := range hosts {
+		own[strings.ToLower(h)] = true
+	}
+	return func(host string) bool { return own[host] }, err
+}
+
+// SaveURLRedirect stores r, a new redirect when its ID is 0, after the
+// rules every writer of a redirect keeps (its path and target already
+// normalised by storeurl): a redirect to its own path is refused, as is one
+// that closes a loop with the store's other redirects (a → b, b → a, or
+// longer), which the storefront would follow forever (400, naming the
+// loop); a path has at most one redirect (409, naming the one it has).
+func SaveURLRedirect(ctx context.Context, db bun.IDB, r *URLRedirect) error {
+	if storeurl.IsSelf(r.Path, r.Target) {
+		return apperr.InvalidField("target", storeurl.ToItself)
+	}
+	var taken int64
+	err := db.NewSelect().Model((*URLRedirect)(nil)).Column("id").
+		Where("store_id = ? AND path = ? AND id <> ?", r.StoreID, r.Path, r.ID).Scan(ctx, &taken)
+	switch {
+	case err == nil:
+		return apperr.Conflictf("the path %s already has a redirect (id %d); change that one instead", r.Path, taken)
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	loop, err := redirectLoop(ctx, db, r)
+	if err != nil {
+		return err
+	}
+	if loop != nil {
+		return apperr.InvalidField("target", "would close a loop of redirects, which shoppers would follow forever: %s",
+			strings.Join(append([]string{r.Path}, loop...), " → "))
+	}
+	if r.ID == 0 {
+		_, err = db.NewInsert().Model(r).Returning("id, created_at, updated_at").Exec(ctx)
+		return classify(err, "a redirect from this path")
+	}
+	res, err := db.NewUpdate().Model(r).Column("path", "target", "source").Set("updated_at = now()").
+		Where("store_id = ? AND id = ?", r.StoreID, r.ID).Returning("created_at, updated_at").Exec(ctx)
+	return notFoundIfNone(res, err, "the redirect")
+}
+
+// redirectLoop follows the chain of the store's redirects from r's target
+// (those that the storefront would apply one after the other: each one's
+// path is the target before it), as it will be once r is saved, so without
+// r's old row and any other row of its path. It answers the chain's paths,
+// from r's target to r's path, when the chain comes back to r's path;
+// nil when it does not. A chain that loops elsewhere (which no write lets
+// in) ends where it repeats itself.
+func redirectLoop(ctx context.Context, db bun.IDB, r *URLRedirect) ([]string, error) {
+	start := storeurl.WithoutFragment(r.Target)
+	if !strings.HasPrefix(start, "/") { // another site's URL ends every chain
+		return nil, nil
+	}
+	var hops []string
+	err := db.NewRaw(`WITH RECURSIVE chain (path, hops) AS (
+			SELECT ?::text, ARRAY[?::text]
+			UNION ALL
+			SELECT split_part(x.target, '#', 1), c.hops || split_part(x.target, '#', 1)
+			FROM chain AS c
+			JOIN url_redirects AS x ON x.store_id = ? AND x.path = c.path AND x.id <> ? AND x.path <> ?
+			WHERE c.path <> ? AND NOT c.path = ANY (c.hops[1:cardinality(c.hops) - 1])
+		)
+		SELECT hops FROM chain WHERE path = ? LIMIT 1`,
+		start, start, r.StoreID, r.ID, r.Path, r.Path, r.Path).Scan(ctx, pgdialect.Array(&hops))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return hops, err
+}
+
+// DeleteURLRedirects deletes the listed redirects of the store and returns
+// the ids it deleted.
+func DeleteURLRedirects(ctx context.Context, db bun.IDB, storeID int64, ids []int64) ([]int64, error) {
+	return deleteRedirects(ctx, db, storeID, func(q *bun.SelectQuery) *bun.SelectQuery {
+		return q.Where("redirect.id IN (?)", bun.List(ids))
+	})
+}
+
+// DeleteMatchingURLRedirects deletes every redirect of the store the
+// filter lists and returns their ids.
+func DeleteMatchingURLRedirects(ctx context.Context, db bun.IDB, storeID int64, f URLRedirectFilter) ([]int64, error) {
+	return deleteRedirects(ctx, db, storeID, f.apply)
+}
+
+func deleteRedirects(ctx context.Context, db bun.IDB, storeID int64, which func(*bun.SelectQuery) *bun.SelectQuery) ([]int64, error) {
+	ids := []int64{}
+	chosen := db.NewSelect().Model((*URLRedirect)(nil)).Column("redirect.id").Where("redirect.store_id = ?", storeID).Apply(which)
+	_, err := db.NewDelete().Model((*URLRedirect)(nil)).Where("store_id = ? AND id IN (?)", storeID, chosen).
+		Returning("id").Exec(ctx, &ids)
+	slices.Sort(ids)
+	return ids, err
+}
+
+// RedirectMovedPath keeps the storefront path of a record whose handle
+// changed working: a redirect (source automatic) from oldPath to newPath
+// replaces any redirect of oldPath, and a redirect from newPath is
+// deleted, since the moved record answers newPath now (the redirect would
+// be shadowed) and it could lead back to oldPath (a loop). Every update
+// that changes a handle calls it in its transaction (products and
+// collections here; pages and articles too).
+func RedirectMovedPath(ctx context.Context, db bun.IDB, storeID int64, oldPath, newPath string) error {
+	if oldPath == newPath {
+		return nil
+	}
+	if _, err := db.NewDelete().Model((*URLRedirect)(nil)).Where("store_id = ? AND path = ?", storeID, newPath).Exec(ctx); err != nil {
+		return err
+	}
+	r := &URLRedirect{StoreID: storeID, Path: oldPath, Target: newPath, Source: RedirectAutomatic}
+	_, err := db.NewInsert().Model(r).
+		On("CONFLICT (store_id, path) DO UPDATE").
+		Set("target = EXCLUDED.target, source = EXCLUDED.source, updated_at = now()").Exec(ctx)
+	return err
+}
+
+// URLRedirectOwner is the live record of the store that answers a
+// redirect's path itself, so the storefront shows it and never applies the
+// redirect.
+type URLRedirectOwner struct {
+	RedirectID int64 `bun:"redirect_id" json:"-"`
+	// Kind is product, collection, page or article.
+	Kind   string `bun:"kind" json:"kind"`
+	Handle string `bun:"handle" json:"handle"`
+	Title  string `bun:"title" json:"title"`
+}
+
+// URLRedirectOwners reads, in one statement, the records that answer the
+// paths of the listed redirects (query aside: the storefront answers a
+// record's path whatever its query): an active product, a published
+// collection, a page or an article published by now. Redirects whose path
+// no record answers have none.
+func URLRedirectOwners(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]URLRedirectOwner, error) {
+	var out []URLRedirectOwner
+	err := db.NewRaw(`SELECT r.id AS redirect_id, o.kind, o.handle, o.title
+		FROM (SELECT id, store_id, split_part(path, ?, 1) AS path FROM url_redirects
+			WHERE store_id = ? AND id IN (?)) AS r
+		CROSS JOIN LATERAL (
+			SELECT 'product' AS kind, p.handle, p.title FROM products AS p
+			WHERE r.path LIKE ? AND p.store_id = r.store_id AND p.handle = substr(r.path, ?) AND p.status = ?
+			UNION ALL
+			SELECT 'collection', c.handle, c.title FROM collections AS c
+			WHERE r.path LIKE ? AND c.store_id = r.store_id AND c.handle = substr(r.path, ?) AND c.published
+			UNION ALL
+			SELECT 'page', pg.handle, pg.title FROM pages AS pg
+			WHERE r.path LIKE ? AND pg.store_id = r.store_id AND pg.handle = substr(r.path, ?) AND pg.published_at <= now()
+			UNION ALL
+			SELECT 'article', a.handle, a.title FROM articles AS a
+			WHERE r.path LIKE ? AND a.store_id = r.store_id AND a.handle = substr(r.path, ?) AND a.published_at <= now()
+			LIMIT 1) AS o
+		ORDER BY r.id`,
+		"?", storeID, bun.List(ids),
+		PathProducts+"%", len(PathProducts)+1, ProductActive,
+		PathCollections+"%", len(PathCollections)+1,
+		PathPages+"%", len(PathPages)+1,
+		ArticlePath("")+"%", len(ArticlePath(""))+1).Scan(ctx, &out)
+	return out, err
+}

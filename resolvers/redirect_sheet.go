@@ -1,0 +1,89 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/uptrace/bun"
+
+	"storeadmin/graph"
+	"storeadmin/internal/audit"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/sheets"
+	"storeadmin/internal/base/sheets/redirectsheet"
+	"storeadmin/models"
+)
+
+// exportURLRedirects writes the redirects matching f as a CSV sheet of
+// path and target.
+func (r *Resolver) exportURLRedirects(ctx context.Context, storeID int64, f models.URLRedirectFilter) (*graph.Download, error) {
+	redirects, err := models.AllURLRedirects(ctx, r.db(ctx), storeID, f)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]redirectsheet.Redirect, len(redirects))
+	for i, rd := range redirects {
+		rows[i] = redirectsheet.Redirect{Path: rd.Path, Target: rd.Target}
+	}
+	return r.sheetDownload(ctx, storeID, "redirects", nil, redirectsheet.Header(), redirectsheet.Types(), redirectsheet.Rows(rows))
+}
+
+// importURLRedirects creates and updates redirects by path from a sheet,
+// in one transaction, with the rules of the API's writes (source import):
+// a row that breaks one (a loop with the store's redirects, those of the
+// rows before it included) is reported with its row and left out.
+func (r *Resolver) importURLRedirects(ctx context.Context, storeID int64, file graphql.Upload) (*graph.URLRedirectImportReport, error) {
+	t, err := readSheet(file)
+	if err != nil {
+		return nil, err
+	}
+	report := &graph.URLRedirectImportReport{}
+	var problems []sheets.Problem
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		own, err := models.StoreHosts(ctx, tx, storeID)
+		if err != nil {
+			return err
+		}
+		res, err := redirectsheet.Parse(t, own)
+		if err != nil {
+			return apperr.Invalidf("%s", err.Error())
+		}
+		problems = res.Errors
+		paths := make([]string, len(res.Redirects))
+		for i, sr := range res.Redirects {
+			paths[i] = sr.Path
+		}
+		existing, err := models.URLRedirectIDsByPath(ctx, tx, storeID, paths)
+		if err != nil {
+			return err
+		}
+		for _, sr := range res.Redirects {
+			rd := &models.URLRedirect{ID: existing[sr.Path], StoreID: storeID, Path: sr.Path, Target: sr.Target, Source: models.RedirectImport}
+			err := models.SaveURLRedirect(ctx, tx, rd)
+			switch {
+			case apperr.CodeOf(err) == apperr.Invalid:
+				column := res.TargetColumn
+				if apperr.FieldOf(err) == "path" {
+					column = res.PathColumn
+				}
+				problems = append(problems, sheets.Problem{Row: sr.Row, Column: column, Message: err.Error()})
+			case err != nil:
+				return err
+			case existing[sr.Path] != 0:
+				report.Updated++
+			default:
+				report.Created++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if problems == nil {
+		problems = []sheets.Problem{}
+	}
+	report.Errors = problems
+	audit.Note(ctx, "imported", map[string]int64{"created": report.Created, "updated": report.Updated, "errors": int64(len(problems))})
+	return report, nil
+}
