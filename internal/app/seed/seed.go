@@ -46,6 +46,7 @@ var areas = []area{
 // mediaAreas run after areas, in order.
 var mediaAreas = []mediaArea{
 	{"catalogue", catalogue},
+	{"redirects", withoutMedia(redirects)}, // to the catalogue's products and collections
 	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
 	// Targets the catalogue; the codes the orders used count as redeemed.
 	{"discounts", withoutMedia(discounts)},
