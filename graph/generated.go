@@ -836,7 +836,7 @@ type ComplexityRoot struct {
 		URLRedirect               func(childComplexity int, id int64) int
 		URLRedirects              func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
 		URLRedirectsCount         func(childComplexity int, filter *models.URLRedirectFilter) int
-		URLRedirectsExport        func(childComplexity int, filter *models.URLRedirectFilter) int
+		URLRedirectsExport        func(childComplexity int, filter *models.URLRedirectFilter, format *SheetFormat) int
 		Webhook                   func(childComplexity int, id int64) int
 		WebhookDeliveries         func(childComplexity int, id int64, status *string, limit *int64, offset *int64) int
 		WebhookDeliveriesCount    func(childComplexity int, id int64, status *string) int
@@ -1348,7 +1348,7 @@ type QueryResolver interface {
 	URLRedirects(ctx context.Context, filter *models.URLRedirectFilter, limit *int64, offset *int64) ([]models.URLRedirect, error)
 	URLRedirectsCount(ctx context.Context, filter *models.URLRedirectFilter) (int64, error)
 	URLRedirect(ctx context.Context, id int64) (*models.URLRedirect, error)
-	URLRedirectsExport(ctx context.Context, filter *models.URLRedirectFilter) (*Download, error)
+	URLRedirectsExport(ctx context.Context, filter *models.URLRedirectFilter, format *SheetFormat) (*Download, error)
 	Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) ([]models.Review, error)
 	ReviewsNextCursor(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	ReviewsCount(ctx context.Context, filter *models.ReviewFilter) (int64, error)
@@ -5973,7 +5973,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.URLRedirectsExport(childComplexity, args["filter"].(*models.URLRedirectFilter)), true
+		return e.ComplexityRoot.Query.URLRedirectsExport(childComplexity, args["filter"].(*models.URLRedirectFilter), args["format"].(*SheetFormat)), true
 	case "Query.webhook":
 		if e.ComplexityRoot.Query.Webhook == nil {
 			break
@@ -10185,10 +10185,12 @@ extend type Query {
     "The redirect's id."
     id: Int!
   ): URLRedirect! @access(scope: "navigation:read")
-  "The redirects matching filter as a CSV sheet of two columns, path and target, by path; importURLRedirects reads it back."
+  "The redirects matching filter as a sheet of two columns, path and target, by path; importURLRedirects reads it back."
   urlRedirectsExport(
     "Which redirects; left out: all of them."
     filter: URLRedirectFilter
+    "CSV (when left out) or XLSX."
+    format: SheetFormat
   ): Download! @access(scope: "navigation:read")
 }
 
@@ -15544,6 +15546,14 @@ func (ec *executionContext) field_Query_urlRedirectsExport_args(ctx context.Cont
 		return nil, err
 	}
 	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*SheetFormat, error) {
+			return ec.unmarshalOSheetFormat2ᚖstoreadminᚋgraphᚐSheetFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
 	return args, nil
 }
 
@@ -29184,7 +29194,7 @@ func (ec *executionContext) _Query_urlRedirectsExport(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().URLRedirectsExport(ctx, fc.Args["filter"].(*models.URLRedirectFilter))
+			return ec.Resolvers.Query().URLRedirectsExport(ctx, fc.Args["filter"].(*models.URLRedirectFilter), fc.Args["format"].(*SheetFormat))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next

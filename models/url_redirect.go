@@ -51,18 +51,19 @@ type URLRedirectFilter struct {
 // Check refuses a filter the list cannot run.
 func (f URLRedirectFilter) Check() error {
 	if f.Source != nil && !slices.Contains(RedirectSources, *f.Source) {
-		return apperr.InvalidField("source", "must be one of %s, not %q", strings.Join(RedirectSources, ", "), *f.Source)
+		return apperr.Invalidf("source must be one of %s, not %q", strings.Join(RedirectSources, ", "), *f.Source)
 	}
 	from, _, err := createdBound("created_from", f.CreatedFrom, false)
 	if err != nil {
 		return err
 	}
-	to, _, err := createdBound("created_to", f.CreatedTo, true)
+	to, toOp, err := createdBound("created_to", f.CreatedTo, true)
 	if err != nil {
 		return err
 	}
-	if !from.IsZero() && !to.IsZero() && to.Before(from) {
-		return apperr.InvalidField("created_to", "must not be before created_from")
+	// A date's end is the next day's start, which the range excludes.
+	if !from.IsZero() && !to.IsZero() && (to.Before(from) || toOp == "<" && !to.After(from)) {
+		return apperr.Invalidf("created_to must not be before created_from")
 	}
 	return nil
 }
@@ -88,7 +89,7 @@ func createdBound(field string, v *string, end bool) (time.Time, string, error) 
 		}
 		return d, ">=", nil
 	}
-	return time.Time{}, "", apperr.InvalidField(field, "must be a date (2026-03-01) or a date and time (2026-03-01T09:30:00Z), not %q", s)
+	return time.Time{}, "", apperr.Invalidf("%s must be a date (2026-03-01) or a date and time (2026-03-01T09:30:00Z), not %q", field, s)
 }
 
 func (f URLRedirectFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
@@ -175,7 +176,7 @@ func StoreHosts(ctx context.Context, db bun.IDB, storeID int64) (storeurl.OwnHos
 // loop); a path has at most one redirect (409, naming the one it has).
 func SaveURLRedirect(ctx context.Context, db bun.IDB, r *URLRedirect) error {
 	if storeurl.IsSelf(r.Path, r.Target) {
-		return apperr.InvalidField("target", storeurl.ToItself)
+		return apperr.Invalidf("target %s", storeurl.ToItself)
 	}
 	var taken int64
 	err := db.NewSelect().Model((*URLRedirect)(nil)).Column("id").
@@ -191,7 +192,7 @@ func SaveURLRedirect(ctx context.Context, db bun.IDB, r *URLRedirect) error {
 		return err
 	}
 	if loop != nil {
-		return apperr.InvalidField("target", "would close a loop of redirects, which shoppers would follow forever: %s",
+		return apperr.Invalidf("target would close a loop of redirects, which shoppers would follow forever: %s",
 			strings.Join(append([]string{r.Path}, loop...), " → "))
 	}
 	if r.ID == 0 {

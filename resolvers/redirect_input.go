@@ -15,14 +15,14 @@ func applyURLRedirectInput(r *models.URLRedirect, in graph.URLRedirectInput, own
 	if in.Path != nil || create {
 		p, err := storeurl.Path(deref(in.Path), own)
 		if err != nil {
-			return apperr.InvalidField("path", "%s", err)
+			return apperr.Invalidf("path %s", err)
 		}
 		r.Path = p
 	}
 	if in.Target != nil || create {
 		t, err := storeurl.Target(deref(in.Target), own)
 		if err != nil {
-			return apperr.InvalidField("target", "%s", err)
+			return apperr.Invalidf("target %s", err)
 		}
 		r.Target = t
 	}
@@ -37,11 +37,11 @@ func urlRedirectBulkDelete(in graph.URLRedirectBulkDeleteInput) (ids []int64, ma
 	switch {
 	case deref(in.AllMatching):
 		if in.Ids != nil {
-			return nil, nil, apperr.InvalidField("ids", "must be left out with all_matching, which deletes what the filter matches")
+			return nil, nil, apperr.Invalidf("ids must be left out with all_matching, which deletes what the filter matches")
 		}
 		return nil, &f, f.Check()
 	case filtered:
-		return nil, nil, apperr.InvalidField("all_matching", "must be true to delete by q, source, created_from or created_to")
+		return nil, nil, apperr.Invalidf("all_matching must be true to delete by q, source, created_from or created_to")
 	case in.Ids == nil:
 		return nil, nil, apperr.Invalidf("send ids, or all_matching: true with the filter of the redirects to delete")
 	}

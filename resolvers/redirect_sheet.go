@@ -14,9 +14,9 @@ import (
 	"storeadmin/models"
 )
 
-// exportURLRedirects writes the redirects matching f as a CSV sheet of
-// path and target.
-func (r *Resolver) exportURLRedirects(ctx context.Context, storeID int64, f models.URLRedirectFilter) (*graph.Download, error) {
+// exportURLRedirects writes the redirects matching f as a sheet of path
+// and target, CSV unless format says XLSX.
+func (r *Resolver) exportURLRedirects(ctx context.Context, storeID int64, f models.URLRedirectFilter, format *graph.SheetFormat) (*graph.Download, error) {
 	redirects, err := models.AllURLRedirects(ctx, r.db(ctx), storeID, f)
 	if err != nil {
 		return nil, err
@@ -25,7 +25,7 @@ func (r *Resolver) exportURLRedirects(ctx context.Context, storeID int64, f mode
 	for i, rd := range redirects {
 		rows[i] = redirectsheet.Redirect{Path: rd.Path, Target: rd.Target}
 	}
-	return r.sheetDownload(ctx, storeID, "redirects", nil, redirectsheet.Header(), redirectsheet.Types(), redirectsheet.Rows(rows))
+	return r.sheetDownload(ctx, storeID, "redirects", format, redirectsheet.Header(), redirectsheet.Types(), redirectsheet.Rows(rows))
 }
 
 // importURLRedirects creates and updates redirects by path from a sheet,
@@ -61,12 +61,8 @@ func (r *Resolver) importURLRedirects(ctx context.Context, storeID int64, file g
 			rd := &models.URLRedirect{ID: existing[sr.Path], StoreID: storeID, Path: sr.Path, Target: sr.Target, Source: models.RedirectImport}
 			err := models.SaveURLRedirect(ctx, tx, rd)
 			switch {
-			case apperr.CodeOf(err) == apperr.Invalid:
-				column := res.TargetColumn
-				if apperr.FieldOf(err) == "path" {
-					column = res.PathColumn
-				}
-				problems = append(problems, sheets.Problem{Row: sr.Row, Column: column, Message: err.Error()})
+			case apperr.CodeOf(err) == apperr.Invalid: // the loop rule: the sheet checked the rest
+				problems = append(problems, sheets.Problem{Row: sr.Row, Column: res.TargetColumn, Message: err.Error()})
 			case err != nil:
 				return err
 			case existing[sr.Path] != 0:

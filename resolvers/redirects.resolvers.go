@@ -112,9 +112,9 @@ func (r *queryResolver) URLRedirect(ctx context.Context, id int64) (*models.URLR
 	return inStore(ctx, func(sid int64) (*models.URLRedirect, error) { return models.GetURLRedirect(ctx, r.db(ctx), sid, id) })
 }
 
-func (r *queryResolver) URLRedirectsExport(ctx context.Context, filter *models.URLRedirectFilter) (*graph.Download, error) {
+func (r *queryResolver) URLRedirectsExport(ctx context.Context, filter *models.URLRedirectFilter, format *graph.SheetFormat) (*graph.Download, error) {
 	return inStoreFiltered(ctx, filter, func(sid int64, f models.URLRedirectFilter) (*graph.Download, error) {
-		return r.exportURLRedirects(ctx, sid, f)
+		return r.exportURLRedirects(ctx, sid, f, format)
 	})
 }
 

@@ -26,9 +26,9 @@ type Redirect struct {
 type Result struct {
 	Redirects []Redirect
 	Errors    []sheets.Problem
-	// PathColumn and TargetColumn are the two columns' header texts, for
-	// the problems a row meets later (a loop with the store's redirects).
-	PathColumn, TargetColumn string
+	// TargetColumn is the target column's header text, for the problem a
+	// row meets later (a loop with the store's redirects).
+	TargetColumn string
 }
 
 // Header is the export's header row.
@@ -64,7 +64,7 @@ func Parse(t *sheets.Table, own storeurl.OwnHost) (Result, error) {
 	if err := sheets.NotThisSheet("redirect", missing); err != nil {
 		return res, err
 	}
-	res.PathColumn, res.TargetColumn = t.Header[pathCol], t.Header[targetCol]
+	res.TargetColumn = t.Header[targetCol]
 	firstRow := map[string]int{}
 	for i := range t.Rows {
 		r := t.Row(i)
