@@ -47,7 +47,7 @@ var areas = []area{
 var mediaAreas = []mediaArea{
 	{"catalogue", catalogue},
 	{"redirects", withoutMedia(redirects)}, // to the catalogue's products and collections
-	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
+	{"orders", withoutMedia(orders)},       // sells the catalogue's variants
 	// Targets the catalogue; the codes the orders used count as redeemed.
 	{"discounts", withoutMedia(discounts)},
 	// Last: priced against the discounts, shipping rates and tax rates, and
