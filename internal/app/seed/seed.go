@@ -46,14 +46,14 @@ var areas = []area{
 // mediaAreas run after areas, in order.
 var mediaAreas = []mediaArea{
 	{"catalogue", catalogue},
+	// To the catalogue's products and collections.
+	{"redirects", withoutMedia(redirects)},
 	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
 	// Targets the catalogue; the codes the orders used count as redeemed.
 	{"discounts", withoutMedia(discounts)},
 	// Last: priced against the discounts, shipping rates and tax rates, and
 	// behind the orders placed from drafts.
 	{"draft orders", withoutMedia(draftOrders)},
-	// To the catalogue's products and collections.
-	{"redirects", withoutMedia(redirects)},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for
