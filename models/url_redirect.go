@@ -262,7 +262,8 @@ func deleteRedirects(ctx context.Context, db bun.IDB, storeID int64, which func(
 // deleted, since the moved record answers newPath now (the redirect would
 // be shadowed) and it could lead back to oldPath (a loop). Every update
 // that changes a handle calls it in its transaction (products and
-// collections here; pages and articles too).
+// collections here; pages and articles too), with the paths of
+// storefront_path.go, which handles keep in storeurl's spelling.
 func RedirectMovedPath(ctx context.Context, db bun.IDB, storeID int64, oldPath, newPath string) error {
 	if oldPath == newPath {
 		return nil
