@@ -1,6 +1,7 @@
 package models
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -175,9 +176,6 @@ func StoreHosts(ctx context.Context, db bun.IDB, storeID int64) (storeurl.OwnHos
 // longer), which the storefront would follow forever (400, naming the
 // loop); a path has at most one redirect (409, naming the one it has).
 func SaveURLRedirect(ctx context.Context, db bun.IDB, r *URLRedirect) error {
-	if storeurl.IsSelf(r.Path, r.Target) {
-		return apperr.Invalidf("target %s", storeurl.ToItself)
-	}
 	var taken int64
 	err := db.NewSelect().Model((*URLRedirect)(nil)).Column("id").
 		Where("store_id = ? AND path = ? AND id <> ?", r.StoreID, r.Path, r.ID).Scan(ctx, &taken)
@@ -187,13 +185,9 @@ func SaveURLRedirect(ctx context.Context, db bun.IDB, r *URLRedirect) error {
 	case !errors.Is(err, sql.ErrNoRows):
 		return err
 	}
-	loop, err := redirectLoop(ctx, db, r)
-	if err != nil {
-		return err
-	}
-	if loop != nil {
-		return apperr.Invalidf("target would close a loop of redirects, which shoppers would follow forever: %s",
-			strings.Join(append([]string{r.Path}, loop...), " → "))
+	refused, err := checkRedirects(ctx, db, r.StoreID, []URLRedirect{*r})
+	if err != nil || refused[0] != nil {
+		return cmp.Or(err, refused[0])
 	}
 	if r.ID == 0 {
 		_, err = db.NewInsert().Model(r).Returning("id, created_at, updated_at").Exec(ctx)
@@ -204,33 +198,120 @@ func SaveURLRedirect(ctx context.Context, db bun.IDB, r *URLRedirect) error {
 	return notFoundIfNone(res, err, "the redirect")
 }
 
-// redirectLoop follows the chain of the store's redirects from r's target
-// (those that the storefront would apply one after the other: each one's
-// path is the target before it), as it will be once r is saved, so without
-// r's old row and any other row of its path. It answers the chain's paths,
-// from r's target to r's path, when the chain comes back to r's path;
-// nil when it does not. A chain that loops elsewhere (which no write lets
-// in) ends where it repeats itself.
-func redirectLoop(ctx context.Context, db bun.IDB, r *URLRedirect) ([]string, error) {
-	start := storeurl.WithoutFragment(r.Target)
-	if !strings.HasPrefix(start, "/") { // another site's URL ends every chain
-		return nil, nil
+// PutURLRedirects stores the redirects of a sheet in order, each
+// replacing the redirect of its path if there is one, under the rules of
+// SaveURLRedirect (a row's path has no other redirect by then): it
+// answers, for each, why it was refused (nil: stored) and whether it
+// replaced a redirect. Checked in one read and written in one statement, so
+// a sheet of thousands of rows costs what one row does.
+func PutURLRedirects(ctx context.Context, db bun.IDB, storeID int64, rs []URLRedirect) (refused []error, replaced []bool, err error) {
+	if refused, err = checkRedirects(ctx, db, storeID, rs); err != nil {
+		return nil, nil, err
 	}
-	var hops []string
-	err := db.NewRaw(`WITH RECURSIVE chain (path, hops) AS (
-			SELECT ?::text, ARRAY[?::text]
-			UNION ALL
-			SELECT split_part(x.target, '#', 1), c.hops || split_part(x.target, '#', 1)
-			FROM chain AS c
-			JOIN url_redirects AS x ON x.store_id = ? AND x.path = c.path AND x.id <> ? AND x.path <> ?
-			WHERE c.path <> ? AND NOT c.path = ANY (c.hops[1:cardinality(c.hops) - 1])
-		)
-		SELECT hops FROM chain WHERE path = ? LIMIT 1`,
-		start, start, r.StoreID, r.ID, r.Path, r.Path, r.Path).Scan(ctx, pgdialect.Array(&hops))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+	var ok []URLRedirect
+	for i, r := range rs {
+		if refused[i] == nil {
+			r.StoreID = storeID
+			ok = append(ok, r)
+		}
 	}
-	return hops, err
+	replaced = make([]bool, len(rs))
+	if len(ok) == 0 {
+		return refused, replaced, nil
+	}
+	var written []struct {
+		Path     string `bun:"path"`
+		Replaced bool   `bun:"replaced"`
+	}
+	// xmax is 0 on a row the statement inserted, and set on one it updated.
+	_, err = db.NewInsert().Model(&ok).ExcludeColumn("id", "created_at", "updated_at").
+		On("CONFLICT (store_id, path) DO UPDATE").
+		Set("target = EXCLUDED.target, source = EXCLUDED.source, updated_at = now()").
+		Returning("path, xmax <> 0 AS replaced").Exec(ctx, &written)
+	if err != nil {
+		return nil, nil, err
+	}
+	byPath := map[string]bool{}
+	for _, w := range written {
+		byPath[w.Path] = w.Replaced
+	}
+	for i, r := range rs {
+		replaced[i] = refused[i] == nil && byPath[r.Path]
+	}
+	return refused, replaced, nil
+}
+
+// checkRedirects checks rs as if they were saved one after the other over
+// the store's redirects (each replacing its own old row, by id, and any
+// other row of its path): it answers, for each, why it is refused, a
+// redirect to its own path or one closing a loop, or nil. The store's
+// redirects that any of rs can lead to (those the storefront would apply
+// one after the other, each one's path the target before it) are read in
+// one recursive statement over the (store_id, path) index, and the chains
+// are followed in memory.
+func checkRedirects(ctx context.Context, db bun.IDB, storeID int64, rs []URLRedirect) ([]error, error) {
+	refused := make([]error, len(rs))
+	var starts []string
+	for _, r := range rs {
+		if next := storeurl.WithoutFragment(r.Target); strings.HasPrefix(next, "/") { // another site's URL ends every chain
+			starts = append(starts, next)
+		}
+	}
+	type edge struct {
+		ID   int64  `bun:"id"`
+		Path string `bun:"path"`
+		Next string `bun:"next"`
+	}
+	var edges []edge
+	if len(starts) > 0 {
+		err := db.NewRaw(`WITH RECURSIVE reached (path) AS (
+				SELECT unnest(?::text[])
+				UNION
+				SELECT split_part(x.target, '#', 1) FROM reached
+				JOIN url_redirects AS x ON x.store_id = ? AND x.path = reached.path
+			)
+			SELECT x.id, x.path, split_part(x.target, '#', 1) AS next
+			FROM reached JOIN url_redirects AS x ON x.store_id = ? AND x.path = reached.path`,
+			pgdialect.Array(starts), storeID, storeID).Scan(ctx, &edges)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+	}
+	next := map[string]edge{} // by path: the redirects as the rows before have left them
+	for _, e := range edges {
+		next[e.Path] = e
+	}
+	for i, r := range rs {
+		if storeurl.IsSelf(r.Path, r.Target) {
+			refused[i] = apperr.Invalidf("target %s", storeurl.ToItself)
+			continue
+		}
+		chain := []string{r.Path}
+		seen := map[string]bool{}
+		for at := storeurl.WithoutFragment(r.Target); ; {
+			chain = append(chain, at)
+			if at == r.Path {
+				refused[i] = apperr.Invalidf("target would close a loop of redirects, which shoppers would follow forever: %s", strings.Join(chain, " → "))
+				break
+			}
+			e, ok := next[at]
+			if !ok || seen[at] || (r.ID != 0 && e.ID == r.ID) {
+				break
+			}
+			seen[at] = true
+			at = e.Next
+		}
+		if refused[i] != nil {
+			continue
+		}
+		for p, e := range next {
+			if r.ID != 0 && e.ID == r.ID {
+				delete(next, p) // its old path
+			}
+		}
+		next[r.Path] = edge{ID: r.ID, Path: r.Path, Next: storeurl.WithoutFragment(r.Target)}
+	}
+	return refused, nil
 }
 
 // DeleteURLRedirects deletes the listed redirects of the store and returns

@@ -1,7 +1,9 @@
 package resolvers
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
@@ -31,7 +33,9 @@ func (r *Resolver) exportURLRedirects(ctx context.Context, storeID int64, f mode
 // importURLRedirects creates and updates redirects by path from a sheet,
 // in one transaction, with the rules of the API's writes (source import):
 // a row that breaks one (a loop with the store's redirects, those of the
-// rows before it included) is reported with its row and left out.
+// rows before it included) is reported with its row and left out. The
+// existing redirects of the sheet's paths are named by id, so each row
+// replaces its path's redirect in the loop check as in the table.
 func (r *Resolver) importURLRedirects(ctx context.Context, storeID int64, file graphql.Upload) (*graph.URLRedirectImportReport, error) {
 	t, err := readSheet(file)
 	if err != nil {
@@ -57,15 +61,19 @@ func (r *Resolver) importURLRedirects(ctx context.Context, storeID int64, file g
 		if err != nil {
 			return err
 		}
-		for _, sr := range res.Redirects {
-			rd := &models.URLRedirect{ID: existing[sr.Path], StoreID: storeID, Path: sr.Path, Target: sr.Target, Source: models.RedirectImport}
-			err := models.SaveURLRedirect(ctx, tx, rd)
+		rows := make([]models.URLRedirect, len(res.Redirects))
+		for i, sr := range res.Redirects {
+			rows[i] = models.URLRedirect{ID: existing[sr.Path], Path: sr.Path, Target: sr.Target, Source: models.RedirectImport}
+		}
+		refused, replaced, err := models.PutURLRedirects(ctx, tx, storeID, rows)
+		if err != nil {
+			return err
+		}
+		for i, sr := range res.Redirects {
 			switch {
-			case apperr.CodeOf(err) == apperr.Invalid: // the loop rule: the sheet checked the rest
-				problems = append(problems, sheets.Problem{Row: sr.Row, Column: res.TargetColumn, Message: err.Error()})
-			case err != nil:
-				return err
-			case existing[sr.Path] != 0:
+			case refused[i] != nil: // the loop rule: the sheet checked the rest
+				problems = append(problems, sheets.Problem{Row: sr.Row, Column: res.TargetColumn, Message: refused[i].Error()})
+			case replaced[i]:
 				report.Updated++
 			default:
 				report.Created++
@@ -79,6 +87,7 @@ func (r *Resolver) importURLRedirects(ctx context.Context, storeID int64, file g
 	if problems == nil {
 		problems = []sheets.Problem{}
 	}
+	slices.SortStableFunc(problems, func(a, b sheets.Problem) int { return cmp.Compare(a.Row, b.Row) })
 	report.Errors = problems
 	audit.Note(ctx, "imported", map[string]int64{"created": report.Created, "updated": report.Updated, "errors": int64(len(problems))})
 	return report, nil

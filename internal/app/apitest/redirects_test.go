@@ -485,6 +485,16 @@ func TestURLRedirectSheet(t *testing.T) {
 	if _, total, _ := rdRedirects.list(t, e, okey, ""); total != 1 {
 		t.Fatalf("a refused import wrote: total %d", total)
 	}
+	// A row is checked against the store as the rows before it left it:
+	// back to /old loops while /old leads here, not once a row moved it.
+	rep = e.DoHeaders(http.MethodPost, "/store/redirects/import", okey, "path,target\n/products/new,/old\n", headers).Expect(t, 200)
+	if rep.Body["created"] != float64(0) || len(rep.List("errors")) != 1 {
+		t.Fatalf("a loop through the store's redirect: %s", rep.Raw)
+	}
+	rep = e.DoHeaders(http.MethodPost, "/store/redirects/import", okey, "path,target\n/old,/elsewhere\n/products/new,/old\n", headers).Expect(t, 200)
+	if rep.Body["created"] != float64(1) || rep.Body["updated"] != float64(1) || len(rep.List("errors")) != 0 {
+		t.Fatalf("a loop the sheet undid: %s", rep.Raw)
+	}
 
 	// Access: the import needs navigation:write and the admin role; the
 	// export navigation:read.
