@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -199,12 +200,21 @@ func SaveURLRedirect(ctx context.Context, db bun.IDB, r *URLRedirect) error {
 }
 
 // PutURLRedirects stores the redirects of a sheet in order, each
-// replacing the redirect of its path if there is one, under the rules of
-// SaveURLRedirect (a row's path has no other redirect by then): it
-// answers, for each, why it was refused (nil: stored) and whether it
-// replaced a redirect. Checked in one read and written in one statement, so
-// a sheet of thousands of rows costs what one row does.
+// replacing the redirect of its path if there is one, under the loop rules
+// of SaveURLRedirect: it answers, for each, why it was refused (nil:
+// stored) and whether it replaced a redirect. Their paths are distinct, and
+// each carries the ID of its path's redirect, if any (URLRedirectIDsByPath),
+// which it replaces in the check too. Checked in one read and written in
+// one statement, so a sheet of thousands of rows costs what one row does.
 func PutURLRedirects(ctx context.Context, db bun.IDB, storeID int64, rs []URLRedirect) (refused []error, replaced []bool, err error) {
+	paths := map[string]bool{}
+	for _, r := range rs {
+		if paths[r.Path] {
+			// One statement cannot upsert a row twice.
+			return nil, nil, fmt.Errorf("PutURLRedirects: the path %s is given twice", r.Path)
+		}
+		paths[r.Path] = true
+	}
 	if refused, err = checkRedirects(ctx, db, storeID, rs); err != nil {
 		return nil, nil, err
 	}
