@@ -962,6 +962,25 @@ var objectReads = map[string]map[string][]string{
 		"rate_bps":       {"RateBps"},
 		"region_warning": {"RegionWarning"},
 	},
+	"URLRedirect": {
+		"created_at":  {"CreatedAt"},
+		"id":          {"ID"},
+		"path":        {"Path"},
+		"shadowed_by": {"ID"},
+		"source":      {"Source"},
+		"target":      {"Target"},
+		"updated_at":  {"UpdatedAt"},
+	},
+	"URLRedirectImportReport": {
+		"created": {"Created"},
+		"errors":  {"Errors"},
+		"updated": {"Updated"},
+	},
+	"URLRedirectOwner": {
+		"handle": {"Handle"},
+		"kind":   {"Kind"},
+		"title":  {"Title"},
+	},
 	"UploadTicket": {
 		"expires_at": {"ExpiresAt"},
 		"headers":    {"Headers"},
@@ -1112,6 +1131,9 @@ var answerKeys = map[string]map[string][]string{
 	},
 	"ShippingZone": {
 		"rates": {"ZoneID"},
+	},
+	"URLRedirect": {
+		"shadowed_by": {"RedirectID"},
 	},
 	"WebhookSubscription": {
 		"recent_deliveries": {"SubscriptionID"},

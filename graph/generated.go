@@ -58,6 +58,7 @@ type ResolverRoot interface {
 	Refund() RefundResolver
 	Review() ReviewResolver
 	ShippingZone() ShippingZoneResolver
+	URLRedirect() URLRedirectResolver
 	WebhookSubscription() WebhookSubscriptionResolver
 }
 
@@ -755,6 +756,7 @@ type ComplexityRoot struct {
 		ArchiveOrder                 func(childComplexity int, id int64) int
 		BulkDeleteCollections        func(childComplexity int, input IdsInput) int
 		BulkDeleteProducts           func(childComplexity int, input IdsInput) int
+		BulkDeleteURLRedirects       func(childComplexity int, input URLRedirectBulkDeleteInput) int
 		BulkSetAdplatformCategory    func(childComplexity int, input BulkAdplatformCategoryInput) int
 		BulkUpdateReviews            func(childComplexity int, input ReviewBulkInput) int
 		CancelBillingSubscription    func(childComplexity int, cancelAtPeriodEnd *bool) int
@@ -776,6 +778,7 @@ type ComplexityRoot struct {
 		CreateShippingRate           func(childComplexity int, zoneID int64, input ShippingRateInput) int
 		CreateShippingZone           func(childComplexity int, input ShippingZoneInput) int
 		CreateTaxRate                func(childComplexity int, input TaxRateInput) int
+		CreateURLRedirect            func(childComplexity int, input URLRedirectInput) int
 		CreateWebhook                func(childComplexity int, input WebhookInput) int
 		DeleteArticle                func(childComplexity int, id int64) int
 		DeleteBillingCard            func(childComplexity int, id int64) int
@@ -792,11 +795,13 @@ type ComplexityRoot struct {
 		DeleteShippingRate           func(childComplexity int, id int64) int
 		DeleteShippingZone           func(childComplexity int, id int64) int
 		DeleteTaxRate                func(childComplexity int, id int64) int
+		DeleteURLRedirect            func(childComplexity int, id int64) int
 		DeleteWebhook                func(childComplexity int, id int64) int
 		DisconnectMcpKey             func(childComplexity int, id int64) int
 		FinalizeUpload               func(childComplexity int, input UploadFinalizeInput) int
 		ImportProducts               func(childComplexity int, file graphql.Upload) int
 		ImportReviews                func(childComplexity int, file graphql.Upload) int
+		ImportURLRedirects           func(childComplexity int, file graphql.Upload) int
 		InviteMember                 func(childComplexity int, input MemberInviteInput) int
 		MarkDraftOrderPaid           func(childComplexity int, id int64, input *DraftPaymentInput) int
 		PreviewCollection            func(childComplexity int, input CollectionInput, limit *int64) int
@@ -837,6 +842,7 @@ type ComplexityRoot struct {
 		UpdateShippingZone           func(childComplexity int, id int64, input ShippingZoneInput) int
 		UpdateStore                  func(childComplexity int, input StoreUpdateInput) int
 		UpdateTaxRate                func(childComplexity int, id int64, input TaxRateInput) int
+		UpdateURLRedirect            func(childComplexity int, id int64, input URLRedirectInput) int
 		UpdateWebhook                func(childComplexity int, id int64, input WebhookUpdateInput) int
 		VerifyDomain                 func(childComplexity int, id int64) int
 	}
@@ -1135,6 +1141,10 @@ type ComplexityRoot struct {
 		StoreSettingsCount        func(childComplexity int, namespace *string) int
 		TaxRates                  func(childComplexity int, limit *int64, offset *int64) int
 		TaxRatesCount             func(childComplexity int) int
+		URLRedirect               func(childComplexity int, id int64) int
+		URLRedirects              func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
+		URLRedirectsCount         func(childComplexity int, filter *models.URLRedirectFilter) int
+		URLRedirectsExport        func(childComplexity int, filter *models.URLRedirectFilter, format *SheetFormat) int
 		Webhook                   func(childComplexity int, id int64) int
 		WebhookDeliveries         func(childComplexity int, id int64, status *string, limit *int64, offset *int64) int
 		WebhookDeliveriesCount    func(childComplexity int, id int64, status *string) int
@@ -1312,6 +1322,28 @@ type ComplexityRoot struct {
 		Province      func(childComplexity int) int
 		RateBps       func(childComplexity int) int
 		RegionWarning func(childComplexity int) int
+	}
+
+	URLRedirect struct {
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Path       func(childComplexity int) int
+		ShadowedBy func(childComplexity int) int
+		Source     func(childComplexity int) int
+		Target     func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	URLRedirectImportReport struct {
+		Created func(childComplexity int) int
+		Errors  func(childComplexity int) int
+		Updated func(childComplexity int) int
+	}
+
+	URLRedirectOwner struct {
+		Handle func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Title  func(childComplexity int) int
 	}
 
 	UploadTicket struct {
@@ -1579,6 +1611,11 @@ type MutationResolver interface {
 	BulkDeleteProducts(ctx context.Context, input IdsInput) (*BulkResult, error)
 	BulkSetAdplatformCategory(ctx context.Context, input BulkAdplatformCategoryInput) (*BulkResult, error)
 	ImportProducts(ctx context.Context, file graphql.Upload) (*ImportReport, error)
+	CreateURLRedirect(ctx context.Context, input URLRedirectInput) (*models.URLRedirect, error)
+	UpdateURLRedirect(ctx context.Context, id int64, input URLRedirectInput) (*models.URLRedirect, error)
+	DeleteURLRedirect(ctx context.Context, id int64) (bool, error)
+	BulkDeleteURLRedirects(ctx context.Context, input URLRedirectBulkDeleteInput) (*BulkResult, error)
+	ImportURLRedirects(ctx context.Context, file graphql.Upload) (*URLRedirectImportReport, error)
 	BulkUpdateReviews(ctx context.Context, input ReviewBulkInput) (int64, error)
 	DeleteReview(ctx context.Context, id int64) (bool, error)
 	SetReviewFeatured(ctx context.Context, id int64, input ReviewFeaturedInput) (*models.Review, error)
@@ -1721,6 +1758,10 @@ type QueryResolver interface {
 	ProductOptionsCount(ctx context.Context, q *string) (int64, error)
 	ProductsExport(ctx context.Context, filter *models.ProductFilter, format *SheetFormat) (*Download, error)
 	ProductImportTemplate(ctx context.Context, format *SheetFormat) (*Download, error)
+	URLRedirects(ctx context.Context, filter *models.URLRedirectFilter, limit *int64, offset *int64) ([]models.URLRedirect, error)
+	URLRedirectsCount(ctx context.Context, filter *models.URLRedirectFilter) (int64, error)
+	URLRedirect(ctx context.Context, id int64) (*models.URLRedirect, error)
+	URLRedirectsExport(ctx context.Context, filter *models.URLRedirectFilter, format *SheetFormat) (*Download, error)
 	Reviews(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) ([]models.Review, error)
 	ReviewsNextCursor(ctx context.Context, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	ReviewsCount(ctx context.Context, filter *models.ReviewFilter) (int64, error)
@@ -1756,6 +1797,9 @@ type ReviewResolver interface {
 }
 type ShippingZoneResolver interface {
 	Rates(ctx context.Context, obj *models.ShippingZone) ([]models.ShippingRate, error)
+}
+type URLRedirectResolver interface {
+	ShadowedBy(ctx context.Context, obj *models.URLRedirect) (*models.URLRedirectOwner, error)
 }
 type WebhookSubscriptionResolver interface {
 	RecentDeliveries(ctx context.Context, obj *models.WebhookSubscription) ([]models.WebhookDelivery, error)
@@ -5006,6 +5050,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.BulkDeleteProducts(childComplexity, args["input"].(IdsInput)), true
+	case "Mutation.bulkDeleteURLRedirects":
+		if e.ComplexityRoot.Mutation.BulkDeleteURLRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bulkDeleteURLRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BulkDeleteURLRedirects(childComplexity, args["input"].(URLRedirectBulkDeleteInput)), true
 	case "Mutation.bulkSetAdplatformCategory":
 		if e.ComplexityRoot.Mutation.BulkSetAdplatformCategory == nil {
 			break
@@ -5227,6 +5282,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTaxRate(childComplexity, args["input"].(TaxRateInput)), true
+	case "Mutation.createURLRedirect":
+		if e.ComplexityRoot.Mutation.CreateURLRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createURLRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateURLRedirect(childComplexity, args["input"].(URLRedirectInput)), true
 	case "Mutation.createWebhook":
 		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
 			break
@@ -5403,6 +5469,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTaxRate(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteURLRedirect":
+		if e.ComplexityRoot.Mutation.DeleteURLRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteURLRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteURLRedirect(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -5458,6 +5535,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportReviews(childComplexity, args["file"].(graphql.Upload)), true
+	case "Mutation.importURLRedirects":
+		if e.ComplexityRoot.Mutation.ImportURLRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importURLRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportURLRedirects(childComplexity, args["file"].(graphql.Upload)), true
 	case "Mutation.inviteMember":
 		if e.ComplexityRoot.Mutation.InviteMember == nil {
 			break
@@ -5898,6 +5986,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTaxRate(childComplexity, args["id"].(int64), args["input"].(TaxRateInput)), true
+	case "Mutation.updateURLRedirect":
+		if e.ComplexityRoot.Mutation.UpdateURLRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateURLRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateURLRedirect(childComplexity, args["id"].(int64), args["input"].(URLRedirectInput)), true
 	case "Mutation.updateWebhook":
 		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
 			break
@@ -7858,6 +7957,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.TaxRatesCount(childComplexity), true
+	case "Query.urlRedirect":
+		if e.ComplexityRoot.Query.URLRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Query_urlRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.URLRedirect(childComplexity, args["id"].(int64)), true
+	case "Query.urlRedirects":
+		if e.ComplexityRoot.Query.URLRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Query_urlRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.URLRedirects(childComplexity, args["filter"].(*models.URLRedirectFilter), args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.urlRedirectsCount":
+		if e.ComplexityRoot.Query.URLRedirectsCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_urlRedirectsCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.URLRedirectsCount(childComplexity, args["filter"].(*models.URLRedirectFilter)), true
+	case "Query.urlRedirectsExport":
+		if e.ComplexityRoot.Query.URLRedirectsExport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_urlRedirectsExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.URLRedirectsExport(childComplexity, args["filter"].(*models.URLRedirectFilter), args["format"].(*SheetFormat)), true
 	case "Query.webhook":
 		if e.ComplexityRoot.Query.Webhook == nil {
 			break
@@ -8686,6 +8829,87 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TaxRate.RegionWarning(childComplexity), true
 
+	case "URLRedirect.created_at":
+		if e.ComplexityRoot.URLRedirect.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirect.CreatedAt(childComplexity), true
+	case "URLRedirect.id":
+		if e.ComplexityRoot.URLRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirect.ID(childComplexity), true
+	case "URLRedirect.path":
+		if e.ComplexityRoot.URLRedirect.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirect.Path(childComplexity), true
+	case "URLRedirect.shadowed_by":
+		if e.ComplexityRoot.URLRedirect.ShadowedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirect.ShadowedBy(childComplexity), true
+	case "URLRedirect.source":
+		if e.ComplexityRoot.URLRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirect.Source(childComplexity), true
+	case "URLRedirect.target":
+		if e.ComplexityRoot.URLRedirect.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirect.Target(childComplexity), true
+	case "URLRedirect.updated_at":
+		if e.ComplexityRoot.URLRedirect.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirect.UpdatedAt(childComplexity), true
+
+	case "URLRedirectImportReport.created":
+		if e.ComplexityRoot.URLRedirectImportReport.Created == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirectImportReport.Created(childComplexity), true
+	case "URLRedirectImportReport.errors":
+		if e.ComplexityRoot.URLRedirectImportReport.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirectImportReport.Errors(childComplexity), true
+	case "URLRedirectImportReport.updated":
+		if e.ComplexityRoot.URLRedirectImportReport.Updated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirectImportReport.Updated(childComplexity), true
+
+	case "URLRedirectOwner.handle":
+		if e.ComplexityRoot.URLRedirectOwner.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirectOwner.Handle(childComplexity), true
+	case "URLRedirectOwner.kind":
+		if e.ComplexityRoot.URLRedirectOwner.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirectOwner.Kind(childComplexity), true
+	case "URLRedirectOwner.title":
+		if e.ComplexityRoot.URLRedirectOwner.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLRedirectOwner.Title(childComplexity), true
+
 	case "UploadTicket.expires_at":
 		if e.ComplexityRoot.UploadTicket.ExpiresAt == nil {
 			break
@@ -9291,6 +9515,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputStoreSettingInput,
 		ec.unmarshalInputStoreUpdateInput,
 		ec.unmarshalInputTaxRateInput,
+		ec.unmarshalInputURLRedirectBulkDeleteInput,
+		ec.unmarshalInputURLRedirectFilter,
+		ec.unmarshalInputURLRedirectInput,
 		ec.unmarshalInputUploadFinalizeInput,
 		ec.unmarshalInputUploadRequestInput,
 		ec.unmarshalInputWebhookInput,
@@ -12943,6 +13170,142 @@ extend type Mutation {
   ): ImportReport! @access(scope: "products:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/redirects.graphqls", Input: `"""
+A URL redirect: shoppers who ask the storefront for path are sent to target.
+Paths and targets are stored normalised (README "URL redirects" has the rules).
+"""
+type URLRedirect {
+  "The redirect's id."
+  id: Int!
+  "The storefront path it answers, normalised: /old-page, /shop?category=hats."
+  path: String!
+  "Where it sends shoppers: a storefront path (/products/mug, #fragment kept) or an absolute http(s) URL of another site."
+  target: String!
+  "What wrote it last: manual (the API), import (a redirect sheet) or automatic (a product's or collection's handle changed)."
+  source: String!
+  "The live record that answers path itself, so the storefront shows it and never applies the redirect; null when none does."
+  shadowed_by: URLRedirectOwner
+  "When it was created."
+  created_at: Time!
+  "When it was last changed."
+  updated_at: Time!
+}
+
+"The live product, collection, page or article that answers a redirect's path."
+type URLRedirectOwner {
+  "product, collection, page or article."
+  kind: String!
+  "Its handle."
+  handle: String!
+  "Its title."
+  title: String!
+}
+
+"A redirect to create, or on update the fields to change (left out: unchanged)."
+input URLRedirectInput {
+  "The storefront path to redirect (a leading slash is added; a full URL of one of the store's domains is cut to its path); required on create."
+  path: String
+  "Where to send shoppers: a storefront path or an absolute http(s) URL; required on create."
+  target: String
+}
+
+"Narrows a list of redirects; each field left out narrows nothing."
+input URLRedirectFilter {
+  "Free text over the path and the target, as stored (normalised)."
+  q: String
+  "manual, import or automatic."
+  source: String
+  "Created at or after: a date (2026-03-01, from its start, UTC) or an RFC 3339 time."
+  created_from: String
+  "Created at or before: a date (2026-03-31, to its end, UTC) or an RFC 3339 time."
+  created_to: String
+}
+
+"Which redirects to delete: the listed ids, or every redirect the filter fields match (all_matching)."
+input URLRedirectBulkDeleteInput {
+  "The redirects to delete, at most 500; ids of no redirect of the store are ignored. Not together with all_matching."
+  ids: [Int!]
+  "true: delete every redirect matching q, source, created_from and created_to (all of them when those are left out)."
+  all_matching: Boolean
+  "With all_matching: free text over the path and the target."
+  q: String
+  "With all_matching: manual, import or automatic."
+  source: String
+  "With all_matching: created at or after (a date or an RFC 3339 time)."
+  created_from: String
+  "With all_matching: created at or before (a date, to its end, or an RFC 3339 time)."
+  created_to: String
+}
+
+"What a redirects import did."
+type URLRedirectImportReport {
+  "Redirects the sheet added (paths that had none)."
+  created: Int!
+  "Redirects of paths the store had, which the sheet's rows replaced."
+  updated: Int!
+  "[{row, column, message}]: the rows with errors, which were not written."
+  errors: JSON!
+}
+
+extend type Query {
+  "A page of the redirects under filter, newest first."
+  urlRedirects(
+    "Which redirects; left out: all of them."
+    filter: URLRedirectFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [URLRedirect!]! @access(scope: "navigation:read")
+  "How many redirects match filter (limit and offset aside)."
+  urlRedirectsCount(
+    "Which redirects; left out: all of them."
+    filter: URLRedirectFilter
+  ): Int! @access(scope: "navigation:read")
+  "One redirect."
+  urlRedirect(
+    "The redirect's id."
+    id: Int!
+  ): URLRedirect! @access(scope: "navigation:read")
+  "The redirects matching filter as a sheet of two columns, path and target, by path; importURLRedirects reads it back."
+  urlRedirectsExport(
+    "Which redirects; left out: all of them."
+    filter: URLRedirectFilter
+    "CSV (when left out) or XLSX."
+    format: SheetFormat
+  ): Download! @access(scope: "navigation:read")
+}
+
+extend type Mutation {
+  "Creates a redirect (source manual). A path that has one already is a conflict."
+  createURLRedirect(
+    "The new redirect; path and target are required."
+    input: URLRedirectInput!
+  ): URLRedirect! @access(scope: "navigation:write")
+  "Changes the fields sent; the redirect's source becomes manual."
+  updateURLRedirect(
+    "The redirect's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: URLRedirectInput!
+  ): URLRedirect! @access(scope: "navigation:write")
+  "Deletes a redirect; true when done."
+  deleteURLRedirect(
+    "The redirect's id."
+    id: Int!
+  ): Boolean! @access(scope: "navigation:write")
+  "Deletes the listed redirects, or all those matching a filter; answers which it deleted."
+  bulkDeleteURLRedirects(
+    "The ids, or all_matching and the filter."
+    input: URLRedirectBulkDeleteInput!
+  ): BulkResult! @access(scope: "navigation:write")
+  "Creates and updates redirects by path from a CSV or XLSX sheet with the columns path and target (Shopify's Redirect from and Redirect to are read too); rows with errors are reported and left out."
+  importURLRedirects(
+    "The sheet: a GraphQL multipart upload (REST: the raw body or a file part)."
+    file: Upload!
+  ): URLRedirectImportReport! @access(scope: "navigation:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/reviews.graphqls", Input: `"A shopper's review of a product."
 type Review @access(scope: "reviews:read") {
   "The review's id."
@@ -15851,6 +16214,50 @@ func (ec *executionContext) childFields_TaxRate(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type TaxRate", field.Name)
 }
 
+func (ec *executionContext) childFields_URLRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_URLRedirect_id(ctx, field)
+	case "path":
+		return ec.fieldContext_URLRedirect_path(ctx, field)
+	case "target":
+		return ec.fieldContext_URLRedirect_target(ctx, field)
+	case "source":
+		return ec.fieldContext_URLRedirect_source(ctx, field)
+	case "shadowed_by":
+		return ec.fieldContext_URLRedirect_shadowed_by(ctx, field)
+	case "created_at":
+		return ec.fieldContext_URLRedirect_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_URLRedirect_updated_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type URLRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_URLRedirectImportReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "created":
+		return ec.fieldContext_URLRedirectImportReport_created(ctx, field)
+	case "updated":
+		return ec.fieldContext_URLRedirectImportReport_updated(ctx, field)
+	case "errors":
+		return ec.fieldContext_URLRedirectImportReport_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type URLRedirectImportReport", field.Name)
+}
+
+func (ec *executionContext) childFields_URLRedirectOwner(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_URLRedirectOwner_kind(ctx, field)
+	case "handle":
+		return ec.fieldContext_URLRedirectOwner_handle(ctx, field)
+	case "title":
+		return ec.fieldContext_URLRedirectOwner_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type URLRedirectOwner", field.Name)
+}
+
 func (ec *executionContext) childFields_UploadTicket(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "upload_url":
@@ -16367,6 +16774,20 @@ func (ec *executionContext) field_Mutation_bulkDeleteProducts_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkDeleteURLRedirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (URLRedirectBulkDeleteInput, error) {
+			return ec.unmarshalNURLRedirectBulkDeleteInput2storeadminᚋgraphᚐURLRedirectBulkDeleteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_bulkSetAdplatformCategory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16657,6 +17078,20 @@ func (ec *executionContext) field_Mutation_createTaxRate_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createURLRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (URLRedirectInput, error) {
+			return ec.unmarshalNURLRedirectInput2storeadminᚋgraphᚐURLRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16881,6 +17316,20 @@ func (ec *executionContext) field_Mutation_deleteTaxRate_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteURLRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16938,6 +17387,20 @@ func (ec *executionContext) field_Mutation_importProducts_args(ctx context.Conte
 }
 
 func (ec *executionContext) field_Mutation_importReviews_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "file",
+		func(ctx context.Context, v any) (graphql.Upload, error) {
+			return ec.unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["file"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importURLRedirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "file",
@@ -17727,6 +18190,28 @@ func (ec *executionContext) field_Mutation_updateTaxRate_args(ctx context.Contex
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (TaxRateInput, error) {
 			return ec.unmarshalNTaxRateInput2storeadminᚋgraphᚐTaxRateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateURLRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (URLRedirectInput, error) {
+			return ec.unmarshalNURLRedirectInput2storeadminᚋgraphᚐURLRedirectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -19372,6 +19857,86 @@ func (ec *executionContext) field_Query_taxRates_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_urlRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_urlRedirectsCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.URLRedirectFilter, error) {
+			return ec.unmarshalOURLRedirectFilter2ᚖstoreadminᚋmodelsᚐURLRedirectFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_urlRedirectsExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.URLRedirectFilter, error) {
+			return ec.unmarshalOURLRedirectFilter2ᚖstoreadminᚋmodelsᚐURLRedirectFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*SheetFormat, error) {
+			return ec.unmarshalOSheetFormat2ᚖstoreadminᚋgraphᚐSheetFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_urlRedirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.URLRedirectFilter, error) {
+			return ec.unmarshalOURLRedirectFilter2ᚖstoreadminᚋmodelsᚐURLRedirectFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
 	return args, nil
 }
 
@@ -28368,6 +28933,304 @@ func (ec *executionContext) fieldContext_Mutation_importProducts(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createURLRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createURLRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateURLRedirect(ctx, fc.Args["input"].(URLRedirectInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:write")
+				if err != nil {
+					var zeroVal *models.URLRedirect
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.URLRedirect
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.URLRedirect) graphql.Marshaler {
+			return ec.marshalNURLRedirect2ᚖstoreadminᚋmodelsᚐURLRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createURLRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createURLRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateURLRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateURLRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateURLRedirect(ctx, fc.Args["id"].(int64), fc.Args["input"].(URLRedirectInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:write")
+				if err != nil {
+					var zeroVal *models.URLRedirect
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.URLRedirect
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.URLRedirect) graphql.Marshaler {
+			return ec.marshalNURLRedirect2ᚖstoreadminᚋmodelsᚐURLRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateURLRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateURLRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteURLRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteURLRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteURLRedirect(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteURLRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteURLRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_bulkDeleteURLRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_bulkDeleteURLRedirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BulkDeleteURLRedirects(ctx, fc.Args["input"].(URLRedirectBulkDeleteInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:write")
+				if err != nil {
+					var zeroVal *BulkResult
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *BulkResult
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *BulkResult) graphql.Marshaler {
+			return ec.marshalNBulkResult2ᚖstoreadminᚋgraphᚐBulkResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_bulkDeleteURLRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_bulkDeleteURLRedirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importURLRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importURLRedirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportURLRedirects(ctx, fc.Args["file"].(graphql.Upload))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:write")
+				if err != nil {
+					var zeroVal *URLRedirectImportReport
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *URLRedirectImportReport
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *URLRedirectImportReport) graphql.Marshaler {
+			return ec.marshalNURLRedirectImportReport2ᚖstoreadminᚋgraphᚐURLRedirectImportReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importURLRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importURLRedirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_bulkUpdateReviews(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36296,6 +37159,245 @@ func (ec *executionContext) fieldContext_Query_productImportTemplate(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_urlRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_urlRedirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().URLRedirects(ctx, fc.Args["filter"].(*models.URLRedirectFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:read")
+				if err != nil {
+					var zeroVal []models.URLRedirect
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.URLRedirect
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.URLRedirect) graphql.Marshaler {
+			return ec.marshalNURLRedirect2ᚕstoreadminᚋmodelsᚐURLRedirectᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_urlRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_urlRedirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_urlRedirectsCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_urlRedirectsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().URLRedirectsCount(ctx, fc.Args["filter"].(*models.URLRedirectFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_urlRedirectsCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_urlRedirectsCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_urlRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_urlRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().URLRedirect(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:read")
+				if err != nil {
+					var zeroVal *models.URLRedirect
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.URLRedirect
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.URLRedirect) graphql.Marshaler {
+			return ec.marshalNURLRedirect2ᚖstoreadminᚋmodelsᚐURLRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_urlRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_urlRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_urlRedirectsExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_urlRedirectsExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().URLRedirectsExport(ctx, fc.Args["filter"].(*models.URLRedirectFilter), fc.Args["format"].(*SheetFormat))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "navigation:read")
+				if err != nil {
+					var zeroVal *Download
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *Download
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *Download) graphql.Marshaler {
+			return ec.marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_urlRedirectsExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_urlRedirectsExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_reviews(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38699,6 +39801,133 @@ func (ec *executionContext) _TaxRate_region_warning(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_TaxRate_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirect_id(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirect) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_URLRedirect_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirect", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirect_path(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirect) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Path)
+}
+func (ec *executionContext) fieldContext_URLRedirect_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirect_target(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirect) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Target)
+}
+func (ec *executionContext) fieldContext_URLRedirect_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirect_source(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirect) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Source)
+}
+func (ec *executionContext) fieldContext_URLRedirect_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirect_shadowed_by(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirect) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "URLRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.URLRedirectOwner, error) {
+		return ec.Resolvers.URLRedirect().ShadowedBy(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOURLRedirectOwner2ᚖstoreadminᚋmodelsᚐURLRedirectOwner(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_URLRedirect_shadowed_by(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "URLRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _URLRedirect_created_at(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirect) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_URLRedirect_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirect", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirect_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirect) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_URLRedirect_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirect", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirectImportReport_created(ctx context.Context, field graphql.CollectedField, obj *URLRedirectImportReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Created)
+}
+func (ec *executionContext) fieldContext_URLRedirectImportReport_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirectImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirectImportReport_updated(ctx context.Context, field graphql.CollectedField, obj *URLRedirectImportReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Updated)
+}
+func (ec *executionContext) fieldContext_URLRedirectImportReport_updated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirectImportReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirectImportReport_errors(ctx context.Context, field graphql.CollectedField, obj *URLRedirectImportReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_URLRedirectImportReport_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_URLRedirectImportReport_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirectImportReport", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirectOwner_kind(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirectOwner) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Kind)
+}
+func (ec *executionContext) fieldContext_URLRedirectOwner_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirectOwner", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirectOwner_handle(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirectOwner) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Handle)
+}
+func (ec *executionContext) fieldContext_URLRedirectOwner_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirectOwner", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _URLRedirectOwner_title(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirectOwner) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_URLRedirectOwner_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("URLRedirectOwner", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadTicket_upload_url(ctx context.Context, field graphql.CollectedField, obj *UploadTicket) (ret graphql.Marshaler) {
@@ -43634,6 +44863,159 @@ func (ec *executionContext) unmarshalInputTaxRateInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputURLRedirectBulkDeleteInput(ctx context.Context, obj any) (URLRedirectBulkDeleteInput, error) {
+	var it URLRedirectBulkDeleteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ids", "all_matching", "q", "source", "created_from", "created_to"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ids"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ids = data
+		case "all_matching":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("all_matching"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AllMatching = data
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "created_from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("created_from"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedFrom = data
+		case "created_to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("created_to"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedTo = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputURLRedirectFilter(ctx context.Context, obj any) (models.URLRedirectFilter, error) {
+	var it models.URLRedirectFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"q", "source", "created_from", "created_to"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "created_from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("created_from"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedFrom = data
+		case "created_to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("created_to"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedTo = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputURLRedirectInput(ctx context.Context, obj any) (URLRedirectInput, error) {
+	var it URLRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"path", "target"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = data
+		case "target":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("target"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Target = data
 		}
 	}
 	return it, nil
@@ -50085,6 +51467,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createURLRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createURLRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateURLRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateURLRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteURLRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteURLRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bulkDeleteURLRedirects":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_bulkDeleteURLRedirects(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importURLRedirects":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importURLRedirects(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "bulkUpdateReviews":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_bulkUpdateReviews(ctx, field)
@@ -54105,6 +55522,94 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "urlRedirects":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_urlRedirects(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "urlRedirectsCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_urlRedirectsCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "urlRedirect":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_urlRedirect(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "urlRedirectsExport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_urlRedirectsExport(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "reviews":
 			field := field
 
@@ -55980,6 +57485,212 @@ func (ec *executionContext) _TaxRate(ctx context.Context, sel ast.SelectionSet, 
 		case "region_warning":
 			out.Values[i] = ec._TaxRate_region_warning(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var uRLRedirectImplementors = []string{"URLRedirect"}
+
+func (ec *executionContext) _URLRedirect(ctx context.Context, sel ast.SelectionSet, obj *models.URLRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uRLRedirectImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("URLRedirect")
+		case "id":
+			out.Values[i] = ec._URLRedirect_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._URLRedirect_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "target":
+			out.Values[i] = ec._URLRedirect_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._URLRedirect_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shadowed_by":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._URLRedirect_shadowed_by(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "created_at":
+			out.Values[i] = ec._URLRedirect_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._URLRedirect_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var uRLRedirectImportReportImplementors = []string{"URLRedirectImportReport"}
+
+func (ec *executionContext) _URLRedirectImportReport(ctx context.Context, sel ast.SelectionSet, obj *URLRedirectImportReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uRLRedirectImportReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("URLRedirectImportReport")
+		case "created":
+			out.Values[i] = ec._URLRedirectImportReport_created(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updated":
+			out.Values[i] = ec._URLRedirectImportReport_updated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._URLRedirectImportReport_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var uRLRedirectOwnerImplementors = []string{"URLRedirectOwner"}
+
+func (ec *executionContext) _URLRedirectOwner(ctx context.Context, sel ast.SelectionSet, obj *models.URLRedirectOwner) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uRLRedirectOwnerImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("URLRedirectOwner")
+		case "kind":
+			out.Values[i] = ec._URLRedirectOwner_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "handle":
+			out.Values[i] = ec._URLRedirectOwner_handle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._URLRedirectOwner_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -59173,6 +60884,56 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) marshalNURLRedirect2storeadminᚋmodelsᚐURLRedirect(ctx context.Context, sel ast.SelectionSet, v models.URLRedirect) graphql.Marshaler {
+	return ec._URLRedirect(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNURLRedirect2ᚕstoreadminᚋmodelsᚐURLRedirectᚄ(ctx context.Context, sel ast.SelectionSet, v []models.URLRedirect) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._URLRedirect(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNURLRedirect2ᚖstoreadminᚋmodelsᚐURLRedirect(ctx context.Context, sel ast.SelectionSet, v *models.URLRedirect) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._URLRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNURLRedirectBulkDeleteInput2storeadminᚋgraphᚐURLRedirectBulkDeleteInput(ctx context.Context, v any) (URLRedirectBulkDeleteInput, error) {
+	res, err := ec.unmarshalInputURLRedirectBulkDeleteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNURLRedirectImportReport2ᚖstoreadminᚋgraphᚐURLRedirectImportReport(ctx context.Context, sel ast.SelectionSet, v *URLRedirectImportReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._URLRedirectImportReport(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNURLRedirectInput2storeadminᚋgraphᚐURLRedirectInput(ctx context.Context, v any) (URLRedirectInput, error) {
+	res, err := ec.unmarshalInputURLRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (graphql.Upload, error) {
 	res, err := graphql.UnmarshalUpload(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -60230,6 +61991,21 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := models.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOURLRedirectFilter2ᚖstoreadminᚋmodelsᚐURLRedirectFilter(ctx context.Context, v any) (*models.URLRedirectFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputURLRedirectFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOURLRedirectOwner2ᚖstoreadminᚋmodelsᚐURLRedirectOwner(ctx context.Context, sel ast.SelectionSet, v *models.URLRedirectOwner) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._URLRedirectOwner(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -1061,6 +1061,40 @@ type TaxRateInput struct {
 	Position *int64 `json:"position,omitempty"`
 }
 
+// Which redirects to delete: the listed ids, or every redirect the filter fields match (all_matching).
+type URLRedirectBulkDeleteInput struct {
+	// The redirects to delete, at most 500; ids of no redirect of the store are ignored. Not together with all_matching.
+	Ids []int64 `json:"ids,omitempty"`
+	// true: delete every redirect matching q, source, created_from and created_to (all of them when those are left out).
+	AllMatching *bool `json:"all_matching,omitempty"`
+	// With all_matching: free text over the path and the target.
+	Q *string `json:"q,omitempty"`
+	// With all_matching: manual, import or automatic.
+	Source *string `json:"source,omitempty"`
+	// With all_matching: created at or after (a date or an RFC 3339 time).
+	CreatedFrom *string `json:"created_from,omitempty"`
+	// With all_matching: created at or before (a date, to its end, or an RFC 3339 time).
+	CreatedTo *string `json:"created_to,omitempty"`
+}
+
+// What a redirects import did.
+type URLRedirectImportReport struct {
+	// Redirects the sheet added (paths that had none).
+	Created int64 `json:"created"`
+	// Redirects of paths the store had, which the sheet's rows replaced.
+	Updated int64 `json:"updated"`
+	// [{row, column, message}]: the rows with errors, which were not written.
+	Errors any `json:"errors"`
+}
+
+// A redirect to create, or on update the fields to change (left out: unchanged).
+type URLRedirectInput struct {
+	// The storefront path to redirect (a leading slash is added; a full URL of one of the store's domains is cut to its path); required on create.
+	Path *string `json:"path,omitempty"`
+	// Where to send shoppers: a storefront path or an absolute http(s) URL; required on create.
+	Target *string `json:"target,omitempty"`
+}
+
 // An upload to check and publish.
 type UploadFinalizeInput struct {
 	// The key of its UploadTicket.

@@ -120,20 +120,21 @@ func InsertArticles(ctx context.Context, db bun.IDB, articles []Article) error {
 	return classify(err, "an article with this handle")
 }
 
-// UpdateArticle writes the article row, bumps updated_at, and returns the
-// handle the article had before: when it differs from a.Handle, the
-// article's old storefront path (ArticlePath) no longer answers.
-func UpdateArticle(ctx context.Context, db bun.IDB, a *Article) (previousHandle string, err error) {
+// UpdateArticle writes the article row and bumps updated_at. A changed
+// handle leaves a redirect from the old storefront path to the new
+// (RedirectMovedPath).
+func UpdateArticle(ctx context.Context, db bun.IDB, a *Article) error {
+	var previousHandle string
 	old := db.NewSelect().Model((*Article)(nil)).Column("id", "handle").
 		Where("store_id = ? AND id = ?", a.StoreID, a.ID).For("UPDATE")
-	err = db.NewUpdate().Model(a).
+	err := db.NewUpdate().Model(a).
 		Column("handle", "title", "body_html", "author", "tags", "excerpt", "image_src", "image_thumbhash", "published_at", "seo").
 		Set("updated_at = now()").TableExpr("(?) AS old", old).Where("article.id = old.id").
 		Returning("old.handle, article.updated_at").Scan(ctx, &previousHandle, &a.UpdatedAt)
 	if err != nil {
-		return "", handleConflict(err, "article", a.Handle)
+		return handleConflict(err, "article", a.Handle)
 	}
-	return previousHandle, nil
+	return RedirectMovedPath(ctx, db, a.StoreID, ArticlePath(previousHandle), ArticlePath(a.Handle))
 }
 
 // DeleteArticle removes an article. Menu items that link to it stay,

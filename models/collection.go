@@ -181,8 +181,18 @@ func InsertCollection(ctx context.Context, db bun.IDB, c *Collection) error {
 	return classify(err, "a collection with this handle")
 }
 
-// UpdateCollection writes the collection row and bumps updated_at.
+// UpdateCollection writes the collection row and bumps updated_at. A
+// changed handle leaves a redirect from the old storefront path to the new
+// (RedirectMovedPath).
 func UpdateCollection(ctx context.Context, db bun.IDB, c *Collection) error {
+	var oldHandle string
+	// Locked until the transaction ends, so the handle read is the one
+	// this update replaces.
+	err := db.NewSelect().Model((*Collection)(nil)).Column("handle").
+		Where("store_id = ? AND id = ?", c.StoreID, c.ID).For("UPDATE").Scan(ctx, &oldHandle)
+	if err != nil {
+		return classify(err, "the collection")
+	}
 	res, err := db.NewUpdate().Model(c).
 		Column("handle", "title", "description", "disjunctive", "rules", "sort_order", "published", "image_src", "seo").
 		Set("updated_at = now()").Where("store_id = ? AND id = ?", c.StoreID, c.ID).Exec(ctx)
@@ -190,6 +200,9 @@ func UpdateCollection(ctx context.Context, db bun.IDB, c *Collection) error {
 		if apperr.CodeOf(err) == apperr.Conflict {
 			return apperr.Conflictf("another collection already has the handle %q", c.Handle)
 		}
+		return err
+	}
+	if err := RedirectMovedPath(ctx, db, c.StoreID, CollectionPath(oldHandle), CollectionPath(c.Handle)); err != nil {
 		return err
 	}
 	return db.NewSelect().Model(c).Column("updated_at").Where("id = ?", c.ID).Scan(ctx)

@@ -78,19 +78,20 @@ func InsertContentPage(ctx context.Context, db bun.IDB, p *ContentPage) error {
 	return handleConflict(err, "page", p.Handle)
 }
 
-// UpdateContentPage writes the page row, bumps updated_at, and returns the
-// handle the page had before: when it differs from p.Handle, the page's
-// old storefront path (PagePath) no longer answers.
-func UpdateContentPage(ctx context.Context, db bun.IDB, p *ContentPage) (previousHandle string, err error) {
+// UpdateContentPage writes the page row and bumps updated_at. A changed
+// handle leaves a redirect from the old storefront path to the new
+// (RedirectMovedPath).
+func UpdateContentPage(ctx context.Context, db bun.IDB, p *ContentPage) error {
+	var previousHandle string
 	old := db.NewSelect().Model((*ContentPage)(nil)).Column("id", "handle").
 		Where("store_id = ? AND id = ?", p.StoreID, p.ID).For("UPDATE")
-	err = db.NewUpdate().Model(p).Column("handle", "title", "body_html", "published_at", "seo").
+	err := db.NewUpdate().Model(p).Column("handle", "title", "body_html", "published_at", "seo").
 		Set("updated_at = now()").TableExpr("(?) AS old", old).Where("page.id = old.id").
 		Returning("old.handle, page.updated_at").Scan(ctx, &previousHandle, &p.UpdatedAt)
 	if err != nil {
-		return "", handleConflict(err, "page", p.Handle)
+		return handleConflict(err, "page", p.Handle)
 	}
-	return previousHandle, nil
+	return RedirectMovedPath(ctx, db, p.StoreID, PagePath(previousHandle), PagePath(p.Handle))
 }
 
 // DeleteContentPage removes a page. Menu items that link to it stay,

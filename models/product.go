@@ -293,8 +293,17 @@ func InsertProduct(ctx context.Context, db bun.IDB, p *Product) error {
 }
 
 // UpdateProduct writes every column of the product row and bumps
-// updated_at.
+// updated_at. A changed handle leaves a redirect from the old storefront
+// path to the new (RedirectMovedPath).
 func UpdateProduct(ctx context.Context, db bun.IDB, p *Product) error {
+	var oldHandle string
+	// Locked until the transaction ends, so the handle read is the one
+	// this update replaces.
+	err := db.NewSelect().Model((*Product)(nil)).Column("handle").
+		Where("store_id = ? AND id = ?", p.StoreID, p.ID).For("UPDATE").Scan(ctx, &oldHandle)
+	if err != nil {
+		return classify(err, "the product")
+	}
 	res, err := db.NewUpdate().Model(p).
 		Column("handle", "title", "body_html", "vendor", "product_type", "status", "tags", "seo", "options", "adplatform_category_id").
 		Set("updated_at = now()").Where("store_id = ? AND id = ?", p.StoreID, p.ID).Exec(ctx)
@@ -302,6 +311,9 @@ func UpdateProduct(ctx context.Context, db bun.IDB, p *Product) error {
 		if apperr.CodeOf(err) == apperr.Conflict {
 			return apperr.Conflictf("another product already has the handle %q", p.Handle)
 		}
+		return err
+	}
+	if err := RedirectMovedPath(ctx, db, p.StoreID, ProductPath(oldHandle), ProductPath(p.Handle)); err != nil {
 		return err
 	}
 	return db.NewSelect().Model(p).Column("updated_at").Where("id = ?", p.ID).Scan(ctx)

@@ -183,8 +183,7 @@ func saveContentPage(ctx context.Context, tx bun.IDB, p *models.ContentPage) err
 	if p.ID == 0 {
 		return models.InsertContentPage(ctx, tx, p)
 	}
-	_, err := models.UpdateContentPage(ctx, tx, p)
-	return err
+	return models.UpdateContentPage(ctx, tx, p)
 }
 
 // saveArticle writes a checked article in tx, its handle settled as a
@@ -197,8 +196,7 @@ func saveArticle(ctx context.Context, tx bun.IDB, a *models.Article) error {
 	if a.ID == 0 {
 		return models.InsertArticle(ctx, tx, a)
 	}
-	_, err := models.UpdateArticle(ctx, tx, a)
-	return err
+	return models.UpdateArticle(ctx, tx, a)
 }
 
 // settleHandle makes *h the record's handle: generated from title when

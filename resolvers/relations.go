@@ -91,6 +91,10 @@ var providerWalletDomains = loaders.Many(models.WalletDomainsByProvider, func(p 
 var menuTargets = loaders.Many(models.MenuTargetsByMenu, func(m *models.Menu) int64 { return m.ID },
 	func(t *models.MenuTarget) int64 { return t.MenuID })
 
+// URL redirects.
+var redirectOwner = loaders.One(models.URLRedirectOwners, func(r *models.URLRedirect) *int64 { return &r.ID },
+	func(o *models.URLRedirectOwner) int64 { return o.RedirectID })
+
 // The keys most relations share.
 func productID(p *models.Product) int64        { return p.ID }
 func collectionID(c *models.Collection) int64  { return c.ID }

@@ -161,6 +161,15 @@ var Routes = []Route{
 	{http.MethodGet, "/store/menus/{handle}", "GetMenu", 0, Fields},
 	{http.MethodPut, "/store/menus/{handle}", "PutMenu", 0, Fields},
 	{http.MethodDelete, "/store/menus/{handle}", "DeleteMenu", 0, Bare},
+	// URL redirects
+	{http.MethodGet, "/store/redirects", "ListURLRedirects", 0, Fields},
+	{http.MethodPost, "/store/redirects", "CreateURLRedirect", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/redirects/bulk-delete", "BulkDeleteURLRedirects", 0, Spread},
+	{http.MethodGet, "/store/redirects/export", "ExportURLRedirects", 0, File},
+	{http.MethodPost, "/store/redirects/import", "ImportURLRedirects", 0, Spread},
+	{http.MethodGet, "/store/redirects/{id}", "GetURLRedirect", 0, Fields},
+	{http.MethodPut, "/store/redirects/{id}", "UpdateURLRedirect", 0, Fields},
+	{http.MethodDelete, "/store/redirects/{id}", "DeleteURLRedirect", 0, Bare},
 
 	// Media uploads
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},

@@ -5,8 +5,8 @@
 //
 //  1. internal/base/...: ground packages that know nothing of the domain
 //     (apperr, handle, pricing, sheets, database, jsonbody, failure,
-//     webhooks, secretbox, geo, pgembed, metrics, accesslog, requestid); they import
-//     only each other.
+//     webhooks, secretbox, geo, pgembed, metrics, accesslog, requestid,
+//     storeurl); they import only each other.
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
 //  3. internal/... (auth, audit, billing, domains, events, idempotency,

@@ -49,6 +49,8 @@ var areas = []area{
 // mediaAreas run after areas, in order.
 var mediaAreas = []mediaArea{
 	{"catalogue", catalogue},
+	// To the catalogue's products and collections.
+	{"redirects", withoutMedia(redirects)},
 	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
 	// Targets the catalogue; the codes the orders used count as redeemed.
 	{"discounts", withoutMedia(discounts)},
