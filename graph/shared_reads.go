@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"reflect"
 	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -62,4 +63,50 @@ func SharedRead[T any](ctx context.Context, key string, read func() (T, error)) 
 	r.once.Do(func() { r.value, r.err = read() })
 	v, _ := r.value.(T)
 	return v, r.err
+}
+
+// ShareRead gives the shared read key the answer v, unless it has been read
+// already: a read another one made on its way (a page's statement that
+// read its list's total too) spares its callers a statement.
+func ShareRead[T any](ctx context.Context, key string, v T) {
+	ops, ok := ctx.Value(sharedReadsKey{}).(*readsOfOperation)
+	if !ok {
+		return
+	}
+	ops.mu.Lock()
+	if ops.reads == nil {
+		ops.reads = map[string]*sharedRead{}
+	}
+	r, found := ops.reads[key]
+	if !found {
+		r = &sharedRead{}
+		ops.reads[key] = r
+	}
+	ops.mu.Unlock()
+	r.once.Do(func() { r.value = v })
+}
+
+// CountFollows tells whether the query asks, after the root field being
+// resolved (a list), for the root field count with the same filter
+// argument: the list's page can then read its total (ShareRead), which the
+// count answers without a statement of its own. Root fields resolve in
+// order (graph/generate), so the count then finds it read.
+func CountFollows(ctx context.Context, count string) bool {
+	op := graphql.GetOperationContext(ctx)
+	fc := graphql.GetFieldContext(ctx)
+	if op == nil || op.Operation == nil || op.Operation.Operation != ast.Query || fc == nil || fc.Object != "Query" || fc.Field.Field == nil {
+		return false
+	}
+	filter := fc.Field.ArgumentMap(op.Variables)["filter"]
+	after := false
+	for _, f := range graphql.CollectFields(op, op.Operation.SelectionSet, []string{"Query"}) {
+		if f.Field == fc.Field.Field {
+			after = true
+			continue
+		}
+		if after && f.Name == count && reflect.DeepEqual(f.ArgumentMap(op.Variables)["filter"], filter) {
+			return true
+		}
+	}
+	return false
 }

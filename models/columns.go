@@ -74,13 +74,20 @@ func (c Columns) Keep(columns ...string) Columns {
 // records (no column list of its own), when those records are the ones c
 // was made for.
 func (c Columns) Apply(q *bun.SelectQuery) *bun.SelectQuery {
-	if c.unread == "" {
-		return q
-	}
-	if m, ok := q.GetModel().(bun.TableModel); !ok || m.Table() == nil || m.Table().Type != c.of {
+	if !c.names(q) {
 		return q
 	}
 	return q.ExcludeColumn(strings.Split(c.unread, ",")...)
+}
+
+// names tells whether Apply names q's columns (rather than leaving bun to
+// select the whole records).
+func (c Columns) names(q *bun.SelectQuery) bool {
+	if c.unread == "" {
+		return false
+	}
+	m, ok := q.GetModel().(bun.TableModel)
+	return ok && m.Table() != nil && m.Table().Type == c.of
 }
 
 // column is a column of a record type: its Go field, its name, and

@@ -49,6 +49,7 @@ var (
 // Order is a placed order.
 type Order struct {
 	bun.BaseModel `bun:"table:orders,alias:o"`
+	ListTotal
 
 	ID                 int64             `bun:"id,pk,autoincrement" json:"id"`
 	StoreID            int64             `bun:"store_id" json:"-"`

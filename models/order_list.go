@@ -168,17 +168,23 @@ func PageOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, p
 // over the range's whole days (UTC) and counts the orders of its partial
 // days from their index. Any other filter is counted from its indexes.
 func CountOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter) (int64, error) {
+	var n int64
+	err := OrdersTotal(db, storeID, f).Scan(ctx, &n)
+	return n, err
+}
+
+// OrdersTotal is the statement CountOrders runs, for a page of orders to
+// read with its rows (Paging.Total).
+func OrdersTotal(db bun.IDB, storeID int64, f OrderFilter) *bun.SelectQuery {
 	if !f.countable() {
-		return db.NewSelect().Model((*Order)(nil)).Where("o.store_id = ?", storeID).
-			Apply(f.apply).Count(ctx)
+		return db.NewSelect().Model((*Order)(nil)).ColumnExpr("count(*)").Where("o.store_id = ?", storeID).
+			Apply(f.apply)
 	}
 	statuses := f
 	statuses.CreatedAtMin, statuses.CreatedAtMax = nil, nil
 	if f.CreatedAtMin == nil && f.CreatedAtMax == nil {
-		var n int64
-		err := db.NewSelect().TableExpr("order_counts AS o").ColumnExpr("coalesce(sum(o.n), 0)").
-			Where("o.store_id = ?", storeID).Apply(statuses.apply).Scan(ctx, &n)
-		return n, err
+		return db.NewSelect().TableExpr("order_counts AS o").ColumnExpr("coalesce(sum(o.n), 0)").
+			Where("o.store_id = ?", storeID).Apply(statuses.apply)
 	}
 	// Whole days are those from the first midnight at or after the range's
 	// start to the last midnight at or before its end; the rest of the
@@ -202,8 +208,8 @@ func CountOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter) 
 		days = days.Where("o.day < ?::date", day.Format(time.DateOnly))
 	}
 	if from != nil && to != nil && !from.Before(*to) {
-		return db.NewSelect().Model((*Order)(nil)).Where("o.store_id = ?", storeID).
-			Apply(f.apply).Count(ctx)
+		return db.NewSelect().Model((*Order)(nil)).ColumnExpr("count(*)").Where("o.store_id = ?", storeID).
+			Apply(f.apply)
 	}
 	edges = edges.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 		if from != nil {
@@ -214,9 +220,7 @@ func CountOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter) 
 		}
 		return q
 	})
-	var n int64
-	err := db.NewSelect().ColumnExpr("(?) + (?)", days, edges).Scan(ctx, &n)
-	return n, err
+	return db.NewSelect().ColumnExpr("(?) + (?)", days, edges)
 }
 
 // countable says whether f filters by the statuses and creation time

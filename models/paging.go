@@ -41,7 +41,20 @@ type Paging struct {
 	// reader's relation can be primed instead of loaded: one statement
 	// less.
 	Join []string `json:"-"`
+	// Total, when set, is a statement that counts the list's rows (its
+	// filter's, whatever the page), which the page's statement reads with
+	// the rows (Page.Total): the count a client asks with a page costs no
+	// statement of its own. The listed records must embed ListTotal.
+	Total *bun.SelectQuery `json:"-"`
 }
+
+// ListTotal is embedded by the records whose pages can read their list's
+// total (Paging.Total): each row of such a page carries it.
+type ListTotal struct {
+	PageTotal int64 `bun:"page_total,scanonly" json:"-"`
+}
+
+func (t *ListTotal) listTotal() int64 { return t.PageTotal }
 
 // NewPaging checks the limit and offset a client sent.
 func NewPaging(limit, offset *int64) (Paging, error) {
@@ -210,6 +223,9 @@ type Page[T any] struct {
 	Rows []T
 	// Next is the cursor of the next page; nil when this page is the last.
 	Next *string
+	// Total is the list's total when the page read it (Paging.Total) and
+	// has rows to carry it; nil otherwise.
+	Total *int64
 }
 
 // ReadPage reads the page p of a list into rows in the order s and gives
@@ -235,7 +251,15 @@ func ReadPage[T any](ctx context.Context, q *bun.SelectQuery, rows *[]T, s Sort[
 	q = q.OrderExpr(s.OrderBy())
 	more := p // one row more
 	more.Limit++
-	q = p.Columns.Keep(s.columns()...).Apply(q)
+	cols := p.Columns.Keep(s.columns()...)
+	q = cols.Apply(q)
+	if p.Total != nil {
+		if !cols.names(q) {
+			// A column of its own would be the statement's only one.
+			q = q.ColumnExpr("?TableColumns")
+		}
+		q = q.ColumnExpr("(?) AS page_total", p.Total)
+	}
 	// The page's rows in one allocation: bun appends each row it scans,
 	// and growing the slice by doubling copies wide records many times.
 	*rows = make([]T, 0, min(more.Limit, MaxLimit+1))
@@ -243,6 +267,12 @@ func ReadPage[T any](ctx context.Context, q *bun.SelectQuery, rows *[]T, s Sort[
 		return Page[T]{}, err
 	}
 	page := Page[T]{Rows: *rows}
+	if p.Total != nil && len(page.Rows) > 0 {
+		if t, ok := any(&page.Rows[0]).(interface{ listTotal() int64 }); ok {
+			n := t.listTotal()
+			page.Total = &n
+		}
+	}
 	if int64(len(page.Rows)) > p.Limit {
 		page.Rows = page.Rows[:p.Limit]
 		last := &page.Rows[p.Limit-1]

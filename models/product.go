@@ -35,6 +35,7 @@ const MaxVariants = 100
 // Product is a catalogue entry: options, variants and images hang off it.
 type Product struct {
 	bun.BaseModel `bun:"table:products"`
+	ListTotal
 
 	ID                   int64           `bun:"id,pk,autoincrement" json:"id"`
 	StoreID              int64           `bun:"store_id" json:"-"`
@@ -252,7 +253,15 @@ func PageProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilte
 
 // CountProducts counts what ListProducts would list without paging.
 func CountProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilter) (int64, error) {
-	return db.NewSelect().Model((*Product)(nil)).Where("product.store_id = ?", storeID).Apply(f.apply).Count(ctx)
+	var n int64
+	err := ProductsTotal(db, storeID, f).Scan(ctx, &n)
+	return n, err
+}
+
+// ProductsTotal is the statement CountProducts runs, for a page of products
+// to read with its rows (Paging.Total).
+func ProductsTotal(db bun.IDB, storeID int64, f ProductFilter) *bun.SelectQuery {
+	return db.NewSelect().Model((*Product)(nil)).ColumnExpr("count(*)").Where("product.store_id = ?", storeID).Apply(f.apply)
 }
 
 // GetProduct reads one product of the store.

@@ -2,6 +2,7 @@ package resolvers
 
 import (
 	"context"
+	"encoding/json"
 
 	"storeadmin/graph"
 	"storeadmin/models"
@@ -9,16 +10,56 @@ import (
 
 // Reads that two root fields of one operation share (graph.SharedRead):
 // the lists that answer the cursor of their next page, each read once for
-// its list field and its NextCursor field (cursorPage), and the counts of
-// payments awaiting capture.
+// its list field and its NextCursor field (cursorPage), the counts a page
+// of orders or products reads when the query asks for them after it
+// (listCount, shareTotal), and the counts of payments awaiting capture.
+
+// listCount is the count of list with filter f: the one a page of the list
+// read on its way when the same query asked for both (shareTotal),
+// otherwise count's.
+func listCount[F any](ctx context.Context, list string, f F, count func() (int64, error)) (int64, error) {
+	key, err := countKey(list, f)
+	if err != nil {
+		return 0, err
+	}
+	return graph.SharedRead(ctx, key, count)
+}
+
+// shareTotal shares the total a page of list with filter f read
+// (models.Paging.Total; nil: none) as the count of list with f.
+func shareTotal[F any](ctx context.Context, list string, f F, total *int64) {
+	if total == nil {
+		return
+	}
+	if key, err := countKey(list, f); err == nil {
+		graph.ShareRead(ctx, key, *total)
+	}
+}
+
+// countKey names the shared read of the count of list with filter f.
+func countKey[F any](list string, f F) (string, error) {
+	key, err := json.Marshal(struct {
+		Count  string
+		Filter F
+	}{list, f})
+	return string(key), err
+}
 
 func (r *queryResolver) ordersPage(ctx context.Context, filter *models.OrderFilter, limit, offset *int64, cursor *string) (models.Page[models.Order], error) {
 	withBuyers := graph.Selects[models.Order](ctx, "customer")
+	withTotal := graph.CountFollows(ctx, "ordersCount")
 	page, err := filteredCursorPage(ctx, "orders", filter, limit, offset, cursor, func(sid int64, f models.OrderFilter, p models.Paging) (models.Page[models.Order], error) {
 		if withBuyers {
 			p.Join = []string{models.OrderBuyer}
 		}
-		return models.PageOrders(ctx, r.db(ctx), sid, f, p)
+		if withTotal {
+			p.Total = models.OrdersTotal(r.db(ctx), sid, f)
+		}
+		page, err := models.PageOrders(ctx, r.db(ctx), sid, f, p)
+		if err == nil {
+			shareTotal(ctx, "orders", f, page.Total)
+		}
+		return page, err
 	})
 	if err == nil && withBuyers {
 		// The page read its orders' customers (unless its NextCursor
@@ -30,11 +71,19 @@ func (r *queryResolver) ordersPage(ctx context.Context, filter *models.OrderFilt
 
 func (r *queryResolver) productsPage(ctx context.Context, filter *models.ProductFilter, limit, offset *int64, cursor *string) (models.Page[models.Product], error) {
 	withSummaries := graph.Selects[models.Product](ctx, "price_cents", "image_src")
+	withTotal := graph.CountFollows(ctx, "productsCount")
 	page, err := filteredCursorPage(ctx, "products", filter, limit, offset, cursor, func(sid int64, f models.ProductFilter, p models.Paging) (models.Page[models.Product], error) {
 		if withSummaries {
 			p.Join = []string{models.ProductSummaryJoin}
 		}
-		return models.PageProducts(ctx, r.db(ctx), sid, f, p)
+		if withTotal {
+			p.Total = models.ProductsTotal(r.db(ctx), sid, f)
+		}
+		page, err := models.PageProducts(ctx, r.db(ctx), sid, f, p)
+		if err == nil {
+			shareTotal(ctx, "products", f, page.Total)
+		}
+		return page, err
 	})
 	if err == nil && withSummaries {
 		// The page read its products' summaries (a list shows each

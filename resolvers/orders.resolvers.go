@@ -134,7 +134,7 @@ func (r *queryResolver) OrdersNextCursor(ctx context.Context, filter *models.Ord
 
 func (r *queryResolver) OrdersCount(ctx context.Context, filter *models.OrderFilter) (int64, error) {
 	return inStoreFiltered(ctx, filter, func(sid int64, f models.OrderFilter) (int64, error) {
-		return models.CountOrders(ctx, r.db(ctx), sid, f)
+		return listCount(ctx, "orders", f, func() (int64, error) { return models.CountOrders(ctx, r.db(ctx), sid, f) })
 	})
 }
 

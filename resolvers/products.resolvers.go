@@ -173,7 +173,7 @@ func (r *queryResolver) ProductsNextCursor(ctx context.Context, filter *models.P
 
 func (r *queryResolver) ProductsCount(ctx context.Context, filter *models.ProductFilter) (int64, error) {
 	return inStoreFiltered(ctx, filter, func(sid int64, f models.ProductFilter) (int64, error) {
-		return models.CountProducts(ctx, r.db(ctx), sid, f)
+		return listCount(ctx, "products", f, func() (int64, error) { return models.CountProducts(ctx, r.db(ctx), sid, f) })
 	})
 }
 

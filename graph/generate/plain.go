@@ -58,10 +58,19 @@ var replacements = []replacement{{
 	what: "resolver fields of objects run in place",
 	// For the same reason an object's resolver fields (an order's customer
 	// and lines) need not wait for each other: each runs where it is met,
-	// in the field order, with no closure, queue or goroutine. Root fields
-	// keep gqlgen's dispatch, so a query's independent reads overlap.
+	// in the field order, with no closure, queue or goroutine.
 	old: "out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })",
 	new: "out.Values[i] = innerFunc(ctx, out)",
+}, {
+	what: "root fields run in order",
+	// A query's root fields ran on a goroutine each. In order, a list's
+	// page reads the total its count field asks after it, so the count
+	// costs no statement (graph.CountFollows), and the statements a query
+	// costs do not depend on timing; measured under load, running them at
+	// once bought no throughput (docs/architecture.md, "Root fields run in
+	// order").
+	old: "out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })",
+	new: "out.Values[i] = rrm(innerCtx)",
 }, {
 	what: "deferred field sets made only when a field is deferred",
 	// Every object made a field set and a map for its @defer fields, which

@@ -333,3 +333,69 @@ func TestCursorWalkOtherLists(t *testing.T) {
 	}
 	pgWalk(t, e, key, "/store/reviews", "reviews", 10, "counts")
 }
+
+// TestListCountReadWithItsPage: a query that asks for a page of orders or
+// products and, after it, for the list's count with the same filter reads
+// both in one statement, and the count is the one it answers alone: for
+// every filter (the order counts tables' and a plain count(*)), an offset
+// past the end (no row to carry the total: the count reads its own), a
+// count asked first or with another filter (its own statement), and on
+// both surfaces.
+func TestListCountReadWithItsPage(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Counts")
+	key := e.Key(s.ID, auth.RoleAdmin)
+	pgOrders(t, e, s.ID)
+	seedProducts(t, e, s.ID, 12)
+	e.GraphQL(key, `{ currentStoreId }`, nil) // the key, cached
+	count := countStatements(e)
+	alone := func(field, filter string) float64 {
+		t.Helper()
+		r := e.GraphQL(key, fmt.Sprintf(`{ n: %s%s }`, field, filter), nil)
+		if r.Status != http.StatusOK || r.Body["errors"] != nil {
+			t.Fatalf("%s%s: %d %s", field, filter, r.Status, r.Raw)
+		}
+		return r.Data()["n"].(float64)
+	}
+	for _, c := range []struct {
+		list, count, filter, page string
+		statements                int64
+	}{
+		{"orders", "ordersCount", "", "(limit: 5)", 1},
+		{"orders", "ordersCount", `(filter: {financial_status: "paid"})`, `(limit: 5, filter: {financial_status: "paid"})`, 1},
+		{"orders", "ordersCount", `(filter: {tag: "vip"})`, `(limit: 5, filter: {tag: "vip"})`, 1},
+		{"orders", "ordersCount", `(filter: {created_at_min: "2026-03-01T14:00:00Z"})`, `(limit: 5, filter: {created_at_min: "2026-03-01T14:00:00Z"})`, 1},
+		{"orders", "ordersCount", "", "(limit: 5, offset: 500)", 2},
+		{"products", "productsCount", "", "(limit: 5)", 1},
+		{"products", "productsCount", `(filter: {status: "active"})`, `(limit: 5, filter: {status: "active"})`, 1},
+	} {
+		want := alone(c.count, c.filter)
+		var r *apitest.Response
+		n := count(func() {
+			r = e.GraphQL(key, fmt.Sprintf(`{ %s%s { id } n: %s%s }`, c.list, c.page, c.count, c.filter), nil)
+		})
+		if r.Status != http.StatusOK || r.Body["errors"] != nil {
+			t.Fatalf("%s%s: %d %s", c.list, c.page, r.Status, r.Raw)
+		}
+		if got := r.Data()["n"].(float64); got != want || n != c.statements {
+			t.Fatalf("%s%s with %s%s: count %v in %d statements, want %v in %d", c.list, c.page, c.count, c.filter, got, n, want, c.statements)
+		}
+	}
+	// A count asked before its list, or with another filter, is read on its own.
+	for _, q := range []string{
+		`{ n: ordersCount orders(limit: 5) { id } }`,
+		`{ orders(limit: 5) { id } n: ordersCount(filter: {tag: "vip"}) }`,
+	} {
+		if n := count(func() { e.GraphQL(key, q, nil) }); n != 2 {
+			t.Fatalf("%s: %d statements, want 2", q, n)
+		}
+	}
+	// REST answers the same total as the count alone, in one statement.
+	var r *apitest.Response
+	if n := count(func() { r = e.Do(http.MethodGet, "/store/orders?limit=5&tag=vip", key, nil).Expect(t, http.StatusOK) }); n != 1 {
+		t.Fatalf("GET /store/orders: %d statements, want 1", n)
+	}
+	if got, want := r.Body["total"].(float64), alone("ordersCount", `(filter: {tag: "vip"})`); got != want {
+		t.Fatalf("GET /store/orders?tag=vip total %v, want %v", got, want)
+	}
+}
