@@ -33,7 +33,7 @@ import (
 // timeout of 0 is limits.DefaultTimeout). Extensions (audit, idempotency
 // ...) are added by the caller.
 func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration) *executor.Executor {
-	cfg := Config{Resolvers: resolvers}
+	cfg := Config{Resolvers: resolversOnce(resolvers)}
 	cfg.Directives.Access = accessDirective
 	cfg.Directives.KeysRefused = keysRefusedDirective
 	es := NewExecutableSchema(cfg)
@@ -64,6 +64,13 @@ func NewExecutor(resolvers ResolverRoot, log *slog.Logger, timeout time.Duration
 	})
 	return exec
 }
+
+// resolversOnce is the root resolver the executor calls: the one given, or
+// graph/resolver_root.go's, which answers each getter with the resolver it
+// returned the first time (graph/generate writes the file after gqlgen
+// has written the executor, and sets this in its init, so that the package
+// builds without it).
+var resolversOnce = func(r ResolverRoot) ResolverRoot { return r }
 
 // accessDirective is @access, on a field or on an object type (gqlgen runs a
 // type's rule on every field that returns the type). On a root field the

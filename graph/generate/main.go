@@ -1,8 +1,9 @@
 // Command generate regenerates the GraphQL executor: gqlgen from
 // gqlgen.yml and schema/, then the rewrites of graph/generated.go that
 // take gqlgen's per-field and per-element costs out of plain reads (see
-// rewrite), and graph/field_reads.go: what each field reads of its object
-// (readsOf). Run it from the module root after
+// rewrite), graph/resolver_root.go (resolverRootSource) and
+// graph/field_reads.go: what each field reads of its object (readsOf). Run
+// it from the module root after
 // editing the schema:
 //
 //	go run ./graph/generate
@@ -34,6 +35,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The root resolver's file follows the executor's ResolverRoot, which
+	// gqlgen may be about to change: it goes first, so that gqlgen's check
+	// that the package builds sees no stale one.
+	if err := os.Remove(resolverRootFile); err != nil && !os.IsNotExist(err) {
+		return err
+	}
 	if err := api.Generate(cfg); err != nil {
 		return err
 	}
@@ -58,6 +65,13 @@ func run() error {
 		fmt.Printf("generate: %d places: %s\n", n[i+4], r.what)
 	}
 	if err := os.WriteFile(generated, out, 0o644); err != nil {
+		return err
+	}
+	root, err := resolverRootSource(out)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(resolverRootFile, root, 0o644); err != nil {
 		return err
 	}
 	return writeFieldReads(out)
