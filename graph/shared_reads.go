@@ -41,6 +41,21 @@ type sharedRead struct {
 	err   error
 }
 
+// read is the operation's shared read of key, made on first use.
+func (ops *readsOfOperation) read(key string) *sharedRead {
+	ops.mu.Lock()
+	defer ops.mu.Unlock()
+	if ops.reads == nil {
+		ops.reads = map[string]*sharedRead{}
+	}
+	r, found := ops.reads[key]
+	if !found {
+		r = &sharedRead{}
+		ops.reads[key] = r
+	}
+	return r
+}
+
 // SharedRead runs read once per operation for key and gives every caller
 // of that key its answer. The key names the read and every argument it
 // depends on. Outside an operation (a resolver called directly) read just
@@ -50,16 +65,7 @@ func SharedRead[T any](ctx context.Context, key string, read func() (T, error)) 
 	if !ok {
 		return read()
 	}
-	ops.mu.Lock()
-	if ops.reads == nil {
-		ops.reads = map[string]*sharedRead{}
-	}
-	r, found := ops.reads[key]
-	if !found {
-		r = &sharedRead{}
-		ops.reads[key] = r
-	}
-	ops.mu.Unlock()
+	r := ops.read(key)
 	r.once.Do(func() { r.value, r.err = read() })
 	v, _ := r.value.(T)
 	return v, r.err
@@ -73,16 +79,7 @@ func ShareRead[T any](ctx context.Context, key string, v T) {
 	if !ok {
 		return
 	}
-	ops.mu.Lock()
-	if ops.reads == nil {
-		ops.reads = map[string]*sharedRead{}
-	}
-	r, found := ops.reads[key]
-	if !found {
-		r = &sharedRead{}
-		ops.reads[key] = r
-	}
-	ops.mu.Unlock()
+	r := ops.read(key)
 	r.once.Do(func() { r.value = v })
 }
 
