@@ -114,25 +114,17 @@ func (r *productResolver) Images(ctx context.Context, obj *models.Product) ([]mo
 }
 
 func (r *productResolver) ImageSrc(ctx context.Context, obj *models.Product) (*string, error) {
-	// A page that shows prices or images joined its products' summaries.
-	s := obj.Summary
-	if s == nil || s.ProductID != obj.ID {
-		var err error
-		if s, err = productSummary.Load(ctx, obj); err != nil || s == nil {
-			return nil, err
-		}
+	s, err := productSummary.Load(ctx, obj)
+	if err != nil || s == nil {
+		return nil, err
 	}
 	return s.ImageSrc, nil
 }
 
 func (r *productResolver) PriceCents(ctx context.Context, obj *models.Product) (*int64, error) {
-	// A page that shows prices or images joined its products' summaries.
-	s := obj.Summary
-	if s == nil || s.ProductID != obj.ID {
-		var err error
-		if s, err = productSummary.Load(ctx, obj); err != nil || s == nil {
-			return nil, err
-		}
+	s, err := productSummary.Load(ctx, obj)
+	if err != nil || s == nil {
+		return nil, err
 	}
 	return s.LowestPriceCents, nil
 }
