@@ -66,16 +66,18 @@ type groupLoad[C any] struct {
 	cache *dataloader.InMemoryCache[int64, []C]
 }
 
-// load returns the keys of parent and, for each key in order, the
-// children the load of parent's group read.
-func (r *relation[P, C]) load(ctx context.Context, parent *P, args fetchArgs) ([]int64, [][]C, error) {
+// load hands answer, for each key of parent in order, the children the
+// load of parent's group read, and says how many keys parent has. A
+// callback and not a slice of answers: most relations answer one key, and
+// the slice was an allocation on every field that loads.
+func (r *relation[P, C]) load(ctx context.Context, parent *P, args fetchArgs, answer func(children []C)) (int, error) {
 	keys := r.keys(parent, nil)
 	if len(keys) == 0 {
-		return keys, nil, nil
+		return 0, nil
 	}
 	ls, err := From(ctx)
 	if err != nil {
-		return nil, nil, err
+		return 0, err
 	}
 	ld := loaderOf[C](ls, r, args)
 	g := run(ctx, ls, ld, r, args, groupOf(ctx, ls, parent))
@@ -84,20 +86,19 @@ func (r *relation[P, C]) load(ctx context.Context, parent *P, args fetchArgs) ([
 		// asked for another record's relation): it loads alone.
 		g = run(ctx, ls, ld, r, args, aloneGroup(parent))
 	}
-	got := make([][]C, len(keys))
-	for i, k := range keys {
+	for _, k := range keys {
 		// The group's load has put every key in the cache (answers).
 		thunk, ok := g.cache.Get(ctx, k)
 		if !ok {
-			return nil, nil, fmt.Errorf("loaders: key %d of a group was not loaded", k)
+			return 0, fmt.Errorf("loaders: key %d of a group was not loaded", k)
 		}
 		cs, err := thunk()
 		if err != nil {
-			return nil, nil, err
+			return 0, err
 		}
-		got[i] = cs
+		answer(cs)
 	}
-	return keys, got, nil
+	return len(keys), nil
 }
 
 // loaderOf is the request's loader of relation r for args, made on first

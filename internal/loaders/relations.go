@@ -46,14 +46,16 @@ func (t *ToOne[P, C]) Load(ctx context.Context, parent *P) (*C, error) {
 // Its loader is not the one of Load, nor of another cols: a record read
 // without a column never answers a field that reads it.
 func (t *ToOne[P, C]) Answer(ctx context.Context, parent *P, cols models.Columns) (*C, error) {
-	keys, got, err := t.r.load(ctx, parent, fetchArgs{cols: cols})
-	if err != nil || len(keys) == 0 {
+	var one *C
+	_, err := t.r.load(ctx, parent, fetchArgs{cols: cols}, func(cs []C) {
+		if len(cs) > 0 {
+			one = &cs[0]
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
-	if cs := got[0]; len(cs) > 0 {
-		return &cs[0], nil
-	}
-	return nil, nil
+	return one, nil
 }
 
 // Prime answers the relation for the parents of list, a list the API
@@ -113,14 +115,11 @@ func (t *ToMany[P, C]) Load(ctx context.Context, parent *P) ([]C, error) {
 // Answer is Load for a field whose value is the records, read without the
 // columns cols names (see ToOne.Answer).
 func (t *ToMany[P, C]) Answer(ctx context.Context, parent *P, cols models.Columns) ([]C, error) {
-	_, got, err := t.r.load(ctx, parent, fetchArgs{cols: cols})
-	if err != nil {
+	var got []C
+	if _, err := t.r.load(ctx, parent, fetchArgs{cols: cols}, func(cs []C) { got = cs }); err != nil {
 		return nil, err
 	}
-	if len(got) == 0 {
-		return []C{}, nil
-	}
-	return orEmpty(got[0]), nil
+	return orEmpty(got), nil
 }
 
 // ToManyUpTo is a relation from a parent P to the first Cs that belong to
@@ -145,14 +144,11 @@ func ManyUpTo[P, C any](fetch FetchUpTo[C], key func(*P) int64, keyOf func(*C) i
 
 // Load returns the first limit records that belong to parent, never nil.
 func (t *ToManyUpTo[P, C]) Load(ctx context.Context, parent *P, limit int64) ([]C, error) {
-	_, got, err := t.r.load(ctx, parent, fetchArgs{limit: limit})
-	if err != nil {
+	var got []C
+	if _, err := t.r.load(ctx, parent, fetchArgs{limit: limit}, func(cs []C) { got = cs }); err != nil {
 		return nil, err
 	}
-	if len(got) == 0 {
-		return []C{}, nil
-	}
-	return orEmpty(got[0]), nil
+	return orEmpty(got), nil
 }
 
 // ToListed is a relation from a parent P to the Cs whose keys it lists (a
@@ -170,15 +166,14 @@ func Listed[P, C any](fetch Fetch[C], keys func(*P) []int64, keyOf func(*C) int6
 // Load returns the records parent lists, in its order, without the keys
 // whose record is gone (deleted since); never nil.
 func (t *ToListed[P, C]) Load(ctx context.Context, parent *P) ([]C, error) {
-	keys, got, err := t.r.load(ctx, parent, fetchArgs{})
-	out := make([]C, 0, len(keys))
-	if err != nil {
-		return out, err
-	}
-	for _, cs := range got {
+	out := []C{}
+	_, err := t.r.load(ctx, parent, fetchArgs{}, func(cs []C) {
 		if len(cs) > 0 {
 			out = append(out, cs[0])
 		}
+	})
+	if err != nil {
+		return []C{}, err
 	}
 	return out, nil
 }
