@@ -9798,9 +9798,9 @@ type APIKey {
   id: Int!
   "A name for people, e.g. the system that holds the key."
   name: String!
-  "admin or staff."
+  "admin or staff; publishable for a storefront key (sa_pub_..., made with the command line), which only the storefront surface accepts."
   role: String!
-  "Granted scopes; empty means every scope the role allows."
+  "Granted scopes; empty means every scope the role allows (a publishable key's are empty and it holds none)."
   scopes: [String!]!
   "A short, non-secret reminder of the key, e.g. sa_api_…x3Fq."
   hint: String!

@@ -66,7 +66,7 @@ func storesCreate(ctx context.Context, args []string, stdout io.Writer, log *slo
 func keysCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("keys create", flag.ContinueOnError)
 	name := fs.String("name", "", "a name that says who uses the key")
-	role := fs.String("role", "", "admin or staff")
+	role := fs.String("role", "", "admin, staff, or publishable (a storefront key, sa_pub_..., for shoppers' browsers: it only ingests, on /storefront/v1)")
 	scopes := fs.String("scopes", "", "comma-separated scopes, e.g. orders:read,products:write; empty grants all the role allows")
 	expiresIn := fs.Duration("expires-in", 0, "lifetime, e.g. 24h or 720h; 0 never expires")
 	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store, _ *dbFlags) error {
@@ -75,10 +75,6 @@ func keysCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.
 }
 
 func createKey(ctx context.Context, bdb *bun.DB, s *models.Store, name, role, scopes string, expiresIn time.Duration, stdout io.Writer) error {
-	r, err := auth.ParseKeyRole(role)
-	if err != nil {
-		return err
-	}
 	if expiresIn < 0 {
 		return errors.New("--expires-in must be positive")
 	}
@@ -88,9 +84,23 @@ func createKey(ctx context.Context, bdb *bun.DB, s *models.Store, name, role, sc
 		t := now.Add(expiresIn)
 		expires = &t
 	}
-	k, err := auth.NewAPIKey(s.ID, name, r, splitList(scopes), expires, now)
-	if err != nil {
-		return err
+	var k *models.APIKey
+	if auth.Role(role) == auth.RolePublishable {
+		if scopes != "" {
+			return errors.New("a publishable key holds no scopes: leave out --scopes")
+		}
+		var err error
+		if k, err = auth.NewPublishableKey(s.ID, name, expires, now); err != nil {
+			return err
+		}
+	} else {
+		r, err := auth.ParseKeyRole(role)
+		if err != nil {
+			return fmt.Errorf("%w (or publishable, for a storefront key)", err)
+		}
+		if k, err = auth.NewAPIKey(s.ID, name, r, splitList(scopes), expires, now); err != nil {
+			return err
+		}
 	}
 	if err := models.CreateAPIKey(ctx, bdb, k); err != nil {
 		return err

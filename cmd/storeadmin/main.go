@@ -5,7 +5,7 @@
 //	storeadmin serve [--addr 127.0.0.1:8080] [--demo]
 //	storeadmin migrate
 //	storeadmin stores create --handle H --name N
-//	storeadmin keys create --store H --name N --role admin|staff [--scopes orders:read,...] [--expires-in 24h]
+//	storeadmin keys create --store H --name N --role admin|staff|publishable [--scopes orders:read,...] [--expires-in 24h]
 //	storeadmin keys list --store H
 //	storeadmin keys revoke --store H --id N
 //	storeadmin seed --store H
@@ -33,7 +33,7 @@ Usage:
   storeadmin serve [--addr 127.0.0.1:8080] [--demo]   serve REST (/api/v1) and GraphQL (/graphql)
   storeadmin migrate                                  apply database migrations
   storeadmin stores create --handle H --name N        create a store
-  storeadmin keys create --store H --name N --role admin|staff [--scopes s1,s2] [--expires-in 24h]
+  storeadmin keys create --store H --name N --role admin|staff|publishable [--scopes s1,s2] [--expires-in 24h]
                                                       create an API key; prints the secret alone
   storeadmin keys list --store H                      list a store's keys
   storeadmin keys revoke --store H --id N             revoke a key

@@ -40,3 +40,24 @@ func NewAPIKey(storeID int64, name string, role Role, scopes []string, expiresAt
 		SecretHash: hash, Hint: hint, ExpiresAt: expiresAt, Key: &secret,
 	}, nil
 }
+
+// NewPublishableKey returns a new publishable storefront key of the store
+// with a fresh secret (sa_pub_...) in Key. Its role is publishable and it
+// holds no scope: the storefront surface accepts it, the admin API never.
+func NewPublishableKey(storeID int64, name string, expiresAt *time.Time, now time.Time) (*models.APIKey, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, apperr.Invalidf("name must not be empty")
+	}
+	if utf8.RuneCountInString(name) > maxKeyName {
+		return nil, apperr.Invalidf("name must be at most %d characters", maxKeyName)
+	}
+	if expiresAt != nil && !expiresAt.After(now) {
+		return nil, apperr.Invalidf("expires_at must be in the future")
+	}
+	secret, hash, hint := NewSecret(PublishableKind)
+	return &models.APIKey{
+		StoreID: storeID, Name: name, Role: string(RolePublishable), Scopes: Scopes{},
+		SecretHash: hash, Hint: hint, ExpiresAt: expiresAt, Key: &secret,
+	}, nil
+}

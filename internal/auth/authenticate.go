@@ -89,6 +89,48 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 	if !ok {
 		return nil, apperr.New(apperr.Unauthenticated, "the Authorization header must be: Bearer <key>")
 	}
+	if IsPublishable(secret) {
+		return nil, errPublishable
+	}
+	k, err := a.activeKey(ctx, secret)
+	if err != nil {
+		return nil, err
+	}
+	if Role(k.Role) == RolePublishable {
+		return nil, errPublishable
+	}
+	return &Principal{Kind: KindAPIKey, StoreID: k.StoreID, ActorID: k.ID, Role: Role(k.Role), Scopes: k.Scopes}, nil
+}
+
+// errPublishable refuses a storefront key on the admin API.
+var errPublishable = apperr.New(apperr.Unauthenticated, "a publishable storefront key (sa_pub_...) opens only /storefront/v1; the admin API needs a secret API key")
+
+// errNotPublishable refuses a secret API key on the storefront surface: a
+// key that reads admin data must never travel in a shopper's browser.
+var errNotPublishable = apperr.New(apperr.Unauthenticated, "the storefront surface takes only a publishable storefront key (sa_pub_...); never put a secret API key in a browser")
+
+// AuthenticateStorefront checks a publishable storefront key's secret (the
+// storefront surface's credential) and returns its principal. Anything
+// else, a secret API key included, is Unauthenticated.
+func (a *Authenticator) AuthenticateStorefront(ctx context.Context, secret string) (*Principal, error) {
+	if secret == "" {
+		return nil, apperr.New(apperr.Unauthenticated, "a publishable storefront key is required: send X-Storefront-Key: sa_pub_...")
+	}
+	if !IsPublishable(secret) {
+		return nil, errNotPublishable
+	}
+	k, err := a.activeKey(ctx, secret)
+	if err != nil {
+		return nil, err
+	}
+	if Role(k.Role) != RolePublishable {
+		return nil, errNotPublishable
+	}
+	return &Principal{Kind: KindStorefront, StoreID: k.StoreID, ActorID: k.ID, Role: RolePublishable, Scopes: Scopes{}}, nil
+}
+
+// activeKey is the active key of secret, its use recorded.
+func (a *Authenticator) activeKey(ctx context.Context, secret string) (*models.APIKey, error) {
 	k, cached, err := a.key(ctx, HashSecret(secret))
 	if err != nil {
 		return nil, err
@@ -100,7 +142,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Princ
 	if err := a.touch(ctx, k, now, cached); err != nil {
 		return nil, err
 	}
-	return &Principal{Kind: KindAPIKey, StoreID: k.StoreID, ActorID: k.ID, Role: Role(k.Role), Scopes: k.Scopes}, nil
+	return k, nil
 }
 
 // key is the key whose secret hashes to hash: the cached row when the

@@ -20,6 +20,10 @@ const (
 	RoleStaff Role = "staff"
 	RoleAdmin Role = "admin"
 	RoleOwner Role = "owner"
+	// RolePublishable is a storefront key's: it ranks below every store
+	// role, so it passes no access check of the admin API (which refuses
+	// such keys before that anyway).
+	RolePublishable Role = "publishable"
 )
 
 // rank orders roles so that a higher rank includes a lower one.
@@ -56,6 +60,9 @@ const (
 	KindAPIKey  Kind = "api_key"
 	KindMCPKey  Kind = "mcp_key"
 	KindSession Kind = "session"
+	// KindStorefront is a publishable storefront key (sa_pub_...): shoppers'
+	// browsers hold it, so it opens only /storefront/v1, which ingests.
+	KindStorefront Kind = "storefront_key"
 	// KindSystem is the service acting for a store on its own account,
 	// for example to render an event's payload.
 	KindSystem Kind = "system"

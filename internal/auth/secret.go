@@ -11,6 +11,16 @@ import (
 // recognise a leaked one.
 const secretPrefix = "sa_"
 
+// PublishableKind is the kind of a publishable storefront key's secret
+// (sa_pub_...).
+const PublishableKind = "pub"
+
+// IsPublishable reports whether secret looks like a publishable storefront
+// key's.
+func IsPublishable(secret string) bool {
+	return strings.HasPrefix(secret, secretPrefix+PublishableKind+"_")
+}
+
 // NewSecret returns a fresh key secret, its hash for storage and a short hint
 // that identifies it without revealing it. Only the hash is ever stored.
 func NewSecret(kind string) (secret string, hash []byte, hint string) {

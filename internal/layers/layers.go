@@ -13,7 +13,8 @@
 //     loaders, media, payments, ratelimit): the subsystems the surfaces are
 //     built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
-//     and reference page): the API.
+//     and reference page): the API; and internal/storefront, the surface
+//     shoppers' browsers call.
 //  5. internal/app/...: what assembles everything (server, seed, the bulk
 //     filler benchdata, and the black-box test harness apitest).
 //  6. cmd/... and internal/bench: the binary, and the benchmark, which

@@ -21,6 +21,8 @@ func rank(path string) int {
 		return 2
 	case strings.HasPrefix(p, "internal/app/"):
 		return 5
+	case p == "internal/storefront":
+		return 4
 	case p == "internal/bench":
 		return 6
 	case strings.HasPrefix(p, "internal/"):

@@ -286,6 +286,35 @@ func (e *Env) Key(storeID int64, role auth.Role, scopes ...string) string {
 	return *k.Key
 }
 
+// PublishableKey creates a publishable storefront key of the store and
+// returns its secret.
+func (e *Env) PublishableKey(storeID int64) string {
+	e.T.Helper()
+	k, err := auth.NewPublishableKey(storeID, "test storefront", nil, time.Now())
+	if err != nil {
+		e.T.Fatalf("new publishable key: %v", err)
+	}
+	if err := models.CreateAPIKey(context.Background(), e.DB, k); err != nil {
+		e.T.Fatalf("create key: %v", err)
+	}
+	return *k.Key
+}
+
+// Storefront calls the storefront surface: path is relative to
+// /storefront/v1, key (when not empty) goes in X-Storefront-Key, and body
+// is sent as Do sends it.
+func (e *Env) Storefront(method, path, key string, body any, headers map[string]string) *Response {
+	e.T.Helper()
+	h := map[string]string{}
+	if key != "" {
+		h["X-Storefront-Key"] = key
+	}
+	for k, v := range headers {
+		h[k] = v
+	}
+	return e.request(method, e.URL+"/storefront/v1"+path, "", body, h)
+}
+
 // Response is a decoded answer.
 type Response struct {
 	Status int

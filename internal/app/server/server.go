@@ -43,6 +43,7 @@ import (
 	"storeadmin/internal/media"
 	"storeadmin/internal/payments"
 	"storeadmin/internal/ratelimit"
+	"storeadmin/internal/storefront"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
 	"storeadmin/rest/openapi"
@@ -200,6 +201,8 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		keyed(r, failure.REST, audit.REST)
 		adapter.Mount(r)
 	})
+	// Shoppers' browsers: publishable keys, ingestion only.
+	r.Mount("/storefront/v1", storefront.Handler(storefront.Config{DB: db, Now: now, Log: log, Authn: authn}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})

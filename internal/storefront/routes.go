@@ -1,0 +1,17 @@
+package storefront
+
+import "github.com/go-chi/chi/v5"
+
+// routes is the surface's route table: every call of /storefront/v1, each
+// with the handler that serves it. Add a call here and to the README's
+// "Storefront surface" table.
+func (s *service) routes(r chi.Router) {
+	r.Get("/config", s.config)
+}
+
+// The surface's limits, which GET /config tells a tracker.
+const (
+	// SessionIdleMinutes ends a visit: a visitor's event after this long without
+	// one starts a new session.
+	SessionIdleMinutes = 30
+)
