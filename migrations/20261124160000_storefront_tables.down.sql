@@ -1,3 +1,5 @@
+DROP TABLE IF EXISTS recovery_messages;
+DROP TABLE IF EXISTS recovery_settings;
 ALTER TABLE orders DROP COLUMN IF EXISTS session_id, DROP COLUMN IF EXISTS checkout_id;
 DROP TABLE IF EXISTS checkout_payment_attempts;
 DROP TABLE IF EXISTS checkout_lines;

@@ -250,3 +250,36 @@ ALTER TABLE orders
     ADD COLUMN session_id  bigint REFERENCES storefront_sessions (id) ON DELETE SET NULL;
 CREATE INDEX orders_session_idx ON orders (session_id) WHERE session_id IS NOT NULL;
 CREATE INDEX orders_checkout_idx ON orders (checkout_id) WHERE checkout_id IS NOT NULL;
+
+-- A store's abandonment and recovery policy (AbandonedcartPolicy, as JSON):
+-- when a cart or checkout counts as abandoned and which reminders follow.
+-- A store without a row has models.DefaultRecoveryPolicy.
+CREATE TABLE recovery_settings (
+    store_id   bigint PRIMARY KEY REFERENCES stores (id) ON DELETE CASCADE,
+    policy     jsonb NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Every recovery reminder: scheduled by the policy's sequence or sent now
+-- by resend, for a cart or a checkout. Activity logs and timelines read
+-- them; recovery_emails on carts and checkouts counts the sent ones.
+CREATE TABLE recovery_messages (
+    id            bigserial PRIMARY KEY,
+    store_id      bigint NOT NULL REFERENCES stores (id) ON DELETE CASCADE,
+    cart_id       bigint REFERENCES carts (id) ON DELETE CASCADE,
+    checkout_id   bigint REFERENCES checkouts (id) ON DELETE CASCADE,
+    -- 1, 2, ... the step of the policy's sequence; 0 for a resend.
+    step          int NOT NULL,
+    -- sent (by SMTP), outboxed (no SMTP server configured: kept in the
+    -- outbox), failed, skipped (opt-out, no email, already recovered).
+    status        text NOT NULL,
+    to_email      text NOT NULL DEFAULT '',
+    subject       text NOT NULL DEFAULT '',
+    discount_code text NOT NULL DEFAULT '',
+    error         text NOT NULL DEFAULT '',
+    created_at    timestamptz NOT NULL DEFAULT now(),
+    sent_at       timestamptz,
+    CHECK ((cart_id IS NULL) <> (checkout_id IS NULL))
+);
+CREATE INDEX recovery_messages_cart_idx ON recovery_messages (cart_id, created_at) WHERE cart_id IS NOT NULL;
+CREATE INDEX recovery_messages_checkout_idx ON recovery_messages (checkout_id, created_at) WHERE checkout_id IS NOT NULL;
