@@ -89,7 +89,7 @@ func PageAuditLogs(ctx context.Context, db bun.IDB, storeID int64, f *AuditLogFi
 	}
 	var out []AuditLog
 	q := db.NewSelect().Model(&out).Where("audit_log.store_id = ?", storeID).Apply(f.apply)
-	return ReadPage(ctx, q, &out, auditNewestFirst, scope, p)
+	return ReadPage(ctx, db, q, &out, auditNewestFirst, scope, p)
 }
 
 // CountAuditLogs counts what ListAuditLogs would list without paging.

@@ -153,8 +153,8 @@ func SaveBundleTargets(ctx context.Context, db bun.IDB, storeID, bundleID int64,
 // dataloader.
 func TiersByBundle(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]BundleOfferTier, error) {
 	out := manyRows[BundleOfferTier](len(ids))
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).
-		Order("bundle_id", "quantity").Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND bundle_id IN (?)", storeID, bun.List(ids)).
+		Order("bundle_id", "quantity"), &out)
 	return out, err
 }
 
@@ -184,7 +184,7 @@ type ProductBundle struct {
 // them: to all products, by name, or through one of their collections.
 func BundlesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]ProductBundle, error) {
 	out := manyRows[ProductBundle](len(productIDs))
-	err := db.NewSelect().Model(&out).
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).
 		ColumnExpr("bundle_offer.*, p.id AS product_id").
 		Join("JOIN products AS p ON p.store_id = bundle_offer.store_id").
 		Where("bundle_offer.store_id = ? AND p.id IN (?)", storeID, bun.List(productIDs)).
@@ -192,7 +192,7 @@ func BundlesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs
 			OR (bundle_offer.applies_to = 'products' AND EXISTS (SELECT 1 FROM bundle_products bp WHERE bp.bundle_id = bundle_offer.id AND bp.product_id = p.id))
 			OR (bundle_offer.applies_to = 'collections' AND EXISTS (SELECT 1 FROM bundle_collections bc JOIN collection_products cp ON cp.collection_id = bc.collection_id
 			     WHERE bc.bundle_id = bundle_offer.id AND cp.product_id = p.id)))`).
-		Order("p.id", "bundle_offer.id").Scan(ctx)
+		Order("p.id", "bundle_offer.id"), &out)
 	return out, err
 }
 

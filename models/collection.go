@@ -164,7 +164,7 @@ func GetCollection(ctx context.Context, db bun.IDB, storeID, id int64) (*Collect
 // CollectionsByID loads collections of the store by id, for a dataloader.
 func CollectionsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Collection, error) {
 	out := make([]Collection, 0, len(ids)) // at most one row per id
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)), &out)
 	return out, err
 }
 

@@ -25,7 +25,7 @@ type Customer struct {
 // CustomersByID loads customers by id, for a dataloader.
 func CustomersByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Customer, error) {
 	out := make([]Customer, 0, len(ids)) // at most one row per id
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)), &out)
 	return out, err
 }
 
@@ -52,8 +52,8 @@ func OrdersByCustomer(ctx context.Context, db bun.IDB, storeID int64, ids []int6
 	ranked := db.NewSelect().Model((*Order)(nil)).
 		ColumnExpr("*, row_number() OVER (PARTITION BY customer_id ORDER BY created_at DESC, id DESC) AS rank").
 		Where("store_id = ? AND customer_id IN (?)", storeID, bun.List(ids))
-	err := db.NewSelect().Model(&out).ModelTableExpr("(?) AS o", ranked).
-		Where("rank <= ?", limit).Order("customer_id", "created_at DESC", "id DESC").Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).ModelTableExpr("(?) AS o", ranked).
+		Where("rank <= ?", limit).Order("customer_id", "created_at DESC", "id DESC"), &out)
 	return out, err
 }
 

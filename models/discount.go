@@ -191,7 +191,7 @@ func LockDiscount(ctx context.Context, tx bun.IDB, storeID, id int64) (*Discount
 // DiscountsByID loads discounts of the store by id, for a dataloader.
 func DiscountsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]Discount, error) {
 	out := make([]Discount, 0, len(ids)) // at most one row per id
-	err := db.NewSelect().Model(&out).Where("d.store_id = ? AND d.id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Where("d.store_id = ? AND d.id IN (?)", storeID, bun.List(ids)), &out)
 	fillDiscountIDs(out)
 	return out, err
 }

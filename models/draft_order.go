@@ -128,7 +128,7 @@ func PageDraftOrders(ctx context.Context, db bun.IDB, storeID int64, f DraftOrde
 	}
 	var out []DraftOrder
 	q := db.NewSelect().Model(&out).Where("dro.store_id = ?", storeID).Apply(f.apply)
-	return ReadPage(ctx, q, &out, draftsNewestFirst, scope, p)
+	return ReadPage(ctx, db, q, &out, draftsNewestFirst, scope, p)
 }
 
 // CountDraftOrders counts what ListDraftOrders would list without paging.
@@ -188,8 +188,8 @@ func DraftLines(ctx context.Context, db bun.IDB, storeID, draftID int64) ([]Draf
 // LinesByDraftOrder loads the lines of several drafts, for a dataloader.
 func LinesByDraftOrder(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]DraftOrderLine, error) {
 	out := manyRows[DraftOrderLine](len(ids))
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND draft_order_id IN (?)", storeID, bun.List(ids)).
-		Order("draft_order_id", "position", "id").Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND draft_order_id IN (?)", storeID, bun.List(ids)).
+		Order("draft_order_id", "position", "id"), &out)
 	return out, err
 }
 

@@ -164,7 +164,7 @@ func PageFormSubmissions(ctx context.Context, db bun.IDB, storeID int64, f FormS
 	}
 	var out []FormSubmission
 	q := db.NewSelect().Model(&out).Where("fs.store_id = ?", storeID).Apply(f.apply)
-	return ReadPage(ctx, q, &out, formSubmissionsNewestFirst, scope, p)
+	return ReadPage(ctx, db, q, &out, formSubmissionsNewestFirst, scope, p)
 }
 
 // CountFormSubmissions counts what PageFormSubmissions lists without

@@ -92,7 +92,7 @@ func RevokeMCPKey(ctx context.Context, db bun.IDB, storeID, id int64) (*MCPKey, 
 // MCPKeysByID loads keys for a dataloader.
 func MCPKeysByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]MCPKey, error) {
 	out := make([]MCPKey, 0, len(ids)) // at most one row per id
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)), &out)
 	return out, err
 }
 

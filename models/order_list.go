@@ -157,7 +157,7 @@ func PageOrders(ctx context.Context, db bun.IDB, storeID int64, f OrderFilter, p
 	}
 	var out []Order
 	q := db.NewSelect().Model(&out).Where("o.store_id = ?", storeID).Apply(f.apply)
-	return ReadPage(ctx, q, &out, f.sort(), scope, p)
+	return ReadPage(ctx, db, q, &out, f.sort(), scope, p)
 }
 
 // CountOrders counts what ListOrders would list without paging, from the

@@ -229,8 +229,8 @@ type Page[T any] struct {
 }
 
 // ReadPage reads the page p of a list into rows in the order s and gives
-// the next page's cursor. q is the list's statement with its model (rows),
-// store and filter, not its order or paging. scope names the list: the
+// the next page's cursor. q is the list's statement on db with its model
+// (rows), store and filter, not its order or paging. scope names the list: the
 // list, the store and every argument that chooses its rows and their order
 // (filter and sort); a cursor is accepted only under the scope that made
 // it.
@@ -240,7 +240,7 @@ type Page[T any] struct {
 // the page's last row: the next page is the rows after it in the sort's
 // order (Sort.after), found by the sort's index however deep the page is,
 // and unmoved by rows added or removed before it.
-func ReadPage[T any](ctx context.Context, q *bun.SelectQuery, rows *[]T, s Sort[T], scope string, p Paging) (Page[T], error) {
+func ReadPage[T any](ctx context.Context, db bun.IDB, q *bun.SelectQuery, rows *[]T, s Sort[T], scope string, p Paging) (Page[T], error) {
 	if p.Cursor != "" {
 		values, err := decodeCursor(p.Cursor, scope, len(s.Keys))
 		if err != nil {
@@ -263,7 +263,7 @@ func ReadPage[T any](ctx context.Context, q *bun.SelectQuery, rows *[]T, s Sort[
 	// The page's rows in one allocation: bun appends each row it scans,
 	// and growing the slice by doubling copies wide records many times.
 	*rows = make([]T, 0, min(more.Limit, MaxLimit+1))
-	if err := more.Apply(q).Scan(ctx); err != nil {
+	if err := scanRows(ctx, db, more.Apply(q), rows); err != nil {
 		return Page[T]{}, err
 	}
 	page := Page[T]{Rows: *rows}

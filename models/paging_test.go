@@ -47,7 +47,7 @@ func TestColumnsLeaveOutWhatIsNotRead(t *testing.T) {
 	for _, sort := range []string{"title", "-updated_at", "price", "vendor"} {
 		var out []Product
 		q := db.NewSelect().Model(&out).Where("product.store_id = 0")
-		if _, err := ReadPage(ctx, q, &out, productSorts[sort], "s", Paging{Limit: 1, Columns: readsID}); err != nil {
+		if _, err := ReadPage(ctx, db, q, &out, productSorts[sort], "s", Paging{Limit: 1, Columns: readsID}); err != nil {
 			t.Fatalf("%s: %v", sort, err)
 		}
 	}

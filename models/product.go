@@ -248,7 +248,7 @@ func PageProducts(ctx context.Context, db bun.IDB, storeID int64, f ProductFilte
 	}
 	var out []Product
 	q := db.NewSelect().Model(&out).Where("product.store_id = ?", storeID).Apply(f.apply)
-	return ReadPage(ctx, q, &out, sort, scope, p)
+	return ReadPage(ctx, db, q, &out, sort, scope, p)
 }
 
 // CountProducts counts what ListProducts would list without paging.
@@ -274,7 +274,7 @@ func GetProduct(ctx context.Context, db bun.IDB, storeID, id int64) (*Product, e
 // ProductsByID loads products of the store by id, for a dataloader.
 func ProductsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]Product, error) {
 	out := make([]Product, 0, len(ids)) // at most one row per id
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)), &out)
 	return out, err
 }
 
@@ -383,15 +383,15 @@ func pickerSearch(search *string) func(*bun.SelectQuery) *bun.SelectQuery {
 // order, for a dataloader.
 func VariantsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, cols Columns) ([]ProductVariant, error) {
 	out := manyRows[ProductVariant](len(productIDs))
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
-		Order("product_id", "position", "id").Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
+		Order("product_id", "position", "id"), &out)
 	return out, err
 }
 
 // VariantsByID loads variants by id, for a dataloader.
 func VariantsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]ProductVariant, error) {
 	out := make([]ProductVariant, 0, len(ids)) // at most one row per id
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)), &out)
 	return out, err
 }
 
@@ -417,8 +417,8 @@ const ProductSummaryJoin = "Summary"
 // ProductSummaries loads the summaries of products, for a dataloader.
 func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, _ Columns) ([]ProductSummary, error) {
 	var out []ProductSummary
-	err := db.NewSelect().Model(&out).
-		Where("summary.store_id = ? AND summary.product_id IN (?)", storeID, bun.List(productIDs)).Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).
+		Where("summary.store_id = ? AND summary.product_id IN (?)", storeID, bun.List(productIDs)), &out)
 	return out, err
 }
 
@@ -426,8 +426,8 @@ func ProductSummaries(ctx context.Context, db bun.IDB, storeID int64, productIDs
 // for a dataloader.
 func ImagesByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs []int64, cols Columns) ([]ProductImage, error) {
 	out := manyRows[ProductImage](len(productIDs))
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
-		Order("product_id", "position", "id").Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_id IN (?)", storeID, bun.List(productIDs)).
+		Order("product_id", "position", "id"), &out)
 	return out, err
 }
 

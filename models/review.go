@@ -121,7 +121,7 @@ func PageReviews(ctx context.Context, db bun.IDB, storeID int64, f ReviewFilter,
 	}
 	var out []Review
 	q := db.NewSelect().Model(&out).Where("review.store_id = ?", storeID).Apply(f.apply)
-	return ReadPage(ctx, q, &out, reviewsNewestFirst, scope, p)
+	return ReadPage(ctx, db, q, &out, reviewsNewestFirst, scope, p)
 }
 
 // AllReviews lists every review of the store under the filter, for exports.
@@ -237,8 +237,8 @@ func ReviewsByProduct(ctx context.Context, db bun.IDB, storeID int64, productIDs
 	ranked := db.NewSelect().Model((*Review)(nil)).
 		ColumnExpr("*, row_number() OVER (PARTITION BY product_id ORDER BY created_at DESC, id DESC) AS rank").
 		Where("store_id = ? AND status = 'published' AND product_id IN (?)", storeID, bun.List(productIDs))
-	err := db.NewSelect().Model(&out).ModelTableExpr("(?) AS review", ranked).
-		Where("rank <= ?", limit).Order("product_id", "created_at DESC", "id DESC").Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).ModelTableExpr("(?) AS review", ranked).
+		Where("rank <= ?", limit).Order("product_id", "created_at DESC", "id DESC"), &out)
 	return out, err
 }
 

@@ -150,8 +150,8 @@ func ZoneDefaultRateID(ctx context.Context, db bun.IDB, storeID, zoneID int64) (
 // dataloader.
 func RatesByZone(ctx context.Context, db bun.IDB, storeID int64, zoneIDs []int64, cols Columns) ([]ShippingRate, error) {
 	out := manyRows[ShippingRate](len(zoneIDs))
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND zone_id IN (?)", storeID, bun.List(zoneIDs)).
-		Order("zone_id", "position", "id").Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND zone_id IN (?)", storeID, bun.List(zoneIDs)).
+		Order("zone_id", "position", "id"), &out)
 	return out, err
 }
 
@@ -243,6 +243,6 @@ func DefaultShippingRate(rates []ShippingRate, defaultRateID *int64) *ShippingRa
 // ShippingRatesByID loads rates of the store by id, for a dataloader.
 func ShippingRatesByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]ShippingRate, error) {
 	out := make([]ShippingRate, 0, len(ids)) // at most one row per id
-	err := db.NewSelect().Model(&out).Apply(cols.Apply).Where("sr.store_id = ? AND sr.id IN (?)", storeID, bun.List(ids)).Scan(ctx)
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("sr.store_id = ? AND sr.id IN (?)", storeID, bun.List(ids)), &out)
 	return out, err
 }

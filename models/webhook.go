@@ -157,8 +157,8 @@ func RecentDeliveriesBySubscription(ctx context.Context, db bun.IDB, storeID int
 	ranked := db.NewSelect().Model((*WebhookDelivery)(nil)).
 		ColumnExpr("*, row_number() OVER (PARTITION BY subscription_id ORDER BY created_at DESC, id DESC) AS rank").
 		Where("store_id = ? AND subscription_id IN (?)", storeID, bun.List(ids))
-	err := db.NewSelect().Model(&out).ModelTableExpr("(?) AS webhook_delivery", ranked).
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).ModelTableExpr("(?) AS webhook_delivery", ranked).
 		Where("rank <= ?", RecentDeliveriesPerSubscription).
-		Order("subscription_id", "created_at DESC", "id DESC").Scan(ctx)
+		Order("subscription_id", "created_at DESC", "id DESC"), &out)
 	return out, err
 }

@@ -53,9 +53,6 @@ type Env struct {
 	// and started unless WithoutEventWorkers.
 	Events *events.Engine
 	stores atomic.Int64
-	// statements counts every SQL statement run on DB, by the service, its
-	// events engine and the test alike.
-	statements *statementCounter
 }
 
 // Option adjusts the service before it starts.
@@ -179,11 +176,6 @@ func New(t testing.TB, opts ...Option) *Env {
 	if db == nil {
 		db, _ = testdb.New(t)
 	}
-	// The counter is attached before anything holds the database: bun's
-	// hooks are fixed when a *bun.DB is made, so the service, its events
-	// engine and Env.DB must all share this one.
-	statements := &statementCounter{}
-	db = db.WithQueryHook(statements)
 	h := st.log
 	switch {
 	case h != nil:
@@ -210,22 +202,14 @@ func New(t testing.TB, opts ...Option) *Env {
 	hs.Config.Handler = checkContract(t, srv)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events, statements: statements}
+	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events}
 }
 
 // Statements says how many SQL statements have run on the service's
-// database so far; the statement-count tests compare it before and after a
-// call.
-func (e *Env) Statements() int64 { return e.statements.n.Load() }
-
-// statementCounter is a query hook that counts statements.
-type statementCounter struct{ n atomic.Int64 }
-
-func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
-	return ctx
-}
-
-func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Add(1) }
+// database so far (by the service, its events engine and the test alike,
+// counted at the driver: database.Statements); the statement-count tests
+// compare it before and after a call.
+func (e *Env) Statements() int64 { return database.Statements(e.DB.DB) }
 
 // startEvents builds the events engine on db, counting into counts and
 // running work beside the deliveries (as serve runs the domains' periodic

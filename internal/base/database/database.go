@@ -35,7 +35,10 @@ func Open(ctx context.Context, url string) (*bun.DB, error) {
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 5 * time.Second}
 	}
+	counter := &statementCounter{}
+	cfg.Tracer = counter
 	sqldb := stdlib.OpenDB(*cfg)
+	counters.Store(sqldb, counter)
 	sqldb.SetMaxOpenConns(MaxConns)
 	// As many idle as open: with fewer (it was 10), every burst wider than
 	// the idle limit closed the connections it had opened as it finished,
@@ -51,6 +54,7 @@ func Open(ctx context.Context, url string) (*bun.DB, error) {
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
+		counters.Delete(sqldb)
 		db.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
