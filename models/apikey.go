@@ -60,7 +60,8 @@ func CreateAPIKey(ctx context.Context, db bun.IDB, k *APIKey) error {
 func ListAPIKeys(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]APIKey, error) {
 	var out []APIKey
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountAPIKeys counts a store's keys.

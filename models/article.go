@@ -71,7 +71,8 @@ func ListArticles(ctx context.Context, db bun.IDB, storeID int64, f ArticleFilte
 	var out []Article
 	q := db.NewSelect().Model(&out).Apply(p.Columns.Apply).Where("article.store_id = ?", storeID).Apply(f.apply).
 		OrderExpr("article.published_at DESC NULLS FIRST, article.id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountArticles counts what ListArticles would list without paging.

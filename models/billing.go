@@ -493,7 +493,8 @@ func selectBillingInvoices(db bun.IDB, storeID int64, out any) *bun.SelectQuery 
 func ListBillingInvoices(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]BillingInvoice, error) {
 	var out []BillingInvoice
 	q := selectBillingInvoices(db, storeID, &out).OrderExpr("bi.issued_at DESC, bi.id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountBillingInvoices counts the store's invoices.

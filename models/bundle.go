@@ -76,7 +76,8 @@ type BundleLink struct {
 func ListBundles(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]BundleOffer, error) {
 	var out []BundleOffer
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountBundles counts a store's bundles.

@@ -146,7 +146,8 @@ func ListCollections(ctx context.Context, db bun.IDB, storeID int64, f Collectio
 		order = collectionSorts[*f.Sort]
 	}
 	q := db.NewSelect().Model(&out).Where("collection.store_id = ?", storeID).Apply(f.apply).OrderExpr(order)
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountCollections counts what ListCollections would list without paging.

@@ -55,7 +55,8 @@ func ListContentPages(ctx context.Context, db bun.IDB, storeID int64, f ContentP
 	var out []ContentPage
 	q := db.NewSelect().Model(&out).Apply(p.Columns.Apply).Where("page.store_id = ?", storeID).Apply(f.apply).
 		OrderExpr("lower(page.title), page.id")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // GetContentPage reads one page of the store.

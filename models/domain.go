@@ -152,7 +152,8 @@ func ListDomains(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]Do
 	var out []Domain
 	q := db.NewSelect().Model(&out).Apply(p.Columns.Apply).Where("d.store_id = ?", storeID).
 		OrderExpr("d.is_primary DESC, d.id")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountDomains counts a store's domains.

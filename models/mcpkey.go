@@ -63,7 +63,8 @@ var MCPPresets = []MCPPreset{
 func ListMCPKeys(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]MCPKey, error) {
 	var out []MCPKey
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountMCPKeys counts a store's AI-connector keys, revoked ones included.
@@ -129,5 +130,6 @@ func RecordMCPActivity(ctx context.Context, db bun.IDB, calls ...MCPActivity) er
 func ListMCPActivity(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]MCPActivity, error) {
 	var out []MCPActivity
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("at DESC", "id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }

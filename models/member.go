@@ -52,7 +52,8 @@ func ListMembers(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]St
 	var out []StoreMember
 	q := memberQuery(db, storeID, &out).
 		OrderExpr("CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, lower(u.email)")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountMembers counts a store's members.

@@ -198,7 +198,8 @@ func MenuTargetsByMenu(ctx context.Context, db bun.IDB, storeID int64, ids []int
 func ListMenus(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]Menu, error) {
 	var out []Menu
 	q := db.NewSelect().Model(&out).Apply(p.Columns.Apply).Where("menu.store_id = ?", storeID).OrderExpr("menu.id")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountMenus counts a store's menus.

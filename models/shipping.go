@@ -83,7 +83,8 @@ func selectZones(db bun.IDB, storeID int64, out any) *bun.SelectQuery {
 func ListShippingZones(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]ShippingZone, error) {
 	var out []ShippingZone
 	q := selectZones(db, storeID, &out).Order("z.position", "z.id")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountShippingZones counts a store's zones.

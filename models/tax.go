@@ -53,7 +53,8 @@ func selectTaxRates(db bun.IDB, storeID int64, out any) *bun.SelectQuery {
 func ListTaxRates(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]TaxRate, error) {
 	var out []TaxRate
 	q := selectTaxRates(db, storeID, &out).Order("tr.country", "tr.province", "tr.position", "tr.id")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountTaxRates counts a store's tax rates.

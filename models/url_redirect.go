@@ -117,7 +117,8 @@ func ListURLRedirects(ctx context.Context, db bun.IDB, storeID int64, f URLRedir
 	var out []URLRedirect
 	q := db.NewSelect().Model(&out).Where("redirect.store_id = ?", storeID).Apply(f.apply).
 		OrderExpr("redirect.created_at DESC, redirect.id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountURLRedirects counts what ListURLRedirects would list without

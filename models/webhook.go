@@ -78,7 +78,8 @@ func GetWebhook(ctx context.Context, db bun.IDB, storeID, id int64) (*WebhookSub
 func ListWebhooks(ctx context.Context, db bun.IDB, storeID int64, p Paging) ([]WebhookSubscription, error) {
 	var out []WebhookSubscription
 	q := db.NewSelect().Model(&out).Where("store_id = ?", storeID).Order("id")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountWebhooks counts a store's subscriptions.
@@ -137,7 +138,8 @@ func ListDeliveries(ctx context.Context, db bun.IDB, storeID, subscriptionID int
 	var out []WebhookDelivery
 	q := db.NewSelect().Model(&out).Where("store_id = ? AND subscription_id = ?", storeID, subscriptionID).
 		Apply(f.apply).Order("created_at DESC", "id DESC")
-	return out, p.Apply(q).Scan(ctx)
+	err := scanRows(ctx, db, p.Apply(q), &out)
+	return out, err
 }
 
 // CountDeliveries counts what ListDeliveries would list without paging.
