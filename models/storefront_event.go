@@ -1,0 +1,295 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
+)
+
+// StagedEvent is one browsing event on its way into storefront_events,
+// with what the service learnt of the browser that sent it (user agent,
+// address, place). Both ways in stage their events in this shape, and one
+// statement (sessionise) turns a staging relation of them into visitors,
+// sessions and events: the HTTP batch as a JSON recordset, the import as a
+// temporary table filled by COPY.
+//
+// Nil fields are what the event did not say. UTM, ClickIDs and Detail are
+// JSON objects as text.
+type StagedEvent struct {
+	Ord             int       `json:"ord"` // its place in the batch or file: the first of two copies wins
+	ClientEventID   string    `json:"client_event_id"`
+	AnonID          string    `json:"anon_id"`
+	ClientSessionID string    `json:"client_session_id"`
+	Name            string    `json:"name"`
+	OccurredAt      time.Time `json:"occurred_at"`
+	Path            *string   `json:"path,omitempty"`
+	Referrer        *string   `json:"referrer,omitempty"`
+	UTM             *string   `json:"utm,omitempty"`
+	ClickIDs        *string   `json:"click_ids,omitempty"`
+	ProductID       *int64    `json:"product_id,omitempty"`
+	VariantID       *int64    `json:"variant_id,omitempty"`
+	ProductTitle    *string   `json:"product_title,omitempty"`
+	SearchQuery     *string   `json:"search_query,omitempty"`
+	ResultCount     *int64    `json:"result_count,omitempty"`
+	ElSelector      *string   `json:"el_selector,omitempty"`
+	ElText          *string   `json:"el_text,omitempty"`
+	DwellMS         *int64    `json:"dwell_ms,omitempty"`
+	ScrollPct       *int64    `json:"scroll_pct,omitempty"`
+	ValueCents      *int64    `json:"value_cents,omitempty"`
+	Currency        *string   `json:"currency,omitempty"`
+	Quantity        *int64    `json:"quantity,omitempty"`
+	Step            *string   `json:"step,omitempty"`
+	CartToken       *string   `json:"cart_token,omitempty"`
+	CheckoutToken   *string   `json:"checkout_token,omitempty"`
+	Detail          *string   `json:"detail,omitempty"`
+	UserAgent       *string   `json:"user_agent,omitempty"`
+	Browser         *string   `json:"browser,omitempty"`
+	BrowserVersion  *string   `json:"browser_version,omitempty"`
+	OS              *string   `json:"os,omitempty"`
+	OSVersion       *string   `json:"os_version,omitempty"`
+	Device          *string   `json:"device,omitempty"`
+	IsBot           bool      `json:"is_bot"`
+	IP              *string   `json:"ip,omitempty"`
+	Country         *string   `json:"country,omitempty"`
+	Region          *string   `json:"region,omitempty"`
+	City            *string   `json:"city,omitempty"`
+	Language        *string   `json:"language,omitempty"`
+	Timezone        *string   `json:"timezone,omitempty"`
+	ScreenW         *int64    `json:"screen_w,omitempty"`
+	ScreenH         *int64    `json:"screen_h,omitempty"`
+	ViewportW       *int64    `json:"viewport_w,omitempty"`
+	ViewportH       *int64    `json:"viewport_h,omitempty"`
+}
+
+// StagingColumns are the staging relation's columns, in StagedEvent's
+// order (StagedEvent.Row). The JSON objects and the address are text
+// here, cast where they are stored.
+var StagingColumns = []string{"ord", "client_event_id", "anon_id", "client_session_id", "name", "occurred_at",
+	"path", "referrer", "utm", "click_ids", "product_id", "variant_id", "product_title", "search_query",
+	"result_count", "el_selector", "el_text", "dwell_ms", "scroll_pct", "value_cents", "currency", "quantity",
+	"step", "cart_token", "checkout_token", "detail", "user_agent", "browser", "browser_version", "os",
+	"os_version", "device", "is_bot", "ip", "country", "region", "city", "language", "timezone",
+	"screen_w", "screen_h", "viewport_w", "viewport_h"}
+
+var stagingTypes = map[string]string{"ord": "int", "occurred_at": "timestamptz", "product_id": "bigint",
+	"variant_id": "bigint", "result_count": "int", "dwell_ms": "int", "scroll_pct": "smallint",
+	"value_cents": "bigint", "quantity": "int", "is_bot": "boolean", "screen_w": "int", "screen_h": "int",
+	"viewport_w": "int", "viewport_h": "int"}
+
+// stagingDefinition is the column list of the staging relation:
+// "ord int, client_event_id text, ...".
+var stagingDefinition = func() string {
+	defs := make([]string, len(StagingColumns))
+	for i, c := range StagingColumns {
+		t := stagingTypes[c]
+		if t == "" {
+			t = "text"
+		}
+		defs[i] = c + " " + t
+	}
+	return strings.Join(defs, ", ")
+}()
+
+// Row is e's values in StagingColumns' order, for COPY.
+func (e *StagedEvent) Row() []any {
+	return []any{e.Ord, e.ClientEventID, e.AnonID, e.ClientSessionID, e.Name, e.OccurredAt,
+		e.Path, e.Referrer, e.UTM, e.ClickIDs, e.ProductID, e.VariantID, e.ProductTitle, e.SearchQuery,
+		e.ResultCount, e.ElSelector, e.ElText, e.DwellMS, e.ScrollPct, e.ValueCents, e.Currency, e.Quantity,
+		e.Step, e.CartToken, e.CheckoutToken, e.Detail, e.UserAgent, e.Browser, e.BrowserVersion, e.OS,
+		e.OSVersion, e.Device, e.IsBot, e.IP, e.Country, e.Region, e.City, e.Language, e.Timezone,
+		e.ScreenW, e.ScreenH, e.ViewportW, e.ViewportH}
+}
+
+// StagingTable is the temporary table the import COPYs its events into.
+const StagingTable = "storefront_staging"
+
+// CreateStagingTable creates StagingTable in tx, dropped at its end.
+func CreateStagingTable(ctx context.Context, tx bun.IDB) error {
+	_, err := tx.NewRaw("CREATE TEMP TABLE " + StagingTable + " (" + stagingDefinition + ") ON COMMIT DROP").Exec(ctx)
+	return err
+}
+
+// Ingested is what one sessionise did.
+type Ingested struct {
+	// Stored events: new ones. The others were duplicates, of an event
+	// already stored or of one earlier in the same batch.
+	Stored int `bun:"stored"`
+	// NewSessions the stored events started.
+	NewSessions int `bun:"new_sessions"`
+}
+
+// IngestEvents stores events (the HTTP batch) for the store: see
+// sessionise. It runs in a transaction of its own.
+func IngestEvents(ctx context.Context, db *bun.DB, storeID int64, events []StagedEvent, idle time.Duration) (Ingested, error) {
+	batch, err := json.Marshal(events)
+	if err != nil {
+		return Ingested{}, err
+	}
+	var out Ingested
+	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		source := bun.SafeQuery("jsonb_to_recordset(?::jsonb) AS staged ("+stagingDefinition+")", string(batch))
+		out, err = sessionise(ctx, tx, storeID, source, idle)
+		return err
+	})
+	return out, err
+}
+
+// IngestStaged stores the events of StagingTable, which tx created and
+// filled: see sessionise.
+func IngestStaged(ctx context.Context, tx bun.Tx, storeID int64, idle time.Duration) (Ingested, error) {
+	return sessionise(ctx, tx, storeID, bun.Safe(StagingTable+" AS staged"), idle)
+}
+
+// sessionise turns the staged events of source (a relation named staged)
+// into visitors, sessions and events of the store, in tx, in two
+// statements.
+//
+// The first creates the visitors first seen here and locks every visitor
+// of the batch until tx ends: a concurrent batch of the same visitor waits,
+// then sees this one's sessions and events, so that two tabs never open
+// two visits, and a retried batch is stored once.
+//
+// The second places every new event (one not stored yet, by client event
+// id; of two copies in the batch the first) in a session. Per visitor it
+// lays the new events and the visitor's stored sessions near them on one
+// time line and cuts it wherever nothing happened for idle: each piece is
+// a visit. A piece holding a stored session extends it (the earliest one,
+// if a late event bridges two: stored sessions are never merged, their
+// ids are already known); a piece without one is a new session, whose
+// client session id, user agent, address, place and device are its first
+// event's. So events may arrive in any order and late: an hour-late retry
+// of a batch joins the visit it belongs to, or starts its own if that
+// visit had none of its events yet. A session's landing path, referrer,
+// UTM and click ids are its earliest page view's, updated when a late one
+// comes before it.
+func sessionise(ctx context.Context, tx bun.Tx, storeID int64, source schema.QueryAppender, idle time.Duration) (Ingested, error) {
+	_, err := tx.NewRaw(`
+INSERT INTO visitors (store_id, anon_id, first_seen_at, last_seen_at)
+SELECT ?0, anon_id, min(occurred_at), max(occurred_at) FROM ?1 GROUP BY anon_id ORDER BY anon_id
+ON CONFLICT (store_id, anon_id) DO UPDATE
+SET first_seen_at = least(visitors.first_seen_at, excluded.first_seen_at),
+    last_seen_at = greatest(visitors.last_seen_at, excluded.last_seen_at)`, storeID, source).Exec(ctx)
+	if err != nil {
+		return Ingested{}, fmt.Errorf("visitors: %w", err)
+	}
+	var out Ingested
+	err = tx.NewRaw(sessioniseSQL, storeID, source, fmt.Sprintf("%d seconds", int(idle.Seconds()))).Scan(ctx, &out)
+	if err != nil {
+		return Ingested{}, fmt.Errorf("sessionise: %w", err)
+	}
+	return out, nil
+}
+
+// earlierLanding: the new events of a stored session hold a page view
+// before its first event, or it had none.
+const earlierLanding = `(r.landed_at IS NOT NULL AND (s.landing_path IS NULL OR r.landed_at < s.first_seen_at))`
+
+// sessioniseSQL: ?0 the store, ?1 the staging relation, ?2 the idle gap.
+const sessioniseSQL = `
+WITH fresh AS (
+    SELECT DISTINCT ON (staged.client_event_id) staged.*, v.id AS visitor_id
+    FROM ?1
+    JOIN visitors v ON v.store_id = ?0 AND v.anon_id = staged.anon_id
+    WHERE NOT EXISTS (SELECT 1 FROM storefront_events e WHERE e.store_id = ?0 AND e.client_event_id = staged.client_event_id)
+    ORDER BY staged.client_event_id, staged.ord
+),
+near AS (
+    SELECT s.id, s.visitor_id, s.first_seen_at, s.last_seen_at
+    FROM storefront_sessions s
+    JOIN (SELECT visitor_id, min(occurred_at) AS lo, max(occurred_at) AS hi FROM fresh GROUP BY visitor_id) b
+      ON b.visitor_id = s.visitor_id
+    WHERE s.store_id = ?0 AND s.last_seen_at >= b.lo - ?2::interval AND s.first_seen_at <= b.hi + ?2::interval
+),
+timeline AS (
+    SELECT visitor_id, occurred_at AS t0, occurred_at AS t1, NULL::bigint AS session_id, client_event_id FROM fresh
+    UNION ALL
+    SELECT visitor_id, first_seen_at, last_seen_at, id, NULL FROM near
+),
+cuts AS (
+    SELECT *, CASE WHEN t0 > max(t1) OVER (PARTITION BY visitor_id ORDER BY t0, session_id, client_event_id
+                                           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) + ?2::interval
+              THEN 1 ELSE 0 END AS cut
+    FROM timeline
+),
+pieces AS (
+    SELECT *, sum(cut) OVER (PARTITION BY visitor_id ORDER BY t0, session_id, client_event_id ROWS UNBOUNDED PRECEDING) AS piece
+    FROM cuts
+),
+visits AS MATERIALIZED (
+    SELECT visitor_id, piece, min(session_id) AS session_id,
+           CASE WHEN min(session_id) IS NULL THEN 'ss_' || replace(gen_random_uuid()::text, '-', '') END AS new_key
+    FROM pieces GROUP BY visitor_id, piece
+),
+placed AS (
+    SELECT f.*, p.piece, v.session_id, v.new_key
+    FROM fresh f
+    JOIN pieces p ON p.client_event_id = f.client_event_id
+    JOIN visits v ON v.visitor_id = p.visitor_id AND v.piece = p.piece
+),
+tally AS (
+    SELECT visitor_id, piece, count(*) AS n, count(*) FILTER (WHERE name = 'page_view') AS pv,
+           min(occurred_at) AS lo, max(occurred_at) AS hi
+    FROM placed GROUP BY visitor_id, piece
+),
+firsts AS (
+    SELECT DISTINCT ON (visitor_id, piece) * FROM placed ORDER BY visitor_id, piece, occurred_at, ord
+),
+landing AS (
+    SELECT DISTINCT ON (visitor_id, piece) visitor_id, piece, occurred_at, path, referrer, utm, click_ids
+    FROM placed WHERE name = 'page_view' ORDER BY visitor_id, piece, occurred_at, ord
+),
+created AS (
+    INSERT INTO storefront_sessions (store_id, session_key, visitor_id, client_session_id, first_seen_at, last_seen_at,
+        landing_path, referrer, utm, click_ids, user_agent, browser, browser_version, os, os_version, device, is_bot,
+        ip, country, region, city, language, timezone, screen_w, screen_h, viewport_w, viewport_h, page_views, events)
+    SELECT ?0, v.new_key, v.visitor_id, f.client_session_id, t.lo, t.hi,
+        l.path, l.referrer, l.utm::jsonb, l.click_ids::jsonb, f.user_agent, f.browser, f.browser_version, f.os, f.os_version,
+        f.device, f.is_bot, f.ip::inet, f.country, f.region, f.city, f.language, f.timezone,
+        f.screen_w, f.screen_h, f.viewport_w, f.viewport_h, t.pv, t.n
+    FROM visits v
+    JOIN tally t ON t.visitor_id = v.visitor_id AND t.piece = v.piece
+    JOIN firsts f ON f.visitor_id = v.visitor_id AND f.piece = v.piece
+    LEFT JOIN landing l ON l.visitor_id = v.visitor_id AND l.piece = v.piece
+    WHERE v.session_id IS NULL
+    RETURNING id, session_key
+),
+extended AS (
+    UPDATE storefront_sessions s
+    SET first_seen_at = least(s.first_seen_at, r.lo),
+        last_seen_at = greatest(s.last_seen_at, r.hi),
+        page_views = s.page_views + r.pv,
+        events = s.events + r.n,
+        landing_path = CASE WHEN ` + earlierLanding + ` THEN r.path ELSE s.landing_path END,
+        referrer = CASE WHEN ` + earlierLanding + ` THEN r.referrer ELSE s.referrer END,
+        utm = CASE WHEN ` + earlierLanding + ` THEN r.utm::jsonb ELSE s.utm END,
+        click_ids = CASE WHEN ` + earlierLanding + ` THEN r.click_ids::jsonb ELSE s.click_ids END
+    FROM (
+        SELECT v.session_id, t.lo, t.hi, t.pv, t.n, l.occurred_at AS landed_at, l.path, l.referrer, l.utm, l.click_ids
+        FROM visits v
+        JOIN tally t ON t.visitor_id = v.visitor_id AND t.piece = v.piece
+        LEFT JOIN landing l ON l.visitor_id = v.visitor_id AND l.piece = v.piece
+        WHERE v.session_id IS NOT NULL
+    ) r
+    WHERE s.id = r.session_id
+    RETURNING s.id
+),
+stored AS (
+    INSERT INTO storefront_events (store_id, session_id, visitor_id, client_event_id, name, occurred_at, path, referrer,
+        product_id, variant_id, product_title, search_query, result_count, el_selector, el_text, dwell_ms, scroll_pct,
+        value_cents, currency, quantity, step, cart_token, checkout_token, detail)
+    SELECT ?0, coalesce(p.session_id, c.id), p.visitor_id, p.client_event_id, p.name, p.occurred_at, p.path, p.referrer,
+        p.product_id, p.variant_id, p.product_title, p.search_query, p.result_count, p.el_selector, p.el_text, p.dwell_ms,
+        p.scroll_pct, p.value_cents, p.currency, p.quantity, p.step, p.cart_token, p.checkout_token,
+        CASE WHEN p.utm IS NULL AND p.click_ids IS NULL THEN p.detail::jsonb
+             ELSE coalesce(p.detail::jsonb, '{}') || jsonb_strip_nulls(jsonb_build_object('utm', p.utm::jsonb, 'click_ids', p.click_ids::jsonb)) END
+    FROM placed p
+    LEFT JOIN created c ON c.session_key = p.new_key
+    ON CONFLICT (store_id, client_event_id) DO NOTHING
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM stored) AS stored, (SELECT count(*) FROM created) AS new_sessions`
