@@ -123,20 +123,16 @@ type Ingested struct {
 	NewSessions int `bun:"new_sessions"`
 }
 
-// IngestEvents stores events (the HTTP batch) for the store: see
-// sessionise. It runs in a transaction of its own.
-func IngestEvents(ctx context.Context, db *bun.DB, storeID int64, events []StagedEvent, idle time.Duration) (Ingested, error) {
+// IngestEvents stores events (an HTTP batch) for the store, in tx: see
+// sessionise. The events travel as one JSON parameter, read as a
+// recordset.
+func IngestEvents(ctx context.Context, tx bun.Tx, storeID int64, events []StagedEvent, idle time.Duration) (Ingested, error) {
 	batch, err := json.Marshal(events)
 	if err != nil {
 		return Ingested{}, err
 	}
-	var out Ingested
-	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		source := bun.SafeQuery("jsonb_to_recordset(?::jsonb) AS staged ("+stagingDefinition+")", string(batch))
-		out, err = sessionise(ctx, tx, storeID, source, idle)
-		return err
-	})
-	return out, err
+	source := bun.SafeQuery("jsonb_to_recordset(?::jsonb) AS staged ("+stagingDefinition+")", string(batch))
+	return sessionise(ctx, tx, storeID, source, idle)
 }
 
 // IngestStaged stores the events of StagingTable, which tx created and

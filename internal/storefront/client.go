@@ -59,23 +59,44 @@ type Client struct {
 	IP        string
 }
 
-// enrich adds to every event what c says: the parsed user agent, the
-// place of its address and the address as policy keeps it.
-func enrich(events []models.StagedEvent, c Client, geo *geoip.DB, policy IPPolicy) {
-	agent := useragent.Parse(c.UserAgent)
+// maxUserAgent bounds the header a session keeps.
+const maxUserAgent = 512
+
+// enricher adds to events what their browser's request says: the parsed
+// user agent, the place of its address, and the address as the policy
+// keeps it. It remembers the agents it parsed: an import's million lines
+// come from a few thousand browsers.
+type enricher struct {
+	geo    *geoip.DB
+	policy IPPolicy
+	agents map[string]useragent.Agent
+}
+
+func newEnricher(geo *geoip.DB, policy IPPolicy) *enricher {
+	return &enricher{geo: geo, policy: policy, agents: map[string]useragent.Agent{}}
+}
+
+// add enriches e with what c says.
+func (en *enricher) add(e *models.StagedEvent, c Client) {
+	if r := []rune(c.UserAgent); len(r) > maxUserAgent {
+		c.UserAgent = string(r[:maxUserAgent])
+	}
+	agent, ok := en.agents[c.UserAgent]
+	if !ok {
+		agent = useragent.Parse(c.UserAgent)
+		if len(en.agents) < 100_000 {
+			en.agents[c.UserAgent] = agent
+		}
+	}
 	addr, _ := netip.ParseAddr(c.IP)
 	addr = addr.Unmap()
-	place := geo.Lookup(addr)
-	ip := policy.keep(addr)
-	for i := range events {
-		e := &events[i]
-		e.UserAgent = nonEmpty(c.UserAgent)
-		e.Browser, e.BrowserVersion = nonEmpty(agent.Browser), nonEmpty(agent.BrowserVersion)
-		e.OS, e.OSVersion = nonEmpty(agent.OS), nonEmpty(agent.OSVersion)
-		e.Device, e.IsBot = nonEmpty(agent.Device), agent.IsBot
-		e.IP = ip
-		e.Country, e.Region, e.City = nonEmpty(place.Country), nonEmpty(place.Region), nonEmpty(place.City)
-	}
+	place := en.geo.Lookup(addr)
+	e.UserAgent = nonEmpty(c.UserAgent)
+	e.Browser, e.BrowserVersion = nonEmpty(agent.Browser), nonEmpty(agent.BrowserVersion)
+	e.OS, e.OSVersion = nonEmpty(agent.OS), nonEmpty(agent.OSVersion)
+	e.Device, e.IsBot = nonEmpty(agent.Device), agent.IsBot
+	e.IP = en.policy.keep(addr)
+	e.Country, e.Region, e.City = nonEmpty(place.Country), nonEmpty(place.Region), nonEmpty(place.City)
 }
 
 func nonEmpty(s string) *string {

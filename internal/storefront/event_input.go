@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"io"
 	"net/url"
 	"regexp"
 	"strings"
@@ -98,8 +98,9 @@ type DeviceInput struct {
 type window struct{ from, to time.Time }
 
 // decodeStrict decodes raw (one JSON object) into v, refusing fields v
-// does not have; errors name their field under at ("events[3]").
-func decodeStrict(raw []byte, v any, at string) error {
+// does not have; errors name their field under at ("events[3]"), or speak
+// of the whole ("the body", "the line") when at is empty.
+func decodeStrict(raw []byte, v any, at, whole string) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
@@ -109,24 +110,24 @@ func decodeStrict(raw []byte, v any, at string) error {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
 		field := join(at, typ.Field)
-		return apperr.InvalidField(field, "%s must be %s", field, kindOf(typ.Type.String()))
+		return apperr.InvalidField(field, "must be %s", kindOf(typ.Type.String()))
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		field := join(at, strings.Trim(name, `"`))
-		return apperr.InvalidField(field, "%s is not a field of an event", field)
+		return apperr.InvalidField(field, "is not a field of an event")
 	}
+	problem := "must be a JSON object"
 	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		return apperr.InvalidField(at, "%s is not valid JSON: %s", orBody(at), syn.Error())
+	switch {
+	case errors.As(err, &syn):
+		problem = "is not valid JSON: " + syn.Error()
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		problem = "is not valid JSON: it ends too early"
 	}
-	return apperr.InvalidField(at, "%s must be a JSON object", orBody(at))
-}
-
-func orBody(at string) string {
 	if at == "" {
-		return "the body"
+		return apperr.New(apperr.BadRequest, "%s %s", whole, problem)
 	}
-	return at
+	return apperr.InvalidField(at, "%s", problem)
 }
 
 func join(at, field string) string {
@@ -166,7 +167,7 @@ type checker struct {
 func (c *checker) fail(field, format string, args ...any) {
 	if c.err == nil {
 		f := join(c.at, field)
-		c.err = apperr.InvalidField(f, "%s %s", f, fmt.Sprintf(format, args...))
+		c.err = apperr.InvalidField(f, format, args...)
 	}
 }
 

@@ -1,11 +1,14 @@
 package storefront
 
 import (
+	"context"
 	"encoding/json"
 	"mime"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
@@ -41,14 +44,14 @@ func (s *service) postEvents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in batchInput
-	if err := decodeStrict(raw, &in, ""); err != nil {
+	if err := decodeStrict(raw, &in, "", "the body"); err != nil {
 		return err
 	}
 	switch {
 	case len(in.Events) == 0:
-		return apperr.InvalidField("events", "events must hold at least one event")
+		return apperr.InvalidField("events", "must hold at least one event")
 	case len(in.Events) > MaxBatch:
-		return apperr.InvalidField("events", "events holds %d events; at most %d may be sent at once", len(in.Events), MaxBatch)
+		return apperr.InvalidField("events", "holds %d events; at most %d may be sent at once", len(in.Events), MaxBatch)
 	}
 	now := s.Now()
 	win := window{from: now.Add(-MaxEventAge), to: now.Add(MaxClockSkew)}
@@ -56,7 +59,7 @@ func (s *service) postEvents(w http.ResponseWriter, r *http.Request) error {
 	for i, rawEvent := range in.Events {
 		at := "events[" + strconv.Itoa(i) + "]"
 		var e EventInput
-		if err := decodeStrict(rawEvent, &e, at); err != nil {
+		if err := decodeStrict(rawEvent, &e, at, ""); err != nil {
 			return err
 		}
 		if staged[i], err = e.stage(at, i, win); err != nil {
@@ -67,8 +70,15 @@ func (s *service) postEvents(w http.ResponseWriter, r *http.Request) error {
 	if s.ClientIP != nil {
 		ip = s.ClientIP(r)
 	}
-	enrich(staged, Client{UserAgent: r.UserAgent(), IP: ip}, s.GeoIP, s.IPPolicy)
-	got, err := models.IngestEvents(r.Context(), s.DB, auth.PrincipalFrom(r.Context()).StoreID, staged, SessionIdleMinutes*time.Minute)
+	en, client := newEnricher(s.GeoIP, s.IPPolicy), Client{UserAgent: r.UserAgent(), IP: ip}
+	for i := range staged {
+		en.add(&staged[i], client)
+	}
+	var got models.Ingested
+	err = s.DB.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
+		got, err = Ingest(ctx, tx, auth.PrincipalFrom(ctx).StoreID, staged)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -78,4 +88,11 @@ func (s *service) postEvents(w http.ResponseWriter, r *http.Request) error {
 		"duplicates": len(staged) - got.Stored,
 	})
 	return nil
+}
+
+// Ingest stores events, checked and enriched, in the store, sessionised
+// (models.IngestEvents): what POST /events does with a batch, and what the
+// seed's traffic goes through.
+func Ingest(ctx context.Context, tx bun.Tx, storeID int64, events []models.StagedEvent) (models.Ingested, error) {
+	return models.IngestEvents(ctx, tx, storeID, events, SessionIdleMinutes*time.Minute)
 }

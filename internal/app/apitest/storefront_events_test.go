@@ -104,7 +104,7 @@ func TestStorefrontEventsStoreABatch(t *testing.T) {
 	device := map[string]any{"screen_w": 1920, "screen_h": 1080, "viewport_w": 1400, "viewport_h": 900, "language": "de-DE", "timezone": "Europe/Berlin"}
 	batch := sfBatch(
 		sfEvent("e1", "page_view", "v1", t0, map[string]any{"path": "/?utm_source=news", "referrer": "https://www.google.com/",
-			"utm": map[string]any{"source": "newsletter", "medium": "email", "campaign": "black-friday"},
+			"utm":       map[string]any{"source": "newsletter", "medium": "email", "campaign": "black-friday"},
 			"click_ids": map[string]any{"gclid": "abc"}, "dwell_ms": 5200, "scroll_pct": 80, "device": device}),
 		sfEvent("e2", "product_view", "v1", t0.Add(time.Minute), map[string]any{"product_id": 12, "product_title": "Linen shirt"}),
 		sfEvent("e3", "search", "v1", t0.Add(2*time.Minute), map[string]any{"query": "shirt", "result_count": 4}),
