@@ -152,17 +152,22 @@ func IngestStaged(ctx context.Context, tx bun.Tx, storeID int64, idle time.Durat
 //
 // The second places every new event (one not stored yet, by client event
 // id; of two copies in the batch the first) in a session. Per visitor it
-// lays the new events and the visitor's stored sessions near them on one
-// time line and cuts it wherever nothing happened for idle: each piece is
-// a visit. A piece holding a stored session extends it (the earliest one,
-// if a late event bridges two: stored sessions are never merged, their
-// ids are already known); a piece without one is a new session, whose
-// client session id, user agent, address, place and device are its first
-// event's. So events may arrive in any order and late: an hour-late retry
-// of a batch joins the visit it belongs to, or starts its own if that
-// visit had none of its events yet. A session's landing path, referrer,
-// UTM and click ids are its earliest page view's, updated when a late one
-// comes before it.
+// cuts the new events wherever nothing happened for idle: each burst is
+// part of one visit. A burst within idle of a stored session of the
+// visitor extends it (the earliest one, if it reaches two: stored sessions
+// are never merged, their ids are already known); otherwise it is a new
+// session, whose client session id, user agent, address, place and device
+// are its first event's. So events may arrive in any order and late: an
+// hour-late retry of a batch joins the visit it belongs to, or starts its
+// own if that visit had none of its events yet. A session's landing path,
+// referrer, UTM and click ids are its earliest page view's, replaced when a
+// late one comes before it.
+//
+// The statement is window functions over the new events and no joins
+// between its steps: nothing in it grows with the square of a batch,
+// whatever the planner thinks of tables written a moment ago. New
+// sessions take their ids from the sequence before they are written, so
+// the events name them directly.
 func sessionise(ctx context.Context, tx bun.Tx, storeID int64, source schema.QueryAppender, idle time.Duration) (Ingested, error) {
 	_, err := tx.NewRaw(`
 INSERT INTO visitors (store_id, anon_id, first_seen_at, last_seen_at)
@@ -183,7 +188,7 @@ SET first_seen_at = least(visitors.first_seen_at, excluded.first_seen_at),
 
 // earlierLanding: the new events of a stored session hold a page view
 // before its first event, or it had none.
-const earlierLanding = `(r.landed_at IS NOT NULL AND (s.landing_path IS NULL OR r.landed_at < s.first_seen_at))`
+const earlierLanding = `(r.l_at IS NOT NULL AND (s.landing_path IS NULL OR r.l_at < s.first_seen_at))`
 
 // sessioniseSQL: ?0 the store, ?1 the staging relation, ?2 the idle gap.
 const sessioniseSQL = `
@@ -194,65 +199,58 @@ WITH fresh AS (
     WHERE NOT EXISTS (SELECT 1 FROM storefront_events e WHERE e.store_id = ?0 AND e.client_event_id = staged.client_event_id)
     ORDER BY staged.client_event_id, staged.ord
 ),
-near AS (
-    SELECT s.id, s.visitor_id, s.first_seen_at, s.last_seen_at
-    FROM storefront_sessions s
-    JOIN (SELECT visitor_id, min(occurred_at) AS lo, max(occurred_at) AS hi FROM fresh GROUP BY visitor_id) b
-      ON b.visitor_id = s.visitor_id
-    WHERE s.store_id = ?0 AND s.last_seen_at >= b.lo - ?2::interval AND s.first_seen_at <= b.hi + ?2::interval
-),
-timeline AS (
-    SELECT visitor_id, occurred_at AS t0, occurred_at AS t1, NULL::bigint AS session_id, client_event_id FROM fresh
-    UNION ALL
-    SELECT visitor_id, first_seen_at, last_seen_at, id, NULL FROM near
-),
 cuts AS (
-    SELECT *, CASE WHEN t0 > max(t1) OVER (PARTITION BY visitor_id ORDER BY t0, session_id, client_event_id
-                                           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) + ?2::interval
-              THEN 1 ELSE 0 END AS cut
-    FROM timeline
+    SELECT f.*, CASE WHEN f.occurred_at > lag(f.occurred_at) OVER (PARTITION BY f.visitor_id ORDER BY f.occurred_at, f.ord) + ?2::interval
+                THEN 1 ELSE 0 END AS cut
+    FROM fresh f
 ),
-pieces AS (
-    SELECT *, sum(cut) OVER (PARTITION BY visitor_id ORDER BY t0, session_id, client_event_id ROWS UNBOUNDED PRECEDING) AS piece
-    FROM cuts
+bursts AS (
+    SELECT c.*, sum(c.cut) OVER (PARTITION BY c.visitor_id ORDER BY c.occurred_at, c.ord ROWS UNBOUNDED PRECEDING) AS burst
+    FROM cuts c
 ),
-visits AS MATERIALIZED (
-    SELECT visitor_id, piece, min(session_id) AS session_id,
-           CASE WHEN min(session_id) IS NULL THEN 'ss_' || replace(gen_random_uuid()::text, '-', '') END AS new_key
-    FROM pieces GROUP BY visitor_id, piece
+shaped AS (
+    SELECT b.*,
+        row_number() OVER (PARTITION BY b.visitor_id, b.burst ORDER BY b.occurred_at, b.ord) AS rn,
+        count(*) OVER w AS n,
+        count(*) FILTER (WHERE b.name = 'page_view') OVER w AS pv,
+        min(b.occurred_at) OVER w AS lo,
+        max(b.occurred_at) OVER w AS hi,
+        first_value(b.occurred_at) OVER l AS l_at,
+        first_value(b.path) OVER l AS l_path,
+        first_value(b.referrer) OVER l AS l_referrer,
+        first_value(b.utm) OVER l AS l_utm,
+        first_value(b.click_ids) OVER l AS l_click_ids
+    FROM bursts b
+    WINDOW w AS (PARTITION BY b.visitor_id, b.burst),
+           l AS (PARTITION BY b.visitor_id, b.burst ORDER BY b.name <> 'page_view', b.occurred_at, b.ord)
+),
+headed AS MATERIALIZED (
+    SELECT x.*, s.stored_id,
+        CASE WHEN x.rn = 1 AND s.stored_id IS NULL THEN nextval(pg_get_serial_sequence('storefront_sessions', 'id')) END AS new_id
+    FROM shaped x
+    LEFT JOIN LATERAL (
+        SELECT min(s.id) AS stored_id FROM storefront_sessions s
+        WHERE x.rn = 1 AND s.visitor_id = x.visitor_id AND s.store_id = ?0
+          AND s.last_seen_at >= x.lo - ?2::interval AND s.first_seen_at <= x.hi + ?2::interval
+    ) s ON true
 ),
 placed AS (
-    SELECT f.*, p.piece, v.session_id, v.new_key
-    FROM fresh f
-    JOIN pieces p ON p.client_event_id = f.client_event_id
-    JOIN visits v ON v.visitor_id = p.visitor_id AND v.piece = p.piece
-),
-tally AS (
-    SELECT visitor_id, piece, count(*) AS n, count(*) FILTER (WHERE name = 'page_view') AS pv,
-           min(occurred_at) AS lo, max(occurred_at) AS hi
-    FROM placed GROUP BY visitor_id, piece
-),
-firsts AS (
-    SELECT DISTINCT ON (visitor_id, piece) * FROM placed ORDER BY visitor_id, piece, occurred_at, ord
-),
-landing AS (
-    SELECT DISTINCT ON (visitor_id, piece) visitor_id, piece, occurred_at, path, referrer, utm, click_ids
-    FROM placed WHERE name = 'page_view' ORDER BY visitor_id, piece, occurred_at, ord
+    SELECT h.*, max(coalesce(h.stored_id, h.new_id)) OVER (PARTITION BY h.visitor_id, h.burst) AS sid
+    FROM headed h
 ),
 created AS (
-    INSERT INTO storefront_sessions (store_id, session_key, visitor_id, client_session_id, first_seen_at, last_seen_at,
+    INSERT INTO storefront_sessions (id, store_id, session_key, visitor_id, client_session_id, first_seen_at, last_seen_at,
         landing_path, referrer, utm, click_ids, user_agent, browser, browser_version, os, os_version, device, is_bot,
         ip, country, region, city, language, timezone, screen_w, screen_h, viewport_w, viewport_h, page_views, events)
-    SELECT ?0, v.new_key, v.visitor_id, f.client_session_id, t.lo, t.hi,
-        l.path, l.referrer, l.utm::jsonb, l.click_ids::jsonb, f.user_agent, f.browser, f.browser_version, f.os, f.os_version,
-        f.device, f.is_bot, f.ip::inet, f.country, f.region, f.city, f.language, f.timezone,
-        f.screen_w, f.screen_h, f.viewport_w, f.viewport_h, t.pv, t.n
-    FROM visits v
-    JOIN tally t ON t.visitor_id = v.visitor_id AND t.piece = v.piece
-    JOIN firsts f ON f.visitor_id = v.visitor_id AND f.piece = v.piece
-    LEFT JOIN landing l ON l.visitor_id = v.visitor_id AND l.piece = v.piece
-    WHERE v.session_id IS NULL
-    RETURNING id, session_key
+    SELECT h.new_id, ?0, 'ss_' || replace(gen_random_uuid()::text, '-', ''), h.visitor_id, h.client_session_id, h.lo, h.hi,
+        CASE WHEN h.pv > 0 THEN h.l_path END, CASE WHEN h.pv > 0 THEN h.l_referrer END,
+        CASE WHEN h.pv > 0 THEN h.l_utm::jsonb END, CASE WHEN h.pv > 0 THEN h.l_click_ids::jsonb END,
+        h.user_agent, h.browser, h.browser_version, h.os, h.os_version, h.device, h.is_bot,
+        h.ip::inet, h.country, h.region, h.city, h.language, h.timezone, h.screen_w, h.screen_h, h.viewport_w, h.viewport_h,
+        h.pv, h.n
+    FROM headed h
+    WHERE h.new_id IS NOT NULL
+    RETURNING 1
 ),
 extended AS (
     UPDATE storefront_sessions s
@@ -260,31 +258,35 @@ extended AS (
         last_seen_at = greatest(s.last_seen_at, r.hi),
         page_views = s.page_views + r.pv,
         events = s.events + r.n,
-        landing_path = CASE WHEN ` + earlierLanding + ` THEN r.path ELSE s.landing_path END,
-        referrer = CASE WHEN ` + earlierLanding + ` THEN r.referrer ELSE s.referrer END,
-        utm = CASE WHEN ` + earlierLanding + ` THEN r.utm::jsonb ELSE s.utm END,
-        click_ids = CASE WHEN ` + earlierLanding + ` THEN r.click_ids::jsonb ELSE s.click_ids END
+        landing_path = CASE WHEN ` + earlierLanding + ` THEN r.l_path ELSE s.landing_path END,
+        referrer = CASE WHEN ` + earlierLanding + ` THEN r.l_referrer ELSE s.referrer END,
+        utm = CASE WHEN ` + earlierLanding + ` THEN r.l_utm::jsonb ELSE s.utm END,
+        click_ids = CASE WHEN ` + earlierLanding + ` THEN r.l_click_ids::jsonb ELSE s.click_ids END
     FROM (
-        SELECT v.session_id, t.lo, t.hi, t.pv, t.n, l.occurred_at AS landed_at, l.path, l.referrer, l.utm, l.click_ids
-        FROM visits v
-        JOIN tally t ON t.visitor_id = v.visitor_id AND t.piece = v.piece
-        LEFT JOIN landing l ON l.visitor_id = v.visitor_id AND l.piece = v.piece
-        WHERE v.session_id IS NOT NULL
+        -- Two bursts may reach the same stored session: one row each.
+        SELECT h.stored_id, min(h.lo) AS lo, max(h.hi) AS hi, sum(h.pv) AS pv, sum(h.n) AS n,
+            min(h.l_at) FILTER (WHERE h.pv > 0) AS l_at,
+            (array_agg(h.l_path ORDER BY h.l_at) FILTER (WHERE h.pv > 0))[1] AS l_path,
+            (array_agg(h.l_referrer ORDER BY h.l_at) FILTER (WHERE h.pv > 0))[1] AS l_referrer,
+            (array_agg(h.l_utm ORDER BY h.l_at) FILTER (WHERE h.pv > 0))[1] AS l_utm,
+            (array_agg(h.l_click_ids ORDER BY h.l_at) FILTER (WHERE h.pv > 0))[1] AS l_click_ids
+        FROM headed h
+        WHERE h.stored_id IS NOT NULL
+        GROUP BY h.stored_id
     ) r
-    WHERE s.id = r.session_id
-    RETURNING s.id
+    WHERE s.id = r.stored_id
+    RETURNING 1
 ),
 stored AS (
     INSERT INTO storefront_events (store_id, session_id, visitor_id, client_event_id, name, occurred_at, path, referrer,
         product_id, variant_id, product_title, search_query, result_count, el_selector, el_text, dwell_ms, scroll_pct,
         value_cents, currency, quantity, step, cart_token, checkout_token, detail)
-    SELECT ?0, coalesce(p.session_id, c.id), p.visitor_id, p.client_event_id, p.name, p.occurred_at, p.path, p.referrer,
+    SELECT ?0, p.sid, p.visitor_id, p.client_event_id, p.name, p.occurred_at, p.path, p.referrer,
         p.product_id, p.variant_id, p.product_title, p.search_query, p.result_count, p.el_selector, p.el_text, p.dwell_ms,
         p.scroll_pct, p.value_cents, p.currency, p.quantity, p.step, p.cart_token, p.checkout_token,
         CASE WHEN p.utm IS NULL AND p.click_ids IS NULL THEN p.detail::jsonb
              ELSE coalesce(p.detail::jsonb, '{}') || jsonb_strip_nulls(jsonb_build_object('utm', p.utm::jsonb, 'click_ids', p.click_ids::jsonb)) END
     FROM placed p
-    LEFT JOIN created c ON c.session_key = p.new_key
     ON CONFLICT (store_id, client_event_id) DO NOTHING
     RETURNING 1
 )

@@ -105,3 +105,14 @@ func nonEmpty(s string) *string {
 	}
 	return &s
 }
+
+// EnrichAt enriches events as a request from c would be, but at place:
+// for traffic the service makes itself (the seed), whose made-up addresses
+// no GeoIP database resolves.
+func EnrichAt(events []models.StagedEvent, c Client, place geoip.Place, policy IPPolicy) {
+	en := newEnricher(nil, policy)
+	for i := range events {
+		en.add(&events[i], c)
+		events[i].Country, events[i].Region, events[i].City = nonEmpty(place.Country), nonEmpty(place.Region), nonEmpty(place.City)
+	}
+}

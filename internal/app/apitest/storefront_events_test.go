@@ -1,8 +1,11 @@
 package apitest_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -417,4 +420,45 @@ func TestStorefrontEventsSwitchedOff(t *testing.T) {
 	if n := sfCount(t, e, "storefront_events", off.ID) + sfCount(t, e, "storefront_events", closed.ID); n != 0 {
 		t.Fatalf("%d events stored", n)
 	}
+}
+
+// BenchmarkStorefrontEvents posts batches of 50 events (5 visitors, 10
+// each, a visit that goes on) over HTTP, as trackers do, and reports
+// events per second.
+//
+//	go test ./internal/app/apitest/ -run '^$' -bench StorefrontEvents
+func BenchmarkStorefrontEvents(b *testing.B) {
+	e := apitest.New(b, apitest.WithStorefront(1<<30, nil, nil, ""))
+	s := e.Store("Bench Events")
+	key := e.PublishableKey(s.ID)
+	client := &http.Client{}
+	start := time.Now().Add(-6 * 24 * time.Hour)
+	batch := 0
+	b.ResetTimer()
+	for b.Loop() {
+		events := make([]map[string]any, 50)
+		for i := range events {
+			n := batch*50 + i
+			visitor := fmt.Sprint("v", (batch%200)*5+i%5)
+			events[i] = sfEvent(fmt.Sprint("b", n), "page_view", visitor, start.Add(time.Duration(batch)*time.Second+time.Duration(i)*time.Millisecond),
+				map[string]any{"path": fmt.Sprint("/products/p-", n%300), "utm": map[string]any{"source": "google", "medium": "cpc"},
+					"device": map[string]any{"screen_w": 390, "screen_h": 844, "language": "en-US", "timezone": "America/New_York"}})
+		}
+		body, _ := json.Marshal(sfBatch(events...))
+		batch++
+		req, _ := http.NewRequest(http.MethodPost, e.URL+"/storefront/v1/events", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "text/plain")
+		req.Header.Set(storefront.KeyHeader, key)
+		req.Header.Set("User-Agent", chromeUA)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	b.ReportMetric(float64(batch*50)/b.Elapsed().Seconds(), "events/s")
 }
