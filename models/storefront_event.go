@@ -114,6 +114,28 @@ func CreateStagingTable(ctx context.Context, tx bun.IDB) error {
 	return err
 }
 
+// PrepareBulkIngest sets tx up for sessionising tens of thousands of
+// events at once (the import, the seed): the statement's sorts get the
+// memory to run in it, and the foreign-key triggers are skipped when tx's
+// user is a superuser (as bench-data and pg_restore --disable-triggers
+// do), since every reference the statement writes is to a row it wrote or
+// looked up in the store a moment before; anyone else's rows are checked.
+func PrepareBulkIngest(ctx context.Context, tx bun.Tx) error {
+	if _, err := tx.ExecContext(ctx, "SET LOCAL work_mem = '128MB'"); err != nil {
+		return err
+	}
+	var superuser string
+	if err := tx.QueryRowContext(ctx, "SHOW is_superuser").Scan(&superuser); err != nil {
+		return err
+	}
+	if superuser == "on" {
+		if _, err := tx.ExecContext(ctx, "SET LOCAL session_replication_role = replica"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Ingested is what one sessionise did.
 type Ingested struct {
 	// Stored events: new ones. The others were duplicates, of an event

@@ -156,22 +156,7 @@ func copyAndIngest(ctx context.Context, db *bun.DB, storeID int64, events []mode
 		return models.Ingested{}, err
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
-	// Every reference the statement writes is to a row it wrote or
-	// looked up in the store a moment before, so the foreign-key triggers
-	// would only find what was just written: a third of an import's time.
-	// A superuser may skip them for the transaction, as bench-data and
-	// pg_restore --disable-triggers do; anyone else's rows are checked.
-	var superuser string
-	if err := tx.QueryRowContext(ctx, "SHOW is_superuser").Scan(&superuser); err != nil {
-		return models.Ingested{}, err
-	}
-	if superuser == "on" {
-		if _, err := tx.ExecContext(ctx, "SET LOCAL session_replication_role = replica"); err != nil {
-			return models.Ingested{}, err
-		}
-	}
-	// The statement sorts a chunk's events a few times over: in memory.
-	if _, err := tx.ExecContext(ctx, "SET LOCAL work_mem = '128MB'"); err != nil {
+	if err := models.PrepareBulkIngest(ctx, tx); err != nil {
 		return models.Ingested{}, err
 	}
 	if err := models.CreateStagingTable(ctx, tx); err != nil {

@@ -15,10 +15,11 @@ import (
 )
 
 // trafficDays and trafficSessions size the storefront traffic: 90 days,
-// ~55,000 visits of ~36,000 visitors (returning ones come back).
+// ~52,000 visits of ~36,000 visitors (returning ones come back; the few
+// visits of one visitor within 30 minutes are one session).
 const (
 	trafficDays     = 90
-	trafficSessions = 55_000
+	trafficSessions = 52_000
 	trafficVisitors = 36_000
 	trafficChunk    = 20_000 // events a statement sessionises
 )
@@ -72,6 +73,9 @@ func storefrontTraffic(ctx context.Context, tx bun.Tx, storeID int64, now time.T
 	}
 	if len(products) == 0 {
 		return nil
+	}
+	if err := models.PrepareBulkIngest(ctx, tx); err != nil {
+		return err
 	}
 	rng := rand.New(rand.NewPCG(uint64(storeID), 16))
 	pick := func(weights func(int) float64, n int) int {
