@@ -60,9 +60,14 @@ var trafficPlaces = []struct {
 // storefrontTraffic seeds 90 days of browsing: visits from several
 // countries, devices and sources, bots among them, whose campaigns are
 // the seeded orders' (ordChannels), through the sessionising statement the
-// storefront surface uses (storefront.Ingest). Event ids are the same on
-// every run, so a second seed stores nothing new.
+// storefront surface uses (storefront.Ingest). A store with sessions
+// already is left alone; event ids are the same on every run besides, so
+// a second run would store nothing new.
 func storefrontTraffic(ctx context.Context, tx bun.Tx, storeID int64, now time.Time) error {
+	var filled bool
+	if err := tx.NewRaw("SELECT EXISTS (SELECT 1 FROM storefront_sessions WHERE store_id = ?)", storeID).Scan(ctx, &filled); err != nil || filled {
+		return err
+	}
 	var products []struct {
 		ID     int64  `bun:"id"`
 		Handle string `bun:"handle"`
