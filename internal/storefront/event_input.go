@@ -108,7 +108,7 @@ func decodeStrict(raw []byte, v any, at, whole string) error {
 		return nil
 	}
 	var typ *json.UnmarshalTypeError
-	if errors.As(err, &typ) {
+	if errors.As(err, &typ) && join(at, typ.Field) != "" {
 		field := join(at, typ.Field)
 		return apperr.InvalidField(field, "must be %s", kindOf(typ.Type.String()))
 	}
