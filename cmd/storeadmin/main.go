@@ -10,6 +10,7 @@
 //	storeadmin keys revoke --store H --id N
 //	storeadmin seed --store H
 //	storeadmin bench-data --store H --products N --customers N --orders N
+//	storeadmin events import --store H FILE.jsonl
 //
 // Every flag has an environment twin, named in its help text.
 package main
@@ -40,6 +41,7 @@ Usage:
   storeadmin seed --store H                           fill a store with realistic demo data
   storeadmin bench-data --store H --products N --customers N --orders N
                                                       add many rows to a store through COPY, for benchmarks
+  storeadmin events import --store H FILE.jsonl       store a file of storefront events (one JSON object a line), e.g. an analytics export
 
 Without DATABASE_URL an embedded PostgreSQL runs in --data-dir.
 Run "storeadmin <command> --help" for a command's flags.
@@ -72,7 +74,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	}
 	cmd, rest := args[0], args[1:]
 	sub := ""
-	if len(rest) > 0 && (cmd == "stores" || cmd == "keys") {
+	if len(rest) > 0 && (cmd == "stores" || cmd == "keys" || cmd == "events") {
 		sub, rest = rest[0], rest[1:]
 	}
 	switch cmd + " " + sub {
@@ -92,6 +94,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return seedCmd(ctx, rest, stdout, log)
 	case "bench-data ":
 		return benchDataCmd(ctx, rest, stdout, log)
+	case "events import":
+		return eventsImport(ctx, rest, stdout, log)
 	case "help ", "-h ", "--help ":
 		fmt.Fprint(stdout, usage)
 		return nil

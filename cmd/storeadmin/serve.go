@@ -21,11 +21,13 @@ import (
 	"storeadmin/internal/audit"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/geoip"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/billing"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
+	"storeadmin/internal/storefront"
 	"storeadmin/models"
 )
 
@@ -49,6 +51,12 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	pf.register(fs)
 	var df domainFlags
 	df.register(fs)
+	var sf storefrontFlags
+	sf.register(fs)
+	shopRateLimit := fs.Int("storefront-rate-limit", envInt("STOREADMIN_STOREFRONT_RATE_LIMIT", server.DefaultStorefrontRateLimit),
+		"storefront surface requests per shopper address per minute (env STOREADMIN_STOREFRONT_RATE_LIMIT)")
+	shopOrigins := fs.String("storefront-origins", os.Getenv("STOREADMIN_STOREFRONT_ORIGINS"),
+		"origins that may call the storefront surface for every store besides its active domains, comma-separated, e.g. http://localhost:3000 (env STOREADMIN_STOREFRONT_ORIGINS)")
 	addr := fs.String("addr", envOr("STOREADMIN_ADDR", "127.0.0.1:8080"), "listen address (env STOREADMIN_ADDR)")
 	demo := fs.Bool("demo", os.Getenv("STOREADMIN_DEMO") == "1", "create and seed a demo store and print an admin key (env STOREADMIN_DEMO=1)")
 	rateLimit := fs.Int("rate-limit", envInt("STOREADMIN_RATE_LIMIT", server.DefaultRateLimit), "requests per key per minute (env STOREADMIN_RATE_LIMIT)")
@@ -89,6 +97,16 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	if err != nil {
 		return err
 	}
+
+	ipPolicy, err := storefront.ParseIPPolicy(sf.ipPolicy)
+	if err != nil {
+		return fmt.Errorf("--storefront-ip: %w", err)
+	}
+	geo, err := geoip.Open(sf.geoIPDB)
+	if err != nil {
+		return err
+	}
+	defer geo.Close()
 
 	pay, err := pf.gateway(log)
 	if err != nil {
@@ -143,6 +161,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		GraphQLTimeout:       *graphqlTimeout,
 		Metrics:              counts,
 		MetricsElsewhere:     *metricsAddr != "",
+		StorefrontRateLimit:  *shopRateLimit,
+		StorefrontOrigins:    splitList(*shopOrigins),
+		StorefrontIP:         ipPolicy,
+		GeoIP:                geo,
 	}
 	srv, err := server.New(bdb, cfg, log, time.Now)
 	if err != nil {
@@ -160,7 +182,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db),
 		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil,
 		"platform_domain", custom.Config().PlatformDomain, "domain_cname_target", custom.Config().TargetHost, "dns_resolver", custom.Resolver(),
-		"billing", bill.Configured(), "billing_api_url", *billingURL)
+		"billing", bill.Configured(), "billing_api_url", *billingURL,
+		"storefront_rate_limit", *shopRateLimit, "storefront_origins", cfg.StorefrontOrigins, "storefront_ip", ipPolicy, "geoip_db", sf.geoIPDB)
 
 	if *demo {
 		key, revoked, err := prepareDemo(ctx, bdb, files, log)

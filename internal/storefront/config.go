@@ -5,6 +5,7 @@ import (
 
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/failure"
+	"storeadmin/internal/base/jsonbody"
 	"storeadmin/models"
 )
 
@@ -21,6 +22,8 @@ func (s *service) config(w http.ResponseWriter, r *http.Request) {
 		"store": map[string]any{"handle": st.Handle, "name": st.Name, "currency": st.Currency},
 		"limits": map[string]any{
 			"session_idle_minutes": SessionIdleMinutes,
+			"max_batch":            MaxBatch,
+			"max_body_bytes":       jsonbody.MaxBytes,
 		},
 	})
 }

@@ -7,6 +7,7 @@ import "github.com/go-chi/chi/v5"
 // "Storefront surface" table.
 func (s *service) routes(r chi.Router) {
 	r.Get("/config", s.config)
+	r.Post("/events", s.events)
 }
 
 // The surface's limits, which GET /config tells a tracker.

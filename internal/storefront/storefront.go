@@ -21,6 +21,7 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
+	"storeadmin/internal/base/geoip"
 )
 
 // KeyHeader carries the publishable key. A browser's navigator.sendBeacon
@@ -34,6 +35,19 @@ type Config struct {
 	Now   func() time.Time
 	Log   *slog.Logger
 	Authn *auth.Authenticator
+	// ClientIP is the shopper's address: the connection's, or a trusted
+	// proxy's header's (audit.Config.ClientIP, the one rule of the service).
+	ClientIP func(*http.Request) string
+	// GeoIP resolves addresses to places; nil resolves nothing.
+	GeoIP *geoip.DB
+	// IPPolicy is how much of the address sessions keep.
+	IPPolicy IPPolicy
+	// Origins (scheme://host[:port]) may call the surface for every store,
+	// besides each store's active domains (--storefront-origins).
+	Origins []string
+	// Limit is the per-address rate limit (a ratelimit.Limiter keyed by
+	// ClientIP); nil: none.
+	Limit func(http.Handler) http.Handler
 }
 
 // service is the surface's state, shared by its handlers.
@@ -45,8 +59,16 @@ type service struct {
 // /storefront/v1.
 func Handler(cfg Config) http.Handler {
 	s := &service{Config: cfg}
+	if s.Limit == nil {
+		s.Limit = func(next http.Handler) http.Handler { return next }
+	}
+	if s.IPPolicy == "" {
+		s.IPPolicy = IPTruncated
+	}
 	r := chi.NewRouter()
-	r.Use(failure.Mark(failure.REST), s.requireKey)
+	// The preflight comes first: it carries no key. The limiter counts
+	// every other request, refused ones too, before the key is looked up.
+	r.Use(failure.Mark(failure.REST), preflight, s.Limit, s.requireKey, s.admit)
 	s.routes(r)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s on the storefront surface", r.URL.Path))

@@ -30,6 +30,7 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/database"
+	"storeadmin/internal/base/geoip"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
 	"storeadmin/internal/billing"
@@ -37,6 +38,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
+	"storeadmin/internal/storefront"
 	"storeadmin/internal/testkit/testdb"
 	"storeadmin/models"
 	"storeadmin/rest"
@@ -106,6 +108,19 @@ func WithGraphQLTimeout(d time.Duration) Option { return func(s *setup) { s.Grap
 
 // WithCountryHeader names the trusted country header.
 func WithCountryHeader(h string) Option { return func(s *setup) { s.Audit.CountryHeader = h } }
+
+// WithClientIPHeader trusts h (X-Forwarded-For, say) for the client's
+// address, as --client-ip-header does: tests name shoppers' addresses with it.
+func WithClientIPHeader(h string) Option { return func(s *setup) { s.Audit.ClientIPHeader = h } }
+
+// WithStorefront sets the storefront surface's rate limit per shopper
+// address (0: the default), its configured origins, its GeoIP database and
+// its IP policy.
+func WithStorefront(rateLimit int, origins []string, geo *geoip.DB, ip storefront.IPPolicy) Option {
+	return func(s *setup) {
+		s.StorefrontRateLimit, s.StorefrontOrigins, s.GeoIP, s.StorefrontIP = rateLimit, origins, geo, ip
+	}
+}
 
 // WithDNSResolver sends the custom domains' DNS look-ups to addr, a
 // testdns server, each check bounded by timeout (0: domains.DefaultTimeout).

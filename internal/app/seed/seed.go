@@ -52,6 +52,8 @@ var mediaAreas = []mediaArea{
 	// To the catalogue's products and collections.
 	{"redirects", withoutMedia(redirects)},
 	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
+	// Browses the catalogue; its campaigns are the orders' attribution's.
+	{"storefront traffic", withoutMedia(storefrontTraffic)},
 	// Targets the catalogue; the codes the orders used count as redeemed.
 	{"discounts", withoutMedia(discounts)},
 	// Last: priced against the discounts, shipping rates and tax rates, and

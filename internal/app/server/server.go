@@ -32,6 +32,7 @@ import (
 	"storeadmin/internal/base/accesslog"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
+	"storeadmin/internal/base/geoip"
 	"storeadmin/internal/base/jsonbody"
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/base/requestid"
@@ -52,6 +53,12 @@ import (
 
 // DefaultRateLimit is the requests per key per minute when none is set.
 const DefaultRateLimit = 600
+
+// DefaultStorefrontRateLimit is the storefront surface's requests per
+// shopper address per minute when none is set: a tracker sends a batch
+// every few seconds at most, and a shop's visitors behind one office or
+// carrier NAT share an address.
+const DefaultStorefrontRateLimit = 300
 
 // Config is what the service can be told.
 type Config struct {
@@ -90,6 +97,16 @@ type Config struct {
 	// rate limiter must count into the same one); New adds the database
 	// pool and the webhook queue's depth to it. Nil: nothing is counted.
 	Metrics *metrics.Metrics
+	// StorefrontRateLimit is the storefront surface's requests per shopper
+	// address per minute; 0 is DefaultStorefrontRateLimit.
+	StorefrontRateLimit int
+	// StorefrontOrigins may call the storefront surface for every store,
+	// besides each store's active domains (--storefront-origins).
+	StorefrontOrigins []string
+	// GeoIP resolves shoppers' addresses to places; nil resolves nothing.
+	GeoIP *geoip.DB
+	// StorefrontIP is how much of a shopper's address sessions keep.
+	StorefrontIP storefront.IPPolicy
 	// MetricsElsewhere leaves GET /metrics off this handler: the caller
 	// serves Metrics.Handler() on an address of its own (--metrics-addr).
 	MetricsElsewhere bool
@@ -97,15 +114,19 @@ type Config struct {
 
 // Server is the assembled service.
 type Server struct {
-	handler http.Handler
-	limiter *ratelimit.Limiter
-	authn   *auth.Authenticator
+	handler     http.Handler
+	limiter     *ratelimit.Limiter
+	shopLimiter *ratelimit.Limiter
+	authn       *auth.Authenticator
 }
 
 // New wires the service on db. now is the clock of every resolver.
 func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if cfg.RateLimit <= 0 {
 		cfg.RateLimit = DefaultRateLimit
+	}
+	if cfg.StorefrontRateLimit <= 0 {
+		cfg.StorefrontRateLimit = DefaultStorefrontRateLimit
 	}
 	if cfg.Domains == nil {
 		return nil, errors.New("server: no custom domain service (Config.Domains)")
@@ -141,10 +162,20 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	if err != nil {
 		return nil, err
 	}
+	// The storefront's budget is per shopper address, not per key: one
+	// publishable key serves every visitor of a store.
+	shopLimiter, err := ratelimit.New(ratelimit.Config{Limit: cfg.StorefrontRateLimit, RedisURL: cfg.RedisURL,
+		Key: func(r *http.Request) string { return "storefront:" + cfg.Audit.ClientIP(r) }, Log: log, Metrics: cfg.Metrics})
+	if err != nil {
+		limiter.Close()
+		return nil, err
+	}
 	authn := auth.NewAuthenticator(db, now, log)
 
 	r := chi.NewRouter()
-	r.Use(requestid.Middleware, accesslog.Middleware(log, cfg.Metrics), recoverer(log), corsPolicy())
+	// Each surface has its own CORS policy: the storefront's (its Handler)
+	// lets in only its stores' domains, so the admin one skips it.
+	r.Use(requestid.Middleware, accesslog.Middleware(log, cfg.Metrics), recoverer(log), except(storefrontPrefix, corsPolicy()))
 	r.Get("/healthz", alive)
 	r.Get("/readyz", ready(db))
 	if cfg.Metrics != nil {
@@ -202,11 +233,13 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		adapter.Mount(r)
 	})
 	// Shoppers' browsers: publishable keys, ingestion only.
-	r.Mount("/storefront/v1", storefront.Handler(storefront.Config{DB: db, Now: now, Log: log, Authn: authn}))
+	r.Mount(storefrontPrefix, storefront.Handler(storefront.Config{DB: db, Now: now, Log: log, Authn: authn,
+		ClientIP: cfg.Audit.ClientIP, GeoIP: cfg.GeoIP, IPPolicy: cfg.StorefrontIP, Origins: cfg.StorefrontOrigins,
+		Limit: shopLimiter.Handler}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})
-	return &Server{handler: r, limiter: limiter, authn: authn}, nil
+	return &Server{handler: r, limiter: limiter, shopLimiter: shopLimiter, authn: authn}, nil
 }
 
 // ServeHTTP serves the whole service.
@@ -216,7 +249,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // listener's connection and the rate limiter's Redis connections.
 func (s *Server) Close() error {
 	s.authn.Close()
-	return s.limiter.Close()
+	return errors.Join(s.limiter.Close(), s.shopLimiter.Close())
+}
+
+// storefrontPrefix is where the storefront surface is mounted.
+const storefrontPrefix = "/storefront/v1"
+
+// except applies mw to every request but those under prefix.
+func except(prefix string, mw func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		wrapped := mw(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == prefix || strings.HasPrefix(r.URL.Path, prefix+"/") {
+				next.ServeHTTP(w, r)
+				return
+			}
+			wrapped.ServeHTTP(w, r)
+		})
+	}
 }
 
 // asService is the context of a read the service makes for itself in
