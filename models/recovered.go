@@ -14,6 +14,10 @@ import (
 // as a recovery sequence reminds.
 const RecoveryWindow = 14 * 24 * time.Hour
 
+// recoveryColumns are the columns of carts and checkouts that abandonment
+// and recovery write, never a storefront change.
+var recoveryColumns = []string{"abandoned_at", "recovered_at", "recovered_order_id", "recovery_emails"}
+
 // Recovered is an abandoned cart or checkout that an order recovered.
 type Recovered struct {
 	Resource    string    `bun:"resource"` // "cart" or "checkout"
@@ -36,15 +40,15 @@ func MarkRecovered(ctx context.Context, tx bun.IDB, o *Order, now time.Time) ([]
 	err := tx.NewRaw(`WITH own AS (SELECT id, cart_id FROM checkouts WHERE store_id = ? AND id = ?),
 		co AS (UPDATE checkouts SET recovered_at = ?, recovered_order_id = ?
 			WHERE store_id = ? AND abandoned_at IS NOT NULL AND recovered_at IS NULL
-			AND (id IN (SELECT id FROM own) OR (? <> '' AND lower(email) = lower(?) AND abandoned_at >= ? AND order_id IS NULL))
+			AND (id IN (SELECT id FROM own) OR (email <> '' AND lower(email) = lower(?) AND abandoned_at >= ? AND order_id IS NULL))
 			RETURNING 'checkout' AS resource, id, token, email, abandoned_at, recovered_at),
 		ca AS (UPDATE carts SET recovered_at = ?, recovered_order_id = ?
 			WHERE store_id = ? AND abandoned_at IS NOT NULL AND recovered_at IS NULL
-			AND (id IN (SELECT cart_id FROM own) OR (? <> '' AND lower(email) = lower(?) AND abandoned_at >= ?))
+			AND (id IN (SELECT cart_id FROM own) OR (email <> '' AND lower(email) = lower(?) AND abandoned_at >= ?))
 			RETURNING 'cart' AS resource, id, token, email, abandoned_at, recovered_at)
 		SELECT * FROM co UNION ALL SELECT * FROM ca ORDER BY resource DESC, id`,
 		o.StoreID, o.CheckoutID,
-		now, o.ID, o.StoreID, o.Email, o.Email, since,
-		now, o.ID, o.StoreID, o.Email, o.Email, since).Scan(ctx, &out)
+		now, o.ID, o.StoreID, o.Email, since,
+		now, o.ID, o.StoreID, o.Email, since).Scan(ctx, &out)
 	return out, err
 }

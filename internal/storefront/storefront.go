@@ -21,6 +21,7 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
+	"storeadmin/internal/placement"
 )
 
 // KeyHeader carries the publishable key. A browser's navigator.sendBeacon
@@ -34,6 +35,9 @@ type Config struct {
 	Now   func() time.Time
 	Log   *slog.Logger
 	Authn *auth.Authenticator
+	// Announce places a completed checkout's order and emits its events,
+	// as mark-as-paid does.
+	Announce placement.Announcer
 }
 
 // service is the surface's state, shared by its handlers.
