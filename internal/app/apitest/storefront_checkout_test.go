@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,7 +180,7 @@ func TestStorefrontCheckoutLifecycle(t *testing.T) {
 	ctx := context.Background()
 	var link struct {
 		CheckoutID, SessionID, CheckoutOrder, Transaction, Used, Stock int64
-		Tracking                                                         map[string]any
+		Tracking                                                       map[string]any
 	}
 	if err := e.DB.NewRaw(`SELECT o.checkout_id, o.session_id, c.order_id AS checkout_order,
 		(SELECT transaction_id FROM checkout_payment_attempts WHERE checkout_id = c.id AND status = 'success' ORDER BY id DESC LIMIT 1) AS transaction,
@@ -429,4 +431,50 @@ func TestOrderPlacementMarksRecovered(t *testing.T) {
 	complete(scCheckout(t, e, ds, pub, 1, "ana@example.com"))
 	settledDeliveries(t, e, ds.admin, wholeNumber(t, sub["id"]), 2)
 	expectNoMoreDeliveries(t, rcv)
+}
+
+// TestStorefrontForms: storefront forms become submissions of the Form
+// submissions area (read through GET /store/form-submissions); the
+// honeypot's robots are answered as if received and stored nowhere; bad
+// input is a 400.
+func TestStorefrontForms(t *testing.T) {
+	e := apitest.New(t)
+	ds := scStore(t, e, "Shop")
+	pub := e.PublishableKey(ds.store.ID)
+	e.Storefront(http.MethodPost, "/forms/contact", pub, map[string]any{"name": "Ana", "email": "ana@example.com", "message": "Do you ship to Lyon?"},
+		map[string]string{"Referer": "https://shop.example/pages/contact"}).Expect(t, http.StatusCreated)
+	e.Storefront(http.MethodPost, "/forms/newsletter", pub, map[string]any{"email": "bob@example.com"}, nil).Expect(t, http.StatusCreated)
+	e.Storefront(http.MethodPost, "/forms/wholesale", pub, map[string]any{"name": "Carol", "message": "100 tees"}, nil).Expect(t, http.StatusCreated)
+	if r := e.Storefront(http.MethodPost, "/forms/newsletter", pub, map[string]any{"email": "robot@example.com", "website": "http://spam.example"}, nil).Expect(t, http.StatusCreated); r.Body["received"] != true {
+		t.Fatalf("honeypot: %s", r.Raw)
+	}
+	for name, c := range map[string]struct {
+		path string
+		body map[string]any
+	}{
+		"newsletter without email": {"/forms/newsletter", map[string]any{"name": "Ana"}},
+		"contact without message":  {"/forms/contact", map[string]any{"email": "ana@example.com"}},
+		"not an email":             {"/forms/contact", map[string]any{"email": "ana", "message": "hi"}},
+		"bad type":                 {"/forms/Not%20A%20Type", map[string]any{"email": "ana@example.com"}},
+		"empty":                    {"/forms/custom", map[string]any{}},
+		"unknown field":            {"/forms/contact", map[string]any{"email": "ana@example.com", "message": "hi", "phone": "1"}},
+		"too long":                 {"/forms/contact", map[string]any{"email": "ana@example.com", "message": strings.Repeat("x", 10_001)}},
+	} {
+		if r := e.Storefront(http.MethodPost, c.path, pub, c.body, nil).Expect(t, http.StatusBadRequest); r.Message() == "" {
+			t.Errorf("%s: no message: %s", name, r.Raw)
+		}
+	}
+	e.Storefront(http.MethodPost, "/forms/contact", "", map[string]any{"email": "ana@example.com", "message": "hi"}, nil).Expect(t, http.StatusUnauthorized)
+
+	rows := e.Do(http.MethodGet, "/store/form-submissions", ds.admin, nil).Expect(t, http.StatusOK)
+	var got []string
+	for _, v := range rows.List("submissions") {
+		f := v.(map[string]any)
+		got = append(got, f["type"].(string)+" "+f["email"].(string)+" "+f["source_url"].(string))
+	}
+	slices.Sort(got)
+	want := []string{"contact ana@example.com https://shop.example/pages/contact", "newsletter bob@example.com ", "wholesale  "}
+	if !slices.Equal(got, want) {
+		t.Fatalf("submissions %q, want %q", got, want)
+	}
 }
