@@ -511,7 +511,7 @@ func (s *service) completeCheckout(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		p := models.CheckoutPlacement(c, lines, paid, source)
-		p.Actor, p.Now = "storefront", now
+		p.Actor, p.Now = "checkout", now
 		o, err := s.Announce.Place(ctx, tx, p)
 		if err != nil {
 			return err
