@@ -248,6 +248,20 @@ func CheckoutByToken(ctx context.Context, db bun.IDB, storeID int64, token strin
 	return c, nil
 }
 
+// OpenCheckoutOfCart is the cart's latest checkout that is open and not
+// expired, its row locked for the caller's transaction; nil when it has
+// none. Checking out a cart again takes up that checkout rather than
+// starting a second one.
+func OpenCheckoutOfCart(ctx context.Context, tx bun.IDB, storeID, cartID int64, now time.Time) (*Checkout, error) {
+	c := new(Checkout)
+	err := tx.NewSelect().Model(c).Where("store_id = ? AND cart_id = ? AND state = ? AND expires_at > ?", storeID, cartID, CheckoutOpen, now).
+		OrderExpr("id DESC").Limit(1).For("UPDATE").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return c, err
+}
+
 // CheckoutLines lists the checkout's lines in order.
 func CheckoutLines(ctx context.Context, db bun.IDB, storeID, checkoutID int64) ([]CheckoutLine, error) {
 	lines := []CheckoutLine{}

@@ -58,8 +58,15 @@ func (a Announcer) Place(ctx context.Context, tx bun.Tx, p models.OrderPlacement
 	if err := a.Order(ctx, tx, "order.paid", o.StoreID, o.ID); err != nil {
 		return nil, err
 	}
+	if len(recovered) == 0 || a.Events == nil {
+		return o, nil
+	}
+	view, err := a.OrderView(ctx, tx, o.StoreID, o.ID)
+	if err != nil {
+		return nil, fmt.Errorf("render checkout.recovered payload: %w", err)
+	}
 	for _, r := range recovered {
-		if err := a.recovered(ctx, tx, o, r); err != nil {
+		if err := a.recovered(ctx, tx, o, view, r); err != nil {
 			return nil, err
 		}
 	}
@@ -83,15 +90,9 @@ type recoveredRecord struct {
 	RecoveredAt string `json:"recovered_at"`
 }
 
-// recovered emits checkout.recovered for r.
-func (a Announcer) recovered(ctx context.Context, tx bun.Tx, o *models.Order, r models.Recovered) error {
-	if a.Events == nil {
-		return nil
-	}
-	order, err := a.OrderView(ctx, tx, o.StoreID, o.ID)
-	if err != nil {
-		return fmt.Errorf("render checkout.recovered payload: %w", err)
-	}
+// recovered emits checkout.recovered for r, recovered by order o whose
+// REST view is order.
+func (a Announcer) recovered(ctx context.Context, tx bun.Tx, o *models.Order, order json.RawMessage, r models.Recovered) error {
 	var view struct {
 		Order json.RawMessage `json:"order"`
 	}

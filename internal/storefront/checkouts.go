@@ -230,7 +230,9 @@ func tracking(kept map[string]any, sent map[string]string, r *http.Request) map[
 }
 
 // createCheckout is POST /checkouts: a checkout from the cart of
-// cart_token (its lines, contact and visit) or from lines, 201.
+// cart_token (its lines, contact and visit) or from lines, 201. A cart
+// that has an open checkout takes that one up again, with the cart's
+// lines as they are now, 200.
 func (s *service) createCheckout(w http.ResponseWriter, r *http.Request) {
 	var in checkoutBody
 	if err := readBody(r, &in); err != nil {
@@ -238,6 +240,7 @@ func (s *service) createCheckout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.Now().UTC()
+	status := http.StatusCreated
 	var view map[string]any
 	err := s.DB.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
 		st, err := models.GetStore(ctx, tx, storeOf(r))
@@ -255,16 +258,26 @@ func (s *service) createCheckout(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return err
 			}
-			cls, err := models.CartLines(ctx, tx, st.ID, cart.ID)
-			if err != nil {
+			if open, err := models.OpenCheckoutOfCart(ctx, tx, st.ID, cart.ID, now); err != nil {
 				return err
+			} else if open != nil {
+				c, status = open, http.StatusOK
+			} else {
+				c.CartID, c.VisitorID, c.SessionID, c.ShopperContact = &cart.ID, cart.VisitorID, cart.SessionID, cart.ShopperContact
 			}
-			basket := make([]models.BasketLine, len(cls))
-			for i, l := range cls {
-				basket[i] = l.BasketLine
+			if in.Lines == nil {
+				cls, err := models.CartLines(ctx, tx, st.ID, cart.ID)
+				if err != nil {
+					return err
+				}
+				asks := make([]models.LineAsk, 0, len(cls))
+				for _, l := range cls {
+					if l.VariantID != nil { // a deleted variant's line is not for sale
+						asks = append(asks, models.LineAsk{VariantID: *l.VariantID, Quantity: l.Quantity, Properties: l.Properties})
+					}
+				}
+				in.Lines = &asks
 			}
-			lines = checkoutLines(basket)
-			c.CartID, c.VisitorID, c.SessionID, c.ShopperContact = &cart.ID, cart.VisitorID, cart.SessionID, cart.ShopperContact
 		case in.Lines == nil:
 			return apperr.Invalidf("a checkout starts from a cart (cart_token) or from lines")
 		}
@@ -282,7 +295,7 @@ func (s *service) createCheckout(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, err)
 		return
 	}
-	answer(w, r, http.StatusCreated, map[string]any{"checkout": view})
+	answer(w, r, status, map[string]any{"checkout": view})
 }
 
 // getCheckout is GET /checkouts/{token}.

@@ -124,6 +124,10 @@ func TestStorefrontCheckoutLifecycle(t *testing.T) {
 		t.Fatalf("checkout from the cart: %v", co)
 	}
 	path := "/checkouts/" + ct
+	// Checking out the cart again takes up the same checkout.
+	if again := e.Storefront(http.MethodPost, "/checkouts", pub, map[string]any{"cart_token": token}, nil).Expect(t, http.StatusOK).Obj("checkout"); again["token"] != ct {
+		t.Fatalf("the cart's second checkout %v, want %s", again["token"], ct)
+	}
 	e.Storefront(http.MethodPost, path+"/complete", pub, nil, nil).Expect(t, http.StatusConflict) // no address yet
 	co = e.Storefront(http.MethodPut, path, pub, map[string]any{
 		"shipping_address": map[string]any{"first_name": "Ana", "address1": "1 rue de Rivoli", "city": "Paris", "country_code": "FR"},
