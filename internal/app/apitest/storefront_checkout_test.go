@@ -341,6 +341,7 @@ func TestStorefrontCheckoutStatements(t *testing.T) {
 		scPay(t, e, pub, c, models.AttemptSuccess, int64(c["total_cents"].(float64))).Expect(t, http.StatusCreated)
 		completes = append(completes, count(func() { e.Storefront(http.MethodPost, path+"/complete", pub, nil, nil).Expect(t, http.StatusCreated) }))
 	}
+	t.Logf("statements for 1 and 20 lines: reads %v, completions %v", reads, completes)
 	if reads[0] != reads[1] || completes[0] != completes[1] {
 		t.Fatalf("statements for 1 and 20 lines: reads %v, completions %v", reads, completes)
 	}
