@@ -233,6 +233,8 @@ type CatalogueVariant struct {
 	ID               int64  `bun:"id"`
 	ProductID        int64  `bun:"product_id"`
 	ProductTitle     string `bun:"product_title"`
+	ProductHandle    string `bun:"product_handle"`
+	ProductStatus    string `bun:"product_status"`
 	Title            string `bun:"title"`
 	SKU              string `bun:"sku"`
 	PriceCents       int64  `bun:"price_cents"`
@@ -244,12 +246,21 @@ type CatalogueVariant struct {
 	Inventory        int64  `bun:"inventory_quantity"`
 }
 
+// label names the variant for a shopper: its product's title, and the
+// variant's when it has one.
+func (v CatalogueVariant) label() string {
+	if v.Title == "" || v.Title == "Default Title" {
+		return v.ProductTitle
+	}
+	return v.ProductTitle + " (" + v.Title + ")"
+}
+
 // CatalogueVariants reads variants of the store by id with their product's
 // title.
 func CatalogueVariants(ctx context.Context, db bun.IDB, storeID int64, ids []int64) (map[int64]CatalogueVariant, error) {
 	var rows []CatalogueVariant
 	err := db.NewSelect().TableExpr("product_variants AS v").Join("JOIN products AS p ON p.id = v.product_id").
-		ColumnExpr("v.id, v.product_id, p.title AS product_title, v.title, v.sku, v.price_cents, v.weight_grams").
+		ColumnExpr("v.id, v.product_id, p.title AS product_title, p.handle AS product_handle, p.status AS product_status, v.title, v.sku, v.price_cents, v.weight_grams").
 		ColumnExpr("v.taxable, v.requires_shipping, v.track_inventory, v.inventory_policy, v.inventory_quantity").
 		Where("v.store_id = ? AND v.id IN (?)", storeID, bun.List(ids)).Scan(ctx, &rows)
 	out := make(map[int64]CatalogueVariant, len(rows))

@@ -11,7 +11,6 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
-	"storeadmin/internal/base/geo"
 	"storeadmin/models"
 )
 
@@ -22,7 +21,6 @@ import (
 const (
 	maxDraftLines   = 250
 	maxLineQuantity = 100_000
-	maxAddressBytes = 4 << 10
 )
 
 // draftChange changes a locked draft and its lines (which it may replace).
@@ -139,43 +137,16 @@ func applyContact(d *models.DraftOrder, in graph.DraftContactInput) error {
 		}
 	}
 	if in.ShippingAddress != nil {
-		if d.ShippingAddress, err = checkAddress("shipping_address", in.ShippingAddress); err != nil {
+		if d.ShippingAddress, err = models.CheckAddress("shipping_address", in.ShippingAddress); err != nil {
 			return err
 		}
 	}
 	if in.BillingAddress != nil {
-		if d.BillingAddress, err = checkAddress("billing_address", in.BillingAddress); err != nil {
+		if d.BillingAddress, err = models.CheckAddress("billing_address", in.BillingAddress); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// checkAddress accepts an address object of text fields; country_code,
-// when present, is an ISO 3166-1 alpha-2 code. An empty object clears the
-// address.
-func checkAddress(field string, v any) (any, error) {
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, apperr.Invalidf("%s must be an object such as {\"address1\": \"...\", \"city\": \"...\", \"country_code\": \"FR\"}", field)
-	}
-	if len(obj) == 0 {
-		return nil, nil
-	}
-	for k, val := range obj {
-		if _, ok := val.(string); !ok && val != nil {
-			return nil, apperr.Invalidf("%s.%s must be text", field, k)
-		}
-	}
-	for _, k := range []string{"country_code", "province_code"} {
-		if s, ok := obj[k].(string); ok {
-			obj[k] = strings.ToUpper(strings.TrimSpace(s))
-		}
-	}
-	if c, ok := obj["country_code"].(string); ok && c != "" && !geo.IsCountry(c) {
-		return nil, apperr.Invalidf("%s.country_code must be a two-letter country code such as FR, not %q", field, c)
-	}
-	return obj, jsonSize(field, obj, maxAddressBytes)
 }
 
 // draftLines checks line inputs and fills variant lines from the catalogue.
@@ -268,21 +239,9 @@ func setCode(ctx context.Context, db bun.IDB, d *models.DraftOrder, code string,
 		d.DiscountCode, d.DiscountID = "", nil
 		return nil
 	}
-	disc, err := models.DiscountByCode(ctx, db, d.StoreID, code)
-	if apperr.CodeOf(err) == apperr.NotFound {
-		return apperr.Invalidf("no discount has the code %q", code)
-	}
+	disc, err := models.UsableCode(ctx, db, d.StoreID, code, now)
 	if err != nil {
 		return err
-	}
-	if disc.Class != models.DiscountCode {
-		return apperr.Invalidf("%q is an automatic discount; it applies by itself", code)
-	}
-	if !disc.ActiveAt(now) {
-		return apperr.Conflictf("discount code %s is not active now", disc.Code)
-	}
-	if disc.UsageLimit != nil && disc.UsedCount >= *disc.UsageLimit {
-		return apperr.Conflictf("discount code %s has reached its usage limit of %d", disc.Code, *disc.UsageLimit)
 	}
 	d.DiscountCode, d.DiscountID = disc.Code, &disc.ID
 	return nil

@@ -14,7 +14,8 @@ import (
 // draft is repriced as of now and placed as priced (models.PlaceOrder: the
 // code's usage is taken, a code used up meanwhile is a 409 and nothing is
 // written; tracked stock goes down; the payment is a successful sale), the
-// draft is completed, and order.paid is emitted with the new order.
+// abandoned carts and checkouts the order recovers are marked, order.paid
+// (and checkout.recovered) are emitted, and the draft is completed.
 func (r *Resolver) markPaid(ctx context.Context, id int64, in graph.DraftPaymentInput) (*graph.DraftOrderPaid, error) {
 	sid, err := storeID(ctx)
 	if err != nil {
@@ -59,15 +60,15 @@ func (r *Resolver) markPaid(ctx context.Context, id int64, in graph.DraftPayment
 		placement := models.DraftPlacement(d, lines, priced)
 		placement.Payment = models.Payment{Provider: provider, Method: method, Reference: reference}
 		placement.Actor, placement.Now = actorSource(ctx), now
-		o, err := models.PlaceOrder(ctx, tx, placement)
+		// Placed, what it recovers marked, order.paid (and
+		// checkout.recovered) emitted: the storefront's completion places
+		// the same way.
+		o, err := r.announcer().Place(ctx, tx, placement)
 		if err != nil {
 			return err
 		}
 		d.Status, d.OrderID, d.CompletedAt, d.UpdatedAt = models.DraftCompleted, &o.ID, &now, now
 		if err := models.SaveDraftOrder(ctx, tx, d); err != nil {
-			return err
-		}
-		if err := r.emit(ctx, tx, "order.paid", sid, o.ID); err != nil {
 			return err
 		}
 		out = &graph.DraftOrderPaid{OrderID: o.ID, OrderNumber: o.OrderNumber, OrderNumberDisplay: o.OrderNumberDisplay,

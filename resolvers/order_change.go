@@ -2,13 +2,12 @@ package resolvers
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
 
 	"storeadmin/internal/auth"
-	"storeadmin/internal/events"
+	"storeadmin/internal/placement"
 	"storeadmin/models"
 )
 
@@ -54,15 +53,12 @@ func (r *Resolver) changeOrder(ctx context.Context, id int64, change orderChange
 // emit records topic for the order inside tx, carrying the order as
 // GET /store/orders/{id} shows it at this point of the transaction.
 func (r *Resolver) emit(ctx context.Context, tx bun.Tx, topic string, storeID, orderID int64) error {
-	if r.Events == nil {
-		return nil
-	}
-	data, err := r.OrderView(ctx, tx, storeID, orderID)
-	if err != nil {
-		return fmt.Errorf("render %s payload: %w", topic, err)
-	}
-	_, err = r.Events.Emit(ctx, tx, events.Event{StoreID: storeID, Topic: topic, Resource: "order", ResourceID: orderID, Data: data})
-	return err
+	return r.announcer().Order(ctx, tx, topic, storeID, orderID)
+}
+
+// announcer emits the events of orders, and places orders with theirs.
+func (r *Resolver) announcer() placement.Announcer {
+	return placement.Announcer{Events: r.Events, OrderView: r.OrderView}
 }
 
 // actorSource names who made a change, for the order's timeline.

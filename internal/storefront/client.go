@@ -2,6 +2,8 @@ package storefront
 
 import (
 	"fmt"
+	"net"
+	"net/http"
 	"net/netip"
 
 	"storeadmin/internal/base/geoip"
@@ -115,4 +117,26 @@ func EnrichAt(events []models.StagedEvent, c Client, place geoip.Place, policy I
 		en.add(&events[i], c)
 		events[i].Country, events[i].Region, events[i].City = nonEmpty(place.Country), nonEmpty(place.Region), nonEmpty(place.City)
 	}
+}
+
+// clientIP is the request's client address: the connection's, or a trusted
+// proxy's header's (Config.ClientIP).
+func (s *service) clientIP(r *http.Request) string {
+	if s.ClientIP != nil {
+		return s.ClientIP(r)
+	}
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return ""
+}
+
+// keptIP is the request's client address as the IP policy keeps it; "" for
+// none.
+func (s *service) keptIP(r *http.Request) string {
+	addr, _ := netip.ParseAddr(s.clientIP(r))
+	if kept := s.IPPolicy.keep(addr.Unmap()); kept != nil {
+		return *kept
+	}
+	return ""
 }

@@ -66,11 +66,7 @@ func (s *service) postEvents(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	ip := ""
-	if s.ClientIP != nil {
-		ip = s.ClientIP(r)
-	}
-	en, client := newEnricher(s.GeoIP, s.IPPolicy), Client{UserAgent: r.UserAgent(), IP: ip}
+	en, client := newEnricher(s.GeoIP, s.IPPolicy), Client{UserAgent: r.UserAgent(), IP: s.clientIP(r)}
 	for i := range staged {
 		en.add(&staged[i], client)
 	}

@@ -8,6 +8,18 @@ import "github.com/go-chi/chi/v5"
 func (s *service) routes(r chi.Router) {
 	r.Get("/config", s.config)
 	r.Post("/events", s.events)
+
+	// Carts, checkouts, payment attempts, completion and forms.
+	r.Post("/carts", s.createCart)
+	r.Get("/carts/{token}", s.getCart)
+	r.Put("/carts/{token}", s.updateCart)
+	r.Post("/checkouts", s.createCheckout)
+	r.Get("/checkouts/{token}", s.getCheckout)
+	r.Put("/checkouts/{token}", s.updateCheckout)
+	r.Get("/checkouts/{token}/shipping-rates", s.checkoutRates)
+	r.Post("/checkouts/{token}/payment-attempts", s.createPaymentAttempt)
+	r.Post("/checkouts/{token}/complete", s.completeCheckout)
+	r.Post("/forms/{type}", s.submitForm)
 }
 
 // The surface's limits, which GET /config tells a tracker.

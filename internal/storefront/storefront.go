@@ -22,6 +22,7 @@ import (
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
 	"storeadmin/internal/base/geoip"
+	"storeadmin/internal/placement"
 )
 
 // KeyHeader carries the publishable key. A browser's navigator.sendBeacon
@@ -48,6 +49,9 @@ type Config struct {
 	// Limit is the per-address rate limit (a ratelimit.Limiter keyed by
 	// ClientIP); nil: none.
 	Limit func(http.Handler) http.Handler
+	// Announce places a completed checkout's order and emits its events,
+	// as mark-as-paid does.
+	Announce placement.Announcer
 }
 
 // service is the surface's state, shared by its handlers.

@@ -59,6 +59,9 @@ var mediaAreas = []mediaArea{
 	// Last: priced against the discounts, shipping rates and tax rates, and
 	// behind the orders placed from drafts.
 	{"draft orders", withoutMedia(draftOrders)},
+	// Carts and checkouts of recent buyers (after the orders and drafts:
+	// their completed checkouts are orders too); to the traffic's sessions.
+	{"storefront checkout", withoutMedia(storefrontCheckout)},
 	// The transaction fees its invoices bill are the orders'.
 	{"billing", withoutMedia(billing)},
 	// Pages, the blog and the menus, which link to the catalogue.

@@ -43,6 +43,7 @@ import (
 	"storeadmin/internal/loaders"
 	"storeadmin/internal/media"
 	"storeadmin/internal/payments"
+	"storeadmin/internal/placement"
 	"storeadmin/internal/ratelimit"
 	"storeadmin/internal/storefront"
 	"storeadmin/resolvers"
@@ -235,7 +236,8 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	// Shoppers' browsers: publishable keys, ingestion only.
 	r.Mount(storefrontPrefix, storefront.Handler(storefront.Config{DB: db, Now: now, Log: log, Authn: authn,
 		ClientIP: cfg.Audit.ClientIP, GeoIP: cfg.GeoIP, IPPolicy: cfg.StorefrontIP, Origins: cfg.StorefrontOrigins,
-		Limit: shopLimiter.Handler}))
+		Limit:    shopLimiter.Handler,
+		Announce: placement.Announcer{Events: res.Events, OrderView: res.OrderView}}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})

@@ -1,0 +1,472 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/pricing"
+)
+
+// Checkout states: open while the shopper fills it in, completed once it
+// placed its order; an open checkout past its expires_at reads as expired.
+const (
+	CheckoutOpen      = "open"
+	CheckoutCompleted = "completed"
+	CheckoutExpired   = "expired"
+)
+
+// Checkout steps, in the order a shopper reaches them.
+var CheckoutSteps = []string{"contact", "shipping", "payment"}
+
+// CheckoutLifetime is how long a checkout stays open after its last
+// change: a shopper coming back within two weeks finds it as they left
+// it; after that it expires and cannot be completed (the cart can start a
+// new one).
+const CheckoutLifetime = 14 * 24 * time.Hour
+
+// MaxTipCents bounds a checkout's tip.
+const MaxTipCents = 1_000_000_00
+
+// Checkout is a storefront checkout.
+type Checkout struct {
+	bun.BaseModel `bun:"table:checkouts,alias:co"`
+	ShopperContact
+
+	ID               int64          `bun:"id,pk,autoincrement"`
+	StoreID          int64          `bun:"store_id"`
+	Token            string         `bun:"token"`
+	CartID           *int64         `bun:"cart_id"`
+	VisitorID        *int64         `bun:"visitor_id"`
+	SessionID        *int64         `bun:"session_id"`
+	CustomerID       *int64         `bun:"customer_id"`
+	State            string         `bun:"state"`
+	Currency         string         `bun:"currency"`
+	ShippingAddress  any            `bun:"shipping_address,type:jsonb"`
+	BillingAddress   any            `bun:"billing_address,type:jsonb"`
+	ShippingLine     *ShippingLine  `bun:"shipping_line,type:jsonb"`
+	DiscountCode     string         `bun:"discount_code"`
+	ItemCount        int64          `bun:"item_count"`
+	SubtotalCents    int64          `bun:"subtotal_cents"`
+	DiscountCents    int64          `bun:"discount_cents"`
+	ShippingCents    int64          `bun:"shipping_cents"`
+	TaxCents         int64          `bun:"tax_cents"`
+	TipCents         int64          `bun:"tip_cents"`
+	SurchargeCents   int64          `bun:"surcharge_cents"`
+	TotalCents       int64          `bun:"total_cents"`
+	Step             string         `bun:"step"`
+	UTM              map[string]any `bun:"utm,type:jsonb"`
+	Tracking         map[string]any `bun:"tracking,type:jsonb"`
+	OrderID          *int64         `bun:"order_id"`
+	CompletedAt      *time.Time     `bun:"completed_at"`
+	ExpiresAt        time.Time      `bun:"expires_at"`
+	AbandonedAt      *time.Time     `bun:"abandoned_at"`
+	RecoveredAt      *time.Time     `bun:"recovered_at"`
+	RecoveredOrderID *int64         `bun:"recovered_order_id"`
+	RecoveryEmails   int64          `bun:"recovery_emails"`
+	CreatedAt        time.Time      `bun:"created_at"`
+	UpdatedAt        time.Time      `bun:"updated_at"`
+
+	// discountID is the code's discount when the last pricing applied it.
+	discountID *int64 `bun:"-"`
+}
+
+// ShippingLine is the shipping rate a checkout chose, as priced.
+type ShippingLine struct {
+	RateID     int64  `json:"rate_id"`
+	Title      string `json:"title"`
+	Code       string `json:"code"`
+	PriceCents int64  `json:"price_cents"`
+}
+
+// StateAt is the checkout's state as of now: an open checkout past its
+// expiry is expired.
+func (c *Checkout) StateAt(now time.Time) string {
+	if c.State == CheckoutOpen && !now.Before(c.ExpiresAt) {
+		return CheckoutExpired
+	}
+	return c.State
+}
+
+// Changeable refuses a change to a checkout that is completed or expired.
+func (c *Checkout) Changeable(now time.Time) error {
+	switch c.StateAt(now) {
+	case CheckoutCompleted:
+		return apperr.Conflictf("this checkout is completed: it placed its order already")
+	case CheckoutExpired:
+		return apperr.Conflictf("this checkout expired at %s; start a new checkout from the cart", c.ExpiresAt.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+// Region is where the checkout ships to (else bills to).
+func (c *Checkout) Region() (country, province string) {
+	return DraftRegion(&DraftOrder{ShippingAddress: c.ShippingAddress, BillingAddress: c.BillingAddress})
+}
+
+// CheckoutLine is a line of a checkout.
+type CheckoutLine struct {
+	bun.BaseModel `bun:"table:checkout_lines,alias:col"`
+	BasketLine
+	CheckoutID int64 `bun:"checkout_id" json:"-"`
+}
+
+// PaymentAttempt is what the shopper's payment provider said of one
+// attempt to pay a checkout, as the storefront reports it.
+type PaymentAttempt struct {
+	bun.BaseModel `bun:"table:checkout_payment_attempts,alias:cpa"`
+
+	ID            int64     `bun:"id,pk,autoincrement"`
+	StoreID       int64     `bun:"store_id"`
+	CheckoutID    int64     `bun:"checkout_id"`
+	Provider      string    `bun:"provider"`
+	PaymentMethod *string   `bun:"payment_method"`
+	CaptureModel  *string   `bun:"capture_model"`
+	AmountCents   int64     `bun:"amount_cents"`
+	Currency      string    `bun:"currency"`
+	Status        string    `bun:"status"`
+	ErrorCode     *string   `bun:"error_code"`
+	ErrorMessage  *string   `bun:"error_message"`
+	TransactionID *int64    `bun:"transaction_id"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+// Payment attempt statuses and capture models.
+const (
+	AttemptSuccess = "success"
+	AttemptFailure = "failure"
+	AttemptError   = "error"
+	AttemptPending = "pending"
+
+	CaptureAutomatic = "automatic"
+	CaptureManual    = "manual"
+)
+
+// AttemptStatuses and CaptureModels are the values an attempt may have.
+var (
+	AttemptStatuses = []string{AttemptSuccess, AttemptFailure, AttemptError, AttemptPending}
+	CaptureModels   = []string{CaptureAutomatic, CaptureManual}
+)
+
+// PriceCheckout reprices the checkout as of now with the pricing engine
+// (the catalogue's prices, its code, the store's automatic discounts, its
+// rate when it still matches, the tax of its region) and sets its totals:
+// the engine's, plus the tip and the surcharge (none is defined in the
+// house yet, so 0). A code that no longer applies stays but takes nothing
+// off; a rate that no longer matches is dropped.
+func PriceCheckout(ctx context.Context, db bun.IDB, c *Checkout, lines []CheckoutLine, now time.Time) (pricing.Result, error) {
+	basket := make([]BasketLine, len(lines))
+	for i := range lines {
+		basket[i] = lines[i].BasketLine
+	}
+	pl, err := RepriceBasket(ctx, db, c.StoreID, basket)
+	if err != nil {
+		return pricing.Result{}, err
+	}
+	for i := range lines {
+		lines[i].BasketLine = basket[i]
+	}
+	country, province := c.Region()
+	ask := PricingAsk{StoreID: c.StoreID, Lines: pl, Code: c.DiscountCode, Country: country, Province: province}
+	if c.ShippingLine != nil {
+		ask.RateID = c.ShippingLine.RateID
+	}
+	in, found, err := gatherPricing(ctx, db, ask, now)
+	if err != nil {
+		return pricing.Result{}, err
+	}
+	res := pricing.Price(in)
+	c.ShippingLine, c.discountID = nil, nil
+	if found.Rate != nil {
+		c.ShippingLine = &ShippingLine{RateID: found.Rate.ID, Title: found.Rate.Name,
+			Code: "rate-" + strconv.FormatInt(found.Rate.ID, 10), PriceCents: res.ShippingCents}
+	}
+	if found.DiscountID != nil {
+		for _, a := range res.Applied {
+			if a.DiscountID == *found.DiscountID { // a code that applied nothing is not used
+				c.discountID = found.DiscountID
+			}
+		}
+	}
+	c.ItemCount = 0
+	for _, l := range lines {
+		c.ItemCount += l.Quantity
+	}
+	c.SubtotalCents, c.DiscountCents, c.ShippingCents, c.TaxCents = res.SubtotalCents, res.DiscountCents, res.ShippingCents, res.TaxCents
+	c.SurchargeCents = 0
+	c.TotalCents = min(res.TotalCents+c.TipCents+c.SurchargeCents, pricing.MaxCents)
+	return res, nil
+}
+
+// CheckoutRates lists the shipping rates the checkout can choose now.
+func CheckoutRates(ctx context.Context, db bun.IDB, c *Checkout, lines []CheckoutLine) ([]ShippingRate, error) {
+	basket := make([]BasketLine, len(lines))
+	for i := range lines {
+		basket[i] = lines[i].BasketLine
+	}
+	pl, err := RepriceBasket(ctx, db, c.StoreID, basket)
+	if err != nil {
+		return nil, err
+	}
+	country, _ := c.Region()
+	return RatesFor(ctx, db, c.StoreID, country, pl)
+}
+
+// InsertCheckout stores a new checkout with a new token.
+func InsertCheckout(ctx context.Context, tx bun.IDB, c *Checkout) error {
+	c.Token = NewStorefrontToken()
+	_, err := tx.NewInsert().Model(c).Returning("id").Exec(ctx)
+	return classify(err, "the checkout")
+}
+
+// SaveCheckout writes the checkout's columns but those of abandonment and
+// recovery (recoveryColumns), which their own jobs and MarkRecovered write.
+func SaveCheckout(ctx context.Context, tx bun.IDB, c *Checkout) error {
+	_, err := tx.NewUpdate().Model(c).ExcludeColumn(recoveryColumns...).WherePK().Where("store_id = ?", c.StoreID).Exec(ctx)
+	return classify(err, "the checkout")
+}
+
+// CheckoutByToken reads the store's checkout of the token; lock takes its
+// row for the caller's transaction. Another store's token is not found.
+func CheckoutByToken(ctx context.Context, db bun.IDB, storeID int64, token string, lock bool) (*Checkout, error) {
+	c := new(Checkout)
+	q := db.NewSelect().Model(c).Where("store_id = ? AND token = ?", storeID, token)
+	if lock {
+		q = q.For("UPDATE")
+	}
+	if err := q.Scan(ctx); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, apperr.NotFoundf("no checkout has this token")
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// OpenCheckoutOfCart is the cart's latest checkout that is open and not
+// expired, its row locked for the caller's transaction; nil when it has
+// none. Checking out a cart again takes up that checkout rather than
+// starting a second one.
+func OpenCheckoutOfCart(ctx context.Context, tx bun.IDB, storeID, cartID int64, now time.Time) (*Checkout, error) {
+	c := new(Checkout)
+	err := tx.NewSelect().Model(c).Where("store_id = ? AND cart_id = ? AND state = ? AND expires_at > ?", storeID, cartID, CheckoutOpen, now).
+		OrderExpr("id DESC").Limit(1).For("UPDATE").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return c, err
+}
+
+// CheckoutLines lists the checkout's lines in order.
+func CheckoutLines(ctx context.Context, db bun.IDB, storeID, checkoutID int64) ([]CheckoutLine, error) {
+	lines := []CheckoutLine{}
+	err := db.NewSelect().Model(&lines).Where("store_id = ? AND checkout_id = ?", storeID, checkoutID).Order("position", "id").Scan(ctx)
+	return lines, err
+}
+
+// ReplaceCheckoutLines makes lines the checkout's lines.
+func ReplaceCheckoutLines(ctx context.Context, tx bun.IDB, c *Checkout, lines []CheckoutLine) error {
+	if _, err := tx.NewDelete().Model((*CheckoutLine)(nil)).Where("store_id = ? AND checkout_id = ?", c.StoreID, c.ID).Exec(ctx); err != nil {
+		return err
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	for i := range lines {
+		lines[i].StoreID, lines[i].CheckoutID, lines[i].Position = c.StoreID, c.ID, int64(i)
+	}
+	_, err := tx.NewInsert().Model(&lines).Returning("id").Exec(ctx)
+	return classify(err, "the checkout's lines")
+}
+
+// SaveCheckoutLines writes the lines' catalogue facts and prices (after a
+// reprice).
+func SaveCheckoutLines(ctx context.Context, tx bun.IDB, lines []CheckoutLine) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	_, err := tx.NewUpdate().Model(&lines).Bulk().
+		Column("variant_id", "product_id", "title", "variant_title", "handle", "sku", "price_cents").
+		WherePK().Exec(ctx)
+	return err
+}
+
+// InsertPaymentAttempt records an attempt to pay the checkout.
+func InsertPaymentAttempt(ctx context.Context, tx bun.IDB, a *PaymentAttempt) error {
+	_, err := tx.NewInsert().Model(a).Returning("id").Exec(ctx)
+	return classify(err, "the payment attempt")
+}
+
+// PaymentAttempts lists the checkout's attempts, oldest first.
+func PaymentAttempts(ctx context.Context, db bun.IDB, storeID, checkoutID int64) ([]PaymentAttempt, error) {
+	out := []PaymentAttempt{}
+	err := db.NewSelect().Model(&out).Where("store_id = ? AND checkout_id = ?", storeID, checkoutID).Order("created_at", "id").Scan(ctx)
+	return out, err
+}
+
+// CheckoutPayment is the payment a checkout is completed with: its last
+// successful attempt, which must pay its total in its currency.
+func CheckoutPayment(c *Checkout, attempts []PaymentAttempt) (*PaymentAttempt, error) {
+	for i := len(attempts) - 1; i >= 0; i-- {
+		a := &attempts[i]
+		if a.Status != AttemptSuccess {
+			continue
+		}
+		if a.AmountCents != c.TotalCents || a.Currency != c.Currency {
+			return nil, apperr.Conflictf("the last successful payment (%d %s) does not pay the checkout's total of %d %s; report a payment of the total",
+				a.AmountCents, a.Currency, c.TotalCents, c.Currency)
+		}
+		return a, nil
+	}
+	if c.TotalCents == 0 {
+		return nil, nil // nothing to pay
+	}
+	return nil, apperr.Conflictf("this checkout has no successful payment attempt; report the provider's successful payment before completing it")
+}
+
+// CheckoutPlacement is the order checkout c becomes, as priced, paid by
+// attempt (nil for a free order): its header, totals and lines, the
+// attribution of its utm (else its session's), its code's use when the
+// pricing applied it, and the link to the checkout and its session.
+func CheckoutPlacement(c *Checkout, lines []CheckoutLine, attempt *PaymentAttempt, session *SessionSource) OrderPlacement {
+	o := &Order{
+		StoreID: c.StoreID, Email: c.Email, Currency: c.Currency,
+		SubtotalCents: c.SubtotalCents, DiscountCents: c.DiscountCents, ShippingCents: c.ShippingCents,
+		TaxCents: c.TaxCents, TipCents: c.TipCents, TotalCents: c.TotalCents,
+		ShippingAddress: c.ShippingAddress, BillingAddress: c.BillingAddress,
+		Tags: []string{}, SystemTags: []string{}, Source: "web",
+		CheckoutStartedAt: &c.CreatedAt, CheckoutID: &c.ID, SessionID: c.SessionID,
+		Attribution: checkoutAttribution(c.UTM, session),
+	}
+	if c.discountID != nil {
+		o.DiscountCode = c.DiscountCode
+	}
+	if c.ShippingLine != nil {
+		o.ShippingLine = map[string]any{"title": c.ShippingLine.Title, "code": c.ShippingLine.Code, "price_cents": c.ShippingLine.PriceCents}
+	}
+	items := make([]OrderLineItem, len(lines))
+	for i, l := range lines {
+		items[i] = OrderLineItem{
+			VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, VariantTitle: l.VariantTitle, SKU: l.SKU,
+			PriceCents: l.PriceCents, Quantity: l.Quantity, RequiresShipping: l.RequiresShipping, Source: "web",
+		}
+	}
+	p := OrderPlacement{Order: o, Lines: items, DiscountID: c.discountID, AcceptsMarketing: c.MarketingConsent,
+		Created: map[string]any{"checkout_token": c.Token}, Payment: Payment{Kind: PaymentNone}}
+	if attempt != nil {
+		p.Payment = Payment{Provider: attempt.Provider}
+		if attempt.PaymentMethod != nil {
+			p.Payment.Method = *attempt.PaymentMethod
+		}
+		if attempt.CaptureModel != nil && *attempt.CaptureModel == CaptureManual {
+			p.Payment.Kind = PaymentAuthorization
+		}
+	}
+	return p
+}
+
+// SessionSource is where a session came from, as ingestion recorded its
+// landing.
+type SessionSource struct {
+	UTM      map[string]any `bun:"utm,type:jsonb"`
+	ClickIDs map[string]any `bun:"click_ids,type:jsonb"`
+	Referrer *string        `bun:"referrer"`
+}
+
+// SessionSourceOf reads the session's source; nil when there is no
+// session.
+func SessionSourceOf(ctx context.Context, db bun.IDB, storeID int64, sessionID *int64) (*SessionSource, error) {
+	if sessionID == nil {
+		return nil, nil
+	}
+	s := new(SessionSource)
+	err := db.NewSelect().Table("storefront_sessions").Column("utm", "click_ids", "referrer").
+		Where("store_id = ? AND id = ?", storeID, *sessionID).Scan(ctx, s)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return s, err
+}
+
+// UTMKeys are the keys a checkout's utm may hold: the landing URL's UTM
+// parameters, its referrer and the ad platforms' click ids.
+var UTMKeys = []string{"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id",
+	"utm_source_platform", "utm_creative_format", "utm_marketing_tactic", "referrer",
+	"gclid", "gbraid", "wbraid", "dclid", "fbclid", "ttclid", "msclkid", "li_fat_id", "twclid", "epik", "sccid"}
+
+// clickSources names the ad platform of each click id.
+var clickSources = []struct{ key, source string }{
+	{"gclid", "google_ads"}, {"gbraid", "google_ads"}, {"wbraid", "google_ads"}, {"dclid", "google_ads"},
+	{"fbclid", "meta"}, {"ttclid", "tiktok_ads"}, {"msclkid", "microsoft_ads"}, {"li_fat_id", "linkedin_ads"},
+	{"twclid", "x_ads"}, {"epik", "pinterest_ads"}, {"sccid", "snapchat_ads"},
+}
+
+// checkoutAttribution is the order's attribution: the checkout's utm when
+// it has any, else its session's landing; nil when neither says anything.
+func checkoutAttribution(utm map[string]any, s *SessionSource) *OrderAttribution {
+	fields := map[string]string{}
+	clicks := map[string]any{}
+	take := func(m map[string]any) {
+		for k, v := range m {
+			if str, ok := v.(string); ok && str != "" {
+				fields[k] = str
+			}
+		}
+	}
+	if len(utm) > 0 {
+		take(utm)
+	} else if s != nil {
+		take(s.UTM)
+		take(s.ClickIDs)
+		if s.Referrer != nil && *s.Referrer != "" {
+			fields["referrer"] = *s.Referrer
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	a := &OrderAttribution{UTMSource: fields["utm_source"], UTMMedium: fields["utm_medium"], UTMCampaign: fields["utm_campaign"],
+		UTMTerm: fields["utm_term"], UTMContent: fields["utm_content"]}
+	opt := func(k string) *string {
+		if v, ok := fields[k]; ok {
+			return &v
+		}
+		return nil
+	}
+	a.UTMID, a.UTMSourcePlatform, a.UTMCreativeFormat = opt("utm_id"), opt("utm_source_platform"), opt("utm_creative_format")
+	a.UTMMarketingTactic, a.Referrer = opt("utm_marketing_tactic"), opt("referrer")
+	for _, cs := range clickSources {
+		if v, ok := fields[cs.key]; ok {
+			clicks[cs.key] = v
+			if a.AdSource == nil {
+				src := cs.source
+				a.AdSource = &src
+			}
+		}
+	}
+	if len(clicks) > 0 {
+		a.ClickIDs = clicks
+	}
+	return a
+}
+
+// CompleteCheckout links the checkout to the order it placed, and the
+// attempt that paid it to the order's payment transaction.
+func CompleteCheckout(ctx context.Context, tx bun.IDB, c *Checkout, o *Order, attempt *PaymentAttempt, now time.Time) error {
+	c.State, c.OrderID, c.CompletedAt, c.CustomerID, c.UpdatedAt = CheckoutCompleted, &o.ID, &now, o.CustomerID, now
+	if err := SaveCheckout(ctx, tx, c); err != nil {
+		return err
+	}
+	if attempt == nil {
+		return nil
+	}
+	_, err := tx.NewRaw(`UPDATE checkout_payment_attempts SET transaction_id =
+		(SELECT min(id) FROM order_transactions WHERE store_id = ? AND order_id = ?)
+		WHERE store_id = ? AND id = ?`, c.StoreID, o.ID, c.StoreID, attempt.ID).Exec(ctx)
+	return err
+}
