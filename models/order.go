@@ -84,8 +84,11 @@ type Order struct {
 	ArchivedAt         *time.Time        `bun:"archived_at" json:"archived_at"`
 	PaidAt             *time.Time        `bun:"paid_at" json:"paid_at"`
 	CheckoutStartedAt  *time.Time        `bun:"checkout_started_at" json:"checkout_started_at"`
-	CreatedAt          time.Time         `bun:"created_at,nullzero,default:now()" json:"created_at"`
-	UpdatedAt          time.Time         `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
+	// SessionID is the storefront visit that placed the order (its
+	// checkout's session); nil for orders from elsewhere.
+	SessionID *int64    `bun:"session_id" json:"-"`
+	CreatedAt time.Time `bun:"created_at,nullzero,default:now()" json:"created_at"`
+	UpdatedAt time.Time `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
 
 	// Buyer is the order's customer when the statement that read the order
 	// joined it (Paging.Join: OrderBuyer); nil otherwise. The API reads an
