@@ -83,6 +83,10 @@ type SessionlistRow struct {
 	Orders           int64     `bun:"orders" json:"orders"`
 	RevenueCents     int64     `bun:"revenue_cents" json:"revenue_cents"`
 	Outcome          string    `bun:"outcome" json:"outcome"`
+	// The steps the outcome and the funnel read.
+	ViewedProduct   bool `bun:"viewed_product" json:"-"`
+	Carted          bool `bun:"carted" json:"-"`
+	ReachedCheckout bool `bun:"reached_checkout" json:"-"`
 }
 
 // sessionFacts selects the sessions of the store in scope, one row each
