@@ -143,10 +143,14 @@ func OrdersBySession(ctx context.Context, db bun.IDB, storeID int64, sessionIDs 
 // PurgeStorefrontEvents deletes the browsing events of every store that
 // happened before horizon, at most batch of them, and says how many went:
 // the retention job calls it until a batch comes back short, so no
-// statement holds locks on millions of rows.
+// statement holds locks on millions of rows. The events are found store
+// by store, so each look-up is a range of the (store_id, occurred_at)
+// index.
 func PurgeStorefrontEvents(ctx context.Context, db bun.IDB, before time.Time, batch int) (int64, error) {
 	res, err := db.NewRaw(`DELETE FROM storefront_events WHERE id IN (
-		SELECT id FROM storefront_events WHERE occurred_at < ? LIMIT ?)`, before, batch).Exec(ctx)
+		SELECT old.id FROM stores CROSS JOIN LATERAL (
+			SELECT id FROM storefront_events WHERE store_id = stores.id AND occurred_at < ? LIMIT ?) AS old
+		LIMIT ?)`, before, batch, batch).Exec(ctx)
 	if err != nil {
 		return 0, err
 	}
