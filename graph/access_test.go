@@ -146,8 +146,14 @@ func heldString(held map[string]bool) string {
 
 // sharedPayloads are object types that several resources' operations
 // answer and that hold no record of their own: a file to fetch, the ids a
-// bulk write changed.
-var sharedPayloads = map[string]bool{"Download": true, "BulkResult": true}
+// bulk write changed, and a shopper's activity log, which each resource's
+// activity call (an order's, an abandoned cart's, a session's) builds for
+// its own answer under its own scope, with the visit and browsing it shows.
+// Records reached from them keep their rules (a session's events, visitor
+// and orders).
+var sharedPayloads = map[string]bool{"Download": true, "BulkResult": true,
+	"UseractivityLog": true, "UseractivityAnchor": true, "UseractivityCoverage": true, "UseractivityEvent": true,
+	"UseractivitySummary": true, "StoreeventsSession": true, "StoreeventsActivity": true}
 
 // TestNestedRecordsNeedTheirResourceScope walks the schema from every root
 // field, noting for each object type the resources whose answers it is part

@@ -58,6 +58,7 @@ type ResolverRoot interface {
 	Refund() RefundResolver
 	Review() ReviewResolver
 	ShippingZone() ShippingZoneResolver
+	StoreeventsSession() StoreeventsSessionResolver
 	URLRedirect() URLRedirectResolver
 	WebhookSubscription() WebhookSubscriptionResolver
 }
@@ -872,6 +873,7 @@ type ComplexityRoot struct {
 		OrderNumberDisplay func(childComplexity int) int
 		PaidAt             func(childComplexity int) int
 		Refunds            func(childComplexity int) int
+		Session            func(childComplexity int) int
 		ShippingAddress    func(childComplexity int) int
 		ShippingCents      func(childComplexity int) int
 		ShippingLine       func(childComplexity int) int
@@ -1048,6 +1050,8 @@ type ComplexityRoot struct {
 		APIKeyScopeResources      func(childComplexity int) int
 		APIKeys                   func(childComplexity int, limit *int64, offset *int64) int
 		APIKeysCount              func(childComplexity int) int
+		AbandonedCartActivity     func(childComplexity int, token string) int
+		AbandonedCheckoutActivity func(childComplexity int, token string) int
 		Article                   func(childComplexity int, id int64) int
 		Articles                  func(childComplexity int, filter *models.ArticleFilter, limit *int64, offset *int64) int
 		ArticlesCount             func(childComplexity int, filter *models.ArticleFilter) int
@@ -1133,12 +1137,19 @@ type ComplexityRoot struct {
 		ReviewsCount              func(childComplexity int, filter *models.ReviewFilter) int
 		ReviewsExport             func(childComplexity int, filter *models.ReviewFilter, format *SheetFormat) int
 		ReviewsNextCursor         func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
+		SessionActivity           func(childComplexity int, session string) int
+		SessionFacets             func(childComplexity int, filter *models.SessionFilter) int
+		SessionGroups             func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
+		Sessions                  func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
+		SessionsCount             func(childComplexity int, filter *models.SessionFilter) int
+		SessionsWindow            func(childComplexity int, filter *models.SessionFilter) int
 		ShippingZone              func(childComplexity int, id int64) int
 		ShippingZones             func(childComplexity int, limit *int64, offset *int64) int
 		ShippingZonesCount        func(childComplexity int) int
 		Store                     func(childComplexity int) int
 		StoreSettings             func(childComplexity int, namespace *string, limit *int64, offset *int64) int
 		StoreSettingsCount        func(childComplexity int, namespace *string) int
+		StorefrontFunnel          func(childComplexity int, filter *models.SessionFilter) int
 		TaxRates                  func(childComplexity int, limit *int64, offset *int64) int
 		TaxRatesCount             func(childComplexity int) int
 		URLRedirect               func(childComplexity int, id int64) int
@@ -1213,6 +1224,65 @@ type ComplexityRoot struct {
 		Resource func(childComplexity int) int
 	}
 
+	SessionlistFacet struct {
+		Sessions func(childComplexity int) int
+		Value    func(childComplexity int) int
+	}
+
+	SessionlistFacets struct {
+		Cities    func(childComplexity int) int
+		Countries func(childComplexity int) int
+		Devices   func(childComplexity int) int
+	}
+
+	SessionlistGroup struct {
+		CartedSessions    func(childComplexity int) int
+		CheckoutSessions  func(childComplexity int) int
+		ConvertedSessions func(childComplexity int) int
+		Country           func(childComplexity int) int
+		Handle            func(childComplexity int) int
+		Key               func(childComplexity int) int
+		Label             func(childComplexity int) int
+		RevenueCents      func(childComplexity int) int
+		Sessions          func(childComplexity int) int
+		Visitors          func(childComplexity int) int
+	}
+
+	SessionlistGroupPage struct {
+		Dimension      func(childComplexity int) int
+		Groups         func(childComplexity int) int
+		SumsToSessions func(childComplexity int) int
+		Total          func(childComplexity int) int
+		Truncated      func(childComplexity int) int
+	}
+
+	SessionlistRow struct {
+		Browser          func(childComplexity int) int
+		CheckoutAttempts func(childComplexity int) int
+		City             func(childComplexity int) int
+		Country          func(childComplexity int) int
+		Currency         func(childComplexity int) int
+		CustomerID       func(childComplexity int) int
+		Device           func(childComplexity int) int
+		DurationSeconds  func(childComplexity int) int
+		Events           func(childComplexity int) int
+		FirstSeenAt      func(childComplexity int) int
+		IsBot            func(childComplexity int) int
+		LandingPath      func(childComplexity int) int
+		Language         func(childComplexity int) int
+		LastSeenAt       func(childComplexity int) int
+		OS               func(childComplexity int) int
+		Orders           func(childComplexity int) int
+		Outcome          func(childComplexity int) int
+		PageViews        func(childComplexity int) int
+		Referrer         func(childComplexity int) int
+		Region           func(childComplexity int) int
+		RevenueCents     func(childComplexity int) int
+		SessionID        func(childComplexity int) int
+		VisitorEmail     func(childComplexity int) int
+		VisitorID        func(childComplexity int) int
+	}
+
 	ShippingRate struct {
 		ID               func(childComplexity int) int
 		MaxSubtotalCents func(childComplexity int) int
@@ -1276,7 +1346,7 @@ type ComplexityRoot struct {
 
 	StoreeventsActivity struct {
 		Currency    func(childComplexity int) int
-		DwellMs     func(childComplexity int) int
+		DwellMS     func(childComplexity int) int
 		ElSelector  func(childComplexity int) int
 		ElText      func(childComplexity int) int
 		Name        func(childComplexity int) int
@@ -1289,29 +1359,50 @@ type ComplexityRoot struct {
 		VariantID   func(childComplexity int) int
 	}
 
+	StoreeventsFunnel struct {
+		AddedToCart     func(childComplexity int) int
+		Purchased       func(childComplexity int) int
+		ReachedCheckout func(childComplexity int) int
+		Sessions        func(childComplexity int) int
+		ViewedProduct   func(childComplexity int) int
+	}
+
 	StoreeventsSession struct {
 		Browser        func(childComplexity int) int
 		BrowserVersion func(childComplexity int) int
 		City           func(childComplexity int) int
 		Country        func(childComplexity int) int
 		Device         func(childComplexity int) int
+		Events         func(childComplexity int, limit *int64) int
 		FirstSeenAt    func(childComplexity int) int
 		IP             func(childComplexity int) int
 		IsBot          func(childComplexity int) int
 		LandingPath    func(childComplexity int) int
 		Language       func(childComplexity int) int
 		LastSeenAt     func(childComplexity int) int
-		Os             func(childComplexity int) int
-		OsVersion      func(childComplexity int) int
+		OS             func(childComplexity int) int
+		OSVersion      func(childComplexity int) int
+		Orders         func(childComplexity int) int
 		Referrer       func(childComplexity int) int
 		Region         func(childComplexity int) int
 		ScreenH        func(childComplexity int) int
 		ScreenW        func(childComplexity int) int
-		SessionID      func(childComplexity int) int
+		SessionKey     func(childComplexity int) int
 		Timezone       func(childComplexity int) int
 		UserAgent      func(childComplexity int) int
 		ViewportH      func(childComplexity int) int
 		ViewportW      func(childComplexity int) int
+		Visitor        func(childComplexity int) int
+	}
+
+	StorefrontVisitor struct {
+		AnonID       func(childComplexity int) int
+		CustomerID   func(childComplexity int) int
+		Email        func(childComplexity int) int
+		FirstSeenAt  func(childComplexity int) int
+		ID           func(childComplexity int) int
+		IdentifiedAt func(childComplexity int) int
+		LastSeenAt   func(childComplexity int) int
 	}
 
 	TaxRate struct {
@@ -1465,6 +1556,11 @@ type ComplexityRoot struct {
 		Topics           func(childComplexity int) int
 		URL              func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
+	}
+
+	WindowView struct {
+		From func(childComplexity int) int
+		To   func(childComplexity int) int
 	}
 }
 
@@ -1649,6 +1745,7 @@ type OrderResolver interface {
 	Fulfillments(ctx context.Context, obj *models.Order) ([]models.Fulfillment, error)
 	Fulfilled(ctx context.Context, obj *models.Order) ([]models.FulfilledQuantity, error)
 	Refunds(ctx context.Context, obj *models.Order) ([]models.Refund, error)
+	Session(ctx context.Context, obj *models.Order) (*models.StoreeventsSession, error)
 }
 type OrderLineItemResolver interface {
 	Variant(ctx context.Context, obj *models.OrderLineItem) (*models.ProductVariant, error)
@@ -1768,6 +1865,15 @@ type QueryResolver interface {
 	ReviewCounts(ctx context.Context, filter *models.ReviewFilter) (*models.ReviewCounts, error)
 	ReviewsExport(ctx context.Context, filter *models.ReviewFilter, format *SheetFormat) (*Download, error)
 	ReviewImportTemplate(ctx context.Context, format *SheetFormat) (*Download, error)
+	Sessions(ctx context.Context, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) ([]models.SessionlistRow, error)
+	SessionsCount(ctx context.Context, filter *models.SessionFilter) (int64, error)
+	SessionGroups(ctx context.Context, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) (*models.SessionlistGroupPage, error)
+	SessionsWindow(ctx context.Context, filter *models.SessionFilter) (*models.WindowView, error)
+	SessionFacets(ctx context.Context, filter *models.SessionFilter) (*models.SessionlistFacets, error)
+	SessionActivity(ctx context.Context, session string) (*UseractivityLog, error)
+	StorefrontFunnel(ctx context.Context, filter *models.SessionFilter) (*models.StoreeventsFunnel, error)
+	AbandonedCartActivity(ctx context.Context, token string) (*UseractivityLog, error)
+	AbandonedCheckoutActivity(ctx context.Context, token string) (*UseractivityLog, error)
 	StoreSettings(ctx context.Context, namespace *string, limit *int64, offset *int64) ([]models.StoreSetting, error)
 	StoreSettingsCount(ctx context.Context, namespace *string) (int64, error)
 	ShippingZones(ctx context.Context, limit *int64, offset *int64) ([]models.ShippingZone, error)
@@ -1797,6 +1903,11 @@ type ReviewResolver interface {
 }
 type ShippingZoneResolver interface {
 	Rates(ctx context.Context, obj *models.ShippingZone) ([]models.ShippingRate, error)
+}
+type StoreeventsSessionResolver interface {
+	Events(ctx context.Context, obj *models.StoreeventsSession, limit *int64) ([]models.StoreeventsActivity, error)
+	Visitor(ctx context.Context, obj *models.StoreeventsSession) (*models.StorefrontVisitor, error)
+	Orders(ctx context.Context, obj *models.StoreeventsSession) ([]models.Order, error)
 }
 type URLRedirectResolver interface {
 	ShadowedBy(ctx context.Context, obj *models.URLRedirect) (*models.URLRedirectOwner, error)
@@ -6164,6 +6275,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Refunds(childComplexity), true
+	case "Order.session":
+		if e.ComplexityRoot.Order.Session == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Session(childComplexity), true
 	case "Order.shipping_address":
 		if e.ComplexityRoot.Order.ShippingAddress == nil {
 			break
@@ -7043,6 +7160,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APIKeysCount(childComplexity), true
+	case "Query.abandonedCartActivity":
+		if e.ComplexityRoot.Query.AbandonedCartActivity == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCartActivity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCartActivity(childComplexity, args["token"].(string)), true
+	case "Query.abandonedCheckoutActivity":
+		if e.ComplexityRoot.Query.AbandonedCheckoutActivity == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCheckoutActivity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCheckoutActivity(childComplexity, args["token"].(string)), true
 	case "Query.article":
 		if e.ComplexityRoot.Query.Article == nil {
 			break
@@ -7884,6 +8023,72 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ReviewsNextCursor(childComplexity, args["filter"].(*models.ReviewFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.sessionActivity":
+		if e.ComplexityRoot.Query.SessionActivity == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sessionActivity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SessionActivity(childComplexity, args["session"].(string)), true
+	case "Query.sessionFacets":
+		if e.ComplexityRoot.Query.SessionFacets == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sessionFacets_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SessionFacets(childComplexity, args["filter"].(*models.SessionFilter)), true
+	case "Query.sessionGroups":
+		if e.ComplexityRoot.Query.SessionGroups == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sessionGroups_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SessionGroups(childComplexity, args["filter"].(*models.SessionFilter), args["group_by"].(*string), args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.sessions":
+		if e.ComplexityRoot.Query.Sessions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Sessions(childComplexity, args["filter"].(*models.SessionFilter), args["group_by"].(*string), args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.sessionsCount":
+		if e.ComplexityRoot.Query.SessionsCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sessionsCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SessionsCount(childComplexity, args["filter"].(*models.SessionFilter)), true
+	case "Query.sessionsWindow":
+		if e.ComplexityRoot.Query.SessionsWindow == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sessionsWindow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SessionsWindow(childComplexity, args["filter"].(*models.SessionFilter)), true
 	case "Query.shippingZone":
 		if e.ComplexityRoot.Query.ShippingZone == nil {
 			break
@@ -7940,6 +8145,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.StoreSettingsCount(childComplexity, args["namespace"].(*string)), true
+	case "Query.storefrontFunnel":
+		if e.ComplexityRoot.Query.StorefrontFunnel == nil {
+			break
+		}
+
+		args, err := ec.field_Query_storefrontFunnel_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.StorefrontFunnel(childComplexity, args["filter"].(*models.SessionFilter)), true
 	case "Query.taxRates":
 		if e.ComplexityRoot.Query.TaxRates == nil {
 			break
@@ -8316,6 +8532,275 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ScopeResource.Resource(childComplexity), true
 
+	case "SessionlistFacet.sessions":
+		if e.ComplexityRoot.SessionlistFacet.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistFacet.Sessions(childComplexity), true
+	case "SessionlistFacet.value":
+		if e.ComplexityRoot.SessionlistFacet.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistFacet.Value(childComplexity), true
+
+	case "SessionlistFacets.cities":
+		if e.ComplexityRoot.SessionlistFacets.Cities == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistFacets.Cities(childComplexity), true
+	case "SessionlistFacets.countries":
+		if e.ComplexityRoot.SessionlistFacets.Countries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistFacets.Countries(childComplexity), true
+	case "SessionlistFacets.devices":
+		if e.ComplexityRoot.SessionlistFacets.Devices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistFacets.Devices(childComplexity), true
+
+	case "SessionlistGroup.carted_sessions":
+		if e.ComplexityRoot.SessionlistGroup.CartedSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.CartedSessions(childComplexity), true
+	case "SessionlistGroup.checkout_sessions":
+		if e.ComplexityRoot.SessionlistGroup.CheckoutSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.CheckoutSessions(childComplexity), true
+	case "SessionlistGroup.converted_sessions":
+		if e.ComplexityRoot.SessionlistGroup.ConvertedSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.ConvertedSessions(childComplexity), true
+	case "SessionlistGroup.country":
+		if e.ComplexityRoot.SessionlistGroup.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.Country(childComplexity), true
+	case "SessionlistGroup.handle":
+		if e.ComplexityRoot.SessionlistGroup.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.Handle(childComplexity), true
+	case "SessionlistGroup.key":
+		if e.ComplexityRoot.SessionlistGroup.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.Key(childComplexity), true
+	case "SessionlistGroup.label":
+		if e.ComplexityRoot.SessionlistGroup.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.Label(childComplexity), true
+	case "SessionlistGroup.revenue_cents":
+		if e.ComplexityRoot.SessionlistGroup.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.RevenueCents(childComplexity), true
+	case "SessionlistGroup.sessions":
+		if e.ComplexityRoot.SessionlistGroup.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.Sessions(childComplexity), true
+	case "SessionlistGroup.visitors":
+		if e.ComplexityRoot.SessionlistGroup.Visitors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroup.Visitors(childComplexity), true
+
+	case "SessionlistGroupPage.dimension":
+		if e.ComplexityRoot.SessionlistGroupPage.Dimension == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroupPage.Dimension(childComplexity), true
+	case "SessionlistGroupPage.groups":
+		if e.ComplexityRoot.SessionlistGroupPage.Groups == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroupPage.Groups(childComplexity), true
+	case "SessionlistGroupPage.sums_to_sessions":
+		if e.ComplexityRoot.SessionlistGroupPage.SumsToSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroupPage.SumsToSessions(childComplexity), true
+	case "SessionlistGroupPage.total":
+		if e.ComplexityRoot.SessionlistGroupPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroupPage.Total(childComplexity), true
+	case "SessionlistGroupPage.truncated":
+		if e.ComplexityRoot.SessionlistGroupPage.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistGroupPage.Truncated(childComplexity), true
+
+	case "SessionlistRow.browser":
+		if e.ComplexityRoot.SessionlistRow.Browser == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Browser(childComplexity), true
+	case "SessionlistRow.checkout_attempts":
+		if e.ComplexityRoot.SessionlistRow.CheckoutAttempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.CheckoutAttempts(childComplexity), true
+	case "SessionlistRow.city":
+		if e.ComplexityRoot.SessionlistRow.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.City(childComplexity), true
+	case "SessionlistRow.country":
+		if e.ComplexityRoot.SessionlistRow.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Country(childComplexity), true
+	case "SessionlistRow.currency":
+		if e.ComplexityRoot.SessionlistRow.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Currency(childComplexity), true
+	case "SessionlistRow.customer_id":
+		if e.ComplexityRoot.SessionlistRow.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.CustomerID(childComplexity), true
+	case "SessionlistRow.device":
+		if e.ComplexityRoot.SessionlistRow.Device == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Device(childComplexity), true
+	case "SessionlistRow.duration_seconds":
+		if e.ComplexityRoot.SessionlistRow.DurationSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.DurationSeconds(childComplexity), true
+	case "SessionlistRow.events":
+		if e.ComplexityRoot.SessionlistRow.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Events(childComplexity), true
+	case "SessionlistRow.first_seen_at":
+		if e.ComplexityRoot.SessionlistRow.FirstSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.FirstSeenAt(childComplexity), true
+	case "SessionlistRow.is_bot":
+		if e.ComplexityRoot.SessionlistRow.IsBot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.IsBot(childComplexity), true
+	case "SessionlistRow.landing_path":
+		if e.ComplexityRoot.SessionlistRow.LandingPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.LandingPath(childComplexity), true
+	case "SessionlistRow.language":
+		if e.ComplexityRoot.SessionlistRow.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Language(childComplexity), true
+	case "SessionlistRow.last_seen_at":
+		if e.ComplexityRoot.SessionlistRow.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.LastSeenAt(childComplexity), true
+	case "SessionlistRow.os":
+		if e.ComplexityRoot.SessionlistRow.OS == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.OS(childComplexity), true
+	case "SessionlistRow.orders":
+		if e.ComplexityRoot.SessionlistRow.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Orders(childComplexity), true
+	case "SessionlistRow.outcome":
+		if e.ComplexityRoot.SessionlistRow.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Outcome(childComplexity), true
+	case "SessionlistRow.page_views":
+		if e.ComplexityRoot.SessionlistRow.PageViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.PageViews(childComplexity), true
+	case "SessionlistRow.referrer":
+		if e.ComplexityRoot.SessionlistRow.Referrer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Referrer(childComplexity), true
+	case "SessionlistRow.region":
+		if e.ComplexityRoot.SessionlistRow.Region == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.Region(childComplexity), true
+	case "SessionlistRow.revenue_cents":
+		if e.ComplexityRoot.SessionlistRow.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.RevenueCents(childComplexity), true
+	case "SessionlistRow.session_id":
+		if e.ComplexityRoot.SessionlistRow.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.SessionID(childComplexity), true
+	case "SessionlistRow.visitor_email":
+		if e.ComplexityRoot.SessionlistRow.VisitorEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.VisitorEmail(childComplexity), true
+	case "SessionlistRow.visitor_id":
+		if e.ComplexityRoot.SessionlistRow.VisitorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SessionlistRow.VisitorID(childComplexity), true
+
 	case "ShippingRate.id":
 		if e.ComplexityRoot.ShippingRate.ID == nil {
 			break
@@ -8587,11 +9072,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StoreeventsActivity.Currency(childComplexity), true
 	case "StoreeventsActivity.dwell_ms":
-		if e.ComplexityRoot.StoreeventsActivity.DwellMs == nil {
+		if e.ComplexityRoot.StoreeventsActivity.DwellMS == nil {
 			break
 		}
 
-		return e.ComplexityRoot.StoreeventsActivity.DwellMs(childComplexity), true
+		return e.ComplexityRoot.StoreeventsActivity.DwellMS(childComplexity), true
 	case "StoreeventsActivity.el_selector":
 		if e.ComplexityRoot.StoreeventsActivity.ElSelector == nil {
 			break
@@ -8653,6 +9138,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StoreeventsActivity.VariantID(childComplexity), true
 
+	case "StoreeventsFunnel.added_to_cart":
+		if e.ComplexityRoot.StoreeventsFunnel.AddedToCart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsFunnel.AddedToCart(childComplexity), true
+	case "StoreeventsFunnel.purchased":
+		if e.ComplexityRoot.StoreeventsFunnel.Purchased == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsFunnel.Purchased(childComplexity), true
+	case "StoreeventsFunnel.reached_checkout":
+		if e.ComplexityRoot.StoreeventsFunnel.ReachedCheckout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsFunnel.ReachedCheckout(childComplexity), true
+	case "StoreeventsFunnel.sessions":
+		if e.ComplexityRoot.StoreeventsFunnel.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsFunnel.Sessions(childComplexity), true
+	case "StoreeventsFunnel.viewed_product":
+		if e.ComplexityRoot.StoreeventsFunnel.ViewedProduct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsFunnel.ViewedProduct(childComplexity), true
+
 	case "StoreeventsSession.browser":
 		if e.ComplexityRoot.StoreeventsSession.Browser == nil {
 			break
@@ -8683,6 +9199,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StoreeventsSession.Device(childComplexity), true
+	case "StoreeventsSession.events":
+		if e.ComplexityRoot.StoreeventsSession.Events == nil {
+			break
+		}
+
+		args, err := ec.field_StoreeventsSession_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Events(childComplexity, args["limit"].(*int64)), true
 	case "StoreeventsSession.first_seen_at":
 		if e.ComplexityRoot.StoreeventsSession.FirstSeenAt == nil {
 			break
@@ -8720,17 +9247,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StoreeventsSession.LastSeenAt(childComplexity), true
 	case "StoreeventsSession.os":
-		if e.ComplexityRoot.StoreeventsSession.Os == nil {
+		if e.ComplexityRoot.StoreeventsSession.OS == nil {
 			break
 		}
 
-		return e.ComplexityRoot.StoreeventsSession.Os(childComplexity), true
+		return e.ComplexityRoot.StoreeventsSession.OS(childComplexity), true
 	case "StoreeventsSession.os_version":
-		if e.ComplexityRoot.StoreeventsSession.OsVersion == nil {
+		if e.ComplexityRoot.StoreeventsSession.OSVersion == nil {
 			break
 		}
 
-		return e.ComplexityRoot.StoreeventsSession.OsVersion(childComplexity), true
+		return e.ComplexityRoot.StoreeventsSession.OSVersion(childComplexity), true
+	case "StoreeventsSession.orders":
+		if e.ComplexityRoot.StoreeventsSession.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Orders(childComplexity), true
 	case "StoreeventsSession.referrer":
 		if e.ComplexityRoot.StoreeventsSession.Referrer == nil {
 			break
@@ -8756,11 +9289,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StoreeventsSession.ScreenW(childComplexity), true
 	case "StoreeventsSession.session_id":
-		if e.ComplexityRoot.StoreeventsSession.SessionID == nil {
+		if e.ComplexityRoot.StoreeventsSession.SessionKey == nil {
 			break
 		}
 
-		return e.ComplexityRoot.StoreeventsSession.SessionID(childComplexity), true
+		return e.ComplexityRoot.StoreeventsSession.SessionKey(childComplexity), true
 	case "StoreeventsSession.timezone":
 		if e.ComplexityRoot.StoreeventsSession.Timezone == nil {
 			break
@@ -8785,6 +9318,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StoreeventsSession.ViewportW(childComplexity), true
+	case "StoreeventsSession.visitor":
+		if e.ComplexityRoot.StoreeventsSession.Visitor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Visitor(childComplexity), true
+
+	case "StorefrontVisitor.anon_id":
+		if e.ComplexityRoot.StorefrontVisitor.AnonID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontVisitor.AnonID(childComplexity), true
+	case "StorefrontVisitor.customer_id":
+		if e.ComplexityRoot.StorefrontVisitor.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontVisitor.CustomerID(childComplexity), true
+	case "StorefrontVisitor.email":
+		if e.ComplexityRoot.StorefrontVisitor.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontVisitor.Email(childComplexity), true
+	case "StorefrontVisitor.first_seen_at":
+		if e.ComplexityRoot.StorefrontVisitor.FirstSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontVisitor.FirstSeenAt(childComplexity), true
+	case "StorefrontVisitor.id":
+		if e.ComplexityRoot.StorefrontVisitor.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontVisitor.ID(childComplexity), true
+	case "StorefrontVisitor.identified_at":
+		if e.ComplexityRoot.StorefrontVisitor.IdentifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontVisitor.IdentifiedAt(childComplexity), true
+	case "StorefrontVisitor.last_seen_at":
+		if e.ComplexityRoot.StorefrontVisitor.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontVisitor.LastSeenAt(childComplexity), true
 
 	case "TaxRate.country":
 		if e.ComplexityRoot.TaxRate.Country == nil {
@@ -9449,6 +10031,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.WebhookSubscription.UpdatedAt(childComplexity), true
 
+	case "WindowView.from":
+		if e.ComplexityRoot.WindowView.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WindowView.From(childComplexity), true
+	case "WindowView.to":
+		if e.ComplexityRoot.WindowView.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WindowView.To(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -9510,6 +10105,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputReviewFilter,
 		ec.unmarshalInputReviewReplyInput,
 		ec.unmarshalInputReviewStatusInput,
+		ec.unmarshalInputSessionFilter,
 		ec.unmarshalInputShippingRateInput,
 		ec.unmarshalInputShippingZoneInput,
 		ec.unmarshalInputStoreSettingInput,
@@ -9597,15 +10193,17 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
-	{Name: "../schema/activity.graphqls", Input: `# A shopper's activity around one record (an order, a payment awaiting
-# capture): the record's own timeline, joined by the shopper's browsing
-# when storefront sessions are recorded.
+	{Name: "../schema/activity.graphqls", Input: `# A shopper's activity around one record (a storefront session, a cart, a
+# checkout, an order, a payment awaiting capture): one timeline merging
+# browsing, cart and checkout changes, payment attempts, recovery emails,
+# draft orders and orders (resolvers/activity.go builds every one).
 
 """
-A shopper's activity around one record (an order, a payment awaiting
-capture): the record's own timeline, oldest first, with what it covers and a
-summary. Storefront browsing joins it only when sessions are recorded; this
-service records none yet, so browsing fields are null or zero.
+A shopper's activity around one record (a storefront session, a cart, a
+checkout, an order, a payment awaiting capture), oldest first: the browsing
+of the session that led to it, the carts and checkouts linked to it, their
+payment attempts and recovery emails, the draft orders and orders they
+became, with what the log covers and a summary (README "Shopper activity").
 """
 type UseractivityLog {
   "The record the log is about."
@@ -9614,7 +10212,7 @@ type UseractivityLog {
   coverage: UseractivityCoverage!
   "Oldest first."
   events: [UseractivityEvent!]!
-  "The storefront session that led to the record, when one was recorded; null otherwise (always, while sessions are not recorded)."
+  "The storefront session that led to the record (the anchor itself for a session); null when none was recorded."
   session: StoreeventsSession
   "Counts and times over the whole log."
   summary: UseractivitySummary!
@@ -9622,33 +10220,33 @@ type UseractivityLog {
 
 "The record the log is about."
 type UseractivityAnchor {
-  "The record's id: the order id, or the authorization transaction id for a payment awaiting capture."
+  "The record's id: the session's, cart's, checkout's or order's row id, or the authorization transaction id for a payment awaiting capture."
   id: Int!
-  "order, or awaiting_capture."
+  "session, cart, checkout, order or awaiting_capture."
   kind: String!
-  "How a person names the record: the order number (#1001) or the draft order's name; null when it has none."
+  "How a person names the record: the order number (#1001), the draft order's name, the session id, the cart's or checkout's email; null when it has none."
   label: String
-  "The order's token (its order status page); null when it has none."
+  "The cart's or checkout's token, or the order's (its order status page); null when it has none."
   token: String
 }
 
 "What the log covers, and where it was cut short."
 type UseractivityCoverage {
-  "Whether storefront browsing is included."
+  "Whether storefront browsing is included (a session was recorded for the record)."
   browsing: Boolean!
-  "Whether runs of similar browsing events were folded into one."
+  "Whether runs of similar browsing events (the same kind on the same page or product, back to back) were folded into one; the entry's detail.repeated says how many."
   browsing_collapsed: Boolean!
   "How many of the shopper's draft orders the log includes."
   drafts: Int!
   "Whether the shopper had more draft orders than the log includes."
   drafts_truncated: Boolean!
-  "The timeline held more events than the log shows (the first 500 are shown)."
+  "The records held more entries than the log shows (the first 500 are shown)."
   events_truncated: Boolean!
-  "Whether the shopper had more orders than the log includes."
+  "Whether the records led to more orders than the log includes (at most 10)."
   orders_truncated: Boolean!
-  "Browsing older than the retention window was removed."
+  "Browsing older than the retention horizon (serve --events-retention) was removed: the session began before it."
   purged: Boolean!
-  "Whether browsing is limited to the session that led to the record."
+  "Whether browsing is limited to the session that led to the record (always, when browsing is included)."
   session_scoped: Boolean!
 }
 
@@ -9658,17 +10256,24 @@ entry has nothing to say about them: payment fields for payment entries,
 product and page fields for browsing entries.
 """
 type UseractivityEvent {
-  "created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated."
+  """
+  Orders: created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled,
+  cancelled, archived, note_updated, tags_updated. Browsing: the storefront event's name (page_view, product_view,
+  search, click, add_to_cart, remove_from_cart, checkout_step, ...). Carts: cart_created, cart_updated,
+  cart_abandoned, cart_recovered. Checkouts: checkout_started, checkout_updated, checkout_completed,
+  checkout_abandoned, checkout_recovered. Payment attempts: payment_attempt_success, _failure, _error, _pending.
+  Recovery emails: recovery_email_sent, _outboxed, _failed, _skipped. Draft orders: draft_order_created.
+  """
   name: String!
   "When it happened (UTC)."
   at: Time!
-  "order, payment, fulfillment or browsing."
+  "order, payment, fulfillment, browsing, cart, checkout, recovery or draft_order."
   origin: String!
-  "Who caused it: checkout, admin, api or system."
+  "Who caused it: checkout, admin, api, system or storefront (the shopper's browser)."
   source: String!
   "Whether at is the exact time (false when it was inferred)."
   exact: Boolean!
-  "Marks the entry that is the anchor record's own; null when unmarked (an order's timeline marks none)."
+  "True on the entries of the anchor record itself (its browsing for a session); null on the others."
   anchor: Boolean
   "The amount the entry moved, in minor units of currency (cents); null when it moved none."
   amount_cents: Int
@@ -9680,7 +10285,7 @@ type UseractivityEvent {
   transaction_id: Int
   "The draft order the order came from."
   draft_order_id: Int
-  "The storefront cart (browsing entries)."
+  "The storefront cart (cart entries, and browsing entries that named one)."
   cart_id: Int
   "Which attempt this was, counting from 1 (payment retries)."
   attempt: Int
@@ -9692,7 +10297,7 @@ type UseractivityEvent {
   error_code: String
   "The error of a failed payment, as the provider put it."
   error_message: String
-  "More about the entry, as a JSON object (what changed, a refund's lines, a shipment's tracking)."
+  "More about the entry, as a JSON object (what changed, a refund's lines, a shipment's tracking; a search's query, a quantity, a checkout step, repeated for folded browsing; a reminder's step, subject and discount code)."
   detail: JSON
   "The product viewed or added (browsing entries)."
   product_id: Int
@@ -9714,11 +10319,11 @@ type UseractivityEvent {
   scroll_pct: Int
   "How many results a storefront search found (browsing entries)."
   result_count: Int
-  "Hours since the entry before it, on a gap worth showing; null otherwise."
+  "Whole hours since the entry before it, when that is at least one; null otherwise."
   gap_hours: Int
 }
 
-"Counts and times over a whole activity log; browsing counts are 0 while sessions are not recorded."
+"Counts and times over a whole activity log, counted before browsing was folded; browsing counts are 0 without a session."
 type UseractivitySummary {
   "Products added to the cart."
   cart_adds: Int!
@@ -9726,7 +10331,7 @@ type UseractivitySummary {
   checkout_steps: Int!
   "Payment transactions that failed or errored."
   failed_payments: Int!
-  "When the visit began: the checkout's start, else the order's creation; null when unknown."
+  "When the visit began: the session's first request; without a session the checkout's start, else the record's creation; null when unknown."
   first_seen_at: Time
   "The time of the log's last entry; null when it has none."
   last_seen_at: Time
@@ -9734,62 +10339,14 @@ type UseractivitySummary {
   page_views: Int!
   "Product pages viewed."
   product_views: Int!
-  "Abandoned-checkout recovery emails sent."
+  "Recovery emails sent (or kept in the outbox) for the carts and checkouts of the log."
   recovery_emails: Int!
-  "Until when the checkout's recovery link works; null when there is none."
+  "Until when the open checkout's recovery link works (its expires_at); null when there is none."
   recovery_link_valid_until: Time
-  "What first_seen_at and last_seen_at measure: order (the order's own timeline) or session."
+  "What first_seen_at measures: session (the recorded visit), or without one the anchor's kind (order, cart, checkout)."
   visit_basis: String!
   "Seconds from first_seen_at to last_seen_at; 0 when unknown."
   visit_seconds: Int!
-}
-
-"A storefront visit, as the storefront recorded it; each optional field is null when it was not recorded."
-type StoreeventsSession {
-  "The session's id."
-  session_id: String!
-  "The visit's first request."
-  first_seen_at: Time!
-  "The visit's last request."
-  last_seen_at: Time!
-  "The browser's name."
-  browser: String
-  "The browser's version."
-  browser_version: String
-  "The visitor's city, from the IP address."
-  city: String
-  "The visitor's country (ISO 3166-1 alpha-2), from the IP address."
-  country: String
-  "desktop, mobile or tablet."
-  device: String
-  "The visitor's IP address."
-  ip: String
-  "Whether the visitor looked like a bot."
-  is_bot: Boolean
-  "The path of the first page viewed."
-  landing_path: String
-  "The browser's language (BCP 47)."
-  language: String
-  "The operating system's name."
-  os: String
-  "The operating system's version."
-  os_version: String
-  "The page that linked to the store."
-  referrer: String
-  "The visitor's region (state, province), from the IP address."
-  region: String
-  "Screen height in pixels."
-  screen_h: Int
-  "Screen width in pixels."
-  screen_w: Int
-  "The browser's IANA time zone."
-  timezone: String
-  "The browser's User-Agent header."
-  user_agent: String
-  "Viewport height in pixels."
-  viewport_h: Int
-  "Viewport width in pixels."
-  viewport_w: Int
 }
 `, BuiltIn: false},
 	{Name: "../schema/apikeys.graphqls", Input: `"A store API key. The secret (key) is present only in the answer that creates it."
@@ -13590,6 +14147,242 @@ type BulkResult {
   count: Int!
 }
 `, BuiltIn: false},
+	{Name: "../schema/sessions.graphqls", Input: `# Sessions and the storefront funnel: the visits of a date window, listed,
+# grouped or counted (README "Sessions").
+
+"""
+Which sessions: the window they began in, in the store's time zone (days, or
+from and to; left out: the last 30 days), and conditions, all of which must
+hold. Bots are left out unless include_bots.
+"""
+input SessionFilter {
+  "The first day, YYYY-MM-DD in the store's time zone; not with days."
+  from: String
+  "The last day (included), YYYY-MM-DD in the store's time zone; left out with from: today. Not with days."
+  to: String
+  "The last days up to today included, 1 to 366; not with from or to."
+  days: Int
+  "Only visits from this country (ISO 3166-1 alpha-2, either case)."
+  country: String
+  "Only visits from this city (any case)."
+  city: String
+  "Only visits from this device: desktop, mobile or tablet (any case)."
+  device: String
+  "Only visits with this browser (any case)."
+  browser: String
+  "Only visits with this outcome: purchased, checkout, carted, browsed or bounced."
+  outcome: String
+  "Only visits that placed an order (true) or none (false)."
+  has_orders: Boolean
+  "Only visits whose first page had this path."
+  landing_path: String
+  "Only visits whose landing URL had this utm_source (any case)."
+  utm_source: String
+  "Only visits whose landing URL had this utm_medium (any case)."
+  utm_medium: String
+  "Only visits whose landing URL had this utm_campaign (any case)."
+  utm_campaign: String
+  "Whether visits flagged as bots count too; false when left out."
+  include_bots: Boolean
+}
+
+"A date window: from its first instant to the first instant after it, in UTC."
+type WindowView {
+  "The window's start, included."
+  from: Time!
+  "The window's end, excluded."
+  to: Time!
+}
+
+"One storefront visit and what came of it."
+type SessionlistRow {
+  "The session's id."
+  session_id: String!
+  "The visitor's id."
+  visitor_id: Int
+  "The email the visitor gave; null when none."
+  visitor_email: String
+  "The customer the visitor identified as; null when none."
+  customer_id: Int
+  "The visit's first request."
+  first_seen_at: Time!
+  "The visit's last request."
+  last_seen_at: Time!
+  "Seconds from first_seen_at to last_seen_at."
+  duration_seconds: Int!
+  "The browser's name; null when unknown."
+  browser: String
+  "The operating system's name; null when unknown."
+  os: String
+  "desktop, mobile or tablet; null when unknown."
+  device: String
+  "ISO 3166-1 alpha-2, from the IP address; null when unknown."
+  country: String
+  "The region, from the IP address; null when unknown."
+  region: String
+  "The city, from the IP address; null when unknown."
+  city: String
+  "The currency the storefront showed (ISO 4217); null when unknown."
+  currency: String
+  "The browser's language (BCP 47); null when unknown."
+  language: String
+  "The path of the first page viewed."
+  landing_path: String
+  "The page that linked to the store."
+  referrer: String
+  "Whether the visitor looked like a bot."
+  is_bot: Boolean!
+  "Pages viewed."
+  page_views: Int!
+  "Events recorded."
+  events: Int!
+  "Checkouts the visit opened."
+  checkout_attempts: Int!
+  "Orders the visit placed (orders whose checkout came from it)."
+  orders: Int!
+  "The total of those orders, in minor units."
+  revenue_cents: Int!
+  "The furthest step: purchased (an order), checkout (a checkout opened), carted (a cart add), browsed (more than one page or a product page) or bounced."
+  outcome: String!
+}
+
+"The sessions in scope that share one value of a dimension."
+type SessionlistGroup {
+  "The value's key: the country code, country/city, the device or browser in lower case, the product id; empty for (not set)."
+  key: String!
+  "The value as people read it: the country code, the city, the device, the browser, the product's title; (not set) when the sessions have none."
+  label: String!
+  "The country of a city or country group; null for others."
+  country: String
+  "The product's handle (product groups); null for others."
+  handle: String
+  "Sessions in the group."
+  sessions: Int!
+  "Distinct visitors among them."
+  visitors: Int!
+  "Sessions that added to a cart."
+  carted_sessions: Int!
+  "Sessions that reached a checkout."
+  checkout_sessions: Int!
+  "Sessions that placed an order."
+  converted_sessions: Int!
+  "The total of the orders they placed, in minor units; null for product groups (an order is not one product's)."
+  revenue_cents: Int
+}
+
+"A page of groups of the sessions in scope, most sessions first."
+type SessionlistGroupPage {
+  "What the sessions are grouped by: country, city, device, browser or product."
+  dimension: String!
+  "The page of groups."
+  groups: [SessionlistGroup!]!
+  "Whether the groups' sessions add up to the sessions in scope: each session is in one group, and the page holds every group. Never for product (a session views many products, or none)."
+  sums_to_sessions: Boolean!
+  "How many groups there are in all."
+  total: Int!
+  "Whether the page leaves groups out (limit and offset)."
+  truncated: Boolean!
+}
+
+"One value a facet takes and how many sessions have it."
+type SessionlistFacet {
+  "The value: a city, a country code, a device."
+  value: String!
+  "Sessions with it."
+  sessions: Int!
+}
+
+"The values the sessions in scope have, each with its count, most sessions first (at most 100 each; unknown values left out)."
+type SessionlistFacets {
+  "By city."
+  cities: [SessionlistFacet!]!
+  "By country code."
+  countries: [SessionlistFacet!]!
+  "By device."
+  devices: [SessionlistFacet!]!
+}
+
+"""
+The storefront funnel of the sessions in scope: each count is the sessions
+that did the step and every step before it, so each is part of the one
+before.
+"""
+type StoreeventsFunnel {
+  "Sessions."
+  sessions: Int!
+  "Of those, sessions that viewed a product page."
+  viewed_product: Int!
+  "Of those, sessions that added to a cart."
+  added_to_cart: Int!
+  "Of those, sessions that reached a checkout."
+  reached_checkout: Int!
+  "Of those, sessions that placed an order."
+  purchased: Int!
+}
+
+extend type Query {
+  "A page of the visits in scope, newest first; empty when group_by is given (sessionGroups answers)."
+  sessions(
+    "Which sessions; left out: the last 30 days' visits of people."
+    filter: SessionFilter
+    "country, city, device, browser or product: answer groups instead of visits."
+    group_by: String
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [SessionlistRow!]! @access(scope: "analytics:read")
+  "How many visits are in scope (limit and offset aside)."
+  sessionsCount(
+    "Which sessions; left out: the last 30 days' visits of people."
+    filter: SessionFilter
+  ): Int! @access(scope: "analytics:read")
+  "A page of groups of the visits in scope by group_by; null when group_by is left out."
+  sessionGroups(
+    "Which sessions; left out: the last 30 days' visits of people."
+    filter: SessionFilter
+    "country, city, device, browser or product; left out: no groups."
+    group_by: String
+    "How many groups to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many groups to skip from the start; 0 when left out."
+    offset: Int
+  ): SessionlistGroupPage @access(scope: "analytics:read")
+  "The window filter names, in UTC."
+  sessionsWindow(
+    "Which sessions; left out: the last 30 days."
+    filter: SessionFilter
+  ): WindowView! @access(scope: "analytics:read")
+  "The cities, countries and devices of the visits in scope."
+  sessionFacets(
+    "Which sessions; left out: the last 30 days' visits of people."
+    filter: SessionFilter
+  ): SessionlistFacets! @access(scope: "analytics:read")
+  "One visit's activity: its browsing, carts, checkouts, payment attempts, recovery emails and orders."
+  sessionActivity(
+    "The session's id (session_id)."
+    session: String!
+  ): UseractivityLog! @access(scope: "analytics:read")
+  "The storefront funnel of the visits in scope."
+  storefrontFunnel(
+    "Which sessions; left out: the last 30 days' visits of people."
+    filter: SessionFilter
+  ): StoreeventsFunnel! @access(scope: "store:read")
+}
+
+extend type Query {
+  "An abandoned cart's activity, by the cart's token: the session's browsing, the cart, its checkouts, their attempts, reminders and orders."
+  abandonedCartActivity(
+    "The cart's token."
+    token: String!
+  ): UseractivityLog! @access(scope: "abandoned:read")
+  "An abandoned checkout's activity, by the checkout's token."
+  abandonedCheckoutActivity(
+    "The checkout's token."
+    token: String!
+  ): UseractivityLog! @access(scope: "abandoned:read")
+}
+`, BuiltIn: false},
 	{Name: "../schema/settings.graphqls", Input: `"One namespaced setting of the store."
 type StoreSetting {
   "The group it belongs to, e.g. tax."
@@ -13923,6 +14716,90 @@ extend type Mutation {
   ): Store! @access(scope: "store:write")
   "Closes the store for good: its status becomes closed, its storefront goes off, and its profile takes no more changes. Refused to every key; any role of a dashboard session may."
   closeStore: Store! @access(scope: "store:write", role: STAFF) @keysRefused
+}
+`, BuiltIn: false},
+	{Name: "../schema/storefront.graphqls", Input: `# The storefront's records as a graph: a visit (session) leads to its
+# browsing events, its visitor and the orders it placed; an order leads back
+# to its visit.
+
+"A storefront visit, as the storefront recorded it; each optional field is null when it was not recorded."
+type StoreeventsSession {
+  "The session's id."
+  session_id: String!
+  "The visit's first request."
+  first_seen_at: Time!
+  "The visit's last request."
+  last_seen_at: Time!
+  "The browser's name."
+  browser: String
+  "The browser's version."
+  browser_version: String
+  "The visitor's city, from the IP address."
+  city: String
+  "The visitor's country (ISO 3166-1 alpha-2), from the IP address."
+  country: String
+  "desktop, mobile or tablet."
+  device: String
+  "The visitor's IP address, when the store's IP policy keeps it."
+  ip: String
+  "Whether the visitor looked like a bot."
+  is_bot: Boolean
+  "The path of the first page viewed."
+  landing_path: String
+  "The browser's language (BCP 47)."
+  language: String
+  "The operating system's name."
+  os: String
+  "The operating system's version."
+  os_version: String
+  "The page that linked to the store."
+  referrer: String
+  "The visitor's region (state, province), from the IP address."
+  region: String
+  "Screen height in pixels."
+  screen_h: Int
+  "Screen width in pixels."
+  screen_w: Int
+  "The browser's IANA time zone."
+  timezone: String
+  "The browser's User-Agent header."
+  user_agent: String
+  "Viewport height in pixels."
+  viewport_h: Int
+  "Viewport width in pixels."
+  viewport_w: Int
+  "The visit's browsing events, oldest first (GraphQL only); null without the analytics scope."
+  events(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+  ): [StoreeventsActivity!] @access(scope: "analytics:read")
+  "The browser that made the visit (GraphQL only); null without the analytics scope."
+  visitor: StorefrontVisitor
+  "The orders the visit placed, oldest first (GraphQL only); null without the orders scope."
+  orders: [Order!] @access(scope: "orders:read")
+}
+
+"A browser the storefront knows by the visitor id it keeps; a customer once the shopper identifies."
+type StorefrontVisitor @access(scope: "analytics:read") {
+  "The visitor's id."
+  id: Int!
+  "The id the browser keeps for itself."
+  anon_id: String!
+  "The customer the shopper identified as; null until then."
+  customer_id: Int
+  "The email the shopper gave; empty until then."
+  email: String!
+  "When the shopper identified; null until then."
+  identified_at: Time
+  "The visitor's first request."
+  first_seen_at: Time!
+  "The visitor's last request."
+  last_seen_at: Time!
+}
+
+extend type Order {
+  "The storefront visit that placed the order; null for orders from elsewhere, or without the analytics scope."
+  session: StoreeventsSession @access(scope: "analytics:read")
 }
 `, BuiltIn: false},
 	{Name: "../schema/tax.graphqls", Input: `"""
@@ -15560,6 +16437,8 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_fulfilled(ctx, field)
 	case "refunds":
 		return ec.fieldContext_Order_refunds(ctx, field)
+	case "session":
+		return ec.fieldContext_Order_session(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Order", field.Name)
 }
@@ -15992,6 +16871,124 @@ func (ec *executionContext) childFields_ScopeResource(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type ScopeResource", field.Name)
 }
 
+func (ec *executionContext) childFields_SessionlistFacet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_SessionlistFacet_value(ctx, field)
+	case "sessions":
+		return ec.fieldContext_SessionlistFacet_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SessionlistFacet", field.Name)
+}
+
+func (ec *executionContext) childFields_SessionlistFacets(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cities":
+		return ec.fieldContext_SessionlistFacets_cities(ctx, field)
+	case "countries":
+		return ec.fieldContext_SessionlistFacets_countries(ctx, field)
+	case "devices":
+		return ec.fieldContext_SessionlistFacets_devices(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SessionlistFacets", field.Name)
+}
+
+func (ec *executionContext) childFields_SessionlistGroup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_SessionlistGroup_key(ctx, field)
+	case "label":
+		return ec.fieldContext_SessionlistGroup_label(ctx, field)
+	case "country":
+		return ec.fieldContext_SessionlistGroup_country(ctx, field)
+	case "handle":
+		return ec.fieldContext_SessionlistGroup_handle(ctx, field)
+	case "sessions":
+		return ec.fieldContext_SessionlistGroup_sessions(ctx, field)
+	case "visitors":
+		return ec.fieldContext_SessionlistGroup_visitors(ctx, field)
+	case "carted_sessions":
+		return ec.fieldContext_SessionlistGroup_carted_sessions(ctx, field)
+	case "checkout_sessions":
+		return ec.fieldContext_SessionlistGroup_checkout_sessions(ctx, field)
+	case "converted_sessions":
+		return ec.fieldContext_SessionlistGroup_converted_sessions(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_SessionlistGroup_revenue_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SessionlistGroup", field.Name)
+}
+
+func (ec *executionContext) childFields_SessionlistGroupPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "dimension":
+		return ec.fieldContext_SessionlistGroupPage_dimension(ctx, field)
+	case "groups":
+		return ec.fieldContext_SessionlistGroupPage_groups(ctx, field)
+	case "sums_to_sessions":
+		return ec.fieldContext_SessionlistGroupPage_sums_to_sessions(ctx, field)
+	case "total":
+		return ec.fieldContext_SessionlistGroupPage_total(ctx, field)
+	case "truncated":
+		return ec.fieldContext_SessionlistGroupPage_truncated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SessionlistGroupPage", field.Name)
+}
+
+func (ec *executionContext) childFields_SessionlistRow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "session_id":
+		return ec.fieldContext_SessionlistRow_session_id(ctx, field)
+	case "visitor_id":
+		return ec.fieldContext_SessionlistRow_visitor_id(ctx, field)
+	case "visitor_email":
+		return ec.fieldContext_SessionlistRow_visitor_email(ctx, field)
+	case "customer_id":
+		return ec.fieldContext_SessionlistRow_customer_id(ctx, field)
+	case "first_seen_at":
+		return ec.fieldContext_SessionlistRow_first_seen_at(ctx, field)
+	case "last_seen_at":
+		return ec.fieldContext_SessionlistRow_last_seen_at(ctx, field)
+	case "duration_seconds":
+		return ec.fieldContext_SessionlistRow_duration_seconds(ctx, field)
+	case "browser":
+		return ec.fieldContext_SessionlistRow_browser(ctx, field)
+	case "os":
+		return ec.fieldContext_SessionlistRow_os(ctx, field)
+	case "device":
+		return ec.fieldContext_SessionlistRow_device(ctx, field)
+	case "country":
+		return ec.fieldContext_SessionlistRow_country(ctx, field)
+	case "region":
+		return ec.fieldContext_SessionlistRow_region(ctx, field)
+	case "city":
+		return ec.fieldContext_SessionlistRow_city(ctx, field)
+	case "currency":
+		return ec.fieldContext_SessionlistRow_currency(ctx, field)
+	case "language":
+		return ec.fieldContext_SessionlistRow_language(ctx, field)
+	case "landing_path":
+		return ec.fieldContext_SessionlistRow_landing_path(ctx, field)
+	case "referrer":
+		return ec.fieldContext_SessionlistRow_referrer(ctx, field)
+	case "is_bot":
+		return ec.fieldContext_SessionlistRow_is_bot(ctx, field)
+	case "page_views":
+		return ec.fieldContext_SessionlistRow_page_views(ctx, field)
+	case "events":
+		return ec.fieldContext_SessionlistRow_events(ctx, field)
+	case "checkout_attempts":
+		return ec.fieldContext_SessionlistRow_checkout_attempts(ctx, field)
+	case "orders":
+		return ec.fieldContext_SessionlistRow_orders(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_SessionlistRow_revenue_cents(ctx, field)
+	case "outcome":
+		return ec.fieldContext_SessionlistRow_outcome(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SessionlistRow", field.Name)
+}
+
 func (ec *executionContext) childFields_ShippingRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -16144,6 +17141,22 @@ func (ec *executionContext) childFields_StoreeventsActivity(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type StoreeventsActivity", field.Name)
 }
 
+func (ec *executionContext) childFields_StoreeventsFunnel(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sessions":
+		return ec.fieldContext_StoreeventsFunnel_sessions(ctx, field)
+	case "viewed_product":
+		return ec.fieldContext_StoreeventsFunnel_viewed_product(ctx, field)
+	case "added_to_cart":
+		return ec.fieldContext_StoreeventsFunnel_added_to_cart(ctx, field)
+	case "reached_checkout":
+		return ec.fieldContext_StoreeventsFunnel_reached_checkout(ctx, field)
+	case "purchased":
+		return ec.fieldContext_StoreeventsFunnel_purchased(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StoreeventsFunnel", field.Name)
+}
+
 func (ec *executionContext) childFields_StoreeventsSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "session_id":
@@ -16190,8 +17203,34 @@ func (ec *executionContext) childFields_StoreeventsSession(ctx context.Context, 
 		return ec.fieldContext_StoreeventsSession_viewport_h(ctx, field)
 	case "viewport_w":
 		return ec.fieldContext_StoreeventsSession_viewport_w(ctx, field)
+	case "events":
+		return ec.fieldContext_StoreeventsSession_events(ctx, field)
+	case "visitor":
+		return ec.fieldContext_StoreeventsSession_visitor(ctx, field)
+	case "orders":
+		return ec.fieldContext_StoreeventsSession_orders(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type StoreeventsSession", field.Name)
+}
+
+func (ec *executionContext) childFields_StorefrontVisitor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_StorefrontVisitor_id(ctx, field)
+	case "anon_id":
+		return ec.fieldContext_StorefrontVisitor_anon_id(ctx, field)
+	case "customer_id":
+		return ec.fieldContext_StorefrontVisitor_customer_id(ctx, field)
+	case "email":
+		return ec.fieldContext_StorefrontVisitor_email(ctx, field)
+	case "identified_at":
+		return ec.fieldContext_StorefrontVisitor_identified_at(ctx, field)
+	case "first_seen_at":
+		return ec.fieldContext_StorefrontVisitor_first_seen_at(ctx, field)
+	case "last_seen_at":
+		return ec.fieldContext_StorefrontVisitor_last_seen_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StorefrontVisitor", field.Name)
 }
 
 func (ec *executionContext) childFields_TaxRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16498,6 +17537,16 @@ func (ec *executionContext) childFields_WebhookSubscription(ctx context.Context,
 		return ec.fieldContext_WebhookSubscription_recent_deliveries(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WebhookSubscription", field.Name)
+}
+
+func (ec *executionContext) childFields_WindowView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_WindowView_from(ctx, field)
+	case "to":
+		return ec.fieldContext_WindowView_to(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WindowView", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18284,6 +19333,34 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_abandonedCartActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCheckoutActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_apiKeys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19758,6 +20835,138 @@ func (ec *executionContext) field_Query_reviews_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_sessionActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "session",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["session"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sessionFacets_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.SessionFilter, error) {
+			return ec.unmarshalOSessionFilter2ᚖstoreadminᚋmodelsᚐSessionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sessionGroups_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.SessionFilter, error) {
+			return ec.unmarshalOSessionFilter2ᚖstoreadminᚋmodelsᚐSessionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "group_by",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["group_by"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sessionsCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.SessionFilter, error) {
+			return ec.unmarshalOSessionFilter2ᚖstoreadminᚋmodelsᚐSessionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sessionsWindow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.SessionFilter, error) {
+			return ec.unmarshalOSessionFilter2ᚖstoreadminᚋmodelsᚐSessionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.SessionFilter, error) {
+			return ec.unmarshalOSessionFilter2ᚖstoreadminᚋmodelsᚐSessionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "group_by",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["group_by"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_shippingZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19835,6 +21044,20 @@ func (ec *executionContext) field_Query_storeSettings_args(ctx context.Context, 
 		return nil, err
 	}
 	args["offset"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_storefrontFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.SessionFilter, error) {
+			return ec.unmarshalOSessionFilter2ᚖstoreadminᚋmodelsᚐSessionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
 	return args, nil
 }
 
@@ -20033,6 +21256,20 @@ func (ec *executionContext) field_Query_webhooks_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_StoreeventsSession_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
 	return args, nil
 }
 
@@ -21728,14 +22965,14 @@ func (ec *executionContext) _Checkout_activity(ctx context.Context, field graphq
 		IsResolver: false,
 	})
 	defer recoverField(ctx, ec.OperationContext, &ret)
-	v, err := func(ctx context.Context) ([]StoreeventsActivity, error) {
+	v, err := func(ctx context.Context) ([]models.StoreeventsActivity, error) {
 		return obj.Activity, nil
 	}(ctx)
 	if err != nil {
 		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
 	}
 	fc.Result = v
-	return ec.marshalOStoreeventsActivity2ᚕstoreadminᚋgraphᚐStoreeventsActivityᚄ(ctx, field.Selections, v)
+	return ec.marshalOStoreeventsActivity2ᚕstoreadminᚋmodelsᚐStoreeventsActivityᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Checkout_activity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -21886,14 +23123,14 @@ func (ec *executionContext) _Checkout_session(ctx context.Context, field graphql
 		IsResolver: false,
 	})
 	defer recoverField(ctx, ec.OperationContext, &ret)
-	v, err := func(ctx context.Context) (*StoreeventsSession, error) {
+	v, err := func(ctx context.Context) (*models.StoreeventsSession, error) {
 		return obj.Session, nil
 	}(ctx)
 	if err != nil {
 		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
 	}
 	fc.Result = v
-	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx, field.Selections, v)
+	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋmodelsᚐStoreeventsSession(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Checkout_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31244,6 +32481,36 @@ func (ec *executionContext) fieldContext_Order_refunds(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Order_session(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "analytics:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.StoreeventsSession, error) {
+		return ec.Resolvers.Order().Session(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋmodelsᚐStoreeventsSession(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Order_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OrderAttribution_ad_source(ctx context.Context, field graphql.CollectedField, obj *models.OrderAttribution) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.AdSource)
 }
@@ -37780,6 +39047,540 @@ func (ec *executionContext) fieldContext_Query_reviewImportTemplate(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_sessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Sessions(ctx, fc.Args["filter"].(*models.SessionFilter), fc.Args["group_by"].(*string), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal []models.SessionlistRow
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.SessionlistRow
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.SessionlistRow) graphql.Marshaler {
+			return ec.marshalNSessionlistRow2ᚕstoreadminᚋmodelsᚐSessionlistRowᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sessionsCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sessionsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SessionsCount(ctx, fc.Args["filter"].(*models.SessionFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sessionsCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sessionsCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sessionGroups(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sessionGroups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SessionGroups(ctx, fc.Args["filter"].(*models.SessionFilter), fc.Args["group_by"].(*string), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *models.SessionlistGroupPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.SessionlistGroupPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.SessionlistGroupPage) graphql.Marshaler {
+			return ec.marshalOSessionlistGroupPage2ᚖstoreadminᚋmodelsᚐSessionlistGroupPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sessionGroups(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sessionGroups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sessionsWindow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sessionsWindow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SessionsWindow(ctx, fc.Args["filter"].(*models.SessionFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *models.WindowView
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.WindowView
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.WindowView) graphql.Marshaler {
+			return ec.marshalNWindowView2ᚖstoreadminᚋmodelsᚐWindowView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sessionsWindow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sessionsWindow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sessionFacets(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sessionFacets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SessionFacets(ctx, fc.Args["filter"].(*models.SessionFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *models.SessionlistFacets
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.SessionlistFacets
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.SessionlistFacets) graphql.Marshaler {
+			return ec.marshalNSessionlistFacets2ᚖstoreadminᚋmodelsᚐSessionlistFacets(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sessionFacets(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sessionFacets_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sessionActivity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sessionActivity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SessionActivity(ctx, fc.Args["session"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityLog) graphql.Marshaler {
+			return ec.marshalNUseractivityLog2ᚖstoreadminᚋgraphᚐUseractivityLog(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sessionActivity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sessionActivity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_storefrontFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_storefrontFunnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().StorefrontFunnel(ctx, fc.Args["filter"].(*models.SessionFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "store:read")
+				if err != nil {
+					var zeroVal *models.StoreeventsFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.StoreeventsFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.StoreeventsFunnel) graphql.Marshaler {
+			return ec.marshalNStoreeventsFunnel2ᚖstoreadminᚋmodelsᚐStoreeventsFunnel(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_storefrontFunnel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_storefrontFunnel_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCartActivity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCartActivity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCartActivity(ctx, fc.Args["token"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityLog) graphql.Marshaler {
+			return ec.marshalNUseractivityLog2ᚖstoreadminᚋgraphᚐUseractivityLog(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCartActivity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCartActivity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCheckoutActivity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCheckoutActivity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCheckoutActivity(ctx, fc.Args["token"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *UseractivityLog
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *UseractivityLog) graphql.Marshaler {
+			return ec.marshalNUseractivityLog2ᚖstoreadminᚋgraphᚐUseractivityLog(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCheckoutActivity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCheckoutActivity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_storeSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39176,6 +40977,394 @@ func (ec *executionContext) fieldContext_ScopeResource_label(_ context.Context, 
 	return graphql.NewScalarFieldContext("ScopeResource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _SessionlistFacet_value(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistFacet) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Value)
+}
+func (ec *executionContext) fieldContext_SessionlistFacet_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistFacet", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistFacet_sessions(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistFacet) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sessions)
+}
+func (ec *executionContext) fieldContext_SessionlistFacet_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistFacet", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistFacets_cities(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistFacets) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "SessionlistFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.SessionlistFacet, error) {
+		return obj.Cities, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNSessionlistFacet2ᚕstoreadminᚋmodelsᚐSessionlistFacetᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_SessionlistFacets_cities(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SessionlistFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SessionlistFacets_countries(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistFacets) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "SessionlistFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.SessionlistFacet, error) {
+		return obj.Countries, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNSessionlistFacet2ᚕstoreadminᚋmodelsᚐSessionlistFacetᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_SessionlistFacets_countries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SessionlistFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SessionlistFacets_devices(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistFacets) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "SessionlistFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.SessionlistFacet, error) {
+		return obj.Devices, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNSessionlistFacet2ᚕstoreadminᚋmodelsᚐSessionlistFacetᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_SessionlistFacets_devices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SessionlistFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SessionlistGroup_key(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_label(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Label)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_country(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Country)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_handle(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Handle)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_sessions(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sessions)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_visitors(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Visitors)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_visitors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_carted_sessions(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CartedSessions)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_carted_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_checkout_sessions(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CheckoutSessions)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_checkout_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_converted_sessions(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ConvertedSessions)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_converted_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroup_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroup) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_SessionlistGroup_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroup", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroupPage_dimension(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroupPage) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Dimension)
+}
+func (ec *executionContext) fieldContext_SessionlistGroupPage_dimension(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroupPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroupPage_groups(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroupPage) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "SessionlistGroupPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.SessionlistGroup, error) {
+		return obj.Groups, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNSessionlistGroup2ᚕstoreadminᚋmodelsᚐSessionlistGroupᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_SessionlistGroupPage_groups(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SessionlistGroupPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SessionlistGroupPage_sums_to_sessions(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroupPage) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.SumsToSessions)
+}
+func (ec *executionContext) fieldContext_SessionlistGroupPage_sums_to_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroupPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroupPage_total(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroupPage) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Total)
+}
+func (ec *executionContext) fieldContext_SessionlistGroupPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroupPage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistGroupPage_truncated(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistGroupPage) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Truncated)
+}
+func (ec *executionContext) fieldContext_SessionlistGroupPage_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistGroupPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_session_id(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.SessionID)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_session_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_visitor_id(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.VisitorID)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_visitor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_visitor_email(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.VisitorEmail)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_visitor_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_customer_id(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.CustomerID)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_customer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.FirstSeenAt)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.LastSeenAt)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_duration_seconds(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.DurationSeconds)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_duration_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_browser(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Browser)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_browser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_os(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.OS)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_os(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_device(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Device)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_device(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_country(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Country)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_region(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Region)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_region(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_city(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.City)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_currency(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Currency)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_language(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Language)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_landing_path(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.LandingPath)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_landing_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_referrer(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Referrer)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_referrer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_is_bot(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsBot)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_is_bot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_page_views(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PageViews)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_page_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_events(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Events)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_checkout_attempts(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CheckoutAttempts)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_checkout_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_orders(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Orders)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SessionlistRow_outcome(ctx context.Context, field graphql.CollectedField, obj *models.SessionlistRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Outcome)
+}
+func (ec *executionContext) fieldContext_SessionlistRow_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SessionlistRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ShippingRate_id(ctx context.Context, field graphql.CollectedField, obj *models.ShippingRate) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.ID)
 }
@@ -39516,242 +41705,456 @@ func (ec *executionContext) fieldContext_StoreSettingRef_key(_ context.Context, 
 	return graphql.NewScalarFieldContext("StoreSettingRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_currency(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_currency(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Currency)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_dwell_ms(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
-	return models.IntOrNull(obj.DwellMs)
+func (ec *executionContext) _StoreeventsActivity_dwell_ms(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.DwellMS)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_dwell_ms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_el_selector(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_el_selector(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.ElSelector)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_el_selector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_el_text(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_el_text(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.ElText)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_el_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_name(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_name(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.StringAt(&obj.Name)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_occurred_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_occurred_at(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.TimeAt(&obj.OccurredAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_occurred_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_path(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_path(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Path)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_product_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_product_id(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.ProductID)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_result_count(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_result_count(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.ResultCount)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_result_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_scroll_pct(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_scroll_pct(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.ScrollPct)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_scroll_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_value_cents(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_value_cents(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.ValueCents)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_value_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsActivity_variant_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsActivity) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsActivity_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsActivity) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.VariantID)
 }
 func (ec *executionContext) fieldContext_StoreeventsActivity_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsActivity", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_session_id(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return models.StringAt(&obj.SessionID)
+func (ec *executionContext) _StoreeventsFunnel_sessions(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sessions)
+}
+func (ec *executionContext) fieldContext_StoreeventsFunnel_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsFunnel_viewed_product(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ViewedProduct)
+}
+func (ec *executionContext) fieldContext_StoreeventsFunnel_viewed_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsFunnel_added_to_cart(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AddedToCart)
+}
+func (ec *executionContext) fieldContext_StoreeventsFunnel_added_to_cart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsFunnel_reached_checkout(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ReachedCheckout)
+}
+func (ec *executionContext) fieldContext_StoreeventsFunnel_reached_checkout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsFunnel_purchased(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Purchased)
+}
+func (ec *executionContext) fieldContext_StoreeventsFunnel_purchased(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StoreeventsFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_session_id(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.SessionKey)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_session_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.TimeAt(&obj.FirstSeenAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.TimeAt(&obj.LastSeenAt)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_browser(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_browser(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Browser)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_browser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_browser_version(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_browser_version(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.BrowserVersion)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_browser_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_city(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_city(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.City)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_country(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_country(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Country)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_device(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_device(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Device)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_device(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_ip(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_ip(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.IP)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_ip(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_is_bot(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_is_bot(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return ec.marshalOBoolean2ᚖbool(ctx, field.Selections, obj.IsBot)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_is_bot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_landing_path(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_landing_path(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.LandingPath)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_landing_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_language(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_language(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Language)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_os(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return models.StringOrNull(obj.Os)
+func (ec *executionContext) _StoreeventsSession_os(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.OS)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_os(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_os_version(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
-	return models.StringOrNull(obj.OsVersion)
+func (ec *executionContext) _StoreeventsSession_os_version(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.OSVersion)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_os_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_referrer(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_referrer(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Referrer)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_referrer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_region(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_region(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Region)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_region(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_screen_h(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_screen_h(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.ScreenH)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_screen_h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_screen_w(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_screen_w(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.ScreenW)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_screen_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_timezone(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_timezone(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.Timezone)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_user_agent(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_user_agent(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.StringOrNull(obj.UserAgent)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_viewport_h(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_viewport_h(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.ViewportH)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_viewport_h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _StoreeventsSession_viewport_w(ctx context.Context, field graphql.CollectedField, obj *StoreeventsSession) (ret graphql.Marshaler) {
+func (ec *executionContext) _StoreeventsSession_viewport_w(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
 	return models.IntOrNull(obj.ViewportW)
 }
 func (ec *executionContext) fieldContext_StoreeventsSession_viewport_w(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StoreeventsSession", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StoreeventsSession_events(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_StoreeventsSession_events(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "analytics:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) ([]models.StoreeventsActivity, error) {
+		fc := graphql.GetFieldContext(ctx)
+		return ec.Resolvers.StoreeventsSession().Events(ctx, obj, fc.Args["limit"].(*int64))
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsActivity2ᚕstoreadminᚋmodelsᚐStoreeventsActivityᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StoreeventsSession",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_StoreeventsSession_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StoreeventsSession_visitor(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "StoreeventsSession",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "analytics:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.StorefrontVisitor, error) {
+		return ec.Resolvers.StoreeventsSession().Visitor(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStorefrontVisitor2ᚖstoreadminᚋmodelsᚐStorefrontVisitor(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_visitor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StoreeventsSession",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StoreeventsSession_orders(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.StoreeventsSession().Orders(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal []models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal []models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Order) graphql.Marshaler {
+			return ec.marshalOOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StoreeventsSession",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontVisitor_id(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontVisitor) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_StorefrontVisitor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontVisitor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontVisitor_anon_id(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontVisitor) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.AnonID)
+}
+func (ec *executionContext) fieldContext_StorefrontVisitor_anon_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontVisitor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontVisitor_customer_id(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontVisitor) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.CustomerID)
+}
+func (ec *executionContext) fieldContext_StorefrontVisitor_customer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontVisitor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontVisitor_email(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontVisitor) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Email)
+}
+func (ec *executionContext) fieldContext_StorefrontVisitor_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontVisitor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontVisitor_identified_at(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontVisitor) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.IdentifiedAt)
+}
+func (ec *executionContext) fieldContext_StorefrontVisitor_identified_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontVisitor", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontVisitor_first_seen_at(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontVisitor) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.FirstSeenAt)
+}
+func (ec *executionContext) fieldContext_StorefrontVisitor_first_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontVisitor", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontVisitor_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontVisitor) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.LastSeenAt)
+}
+func (ec *executionContext) fieldContext_StorefrontVisitor_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontVisitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _TaxRate_id(ctx context.Context, field graphql.CollectedField, obj *models.TaxRate) (ret graphql.Marshaler) {
@@ -40364,14 +42767,14 @@ func (ec *executionContext) _UseractivityLog_session(ctx context.Context, field 
 		IsResolver: false,
 	})
 	defer recoverField(ctx, ec.OperationContext, &ret)
-	v, err := func(ctx context.Context) (*StoreeventsSession, error) {
+	v, err := func(ctx context.Context) (*models.StoreeventsSession, error) {
 		return obj.Session, nil
 	}(ctx)
 	if err != nil {
 		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
 	}
 	fc.Result = v
-	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx, field.Selections, v)
+	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋmodelsᚐStoreeventsSession(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_UseractivityLog_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -40747,6 +43150,20 @@ func (ec *executionContext) fieldContext_WebhookSubscription_recent_deliveries(_
 		IsResolver: true,
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _WindowView_from(ctx context.Context, field graphql.CollectedField, obj *models.WindowView) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_WindowView_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WindowView", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _WindowView_to(ctx context.Context, field graphql.CollectedField, obj *models.WindowView) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_WindowView_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WindowView", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -44545,6 +46962,127 @@ func (ec *executionContext) unmarshalInputReviewStatusInput(ctx context.Context,
 				return it, err
 			}
 			it.Status = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSessionFilter(ctx context.Context, obj any) (models.SessionFilter, error) {
+	var it models.SessionFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"from", "to", "days", "country", "city", "device", "browser", "outcome", "has_orders", "landing_path", "utm_source", "utm_medium", "utm_campaign", "include_bots"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("from"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.From = data
+		case "to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("to"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.To = data
+		case "days":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("days"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Days = data
+		case "country":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("country"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Country = data
+		case "city":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("city"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.City = data
+		case "device":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("device"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Device = data
+		case "browser":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("browser"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Browser = data
+		case "outcome":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcome"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Outcome = data
+		case "has_orders":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("has_orders"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrders = data
+		case "landing_path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("landing_path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LandingPath = data
+		case "utm_source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("utm_source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UTMSource = data
+		case "utm_medium":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("utm_medium"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UTMMedium = data
+		case "utm_campaign":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("utm_campaign"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UTMCampaign = data
+		case "include_bots":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("include_bots"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IncludeBots = data
 		}
 	}
 	return it, nil
@@ -52123,6 +54661,47 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Values[i] = innerFunc(ctx, out)
+		case "session":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_session(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55742,6 +58321,204 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Values[i] = rrm(innerCtx)
+		case "sessions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sessions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "sessionsCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sessionsCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "sessionGroups":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sessionGroups(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "sessionsWindow":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sessionsWindow(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "sessionFacets":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sessionFacets(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "sessionActivity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sessionActivity(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "storefrontFunnel":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_storefrontFunnel(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCartActivity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCartActivity(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCheckoutActivity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCheckoutActivity(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
 		case "storeSettings":
 			field := field
 
@@ -56739,6 +59516,401 @@ func (ec *executionContext) _ScopeResource(ctx context.Context, sel ast.Selectio
 	return written
 }
 
+var sessionlistFacetImplementors = []string{"SessionlistFacet"}
+
+func (ec *executionContext) _SessionlistFacet(ctx context.Context, sel ast.SelectionSet, obj *models.SessionlistFacet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sessionlistFacetImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SessionlistFacet")
+		case "value":
+			out.Values[i] = ec._SessionlistFacet_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._SessionlistFacet_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var sessionlistFacetsImplementors = []string{"SessionlistFacets"}
+
+func (ec *executionContext) _SessionlistFacets(ctx context.Context, sel ast.SelectionSet, obj *models.SessionlistFacets) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sessionlistFacetsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SessionlistFacets")
+		case "cities":
+			out.Values[i] = ec._SessionlistFacets_cities(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "countries":
+			out.Values[i] = ec._SessionlistFacets_countries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "devices":
+			out.Values[i] = ec._SessionlistFacets_devices(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var sessionlistGroupImplementors = []string{"SessionlistGroup"}
+
+func (ec *executionContext) _SessionlistGroup(ctx context.Context, sel ast.SelectionSet, obj *models.SessionlistGroup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sessionlistGroupImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SessionlistGroup")
+		case "key":
+			out.Values[i] = ec._SessionlistGroup_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._SessionlistGroup_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._SessionlistGroup_country(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "handle":
+			out.Values[i] = ec._SessionlistGroup_handle(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._SessionlistGroup_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visitors":
+			out.Values[i] = ec._SessionlistGroup_visitors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "carted_sessions":
+			out.Values[i] = ec._SessionlistGroup_carted_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkout_sessions":
+			out.Values[i] = ec._SessionlistGroup_checkout_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "converted_sessions":
+			out.Values[i] = ec._SessionlistGroup_converted_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._SessionlistGroup_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var sessionlistGroupPageImplementors = []string{"SessionlistGroupPage"}
+
+func (ec *executionContext) _SessionlistGroupPage(ctx context.Context, sel ast.SelectionSet, obj *models.SessionlistGroupPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sessionlistGroupPageImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SessionlistGroupPage")
+		case "dimension":
+			out.Values[i] = ec._SessionlistGroupPage_dimension(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "groups":
+			out.Values[i] = ec._SessionlistGroupPage_groups(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sums_to_sessions":
+			out.Values[i] = ec._SessionlistGroupPage_sums_to_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._SessionlistGroupPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "truncated":
+			out.Values[i] = ec._SessionlistGroupPage_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var sessionlistRowImplementors = []string{"SessionlistRow"}
+
+func (ec *executionContext) _SessionlistRow(ctx context.Context, sel ast.SelectionSet, obj *models.SessionlistRow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sessionlistRowImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SessionlistRow")
+		case "session_id":
+			out.Values[i] = ec._SessionlistRow_session_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visitor_id":
+			out.Values[i] = ec._SessionlistRow_visitor_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "visitor_email":
+			out.Values[i] = ec._SessionlistRow_visitor_email(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "customer_id":
+			out.Values[i] = ec._SessionlistRow_customer_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "first_seen_at":
+			out.Values[i] = ec._SessionlistRow_first_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last_seen_at":
+			out.Values[i] = ec._SessionlistRow_last_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "duration_seconds":
+			out.Values[i] = ec._SessionlistRow_duration_seconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "browser":
+			out.Values[i] = ec._SessionlistRow_browser(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "os":
+			out.Values[i] = ec._SessionlistRow_os(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "device":
+			out.Values[i] = ec._SessionlistRow_device(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._SessionlistRow_country(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "region":
+			out.Values[i] = ec._SessionlistRow_region(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "city":
+			out.Values[i] = ec._SessionlistRow_city(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._SessionlistRow_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "language":
+			out.Values[i] = ec._SessionlistRow_language(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "landing_path":
+			out.Values[i] = ec._SessionlistRow_landing_path(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "referrer":
+			out.Values[i] = ec._SessionlistRow_referrer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "is_bot":
+			out.Values[i] = ec._SessionlistRow_is_bot(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page_views":
+			out.Values[i] = ec._SessionlistRow_page_views(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "events":
+			out.Values[i] = ec._SessionlistRow_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkout_attempts":
+			out.Values[i] = ec._SessionlistRow_checkout_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._SessionlistRow_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._SessionlistRow_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._SessionlistRow_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var shippingRateImplementors = []string{"ShippingRate"}
 
 func (ec *executionContext) _ShippingRate(ctx context.Context, sel ast.SelectionSet, obj *models.ShippingRate) graphql.Marshaler {
@@ -57202,7 +60374,7 @@ func (ec *executionContext) _StoreSettingRef(ctx context.Context, sel ast.Select
 
 var storeeventsActivityImplementors = []string{"StoreeventsActivity"}
 
-func (ec *executionContext) _StoreeventsActivity(ctx context.Context, sel ast.SelectionSet, obj *StoreeventsActivity) graphql.Marshaler {
+func (ec *executionContext) _StoreeventsActivity(ctx context.Context, sel ast.SelectionSet, obj *models.StoreeventsActivity) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeeventsActivityImplementors)
 
 	out, written := newObject(fields)
@@ -57295,9 +60467,69 @@ func (ec *executionContext) _StoreeventsActivity(ctx context.Context, sel ast.Se
 	return written
 }
 
+var storeeventsFunnelImplementors = []string{"StoreeventsFunnel"}
+
+func (ec *executionContext) _StoreeventsFunnel(ctx context.Context, sel ast.SelectionSet, obj *models.StoreeventsFunnel) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storeeventsFunnelImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StoreeventsFunnel")
+		case "sessions":
+			out.Values[i] = ec._StoreeventsFunnel_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "viewed_product":
+			out.Values[i] = ec._StoreeventsFunnel_viewed_product(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "added_to_cart":
+			out.Values[i] = ec._StoreeventsFunnel_added_to_cart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reached_checkout":
+			out.Values[i] = ec._StoreeventsFunnel_reached_checkout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "purchased":
+			out.Values[i] = ec._StoreeventsFunnel_purchased(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var storeeventsSessionImplementors = []string{"StoreeventsSession"}
 
-func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.SelectionSet, obj *StoreeventsSession) graphql.Marshaler {
+func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.SelectionSet, obj *models.StoreeventsSession) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeeventsSessionImplementors)
 
 	out, written := newObject(fields)
@@ -57310,111 +60542,304 @@ func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.Sel
 		case "session_id":
 			out.Values[i] = ec._StoreeventsSession_session_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "first_seen_at":
 			out.Values[i] = ec._StoreeventsSession_first_seen_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "last_seen_at":
 			out.Values[i] = ec._StoreeventsSession_last_seen_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "browser":
 			out.Values[i] = ec._StoreeventsSession_browser(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "browser_version":
 			out.Values[i] = ec._StoreeventsSession_browser_version(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "city":
 			out.Values[i] = ec._StoreeventsSession_city(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "country":
 			out.Values[i] = ec._StoreeventsSession_country(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "device":
 			out.Values[i] = ec._StoreeventsSession_device(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "ip":
 			out.Values[i] = ec._StoreeventsSession_ip(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "is_bot":
 			out.Values[i] = ec._StoreeventsSession_is_bot(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "landing_path":
 			out.Values[i] = ec._StoreeventsSession_landing_path(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "language":
 			out.Values[i] = ec._StoreeventsSession_language(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "os":
 			out.Values[i] = ec._StoreeventsSession_os(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "os_version":
 			out.Values[i] = ec._StoreeventsSession_os_version(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "referrer":
 			out.Values[i] = ec._StoreeventsSession_referrer(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "region":
 			out.Values[i] = ec._StoreeventsSession_region(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "screen_h":
 			out.Values[i] = ec._StoreeventsSession_screen_h(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "screen_w":
 			out.Values[i] = ec._StoreeventsSession_screen_w(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "timezone":
 			out.Values[i] = ec._StoreeventsSession_timezone(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "user_agent":
 			out.Values[i] = ec._StoreeventsSession_user_agent(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "viewport_h":
 			out.Values[i] = ec._StoreeventsSession_viewport_h(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "viewport_w":
 			out.Values[i] = ec._StoreeventsSession_viewport_w(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "events":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StoreeventsSession_events(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "visitor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StoreeventsSession_visitor(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "orders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StoreeventsSession_orders(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var storefrontVisitorImplementors = []string{"StorefrontVisitor"}
+
+func (ec *executionContext) _StorefrontVisitor(ctx context.Context, sel ast.SelectionSet, obj *models.StorefrontVisitor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storefrontVisitorImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StorefrontVisitor")
+		case "id":
+			out.Values[i] = ec._StorefrontVisitor_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "anon_id":
+			out.Values[i] = ec._StorefrontVisitor_anon_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customer_id":
+			out.Values[i] = ec._StorefrontVisitor_customer_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._StorefrontVisitor_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "identified_at":
+			out.Values[i] = ec._StorefrontVisitor_identified_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "first_seen_at":
+			out.Values[i] = ec._StorefrontVisitor_first_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last_seen_at":
+			out.Values[i] = ec._StorefrontVisitor_last_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -58554,6 +61979,51 @@ func (ec *executionContext) _WebhookSubscription(ctx context.Context, sel ast.Se
 			}
 
 			out.Values[i] = innerFunc(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var windowViewImplementors = []string{"WindowView"}
+
+func (ec *executionContext) _WindowView(ctx context.Context, sel ast.SelectionSet, obj *models.WindowView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, windowViewImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WindowView")
+		case "from":
+			out.Values[i] = ec._WindowView_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._WindowView_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60644,6 +64114,76 @@ func (ec *executionContext) marshalNScopeResource2ᚕstoreadminᚋinternalᚋaut
 	return ret
 }
 
+func (ec *executionContext) marshalNSessionlistFacet2storeadminᚋmodelsᚐSessionlistFacet(ctx context.Context, sel ast.SelectionSet, v models.SessionlistFacet) graphql.Marshaler {
+	return ec._SessionlistFacet(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSessionlistFacet2ᚕstoreadminᚋmodelsᚐSessionlistFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []models.SessionlistFacet) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._SessionlistFacet(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSessionlistFacets2ᚖstoreadminᚋmodelsᚐSessionlistFacets(ctx context.Context, sel ast.SelectionSet, v *models.SessionlistFacets) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SessionlistFacets(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSessionlistGroup2storeadminᚋmodelsᚐSessionlistGroup(ctx context.Context, sel ast.SelectionSet, v models.SessionlistGroup) graphql.Marshaler {
+	return ec._SessionlistGroup(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSessionlistGroup2ᚕstoreadminᚋmodelsᚐSessionlistGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []models.SessionlistGroup) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._SessionlistGroup(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSessionlistRow2storeadminᚋmodelsᚐSessionlistRow(ctx context.Context, sel ast.SelectionSet, v models.SessionlistRow) graphql.Marshaler {
+	return ec._SessionlistRow(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSessionlistRow2ᚕstoreadminᚋmodelsᚐSessionlistRowᚄ(ctx context.Context, sel ast.SelectionSet, v []models.SessionlistRow) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._SessionlistRow(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNShippingRate2storeadminᚋmodelsᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v models.ShippingRate) graphql.Marshaler {
 	return ec._ShippingRate(ctx, sel, &v)
 }
@@ -60784,8 +64324,18 @@ func (ec *executionContext) unmarshalNStoreUpdateInput2storeadminᚋgraphᚐStor
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNStoreeventsActivity2storeadminᚋgraphᚐStoreeventsActivity(ctx context.Context, sel ast.SelectionSet, v StoreeventsActivity) graphql.Marshaler {
+func (ec *executionContext) marshalNStoreeventsActivity2storeadminᚋmodelsᚐStoreeventsActivity(ctx context.Context, sel ast.SelectionSet, v models.StoreeventsActivity) graphql.Marshaler {
 	return ec._StoreeventsActivity(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNStoreeventsFunnel2ᚖstoreadminᚋmodelsᚐStoreeventsFunnel(ctx context.Context, sel ast.SelectionSet, v *models.StoreeventsFunnel) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._StoreeventsFunnel(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -61138,6 +64688,16 @@ func (ec *executionContext) marshalNWebhookSubscription2ᚖstoreadminᚋmodels�
 func (ec *executionContext) unmarshalNWebhookUpdateInput2storeadminᚋgraphᚐWebhookUpdateInput(ctx context.Context, v any) (WebhookUpdateInput, error) {
 	res, err := ec.unmarshalInputWebhookUpdateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWindowView2ᚖstoreadminᚋmodelsᚐWindowView(ctx context.Context, sel ast.SelectionSet, v *models.WindowView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WindowView(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -61665,6 +65225,25 @@ func (ec *executionContext) unmarshalOMenuItemInput2ᚕstoreadminᚋgraphᚐMenu
 	return res, nil
 }
 
+func (ec *executionContext) marshalOOrder2ᚕstoreadminᚋmodelsᚐOrderᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Order) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._Order(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx context.Context, sel ast.SelectionSet, v *models.Order) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -61854,6 +65433,21 @@ func (ec *executionContext) marshalORole2ᚖstoreadminᚋgraphᚐRole(ctx contex
 	return v
 }
 
+func (ec *executionContext) unmarshalOSessionFilter2ᚖstoreadminᚋmodelsᚐSessionFilter(ctx context.Context, v any) (*models.SessionFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSessionFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSessionlistGroupPage2ᚖstoreadminᚋmodelsᚐSessionlistGroupPage(ctx context.Context, sel ast.SelectionSet, v *models.SessionlistGroupPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SessionlistGroupPage(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOSheetFormat2ᚖstoreadminᚋgraphᚐSheetFormat(ctx context.Context, v any) (*SheetFormat, error) {
 	if v == nil {
 		return nil, nil
@@ -61884,7 +65478,7 @@ func (ec *executionContext) marshalOStoreMember2ᚖstoreadminᚋmodelsᚐStoreMe
 	return ec._StoreMember(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOStoreeventsActivity2ᚕstoreadminᚋgraphᚐStoreeventsActivityᚄ(ctx context.Context, sel ast.SelectionSet, v []StoreeventsActivity) graphql.Marshaler {
+func (ec *executionContext) marshalOStoreeventsActivity2ᚕstoreadminᚋmodelsᚐStoreeventsActivityᚄ(ctx context.Context, sel ast.SelectionSet, v []models.StoreeventsActivity) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -61903,11 +65497,18 @@ func (ec *executionContext) marshalOStoreeventsActivity2ᚕstoreadminᚋgraphᚐ
 	return ret
 }
 
-func (ec *executionContext) marshalOStoreeventsSession2ᚖstoreadminᚋgraphᚐStoreeventsSession(ctx context.Context, sel ast.SelectionSet, v *StoreeventsSession) graphql.Marshaler {
+func (ec *executionContext) marshalOStoreeventsSession2ᚖstoreadminᚋmodelsᚐStoreeventsSession(ctx context.Context, sel ast.SelectionSet, v *models.StoreeventsSession) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._StoreeventsSession(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOStorefrontVisitor2ᚖstoreadminᚋmodelsᚐStorefrontVisitor(ctx context.Context, sel ast.SelectionSet, v *models.StorefrontVisitor) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._StorefrontVisitor(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {

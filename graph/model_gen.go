@@ -132,7 +132,7 @@ type Checkout struct {
 	// When the shopper left without paying; null unless abandoned.
 	AbandonedAt *time.Time `json:"abandoned_at,omitempty"`
 	// The shopper's storefront browsing during the checkout, oldest first; null when storefront sessions are not recorded (they are not yet).
-	Activity []StoreeventsActivity `json:"activity,omitempty"`
+	Activity []models.StoreeventsActivity `json:"activity,omitempty"`
 	// Payment attempts (authorizations, captures, sales), oldest first, failed ones included.
 	Attempts []CheckoutPaymentAttempt `json:"attempts"`
 	// The billing address the shopper entered, as entered.
@@ -162,7 +162,7 @@ type Checkout struct {
 	// Recovery reminders sent for it.
 	RecoveryEmails int64 `json:"recovery_emails"`
 	// The storefront session the checkout happened in; null when not recorded.
-	Session *StoreeventsSession `json:"session,omitempty"`
+	Session *models.StoreeventsSession `json:"session,omitempty"`
 	// The shipping address the shopper entered, as entered.
 	ShippingAddress any `json:"shipping_address,omitempty"`
 	// What shipping cost, in minor units.
@@ -971,82 +971,6 @@ type StoreUpdateInput struct {
 	Address any `json:"address,omitempty"`
 }
 
-// One thing the shopper did on the storefront.
-type StoreeventsActivity struct {
-	// ISO 4217 code of value_cents; null without a value.
-	Currency *string `json:"currency,omitempty"`
-	// How long the shopper stayed on it, in milliseconds.
-	DwellMs *int64 `json:"dwell_ms,omitempty"`
-	// The element acted on (a CSS selector).
-	ElSelector *string `json:"el_selector,omitempty"`
-	// The text of the element acted on.
-	ElText *string `json:"el_text,omitempty"`
-	// What the shopper did (a page view, an add to cart, a search, ...).
-	Name string `json:"name"`
-	// When it happened.
-	OccurredAt time.Time `json:"occurred_at"`
-	// The storefront path it happened on; null when none.
-	Path *string `json:"path,omitempty"`
-	// The product concerned; null when none.
-	ProductID *int64 `json:"product_id,omitempty"`
-	// How many results a search found.
-	ResultCount *int64 `json:"result_count,omitempty"`
-	// How far down the page the shopper scrolled, in percent.
-	ScrollPct *int64 `json:"scroll_pct,omitempty"`
-	// The money involved (an add to cart's value).
-	ValueCents *int64 `json:"value_cents,omitempty"`
-	// The variant concerned; null when none.
-	VariantID *int64 `json:"variant_id,omitempty"`
-}
-
-// A storefront visit, as the storefront recorded it; each optional field is null when it was not recorded.
-type StoreeventsSession struct {
-	// The session's id.
-	SessionID string `json:"session_id"`
-	// The visit's first request.
-	FirstSeenAt time.Time `json:"first_seen_at"`
-	// The visit's last request.
-	LastSeenAt time.Time `json:"last_seen_at"`
-	// The browser's name.
-	Browser *string `json:"browser,omitempty"`
-	// The browser's version.
-	BrowserVersion *string `json:"browser_version,omitempty"`
-	// The visitor's city, from the IP address.
-	City *string `json:"city,omitempty"`
-	// The visitor's country (ISO 3166-1 alpha-2), from the IP address.
-	Country *string `json:"country,omitempty"`
-	// desktop, mobile or tablet.
-	Device *string `json:"device,omitempty"`
-	// The visitor's IP address.
-	IP *string `json:"ip,omitempty"`
-	// Whether the visitor looked like a bot.
-	IsBot *bool `json:"is_bot,omitempty"`
-	// The path of the first page viewed.
-	LandingPath *string `json:"landing_path,omitempty"`
-	// The browser's language (BCP 47).
-	Language *string `json:"language,omitempty"`
-	// The operating system's name.
-	Os *string `json:"os,omitempty"`
-	// The operating system's version.
-	OsVersion *string `json:"os_version,omitempty"`
-	// The page that linked to the store.
-	Referrer *string `json:"referrer,omitempty"`
-	// The visitor's region (state, province), from the IP address.
-	Region *string `json:"region,omitempty"`
-	// Screen height in pixels.
-	ScreenH *int64 `json:"screen_h,omitempty"`
-	// Screen width in pixels.
-	ScreenW *int64 `json:"screen_w,omitempty"`
-	// The browser's IANA time zone.
-	Timezone *string `json:"timezone,omitempty"`
-	// The browser's User-Agent header.
-	UserAgent *string `json:"user_agent,omitempty"`
-	// Viewport height in pixels.
-	ViewportH *int64 `json:"viewport_h,omitempty"`
-	// Viewport width in pixels.
-	ViewportW *int64 `json:"viewport_w,omitempty"`
-}
-
 // A rate to create, or on update the fields to change (left out: unchanged).
 type TaxRateInput struct {
 	// Its name on receipts; required on create.
@@ -1129,33 +1053,33 @@ type UploadTicket struct {
 
 // The record the log is about.
 type UseractivityAnchor struct {
-	// The record's id: the order id, or the authorization transaction id for a payment awaiting capture.
+	// The record's id: the session's, cart's, checkout's or order's row id, or the authorization transaction id for a payment awaiting capture.
 	ID int64 `json:"id"`
-	// order, or awaiting_capture.
+	// session, cart, checkout, order or awaiting_capture.
 	Kind string `json:"kind"`
-	// How a person names the record: the order number (#1001) or the draft order's name; null when it has none.
+	// How a person names the record: the order number (#1001), the draft order's name, the session id, the cart's or checkout's email; null when it has none.
 	Label *string `json:"label,omitempty"`
-	// The order's token (its order status page); null when it has none.
+	// The cart's or checkout's token, or the order's (its order status page); null when it has none.
 	Token *string `json:"token,omitempty"`
 }
 
 // What the log covers, and where it was cut short.
 type UseractivityCoverage struct {
-	// Whether storefront browsing is included.
+	// Whether storefront browsing is included (a session was recorded for the record).
 	Browsing bool `json:"browsing"`
-	// Whether runs of similar browsing events were folded into one.
+	// Whether runs of similar browsing events (the same kind on the same page or product, back to back) were folded into one; the entry's detail.repeated says how many.
 	BrowsingCollapsed bool `json:"browsing_collapsed"`
 	// How many of the shopper's draft orders the log includes.
 	Drafts int64 `json:"drafts"`
 	// Whether the shopper had more draft orders than the log includes.
 	DraftsTruncated bool `json:"drafts_truncated"`
-	// The timeline held more events than the log shows (the first 500 are shown).
+	// The records held more entries than the log shows (the first 500 are shown).
 	EventsTruncated bool `json:"events_truncated"`
-	// Whether the shopper had more orders than the log includes.
+	// Whether the records led to more orders than the log includes (at most 10).
 	OrdersTruncated bool `json:"orders_truncated"`
-	// Browsing older than the retention window was removed.
+	// Browsing older than the retention horizon (serve --events-retention) was removed: the session began before it.
 	Purged bool `json:"purged"`
-	// Whether browsing is limited to the session that led to the record.
+	// Whether browsing is limited to the session that led to the record (always, when browsing is included).
 	SessionScoped bool `json:"session_scoped"`
 }
 
@@ -1163,17 +1087,22 @@ type UseractivityCoverage struct {
 // entry has nothing to say about them: payment fields for payment entries,
 // product and page fields for browsing entries.
 type UseractivityEvent struct {
-	// created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated.
+	// Orders: created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled,
+	// cancelled, archived, note_updated, tags_updated. Browsing: the storefront event's name (page_view, product_view,
+	// search, click, add_to_cart, remove_from_cart, checkout_step, ...). Carts: cart_created, cart_updated,
+	// cart_abandoned, cart_recovered. Checkouts: checkout_started, checkout_updated, checkout_completed,
+	// checkout_abandoned, checkout_recovered. Payment attempts: payment_attempt_success, _failure, _error, _pending.
+	// Recovery emails: recovery_email_sent, _outboxed, _failed, _skipped. Draft orders: draft_order_created.
 	Name string `json:"name"`
 	// When it happened (UTC).
 	At time.Time `json:"at"`
-	// order, payment, fulfillment or browsing.
+	// order, payment, fulfillment, browsing, cart, checkout, recovery or draft_order.
 	Origin string `json:"origin"`
-	// Who caused it: checkout, admin, api or system.
+	// Who caused it: checkout, admin, api, system or storefront (the shopper's browser).
 	Source string `json:"source"`
 	// Whether at is the exact time (false when it was inferred).
 	Exact bool `json:"exact"`
-	// Marks the entry that is the anchor record's own; null when unmarked (an order's timeline marks none).
+	// True on the entries of the anchor record itself (its browsing for a session); null on the others.
 	Anchor *bool `json:"anchor,omitempty"`
 	// The amount the entry moved, in minor units of currency (cents); null when it moved none.
 	AmountCents *int64 `json:"amount_cents,omitempty"`
@@ -1185,7 +1114,7 @@ type UseractivityEvent struct {
 	TransactionID *int64 `json:"transaction_id,omitempty"`
 	// The draft order the order came from.
 	DraftOrderID *int64 `json:"draft_order_id,omitempty"`
-	// The storefront cart (browsing entries).
+	// The storefront cart (cart entries, and browsing entries that named one).
 	CartID *int64 `json:"cart_id,omitempty"`
 	// Which attempt this was, counting from 1 (payment retries).
 	Attempt *int64 `json:"attempt,omitempty"`
@@ -1197,7 +1126,7 @@ type UseractivityEvent struct {
 	ErrorCode *string `json:"error_code,omitempty"`
 	// The error of a failed payment, as the provider put it.
 	ErrorMessage *string `json:"error_message,omitempty"`
-	// More about the entry, as a JSON object (what changed, a refund's lines, a shipment's tracking).
+	// More about the entry, as a JSON object (what changed, a refund's lines, a shipment's tracking; a search's query, a quantity, a checkout step, repeated for folded browsing; a reminder's step, subject and discount code).
 	Detail any `json:"detail,omitempty"`
 	// The product viewed or added (browsing entries).
 	ProductID *int64 `json:"product_id,omitempty"`
@@ -1219,14 +1148,15 @@ type UseractivityEvent struct {
 	ScrollPct *int64 `json:"scroll_pct,omitempty"`
 	// How many results a storefront search found (browsing entries).
 	ResultCount *int64 `json:"result_count,omitempty"`
-	// Hours since the entry before it, on a gap worth showing; null otherwise.
+	// Whole hours since the entry before it, when that is at least one; null otherwise.
 	GapHours *int64 `json:"gap_hours,omitempty"`
 }
 
-// A shopper's activity around one record (an order, a payment awaiting
-// capture): the record's own timeline, oldest first, with what it covers and a
-// summary. Storefront browsing joins it only when sessions are recorded; this
-// service records none yet, so browsing fields are null or zero.
+// A shopper's activity around one record (a storefront session, a cart, a
+// checkout, an order, a payment awaiting capture), oldest first: the browsing
+// of the session that led to it, the carts and checkouts linked to it, their
+// payment attempts and recovery emails, the draft orders and orders they
+// became, with what the log covers and a summary (README "Shopper activity").
 type UseractivityLog struct {
 	// The record the log is about.
 	Anchor *UseractivityAnchor `json:"anchor"`
@@ -1234,13 +1164,13 @@ type UseractivityLog struct {
 	Coverage *UseractivityCoverage `json:"coverage"`
 	// Oldest first.
 	Events []UseractivityEvent `json:"events"`
-	// The storefront session that led to the record, when one was recorded; null otherwise (always, while sessions are not recorded).
-	Session *StoreeventsSession `json:"session,omitempty"`
+	// The storefront session that led to the record (the anchor itself for a session); null when none was recorded.
+	Session *models.StoreeventsSession `json:"session,omitempty"`
 	// Counts and times over the whole log.
 	Summary *UseractivitySummary `json:"summary"`
 }
 
-// Counts and times over a whole activity log; browsing counts are 0 while sessions are not recorded.
+// Counts and times over a whole activity log, counted before browsing was folded; browsing counts are 0 without a session.
 type UseractivitySummary struct {
 	// Products added to the cart.
 	CartAdds int64 `json:"cart_adds"`
@@ -1248,7 +1178,7 @@ type UseractivitySummary struct {
 	CheckoutSteps int64 `json:"checkout_steps"`
 	// Payment transactions that failed or errored.
 	FailedPayments int64 `json:"failed_payments"`
-	// When the visit began: the checkout's start, else the order's creation; null when unknown.
+	// When the visit began: the session's first request; without a session the checkout's start, else the record's creation; null when unknown.
 	FirstSeenAt *time.Time `json:"first_seen_at,omitempty"`
 	// The time of the log's last entry; null when it has none.
 	LastSeenAt *time.Time `json:"last_seen_at,omitempty"`
@@ -1256,11 +1186,11 @@ type UseractivitySummary struct {
 	PageViews int64 `json:"page_views"`
 	// Product pages viewed.
 	ProductViews int64 `json:"product_views"`
-	// Abandoned-checkout recovery emails sent.
+	// Recovery emails sent (or kept in the outbox) for the carts and checkouts of the log.
 	RecoveryEmails int64 `json:"recovery_emails"`
-	// Until when the checkout's recovery link works; null when there is none.
+	// Until when the open checkout's recovery link works (its expires_at); null when there is none.
 	RecoveryLinkValidUntil *time.Time `json:"recovery_link_valid_until,omitempty"`
-	// What first_seen_at and last_seen_at measure: order (the order's own timeline) or session.
+	// What first_seen_at measures: session (the recorded visit), or without one the anchor's kind (order, cart, checkout).
 	VisitBasis string `json:"visit_basis"`
 	// Seconds from first_seen_at to last_seen_at; 0 when unknown.
 	VisitSeconds int64 `json:"visit_seconds"`

@@ -37,6 +37,7 @@ type resolverRoot struct {
 	refund               RefundResolver
 	review               ReviewResolver
 	shippingZone         ShippingZoneResolver
+	storeeventsSession   StoreeventsSessionResolver
 	uRLRedirect          URLRedirectResolver
 	webhookSubscription  WebhookSubscriptionResolver
 }
@@ -71,6 +72,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		refund:               r.Refund(),
 		review:               r.Review(),
 		shippingZone:         r.ShippingZone(),
+		storeeventsSession:   r.StoreeventsSession(),
 		uRLRedirect:          r.URLRedirect(),
 		webhookSubscription:  r.WebhookSubscription(),
 	}
@@ -133,6 +135,8 @@ func (c *resolverRoot) Refund() RefundResolver { return c.refund }
 func (c *resolverRoot) Review() ReviewResolver { return c.review }
 
 func (c *resolverRoot) ShippingZone() ShippingZoneResolver { return c.shippingZone }
+
+func (c *resolverRoot) StoreeventsSession() StoreeventsSessionResolver { return c.storeeventsSession }
 
 func (c *resolverRoot) URLRedirect() URLRedirectResolver { return c.uRLRedirect }
 

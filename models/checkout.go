@@ -34,7 +34,7 @@ const CheckoutLifetime = 14 * 24 * time.Hour
 const MaxTipCents = 1_000_000_00
 
 // Checkout is a storefront checkout.
-type Checkout struct {
+type StorefrontCheckout struct {
 	bun.BaseModel `bun:"table:checkouts,alias:co"`
 	ShopperContact
 
@@ -86,7 +86,7 @@ type ShippingLine struct {
 
 // StateAt is the checkout's state as of now: an open checkout past its
 // expiry is expired.
-func (c *Checkout) StateAt(now time.Time) string {
+func (c *StorefrontCheckout) StateAt(now time.Time) string {
 	if c.State == CheckoutOpen && !now.Before(c.ExpiresAt) {
 		return CheckoutExpired
 	}
@@ -94,7 +94,7 @@ func (c *Checkout) StateAt(now time.Time) string {
 }
 
 // Changeable refuses a change to a checkout that is completed or expired.
-func (c *Checkout) Changeable(now time.Time) error {
+func (c *StorefrontCheckout) Changeable(now time.Time) error {
 	switch c.StateAt(now) {
 	case CheckoutCompleted:
 		return apperr.Conflictf("this checkout is completed: it placed its order already")
@@ -105,12 +105,12 @@ func (c *Checkout) Changeable(now time.Time) error {
 }
 
 // Region is where the checkout ships to (else bills to).
-func (c *Checkout) Region() (country, province string) {
+func (c *StorefrontCheckout) Region() (country, province string) {
 	return DraftRegion(&DraftOrder{ShippingAddress: c.ShippingAddress, BillingAddress: c.BillingAddress})
 }
 
-// CheckoutLine is a line of a checkout.
-type CheckoutLine struct {
+// StorefrontCheckoutLine is a line of a checkout.
+type StorefrontCheckoutLine struct {
 	bun.BaseModel `bun:"table:checkout_lines,alias:col"`
 	BasketLine
 	CheckoutID int64 `bun:"checkout_id" json:"-"`
@@ -159,7 +159,7 @@ var (
 // the engine's, plus the tip and the surcharge (none is defined in the
 // house yet, so 0). A code that no longer applies stays but takes nothing
 // off; a rate that no longer matches is dropped.
-func PriceCheckout(ctx context.Context, db bun.IDB, c *Checkout, lines []CheckoutLine, now time.Time) (pricing.Result, error) {
+func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine, now time.Time) (pricing.Result, error) {
 	basket := make([]BasketLine, len(lines))
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
@@ -204,7 +204,7 @@ func PriceCheckout(ctx context.Context, db bun.IDB, c *Checkout, lines []Checkou
 }
 
 // CheckoutRates lists the shipping rates the checkout can choose now.
-func CheckoutRates(ctx context.Context, db bun.IDB, c *Checkout, lines []CheckoutLine) ([]ShippingRate, error) {
+func CheckoutRates(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine) ([]ShippingRate, error) {
 	basket := make([]BasketLine, len(lines))
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
@@ -218,7 +218,7 @@ func CheckoutRates(ctx context.Context, db bun.IDB, c *Checkout, lines []Checkou
 }
 
 // InsertCheckout stores a new checkout with a new token.
-func InsertCheckout(ctx context.Context, tx bun.IDB, c *Checkout) error {
+func InsertCheckout(ctx context.Context, tx bun.IDB, c *StorefrontCheckout) error {
 	c.Token = NewStorefrontToken()
 	_, err := tx.NewInsert().Model(c).Returning("id").Exec(ctx)
 	return classify(err, "the checkout")
@@ -226,15 +226,15 @@ func InsertCheckout(ctx context.Context, tx bun.IDB, c *Checkout) error {
 
 // SaveCheckout writes the checkout's columns but those of abandonment and
 // recovery (recoveryColumns), which their own jobs and MarkRecovered write.
-func SaveCheckout(ctx context.Context, tx bun.IDB, c *Checkout) error {
+func SaveCheckout(ctx context.Context, tx bun.IDB, c *StorefrontCheckout) error {
 	_, err := tx.NewUpdate().Model(c).ExcludeColumn(recoveryColumns...).WherePK().Where("store_id = ?", c.StoreID).Exec(ctx)
 	return classify(err, "the checkout")
 }
 
 // CheckoutByToken reads the store's checkout of the token; lock takes its
 // row for the caller's transaction. Another store's token is not found.
-func CheckoutByToken(ctx context.Context, db bun.IDB, storeID int64, token string, lock bool) (*Checkout, error) {
-	c := new(Checkout)
+func CheckoutByToken(ctx context.Context, db bun.IDB, storeID int64, token string, lock bool) (*StorefrontCheckout, error) {
+	c := new(StorefrontCheckout)
 	q := db.NewSelect().Model(c).Where("store_id = ? AND token = ?", storeID, token)
 	if lock {
 		q = q.For("UPDATE")
@@ -252,8 +252,8 @@ func CheckoutByToken(ctx context.Context, db bun.IDB, storeID int64, token strin
 // expired, its row locked for the caller's transaction; nil when it has
 // none. Checking out a cart again takes up that checkout rather than
 // starting a second one.
-func OpenCheckoutOfCart(ctx context.Context, tx bun.IDB, storeID, cartID int64, now time.Time) (*Checkout, error) {
-	c := new(Checkout)
+func OpenCheckoutOfCart(ctx context.Context, tx bun.IDB, storeID, cartID int64, now time.Time) (*StorefrontCheckout, error) {
+	c := new(StorefrontCheckout)
 	err := tx.NewSelect().Model(c).Where("store_id = ? AND cart_id = ? AND state = ? AND expires_at > ?", storeID, cartID, CheckoutOpen, now).
 		OrderExpr("id DESC").Limit(1).For("UPDATE").Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -263,15 +263,15 @@ func OpenCheckoutOfCart(ctx context.Context, tx bun.IDB, storeID, cartID int64, 
 }
 
 // CheckoutLines lists the checkout's lines in order.
-func CheckoutLines(ctx context.Context, db bun.IDB, storeID, checkoutID int64) ([]CheckoutLine, error) {
-	lines := []CheckoutLine{}
+func CheckoutLines(ctx context.Context, db bun.IDB, storeID, checkoutID int64) ([]StorefrontCheckoutLine, error) {
+	lines := []StorefrontCheckoutLine{}
 	err := db.NewSelect().Model(&lines).Where("store_id = ? AND checkout_id = ?", storeID, checkoutID).Order("position", "id").Scan(ctx)
 	return lines, err
 }
 
 // ReplaceCheckoutLines makes lines the checkout's lines.
-func ReplaceCheckoutLines(ctx context.Context, tx bun.IDB, c *Checkout, lines []CheckoutLine) error {
-	if _, err := tx.NewDelete().Model((*CheckoutLine)(nil)).Where("store_id = ? AND checkout_id = ?", c.StoreID, c.ID).Exec(ctx); err != nil {
+func ReplaceCheckoutLines(ctx context.Context, tx bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine) error {
+	if _, err := tx.NewDelete().Model((*StorefrontCheckoutLine)(nil)).Where("store_id = ? AND checkout_id = ?", c.StoreID, c.ID).Exec(ctx); err != nil {
 		return err
 	}
 	if len(lines) == 0 {
@@ -286,7 +286,7 @@ func ReplaceCheckoutLines(ctx context.Context, tx bun.IDB, c *Checkout, lines []
 
 // SaveCheckoutLines writes the lines' catalogue facts and prices (after a
 // reprice).
-func SaveCheckoutLines(ctx context.Context, tx bun.IDB, lines []CheckoutLine) error {
+func SaveCheckoutLines(ctx context.Context, tx bun.IDB, lines []StorefrontCheckoutLine) error {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -311,7 +311,7 @@ func PaymentAttempts(ctx context.Context, db bun.IDB, storeID, checkoutID int64)
 
 // CheckoutPayment is the payment a checkout is completed with: its last
 // successful attempt, which must pay its total in its currency.
-func CheckoutPayment(c *Checkout, attempts []PaymentAttempt) (*PaymentAttempt, error) {
+func CheckoutPayment(c *StorefrontCheckout, attempts []PaymentAttempt) (*PaymentAttempt, error) {
 	for i := len(attempts) - 1; i >= 0; i-- {
 		a := &attempts[i]
 		if a.Status != AttemptSuccess {
@@ -333,7 +333,7 @@ func CheckoutPayment(c *Checkout, attempts []PaymentAttempt) (*PaymentAttempt, e
 // attempt (nil for a free order): its header, totals and lines, the
 // attribution of its utm (else its session's), its code's use when the
 // pricing applied it, and the link to the checkout and its session.
-func CheckoutPlacement(c *Checkout, lines []CheckoutLine, attempt *PaymentAttempt, session *SessionSource) OrderPlacement {
+func CheckoutPlacement(c *StorefrontCheckout, lines []StorefrontCheckoutLine, attempt *PaymentAttempt, session *SessionSource) OrderPlacement {
 	o := &Order{
 		StoreID: c.StoreID, Email: c.Email, Currency: c.Currency,
 		SubtotalCents: c.SubtotalCents, DiscountCents: c.DiscountCents, ShippingCents: c.ShippingCents,
@@ -457,7 +457,7 @@ func checkoutAttribution(utm map[string]any, s *SessionSource) *OrderAttribution
 
 // CompleteCheckout links the checkout to the order it placed, and the
 // attempt that paid it to the order's payment transaction.
-func CompleteCheckout(ctx context.Context, tx bun.IDB, c *Checkout, o *Order, attempt *PaymentAttempt, now time.Time) error {
+func CompleteCheckout(ctx context.Context, tx bun.IDB, c *StorefrontCheckout, o *Order, attempt *PaymentAttempt, now time.Time) error {
 	c.State, c.OrderID, c.CompletedAt, c.CustomerID, c.UpdatedAt = CheckoutCompleted, &o.ID, &now, o.CustomerID, now
 	if err := SaveCheckout(ctx, tx, c); err != nil {
 		return err

@@ -194,3 +194,14 @@ func nonEmpty(s string) *string {
 	}
 	return &s
 }
+
+// awaitingPaymentOrder reads the payment awaiting capture id (by its
+// authorization) and the order it belongs to.
+func (r *queryResolver) awaitingPaymentOrder(ctx context.Context, id int64) (*models.AwaitingCapture, *models.Order, error) {
+	p, err := r.AwaitingCapturePayment(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := r.Order(ctx, p.OrderID)
+	return p, o, err
+}

@@ -89,3 +89,12 @@ func cancelShipment(ctx context.Context, tx bun.IDB, storeID, id int64, now time
 	}
 	return o, models.CancelFulfillment(ctx, tx, o, f, actorSource(ctx), now)
 }
+
+// fulfilledQuantities is how much of each line has shipped.
+func fulfilledQuantities(lines []models.OrderLineItem) []models.FulfilledQuantity {
+	out := make([]models.FulfilledQuantity, len(lines))
+	for i, l := range lines {
+		out[i] = models.FulfilledQuantity{LineItemID: l.ID, Quantity: l.FulfilledQuantity}
+	}
+	return out
+}

@@ -147,7 +147,7 @@ func (r *queryResolver) OrderActivity(ctx context.Context, id int64) (*graph.Use
 	if err != nil {
 		return nil, err
 	}
-	return orderActivity(ctx, r.db(ctx), o, graph.UseractivityAnchor{ID: o.ID, Kind: "order", Label: &o.OrderNumberDisplay, Token: &o.Token})
+	return r.orderActivity(ctx, o, graph.UseractivityAnchor{ID: o.ID, Kind: "order", Label: &o.OrderNumberDisplay, Token: &o.Token})
 }
 
 func (r *queryResolver) OrderFulfillments(ctx context.Context, id int64) ([]models.Fulfillment, error) {
@@ -203,7 +203,7 @@ func (r *queryResolver) AwaitingCaptureActivity(ctx context.Context, id int64) (
 	if err != nil {
 		return nil, err
 	}
-	return orderActivity(ctx, r.db(ctx), o, graph.UseractivityAnchor{ID: p.TransactionID, Kind: "awaiting_capture", Label: &p.DraftName, Token: &o.Token})
+	return r.orderActivity(ctx, o, graph.UseractivityAnchor{ID: p.TransactionID, Kind: "awaiting_capture", Label: &p.DraftName, Token: &o.Token})
 }
 
 func (r *queryResolver) AwaitingCaptureCheckout(ctx context.Context, id int64) (*graph.Checkout, error) {

@@ -72,6 +72,19 @@ var (
 	discountCollections = loaders.Listed(models.CollectionsByID, func(d *models.Discount) []int64 { return d.CollectionIDs }, collectionID)
 )
 
+// Storefront sessions: a visit's events, visitor and orders, and the visit
+// an order came from. orderSession is the way from an order to its session;
+// a cart's or a checkout's reads the same SessionsByID.
+var (
+	orderSession   = loaders.One(models.SessionsByID, func(o *models.Order) *int64 { return o.SessionID }, sessionRowID)
+	sessionEvents  = loaders.ManyUpTo(models.EventsBySession, sessionRowID, func(e *models.StoreeventsActivity) int64 { return e.SessionID })
+	sessionVisitor = loaders.One(models.VisitorsByID, func(s *models.StoreeventsSession) *int64 { return &s.VisitorID },
+		func(v *models.StorefrontVisitor) int64 { return v.ID })
+	sessionOrders = loaders.Many(models.OrdersBySession, sessionRowID, func(o *models.Order) int64 { return *o.SessionID })
+)
+
+func sessionRowID(s *models.StoreeventsSession) int64 { return s.ID }
+
 // Shipping, keys and webhooks.
 var (
 	zoneRates = loaders.Many(models.RatesByZone, func(z *models.ShippingZone) int64 { return z.ID }, func(r *models.ShippingRate) int64 { return r.ZoneID })

@@ -52,6 +52,10 @@ type Resolver struct {
 	// Events records the events of changes, in their transactions, for
 	// delivery to webhook subscribers.
 	Events *events.Engine
+	// EventsRetention is how long storefront browsing events are kept
+	// (serve --events-retention); activity logs say purged when a
+	// session began before it. 0: kept for ever.
+	EventsRetention time.Duration
 	// OrderView is what GET /store/orders/{id} answers for the order,
 	// read through tx (the transaction of a change, so it shows the
 	// change): the payload of an order's events. It is the REST read

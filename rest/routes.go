@@ -212,6 +212,14 @@ var Routes = []Route{
 	{http.MethodPut, "/store/draft-orders/{id}/shipping-rate", "SetDraftOrderShippingRate", 0, Fields},
 	{http.MethodGet, "/store/draft-orders/{id}/shipping-rates", "DraftOrderShippingRates", 0, Fields},
 
+	// Sessions, shopper activity and the storefront funnel
+	{http.MethodGet, "/store/sessions", "ListSessions", 0, Fields},
+	{http.MethodGet, "/store/sessions/facets", "SessionFacets", 0, Fields},
+	{http.MethodGet, "/store/sessions/{session}/activity", "SessionActivity", 0, Fields},
+	{http.MethodGet, "/store/abandoned-carts/{token}/activity", "AbandonedCartActivity", 0, Fields},
+	{http.MethodGet, "/store/abandoned-checkouts/{token}/activity", "AbandonedCheckoutActivity", 0, Fields},
+	{http.MethodGet, "/store/storefront-funnel", "StorefrontFunnel", 0, Fields},
+
 	// Form submissions
 	{http.MethodGet, "/store/form-submissions", "ListFormSubmissions", 0, Fields},
 	{http.MethodGet, "/store/form-submissions/export", "ExportFormSubmissions", 0, File},

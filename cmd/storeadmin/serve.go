@@ -27,6 +27,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
+	"storeadmin/internal/retention"
 	"storeadmin/internal/storefront"
 	"storeadmin/models"
 )
@@ -80,6 +81,15 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"the billing provider's API, Stripe or a Stripe-compatible server (env STOREADMIN_BILLING_API_URL); its secret key is read from STOREADMIN_BILLING_SECRET_KEY only")
 	billingPublishable := fs.String("billing-publishable-key", os.Getenv("STOREADMIN_BILLING_PUBLISHABLE_KEY"),
 		"the billing provider's publishable key, handed to browsers for its card form; empty (and no secret key): billing is not configured (env STOREADMIN_BILLING_PUBLISHABLE_KEY)")
+	eventsRetention := retention.DefaultHorizon
+	if v := os.Getenv("STOREADMIN_EVENTS_RETENTION"); v != "" {
+		var err error
+		if eventsRetention, err = retention.ParseHorizon(v); err != nil {
+			return err
+		}
+	}
+	fs.Func("events-retention", "how long storefront browsing events are kept: days (400d, the default), a duration, or 0 for ever (env STOREADMIN_EVENTS_RETENTION)",
+		func(v string) (err error) { eventsRetention, err = retention.ParseHorizon(v); return err })
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -142,7 +152,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		return err
 	}
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts,
-		Work: []events.Work{custom.Work(bdb, time.Now)}})
+		Work: []events.Work{custom.Work(bdb, time.Now), retention.Work(bdb, eventsRetention, time.Now, log)}})
 	if err != nil {
 		ln.Close()
 		return err
@@ -159,6 +169,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		Audit:                audit.Config{CountryHeader: *countryHeader, ClientIPHeader: *clientIPHeader},
 		PublicURL:            base,
 		GraphQLTimeout:       *graphqlTimeout,
+		EventsRetention:      eventsRetention,
 		Metrics:              counts,
 		MetricsElsewhere:     *metricsAddr != "",
 		StorefrontRateLimit:  *shopRateLimit,
@@ -179,7 +190,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	defer stopEvents(hooks, log)
 	log.Info("config", "addr", ln.Addr().String(), "public_url", base, "rate_limit", cfg.RateLimit, "rate_limit_counts", rateCounts(cfg.RedisURL),
 		"webhook_allow_private", cfg.AllowPrivateWebhooks, "country_header", cfg.Audit.CountryHeader,
-		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db),
+		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "events_retention", eventsRetention, "metrics_addr", *metricsAddr, "database", dbDescription(db),
 		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil,
 		"platform_domain", custom.Config().PlatformDomain, "domain_cname_target", custom.Config().TargetHost, "dns_resolver", custom.Resolver(),
 		"billing", bill.Configured(), "billing_api_url", *billingURL,

@@ -52,7 +52,7 @@ type checkoutBody struct {
 }
 
 // checkoutView is a checkout as its browser sees it.
-func checkoutView(c *models.Checkout, lines []models.CheckoutLine, now time.Time) map[string]any {
+func checkoutView(c *models.StorefrontCheckout, lines []models.StorefrontCheckoutLine, now time.Time) map[string]any {
 	ls := make([]lineView, len(lines))
 	for i, l := range lines {
 		ls[i] = basketView(l.BasketLine)
@@ -74,8 +74,8 @@ func checkoutView(c *models.Checkout, lines []models.CheckoutLine, now time.Time
 }
 
 // checkoutLines makes checkout lines of basket lines.
-func checkoutLines(basket []models.BasketLine) []models.CheckoutLine {
-	out := make([]models.CheckoutLine, len(basket))
+func checkoutLines(basket []models.BasketLine) []models.StorefrontCheckoutLine {
+	out := make([]models.StorefrontCheckoutLine, len(basket))
 	for i, l := range basket {
 		l.ID = 0
 		out[i].BasketLine = l
@@ -85,7 +85,7 @@ func checkoutLines(basket []models.BasketLine) []models.CheckoutLine {
 
 // changeCheckout applies the body to c (new when c.ID is 0) and its lines
 // in tx, reprices it and stores it, with the request's tracking context.
-func (s *service) changeCheckout(ctx context.Context, tx bun.Tx, r *http.Request, c *models.Checkout, lines []models.CheckoutLine, in checkoutBody, now time.Time) ([]models.CheckoutLine, error) {
+func (s *service) changeCheckout(ctx context.Context, tx bun.Tx, r *http.Request, c *models.StorefrontCheckout, lines []models.StorefrontCheckoutLine, in checkoutBody, now time.Time) ([]models.StorefrontCheckoutLine, error) {
 	if err := in.contactBody.apply(&c.ShopperContact); err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func (s *service) changeCheckout(ctx context.Context, tx bun.Tx, r *http.Request
 }
 
 // applyCheckout checks and sets the checkout's own fields the body sends.
-func applyCheckout(ctx context.Context, db bun.IDB, c *models.Checkout, in checkoutBody, now time.Time) error {
+func applyCheckout(ctx context.Context, db bun.IDB, c *models.StorefrontCheckout, in checkoutBody, now time.Time) error {
 	var err error
 	if in.ShippingAddress != nil {
 		if c.ShippingAddress, err = models.CheckAddress("shipping_address", in.ShippingAddress); err != nil {
@@ -248,8 +248,8 @@ func (s *service) createCheckout(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		c := &models.Checkout{StoreID: st.ID, State: models.CheckoutOpen, Currency: st.Currency}
-		var lines []models.CheckoutLine
+		c := &models.StorefrontCheckout{StoreID: st.ID, State: models.CheckoutOpen, Currency: st.Currency}
+		var lines []models.StorefrontCheckoutLine
 		switch {
 		case in.CartToken != nil:
 			if !tokenRE.MatchString(*in.CartToken) {
@@ -310,7 +310,7 @@ func (s *service) getCheckout(w http.ResponseWriter, r *http.Request) {
 }
 
 // readCheckout reads the checkout of the path's token and its lines.
-func (s *service) readCheckout(ctx context.Context, db bun.IDB, r *http.Request, lock bool) (*models.Checkout, []models.CheckoutLine, error) {
+func (s *service) readCheckout(ctx context.Context, db bun.IDB, r *http.Request, lock bool) (*models.StorefrontCheckout, []models.StorefrontCheckoutLine, error) {
 	token, err := tokenParam(r, "checkout")
 	if err != nil {
 		return nil, nil, err
@@ -398,7 +398,7 @@ type attemptBody struct {
 var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
 
 // attempt checks the body and makes the attempt of checkout c.
-func (b attemptBody) attempt(c *models.Checkout, now time.Time) (*models.PaymentAttempt, error) {
+func (b attemptBody) attempt(c *models.StorefrontCheckout, now time.Time) (*models.PaymentAttempt, error) {
 	a := &models.PaymentAttempt{StoreID: c.StoreID, CheckoutID: c.ID, CreatedAt: now}
 	if b.Provider == nil || strings.TrimSpace(*b.Provider) == "" {
 		return nil, apperr.Invalidf("provider is required: the payment provider's name, such as stripe")
@@ -553,7 +553,7 @@ func (s *service) completeCheckout(w http.ResponseWriter, r *http.Request) {
 // readyToComplete refuses a checkout the shopper has not finished: no
 // lines, no email, no shipping address for what ships, or no shipping rate
 // chosen when the address has some.
-func (s *service) readyToComplete(ctx context.Context, db bun.IDB, c *models.Checkout, lines []models.CheckoutLine) error {
+func (s *service) readyToComplete(ctx context.Context, db bun.IDB, c *models.StorefrontCheckout, lines []models.StorefrontCheckoutLine) error {
 	if len(lines) == 0 {
 		return apperr.Conflictf("this checkout has no lines")
 	}

@@ -38,6 +38,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
+	"storeadmin/internal/retention"
 	"storeadmin/internal/storefront"
 	"storeadmin/internal/testkit/testdb"
 	"storeadmin/models"
@@ -146,6 +147,13 @@ func DomainsConfig() domains.Config {
 // Stripe-compatible server on loopback).
 func WithBilling(p *billing.Provider) Option { return func(s *setup) { s.Billing = p } }
 
+// WithEventsRetention keeps storefront events for horizon, as serve
+// --events-retention does: the purge job runs when the events engine
+// starts, and activity logs say what it purged. Default: 0, for ever.
+func WithEventsRetention(horizon time.Duration) Option {
+	return func(s *setup) { s.EventsRetention = horizon }
+}
+
 // WithoutEventWorkers leaves the events engine unstarted: changes still
 // record their events and schedule deliveries, but nothing is sent until the
 // test starts an engine (e.Events, or another one on e.DB), as when the
@@ -207,7 +215,8 @@ func New(t testing.TB, opts ...Option) *Env {
 	if st.Domains, err = domains.New(st.domains); err != nil {
 		t.Fatalf("domains.New: %v", err)
 	}
-	st.Events = startEvents(t, db, log, st.Metrics, st.Domains.Work(db, time.Now), !st.idleEvents)
+	st.Events = startEvents(t, db, log, st.Metrics, !st.idleEvents,
+		st.Domains.Work(db, time.Now), retention.Work(db, st.EventsRetention, time.Now, log))
 	cfg := st.Config
 	srv, err := server.New(db, cfg, log, time.Now)
 	if err != nil {
@@ -230,11 +239,11 @@ func (e *Env) Statements() int64 { return database.Statements(e.DB.DB) }
 // running work beside the deliveries (as serve runs the domains' periodic
 // check), starts it if start, and stops it when the test ends (before the
 // database goes).
-func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, counts *metrics.Metrics, work events.Work, start bool) *events.Engine {
+func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, counts *metrics.Metrics, start bool, work ...events.Work) *events.Engine {
 	t.Helper()
 	cfg := EventsConfig(log)
 	cfg.Metrics = counts
-	cfg.Work = []events.Work{work}
+	cfg.Work = work
 	e, err := events.New(db, cfg)
 	if err != nil {
 		t.Fatalf("events.New: %v", err)

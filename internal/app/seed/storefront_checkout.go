@@ -123,11 +123,11 @@ func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Car
 		return nil
 	}
 	at = at.Add(time.Duration(1+rng.IntN(10)) * time.Minute)
-	co := &models.Checkout{StoreID: store.ID, State: models.CheckoutOpen, Currency: store.Currency, CartID: &c.ID,
+	co := &models.StorefrontCheckout{StoreID: store.ID, State: models.CheckoutOpen, Currency: store.Currency, CartID: &c.ID,
 		VisitorID: c.VisitorID, SessionID: c.SessionID, ShopperContact: c.ShopperContact, Step: "contact",
 		CreatedAt: at, UpdatedAt: at, ExpiresAt: at.Add(models.CheckoutLifetime)}
 	co.FirstName, co.LastName = scName(buyer.ShippingAddress)
-	lines := make([]models.CheckoutLine, len(basket))
+	lines := make([]models.StorefrontCheckoutLine, len(basket))
 	for i, l := range basket {
 		l.ID = 0
 		lines[i].BasketLine = l

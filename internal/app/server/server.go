@@ -94,6 +94,11 @@ type Config struct {
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
+	// EventsRetention is how long storefront browsing events are kept
+	// (retention.Work purges the older ones, given to Events by whoever
+	// built both); activity logs read it to say what was purged. 0: for
+	// ever.
+	EventsRetention time.Duration
 	// Metrics counts requests, refusals and deliveries (Events and the
 	// rate limiter must count into the same one); New adds the database
 	// pool and the webhook queue's depth to it. Nil: nothing is counted.
@@ -144,6 +149,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Events:               cfg.Events,
 		Domains:              cfg.Domains,
 		Billing:              cfg.Billing,
+		EventsRetention:      cfg.EventsRetention,
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
