@@ -212,6 +212,12 @@ var Routes = []Route{
 	{http.MethodPut, "/store/draft-orders/{id}/shipping-rate", "SetDraftOrderShippingRate", 0, Fields},
 	{http.MethodGet, "/store/draft-orders/{id}/shipping-rates", "DraftOrderShippingRates", 0, Fields},
 
+	// Abandoned carts and checkouts
+	{http.MethodGet, "/store/abandoned-carts", "ListAbandonedCarts", 0, Fields},
+	{http.MethodGet, "/store/abandoned-carts/{token}", "GetAbandonedCart", 0, Fields},
+	{http.MethodGet, "/store/abandoned-checkouts", "ListAbandonedCheckouts", 0, Fields},
+	{http.MethodGet, "/store/abandoned-checkouts/{token}", "GetAbandonedCheckout", 0, Fields},
+
 	// Form submissions
 	{http.MethodGet, "/store/form-submissions", "ListFormSubmissions", 0, Fields},
 	{http.MethodGet, "/store/form-submissions/export", "ExportFormSubmissions", 0, File},
