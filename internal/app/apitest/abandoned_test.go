@@ -241,6 +241,14 @@ func TestAbandonedCartsAndCheckouts(t *testing.T) {
 		t.Fatalf("after cart-3 is due: flagged %+v", n)
 	}
 
+	// The shopper comes back to cart-1 and leaves again: it stays abandoned
+	// as first flagged, and nothing is sent again.
+	f.exec(`UPDATE carts SET updated_at = ?, item_count = 3 WHERE token = 'cart-1'`, base.Add(time.Hour))
+	f.exec(`UPDATE checkouts SET updated_at = ? WHERE token = 'co-recent'`, base.Add(4*time.Hour)) // still at it
+	if n := abRun(t, e, base.Add(4*time.Hour)); n != (abandonment.Flagged{}) {
+		t.Fatalf("after the shopper's return: flagged %+v", n)
+	}
+
 	// Each flag reached the subscriber once, carrying the record's row.
 	ds := settledDeliveries(t, e, admin, subID, 5)
 	topics := map[string]int{}
