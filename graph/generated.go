@@ -84,6 +84,74 @@ type ComplexityRoot struct {
 		Status     func(childComplexity int) int
 	}
 
+	AbandonedCart struct {
+		AbandonedAt    func(childComplexity int) int
+		Currency       func(childComplexity int) int
+		Email          func(childComplexity int) int
+		ItemCount      func(childComplexity int) int
+		Recovered      func(childComplexity int) int
+		RecoveredAt    func(childComplexity int) int
+		RecoveryEmails func(childComplexity int) int
+		SubtotalCents  func(childComplexity int) int
+		Token          func(childComplexity int) int
+	}
+
+	AbandonedCartDetail struct {
+		AbandonedAt         func(childComplexity int) int
+		Activity            func(childComplexity int) int
+		CheckoutToken       func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		Currency            func(childComplexity int) int
+		Email               func(childComplexity int) int
+		FirstName           func(childComplexity int) int
+		ItemCount           func(childComplexity int) int
+		LastName            func(childComplexity int) int
+		Lines               func(childComplexity int) int
+		MarketingConsent    func(childComplexity int) int
+		Phone               func(childComplexity int) int
+		RecoveredAt         func(childComplexity int) int
+		RecoveryEmails      func(childComplexity int) int
+		Session             func(childComplexity int) int
+		SubtotalCents       func(childComplexity int) int
+		Token               func(childComplexity int) int
+		UpdatedAt           func(childComplexity int) int
+		VisitorIdentifiedAt func(childComplexity int) int
+		VisitorLastSeenAt   func(childComplexity int) int
+	}
+
+	AbandonedCartLine struct {
+		Handle       func(childComplexity int) int
+		ImageSrc     func(childComplexity int) int
+		PriceCents   func(childComplexity int) int
+		Quantity     func(childComplexity int) int
+		Title        func(childComplexity int) int
+		VariantTitle func(childComplexity int) int
+	}
+
+	AbandonedCheckout struct {
+		AbandonedAt    func(childComplexity int) int
+		Attempts       func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Currency       func(childComplexity int) int
+		Email          func(childComplexity int) int
+		ItemCount      func(childComplexity int) int
+		PaymentError   func(childComplexity int) int
+		PaymentStatus  func(childComplexity int) int
+		Recovered      func(childComplexity int) int
+		RecoveredAt    func(childComplexity int) int
+		RecoveryEmails func(childComplexity int) int
+		State          func(childComplexity int) int
+		Token          func(childComplexity int) int
+		TotalCents     func(childComplexity int) int
+	}
+
+	AbandonmentStats struct {
+		Recovered      func(childComplexity int) int
+		RecoveredCents func(childComplexity int) int
+		RecoveryRate   func(childComplexity int) int
+		Total          func(childComplexity int) int
+	}
+
 	Article struct {
 		Author         func(childComplexity int) int
 		BodyHTML       func(childComplexity int) int
@@ -1046,122 +1114,132 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeyScopeActions        func(childComplexity int) int
-		APIKeyScopeResources      func(childComplexity int) int
-		APIKeys                   func(childComplexity int, limit *int64, offset *int64) int
-		APIKeysCount              func(childComplexity int) int
-		AbandonedCartActivity     func(childComplexity int, token string) int
-		AbandonedCheckoutActivity func(childComplexity int, token string) int
-		Article                   func(childComplexity int, id int64) int
-		Articles                  func(childComplexity int, filter *models.ArticleFilter, limit *int64, offset *int64) int
-		ArticlesCount             func(childComplexity int, filter *models.ArticleFilter) int
-		AuditLogs                 func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
-		AuditLogsCount            func(childComplexity int, filter *models.AuditLogFilter) int
-		AuditLogsNextCursor       func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
-		AwaitingCapture           func(childComplexity int, limit *int64, offset *int64) int
-		AwaitingCaptureActivity   func(childComplexity int, id int64) int
-		AwaitingCaptureAttention  func(childComplexity int) int
-		AwaitingCaptureCheckout   func(childComplexity int, id int64) int
-		AwaitingCaptureCount      func(childComplexity int) int
-		AwaitingCapturePayment    func(childComplexity int, id int64) int
-		BillingAccrued            func(childComplexity int) int
-		BillingCards              func(childComplexity int) int
-		BillingCollectionEnabled  func(childComplexity int) int
-		BillingInvoice            func(childComplexity int, id int64) int
-		BillingInvoicePage        func(childComplexity int, page *int64, pageSize *int64) int
-		BillingPlan               func(childComplexity int) int
-		BillingPlans              func(childComplexity int) int
-		BillingSubscription       func(childComplexity int) int
-		Bundle                    func(childComplexity int, id int64) int
-		Bundles                   func(childComplexity int, limit *int64, offset *int64) int
-		BundlesCount              func(childComplexity int) int
-		Collection                func(childComplexity int, id int64) int
-		CollectionHandleAvailable func(childComplexity int, handle string, id *int64) int
-		CollectionOptions         func(childComplexity int, q *string, limit *int64, offset *int64) int
-		CollectionOptionsCount    func(childComplexity int, q *string) int
-		CollectionProducts        func(childComplexity int, id int64, limit *int64, offset *int64) int
-		CollectionProductsCount   func(childComplexity int, id int64) int
-		Collections               func(childComplexity int, filter *models.CollectionFilter, limit *int64, offset *int64) int
-		CollectionsCount          func(childComplexity int, filter *models.CollectionFilter) int
-		CurrentRole               func(childComplexity int) int
-		CurrentStoreID            func(childComplexity int) int
-		Discount                  func(childComplexity int, id int64) int
-		Discounts                 func(childComplexity int, filter *models.DiscountFilter, limit *int64, offset *int64) int
-		DiscountsCount            func(childComplexity int, filter *models.DiscountFilter) int
-		Domains                   func(childComplexity int, limit *int64, offset *int64) int
-		DomainsCount              func(childComplexity int) int
-		DraftOrder                func(childComplexity int, id int64) int
-		DraftOrderShippingRates   func(childComplexity int, id int64, limit *int64, offset *int64) int
-		DraftOrders               func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
-		DraftOrdersCount          func(childComplexity int, filter *models.DraftOrderFilter) int
-		DraftOrdersNextCursor     func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
-		EmailSettings             func(childComplexity int) int
-		FormSubmissionCounts      func(childComplexity int, filter *models.FormSubmissionFilter) int
-		FormSubmissions           func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
-		FormSubmissionsCount      func(childComplexity int, filter *models.FormSubmissionFilter) int
-		FormSubmissionsExport     func(childComplexity int, filter *models.FormSubmissionFilter, format *SheetFormat) int
-		FormSubmissionsNextCursor func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
-		McpActivity               func(childComplexity int, limit *int64, offset *int64) int
-		McpEndpoint               func(childComplexity int) int
-		McpKeys                   func(childComplexity int, limit *int64, offset *int64) int
-		McpPresets                func(childComplexity int) int
-		Members                   func(childComplexity int, limit *int64, offset *int64) int
-		MembersCount              func(childComplexity int) int
-		Menu                      func(childComplexity int, handle string) int
-		Menus                     func(childComplexity int, limit *int64, offset *int64) int
-		MenusCount                func(childComplexity int) int
-		Order                     func(childComplexity int, id int64) int
-		OrderActivity             func(childComplexity int, id int64) int
-		OrderFulfilled            func(childComplexity int, id int64) int
-		OrderFulfillments         func(childComplexity int, id int64) int
-		Orders                    func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
-		OrdersCount               func(childComplexity int, filter *models.OrderFilter) int
-		OrdersExport              func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
-		OrdersNextCursor          func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
-		Page                      func(childComplexity int, id int64) int
-		Pages                     func(childComplexity int, filter *models.ContentPageFilter, limit *int64, offset *int64) int
-		PaymentProviders          func(childComplexity int) int
-		PaymentTestGateway        func(childComplexity int) int
-		Product                   func(childComplexity int, id int64) int
-		ProductHandleAvailable    func(childComplexity int, handle string, id *int64) int
-		ProductImportTemplate     func(childComplexity int, format *SheetFormat) int
-		ProductOptions            func(childComplexity int, q *string, limit *int64, offset *int64) int
-		ProductOptionsCount       func(childComplexity int, q *string) int
-		Products                  func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
-		ProductsCount             func(childComplexity int, filter *models.ProductFilter) int
-		ProductsExport            func(childComplexity int, filter *models.ProductFilter, format *SheetFormat) int
-		ProductsNextCursor        func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
-		ReviewCounts              func(childComplexity int, filter *models.ReviewFilter) int
-		ReviewImportTemplate      func(childComplexity int, format *SheetFormat) int
-		Reviews                   func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
-		ReviewsCount              func(childComplexity int, filter *models.ReviewFilter) int
-		ReviewsExport             func(childComplexity int, filter *models.ReviewFilter, format *SheetFormat) int
-		ReviewsNextCursor         func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
-		SessionActivity           func(childComplexity int, session string) int
-		SessionFacets             func(childComplexity int, filter *models.SessionFilter) int
-		SessionGroups             func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
-		Sessions                  func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
-		SessionsCount             func(childComplexity int, filter *models.SessionFilter) int
-		SessionsWindow            func(childComplexity int, filter *models.SessionFilter) int
-		ShippingZone              func(childComplexity int, id int64) int
-		ShippingZones             func(childComplexity int, limit *int64, offset *int64) int
-		ShippingZonesCount        func(childComplexity int) int
-		Store                     func(childComplexity int) int
-		StoreSettings             func(childComplexity int, namespace *string, limit *int64, offset *int64) int
-		StoreSettingsCount        func(childComplexity int, namespace *string) int
-		StorefrontFunnel          func(childComplexity int, filter *models.SessionFilter) int
-		TaxRates                  func(childComplexity int, limit *int64, offset *int64) int
-		TaxRatesCount             func(childComplexity int) int
-		URLRedirect               func(childComplexity int, id int64) int
-		URLRedirects              func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
-		URLRedirectsCount         func(childComplexity int, filter *models.URLRedirectFilter) int
-		URLRedirectsExport        func(childComplexity int, filter *models.URLRedirectFilter, format *SheetFormat) int
-		Webhook                   func(childComplexity int, id int64) int
-		WebhookDeliveries         func(childComplexity int, id int64, status *string, limit *int64, offset *int64) int
-		WebhookDeliveriesCount    func(childComplexity int, id int64, status *string) int
-		WebhookTopics             func(childComplexity int) int
-		Webhooks                  func(childComplexity int, limit *int64, offset *int64) int
-		WebhooksCount             func(childComplexity int) int
+		APIKeyScopeActions           func(childComplexity int) int
+		APIKeyScopeResources         func(childComplexity int) int
+		APIKeys                      func(childComplexity int, limit *int64, offset *int64) int
+		APIKeysCount                 func(childComplexity int) int
+		AbandonedCart                func(childComplexity int, token string) int
+		AbandonedCartActivity        func(childComplexity int, token string) int
+		AbandonedCartStats           func(childComplexity int, filter *models.AbandonedFilter) int
+		AbandonedCarts               func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
+		AbandonedCartsCount          func(childComplexity int, filter *models.AbandonedFilter) int
+		AbandonedCartsNextCursor     func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
+		AbandonedCheckout            func(childComplexity int, token string) int
+		AbandonedCheckoutActivity    func(childComplexity int, token string) int
+		AbandonedCheckoutStats       func(childComplexity int, filter *models.AbandonedFilter) int
+		AbandonedCheckouts           func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
+		AbandonedCheckoutsCount      func(childComplexity int, filter *models.AbandonedFilter) int
+		AbandonedCheckoutsNextCursor func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
+		Article                      func(childComplexity int, id int64) int
+		Articles                     func(childComplexity int, filter *models.ArticleFilter, limit *int64, offset *int64) int
+		ArticlesCount                func(childComplexity int, filter *models.ArticleFilter) int
+		AuditLogs                    func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
+		AuditLogsCount               func(childComplexity int, filter *models.AuditLogFilter) int
+		AuditLogsNextCursor          func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
+		AwaitingCapture              func(childComplexity int, limit *int64, offset *int64) int
+		AwaitingCaptureActivity      func(childComplexity int, id int64) int
+		AwaitingCaptureAttention     func(childComplexity int) int
+		AwaitingCaptureCheckout      func(childComplexity int, id int64) int
+		AwaitingCaptureCount         func(childComplexity int) int
+		AwaitingCapturePayment       func(childComplexity int, id int64) int
+		BillingAccrued               func(childComplexity int) int
+		BillingCards                 func(childComplexity int) int
+		BillingCollectionEnabled     func(childComplexity int) int
+		BillingInvoice               func(childComplexity int, id int64) int
+		BillingInvoicePage           func(childComplexity int, page *int64, pageSize *int64) int
+		BillingPlan                  func(childComplexity int) int
+		BillingPlans                 func(childComplexity int) int
+		BillingSubscription          func(childComplexity int) int
+		Bundle                       func(childComplexity int, id int64) int
+		Bundles                      func(childComplexity int, limit *int64, offset *int64) int
+		BundlesCount                 func(childComplexity int) int
+		Collection                   func(childComplexity int, id int64) int
+		CollectionHandleAvailable    func(childComplexity int, handle string, id *int64) int
+		CollectionOptions            func(childComplexity int, q *string, limit *int64, offset *int64) int
+		CollectionOptionsCount       func(childComplexity int, q *string) int
+		CollectionProducts           func(childComplexity int, id int64, limit *int64, offset *int64) int
+		CollectionProductsCount      func(childComplexity int, id int64) int
+		Collections                  func(childComplexity int, filter *models.CollectionFilter, limit *int64, offset *int64) int
+		CollectionsCount             func(childComplexity int, filter *models.CollectionFilter) int
+		CurrentRole                  func(childComplexity int) int
+		CurrentStoreID               func(childComplexity int) int
+		Discount                     func(childComplexity int, id int64) int
+		Discounts                    func(childComplexity int, filter *models.DiscountFilter, limit *int64, offset *int64) int
+		DiscountsCount               func(childComplexity int, filter *models.DiscountFilter) int
+		Domains                      func(childComplexity int, limit *int64, offset *int64) int
+		DomainsCount                 func(childComplexity int) int
+		DraftOrder                   func(childComplexity int, id int64) int
+		DraftOrderShippingRates      func(childComplexity int, id int64, limit *int64, offset *int64) int
+		DraftOrders                  func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
+		DraftOrdersCount             func(childComplexity int, filter *models.DraftOrderFilter) int
+		DraftOrdersNextCursor        func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
+		EmailSettings                func(childComplexity int) int
+		FormSubmissionCounts         func(childComplexity int, filter *models.FormSubmissionFilter) int
+		FormSubmissions              func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
+		FormSubmissionsCount         func(childComplexity int, filter *models.FormSubmissionFilter) int
+		FormSubmissionsExport        func(childComplexity int, filter *models.FormSubmissionFilter, format *SheetFormat) int
+		FormSubmissionsNextCursor    func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
+		McpActivity                  func(childComplexity int, limit *int64, offset *int64) int
+		McpEndpoint                  func(childComplexity int) int
+		McpKeys                      func(childComplexity int, limit *int64, offset *int64) int
+		McpPresets                   func(childComplexity int) int
+		Members                      func(childComplexity int, limit *int64, offset *int64) int
+		MembersCount                 func(childComplexity int) int
+		Menu                         func(childComplexity int, handle string) int
+		Menus                        func(childComplexity int, limit *int64, offset *int64) int
+		MenusCount                   func(childComplexity int) int
+		Order                        func(childComplexity int, id int64) int
+		OrderActivity                func(childComplexity int, id int64) int
+		OrderFulfilled               func(childComplexity int, id int64) int
+		OrderFulfillments            func(childComplexity int, id int64) int
+		Orders                       func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
+		OrdersCount                  func(childComplexity int, filter *models.OrderFilter) int
+		OrdersExport                 func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
+		OrdersNextCursor             func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
+		Page                         func(childComplexity int, id int64) int
+		Pages                        func(childComplexity int, filter *models.ContentPageFilter, limit *int64, offset *int64) int
+		PaymentProviders             func(childComplexity int) int
+		PaymentTestGateway           func(childComplexity int) int
+		Product                      func(childComplexity int, id int64) int
+		ProductHandleAvailable       func(childComplexity int, handle string, id *int64) int
+		ProductImportTemplate        func(childComplexity int, format *SheetFormat) int
+		ProductOptions               func(childComplexity int, q *string, limit *int64, offset *int64) int
+		ProductOptionsCount          func(childComplexity int, q *string) int
+		Products                     func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
+		ProductsCount                func(childComplexity int, filter *models.ProductFilter) int
+		ProductsExport               func(childComplexity int, filter *models.ProductFilter, format *SheetFormat) int
+		ProductsNextCursor           func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
+		ReviewCounts                 func(childComplexity int, filter *models.ReviewFilter) int
+		ReviewImportTemplate         func(childComplexity int, format *SheetFormat) int
+		Reviews                      func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
+		ReviewsCount                 func(childComplexity int, filter *models.ReviewFilter) int
+		ReviewsExport                func(childComplexity int, filter *models.ReviewFilter, format *SheetFormat) int
+		ReviewsNextCursor            func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
+		SessionActivity              func(childComplexity int, session string) int
+		SessionFacets                func(childComplexity int, filter *models.SessionFilter) int
+		SessionGroups                func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
+		Sessions                     func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
+		SessionsCount                func(childComplexity int, filter *models.SessionFilter) int
+		SessionsWindow               func(childComplexity int, filter *models.SessionFilter) int
+		ShippingZone                 func(childComplexity int, id int64) int
+		ShippingZones                func(childComplexity int, limit *int64, offset *int64) int
+		ShippingZonesCount           func(childComplexity int) int
+		Store                        func(childComplexity int) int
+		StoreSettings                func(childComplexity int, namespace *string, limit *int64, offset *int64) int
+		StoreSettingsCount           func(childComplexity int, namespace *string) int
+		StorefrontFunnel             func(childComplexity int, filter *models.SessionFilter) int
+		TaxRates                     func(childComplexity int, limit *int64, offset *int64) int
+		TaxRatesCount                func(childComplexity int) int
+		URLRedirect                  func(childComplexity int, id int64) int
+		URLRedirects                 func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
+		URLRedirectsCount            func(childComplexity int, filter *models.URLRedirectFilter) int
+		URLRedirectsExport           func(childComplexity int, filter *models.URLRedirectFilter, format *SheetFormat) int
+		Webhook                      func(childComplexity int, id int64) int
+		WebhookDeliveries            func(childComplexity int, id int64, status *string, limit *int64, offset *int64) int
+		WebhookDeliveriesCount       func(childComplexity int, id int64, status *string) int
+		WebhookTopics                func(childComplexity int) int
+		Webhooks                     func(childComplexity int, limit *int64, offset *int64) int
+		WebhooksCount                func(childComplexity int) int
 	}
 
 	Refund struct {
@@ -1776,6 +1854,16 @@ type ProductVariantResolver interface {
 	Product(ctx context.Context, obj *models.ProductVariant) (*models.Product, error)
 }
 type QueryResolver interface {
+	AbandonedCarts(ctx context.Context, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) ([]models.AbandonedCart, error)
+	AbandonedCartsNextCursor(ctx context.Context, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) (*string, error)
+	AbandonedCartsCount(ctx context.Context, filter *models.AbandonedFilter) (int64, error)
+	AbandonedCartStats(ctx context.Context, filter *models.AbandonedFilter) (*models.AbandonmentStats, error)
+	AbandonedCart(ctx context.Context, token string) (*AbandonedCartDetail, error)
+	AbandonedCheckouts(ctx context.Context, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) ([]models.AbandonedCheckout, error)
+	AbandonedCheckoutsNextCursor(ctx context.Context, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) (*string, error)
+	AbandonedCheckoutsCount(ctx context.Context, filter *models.AbandonedFilter) (int64, error)
+	AbandonedCheckoutStats(ctx context.Context, filter *models.AbandonedFilter) (*models.AbandonmentStats, error)
+	AbandonedCheckout(ctx context.Context, token string) (*Checkout, error)
 	APIKeys(ctx context.Context, limit *int64, offset *int64) ([]models.APIKey, error)
 	APIKeysCount(ctx context.Context) (int64, error)
 	APIKeyScopeActions(ctx context.Context) ([]string, error)
@@ -2006,6 +2094,329 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIKey.Status(childComplexity), true
+
+	case "AbandonedCart.abandoned_at":
+		if e.ComplexityRoot.AbandonedCart.AbandonedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.AbandonedAt(childComplexity), true
+	case "AbandonedCart.currency":
+		if e.ComplexityRoot.AbandonedCart.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.Currency(childComplexity), true
+	case "AbandonedCart.email":
+		if e.ComplexityRoot.AbandonedCart.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.Email(childComplexity), true
+	case "AbandonedCart.item_count":
+		if e.ComplexityRoot.AbandonedCart.ItemCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.ItemCount(childComplexity), true
+	case "AbandonedCart.recovered":
+		if e.ComplexityRoot.AbandonedCart.Recovered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.Recovered(childComplexity), true
+	case "AbandonedCart.recovered_at":
+		if e.ComplexityRoot.AbandonedCart.RecoveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.RecoveredAt(childComplexity), true
+	case "AbandonedCart.recovery_emails":
+		if e.ComplexityRoot.AbandonedCart.RecoveryEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.RecoveryEmails(childComplexity), true
+	case "AbandonedCart.subtotal_cents":
+		if e.ComplexityRoot.AbandonedCart.SubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.SubtotalCents(childComplexity), true
+	case "AbandonedCart.token":
+		if e.ComplexityRoot.AbandonedCart.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCart.Token(childComplexity), true
+
+	case "AbandonedCartDetail.abandoned_at":
+		if e.ComplexityRoot.AbandonedCartDetail.AbandonedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.AbandonedAt(childComplexity), true
+	case "AbandonedCartDetail.activity":
+		if e.ComplexityRoot.AbandonedCartDetail.Activity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.Activity(childComplexity), true
+	case "AbandonedCartDetail.checkout_token":
+		if e.ComplexityRoot.AbandonedCartDetail.CheckoutToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.CheckoutToken(childComplexity), true
+	case "AbandonedCartDetail.created_at":
+		if e.ComplexityRoot.AbandonedCartDetail.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.CreatedAt(childComplexity), true
+	case "AbandonedCartDetail.currency":
+		if e.ComplexityRoot.AbandonedCartDetail.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.Currency(childComplexity), true
+	case "AbandonedCartDetail.email":
+		if e.ComplexityRoot.AbandonedCartDetail.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.Email(childComplexity), true
+	case "AbandonedCartDetail.first_name":
+		if e.ComplexityRoot.AbandonedCartDetail.FirstName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.FirstName(childComplexity), true
+	case "AbandonedCartDetail.item_count":
+		if e.ComplexityRoot.AbandonedCartDetail.ItemCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.ItemCount(childComplexity), true
+	case "AbandonedCartDetail.last_name":
+		if e.ComplexityRoot.AbandonedCartDetail.LastName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.LastName(childComplexity), true
+	case "AbandonedCartDetail.lines":
+		if e.ComplexityRoot.AbandonedCartDetail.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.Lines(childComplexity), true
+	case "AbandonedCartDetail.marketing_consent":
+		if e.ComplexityRoot.AbandonedCartDetail.MarketingConsent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.MarketingConsent(childComplexity), true
+	case "AbandonedCartDetail.phone":
+		if e.ComplexityRoot.AbandonedCartDetail.Phone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.Phone(childComplexity), true
+	case "AbandonedCartDetail.recovered_at":
+		if e.ComplexityRoot.AbandonedCartDetail.RecoveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.RecoveredAt(childComplexity), true
+	case "AbandonedCartDetail.recovery_emails":
+		if e.ComplexityRoot.AbandonedCartDetail.RecoveryEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.RecoveryEmails(childComplexity), true
+	case "AbandonedCartDetail.session":
+		if e.ComplexityRoot.AbandonedCartDetail.Session == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.Session(childComplexity), true
+	case "AbandonedCartDetail.subtotal_cents":
+		if e.ComplexityRoot.AbandonedCartDetail.SubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.SubtotalCents(childComplexity), true
+	case "AbandonedCartDetail.token":
+		if e.ComplexityRoot.AbandonedCartDetail.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.Token(childComplexity), true
+	case "AbandonedCartDetail.updated_at":
+		if e.ComplexityRoot.AbandonedCartDetail.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.UpdatedAt(childComplexity), true
+	case "AbandonedCartDetail.visitor_identified_at":
+		if e.ComplexityRoot.AbandonedCartDetail.VisitorIdentifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.VisitorIdentifiedAt(childComplexity), true
+	case "AbandonedCartDetail.visitor_last_seen_at":
+		if e.ComplexityRoot.AbandonedCartDetail.VisitorLastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartDetail.VisitorLastSeenAt(childComplexity), true
+
+	case "AbandonedCartLine.handle":
+		if e.ComplexityRoot.AbandonedCartLine.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartLine.Handle(childComplexity), true
+	case "AbandonedCartLine.image_src":
+		if e.ComplexityRoot.AbandonedCartLine.ImageSrc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartLine.ImageSrc(childComplexity), true
+	case "AbandonedCartLine.price_cents":
+		if e.ComplexityRoot.AbandonedCartLine.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartLine.PriceCents(childComplexity), true
+	case "AbandonedCartLine.quantity":
+		if e.ComplexityRoot.AbandonedCartLine.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartLine.Quantity(childComplexity), true
+	case "AbandonedCartLine.title":
+		if e.ComplexityRoot.AbandonedCartLine.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartLine.Title(childComplexity), true
+	case "AbandonedCartLine.variant_title":
+		if e.ComplexityRoot.AbandonedCartLine.VariantTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCartLine.VariantTitle(childComplexity), true
+
+	case "AbandonedCheckout.abandoned_at":
+		if e.ComplexityRoot.AbandonedCheckout.AbandonedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.AbandonedAt(childComplexity), true
+	case "AbandonedCheckout.attempts":
+		if e.ComplexityRoot.AbandonedCheckout.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.Attempts(childComplexity), true
+	case "AbandonedCheckout.created_at":
+		if e.ComplexityRoot.AbandonedCheckout.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.CreatedAt(childComplexity), true
+	case "AbandonedCheckout.currency":
+		if e.ComplexityRoot.AbandonedCheckout.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.Currency(childComplexity), true
+	case "AbandonedCheckout.email":
+		if e.ComplexityRoot.AbandonedCheckout.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.Email(childComplexity), true
+	case "AbandonedCheckout.item_count":
+		if e.ComplexityRoot.AbandonedCheckout.ItemCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.ItemCount(childComplexity), true
+	case "AbandonedCheckout.payment_error":
+		if e.ComplexityRoot.AbandonedCheckout.PaymentError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.PaymentError(childComplexity), true
+	case "AbandonedCheckout.payment_status":
+		if e.ComplexityRoot.AbandonedCheckout.PaymentStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.PaymentStatus(childComplexity), true
+	case "AbandonedCheckout.recovered":
+		if e.ComplexityRoot.AbandonedCheckout.Recovered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.Recovered(childComplexity), true
+	case "AbandonedCheckout.recovered_at":
+		if e.ComplexityRoot.AbandonedCheckout.RecoveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.RecoveredAt(childComplexity), true
+	case "AbandonedCheckout.recovery_emails":
+		if e.ComplexityRoot.AbandonedCheckout.RecoveryEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.RecoveryEmails(childComplexity), true
+	case "AbandonedCheckout.state":
+		if e.ComplexityRoot.AbandonedCheckout.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.State(childComplexity), true
+	case "AbandonedCheckout.token":
+		if e.ComplexityRoot.AbandonedCheckout.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.Token(childComplexity), true
+	case "AbandonedCheckout.total_cents":
+		if e.ComplexityRoot.AbandonedCheckout.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedCheckout.TotalCents(childComplexity), true
+
+	case "AbandonmentStats.recovered":
+		if e.ComplexityRoot.AbandonmentStats.Recovered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonmentStats.Recovered(childComplexity), true
+	case "AbandonmentStats.recovered_cents":
+		if e.ComplexityRoot.AbandonmentStats.RecoveredCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonmentStats.RecoveredCents(childComplexity), true
+	case "AbandonmentStats.recovery_rate":
+		if e.ComplexityRoot.AbandonmentStats.RecoveryRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonmentStats.RecoveryRate(childComplexity), true
+	case "AbandonmentStats.total":
+		if e.ComplexityRoot.AbandonmentStats.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonmentStats.Total(childComplexity), true
 
 	case "Article.author":
 		if e.ComplexityRoot.Article.Author == nil {
@@ -7160,6 +7571,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APIKeysCount(childComplexity), true
+	case "Query.abandonedCart":
+		if e.ComplexityRoot.Query.AbandonedCart == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCart_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCart(childComplexity, args["token"].(string)), true
 	case "Query.abandonedCartActivity":
 		if e.ComplexityRoot.Query.AbandonedCartActivity == nil {
 			break
@@ -7171,6 +7593,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AbandonedCartActivity(childComplexity, args["token"].(string)), true
+	case "Query.abandonedCartStats":
+		if e.ComplexityRoot.Query.AbandonedCartStats == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCartStats_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCartStats(childComplexity, args["filter"].(*models.AbandonedFilter)), true
+	case "Query.abandonedCarts":
+		if e.ComplexityRoot.Query.AbandonedCarts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCarts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCarts(childComplexity, args["filter"].(*models.AbandonedFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.abandonedCartsCount":
+		if e.ComplexityRoot.Query.AbandonedCartsCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCartsCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCartsCount(childComplexity, args["filter"].(*models.AbandonedFilter)), true
+	case "Query.abandonedCartsNextCursor":
+		if e.ComplexityRoot.Query.AbandonedCartsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCartsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCartsNextCursor(childComplexity, args["filter"].(*models.AbandonedFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.abandonedCheckout":
+		if e.ComplexityRoot.Query.AbandonedCheckout == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCheckout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCheckout(childComplexity, args["token"].(string)), true
 	case "Query.abandonedCheckoutActivity":
 		if e.ComplexityRoot.Query.AbandonedCheckoutActivity == nil {
 			break
@@ -7182,6 +7659,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AbandonedCheckoutActivity(childComplexity, args["token"].(string)), true
+	case "Query.abandonedCheckoutStats":
+		if e.ComplexityRoot.Query.AbandonedCheckoutStats == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCheckoutStats_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCheckoutStats(childComplexity, args["filter"].(*models.AbandonedFilter)), true
+	case "Query.abandonedCheckouts":
+		if e.ComplexityRoot.Query.AbandonedCheckouts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCheckouts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCheckouts(childComplexity, args["filter"].(*models.AbandonedFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.abandonedCheckoutsCount":
+		if e.ComplexityRoot.Query.AbandonedCheckoutsCount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCheckoutsCount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCheckoutsCount(childComplexity, args["filter"].(*models.AbandonedFilter)), true
+	case "Query.abandonedCheckoutsNextCursor":
+		if e.ComplexityRoot.Query.AbandonedCheckoutsNextCursor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_abandonedCheckoutsNextCursor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AbandonedCheckoutsNextCursor(childComplexity, args["filter"].(*models.AbandonedFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
 	case "Query.article":
 		if e.ComplexityRoot.Query.Article == nil {
 			break
@@ -10053,6 +10574,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAPIKeyInput,
+		ec.unmarshalInputAbandonedCartFilter,
+		ec.unmarshalInputAbandonedCheckoutFilter,
 		ec.unmarshalInputArticleFilter,
 		ec.unmarshalInputArticleInput,
 		ec.unmarshalInputAuditLogFilter,
@@ -10193,6 +10716,257 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/abandoned.graphqls", Input: `# Abandoned carts and checkouts: the storefront's carts and checkouts their
+# shoppers left without paying, as the abandonment job flagged them
+# (internal/abandonment), with what recovering them brought back. An
+# abandoned checkout's detail is a Checkout (schema/checkouts.graphqls).
+
+"A storefront cart its shopper left: a row of the abandoned carts list."
+type AbandonedCart {
+  "When the cart was flagged abandoned (its last change plus the policy's idle minutes, at the latest a minute later)."
+  abandoned_at: Time!
+  "ISO 4217 code of subtotal_cents."
+  currency: String!
+  "The shopper's email."
+  email: String!
+  "Units in the cart."
+  item_count: Int!
+  "Whether an order was placed from the cart after it was abandoned."
+  recovered: Boolean!
+  "When that order was placed; null unless recovered."
+  recovered_at: Time
+  "Recovery reminders sent for it."
+  recovery_emails: Int!
+  "The lines' total, in minor units (cents)."
+  subtotal_cents: Int!
+  "The cart's token, which names it in GET /store/abandoned-carts/{token}."
+  token: String!
+}
+
+"""
+A storefront checkout its shopper left: a row of the abandoned checkouts
+list. Its detail is GET /store/abandoned-checkouts/{token} (a Checkout).
+"""
+type AbandonedCheckout {
+  "When the checkout was flagged abandoned."
+  abandoned_at: Time
+  "How many times the shopper tried to pay."
+  attempts: Int!
+  "When the checkout started."
+  created_at: Time!
+  "ISO 4217 code of total_cents."
+  currency: String!
+  "The shopper's email."
+  email: String!
+  "Units in the checkout."
+  item_count: Int!
+  "What the provider said of the last payment attempt when it failed (its message, else its code); null when none failed last."
+  payment_error: String
+  "The last payment attempt's status (pending, success, failure or error); null without attempts."
+  payment_status: String
+  "Whether an order was placed from the checkout after it was abandoned."
+  recovered: Boolean!
+  "When that order was placed; null unless recovered."
+  recovered_at: Time
+  "Recovery reminders sent for it."
+  recovery_emails: Int!
+  """
+  recovered (an order was placed from it after all), expired (it can no
+  longer be completed), payment_failed (the last payment attempt failed or
+  errored) or abandoned (left without trying, or with a payment pending);
+  the first that applies, in that order.
+  """
+  state: String!
+  "The checkout's token, which names it in GET /store/abandoned-checkouts/{token}."
+  token: String!
+  "What the shopper was to pay, everything included, in minor units."
+  total_cents: Int!
+}
+
+"What a list of abandoned carts or checkouts holds, under the same window and filter as the list."
+type AbandonmentStats {
+  "How many the list holds (its total)."
+  total: Int!
+  "How many of them an order was placed from after they were abandoned."
+  recovered: Int!
+  "What those orders came to, in minor units: each order's total, or the cart's subtotal (the checkout's total) when the order is gone."
+  recovered_cents: Int!
+  "recovered over total, from 0 to 1; 0 when the list is empty."
+  recovery_rate: Float!
+}
+
+"A storefront cart its shopper left, in full."
+type AbandonedCartDetail {
+  "When the cart was flagged abandoned."
+  abandoned_at: Time
+  "The shopper's browsing in the session the cart was made in, oldest first (its first 500 events); null when the session was not recorded."
+  activity: [StoreeventsActivity!]
+  "The token of the checkout the cart went on to (the latest); null when none."
+  checkout_token: String
+  "When the cart was made."
+  created_at: Time!
+  "ISO 4217 code of every amount."
+  currency: String!
+  "The shopper's email."
+  email: String!
+  "The shopper's first name; null when not given."
+  first_name: String
+  "Units in the cart."
+  item_count: Int!
+  "The shopper's last name; null when not given."
+  last_name: String
+  "What the shopper was buying, in order."
+  lines: [AbandonedCartLine!]!
+  "The shopper agreed to receive marketing."
+  marketing_consent: Boolean!
+  "The shopper's phone; null when not given."
+  phone: String
+  "When an order was placed from it after it was abandoned; null otherwise."
+  recovered_at: Time
+  "Recovery reminders sent for it."
+  recovery_emails: Int!
+  "The storefront session the cart was made in; null when not recorded."
+  session: StoreeventsSession
+  "The lines' total, in minor units (cents)."
+  subtotal_cents: Int!
+  "The cart's token."
+  token: String!
+  "When the cart last changed (after abandoned_at when the shopper came back)."
+  updated_at: Time!
+  "When the cart's visitor identified (gave an email or logged in); null when unknown."
+  visitor_identified_at: Time
+  "When the cart's visitor was last seen on the storefront; null when unknown."
+  visitor_last_seen_at: Time
+}
+
+"One line of an abandoned cart."
+type AbandonedCartLine {
+  "The product's handle; null when none."
+  handle: String
+  "The product image; null when none."
+  image_src: String
+  "The unit price, in minor units."
+  price_cents: Int!
+  "Units."
+  quantity: Int!
+  "The product's title."
+  title: String!
+  "The variant's title; null when none."
+  variant_title: String
+}
+
+"Narrows a list of abandoned carts, and its stats; each field left out narrows nothing."
+input AbandonedCartFilter {
+  "Only carts abandoned at or after this time."
+  from: Time
+  "Only carts abandoned before this time."
+  to: Time
+  "Only recovered (true) or not recovered (false) carts."
+  recovered: Boolean
+  "Only carts of this email (whole address, any case)."
+  email: String
+  "Only carts whose subtotal_cents is at least this."
+  min_cents: Int
+  "Only carts whose subtotal_cents is at most this."
+  max_cents: Int
+}
+
+"Narrows a list of abandoned checkouts, and its stats; each field left out narrows nothing."
+input AbandonedCheckoutFilter {
+  "Only checkouts abandoned at or after this time."
+  from: Time
+  "Only checkouts abandoned before this time."
+  to: Time
+  "Only checkouts in this state: abandoned, payment_failed, expired or recovered."
+  state: String
+  "Only recovered (true) or not recovered (false) checkouts."
+  recovered: Boolean
+  "Only checkouts of this email (whole address, any case)."
+  email: String
+  "Only checkouts whose total_cents is at least this."
+  min_cents: Int
+  "Only checkouts whose total_cents is at most this."
+  max_cents: Int
+}
+
+extend type Query {
+  "A page of the abandoned carts under filter, the latest abandoned first: limit of them from offset, or after cursor (README Conventions, Paging)."
+  abandonedCarts(
+    "Which carts; left out: all of them."
+    filter: AbandonedCartFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): [AbandonedCart!]! @access(scope: "abandoned:read")
+  "The cursor of the page after the one abandonedCarts answers for the same arguments; null when that page is the last."
+  abandonedCartsNextCursor(
+    "Which carts; left out: all of them."
+    filter: AbandonedCartFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): String @access(scope: "abandoned:read")
+  "How many abandoned carts match filter (limit and offset aside)."
+  abandonedCartsCount(
+    "Which carts; left out: all of them."
+    filter: AbandonedCartFilter
+  ): Int! @access(scope: "abandoned:read")
+  "What the abandoned carts under filter hold, and how many were recovered."
+  abandonedCartStats(
+    "Which carts; left out: all of them."
+    filter: AbandonedCartFilter
+  ): AbandonmentStats! @access(scope: "abandoned:read")
+  "An abandoned cart by its token; a cart never flagged abandoned is not found."
+  abandonedCart(
+    "The cart's token."
+    token: String!
+  ): AbandonedCartDetail! @access(scope: "abandoned:read")
+
+  "A page of the abandoned checkouts under filter, the latest abandoned first: limit of them from offset, or after cursor (README Conventions, Paging)."
+  abandonedCheckouts(
+    "Which checkouts; left out: all of them."
+    filter: AbandonedCheckoutFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): [AbandonedCheckout!]! @access(scope: "abandoned:read")
+  "The cursor of the page after the one abandonedCheckouts answers for the same arguments; null when that page is the last."
+  abandonedCheckoutsNextCursor(
+    "Which checkouts; left out: all of them."
+    filter: AbandonedCheckoutFilter
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+    "The next_cursor of the page before, to read the page after it; not together with offset."
+    cursor: String
+  ): String @access(scope: "abandoned:read")
+  "How many abandoned checkouts match filter (limit and offset aside)."
+  abandonedCheckoutsCount(
+    "Which checkouts; left out: all of them."
+    filter: AbandonedCheckoutFilter
+  ): Int! @access(scope: "abandoned:read")
+  "What the abandoned checkouts under filter hold, and how many were recovered."
+  abandonedCheckoutStats(
+    "Which checkouts; left out: all of them."
+    filter: AbandonedCheckoutFilter
+  ): AbandonmentStats! @access(scope: "abandoned:read")
+  "An abandoned checkout by its token, with its lines, payment attempts, timeline and session; a checkout never flagged abandoned is not found."
+  abandonedCheckout(
+    "The checkout's token."
+    token: String!
+  ): Checkout! @access(scope: "abandoned:read")
+}
+`, BuiltIn: false},
 	{Name: "../schema/activity.graphqls", Input: `# A shopper's activity around one record (a storefront session, a cart, a
 # checkout, an order, a payment awaiting capture): one timeline merging
 # browsing, cart and checkout changes, payment attempts, recovery emails,
@@ -11033,19 +11807,20 @@ extend type Mutation {
 `, BuiltIn: false},
 	{Name: "../schema/checkouts.graphqls", Input: `# A shopper's checkout: what they were about to pay for, how they tried to
 # pay, and what happened along the way. The type does not name its source:
-# today a checkout is read back from the order it became (the checkout of a
-# payment awaiting capture); the abandoned-checkouts area will serve the
-# same type from its own table, for checkouts that did not become an order.
+# a checkout is read back from the order it became (the checkout of a
+# payment awaiting capture), or from the checkouts table for an abandoned
+# one (schema/abandoned.graphqls).
 
 """
 A checkout. Read back from an order, it shows the checkout as the order
 recorded it: state completed, never abandoned or recovered, no recovery
-emails, and no storefront session or browsing (not recorded yet).
+emails, and no storefront session or browsing. An abandoned checkout shows
+what the storefront recorded of it.
 """
 type Checkout {
   "When the shopper left without paying; null unless abandoned."
   abandoned_at: Time
-  "The shopper's storefront browsing during the checkout, oldest first; null when storefront sessions are not recorded (they are not yet)."
+  "The shopper's storefront browsing in the checkout's session, oldest first (the first 500 events); null when no session was recorded."
   activity: [StoreeventsActivity!]
   "Payment attempts (authorizations, captures, sales), oldest first, failed ones included."
   attempts: [CheckoutPaymentAttempt!]!
@@ -11085,7 +11860,7 @@ type Checkout {
   shipping_cents: Int!
   "The shipping method chosen: {title, code, price_cents, carrier}."
   shipping_line: JSON
-  "completed: it became an order. (The abandoned-checkouts area adds the states of checkouts that did not.)"
+  "completed: it became an order; for an abandoned checkout, its abandonment's state (AbandonedCheckout.state: abandoned, payment_failed, expired or recovered)."
   state: String!
   "The lines' total before discount, shipping and tax."
   subtotal_cents: Int!
@@ -11149,7 +11924,7 @@ type CheckoutPaymentAttempt {
   provider: String!
   "pending, success, failure or error."
   status: String!
-  "The payment transaction (the id of /orders/awaiting-capture/{id} for the authorization)."
+  "The payment transaction (the id of /orders/awaiting-capture/{id} for the authorization); 0 for an abandoned checkout's attempt that became no transaction."
   transaction_id: Int!
 }
 
@@ -11165,7 +11940,13 @@ type CheckoutTimelineEvent {
   error_code: String
   "The provider's message for a failed payment."
   error_message: String
-  "created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated."
+  """
+  created, authorized, paid, payment_failed, captured, voided, refunded,
+  fulfilled, fulfillment_cancelled, cancelled, archived, note_updated,
+  tags_updated; for an abandoned checkout also checkout_step (detail.step
+  names it), payment_pending, abandoned, recovery_email (detail: step,
+  status, discount_code) and recovered.
+  """
   name: String!
   "When it happened."
   occurred_at: Time!
@@ -15023,6 +15804,142 @@ func (ec *executionContext) childFields_APIKey(ctx context.Context, field graphq
 		return ec.fieldContext_APIKey_key(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APIKey", field.Name)
+}
+
+func (ec *executionContext) childFields_AbandonedCart(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "abandoned_at":
+		return ec.fieldContext_AbandonedCart_abandoned_at(ctx, field)
+	case "currency":
+		return ec.fieldContext_AbandonedCart_currency(ctx, field)
+	case "email":
+		return ec.fieldContext_AbandonedCart_email(ctx, field)
+	case "item_count":
+		return ec.fieldContext_AbandonedCart_item_count(ctx, field)
+	case "recovered":
+		return ec.fieldContext_AbandonedCart_recovered(ctx, field)
+	case "recovered_at":
+		return ec.fieldContext_AbandonedCart_recovered_at(ctx, field)
+	case "recovery_emails":
+		return ec.fieldContext_AbandonedCart_recovery_emails(ctx, field)
+	case "subtotal_cents":
+		return ec.fieldContext_AbandonedCart_subtotal_cents(ctx, field)
+	case "token":
+		return ec.fieldContext_AbandonedCart_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AbandonedCart", field.Name)
+}
+
+func (ec *executionContext) childFields_AbandonedCartDetail(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "abandoned_at":
+		return ec.fieldContext_AbandonedCartDetail_abandoned_at(ctx, field)
+	case "activity":
+		return ec.fieldContext_AbandonedCartDetail_activity(ctx, field)
+	case "checkout_token":
+		return ec.fieldContext_AbandonedCartDetail_checkout_token(ctx, field)
+	case "created_at":
+		return ec.fieldContext_AbandonedCartDetail_created_at(ctx, field)
+	case "currency":
+		return ec.fieldContext_AbandonedCartDetail_currency(ctx, field)
+	case "email":
+		return ec.fieldContext_AbandonedCartDetail_email(ctx, field)
+	case "first_name":
+		return ec.fieldContext_AbandonedCartDetail_first_name(ctx, field)
+	case "item_count":
+		return ec.fieldContext_AbandonedCartDetail_item_count(ctx, field)
+	case "last_name":
+		return ec.fieldContext_AbandonedCartDetail_last_name(ctx, field)
+	case "lines":
+		return ec.fieldContext_AbandonedCartDetail_lines(ctx, field)
+	case "marketing_consent":
+		return ec.fieldContext_AbandonedCartDetail_marketing_consent(ctx, field)
+	case "phone":
+		return ec.fieldContext_AbandonedCartDetail_phone(ctx, field)
+	case "recovered_at":
+		return ec.fieldContext_AbandonedCartDetail_recovered_at(ctx, field)
+	case "recovery_emails":
+		return ec.fieldContext_AbandonedCartDetail_recovery_emails(ctx, field)
+	case "session":
+		return ec.fieldContext_AbandonedCartDetail_session(ctx, field)
+	case "subtotal_cents":
+		return ec.fieldContext_AbandonedCartDetail_subtotal_cents(ctx, field)
+	case "token":
+		return ec.fieldContext_AbandonedCartDetail_token(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_AbandonedCartDetail_updated_at(ctx, field)
+	case "visitor_identified_at":
+		return ec.fieldContext_AbandonedCartDetail_visitor_identified_at(ctx, field)
+	case "visitor_last_seen_at":
+		return ec.fieldContext_AbandonedCartDetail_visitor_last_seen_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AbandonedCartDetail", field.Name)
+}
+
+func (ec *executionContext) childFields_AbandonedCartLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "handle":
+		return ec.fieldContext_AbandonedCartLine_handle(ctx, field)
+	case "image_src":
+		return ec.fieldContext_AbandonedCartLine_image_src(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_AbandonedCartLine_price_cents(ctx, field)
+	case "quantity":
+		return ec.fieldContext_AbandonedCartLine_quantity(ctx, field)
+	case "title":
+		return ec.fieldContext_AbandonedCartLine_title(ctx, field)
+	case "variant_title":
+		return ec.fieldContext_AbandonedCartLine_variant_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AbandonedCartLine", field.Name)
+}
+
+func (ec *executionContext) childFields_AbandonedCheckout(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "abandoned_at":
+		return ec.fieldContext_AbandonedCheckout_abandoned_at(ctx, field)
+	case "attempts":
+		return ec.fieldContext_AbandonedCheckout_attempts(ctx, field)
+	case "created_at":
+		return ec.fieldContext_AbandonedCheckout_created_at(ctx, field)
+	case "currency":
+		return ec.fieldContext_AbandonedCheckout_currency(ctx, field)
+	case "email":
+		return ec.fieldContext_AbandonedCheckout_email(ctx, field)
+	case "item_count":
+		return ec.fieldContext_AbandonedCheckout_item_count(ctx, field)
+	case "payment_error":
+		return ec.fieldContext_AbandonedCheckout_payment_error(ctx, field)
+	case "payment_status":
+		return ec.fieldContext_AbandonedCheckout_payment_status(ctx, field)
+	case "recovered":
+		return ec.fieldContext_AbandonedCheckout_recovered(ctx, field)
+	case "recovered_at":
+		return ec.fieldContext_AbandonedCheckout_recovered_at(ctx, field)
+	case "recovery_emails":
+		return ec.fieldContext_AbandonedCheckout_recovery_emails(ctx, field)
+	case "state":
+		return ec.fieldContext_AbandonedCheckout_state(ctx, field)
+	case "token":
+		return ec.fieldContext_AbandonedCheckout_token(ctx, field)
+	case "total_cents":
+		return ec.fieldContext_AbandonedCheckout_total_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AbandonedCheckout", field.Name)
+}
+
+func (ec *executionContext) childFields_AbandonmentStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_AbandonmentStats_total(ctx, field)
+	case "recovered":
+		return ec.fieldContext_AbandonmentStats_recovered(ctx, field)
+	case "recovered_cents":
+		return ec.fieldContext_AbandonmentStats_recovered_cents(ctx, field)
+	case "recovery_rate":
+		return ec.fieldContext_AbandonmentStats_recovery_rate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AbandonmentStats", field.Name)
 }
 
 func (ec *executionContext) childFields_Article(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -19347,6 +20264,124 @@ func (ec *executionContext) field_Query_abandonedCartActivity_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_abandonedCartStats_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+			return ec.unmarshalOAbandonedCartFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCart_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCartsCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+			return ec.unmarshalOAbandonedCartFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCartsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+			return ec.unmarshalOAbandonedCartFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCarts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+			return ec.unmarshalOAbandonedCartFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_abandonedCheckoutActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19358,6 +20393,124 @@ func (ec *executionContext) field_Query_abandonedCheckoutActivity_args(ctx conte
 		return nil, err
 	}
 	args["token"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCheckoutStats_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+			return ec.unmarshalOAbandonedCheckoutFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCheckout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCheckoutsCount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+			return ec.unmarshalOAbandonedCheckoutFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCheckoutsNextCursor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+			return ec.unmarshalOAbandonedCheckoutFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_abandonedCheckouts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+			return ec.unmarshalOAbandonedCheckoutFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg3
 	return args, nil
 }
 
@@ -21424,6 +22577,455 @@ func (ec *executionContext) _APIKey_key(ctx context.Context, field graphql.Colle
 }
 func (ec *executionContext) fieldContext_APIKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_abandoned_at(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "AbandonedCart", Field: field, IsMethod: false, IsResolver: false})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*time.Time, error) {
+		return obj.AbandonedAt, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNTime2ᚖtimeᚐTime(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_abandoned_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_currency(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_email(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Email)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_item_count(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ItemCount)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_item_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_recovered(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Recovered)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_recovered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_recovered_at(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.RecoveredAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_recovered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RecoveryEmails)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SubtotalCents)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCart_token(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCart) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Token)
+}
+func (ec *executionContext) fieldContext_AbandonedCart_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCart", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_abandoned_at(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.AbandonedAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_abandoned_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_activity(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AbandonedCartDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.StoreeventsActivity, error) {
+		return obj.Activity, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsActivity2ᚕstoreadminᚋmodelsᚐStoreeventsActivityᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_activity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AbandonedCartDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AbandonedCartDetail_checkout_token(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.CheckoutToken)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_checkout_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_created_at(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_currency(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_email(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Email)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_first_name(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.FirstName)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_first_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_item_count(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ItemCount)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_item_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_last_name(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.LastName)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_last_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_lines(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AbandonedCartDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]AbandonedCartLine, error) {
+		return obj.Lines, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAbandonedCartLine2ᚕstoreadminᚋgraphᚐAbandonedCartLineᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AbandonedCartDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AbandonedCartDetail_marketing_consent(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.MarketingConsent)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_marketing_consent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_phone(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Phone)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_recovered_at(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.RecoveredAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_recovered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RecoveryEmails)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_session(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AbandonedCartDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.StoreeventsSession, error) {
+		return obj.Session, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋmodelsᚐStoreeventsSession(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AbandonedCartDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AbandonedCartDetail_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SubtotalCents)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_token(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Token)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_updated_at(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_visitor_identified_at(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.VisitorIdentifiedAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_visitor_identified_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartDetail_visitor_last_seen_at(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartDetail) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.VisitorLastSeenAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCartDetail_visitor_last_seen_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartDetail", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartLine_handle(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartLine) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Handle)
+}
+func (ec *executionContext) fieldContext_AbandonedCartLine_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartLine_image_src(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartLine) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.ImageSrc)
+}
+func (ec *executionContext) fieldContext_AbandonedCartLine_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PriceCents)
+}
+func (ec *executionContext) fieldContext_AbandonedCartLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartLine_quantity(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Quantity)
+}
+func (ec *executionContext) fieldContext_AbandonedCartLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartLine_title(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_AbandonedCartLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCartLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *AbandonedCartLine) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.VariantTitle)
+}
+func (ec *executionContext) fieldContext_AbandonedCartLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_abandoned_at(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.AbandonedAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_abandoned_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_attempts(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Attempts)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_created_at(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_currency(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_email(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Email)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_item_count(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ItemCount)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_item_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_payment_error(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.PaymentError)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_payment_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_payment_status(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.PaymentStatus)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_payment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_recovered(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Recovered)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_recovered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_recovered_at(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.RecoveredAt)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_recovered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RecoveryEmails)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_state(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.State)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_token(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Token)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedCheckout_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.AbandonedCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TotalCents)
+}
+func (ec *executionContext) fieldContext_AbandonedCheckout_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonmentStats_total(ctx context.Context, field graphql.CollectedField, obj *models.AbandonmentStats) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Total)
+}
+func (ec *executionContext) fieldContext_AbandonmentStats_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonmentStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonmentStats_recovered(ctx context.Context, field graphql.CollectedField, obj *models.AbandonmentStats) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Recovered)
+}
+func (ec *executionContext) fieldContext_AbandonmentStats_recovered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonmentStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonmentStats_recovered_cents(ctx context.Context, field graphql.CollectedField, obj *models.AbandonmentStats) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RecoveredCents)
+}
+func (ec *executionContext) fieldContext_AbandonmentStats_recovered_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonmentStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonmentStats_recovery_rate(ctx context.Context, field graphql.CollectedField, obj *models.AbandonmentStats) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "AbandonmentStats", Field: field, IsMethod: true, IsResolver: false})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (float64, error) {
+		return obj.RecoveryRate(), nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFloat2float64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonmentStats_recovery_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonmentStats", field, true, false, errors.New("field of type Float does not have child fields"))
 }
 
 func (ec *executionContext) _Article_id(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
@@ -33753,6 +35355,608 @@ func (ec *executionContext) fieldContext_ProductVariant_product(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_abandonedCarts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCarts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCarts(ctx, fc.Args["filter"].(*models.AbandonedFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal []models.AbandonedCart
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.AbandonedCart
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.AbandonedCart) graphql.Marshaler {
+			return ec.marshalNAbandonedCart2ᚕstoreadminᚋmodelsᚐAbandonedCartᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCarts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCarts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCartsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCartsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCartsNextCursor(ctx, fc.Args["filter"].(*models.AbandonedFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCartsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCartsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCartsCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCartsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCartsCount(ctx, fc.Args["filter"].(*models.AbandonedFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCartsCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCartsCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCartStats(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCartStats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCartStats(ctx, fc.Args["filter"].(*models.AbandonedFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal *models.AbandonmentStats
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.AbandonmentStats
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.AbandonmentStats) graphql.Marshaler {
+			return ec.marshalNAbandonmentStats2ᚖstoreadminᚋmodelsᚐAbandonmentStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCartStats(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCartStats_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCart(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCart(ctx, fc.Args["token"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal *AbandonedCartDetail
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *AbandonedCartDetail
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *AbandonedCartDetail) graphql.Marshaler {
+			return ec.marshalNAbandonedCartDetail2ᚖstoreadminᚋgraphᚐAbandonedCartDetail(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCart(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCart_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCheckouts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCheckouts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCheckouts(ctx, fc.Args["filter"].(*models.AbandonedFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal []models.AbandonedCheckout
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.AbandonedCheckout
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.AbandonedCheckout) graphql.Marshaler {
+			return ec.marshalNAbandonedCheckout2ᚕstoreadminᚋmodelsᚐAbandonedCheckoutᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCheckouts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCheckouts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCheckoutsNextCursor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCheckoutsNextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCheckoutsNextCursor(ctx, fc.Args["filter"].(*models.AbandonedFilter), fc.Args["limit"].(*int64), fc.Args["offset"].(*int64), fc.Args["cursor"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCheckoutsNextCursor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCheckoutsNextCursor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCheckoutsCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCheckoutsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCheckoutsCount(ctx, fc.Args["filter"].(*models.AbandonedFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCheckoutsCount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCheckoutsCount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCheckoutStats(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCheckoutStats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCheckoutStats(ctx, fc.Args["filter"].(*models.AbandonedFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal *models.AbandonmentStats
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.AbandonmentStats
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.AbandonmentStats) graphql.Marshaler {
+			return ec.marshalNAbandonmentStats2ᚖstoreadminᚋmodelsᚐAbandonmentStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCheckoutStats(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCheckoutStats_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_abandonedCheckout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_abandonedCheckout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AbandonedCheckout(ctx, fc.Args["token"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal *Checkout
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *Checkout
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *Checkout) graphql.Marshaler {
+			return ec.marshalNCheckout2ᚖstoreadminᚋgraphᚐCheckout(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_abandonedCheckout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_abandonedCheckout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44119,6 +46323,143 @@ func (ec *executionContext) unmarshalInputAPIKeyInput(ctx context.Context, obj a
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputAbandonedCartFilter(ctx context.Context, obj any) (models.AbandonedFilter, error) {
+	var it models.AbandonedFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"from", "to", "recovered", "email", "min_cents", "max_cents"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("from"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.From = data
+		case "to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("to"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.To = data
+		case "recovered":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recovered"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Recovered = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "min_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("min_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinCents = data
+		case "max_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("max_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxCents = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputAbandonedCheckoutFilter(ctx context.Context, obj any) (models.AbandonedFilter, error) {
+	var it models.AbandonedFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"from", "to", "state", "recovered", "email", "min_cents", "max_cents"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("from"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.From = data
+		case "to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("to"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.To = data
+		case "state":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("state"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.State = data
+		case "recovered":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recovered"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Recovered = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "min_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("min_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinCents = data
+		case "max_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("max_cents"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxCents = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputArticleFilter(ctx context.Context, obj any) (models.ArticleFilter, error) {
 	var it models.ArticleFilter
 	if obj == nil {
@@ -47836,6 +50177,446 @@ func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, o
 			out.Values[i] = ec._APIKey_key(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var abandonedCartImplementors = []string{"AbandonedCart"}
+
+func (ec *executionContext) _AbandonedCart(ctx context.Context, sel ast.SelectionSet, obj *models.AbandonedCart) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, abandonedCartImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AbandonedCart")
+		case "abandoned_at":
+			out.Values[i] = ec._AbandonedCart_abandoned_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._AbandonedCart_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._AbandonedCart_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "item_count":
+			out.Values[i] = ec._AbandonedCart_item_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovered":
+			out.Values[i] = ec._AbandonedCart_recovered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovered_at":
+			out.Values[i] = ec._AbandonedCart_recovered_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recovery_emails":
+			out.Values[i] = ec._AbandonedCart_recovery_emails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subtotal_cents":
+			out.Values[i] = ec._AbandonedCart_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._AbandonedCart_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var abandonedCartDetailImplementors = []string{"AbandonedCartDetail"}
+
+func (ec *executionContext) _AbandonedCartDetail(ctx context.Context, sel ast.SelectionSet, obj *AbandonedCartDetail) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, abandonedCartDetailImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AbandonedCartDetail")
+		case "abandoned_at":
+			out.Values[i] = ec._AbandonedCartDetail_abandoned_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "activity":
+			out.Values[i] = ec._AbandonedCartDetail_activity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "checkout_token":
+			out.Values[i] = ec._AbandonedCartDetail_checkout_token(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "created_at":
+			out.Values[i] = ec._AbandonedCartDetail_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._AbandonedCartDetail_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._AbandonedCartDetail_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "first_name":
+			out.Values[i] = ec._AbandonedCartDetail_first_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "item_count":
+			out.Values[i] = ec._AbandonedCartDetail_item_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last_name":
+			out.Values[i] = ec._AbandonedCartDetail_last_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lines":
+			out.Values[i] = ec._AbandonedCartDetail_lines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "marketing_consent":
+			out.Values[i] = ec._AbandonedCartDetail_marketing_consent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "phone":
+			out.Values[i] = ec._AbandonedCartDetail_phone(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recovered_at":
+			out.Values[i] = ec._AbandonedCartDetail_recovered_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recovery_emails":
+			out.Values[i] = ec._AbandonedCartDetail_recovery_emails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "session":
+			out.Values[i] = ec._AbandonedCartDetail_session(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "subtotal_cents":
+			out.Values[i] = ec._AbandonedCartDetail_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._AbandonedCartDetail_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updated_at":
+			out.Values[i] = ec._AbandonedCartDetail_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visitor_identified_at":
+			out.Values[i] = ec._AbandonedCartDetail_visitor_identified_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "visitor_last_seen_at":
+			out.Values[i] = ec._AbandonedCartDetail_visitor_last_seen_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var abandonedCartLineImplementors = []string{"AbandonedCartLine"}
+
+func (ec *executionContext) _AbandonedCartLine(ctx context.Context, sel ast.SelectionSet, obj *AbandonedCartLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, abandonedCartLineImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AbandonedCartLine")
+		case "handle":
+			out.Values[i] = ec._AbandonedCartLine_handle(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "image_src":
+			out.Values[i] = ec._AbandonedCartLine_image_src(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "price_cents":
+			out.Values[i] = ec._AbandonedCartLine_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._AbandonedCartLine_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._AbandonedCartLine_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variant_title":
+			out.Values[i] = ec._AbandonedCartLine_variant_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var abandonedCheckoutImplementors = []string{"AbandonedCheckout"}
+
+func (ec *executionContext) _AbandonedCheckout(ctx context.Context, sel ast.SelectionSet, obj *models.AbandonedCheckout) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, abandonedCheckoutImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AbandonedCheckout")
+		case "abandoned_at":
+			out.Values[i] = ec._AbandonedCheckout_abandoned_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._AbandonedCheckout_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "created_at":
+			out.Values[i] = ec._AbandonedCheckout_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._AbandonedCheckout_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._AbandonedCheckout_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "item_count":
+			out.Values[i] = ec._AbandonedCheckout_item_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payment_error":
+			out.Values[i] = ec._AbandonedCheckout_payment_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "payment_status":
+			out.Values[i] = ec._AbandonedCheckout_payment_status(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recovered":
+			out.Values[i] = ec._AbandonedCheckout_recovered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovered_at":
+			out.Values[i] = ec._AbandonedCheckout_recovered_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recovery_emails":
+			out.Values[i] = ec._AbandonedCheckout_recovery_emails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._AbandonedCheckout_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._AbandonedCheckout_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total_cents":
+			out.Values[i] = ec._AbandonedCheckout_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var abandonmentStatsImplementors = []string{"AbandonmentStats"}
+
+func (ec *executionContext) _AbandonmentStats(ctx context.Context, sel ast.SelectionSet, obj *models.AbandonmentStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, abandonmentStatsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AbandonmentStats")
+		case "total":
+			out.Values[i] = ec._AbandonmentStats_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovered":
+			out.Values[i] = ec._AbandonmentStats_recovered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovered_cents":
+			out.Values[i] = ec._AbandonmentStats_recovered_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recovery_rate":
+			out.Values[i] = ec._AbandonmentStats_recovery_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -56363,6 +59144,226 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "abandonedCarts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCarts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCartsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCartsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCartsCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCartsCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCartStats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCartStats(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCart":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCart(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCheckouts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCheckouts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCheckoutsNextCursor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCheckoutsNextCursor(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCheckoutsCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCheckoutsCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCheckoutStats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCheckoutStats(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "abandonedCheckout":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_abandonedCheckout(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
 		case "apiKeys":
 			field := field
 
@@ -62486,6 +65487,86 @@ func (ec *executionContext) unmarshalNAPIKeyInput2storeadminᚋgraphᚐAPIKeyInp
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNAbandonedCart2storeadminᚋmodelsᚐAbandonedCart(ctx context.Context, sel ast.SelectionSet, v models.AbandonedCart) graphql.Marshaler {
+	return ec._AbandonedCart(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAbandonedCart2ᚕstoreadminᚋmodelsᚐAbandonedCartᚄ(ctx context.Context, sel ast.SelectionSet, v []models.AbandonedCart) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AbandonedCart(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAbandonedCartDetail2ᚖstoreadminᚋgraphᚐAbandonedCartDetail(ctx context.Context, sel ast.SelectionSet, v *AbandonedCartDetail) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AbandonedCartDetail(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAbandonedCartLine2storeadminᚋgraphᚐAbandonedCartLine(ctx context.Context, sel ast.SelectionSet, v AbandonedCartLine) graphql.Marshaler {
+	return ec._AbandonedCartLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAbandonedCartLine2ᚕstoreadminᚋgraphᚐAbandonedCartLineᚄ(ctx context.Context, sel ast.SelectionSet, v []AbandonedCartLine) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AbandonedCartLine(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAbandonedCheckout2storeadminᚋmodelsᚐAbandonedCheckout(ctx context.Context, sel ast.SelectionSet, v models.AbandonedCheckout) graphql.Marshaler {
+	return ec._AbandonedCheckout(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAbandonedCheckout2ᚕstoreadminᚋmodelsᚐAbandonedCheckoutᚄ(ctx context.Context, sel ast.SelectionSet, v []models.AbandonedCheckout) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AbandonedCheckout(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAbandonmentStats2ᚖstoreadminᚋmodelsᚐAbandonmentStats(ctx context.Context, sel ast.SelectionSet, v *models.AbandonmentStats) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AbandonmentStats(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNArticle2storeadminᚋmodelsᚐArticle(ctx context.Context, sel ast.SelectionSet, v models.Article) graphql.Marshaler {
 	return ec._Article(ctx, sel, &v)
 }
@@ -63305,6 +66386,22 @@ func (ec *executionContext) marshalNEmailSettings2ᚖstoreadminᚋmodelsᚐEmail
 func (ec *executionContext) unmarshalNEmailSettingsInput2storeadminᚋgraphᚐEmailSettingsInput(ctx context.Context, v any) (EmailSettingsInput, error) {
 	res, err := ec.unmarshalInputEmailSettingsInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) marshalNFormSubmission2storeadminᚋmodelsᚐFormSubmission(ctx context.Context, sel ast.SelectionSet, v models.FormSubmission) graphql.Marshaler {
@@ -64434,6 +67531,28 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	res, err := models.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := models.MarshalTime(*v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNURLRedirect2storeadminᚋmodelsᚐURLRedirect(ctx context.Context, sel ast.SelectionSet, v models.URLRedirect) graphql.Marshaler {
 	return ec._URLRedirect(ctx, sel, &v)
 }
@@ -64838,6 +67957,22 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalOAbandonedCartFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAbandonedCartFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOAbandonedCheckoutFilter2ᚖstoreadminᚋmodelsᚐAbandonedFilter(ctx context.Context, v any) (*models.AbandonedFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAbandonedCheckoutFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOArticleFilter2ᚖstoreadminᚋmodelsᚐArticleFilter(ctx context.Context, v any) (*models.ArticleFilter, error) {

@@ -23,6 +23,66 @@ type APIKeyInput struct {
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
+// A storefront cart its shopper left, in full.
+type AbandonedCartDetail struct {
+	// When the cart was flagged abandoned.
+	AbandonedAt *time.Time `json:"abandoned_at,omitempty"`
+	// The shopper's browsing in the session the cart was made in, oldest first (its first 500 events); null when the session was not recorded.
+	Activity []models.StoreeventsActivity `json:"activity,omitempty"`
+	// The token of the checkout the cart went on to (the latest); null when none.
+	CheckoutToken *string `json:"checkout_token,omitempty"`
+	// When the cart was made.
+	CreatedAt time.Time `json:"created_at"`
+	// ISO 4217 code of every amount.
+	Currency string `json:"currency"`
+	// The shopper's email.
+	Email string `json:"email"`
+	// The shopper's first name; null when not given.
+	FirstName *string `json:"first_name,omitempty"`
+	// Units in the cart.
+	ItemCount int64 `json:"item_count"`
+	// The shopper's last name; null when not given.
+	LastName *string `json:"last_name,omitempty"`
+	// What the shopper was buying, in order.
+	Lines []AbandonedCartLine `json:"lines"`
+	// The shopper agreed to receive marketing.
+	MarketingConsent bool `json:"marketing_consent"`
+	// The shopper's phone; null when not given.
+	Phone *string `json:"phone,omitempty"`
+	// When an order was placed from it after it was abandoned; null otherwise.
+	RecoveredAt *time.Time `json:"recovered_at,omitempty"`
+	// Recovery reminders sent for it.
+	RecoveryEmails int64 `json:"recovery_emails"`
+	// The storefront session the cart was made in; null when not recorded.
+	Session *models.StoreeventsSession `json:"session,omitempty"`
+	// The lines' total, in minor units (cents).
+	SubtotalCents int64 `json:"subtotal_cents"`
+	// The cart's token.
+	Token string `json:"token"`
+	// When the cart last changed (after abandoned_at when the shopper came back).
+	UpdatedAt time.Time `json:"updated_at"`
+	// When the cart's visitor identified (gave an email or logged in); null when unknown.
+	VisitorIdentifiedAt *time.Time `json:"visitor_identified_at,omitempty"`
+	// When the cart's visitor was last seen on the storefront; null when unknown.
+	VisitorLastSeenAt *time.Time `json:"visitor_last_seen_at,omitempty"`
+}
+
+// One line of an abandoned cart.
+type AbandonedCartLine struct {
+	// The product's handle; null when none.
+	Handle *string `json:"handle,omitempty"`
+	// The product image; null when none.
+	ImageSrc *string `json:"image_src,omitempty"`
+	// The unit price, in minor units.
+	PriceCents int64 `json:"price_cents"`
+	// Units.
+	Quantity int64 `json:"quantity"`
+	// The product's title.
+	Title string `json:"title"`
+	// The variant's title; null when none.
+	VariantTitle *string `json:"variant_title,omitempty"`
+}
+
 // A new article; or, on update, the fields to change (left out: unchanged).
 type ArticleInput struct {
 	// Its title; required on create.
@@ -127,11 +187,12 @@ type BundleTierInput struct {
 
 // A checkout. Read back from an order, it shows the checkout as the order
 // recorded it: state completed, never abandoned or recovered, no recovery
-// emails, and no storefront session or browsing (not recorded yet).
+// emails, and no storefront session or browsing. An abandoned checkout shows
+// what the storefront recorded of it.
 type Checkout struct {
 	// When the shopper left without paying; null unless abandoned.
 	AbandonedAt *time.Time `json:"abandoned_at,omitempty"`
-	// The shopper's storefront browsing during the checkout, oldest first; null when storefront sessions are not recorded (they are not yet).
+	// The shopper's storefront browsing in the checkout's session, oldest first (the first 500 events); null when no session was recorded.
 	Activity []models.StoreeventsActivity `json:"activity,omitempty"`
 	// Payment attempts (authorizations, captures, sales), oldest first, failed ones included.
 	Attempts []CheckoutPaymentAttempt `json:"attempts"`
@@ -169,7 +230,7 @@ type Checkout struct {
 	ShippingCents int64 `json:"shipping_cents"`
 	// The shipping method chosen: {title, code, price_cents, carrier}.
 	ShippingLine any `json:"shipping_line,omitempty"`
-	// completed: it became an order. (The abandoned-checkouts area adds the states of checkouts that did not.)
+	// completed: it became an order; for an abandoned checkout, its abandonment's state (AbandonedCheckout.state: abandoned, payment_failed, expired or recovered).
 	State string `json:"state"`
 	// The lines' total before discount, shipping and tax.
 	SubtotalCents int64 `json:"subtotal_cents"`
@@ -231,7 +292,7 @@ type CheckoutPaymentAttempt struct {
 	Provider string `json:"provider"`
 	// pending, success, failure or error.
 	Status string `json:"status"`
-	// The payment transaction (the id of /orders/awaiting-capture/{id} for the authorization).
+	// The payment transaction (the id of /orders/awaiting-capture/{id} for the authorization); 0 for an abandoned checkout's attempt that became no transaction.
 	TransactionID int64 `json:"transaction_id"`
 }
 
@@ -247,7 +308,11 @@ type CheckoutTimelineEvent struct {
 	ErrorCode *string `json:"error_code,omitempty"`
 	// The provider's message for a failed payment.
 	ErrorMessage *string `json:"error_message,omitempty"`
-	// created, authorized, paid, payment_failed, captured, voided, refunded, fulfilled, fulfillment_cancelled, cancelled, archived, note_updated, tags_updated.
+	// created, authorized, paid, payment_failed, captured, voided, refunded,
+	// fulfilled, fulfillment_cancelled, cancelled, archived, note_updated,
+	// tags_updated; for an abandoned checkout also checkout_step (detail.step
+	// names it), payment_pending, abandoned, recovery_email (detail: step,
+	// status, discount_code) and recovered.
 	Name string `json:"name"`
 	// When it happened.
 	OccurredAt time.Time `json:"occurred_at"`

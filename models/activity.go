@@ -74,22 +74,6 @@ type ActivityPaymentAttempt struct {
 	CreatedAt     time.Time `bun:"created_at"`
 }
 
-// RecoveryMessage is one recovery reminder of a cart or a checkout.
-type RecoveryMessage struct {
-	bun.BaseModel `bun:"table:recovery_messages,alias:recovery_message"`
-
-	ID           int64      `bun:"id,pk"`
-	CartID       *int64     `bun:"cart_id"`
-	CheckoutID   *int64     `bun:"checkout_id"`
-	Step         int64      `bun:"step"`
-	Status       string     `bun:"status"`
-	Subject      string     `bun:"subject"`
-	DiscountCode string     `bun:"discount_code"`
-	Error        string     `bun:"error"`
-	CreatedAt    time.Time  `bun:"created_at"`
-	SentAt       *time.Time `bun:"sent_at"`
-}
-
 // Reminder statuses that reached the shopper (or the outbox standing in
 // for a mail server).
 const (

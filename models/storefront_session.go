@@ -74,27 +74,28 @@ func SessionsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _
 type StoreeventsActivity struct {
 	bun.BaseModel `bun:"table:storefront_events,alias:storefront_event"`
 
-	ID           int64     `bun:"id,pk" json:"-"`
-	StoreID      int64     `bun:"store_id" json:"-"`
-	SessionID    int64     `bun:"session_id" json:"-"`
-	Name         string    `bun:"name" json:"name"`
-	OccurredAt   time.Time `bun:"occurred_at" json:"occurred_at"`
-	Path         *string   `bun:"path" json:"path"`
-	ProductID    *int64    `bun:"product_id" json:"product_id"`
-	VariantID    *int64    `bun:"variant_id" json:"variant_id"`
-	ProductTitle *string   `bun:"product_title" json:"-"`
-	SearchQuery  *string   `bun:"search_query" json:"-"`
-	ResultCount  *int64    `bun:"result_count" json:"result_count"`
-	ElSelector   *string   `bun:"el_selector" json:"el_selector"`
-	ElText       *string   `bun:"el_text" json:"el_text"`
-	DwellMS      *int64    `bun:"dwell_ms" json:"dwell_ms"`
-	ScrollPct    *int64    `bun:"scroll_pct" json:"scroll_pct"`
-	ValueCents   *int64    `bun:"value_cents" json:"value_cents"`
-	Currency     *string   `bun:"currency" json:"currency"`
-	Quantity     *int64    `bun:"quantity" json:"-"`
-	Step         *string   `bun:"step" json:"-"`
-	CartToken    *string   `bun:"cart_token" json:"-"`
-	Detail       any       `bun:"detail,type:jsonb" json:"-"`
+	ID            int64     `bun:"id,pk" json:"-"`
+	StoreID       int64     `bun:"store_id" json:"-"`
+	SessionID     int64     `bun:"session_id" json:"-"`
+	Name          string    `bun:"name" json:"name"`
+	OccurredAt    time.Time `bun:"occurred_at" json:"occurred_at"`
+	Path          *string   `bun:"path" json:"path"`
+	ProductID     *int64    `bun:"product_id" json:"product_id"`
+	VariantID     *int64    `bun:"variant_id" json:"variant_id"`
+	ProductTitle  *string   `bun:"product_title" json:"-"`
+	SearchQuery   *string   `bun:"search_query" json:"-"`
+	ResultCount   *int64    `bun:"result_count" json:"result_count"`
+	ElSelector    *string   `bun:"el_selector" json:"el_selector"`
+	ElText        *string   `bun:"el_text" json:"el_text"`
+	DwellMS       *int64    `bun:"dwell_ms" json:"dwell_ms"`
+	ScrollPct     *int64    `bun:"scroll_pct" json:"scroll_pct"`
+	ValueCents    *int64    `bun:"value_cents" json:"value_cents"`
+	Currency      *string   `bun:"currency" json:"currency"`
+	Quantity      *int64    `bun:"quantity" json:"-"`
+	Step          *string   `bun:"step" json:"-"`
+	CartToken     *string   `bun:"cart_token" json:"-"`
+	CheckoutToken *string   `bun:"checkout_token" json:"-"`
+	Detail        any       `bun:"detail,type:jsonb" json:"-"`
 }
 
 // EventsBySession loads the first limit events of several sessions, oldest

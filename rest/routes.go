@@ -219,6 +219,11 @@ var Routes = []Route{
 	{http.MethodGet, "/store/abandoned-carts/{token}/activity", "AbandonedCartActivity", 0, Fields},
 	{http.MethodGet, "/store/abandoned-checkouts/{token}/activity", "AbandonedCheckoutActivity", 0, Fields},
 	{http.MethodGet, "/store/storefront-funnel", "StorefrontFunnel", 0, Fields},
+	// Abandoned carts and checkouts
+	{http.MethodGet, "/store/abandoned-carts", "ListAbandonedCarts", 0, Fields},
+	{http.MethodGet, "/store/abandoned-carts/{token}", "GetAbandonedCart", 0, Fields},
+	{http.MethodGet, "/store/abandoned-checkouts", "ListAbandonedCheckouts", 0, Fields},
+	{http.MethodGet, "/store/abandoned-checkouts/{token}", "GetAbandonedCheckout", 0, Fields},
 
 	// Form submissions
 	{http.MethodGet, "/store/form-submissions", "ListFormSubmissions", 0, Fields},

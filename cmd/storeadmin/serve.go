@@ -16,6 +16,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph/limits"
+	"storeadmin/internal/abandonment"
 	"storeadmin/internal/app/seed"
 	"storeadmin/internal/app/server"
 	"storeadmin/internal/audit"
@@ -151,12 +152,15 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ln.Close()
 		return err
 	}
+	// The abandonment job runs on the engine and emits through it.
+	flagging := &abandonment.Job{DB: bdb, Log: log, Now: time.Now}
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts,
-		Work: []events.Work{custom.Work(bdb, time.Now), retention.Work(bdb, eventsRetention, time.Now, log)}})
+		Work: []events.Work{custom.Work(bdb, time.Now), retention.Work(bdb, eventsRetention, time.Now, log), flagging.Work()}})
 	if err != nil {
 		ln.Close()
 		return err
 	}
+	flagging.Events = hooks
 	cfg := server.Config{
 		Events:               hooks,
 		Domains:              custom,

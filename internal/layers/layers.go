@@ -9,9 +9,9 @@
 //     storeurl); they import only each other.
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
-//  3. internal/... (auth, audit, billing, domains, events, idempotency,
-//     loaders, media, payments, placement, ratelimit): the subsystems the surfaces are
-//     built from.
+//  3. internal/... (abandonment, auth, audit, billing, domains, events,
+//     idempotency, loaders, media, payments, placement, ratelimit,
+//     retention): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
 //     and reference page): the API; and internal/storefront, the surface
 //     shoppers' browsers call.

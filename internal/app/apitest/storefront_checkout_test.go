@@ -197,7 +197,7 @@ func TestStorefrontCheckoutLifecycle(t *testing.T) {
 	if link.SessionID != sessionID || link.CheckoutOrder != orderID || link.Transaction == 0 || link.Used != 1 || link.Stock != 7 {
 		t.Fatalf("links: %+v", link)
 	}
-	if link.Tracking["fbp"] != "fb.1.1700000000.1" || link.Tracking["user_agent"] == nil || link.Tracking["client_ip"] != "127.0.0.1" {
+	if link.Tracking["fbp"] != "fb.1.1700000000.1" || link.Tracking["user_agent"] == nil || link.Tracking["client_ip"] != "127.0.0.0" {
 		t.Fatalf("tracking: %v", link.Tracking)
 	}
 	ev := decodeOrderEvent(t, ds.store.ID, sub["secret"].(string), rcv.next(t))

@@ -66,6 +66,8 @@ var mediaAreas = []mediaArea{
 	{"billing", withoutMedia(billing)},
 	// Pages, the blog and the menus, which link to the catalogue.
 	{"content", content},
+	// After the storefront's carts and checkouts: flags the old open ones.
+	{"abandoned carts and checkouts", withoutMedia(abandoned)},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for
