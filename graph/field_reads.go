@@ -19,6 +19,20 @@ var objectReads = map[string]map[string][]string{
 		"scopes":       {"Scopes"},
 		"status":       {"ExpiresAt", "RevokedAt"},
 	},
+	"AbandonedcartPolicy": {
+		"cart":     {"Cart"},
+		"checkout": {"Checkout"},
+	},
+	"AbandonedcartSurface": {
+		"delays_minutes":      {},
+		"discount_enabled":    {"DiscountEnabled"},
+		"discount_from_step":  {},
+		"discount_ttl_hours":  {},
+		"discount_value":      {},
+		"discount_value_type": {"DiscountValueType"},
+		"idle_minutes":        {},
+		"mode":                {"Mode"},
+	},
 	"Article": {
 		"author":          {"Author"},
 		"body_html":       {"BodyHTML"},

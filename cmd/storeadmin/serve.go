@@ -72,6 +72,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"the billing provider's API, Stripe or a Stripe-compatible server (env STOREADMIN_BILLING_API_URL); its secret key is read from STOREADMIN_BILLING_SECRET_KEY only")
 	billingPublishable := fs.String("billing-publishable-key", os.Getenv("STOREADMIN_BILLING_PUBLISHABLE_KEY"),
 		"the billing provider's publishable key, handed to browsers for its card form; empty (and no secret key): billing is not configured (env STOREADMIN_BILLING_PUBLISHABLE_KEY)")
+	smtpURL := fs.String("smtp-url", os.Getenv("STOREADMIN_SMTP_URL"),
+		"the SMTP server of mail to shoppers (recovery reminders): smtp://user:pass@host:587 (STARTTLS when offered) or smtps://...:465, ?from=address for the sender (default no-reply@<platform domain>); default none: mail goes to the mail_outbox table and the log (env STOREADMIN_SMTP_URL)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -123,8 +125,13 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ln.Close()
 		return err
 	}
+	reminders, err := openRecovery(ctx, bdb, *smtpURL, custom.Config().PlatformDomain, base, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts,
-		Work: []events.Work{custom.Work(bdb, time.Now)}})
+		Work: []events.Work{custom.Work(bdb, time.Now), reminders.Work(bdb, time.Now)}})
 	if err != nil {
 		ln.Close()
 		return err
@@ -132,6 +139,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	cfg := server.Config{
 		Events:               hooks,
 		Domains:              custom,
+		Recovery:             reminders,
 		Media:                files,
 		Payments:             pay,
 		Billing:              bill,
@@ -160,7 +168,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "metrics_addr", *metricsAddr, "database", dbDescription(db),
 		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil,
 		"platform_domain", custom.Config().PlatformDomain, "domain_cname_target", custom.Config().TargetHost, "dns_resolver", custom.Resolver(),
-		"billing", bill.Configured(), "billing_api_url", *billingURL)
+		"billing", bill.Configured(), "billing_api_url", *billingURL, "mail", reminders.Mail())
 
 	if *demo {
 		key, revoked, err := prepareDemo(ctx, bdb, files, log)

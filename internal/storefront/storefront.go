@@ -21,6 +21,7 @@ import (
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
+	"storeadmin/internal/recovery"
 )
 
 // KeyHeader carries the publishable key. A browser's navigator.sendBeacon
@@ -34,6 +35,8 @@ type Config struct {
 	Now   func() time.Time
 	Log   *slog.Logger
 	Authn *auth.Authenticator
+	// Recovery serves the links of recovery emails (signedRoutes).
+	Recovery *recovery.Service
 }
 
 // service is the surface's state, shared by its handlers.
@@ -46,8 +49,12 @@ type service struct {
 func Handler(cfg Config) http.Handler {
 	s := &service{Config: cfg}
 	r := chi.NewRouter()
-	r.Use(failure.Mark(failure.REST), s.requireKey)
-	s.routes(r)
+	r.Use(failure.Mark(failure.REST))
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireKey)
+		s.routes(r)
+	})
+	s.signedRoutes(r)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s on the storefront surface", r.URL.Path))
 	})

@@ -37,6 +37,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
+	"storeadmin/internal/recovery"
 	"storeadmin/internal/testkit/testdb"
 	"storeadmin/models"
 	"storeadmin/rest"
@@ -52,7 +53,10 @@ type Env struct {
 	// Events is the service's events engine, configured by EventsConfig
 	// and started unless WithoutEventWorkers.
 	Events *events.Engine
-	stores atomic.Int64
+	// Recovery is the service's recovery reminders: tests run its
+	// sequence with their own clock (RunDue).
+	Recovery *recovery.Service
+	stores   atomic.Int64
 	// statements counts every SQL statement run on DB, by the service, its
 	// events engine and the test alike.
 	statements *statementCounter
@@ -66,6 +70,7 @@ type Option func(*setup)
 type setup struct {
 	server.Config
 	domains    domains.Config
+	smtpURL    string
 	idleEvents bool
 	log        slog.Handler // nil: discarded (shown at WARN with -v)
 	db         *bun.DB      // nil: a fresh test database
@@ -129,6 +134,10 @@ func DomainsConfig() domains.Config {
 		Resolver:       "127.0.0.1:1",
 	}
 }
+
+// WithSMTP sends the service's mail through the SMTP server at url (tests
+// run one on loopback); without it, mail goes to the outbox.
+func WithSMTP(url string) Option { return func(s *setup) { s.smtpURL = url } }
 
 // WithBilling makes p the service's billing provider (tests run a
 // Stripe-compatible server on loopback).
@@ -200,7 +209,10 @@ func New(t testing.TB, opts ...Option) *Env {
 	if st.Domains, err = domains.New(st.domains); err != nil {
 		t.Fatalf("domains.New: %v", err)
 	}
-	st.Events = startEvents(t, db, log, st.Metrics, st.Domains.Work(db, time.Now), !st.idleEvents)
+	if st.Recovery, err = recovery.Open(context.Background(), db, st.smtpURL, st.domains.PlatformDomain, base, log); err != nil {
+		t.Fatalf("recovery: %v", err)
+	}
+	st.Events = startEvents(t, db, log, st.Metrics, !st.idleEvents, st.Domains.Work(db, time.Now), st.Recovery.Work(db, time.Now))
 	cfg := st.Config
 	srv, err := server.New(db, cfg, log, time.Now)
 	if err != nil {
@@ -210,7 +222,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	hs.Config.Handler = checkContract(t, srv)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events, statements: statements}
+	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events, Recovery: cfg.Recovery, statements: statements}
 }
 
 // Statements says how many SQL statements have run on the service's
@@ -229,13 +241,13 @@ func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) { c.n.Ad
 
 // startEvents builds the events engine on db, counting into counts and
 // running work beside the deliveries (as serve runs the domains' periodic
-// check), starts it if start, and stops it when the test ends (before the
-// database goes).
-func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, counts *metrics.Metrics, work events.Work, start bool) *events.Engine {
+// check and the recovery sequence), starts it if start, and stops it when
+// the test ends (before the database goes).
+func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, counts *metrics.Metrics, start bool, work ...events.Work) *events.Engine {
 	t.Helper()
 	cfg := EventsConfig(log)
 	cfg.Metrics = counts
-	cfg.Work = []events.Work{work}
+	cfg.Work = work
 	e, err := events.New(db, cfg)
 	if err != nil {
 		t.Fatalf("events.New: %v", err)

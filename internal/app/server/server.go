@@ -43,6 +43,7 @@ import (
 	"storeadmin/internal/media"
 	"storeadmin/internal/payments"
 	"storeadmin/internal/ratelimit"
+	"storeadmin/internal/recovery"
 	"storeadmin/internal/storefront"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
@@ -83,6 +84,10 @@ type Config struct {
 	// Billing is the billing provider that saves the cards stores pay
 	// their plan with; nil: billing is not configured.
 	Billing *billing.Provider
+	// Recovery sends recovery reminders (resend) and serves their links
+	// on the storefront surface (required); its sequence runs as Work of
+	// Events, given it by whoever built both.
+	Recovery *recovery.Service
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
@@ -110,6 +115,9 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	if cfg.Domains == nil {
 		return nil, errors.New("server: no custom domain service (Config.Domains)")
 	}
+	if cfg.Recovery == nil {
+		return nil, errors.New("server: no recovery service (Config.Recovery)")
+	}
 	log = slog.New(requestid.LogHandler(log.Handler())) // every line of a request names it
 	res := &resolvers.Resolver{
 		DB:                   db,
@@ -122,6 +130,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Events:               cfg.Events,
 		Domains:              cfg.Domains,
 		Billing:              cfg.Billing,
+		Recovery:             cfg.Recovery,
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
@@ -202,7 +211,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		adapter.Mount(r)
 	})
 	// Shoppers' browsers: publishable keys, ingestion only.
-	r.Mount("/storefront/v1", storefront.Handler(storefront.Config{DB: db, Now: now, Log: log, Authn: authn}))
+	r.Mount("/storefront/v1", storefront.Handler(storefront.Config{DB: db, Now: now, Log: log, Authn: authn, Recovery: cfg.Recovery}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})
