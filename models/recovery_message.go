@@ -134,6 +134,11 @@ type DueReminder struct {
 	Step       int       `bun:"step"`
 }
 
+// RecoveryLateness is how late a reminder may still go out: one due longer
+// ago (the service was down, the policy changed) is never sent, since the
+// shopper has moved on; a seller's resend still can.
+const RecoveryLateness = 24 * time.Hour
+
 // RecoveryHorizon bounds how long after its abandonment a cart or checkout
 // is looked at for reminders: past the longest delay a policy may set.
 const RecoveryHorizon = 31 * 24 * time.Hour
@@ -141,20 +146,23 @@ const RecoveryHorizon = 31 * 24 * time.Hour
 // DueRecoveryReminders finds up to limit reminders of kind (RecoveryCart or
 // RecoveryCheckout), of every store, that are due at now: the record is
 // abandoned, neither recovered nor completed, its store's policy for kind is
-// email, no reminder of this abandonment was clicked, and the next step of
-// the sequence (one past the last one recorded for this abandonment) has a
-// delay that has passed. A cart that went on to a checkout is left to the
+// email, no reminder of this abandonment was clicked, and the latest step
+// whose delay has passed is past the last one recorded for this
+// abandonment and due less than RecoveryLateness ago. Steps that came due
+// together (after an outage) go out as one, the latest: a shopper gets no
+// burst of reminders. A cart that went on to a checkout is left to the
 // checkout's sequence: the shopper gets one sequence, about the furthest
 // they got. Oldest abandonment first.
-func DueRecoveryReminders(ctx context.Context, db bun.IDB, kind string, now time.Time, limit int) ([]DueReminder, error) {
-	return dueRecoveryReminders(ctx, db, kind, 0, now, limit)
+// storeID 0 reads every store's.
+func DueRecoveryReminders(ctx context.Context, db bun.IDB, kind string, storeID int64, now time.Time, limit int) ([]DueReminder, error) {
+	return dueRecoveryReminders(ctx, db, kind, storeID, 0, now, limit)
 }
 
 // RecoveryReminderDue tells whether d is still due at now: the sequence
 // asks again once it holds d's row, since a click, a recovery, a policy
 // change or another replica may have come in between.
 func RecoveryReminderDue(ctx context.Context, db bun.IDB, d DueReminder, now time.Time) (bool, error) {
-	due, err := dueRecoveryReminders(ctx, db, d.Kind, d.ID, now, 1)
+	due, err := dueRecoveryReminders(ctx, db, d.Kind, d.StoreID, d.ID, now, 1)
 	if err != nil || len(due) == 0 {
 		return false, err
 	}
@@ -163,7 +171,7 @@ func RecoveryReminderDue(ctx context.Context, db bun.IDB, d DueReminder, now tim
 
 // dueRecoveryReminders is DueRecoveryReminders, of the record id only
 // when id is not 0.
-func dueRecoveryReminders(ctx context.Context, db bun.IDB, kind string, id int64, now time.Time, limit int) ([]DueReminder, error) {
+func dueRecoveryReminders(ctx context.Context, db bun.IDB, kind string, storeID, id int64, now time.Time, limit int) ([]DueReminder, error) {
 	t, err := recoveryTable(kind)
 	if err != nil {
 		return nil, err
@@ -180,23 +188,27 @@ func dueRecoveryReminders(ctx context.Context, db bun.IDB, kind string, id int64
 	}
 	var out []DueReminder
 	err = db.NewRaw(`
-		SELECT t.store_id, t.id, t.abandoned_at AS sequence_at, n.step
+		SELECT t.store_id, t.id, t.abandoned_at AS sequence_at, s.step
 		FROM ? AS t
 		LEFT JOIN recovery_settings rs ON rs.store_id = t.store_id
 		CROSS JOIN LATERAL (SELECT coalesce(rs.policy -> ?, ?::jsonb) AS p) pol
 		CROSS JOIN LATERAL (
-			SELECT coalesce(max(m.step), 0) + 1 AS step, bool_or(m.clicked_at IS NOT NULL) AS clicked
+			SELECT max(d.i)::int AS step, max(t.abandoned_at + make_interval(mins => d.v::int)) AS due_at
+			FROM jsonb_array_elements_text(pol.p -> 'delays_minutes') WITH ORDINALITY AS d(v, i)
+			WHERE t.abandoned_at + make_interval(mins => d.v::int) <= ?) s
+		CROSS JOIN LATERAL (
+			SELECT coalesce(max(m.step), 0) AS last, bool_or(m.clicked_at IS NOT NULL) AS clicked
 			FROM recovery_messages m WHERE m.? = t.id AND m.sequence_at = t.abandoned_at) n
 		WHERE t.abandoned_at IS NOT NULL AND t.recovered_at IS NULL AND t.abandoned_at > ?
 		  AND pol.p ->> 'mode' = ?
-		  AND n.step <= jsonb_array_length(pol.p -> 'delays_minutes')
-		  AND t.abandoned_at + make_interval(mins => (pol.p -> 'delays_minutes' ->> (n.step - 1))::int) <= ?
+		  AND s.step > n.last AND s.due_at > ?
 		  AND n.clicked IS NOT TRUE
 		  AND `+extra+`
-		  AND (? = 0 OR t.id = ?)
+		  AND (? = 0 OR t.store_id = ?) AND (? = 0 OR t.id = ?)
 		ORDER BY t.abandoned_at, t.id
 		LIMIT ?`,
-		bun.Ident(t.table), kind, string(defRaw), bun.Ident(t.ref), now.Add(-RecoveryHorizon), RecoveryEmail, now, id, id, limit).Scan(ctx, &out)
+		bun.Ident(t.table), kind, string(defRaw), now, bun.Ident(t.ref), now.Add(-RecoveryHorizon), RecoveryEmail, now.Add(-RecoveryLateness),
+		storeID, storeID, id, id, limit).Scan(ctx, &out)
 	for i := range out {
 		out[i].Kind = kind
 	}
@@ -372,4 +384,9 @@ func CheckResendable(t *RecoveryTarget) error {
 		return apperr.Conflictf("the %s has no email address to send a reminder to", t.Label())
 	}
 	return nil
+}
+
+// HasRecoveryPolicy tells whether the store has stored a policy.
+func HasRecoveryPolicy(ctx context.Context, db bun.IDB, storeID int64) (bool, error) {
+	return db.NewSelect().Table("recovery_settings").Where("store_id = ?", storeID).Exists(ctx)
 }

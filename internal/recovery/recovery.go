@@ -71,17 +71,18 @@ func New(cfg Config) (*Service, error) {
 // dueBatch is how many due reminders a run reads at a time.
 const dueBatch = 100
 
-// RunDue sends every reminder of every store that is due at now (see
+// RunDue sends every reminder of the store storeID (0: of every store) that
+// is due at now (see
 // models.DueRecoveryReminders), each in a transaction of its own that
 // holds its cart's or checkout's row, and returns how many it recorded
 // (sent, outboxed, failed or skipped). A step another replica recorded
 // first is left to it. Tests call it with their own clock; the periodic
 // job calls it with the wall clock.
-func (s *Service) RunDue(ctx context.Context, db *bun.DB, now time.Time) (int, error) {
+func (s *Service) RunDue(ctx context.Context, db bun.IDB, storeID int64, now time.Time) (int, error) {
 	done := 0
 	for _, kind := range []string{models.RecoveryCheckout, models.RecoveryCart} {
 		for {
-			due, err := models.DueRecoveryReminders(ctx, db, kind, now, dueBatch)
+			due, err := models.DueRecoveryReminders(ctx, db, kind, storeID, now, dueBatch)
 			if err != nil {
 				return done, err
 			}
@@ -108,7 +109,7 @@ func (s *Service) RunDue(ctx context.Context, db *bun.DB, now time.Time) (int, e
 
 // sendDue records the step d, and reports false when it was no longer due
 // once its row was held (recovered, clicked, already recorded).
-func (s *Service) sendDue(ctx context.Context, db *bun.DB, d models.DueReminder, now time.Time) (bool, error) {
+func (s *Service) sendDue(ctx context.Context, db bun.IDB, d models.DueReminder, now time.Time) (bool, error) {
 	recorded := false
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		t, err := models.LockRecoveryTarget(ctx, tx, d.Kind, d.StoreID, d.ID, "")

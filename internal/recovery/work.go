@@ -41,7 +41,7 @@ type runWorker struct {
 func (w *runWorker) Timeout(*river.Job[runArgs]) time.Duration { return runTimeout }
 
 func (w *runWorker) Work(ctx context.Context, _ *river.Job[runArgs]) error {
-	n, err := w.s.RunDue(ctx, w.db, w.now())
+	n, err := w.s.RunDue(ctx, w.db, 0, w.now())
 	if err != nil {
 		w.s.cfg.Log.WarnContext(ctx, "recovery: reminders", "recorded", n, "error", err)
 	}

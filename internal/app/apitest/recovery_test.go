@@ -217,7 +217,7 @@ func recoveryEmails(t *testing.T, e *apitest.Env, c shopCart) int {
 // it recorded.
 func runDue(t *testing.T, e *apitest.Env, now time.Time) int {
 	t.Helper()
-	n, err := e.Recovery.RunDue(context.Background(), e.DB, now)
+	n, err := e.Recovery.RunDue(context.Background(), e.DB, 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,5 +532,24 @@ func TestRecoveryOutbox(t *testing.T) {
 	}
 	if resp := follow(t, http.MethodGet, link); resp.StatusCode != 302 {
 		t.Fatalf("outboxed link: %d", resp.StatusCode)
+	}
+}
+
+// TestRecoveryCatchUp: steps that came due together (the service was
+// down) go out as one, the latest; a step due over a day ago never goes.
+func TestRecoveryCatchUp(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Acme")
+	t0 := time.Now().UTC().Truncate(time.Second)
+	cart := abandoned(t, e, s.ID, models.RecoveryCart, "cart-1", "ana@example.com", t0)
+	if n := runDue(t, e, t0.Add(1500*time.Minute)); n != 1 {
+		t.Fatalf("two steps due: %d recorded, want 1", n)
+	}
+	if ms := recoveryMessages(t, e, cart); len(ms) != 1 || ms[0].Step != 2 {
+		t.Fatalf("after catching up: %+v", ms)
+	}
+	late := abandoned(t, e, s.ID, models.RecoveryCart, "cart-2", "bea@example.com", t0)
+	if n := runDue(t, e, t0.Add(1440*time.Minute+25*time.Hour)); n != 0 || len(recoveryMessages(t, e, late)) != 0 {
+		t.Fatalf("a step due over a day ago: %d recorded", n)
 	}
 }

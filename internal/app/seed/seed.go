@@ -61,6 +61,8 @@ var mediaAreas = []mediaArea{
 	{"billing", withoutMedia(billing)},
 	// Pages, the blog and the menus, which link to the catalogue.
 	{"content", content},
+	// After abandonment: reminds the abandoned carts and checkouts.
+	{"recovery", withoutMedia(recoveryReminders)},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for
