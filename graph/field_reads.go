@@ -24,13 +24,13 @@ var objectReads = map[string]map[string][]string{
 		"checkout": {"Checkout"},
 	},
 	"AbandonedcartSurface": {
-		"delays_minutes":      {},
+		"delays_minutes":      {"DelaysMinutes"},
 		"discount_enabled":    {"DiscountEnabled"},
-		"discount_from_step":  {},
-		"discount_ttl_hours":  {},
-		"discount_value":      {},
+		"discount_from_step":  {"DiscountFromStep"},
+		"discount_ttl_hours":  {"DiscountTTLHours"},
+		"discount_value":      {"DiscountValue"},
 		"discount_value_type": {"DiscountValueType"},
-		"idle_minutes":        {},
+		"idle_minutes":        {"IdleMinutes"},
 		"mode":                {"Mode"},
 	},
 	"Article": {

@@ -9,9 +9,9 @@ import (
 	"context"
 	"storeadmin/graph"
 	"storeadmin/internal/audit"
+	"storeadmin/models"
 
 	"github.com/uptrace/bun"
-	"storeadmin/models"
 )
 
 func (r *abandonedcartSurfaceResolver) IdleMinutes(ctx context.Context, obj *models.RecoverySurface) (int64, error) {

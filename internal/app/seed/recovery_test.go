@@ -51,9 +51,7 @@ func TestRecoveryReminders(t *testing.T) {
 	if len(ms) != 4 {
 		t.Fatalf("%d reminders: %+v", len(ms), ms)
 	}
-	var steps []int
 	for _, m := range ms {
-		steps = append(steps, m.Step)
 		if m.Status != models.RecoveryOutboxed {
 			t.Fatalf("not outboxed: %+v", m)
 		}
