@@ -21,7 +21,7 @@ import (
 
 // DefaultTimeout bounds one SMTP delivery: connecting, greeting, STARTTLS,
 // authenticating and sending.
-const DefaultTimeout = 20 * time.Second
+const DefaultTimeout = 10 * time.Second
 
 // Config says where mail goes.
 type Config struct {
@@ -72,7 +72,7 @@ func New(cfg Config) (*Mailer, error) {
 	}
 	m := &Mailer{cfg: cfg, from: cfg.From}
 	if cfg.URL == "" {
-		return m, m.checkFrom()
+		return m.checked()
 	}
 	u, err := url.Parse(cfg.URL)
 	if err != nil {
@@ -101,18 +101,22 @@ func New(cfg Config) (*Mailer, error) {
 		m.from = f
 	}
 	m.host, m.addr, m.user = u.Hostname(), net.JoinHostPort(u.Hostname(), port), u.User
-	return m, m.checkFrom()
+	return m.checked()
 }
 
-func (m *Mailer) checkFrom() error {
+// checked returns m if its sender's address is a plain one.
+func (m *Mailer) checked() (*Mailer, error) {
 	if m.from == "" || strings.ContainsAny(m.from, "<>\r\n \"") || !strings.Contains(m.from, "@") {
-		return fmt.Errorf("the sender's address %q is not a plain email address", m.from)
+		return nil, fmt.Errorf("the sender's address %q is not a plain email address", m.from)
 	}
-	return nil
+	return m, nil
 }
 
 // Configured tells whether an SMTP server is configured.
 func (m *Mailer) Configured() bool { return m.addr != "" }
+
+// Timeout bounds one delivery.
+func (m *Mailer) Timeout() time.Duration { return m.cfg.Timeout }
 
 // From is the sender's address.
 func (m *Mailer) From() string { return m.from }

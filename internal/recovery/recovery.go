@@ -79,6 +79,12 @@ const dueBatch = 100
 // first is left to it. Tests call it with their own clock; the periodic
 // job calls it with the wall clock.
 func (s *Service) RunDue(ctx context.Context, db bun.IDB, storeID int64, now time.Time) (int, error) {
+	return s.runDue(ctx, db, storeID, now, time.Time{})
+}
+
+// runDue is RunDue starting no reminder after deadline (zero: none): what
+// it did not reach is due in the next run.
+func (s *Service) runDue(ctx context.Context, db bun.IDB, storeID int64, now, deadline time.Time) (int, error) {
 	done := 0
 	for _, kind := range []string{models.RecoveryCheckout, models.RecoveryCart} {
 		for {
@@ -88,6 +94,9 @@ func (s *Service) RunDue(ctx context.Context, db bun.IDB, storeID int64, now tim
 			}
 			recorded := 0
 			for _, d := range due {
+				if !deadline.IsZero() && time.Now().After(deadline) {
+					return done + recorded, nil
+				}
 				ok, err := s.sendDue(ctx, db, d, now)
 				if err != nil {
 					return done, err

@@ -16,8 +16,12 @@ const (
 	RunEvery = time.Minute
 	// queue is the River queue of the periodic run.
 	queue = "recovery"
-	// runTimeout bounds one run; what it did not reach is due in the next.
-	runTimeout = 5 * time.Minute
+	// runBudget is how long a run starts reminders; what it did not reach
+	// is due in the next run. Short, since the job's timeout (the budget
+	// and one message's) sets how soon River's rescuer, which serves every
+	// queue, takes back the jobs of a process that died, webhook
+	// deliveries' included.
+	runBudget = 5 * time.Second
 )
 
 // runArgs is the periodic job: it carries nothing, the due reminders are
@@ -38,10 +42,16 @@ type runWorker struct {
 	now func() time.Time
 }
 
-func (w *runWorker) Timeout(*river.Job[runArgs]) time.Duration { return runTimeout }
+// Timeout: the budget for starting reminders, the longest delivery, and a
+// margin to record it.
+func (w *runWorker) Timeout(*river.Job[runArgs]) time.Duration { return w.s.jobTimeout() }
+
+func (s *Service) jobTimeout() time.Duration {
+	return runBudget + s.cfg.Mailer.Timeout() + 5*time.Second
+}
 
 func (w *runWorker) Work(ctx context.Context, _ *river.Job[runArgs]) error {
-	n, err := w.s.RunDue(ctx, w.db, 0, w.now())
+	n, err := w.s.runDue(ctx, w.db, 0, w.now(), time.Now().Add(runBudget))
 	if err != nil {
 		w.s.cfg.Log.WarnContext(ctx, "recovery: reminders", "recorded", n, "error", err)
 	}
@@ -56,7 +66,7 @@ func (s *Service) Work(db *bun.DB, now func() time.Time) events.Work {
 	return events.Work{
 		Queue:   queue,
 		Workers: 1,
-		Timeout: runTimeout,
+		Timeout: s.jobTimeout(),
 		Add: func(w *river.Workers) error {
 			return river.AddWorkerSafely(w, &runWorker{s: s, db: db, now: now})
 		},
