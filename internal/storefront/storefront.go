@@ -5,6 +5,8 @@
 // publishable storefront key (sa_pub_...), which anyone can read from a
 // store's pages, so nothing here answers admin data: a call answers at most
 // what the browser itself sent and the prices the service worked out.
+// Beside the keyed calls are the links of recovery emails (recover.go),
+// which take no key: the signature in the link is their credential.
 //
 // The admin API never accepts a publishable key, and this surface never
 // accepts a secret one (auth.Authenticator refuses both ways round).
