@@ -76,6 +76,20 @@ var objectReads = map[string]map[string][]string{
 		"token":           {"Token"},
 		"total_cents":     {"TotalCents"},
 	},
+	"AbandonedcartPolicy": {
+		"cart":     {"Cart"},
+		"checkout": {"Checkout"},
+	},
+	"AbandonedcartSurface": {
+		"delays_minutes":      {"DelaysMinutes"},
+		"discount_enabled":    {"DiscountEnabled"},
+		"discount_from_step":  {"DiscountFromStep"},
+		"discount_ttl_hours":  {"DiscountTTLHours"},
+		"discount_value":      {"DiscountValue"},
+		"discount_value_type": {"DiscountValueType"},
+		"idle_minutes":        {"IdleMinutes"},
+		"mode":                {"Mode"},
+	},
 	"AbandonmentStats": {
 		"recovered":       {"Recovered"},
 		"recovered_cents": {"RecoveredCents"},

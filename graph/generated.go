@@ -31,6 +31,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	APIKey() APIKeyResolver
+	AbandonedcartSurface() AbandonedcartSurfaceResolver
 	Article() ArticleResolver
 	BillingInvoiceDetail() BillingInvoiceDetailResolver
 	BillingInvoicePage() BillingInvoicePageResolver
@@ -143,6 +144,22 @@ type ComplexityRoot struct {
 		State          func(childComplexity int) int
 		Token          func(childComplexity int) int
 		TotalCents     func(childComplexity int) int
+	}
+
+	AbandonedcartPolicy struct {
+		Cart     func(childComplexity int) int
+		Checkout func(childComplexity int) int
+	}
+
+	AbandonedcartSurface struct {
+		DelaysMinutes     func(childComplexity int) int
+		DiscountEnabled   func(childComplexity int) int
+		DiscountFromStep  func(childComplexity int) int
+		DiscountTTLHours  func(childComplexity int) int
+		DiscountValue     func(childComplexity int) int
+		DiscountValueType func(childComplexity int) int
+		IdleMinutes       func(childComplexity int) int
+		Mode              func(childComplexity int) int
 	}
 
 	AbandonmentStats struct {
@@ -884,6 +901,8 @@ type ComplexityRoot struct {
 		ReorderCollectionProducts    func(childComplexity int, id int64, input CollectionReorderInput) int
 		ReplyToReview                func(childComplexity int, id int64, input ReviewReplyInput) int
 		RequestUpload                func(childComplexity int, input UploadRequestInput) int
+		ResendAbandonedCart          func(childComplexity int, token string) int
+		ResendAbandonedCheckout      func(childComplexity int, token string) int
 		RevokeAPIKey                 func(childComplexity int, id int64) int
 		SaveBillingCard              func(childComplexity int, input BillingCardInput) int
 		SetDraftOrderDiscount        func(childComplexity int, id int64, input DraftDiscountInput) int
@@ -907,6 +926,7 @@ type ComplexityRoot struct {
 		UpdatePage                   func(childComplexity int, id int64, input ContentPageInput) int
 		UpdatePaymentProvider        func(childComplexity int, id int64, input PaymentProviderInput) int
 		UpdateProduct                func(childComplexity int, id int64, input ProductInput) int
+		UpdateRecoverySettings       func(childComplexity int, input AbandonedcartPolicyInput) int
 		UpdateShippingRate           func(childComplexity int, id int64, input ShippingRateInput) int
 		UpdateShippingZone           func(childComplexity int, id int64, input ShippingZoneInput) int
 		UpdateStore                  func(childComplexity int, input StoreUpdateInput) int
@@ -1209,6 +1229,7 @@ type ComplexityRoot struct {
 		ProductsCount                func(childComplexity int, filter *models.ProductFilter) int
 		ProductsExport               func(childComplexity int, filter *models.ProductFilter, format *SheetFormat) int
 		ProductsNextCursor           func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
+		RecoverySettings             func(childComplexity int) int
 		ReviewCounts                 func(childComplexity int, filter *models.ReviewFilter) int
 		ReviewImportTemplate         func(childComplexity int, format *SheetFormat) int
 		Reviews                      func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
@@ -1649,6 +1670,14 @@ type ComplexityRoot struct {
 type APIKeyResolver interface {
 	Status(ctx context.Context, obj *models.APIKey) (string, error)
 }
+type AbandonedcartSurfaceResolver interface {
+	IdleMinutes(ctx context.Context, obj *models.RecoverySurface) (int64, error)
+	DelaysMinutes(ctx context.Context, obj *models.RecoverySurface) ([]int64, error)
+
+	DiscountFromStep(ctx context.Context, obj *models.RecoverySurface) (*int64, error)
+	DiscountTTLHours(ctx context.Context, obj *models.RecoverySurface) (*int64, error)
+	DiscountValue(ctx context.Context, obj *models.RecoverySurface) (*int64, error)
+}
 type ArticleResolver interface {
 	Published(ctx context.Context, obj *models.Article) (bool, error)
 }
@@ -1785,6 +1814,9 @@ type MutationResolver interface {
 	BulkDeleteProducts(ctx context.Context, input IdsInput) (*BulkResult, error)
 	BulkSetAdplatformCategory(ctx context.Context, input BulkAdplatformCategoryInput) (*BulkResult, error)
 	ImportProducts(ctx context.Context, file graphql.Upload) (*ImportReport, error)
+	UpdateRecoverySettings(ctx context.Context, input AbandonedcartPolicyInput) (*models.RecoveryPolicy, error)
+	ResendAbandonedCart(ctx context.Context, token string) (bool, error)
+	ResendAbandonedCheckout(ctx context.Context, token string) (bool, error)
 	CreateURLRedirect(ctx context.Context, input URLRedirectInput) (*models.URLRedirect, error)
 	UpdateURLRedirect(ctx context.Context, id int64, input URLRedirectInput) (*models.URLRedirect, error)
 	DeleteURLRedirect(ctx context.Context, id int64) (bool, error)
@@ -1943,6 +1975,7 @@ type QueryResolver interface {
 	ProductOptionsCount(ctx context.Context, q *string) (int64, error)
 	ProductsExport(ctx context.Context, filter *models.ProductFilter, format *SheetFormat) (*Download, error)
 	ProductImportTemplate(ctx context.Context, format *SheetFormat) (*Download, error)
+	RecoverySettings(ctx context.Context) (*models.RecoveryPolicy, error)
 	URLRedirects(ctx context.Context, filter *models.URLRedirectFilter, limit *int64, offset *int64) ([]models.URLRedirect, error)
 	URLRedirectsCount(ctx context.Context, filter *models.URLRedirectFilter) (int64, error)
 	URLRedirect(ctx context.Context, id int64) (*models.URLRedirect, error)
@@ -2392,6 +2425,68 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AbandonedCheckout.TotalCents(childComplexity), true
+
+	case "AbandonedcartPolicy.cart":
+		if e.ComplexityRoot.AbandonedcartPolicy.Cart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartPolicy.Cart(childComplexity), true
+	case "AbandonedcartPolicy.checkout":
+		if e.ComplexityRoot.AbandonedcartPolicy.Checkout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartPolicy.Checkout(childComplexity), true
+
+	case "AbandonedcartSurface.delays_minutes":
+		if e.ComplexityRoot.AbandonedcartSurface.DelaysMinutes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartSurface.DelaysMinutes(childComplexity), true
+	case "AbandonedcartSurface.discount_enabled":
+		if e.ComplexityRoot.AbandonedcartSurface.DiscountEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartSurface.DiscountEnabled(childComplexity), true
+	case "AbandonedcartSurface.discount_from_step":
+		if e.ComplexityRoot.AbandonedcartSurface.DiscountFromStep == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartSurface.DiscountFromStep(childComplexity), true
+	case "AbandonedcartSurface.discount_ttl_hours":
+		if e.ComplexityRoot.AbandonedcartSurface.DiscountTTLHours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartSurface.DiscountTTLHours(childComplexity), true
+	case "AbandonedcartSurface.discount_value":
+		if e.ComplexityRoot.AbandonedcartSurface.DiscountValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartSurface.DiscountValue(childComplexity), true
+	case "AbandonedcartSurface.discount_value_type":
+		if e.ComplexityRoot.AbandonedcartSurface.DiscountValueType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartSurface.DiscountValueType(childComplexity), true
+	case "AbandonedcartSurface.idle_minutes":
+		if e.ComplexityRoot.AbandonedcartSurface.IdleMinutes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartSurface.IdleMinutes(childComplexity), true
+	case "AbandonedcartSurface.mode":
+		if e.ComplexityRoot.AbandonedcartSurface.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AbandonedcartSurface.Mode(childComplexity), true
 
 	case "AbandonmentStats.recovered":
 		if e.ComplexityRoot.AbandonmentStats.Recovered == nil {
@@ -6211,6 +6306,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestUpload(childComplexity, args["input"].(UploadRequestInput)), true
+	case "Mutation.resendAbandonedCart":
+		if e.ComplexityRoot.Mutation.ResendAbandonedCart == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resendAbandonedCart_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResendAbandonedCart(childComplexity, args["token"].(string)), true
+	case "Mutation.resendAbandonedCheckout":
+		if e.ComplexityRoot.Mutation.ResendAbandonedCheckout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resendAbandonedCheckout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResendAbandonedCheckout(childComplexity, args["token"].(string)), true
 	case "Mutation.revokeApiKey":
 		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
 			break
@@ -6464,6 +6581,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateProduct(childComplexity, args["id"].(int64), args["input"].(ProductInput)), true
+	case "Mutation.updateRecoverySettings":
+		if e.ComplexityRoot.Mutation.UpdateRecoverySettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateRecoverySettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateRecoverySettings(childComplexity, args["input"].(AbandonedcartPolicyInput)), true
 	case "Mutation.updateShippingRate":
 		if e.ComplexityRoot.Mutation.UpdateShippingRate == nil {
 			break
@@ -8478,6 +8606,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ProductsNextCursor(childComplexity, args["filter"].(*models.ProductFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.recoverySettings":
+		if e.ComplexityRoot.Query.RecoverySettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.RecoverySettings(childComplexity), true
 	case "Query.reviewCounts":
 		if e.ComplexityRoot.Query.ReviewCounts == nil {
 			break
@@ -10576,6 +10710,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAPIKeyInput,
 		ec.unmarshalInputAbandonedCartFilter,
 		ec.unmarshalInputAbandonedCheckoutFilter,
+		ec.unmarshalInputAbandonedcartPolicyInput,
+		ec.unmarshalInputAbandonedcartSurfaceInput,
 		ec.unmarshalInputArticleFilter,
 		ec.unmarshalInputArticleInput,
 		ec.unmarshalInputAuditLogFilter,
@@ -14508,6 +14644,94 @@ extend type Mutation {
   ): ImportReport! @access(scope: "products:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/recovery.graphqls", Input: `"""
+The store's abandonment and recovery policy, per surface: when a cart or a
+checkout counts as abandoned, and the reminder emails that follow. A store
+that never set one has the default: both surfaces email, abandoned after 60
+idle minutes, reminded 60 and 1,440 minutes later, no discount.
+"""
+type AbandonedcartPolicy {
+  "The policy of carts (shoppers who added to cart but did not start a checkout)."
+  cart: AbandonedcartSurface!
+  "The policy of checkouts (shoppers who started a checkout but did not complete it)."
+  checkout: AbandonedcartSurface!
+}
+
+"""
+One surface's policy. Reminder n goes out delays_minutes[n-1] minutes after
+the abandonment, unless the shopper opted out (recorded as skipped), the cart
+or checkout was recovered or completed, or a reminder's link was followed.
+"""
+type AbandonedcartSurface {
+  "off: abandoned ones are flagged, no reminders follow; email: reminders follow."
+  mode: String!
+  "Minutes without a change before a cart or checkout counts as abandoned (5 to 10,080)."
+  idle_minutes: Int!
+  "Each reminder's delay after the abandonment, in minutes: increasing, each 1 to 43,200 (30 days), at most 5 reminders."
+  delays_minutes: [Int!]!
+  "Whether reminders from discount_from_step on carry a single-use discount code; null: no discount."
+  discount_enabled: Boolean
+  "The first reminder (1-based) that carries a discount code; null: none set."
+  discount_from_step: Int
+  "How many hours a reminder's discount code lasts (1 to 720); null: none set."
+  discount_ttl_hours: Int
+  "The discount: whole percent (1 to 100) for percentage, minor units of the store's currency for fixed_amount; null: none set."
+  discount_value: Int
+  "percentage or fixed_amount; null: none set."
+  discount_value_type: String
+}
+
+"The policy to store. A surface sent replaces that surface whole; a surface left out keeps its stored policy."
+input AbandonedcartPolicyInput {
+  "The carts' policy; left out: unchanged."
+  cart: AbandonedcartSurfaceInput
+  "The checkouts' policy; left out: unchanged."
+  checkout: AbandonedcartSurfaceInput
+}
+
+"One surface's policy, whole: discount fields left out or null are not set."
+input AbandonedcartSurfaceInput {
+  "off or email."
+  mode: String!
+  "Minutes without a change before abandonment: 5 to 10,080 (7 days)."
+  idle_minutes: Int!
+  "Each reminder's delay after the abandonment, in minutes: strictly increasing, each 1 to 43,200 (30 days), at most 5; at least one when mode is email."
+  delays_minutes: [Int!]!
+  "true: reminders from discount_from_step on carry a single-use code; then discount_from_step, discount_ttl_hours, discount_value and discount_value_type are required."
+  discount_enabled: Boolean
+  "The first reminder with a code: 1 to the number of delays."
+  discount_from_step: Int
+  "How long a code lasts, in hours: 1 to 720."
+  discount_ttl_hours: Int
+  "Whole percent 1 to 100 for percentage; minor units, at least 1, for fixed_amount."
+  discount_value: Int
+  "percentage or fixed_amount."
+  discount_value_type: String
+}
+
+extend type Query {
+  "The store's abandonment and recovery policy."
+  recoverySettings: AbandonedcartPolicy! @access(scope: "marketing:read")
+}
+
+extend type Mutation {
+  "Stores the abandonment and recovery policy; answers the whole policy as stored."
+  updateRecoverySettings(
+    "The surfaces to replace."
+    input: AbandonedcartPolicyInput!
+  ): AbandonedcartPolicy! @access(scope: "marketing:write")
+  "Sends one extra recovery reminder about the abandoned cart now; the scheduled sequence goes on. Refused (409) when the shopper opted out, there is no email address, or the cart is not abandoned or was recovered. True when sent."
+  resendAbandonedCart(
+    "The cart's token."
+    token: String!
+  ): Boolean! @access(scope: "abandoned:write")
+  "Sends one extra recovery reminder about the abandoned checkout now; the scheduled sequence goes on. Refused (409) like resendAbandonedCart. True when sent."
+  resendAbandonedCheckout(
+    "The checkout's token."
+    token: String!
+  ): Boolean! @access(scope: "abandoned:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/redirects.graphqls", Input: `"""
 A URL redirect: shoppers who ask the storefront for path are sent to target.
 Paths and targets are stored normalised (README "URL redirects" has the rules).
@@ -15926,6 +16150,38 @@ func (ec *executionContext) childFields_AbandonedCheckout(ctx context.Context, f
 		return ec.fieldContext_AbandonedCheckout_total_cents(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AbandonedCheckout", field.Name)
+}
+
+func (ec *executionContext) childFields_AbandonedcartPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cart":
+		return ec.fieldContext_AbandonedcartPolicy_cart(ctx, field)
+	case "checkout":
+		return ec.fieldContext_AbandonedcartPolicy_checkout(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AbandonedcartPolicy", field.Name)
+}
+
+func (ec *executionContext) childFields_AbandonedcartSurface(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mode":
+		return ec.fieldContext_AbandonedcartSurface_mode(ctx, field)
+	case "idle_minutes":
+		return ec.fieldContext_AbandonedcartSurface_idle_minutes(ctx, field)
+	case "delays_minutes":
+		return ec.fieldContext_AbandonedcartSurface_delays_minutes(ctx, field)
+	case "discount_enabled":
+		return ec.fieldContext_AbandonedcartSurface_discount_enabled(ctx, field)
+	case "discount_from_step":
+		return ec.fieldContext_AbandonedcartSurface_discount_from_step(ctx, field)
+	case "discount_ttl_hours":
+		return ec.fieldContext_AbandonedcartSurface_discount_ttl_hours(ctx, field)
+	case "discount_value":
+		return ec.fieldContext_AbandonedcartSurface_discount_value(ctx, field)
+	case "discount_value_type":
+		return ec.fieldContext_AbandonedcartSurface_discount_value_type(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AbandonedcartSurface", field.Name)
 }
 
 func (ec *executionContext) childFields_AbandonmentStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -19626,6 +19882,34 @@ func (ec *executionContext) field_Mutation_requestUpload_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_resendAbandonedCart_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resendAbandonedCheckout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20081,6 +20365,20 @@ func (ec *executionContext) field_Mutation_updateProduct_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateRecoverySettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (AbandonedcartPolicyInput, error) {
+			return ec.unmarshalNAbandonedcartPolicyInput2storeadminᚋgraphᚐAbandonedcartPolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -22989,6 +23287,165 @@ func (ec *executionContext) _AbandonedCheckout_total_cents(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_AbandonedCheckout_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AbandonedCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedcartPolicy_cart(ctx context.Context, field graphql.CollectedField, obj *models.RecoveryPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AbandonedcartPolicy_cart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v models.RecoverySurface) graphql.Marshaler {
+			return ec.marshalNAbandonedcartSurface2storeadminᚋmodelsᚐRecoverySurface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AbandonedcartPolicy_cart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AbandonedcartPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AbandonedcartPolicy_checkout(ctx context.Context, field graphql.CollectedField, obj *models.RecoveryPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AbandonedcartPolicy_checkout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Checkout, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v models.RecoverySurface) graphql.Marshaler {
+			return ec.marshalNAbandonedcartSurface2storeadminᚋmodelsᚐRecoverySurface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AbandonedcartPolicy_checkout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AbandonedcartPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AbandonedcartSurface_mode(ctx context.Context, field graphql.CollectedField, obj *models.RecoverySurface) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Mode)
+}
+func (ec *executionContext) fieldContext_AbandonedcartSurface_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedcartSurface", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedcartSurface_idle_minutes(ctx context.Context, field graphql.CollectedField, obj *models.RecoverySurface) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "AbandonedcartSurface", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.AbandonedcartSurface().IdleMinutes(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedcartSurface_idle_minutes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedcartSurface", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedcartSurface_delays_minutes(ctx context.Context, field graphql.CollectedField, obj *models.RecoverySurface) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "AbandonedcartSurface", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]int64, error) {
+		return ec.Resolvers.AbandonedcartSurface().DelaysMinutes(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2ᚕint64ᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedcartSurface_delays_minutes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedcartSurface", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedcartSurface_discount_enabled(ctx context.Context, field graphql.CollectedField, obj *models.RecoverySurface) (ret graphql.Marshaler) {
+	return ec.marshalOBoolean2ᚖbool(ctx, field.Selections, obj.DiscountEnabled)
+}
+func (ec *executionContext) fieldContext_AbandonedcartSurface_discount_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedcartSurface", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedcartSurface_discount_from_step(ctx context.Context, field graphql.CollectedField, obj *models.RecoverySurface) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "AbandonedcartSurface", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*int64, error) {
+		return ec.Resolvers.AbandonedcartSurface().DiscountFromStep(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedcartSurface_discount_from_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedcartSurface", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedcartSurface_discount_ttl_hours(ctx context.Context, field graphql.CollectedField, obj *models.RecoverySurface) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "AbandonedcartSurface", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*int64, error) {
+		return ec.Resolvers.AbandonedcartSurface().DiscountTTLHours(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedcartSurface_discount_ttl_hours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedcartSurface", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedcartSurface_discount_value(ctx context.Context, field graphql.CollectedField, obj *models.RecoverySurface) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "AbandonedcartSurface", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*int64, error) {
+		return ec.Resolvers.AbandonedcartSurface().DiscountValue(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOInt2ᚖint64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AbandonedcartSurface_discount_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedcartSurface", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AbandonedcartSurface_discount_value_type(ctx context.Context, field graphql.CollectedField, obj *models.RecoverySurface) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.DiscountValueType)
+}
+func (ec *executionContext) fieldContext_AbandonedcartSurface_discount_value_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AbandonedcartSurface", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AbandonmentStats_total(ctx context.Context, field graphql.CollectedField, obj *models.AbandonmentStats) (ret graphql.Marshaler) {
@@ -31766,6 +32223,189 @@ func (ec *executionContext) fieldContext_Mutation_importProducts(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_importProducts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateRecoverySettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateRecoverySettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateRecoverySettings(ctx, fc.Args["input"].(AbandonedcartPolicyInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "marketing:write")
+				if err != nil {
+					var zeroVal *models.RecoveryPolicy
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.RecoveryPolicy
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.RecoveryPolicy) graphql.Marshaler {
+			return ec.marshalNAbandonedcartPolicy2ᚖstoreadminᚋmodelsᚐRecoveryPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateRecoverySettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateRecoverySettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resendAbandonedCart(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resendAbandonedCart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResendAbandonedCart(ctx, fc.Args["token"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resendAbandonedCart(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resendAbandonedCart_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resendAbandonedCheckout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resendAbandonedCheckout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResendAbandonedCheckout(ctx, fc.Args["token"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resendAbandonedCheckout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resendAbandonedCheckout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -40630,6 +41270,53 @@ func (ec *executionContext) fieldContext_Query_productImportTemplate(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_recoverySettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_recoverySettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().RecoverySettings(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "marketing:read")
+				if err != nil {
+					var zeroVal *models.RecoveryPolicy
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.RecoveryPolicy
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.RecoveryPolicy) graphql.Marshaler {
+			return ec.marshalNAbandonedcartPolicy2ᚖstoreadminᚋmodelsᚐRecoveryPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_recoverySettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_urlRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46460,6 +47147,122 @@ func (ec *executionContext) unmarshalInputAbandonedCheckoutFilter(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputAbandonedcartPolicyInput(ctx context.Context, obj any) (AbandonedcartPolicyInput, error) {
+	var it AbandonedcartPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cart", "checkout"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cart":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cart"))
+			data, err := ec.unmarshalOAbandonedcartSurfaceInput2ᚖstoreadminᚋgraphᚐAbandonedcartSurfaceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cart = data
+		case "checkout":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("checkout"))
+			data, err := ec.unmarshalOAbandonedcartSurfaceInput2ᚖstoreadminᚋgraphᚐAbandonedcartSurfaceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Checkout = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputAbandonedcartSurfaceInput(ctx context.Context, obj any) (AbandonedcartSurfaceInput, error) {
+	var it AbandonedcartSurfaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"mode", "idle_minutes", "delays_minutes", "discount_enabled", "discount_from_step", "discount_ttl_hours", "discount_value", "discount_value_type"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "idle_minutes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idle_minutes"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdleMinutes = data
+		case "delays_minutes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("delays_minutes"))
+			data, err := ec.unmarshalNInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DelaysMinutes = data
+		case "discount_enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discount_enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountEnabled = data
+		case "discount_from_step":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discount_from_step"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountFromStep = data
+		case "discount_ttl_hours":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discount_ttl_hours"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountTTLHours = data
+		case "discount_value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discount_value"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountValue = data
+		case "discount_value_type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discount_value_type"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountValueType = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputArticleFilter(ctx context.Context, obj any) (models.ArticleFilter, error) {
 	var it models.ArticleFilter
 	if obj == nil {
@@ -50562,6 +51365,306 @@ func (ec *executionContext) _AbandonedCheckout(ctx context.Context, sel ast.Sele
 			out.Values[i] = ec._AbandonedCheckout_total_cents(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var abandonedcartPolicyImplementors = []string{"AbandonedcartPolicy"}
+
+func (ec *executionContext) _AbandonedcartPolicy(ctx context.Context, sel ast.SelectionSet, obj *models.RecoveryPolicy) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, abandonedcartPolicyImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AbandonedcartPolicy")
+		case "cart":
+			out.Values[i] = ec._AbandonedcartPolicy_cart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkout":
+			out.Values[i] = ec._AbandonedcartPolicy_checkout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var abandonedcartSurfaceImplementors = []string{"AbandonedcartSurface"}
+
+func (ec *executionContext) _AbandonedcartSurface(ctx context.Context, sel ast.SelectionSet, obj *models.RecoverySurface) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, abandonedcartSurfaceImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AbandonedcartSurface")
+		case "mode":
+			out.Values[i] = ec._AbandonedcartSurface_mode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "idle_minutes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AbandonedcartSurface_idle_minutes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "delays_minutes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AbandonedcartSurface_delays_minutes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "discount_enabled":
+			out.Values[i] = ec._AbandonedcartSurface_discount_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discount_from_step":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AbandonedcartSurface_discount_from_step(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "discount_ttl_hours":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AbandonedcartSurface_discount_ttl_hours(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "discount_value":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AbandonedcartSurface_discount_value(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = innerFunc(ctx, out)
+		case "discount_value_type":
+			out.Values[i] = ec._AbandonedcartSurface_discount_value_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -56786,6 +57889,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateRecoverySettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateRecoverySettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resendAbandonedCart":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resendAbandonedCart(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resendAbandonedCheckout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resendAbandonedCheckout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createURLRedirect":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createURLRedirect(ctx, field)
@@ -61090,6 +62214,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_productImportTemplate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "recoverySettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_recoverySettings(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -65557,6 +66703,25 @@ func (ec *executionContext) marshalNAbandonedCheckout2ᚕstoreadminᚋmodelsᚐA
 	return ret
 }
 
+func (ec *executionContext) marshalNAbandonedcartPolicy2ᚖstoreadminᚋmodelsᚐRecoveryPolicy(ctx context.Context, sel ast.SelectionSet, v *models.RecoveryPolicy) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AbandonedcartPolicy(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAbandonedcartPolicyInput2storeadminᚋgraphᚐAbandonedcartPolicyInput(ctx context.Context, v any) (AbandonedcartPolicyInput, error) {
+	res, err := ec.unmarshalInputAbandonedcartPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAbandonedcartSurface2storeadminᚋmodelsᚐRecoverySurface(ctx context.Context, sel ast.SelectionSet, v models.RecoverySurface) graphql.Marshaler {
+	return ec._AbandonedcartSurface(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNAbandonmentStats2ᚖstoreadminᚋmodelsᚐAbandonmentStats(ctx context.Context, sel ast.SelectionSet, v *models.AbandonmentStats) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -67972,6 +69137,14 @@ func (ec *executionContext) unmarshalOAbandonedCheckoutFilter2ᚖstoreadminᚋmo
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputAbandonedCheckoutFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOAbandonedcartSurfaceInput2ᚖstoreadminᚋgraphᚐAbandonedcartSurfaceInput(ctx context.Context, v any) (*AbandonedcartSurfaceInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAbandonedcartSurfaceInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

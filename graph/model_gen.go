@@ -83,6 +83,34 @@ type AbandonedCartLine struct {
 	VariantTitle *string `json:"variant_title,omitempty"`
 }
 
+// The policy to store. A surface sent replaces that surface whole; a surface left out keeps its stored policy.
+type AbandonedcartPolicyInput struct {
+	// The carts' policy; left out: unchanged.
+	Cart *AbandonedcartSurfaceInput `json:"cart,omitempty"`
+	// The checkouts' policy; left out: unchanged.
+	Checkout *AbandonedcartSurfaceInput `json:"checkout,omitempty"`
+}
+
+// One surface's policy, whole: discount fields left out or null are not set.
+type AbandonedcartSurfaceInput struct {
+	// off or email.
+	Mode string `json:"mode"`
+	// Minutes without a change before abandonment: 5 to 10,080 (7 days).
+	IdleMinutes int64 `json:"idle_minutes"`
+	// Each reminder's delay after the abandonment, in minutes: strictly increasing, each 1 to 43,200 (30 days), at most 5; at least one when mode is email.
+	DelaysMinutes []int64 `json:"delays_minutes"`
+	// true: reminders from discount_from_step on carry a single-use code; then discount_from_step, discount_ttl_hours, discount_value and discount_value_type are required.
+	DiscountEnabled *bool `json:"discount_enabled,omitempty"`
+	// The first reminder with a code: 1 to the number of delays.
+	DiscountFromStep *int64 `json:"discount_from_step,omitempty"`
+	// How long a code lasts, in hours: 1 to 720.
+	DiscountTTLHours *int64 `json:"discount_ttl_hours,omitempty"`
+	// Whole percent 1 to 100 for percentage; minor units, at least 1, for fixed_amount.
+	DiscountValue *int64 `json:"discount_value,omitempty"`
+	// percentage or fixed_amount.
+	DiscountValueType *string `json:"discount_value_type,omitempty"`
+}
+
 // A new article; or, on update, the fields to change (left out: unchanged).
 type ArticleInput struct {
 	// Its title; required on create.

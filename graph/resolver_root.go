@@ -10,6 +10,7 @@ func init() {
 // root they wrap returned the first time (graph/generate, root.go).
 type resolverRoot struct {
 	aPIKey               APIKeyResolver
+	abandonedcartSurface AbandonedcartSurfaceResolver
 	article              ArticleResolver
 	billingInvoiceDetail BillingInvoiceDetailResolver
 	billingInvoicePage   BillingInvoicePageResolver
@@ -45,6 +46,7 @@ type resolverRoot struct {
 func newResolverRoot(r ResolverRoot) *resolverRoot {
 	return &resolverRoot{
 		aPIKey:               r.APIKey(),
+		abandonedcartSurface: r.AbandonedcartSurface(),
 		article:              r.Article(),
 		billingInvoiceDetail: r.BillingInvoiceDetail(),
 		billingInvoicePage:   r.BillingInvoicePage(),
@@ -79,6 +81,10 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 }
 
 func (c *resolverRoot) APIKey() APIKeyResolver { return c.aPIKey }
+
+func (c *resolverRoot) AbandonedcartSurface() AbandonedcartSurfaceResolver {
+	return c.abandonedcartSurface
+}
 
 func (c *resolverRoot) Article() ArticleResolver { return c.article }
 

@@ -344,24 +344,6 @@ func AbandonedCartsByID(ctx context.Context, db bun.IDB, storeID int64, ids []in
 	return out, err
 }
 
-// RecoveryMessage is one recovery reminder of a cart or checkout.
-type RecoveryMessage struct {
-	bun.BaseModel `bun:"table:recovery_messages,alias:rm"`
-
-	ID           int64      `bun:"id,pk,autoincrement"`
-	StoreID      int64      `bun:"store_id"`
-	CartID       *int64     `bun:"cart_id"`
-	CheckoutID   *int64     `bun:"checkout_id"`
-	Step         int64      `bun:"step"`
-	Status       string     `bun:"status"`
-	ToEmail      string     `bun:"to_email"`
-	Subject      string     `bun:"subject"`
-	DiscountCode string     `bun:"discount_code"`
-	Error        string     `bun:"error"`
-	CreatedAt    time.Time  `bun:"created_at,nullzero,default:now()"`
-	SentAt       *time.Time `bun:"sent_at"`
-}
-
 // CheckoutRecoveryMessages reads the reminders of the store's checkout id,
 // oldest first.
 func CheckoutRecoveryMessages(ctx context.Context, db bun.IDB, storeID, checkoutID int64) ([]RecoveryMessage, error) {

@@ -74,13 +74,6 @@ type ActivityPaymentAttempt struct {
 	CreatedAt     time.Time `bun:"created_at"`
 }
 
-// Reminder statuses that reached the shopper (or the outbox standing in
-// for a mail server).
-const (
-	RecoverySent     = "sent"
-	RecoveryOutboxed = "outboxed"
-)
-
 // GetActivityCart reads one cart of the store by its token.
 func GetActivityCart(ctx context.Context, db bun.IDB, storeID int64, token string) (*ActivityCart, error) {
 	c := new(ActivityCart)

@@ -23,6 +23,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/media"
 	"storeadmin/internal/payments"
+	"storeadmin/internal/recovery"
 )
 
 // Resolver holds what every resolver needs. It is built once, in
@@ -49,6 +50,9 @@ type Resolver struct {
 	// Billing is the billing provider that saves the cards stores pay
 	// their plan with; nil: billing is not configured.
 	Billing *billing.Provider
+	// Recovery sends abandoned carts' and checkouts' recovery reminders
+	// (resend); the sequence runs as Work of Events.
+	Recovery *recovery.Service
 	// Events records the events of changes, in their transactions, for
 	// delivery to webhook subscribers.
 	Events *events.Engine

@@ -245,4 +245,11 @@ var Routes = []Route{
 	{http.MethodPut, "/store/reviews/{id}/featured", "SetReviewFeatured", 0, Fields},
 	{http.MethodPut, "/store/reviews/{id}/reply", "ReplyToReview", 0, Fields},
 	{http.MethodPut, "/store/reviews/{id}/status", "SetReviewStatus", 0, Fields},
+
+	// Recovery of abandoned carts and checkouts: the policy, and one
+	// extra reminder now
+	{http.MethodGet, "/store/recovery-settings", "GetRecoverySettings", 0, Fields},
+	{http.MethodPut, "/store/recovery-settings", "UpdateRecoverySettings", 0, Fields},
+	{http.MethodPost, "/store/abandoned-carts/{token}/resend", "ResendAbandonedCart", 0, Bare},
+	{http.MethodPost, "/store/abandoned-checkouts/{token}/resend", "ResendAbandonedCheckout", 0, Bare},
 }

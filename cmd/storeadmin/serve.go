@@ -91,6 +91,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	}
 	fs.Func("events-retention", "how long storefront browsing events are kept: days (400d, the default), a duration, or 0 for ever (env STOREADMIN_EVENTS_RETENTION)",
 		func(v string) (err error) { eventsRetention, err = retention.ParseHorizon(v); return err })
+	smtpURL := fs.String("smtp-url", os.Getenv("STOREADMIN_SMTP_URL"),
+		"the SMTP server of mail to shoppers (recovery reminders): smtp://user:pass@host:587 (STARTTLS when offered) or smtps://...:465, ?from=address for the sender (default no-reply@<platform domain>); default none: mail goes to the mail_outbox table and the log (env STOREADMIN_SMTP_URL)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -152,10 +154,15 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ln.Close()
 		return err
 	}
+	reminders, err := openRecovery(ctx, bdb, *smtpURL, custom.Config().PlatformDomain, base, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	// The abandonment job runs on the engine and emits through it.
 	flagging := &abandonment.Job{DB: bdb, Log: log, Now: time.Now}
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts,
-		Work: []events.Work{custom.Work(bdb, time.Now), retention.Work(bdb, eventsRetention, time.Now, log), flagging.Work()}})
+		Work: []events.Work{custom.Work(bdb, time.Now), retention.Work(bdb, eventsRetention, time.Now, log), flagging.Work(), reminders.Work(bdb, time.Now)}})
 	if err != nil {
 		ln.Close()
 		return err
@@ -164,6 +171,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	cfg := server.Config{
 		Events:               hooks,
 		Domains:              custom,
+		Recovery:             reminders,
 		Media:                files,
 		Payments:             pay,
 		Billing:              bill,
@@ -197,7 +205,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"client_ip_header", cfg.Audit.ClientIPHeader, "webhook_workers", *webhookWorkers, "graphql_timeout", cfg.GraphQLTimeout, "events_retention", eventsRetention, "metrics_addr", *metricsAddr, "database", dbDescription(db),
 		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil,
 		"platform_domain", custom.Config().PlatformDomain, "domain_cname_target", custom.Config().TargetHost, "dns_resolver", custom.Resolver(),
-		"billing", bill.Configured(), "billing_api_url", *billingURL,
+		"billing", bill.Configured(), "billing_api_url", *billingURL, "mail", reminders.Mail(),
 		"storefront_rate_limit", *shopRateLimit, "storefront_origins", cfg.StorefrontOrigins, "storefront_ip", ipPolicy, "geoip_db", sf.geoIPDB)
 
 	if *demo {

@@ -10,8 +10,8 @@
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
 //  3. internal/... (abandonment, auth, audit, billing, domains, events,
-//     idempotency, loaders, media, payments, placement, ratelimit,
-//     retention): the subsystems the surfaces are built from.
+//     idempotency, loaders, mail, media, payments, placement, ratelimit,
+//     recovery, retention): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
 //     and reference page): the API; and internal/storefront, the surface
 //     shoppers' browsers call.
@@ -20,6 +20,6 @@
 //  6. cmd/... and internal/bench: the binary, and the benchmark, which
 //     runs the whole service.
 //
-// internal/testkit/... (testdb, testdns, testredis) stands beside the stack: test
+// internal/testkit/... (testdb, testdns, testredis, testsmtp) stands beside the stack: test
 // tools any package's tests may use, importing only layers 1 and 2.
 package layers

@@ -1,6 +1,10 @@
 package storefront
 
-import "github.com/go-chi/chi/v5"
+import (
+	"github.com/go-chi/chi/v5"
+
+	"storeadmin/internal/recovery"
+)
 
 // routes is the surface's route table: every call of /storefront/v1, each
 // with the handler that serves it. Add a call here and to the README's
@@ -20,6 +24,14 @@ func (s *service) routes(r chi.Router) {
 	r.Post("/checkouts/{token}/payment-attempts", s.createPaymentAttempt)
 	r.Post("/checkouts/{token}/complete", s.completeCheckout)
 	r.Post("/forms/{type}", s.submitForm)
+}
+
+// signedRoutes are the calls a link in an email makes: no key, the
+// signature in the link is the credential (recovery reminders' links).
+func (s *service) signedRoutes(r chi.Router) {
+	r.Get(recovery.RecoverPath+"{token}", s.recover)
+	r.Get(recovery.OptOutPath+"{token}", s.confirmOptOut)
+	r.Post(recovery.OptOutPath+"{token}", s.optOut)
 }
 
 // The surface's limits, which GET /config tells a tracker.

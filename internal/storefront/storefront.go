@@ -5,6 +5,8 @@
 // publishable storefront key (sa_pub_...), which anyone can read from a
 // store's pages, so nothing here answers admin data: a call answers at most
 // what the browser itself sent and the prices the service worked out.
+// Beside the keyed calls are the links of recovery emails (recover.go),
+// which take no key: the signature in the link is their credential.
 //
 // The admin API never accepts a publishable key, and this surface never
 // accepts a secret one (auth.Authenticator refuses both ways round).
@@ -23,6 +25,7 @@ import (
 	"storeadmin/internal/base/failure"
 	"storeadmin/internal/base/geoip"
 	"storeadmin/internal/placement"
+	"storeadmin/internal/recovery"
 )
 
 // KeyHeader carries the publishable key. A browser's navigator.sendBeacon
@@ -52,6 +55,8 @@ type Config struct {
 	// Announce places a completed checkout's order and emits its events,
 	// as mark-as-paid does.
 	Announce placement.Announcer
+	// Recovery serves the links of recovery emails (signedRoutes).
+	Recovery *recovery.Service
 }
 
 // service is the surface's state, shared by its handlers.
@@ -72,8 +77,13 @@ func Handler(cfg Config) http.Handler {
 	r := chi.NewRouter()
 	// The preflight comes first: it carries no key. The limiter counts
 	// every other request, refused ones too, before the key is looked up.
-	r.Use(failure.Mark(failure.REST), preflight, s.Limit, s.requireKey, s.admit)
-	s.routes(r)
+	// The links of recovery emails carry a signature instead of a key.
+	r.Use(failure.Mark(failure.REST), preflight, s.Limit)
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireKey, s.admit)
+		s.routes(r)
+	})
+	s.signedRoutes(r)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s on the storefront surface", r.URL.Path))
 	})

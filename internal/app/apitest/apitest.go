@@ -38,6 +38,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
+	"storeadmin/internal/recovery"
 	"storeadmin/internal/retention"
 	"storeadmin/internal/storefront"
 	"storeadmin/internal/testkit/testdb"
@@ -55,7 +56,10 @@ type Env struct {
 	// Events is the service's events engine, configured by EventsConfig
 	// and started unless WithoutEventWorkers.
 	Events *events.Engine
-	stores atomic.Int64
+	// Recovery is the service's recovery reminders: tests run its
+	// sequence with their own clock (RunDue).
+	Recovery *recovery.Service
+	stores   atomic.Int64
 }
 
 // Option adjusts the service before it starts.
@@ -66,6 +70,7 @@ type Option func(*setup)
 type setup struct {
 	server.Config
 	domains    domains.Config
+	smtpURL    string
 	idleEvents bool
 	log        slog.Handler // nil: discarded (shown at WARN with -v)
 	db         *bun.DB      // nil: a fresh test database
@@ -143,6 +148,10 @@ func DomainsConfig() domains.Config {
 	}
 }
 
+// WithSMTP sends the service's mail through the SMTP server at url (tests
+// run one on loopback); without it, mail goes to the outbox.
+func WithSMTP(url string) Option { return func(s *setup) { s.smtpURL = url } }
+
 // WithBilling makes p the service's billing provider (tests run a
 // Stripe-compatible server on loopback).
 func WithBilling(p *billing.Provider) Option { return func(s *setup) { s.Billing = p } }
@@ -215,8 +224,11 @@ func New(t testing.TB, opts ...Option) *Env {
 	if st.Domains, err = domains.New(st.domains); err != nil {
 		t.Fatalf("domains.New: %v", err)
 	}
+	if st.Recovery, err = recovery.Open(context.Background(), db, st.smtpURL, st.domains.PlatformDomain, base, log); err != nil {
+		t.Fatalf("recovery: %v", err)
+	}
 	st.Events = startEvents(t, db, log, st.Metrics, !st.idleEvents,
-		st.Domains.Work(db, time.Now), retention.Work(db, st.EventsRetention, time.Now, log))
+		st.Domains.Work(db, time.Now), retention.Work(db, st.EventsRetention, time.Now, log), st.Recovery.Work(db, time.Now))
 	cfg := st.Config
 	srv, err := server.New(db, cfg, log, time.Now)
 	if err != nil {
@@ -226,7 +238,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	hs.Config.Handler = checkContract(t, srv)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events}
+	return &Env{T: t, DB: db, URL: hs.URL, Config: cfg, Media: files, Events: cfg.Events, Recovery: cfg.Recovery}
 }
 
 // Statements says how many SQL statements have run on the service's
@@ -237,8 +249,8 @@ func (e *Env) Statements() int64 { return database.Statements(e.DB.DB) }
 
 // startEvents builds the events engine on db, counting into counts and
 // running work beside the deliveries (as serve runs the domains' periodic
-// check), starts it if start, and stops it when the test ends (before the
-// database goes).
+// check, the events retention and the recovery sequence), starts it if
+// start, and stops it when the test ends (before the database goes).
 func startEvents(t testing.TB, db *bun.DB, log *slog.Logger, counts *metrics.Metrics, start bool, work ...events.Work) *events.Engine {
 	t.Helper()
 	cfg := EventsConfig(log)

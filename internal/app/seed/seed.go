@@ -68,6 +68,8 @@ var mediaAreas = []mediaArea{
 	{"content", content},
 	// After the storefront's carts and checkouts: flags the old open ones.
 	{"abandoned carts and checkouts", withoutMedia(abandoned)},
+	// After abandonment: reminds the abandoned carts and checkouts.
+	{"recovery", withoutMedia(recoveryReminders)},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for

@@ -45,6 +45,7 @@ import (
 	"storeadmin/internal/payments"
 	"storeadmin/internal/placement"
 	"storeadmin/internal/ratelimit"
+	"storeadmin/internal/recovery"
 	"storeadmin/internal/storefront"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
@@ -91,6 +92,10 @@ type Config struct {
 	// Billing is the billing provider that saves the cards stores pay
 	// their plan with; nil: billing is not configured.
 	Billing *billing.Provider
+	// Recovery sends recovery reminders (resend) and serves their links
+	// on the storefront surface (required); its sequence runs as Work of
+	// Events, given it by whoever built both.
+	Recovery *recovery.Service
 	// GraphQLTimeout bounds the execution of one GraphQL operation, on
 	// both surfaces; 0 is limits.DefaultTimeout.
 	GraphQLTimeout time.Duration
@@ -137,6 +142,9 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	if cfg.Domains == nil {
 		return nil, errors.New("server: no custom domain service (Config.Domains)")
 	}
+	if cfg.Recovery == nil {
+		return nil, errors.New("server: no recovery service (Config.Recovery)")
+	}
 	log = slog.New(requestid.LogHandler(log.Handler())) // every line of a request names it
 	res := &resolvers.Resolver{
 		DB:                   db,
@@ -150,6 +158,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Domains:              cfg.Domains,
 		Billing:              cfg.Billing,
 		EventsRetention:      cfg.EventsRetention,
+		Recovery:             cfg.Recovery,
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
@@ -243,7 +252,8 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	r.Mount(storefrontPrefix, storefront.Handler(storefront.Config{DB: db, Now: now, Log: log, Authn: authn,
 		ClientIP: cfg.Audit.ClientIP, GeoIP: cfg.GeoIP, IPPolicy: cfg.StorefrontIP, Origins: cfg.StorefrontOrigins,
 		Limit:    shopLimiter.Handler,
-		Announce: placement.Announcer{Events: res.Events, OrderView: res.OrderView}}))
+		Announce: placement.Announcer{Events: res.Events, OrderView: res.OrderView},
+		Recovery: cfg.Recovery}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})

@@ -1,0 +1,11 @@
+DROP INDEX checkouts_recovery_due_idx;
+DROP INDEX carts_recovery_due_idx;
+DROP TABLE mail_outbox;
+DROP INDEX recovery_messages_store_idx;
+DROP INDEX recovery_messages_checkout_step_idx;
+DROP INDEX recovery_messages_cart_step_idx;
+ALTER TABLE recovery_messages
+    DROP CONSTRAINT recovery_messages_status_check,
+    DROP CONSTRAINT recovery_messages_sequence_check,
+    DROP COLUMN clicked_at,
+    DROP COLUMN sequence_at;
