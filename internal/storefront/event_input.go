@@ -202,18 +202,20 @@ func (c *checker) required(field string, ok bool, name string) {
 }
 
 // object checks a map of known keys and encodes it as JSON text.
-func (c *checker) object(field string, m map[string]string, known []string, max int) *string {
+func (c *checker) object(field string, m map[string]string, known []string, max int, prefix string) *string {
 	if len(m) == 0 {
 		return nil
 	}
+	stored := make(map[string]string, len(m))
 	for k, v := range m {
 		if !contains(known, k) {
 			c.fail(field+"."+k, "is not one of %s", strings.Join(known, ", "))
 			return nil
 		}
 		c.text(field+"."+k, &v, max)
+		stored[prefix+k] = v
 	}
-	buf, _ := json.Marshal(m) // map keys come out sorted
+	buf, _ := json.Marshal(stored) // map keys come out sorted
 	s := string(buf)
 	return &s
 }
@@ -280,8 +282,10 @@ func (e *EventInput) stage(at string, ord int, w window) (models.StagedEvent, er
 			c.fail("referrer", "must be an http or https URL")
 		}
 	}
-	s.UTM = c.object("utm", e.UTM, utmKeys, 256)
-	s.ClickIDs = c.object("click_ids", e.ClickIDs, clickIDKeys, 512)
+	// Stored as the landing URL names them (utm_source, ...), the one
+	// spelling sessions, checkouts and orders' attribution share.
+	s.UTM = c.object("utm", e.UTM, utmKeys, 256, "utm_")
+	s.ClickIDs = c.object("click_ids", e.ClickIDs, clickIDKeys, 512, "")
 	s.DwellMS = c.number("dwell_ms", e.DwellMS, 0, 24*3600*1000)
 	s.ScrollPct = c.number("scroll_pct", e.ScrollPct, 0, 100)
 	s.ProductID = c.number("product_id", e.ProductID, 1, 1<<53)

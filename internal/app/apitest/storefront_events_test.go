@@ -128,7 +128,7 @@ func TestStorefrontEventsStoreABatch(t *testing.T) {
 	got := ss[0]
 	if !strings.HasPrefix(got.SessionKey, "ss_") || got.ClientSessionID != "cs-v1" || got.PageViews != 2 || got.Events != 7 ||
 		str(got.LandingPath) != "/?utm_source=news" || str(got.Referrer) != "https://www.google.com/" ||
-		!strings.Contains(str(got.UTM), `"campaign": "black-friday"`) || !strings.Contains(str(got.ClickIDs), `"gclid": "abc"`) ||
+		!strings.Contains(str(got.UTM), `"utm_campaign": "black-friday"`) || !strings.Contains(str(got.ClickIDs), `"gclid": "abc"`) ||
 		str(got.Browser) != "Chrome" || str(got.OS) != "Windows" || str(got.Device) != "desktop" || got.IsBot ||
 		str(got.IP) != "203.0.113.0" || str(got.Country) != "DE" || str(got.City) != "Berlin" ||
 		str(got.Language) != "de-DE" || got.ScreenW == nil || *got.ScreenW != 1920 {

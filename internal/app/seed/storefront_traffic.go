@@ -117,9 +117,9 @@ func storefrontTraffic(ctx context.Context, tx bun.Tx, storeID int64, now time.T
 		ch := ordChannels[pick(func(i int) float64 { return ordChannels[i].weight }, len(ordChannels))]
 		utm := map[string]string{}
 		if ch.source != "direct" {
-			utm["source"], utm["medium"] = ch.source, ch.medium
+			utm["utm_source"], utm["utm_medium"] = ch.source, ch.medium
 			if len(ch.campaigns) > 0 {
-				utm["campaign"] = ch.campaigns[rng.IntN(len(ch.campaigns))]
+				utm["utm_campaign"] = ch.campaigns[rng.IntN(len(ch.campaigns))]
 			}
 		}
 		var utmText, referrer *string
