@@ -282,8 +282,8 @@ func TestAbandonedCartsAndCheckouts(t *testing.T) {
 	order := createOrder(t, e, s.ID, orderSpec{})
 	f.exec(`UPDATE carts SET recovered_at = ? WHERE token = 'cart-2'`, base.Add(40*time.Minute))
 	f.exec(`UPDATE checkouts SET recovered_at = ?, recovered_order_id = ?, state = 'completed' WHERE id = ?`, base.Add(50*time.Minute), order.ID, co2)
-	f.exec(`INSERT INTO recovery_messages (store_id, checkout_id, step, status, to_email, subject, sent_at, created_at)
-		VALUES (?, ?, 1, 'sent', 'eve@example.com', 'You left something', ?, ?)`, s.ID, co1, base.Add(61*time.Minute), base.Add(60*time.Minute))
+	f.exec(`INSERT INTO recovery_messages (store_id, checkout_id, step, status, to_email, subject, sent_at, created_at, sequence_at)
+		VALUES (?, ?, 1, 'sent', 'eve@example.com', 'You left something', ?, ?, ?)`, s.ID, co1, base.Add(61*time.Minute), base.Add(60*time.Minute), base)
 	f.exec(`UPDATE checkouts SET recovery_emails = 1 WHERE id = ?`, co1)
 
 	// The carts: the latest abandoned first.

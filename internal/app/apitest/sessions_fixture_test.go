@@ -104,9 +104,9 @@ func addVisit(t testing.TB, e *apitest.Env, storeID int64, v visit) int64 {
 			abandoned_at, recovery_emails, created_at, updated_at) VALUES (?, ?, ?, ?, 'EUR', ?, ?, 2500, ?, ?, ?, ?) RETURNING id`,
 			storeID, c.token, visitor, session, v.email, c.items, abandoned, c.reminders, v.at.Add(time.Minute), v.at.Add(2*time.Minute))
 		for i := 1; i <= c.reminders; i++ {
-			exec(`INSERT INTO recovery_messages (store_id, cart_id, step, status, to_email, subject, created_at, sent_at)
-				VALUES (?, ?, ?, 'sent', ?, 'You left something behind', ?, ?) RETURNING id`,
-				storeID, carts[c.token], i, v.email, last.Add(2*time.Hour), last.Add(2*time.Hour))
+			exec(`INSERT INTO recovery_messages (store_id, cart_id, step, status, to_email, subject, created_at, sent_at, sequence_at)
+				VALUES (?, ?, ?, 'sent', ?, 'You left something behind', ?, ?, ?) RETURNING id`,
+				storeID, carts[c.token], i, v.email, last.Add(2*time.Hour), last.Add(2*time.Hour), last.Add(time.Hour))
 		}
 	}
 	for _, k := range v.checkouts {
