@@ -56,6 +56,10 @@ func run() error {
 	fmt.Printf("generate: %d field contexts made without a Child function\n", n[1])
 	fmt.Printf("generate: %d resolver fields resolved in place\n", n[2])
 	fmt.Printf("generate: %d list elements marshalled in place\n", n[3])
+	closures := n[len(n)-1]
+	if closures == 0 {
+		return fmt.Errorf("resolver field closures: gqlgen's output no longer has them as closuresOnlyWhenDeferred expects")
+	}
 	for i, r := range replacements {
 		if n[i+4] == 0 {
 			// gqlgen's output changed (an upgrade): the rewrite must be
@@ -64,6 +68,7 @@ func run() error {
 		}
 		fmt.Printf("generate: %d places: %s\n", n[i+4], r.what)
 	}
+	fmt.Printf("generate: %d resolver fields whose closure is made only when deferred\n", closures)
 	if err := os.WriteFile(generated, out, 0o644); err != nil {
 		return err
 	}

@@ -33,6 +33,8 @@ func rewrite(src []byte) ([]byte, []int, error) {
 		out = bytes.ReplaceAll(out, []byte(r.old), []byte(r.new))
 		counts = append(counts, n)
 	}
+	out, closures := closuresOnlyWhenDeferred(out)
+	counts = append(counts, closures)
 	// The resolvers moved into fields resolved in place keep gqlgen's
 	// deeper indentation until formatted.
 	formatted, err := format.Source(out)
