@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -13,87 +12,12 @@ import (
 // per anchor in a few statements. The resolvers' activity builder merges
 // them into one timeline.
 
-// ActivityCart is a storefront cart as the activity log tells it.
-type ActivityCart struct {
-	bun.BaseModel `bun:"table:carts,alias:cart"`
-
-	ID               int64      `bun:"id,pk"`
-	StoreID          int64      `bun:"store_id"`
-	Token            string     `bun:"token"`
-	SessionID        *int64     `bun:"session_id"`
-	Currency         string     `bun:"currency"`
-	Email            string     `bun:"email"`
-	ItemCount        int64      `bun:"item_count"`
-	SubtotalCents    int64      `bun:"subtotal_cents"`
-	AbandonedAt      *time.Time `bun:"abandoned_at"`
-	RecoveredAt      *time.Time `bun:"recovered_at"`
-	RecoveredOrderID *int64     `bun:"recovered_order_id"`
-	CreatedAt        time.Time  `bun:"created_at"`
-	UpdatedAt        time.Time  `bun:"updated_at"`
-}
-
-// ActivityCheckout is a storefront checkout as the activity log tells it.
-type ActivityCheckout struct {
-	bun.BaseModel `bun:"table:checkouts,alias:checkout"`
-
-	ID               int64      `bun:"id,pk"`
-	StoreID          int64      `bun:"store_id"`
-	Token            string     `bun:"token"`
-	CartID           *int64     `bun:"cart_id"`
-	SessionID        *int64     `bun:"session_id"`
-	State            string     `bun:"state"`
-	Currency         string     `bun:"currency"`
-	Email            string     `bun:"email"`
-	Step             string     `bun:"step"`
-	TotalCents       int64      `bun:"total_cents"`
-	OrderID          *int64     `bun:"order_id"`
-	CompletedAt      *time.Time `bun:"completed_at"`
-	ExpiresAt        time.Time  `bun:"expires_at"`
-	AbandonedAt      *time.Time `bun:"abandoned_at"`
-	RecoveredAt      *time.Time `bun:"recovered_at"`
-	RecoveredOrderID *int64     `bun:"recovered_order_id"`
-	CreatedAt        time.Time  `bun:"created_at"`
-	UpdatedAt        time.Time  `bun:"updated_at"`
-}
-
-// ActivityPaymentAttempt is what the shopper's payment provider said of one
-// attempt to pay a checkout.
-type ActivityPaymentAttempt struct {
-	bun.BaseModel `bun:"table:checkout_payment_attempts,alias:attempt"`
-
-	ID            int64     `bun:"id,pk"`
-	CheckoutID    int64     `bun:"checkout_id"`
-	Provider      string    `bun:"provider"`
-	PaymentMethod *string   `bun:"payment_method"`
-	AmountCents   int64     `bun:"amount_cents"`
-	Currency      string    `bun:"currency"`
-	Status        string    `bun:"status"`
-	ErrorCode     *string   `bun:"error_code"`
-	ErrorMessage  *string   `bun:"error_message"`
-	TransactionID *int64    `bun:"transaction_id"`
-	CreatedAt     time.Time `bun:"created_at"`
-}
-
-// GetActivityCart reads one cart of the store by its token.
-func GetActivityCart(ctx context.Context, db bun.IDB, storeID int64, token string) (*ActivityCart, error) {
-	c := new(ActivityCart)
-	err := db.NewSelect().Model(c).Where("store_id = ? AND token = ?", storeID, token).Scan(ctx)
-	return c, classify(err, "the cart")
-}
-
-// GetActivityCheckout reads one checkout of the store by its token.
-func GetActivityCheckout(ctx context.Context, db bun.IDB, storeID int64, token string) (*ActivityCheckout, error) {
-	c := new(ActivityCheckout)
-	err := db.NewSelect().Model(c).Where("store_id = ? AND token = ?", storeID, token).Scan(ctx)
-	return c, classify(err, "the checkout")
-}
-
 // ActivityRecords are the carts, checkouts, attempts and reminders linked
 // to an anchor.
 type ActivityRecords struct {
-	Carts     []ActivityCart
-	Checkouts []ActivityCheckout
-	Attempts  []ActivityPaymentAttempt
+	Carts     []Cart
+	Checkouts []StorefrontCheckout
+	Attempts  []PaymentAttempt
 	Messages  []RecoveryMessage
 }
 

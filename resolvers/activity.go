@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"storeadmin/graph"
+	"storeadmin/internal/base/apperr"
 	"storeadmin/models"
 )
 
@@ -39,8 +40,8 @@ type activityAnchor struct {
 	// order is the anchor's order (an order or a payment awaiting
 	// capture); cart and checkout the anchor's cart or checkout.
 	order    *models.Order
-	cart     *models.ActivityCart
-	checkout *models.ActivityCheckout
+	cart     *models.Cart
+	checkout *models.StorefrontCheckout
 }
 
 // activity builds the one log every activity call answers: the session's
@@ -174,7 +175,7 @@ func mark(ev *graph.UseractivityEvent, own bool) {
 	}
 }
 
-func (b *logBuilder) browsing(events []models.StoreeventsActivity, carts []models.ActivityCart) {
+func (b *logBuilder) browsing(events []models.StoreeventsActivity, carts []models.Cart) {
 	cartByToken := map[string]int64{}
 	for _, c := range carts {
 		cartByToken[c.Token] = c.ID
@@ -226,7 +227,7 @@ func (b *logBuilder) browsing(events []models.StoreeventsActivity, carts []model
 	}
 }
 
-func (b *logBuilder) carts(carts []models.ActivityCart) {
+func (b *logBuilder) carts(carts []models.Cart) {
 	for i := range carts {
 		c := &carts[i]
 		own := b.anchor.cart != nil && b.anchor.cart.ID == c.ID
@@ -252,7 +253,7 @@ func (b *logBuilder) carts(carts []models.ActivityCart) {
 	}
 }
 
-func (b *logBuilder) checkouts(checkouts []models.ActivityCheckout, attempts []models.ActivityPaymentAttempt) {
+func (b *logBuilder) checkouts(checkouts []models.StorefrontCheckout, attempts []models.PaymentAttempt) {
 	tries := map[int64]int64{}
 	for i := range checkouts {
 		c := &checkouts[i]
@@ -443,4 +444,11 @@ func eqPtr[T comparable](a, b *T) bool { return (a == nil) == (b == nil) && (a =
 func asInt(v any) int {
 	n, _ := v.(int)
 	return n
+}
+
+// errNotAbandoned answers a cart or checkout that was never flagged
+// abandoned as the abandoned lists and details do: there is no such
+// abandoned record.
+func errNotAbandoned(what string) error {
+	return apperr.NotFoundf("the abandoned %s was not found", what)
 }

@@ -92,9 +92,12 @@ func (r *queryResolver) StorefrontFunnel(ctx context.Context, filter *models.Ses
 
 func (r *queryResolver) AbandonedCartActivity(ctx context.Context, token string) (*graph.UseractivityLog, error) {
 	return inStore(ctx, func(sid int64) (*graph.UseractivityLog, error) {
-		c, err := models.GetActivityCart(ctx, r.db(ctx), sid, token)
+		c, err := models.CartByToken(ctx, r.db(ctx), sid, token, false)
 		if err != nil {
 			return nil, err
+		}
+		if c.AbandonedAt == nil {
+			return nil, errNotAbandoned("cart")
 		}
 		session, err := r.recordSession(ctx, sid, c.SessionID)
 		if err != nil {
@@ -107,9 +110,12 @@ func (r *queryResolver) AbandonedCartActivity(ctx context.Context, token string)
 
 func (r *queryResolver) AbandonedCheckoutActivity(ctx context.Context, token string) (*graph.UseractivityLog, error) {
 	return inStore(ctx, func(sid int64) (*graph.UseractivityLog, error) {
-		c, err := models.GetActivityCheckout(ctx, r.db(ctx), sid, token)
+		c, err := models.CheckoutByToken(ctx, r.db(ctx), sid, token, false)
 		if err != nil {
 			return nil, err
+		}
+		if c.AbandonedAt == nil {
+			return nil, errNotAbandoned("checkout")
 		}
 		session, err := r.recordSession(ctx, sid, c.SessionID)
 		if err != nil {

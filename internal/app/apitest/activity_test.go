@@ -44,8 +44,8 @@ func TestSessionActivity(t *testing.T) {
 	r := e.Do(http.MethodGet, "/store/sessions/s_buyer/activity", key, nil).Expect(t, http.StatusOK)
 	log := r.Obj("activity")
 	want := []string{"page_view/browsing", "cart_created/cart", "product_view/browsing", "add_to_cart/browsing", "cart_updated/cart",
-		"checkout_started/checkout", "checkout_step/browsing", "payment_attempt_failure/payment", "payment_attempt_success/payment",
-		"checkout_completed/checkout", "created/order", "paid/payment"}
+		"checkout_started/checkout", "checkout_step/browsing", "checkout_abandoned/checkout", "payment_attempt_failure/payment",
+		"payment_attempt_success/payment", "checkout_completed/checkout", "checkout_recovered/checkout", "created/order", "paid/payment"}
 	// The order was made by createOrder before the visit's fixture times,
 	// so its own entries sort first.
 	got := activityNames(t, log)

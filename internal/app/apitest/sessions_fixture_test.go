@@ -44,6 +44,8 @@ type visitCheckout struct {
 	cart     string // token of a cart of the same visit
 	attempts []string
 	order    *models.Order // the order it became
+	// recovered: flagged abandoned before the order, which recovered it.
+	recovered bool
 }
 
 // addVisit stores v for the store and returns the session's row id.
@@ -122,9 +124,17 @@ func addVisit(t testing.TB, e *apitest.Env, storeID int64, v visit) int64 {
 			at := v.at.Add(20 * time.Minute)
 			completed = &at
 		}
+		var abandonedAt, recoveredAt *time.Time
+		var recoveredBy *int64
+		if k.recovered {
+			at := v.at.Add(15 * time.Minute)
+			abandonedAt, recoveredAt, recoveredBy = &at, completed, orderID
+		}
 		checkout := exec(`INSERT INTO checkouts (store_id, token, cart_id, visitor_id, session_id, state, currency, email, total_cents,
-			order_id, completed_at, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'EUR', ?, 6200, ?, ?, ?, ?, ?) RETURNING id`,
-			storeID, k.token, cart, visitor, session, state, v.email, orderID, completed, v.at.Add(7*24*time.Hour), v.at.Add(10*time.Minute), v.at.Add(10*time.Minute))
+			order_id, completed_at, expires_at, created_at, updated_at, abandoned_at, recovered_at, recovered_order_id)
+			VALUES (?, ?, ?, ?, ?, ?, 'EUR', ?, 6200, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			storeID, k.token, cart, visitor, session, state, v.email, orderID, completed, v.at.Add(7*24*time.Hour), v.at.Add(10*time.Minute), v.at.Add(10*time.Minute),
+			abandonedAt, recoveredAt, recoveredBy)
 		for i, status := range k.attempts {
 			var code, msg *string
 			if status == "failure" {
@@ -171,7 +181,7 @@ func newSessionsFixture(t testing.TB, e *apitest.Env, storeID int64) sessionsFix
 		events: browse(visitEvent{name: "add_to_cart", path: "/products/linen-shirt", product: &p.ID, after: 3 * time.Minute},
 			visitEvent{name: "checkout_step", path: "/checkout", after: 12 * time.Minute}),
 		carts:     []visitCart{{token: "cart_buyer", items: 2}},
-		checkouts: []visitCheckout{{token: "chk_buyer", cart: "cart_buyer", attempts: []string{"failure", "success"}, order: f.order}}})
+		checkouts: []visitCheckout{{token: "chk_buyer", cart: "cart_buyer", attempts: []string{"failure", "success"}, order: f.order, recovered: true}}})
 	f.sessions["carted"] = addVisit(t, e, storeID, visit{key: "s_carted", anon: "a2", email: "ben@example.com", country: "DE", city: "Berlin",
 		device: "mobile", browser: "Safari", at: now.Add(-2 * time.Hour),
 		events: browse(visitEvent{name: "add_to_cart", path: "/products/linen-shirt", product: &p.ID, after: 3 * time.Minute}),
