@@ -49,7 +49,7 @@ func TestStorefrontTraffic(t *testing.T) {
 		}
 		return n
 	}
-	if c, d, s := distinct("country"), distinct("device"), distinct("utm->>'source'"); c < 5 || d < 3 || s < 5 {
+	if c, d, s := distinct("country"), distinct("device"), distinct("utm->>'utm_source'"); c < 5 || d < 3 || s < 5 {
 		t.Fatalf("%d countries, %d devices, %d sources", c, d, s)
 	}
 	var first, last time.Time
@@ -61,8 +61,8 @@ func TestStorefrontTraffic(t *testing.T) {
 	}
 	// Every campaign of the traffic is one the orders were attributed to.
 	var stray []string
-	if err := db.NewRaw(`SELECT DISTINCT s.utm->>'campaign' FROM storefront_sessions s WHERE s.store_id = ? AND s.utm ? 'campaign'
-		AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.store_id = s.store_id AND o.attribution->>'utm_campaign' = s.utm->>'campaign')`, sid, bun.Safe("?")).Scan(ctx, &stray); err != nil {
+	if err := db.NewRaw(`SELECT DISTINCT s.utm->>'utm_campaign' FROM storefront_sessions s WHERE s.store_id = ? AND s.utm ? 'utm_campaign'
+		AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.store_id = s.store_id AND o.attribution->>'utm_campaign' = s.utm->>'utm_campaign')`, sid, bun.Safe("?")).Scan(ctx, &stray); err != nil {
 		t.Fatal(err)
 	}
 	if len(stray) > 0 {
