@@ -60,6 +60,10 @@ type ResolverRoot interface {
 	Review() ReviewResolver
 	ShippingZone() ShippingZoneResolver
 	StoreeventsSession() StoreeventsSessionResolver
+	StorefrontCart() StorefrontCartResolver
+	StorefrontCartLine() StorefrontCartLineResolver
+	StorefrontCheckout() StorefrontCheckoutResolver
+	StorefrontCheckoutLine() StorefrontCheckoutLineResolver
 	URLRedirect() URLRedirectResolver
 	WebhookSubscription() WebhookSubscriptionResolver
 }
@@ -1469,6 +1473,8 @@ type ComplexityRoot struct {
 	StoreeventsSession struct {
 		Browser        func(childComplexity int) int
 		BrowserVersion func(childComplexity int) int
+		Carts          func(childComplexity int) int
+		Checkouts      func(childComplexity int) int
 		City           func(childComplexity int) int
 		Country        func(childComplexity int) int
 		Device         func(childComplexity int) int
@@ -1492,6 +1498,69 @@ type ComplexityRoot struct {
 		ViewportH      func(childComplexity int) int
 		ViewportW      func(childComplexity int) int
 		Visitor        func(childComplexity int) int
+	}
+
+	StorefrontCart struct {
+		AbandonedAt    func(childComplexity int) int
+		Checkouts      func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Currency       func(childComplexity int) int
+		Email          func(childComplexity int) int
+		ID             func(childComplexity int) int
+		ItemCount      func(childComplexity int) int
+		Lines          func(childComplexity int) int
+		RecoveredAt    func(childComplexity int) int
+		RecoveryEmails func(childComplexity int) int
+		Session        func(childComplexity int) int
+		SubtotalCents  func(childComplexity int) int
+		Token          func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+	}
+
+	StorefrontCartLine struct {
+		Handle       func(childComplexity int) int
+		ImageSrc     func(childComplexity int) int
+		PriceCents   func(childComplexity int) int
+		Quantity     func(childComplexity int) int
+		SKU          func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Variant      func(childComplexity int) int
+		VariantTitle func(childComplexity int) int
+	}
+
+	StorefrontCheckout struct {
+		AbandonedAt    func(childComplexity int) int
+		CompletedAt    func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Currency       func(childComplexity int) int
+		DiscountCents  func(childComplexity int) int
+		Email          func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Lines          func(childComplexity int) int
+		Order          func(childComplexity int) int
+		RecoveredAt    func(childComplexity int) int
+		RecoveryEmails func(childComplexity int) int
+		Session        func(childComplexity int) int
+		ShippingCents  func(childComplexity int) int
+		State          func(childComplexity int) int
+		Step           func(childComplexity int) int
+		SubtotalCents  func(childComplexity int) int
+		TaxCents       func(childComplexity int) int
+		TipCents       func(childComplexity int) int
+		Token          func(childComplexity int) int
+		TotalCents     func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+	}
+
+	StorefrontCheckoutLine struct {
+		Handle       func(childComplexity int) int
+		ImageSrc     func(childComplexity int) int
+		PriceCents   func(childComplexity int) int
+		Quantity     func(childComplexity int) int
+		SKU          func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Variant      func(childComplexity int) int
+		VariantTitle func(childComplexity int) int
 	}
 
 	StorefrontVisitor struct {
@@ -2029,6 +2098,24 @@ type StoreeventsSessionResolver interface {
 	Events(ctx context.Context, obj *models.StoreeventsSession, limit *int64) ([]models.StoreeventsActivity, error)
 	Visitor(ctx context.Context, obj *models.StoreeventsSession) (*models.StorefrontVisitor, error)
 	Orders(ctx context.Context, obj *models.StoreeventsSession) ([]models.Order, error)
+	Carts(ctx context.Context, obj *models.StoreeventsSession) ([]models.Cart, error)
+	Checkouts(ctx context.Context, obj *models.StoreeventsSession) ([]models.StorefrontCheckout, error)
+}
+type StorefrontCartResolver interface {
+	Lines(ctx context.Context, obj *models.Cart) ([]models.CartLine, error)
+	Session(ctx context.Context, obj *models.Cart) (*models.StoreeventsSession, error)
+	Checkouts(ctx context.Context, obj *models.Cart) ([]models.StorefrontCheckout, error)
+}
+type StorefrontCartLineResolver interface {
+	Variant(ctx context.Context, obj *models.CartLine) (*models.ProductVariant, error)
+}
+type StorefrontCheckoutResolver interface {
+	Lines(ctx context.Context, obj *models.StorefrontCheckout) ([]models.StorefrontCheckoutLine, error)
+	Session(ctx context.Context, obj *models.StorefrontCheckout) (*models.StoreeventsSession, error)
+	Order(ctx context.Context, obj *models.StorefrontCheckout) (*models.Order, error)
+}
+type StorefrontCheckoutLineResolver interface {
+	Variant(ctx context.Context, obj *models.StorefrontCheckoutLine) (*models.ProductVariant, error)
 }
 type URLRedirectResolver interface {
 	ShadowedBy(ctx context.Context, obj *models.URLRedirect) (*models.URLRedirectOwner, error)
@@ -9836,6 +9923,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StoreeventsSession.BrowserVersion(childComplexity), true
+	case "StoreeventsSession.carts":
+		if e.ComplexityRoot.StoreeventsSession.Carts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Carts(childComplexity), true
+	case "StoreeventsSession.checkouts":
+		if e.ComplexityRoot.StoreeventsSession.Checkouts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StoreeventsSession.Checkouts(childComplexity), true
 	case "StoreeventsSession.city":
 		if e.ComplexityRoot.StoreeventsSession.City == nil {
 			break
@@ -9979,6 +10078,316 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StoreeventsSession.Visitor(childComplexity), true
+
+	case "StorefrontCart.abandoned_at":
+		if e.ComplexityRoot.StorefrontCart.AbandonedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.AbandonedAt(childComplexity), true
+	case "StorefrontCart.checkouts":
+		if e.ComplexityRoot.StorefrontCart.Checkouts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.Checkouts(childComplexity), true
+	case "StorefrontCart.created_at":
+		if e.ComplexityRoot.StorefrontCart.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.CreatedAt(childComplexity), true
+	case "StorefrontCart.currency":
+		if e.ComplexityRoot.StorefrontCart.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.Currency(childComplexity), true
+	case "StorefrontCart.email":
+		if e.ComplexityRoot.StorefrontCart.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.Email(childComplexity), true
+	case "StorefrontCart.id":
+		if e.ComplexityRoot.StorefrontCart.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.ID(childComplexity), true
+	case "StorefrontCart.item_count":
+		if e.ComplexityRoot.StorefrontCart.ItemCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.ItemCount(childComplexity), true
+	case "StorefrontCart.lines":
+		if e.ComplexityRoot.StorefrontCart.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.Lines(childComplexity), true
+	case "StorefrontCart.recovered_at":
+		if e.ComplexityRoot.StorefrontCart.RecoveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.RecoveredAt(childComplexity), true
+	case "StorefrontCart.recovery_emails":
+		if e.ComplexityRoot.StorefrontCart.RecoveryEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.RecoveryEmails(childComplexity), true
+	case "StorefrontCart.session":
+		if e.ComplexityRoot.StorefrontCart.Session == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.Session(childComplexity), true
+	case "StorefrontCart.subtotal_cents":
+		if e.ComplexityRoot.StorefrontCart.SubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.SubtotalCents(childComplexity), true
+	case "StorefrontCart.token":
+		if e.ComplexityRoot.StorefrontCart.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.Token(childComplexity), true
+	case "StorefrontCart.updated_at":
+		if e.ComplexityRoot.StorefrontCart.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCart.UpdatedAt(childComplexity), true
+
+	case "StorefrontCartLine.handle":
+		if e.ComplexityRoot.StorefrontCartLine.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCartLine.Handle(childComplexity), true
+	case "StorefrontCartLine.image_src":
+		if e.ComplexityRoot.StorefrontCartLine.ImageSrc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCartLine.ImageSrc(childComplexity), true
+	case "StorefrontCartLine.price_cents":
+		if e.ComplexityRoot.StorefrontCartLine.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCartLine.PriceCents(childComplexity), true
+	case "StorefrontCartLine.quantity":
+		if e.ComplexityRoot.StorefrontCartLine.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCartLine.Quantity(childComplexity), true
+	case "StorefrontCartLine.sku":
+		if e.ComplexityRoot.StorefrontCartLine.SKU == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCartLine.SKU(childComplexity), true
+	case "StorefrontCartLine.title":
+		if e.ComplexityRoot.StorefrontCartLine.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCartLine.Title(childComplexity), true
+	case "StorefrontCartLine.variant":
+		if e.ComplexityRoot.StorefrontCartLine.Variant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCartLine.Variant(childComplexity), true
+	case "StorefrontCartLine.variant_title":
+		if e.ComplexityRoot.StorefrontCartLine.VariantTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCartLine.VariantTitle(childComplexity), true
+
+	case "StorefrontCheckout.abandoned_at":
+		if e.ComplexityRoot.StorefrontCheckout.AbandonedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.AbandonedAt(childComplexity), true
+	case "StorefrontCheckout.completed_at":
+		if e.ComplexityRoot.StorefrontCheckout.CompletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.CompletedAt(childComplexity), true
+	case "StorefrontCheckout.created_at":
+		if e.ComplexityRoot.StorefrontCheckout.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.CreatedAt(childComplexity), true
+	case "StorefrontCheckout.currency":
+		if e.ComplexityRoot.StorefrontCheckout.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.Currency(childComplexity), true
+	case "StorefrontCheckout.discount_cents":
+		if e.ComplexityRoot.StorefrontCheckout.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.DiscountCents(childComplexity), true
+	case "StorefrontCheckout.email":
+		if e.ComplexityRoot.StorefrontCheckout.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.Email(childComplexity), true
+	case "StorefrontCheckout.id":
+		if e.ComplexityRoot.StorefrontCheckout.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.ID(childComplexity), true
+	case "StorefrontCheckout.lines":
+		if e.ComplexityRoot.StorefrontCheckout.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.Lines(childComplexity), true
+	case "StorefrontCheckout.order":
+		if e.ComplexityRoot.StorefrontCheckout.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.Order(childComplexity), true
+	case "StorefrontCheckout.recovered_at":
+		if e.ComplexityRoot.StorefrontCheckout.RecoveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.RecoveredAt(childComplexity), true
+	case "StorefrontCheckout.recovery_emails":
+		if e.ComplexityRoot.StorefrontCheckout.RecoveryEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.RecoveryEmails(childComplexity), true
+	case "StorefrontCheckout.session":
+		if e.ComplexityRoot.StorefrontCheckout.Session == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.Session(childComplexity), true
+	case "StorefrontCheckout.shipping_cents":
+		if e.ComplexityRoot.StorefrontCheckout.ShippingCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.ShippingCents(childComplexity), true
+	case "StorefrontCheckout.state":
+		if e.ComplexityRoot.StorefrontCheckout.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.State(childComplexity), true
+	case "StorefrontCheckout.step":
+		if e.ComplexityRoot.StorefrontCheckout.Step == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.Step(childComplexity), true
+	case "StorefrontCheckout.subtotal_cents":
+		if e.ComplexityRoot.StorefrontCheckout.SubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.SubtotalCents(childComplexity), true
+	case "StorefrontCheckout.tax_cents":
+		if e.ComplexityRoot.StorefrontCheckout.TaxCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.TaxCents(childComplexity), true
+	case "StorefrontCheckout.tip_cents":
+		if e.ComplexityRoot.StorefrontCheckout.TipCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.TipCents(childComplexity), true
+	case "StorefrontCheckout.token":
+		if e.ComplexityRoot.StorefrontCheckout.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.Token(childComplexity), true
+	case "StorefrontCheckout.total_cents":
+		if e.ComplexityRoot.StorefrontCheckout.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.TotalCents(childComplexity), true
+	case "StorefrontCheckout.updated_at":
+		if e.ComplexityRoot.StorefrontCheckout.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckout.UpdatedAt(childComplexity), true
+
+	case "StorefrontCheckoutLine.handle":
+		if e.ComplexityRoot.StorefrontCheckoutLine.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckoutLine.Handle(childComplexity), true
+	case "StorefrontCheckoutLine.image_src":
+		if e.ComplexityRoot.StorefrontCheckoutLine.ImageSrc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckoutLine.ImageSrc(childComplexity), true
+	case "StorefrontCheckoutLine.price_cents":
+		if e.ComplexityRoot.StorefrontCheckoutLine.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckoutLine.PriceCents(childComplexity), true
+	case "StorefrontCheckoutLine.quantity":
+		if e.ComplexityRoot.StorefrontCheckoutLine.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckoutLine.Quantity(childComplexity), true
+	case "StorefrontCheckoutLine.sku":
+		if e.ComplexityRoot.StorefrontCheckoutLine.SKU == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckoutLine.SKU(childComplexity), true
+	case "StorefrontCheckoutLine.title":
+		if e.ComplexityRoot.StorefrontCheckoutLine.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckoutLine.Title(childComplexity), true
+	case "StorefrontCheckoutLine.variant":
+		if e.ComplexityRoot.StorefrontCheckoutLine.Variant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckoutLine.Variant(childComplexity), true
+	case "StorefrontCheckoutLine.variant_title":
+		if e.ComplexityRoot.StorefrontCheckoutLine.VariantTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorefrontCheckoutLine.VariantTitle(childComplexity), true
 
 	case "StorefrontVisitor.anon_id":
 		if e.ComplexityRoot.StorefrontVisitor.AnonID == nil {
@@ -15782,6 +16191,128 @@ type StoreeventsSession {
   visitor: StorefrontVisitor
   "The orders the visit placed, oldest first (GraphQL only); null without the orders scope."
   orders: [Order!] @access(scope: "orders:read")
+  "The carts the visit made, oldest first (GraphQL only); null without the abandoned scope."
+  carts: [StorefrontCart!] @access(scope: "abandoned:read")
+  "The checkouts the visit started, oldest first (GraphQL only); null without the abandoned scope."
+  checkouts: [StorefrontCheckout!] @access(scope: "abandoned:read")
+}
+
+"A storefront cart, as the storefront surface built it (GraphQL only): what a shopper put in it, priced by the service."
+type StorefrontCart @access(scope: "abandoned:read") {
+  "The cart's id."
+  id: Int!
+  "The cart's token (the storefront knows it by it)."
+  token: String!
+  "The shopper's email; empty until given."
+  email: String!
+  "ISO 4217 code of the amounts."
+  currency: String!
+  "Units in the cart."
+  item_count: Int!
+  "The lines' total, in minor units (cents)."
+  subtotal_cents: Int!
+  "When the abandonment job flagged it; null when it was not."
+  abandoned_at: Time
+  "When an order recovered it; null when none did."
+  recovered_at: Time
+  "Recovery reminders sent."
+  recovery_emails: Int!
+  "When it was made."
+  created_at: Time!
+  "When it last changed."
+  updated_at: Time!
+  "Its lines, in order."
+  lines: [StorefrontCartLine!]!
+  "The visit that made it; null when none was recorded, or without the analytics scope."
+  session: StoreeventsSession @access(scope: "analytics:read")
+  "The checkouts started from it, oldest first (the order a cart became is its completed checkout's)."
+  checkouts: [StorefrontCheckout!]!
+}
+
+"A line of a storefront cart."
+type StorefrontCartLine {
+  "The product's title when the line was priced."
+  title: String!
+  "The variant's title; empty for a single-variant product."
+  variant_title: String!
+  "The variant's SKU."
+  sku: String!
+  "The product's handle."
+  handle: String!
+  "The line's image URL."
+  image_src: String!
+  "The unit price, in minor units (cents), as the service priced it."
+  price_cents: Int!
+  "Units."
+  quantity: Int!
+  "The variant; null when it was deleted, or without the products scope."
+  variant: ProductVariant
+}
+
+"A storefront checkout, as the storefront surface built it (GraphQL only); completing it placed its order."
+type StorefrontCheckout @access(scope: "abandoned:read") {
+  "The checkout's id."
+  id: Int!
+  "The checkout's token (the storefront knows it by it)."
+  token: String!
+  "open, completed or expired, as stored."
+  state: String!
+  "The furthest step reached: contact, shipping or payment; empty before any."
+  step: String!
+  "The shopper's email; empty until given."
+  email: String!
+  "ISO 4217 code of the amounts."
+  currency: String!
+  "The lines' total, in minor units (cents)."
+  subtotal_cents: Int!
+  "Discounts, in minor units (cents)."
+  discount_cents: Int!
+  "Shipping, in minor units (cents)."
+  shipping_cents: Int!
+  "Tax, in minor units (cents)."
+  tax_cents: Int!
+  "Tip, in minor units (cents)."
+  tip_cents: Int!
+  "The total, in minor units (cents)."
+  total_cents: Int!
+  "When its order was placed; null until then."
+  completed_at: Time
+  "When the abandonment job flagged it; null when it was not."
+  abandoned_at: Time
+  "When an order recovered it; null when none did."
+  recovered_at: Time
+  "Recovery reminders sent."
+  recovery_emails: Int!
+  "When it was started."
+  created_at: Time!
+  "When it last changed."
+  updated_at: Time!
+  "Its lines, in order."
+  lines: [StorefrontCheckoutLine!]!
+  "The visit that started it; null when none was recorded, or without the analytics scope."
+  session: StoreeventsSession @access(scope: "analytics:read")
+  "The order completing it placed; null before, or without the orders scope."
+  order: Order @access(scope: "orders:read")
+}
+
+"A line of a storefront checkout."
+type StorefrontCheckoutLine {
+  "The product's title when the line was priced."
+  title: String!
+  "The variant's title; empty for a single-variant product."
+  variant_title: String!
+  "The variant's SKU."
+  sku: String!
+  "The product's handle."
+  handle: String!
+  "The line's image URL."
+  image_src: String!
+  "The unit price, in minor units (cents), as the service priced it."
+  price_cents: Int!
+  "Units."
+  quantity: Int!
+  "The variant; null when it was deleted, or without the products scope."
+  variant: ProductVariant
 }
 
 "A browser the storefront knows by the visitor id it keeps; a customer once the shopper identifies."
@@ -18382,8 +18913,138 @@ func (ec *executionContext) childFields_StoreeventsSession(ctx context.Context, 
 		return ec.fieldContext_StoreeventsSession_visitor(ctx, field)
 	case "orders":
 		return ec.fieldContext_StoreeventsSession_orders(ctx, field)
+	case "carts":
+		return ec.fieldContext_StoreeventsSession_carts(ctx, field)
+	case "checkouts":
+		return ec.fieldContext_StoreeventsSession_checkouts(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type StoreeventsSession", field.Name)
+}
+
+func (ec *executionContext) childFields_StorefrontCart(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_StorefrontCart_id(ctx, field)
+	case "token":
+		return ec.fieldContext_StorefrontCart_token(ctx, field)
+	case "email":
+		return ec.fieldContext_StorefrontCart_email(ctx, field)
+	case "currency":
+		return ec.fieldContext_StorefrontCart_currency(ctx, field)
+	case "item_count":
+		return ec.fieldContext_StorefrontCart_item_count(ctx, field)
+	case "subtotal_cents":
+		return ec.fieldContext_StorefrontCart_subtotal_cents(ctx, field)
+	case "abandoned_at":
+		return ec.fieldContext_StorefrontCart_abandoned_at(ctx, field)
+	case "recovered_at":
+		return ec.fieldContext_StorefrontCart_recovered_at(ctx, field)
+	case "recovery_emails":
+		return ec.fieldContext_StorefrontCart_recovery_emails(ctx, field)
+	case "created_at":
+		return ec.fieldContext_StorefrontCart_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_StorefrontCart_updated_at(ctx, field)
+	case "lines":
+		return ec.fieldContext_StorefrontCart_lines(ctx, field)
+	case "session":
+		return ec.fieldContext_StorefrontCart_session(ctx, field)
+	case "checkouts":
+		return ec.fieldContext_StorefrontCart_checkouts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StorefrontCart", field.Name)
+}
+
+func (ec *executionContext) childFields_StorefrontCartLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_StorefrontCartLine_title(ctx, field)
+	case "variant_title":
+		return ec.fieldContext_StorefrontCartLine_variant_title(ctx, field)
+	case "sku":
+		return ec.fieldContext_StorefrontCartLine_sku(ctx, field)
+	case "handle":
+		return ec.fieldContext_StorefrontCartLine_handle(ctx, field)
+	case "image_src":
+		return ec.fieldContext_StorefrontCartLine_image_src(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_StorefrontCartLine_price_cents(ctx, field)
+	case "quantity":
+		return ec.fieldContext_StorefrontCartLine_quantity(ctx, field)
+	case "variant":
+		return ec.fieldContext_StorefrontCartLine_variant(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StorefrontCartLine", field.Name)
+}
+
+func (ec *executionContext) childFields_StorefrontCheckout(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_StorefrontCheckout_id(ctx, field)
+	case "token":
+		return ec.fieldContext_StorefrontCheckout_token(ctx, field)
+	case "state":
+		return ec.fieldContext_StorefrontCheckout_state(ctx, field)
+	case "step":
+		return ec.fieldContext_StorefrontCheckout_step(ctx, field)
+	case "email":
+		return ec.fieldContext_StorefrontCheckout_email(ctx, field)
+	case "currency":
+		return ec.fieldContext_StorefrontCheckout_currency(ctx, field)
+	case "subtotal_cents":
+		return ec.fieldContext_StorefrontCheckout_subtotal_cents(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_StorefrontCheckout_discount_cents(ctx, field)
+	case "shipping_cents":
+		return ec.fieldContext_StorefrontCheckout_shipping_cents(ctx, field)
+	case "tax_cents":
+		return ec.fieldContext_StorefrontCheckout_tax_cents(ctx, field)
+	case "tip_cents":
+		return ec.fieldContext_StorefrontCheckout_tip_cents(ctx, field)
+	case "total_cents":
+		return ec.fieldContext_StorefrontCheckout_total_cents(ctx, field)
+	case "completed_at":
+		return ec.fieldContext_StorefrontCheckout_completed_at(ctx, field)
+	case "abandoned_at":
+		return ec.fieldContext_StorefrontCheckout_abandoned_at(ctx, field)
+	case "recovered_at":
+		return ec.fieldContext_StorefrontCheckout_recovered_at(ctx, field)
+	case "recovery_emails":
+		return ec.fieldContext_StorefrontCheckout_recovery_emails(ctx, field)
+	case "created_at":
+		return ec.fieldContext_StorefrontCheckout_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_StorefrontCheckout_updated_at(ctx, field)
+	case "lines":
+		return ec.fieldContext_StorefrontCheckout_lines(ctx, field)
+	case "session":
+		return ec.fieldContext_StorefrontCheckout_session(ctx, field)
+	case "order":
+		return ec.fieldContext_StorefrontCheckout_order(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StorefrontCheckout", field.Name)
+}
+
+func (ec *executionContext) childFields_StorefrontCheckoutLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_StorefrontCheckoutLine_title(ctx, field)
+	case "variant_title":
+		return ec.fieldContext_StorefrontCheckoutLine_variant_title(ctx, field)
+	case "sku":
+		return ec.fieldContext_StorefrontCheckoutLine_sku(ctx, field)
+	case "handle":
+		return ec.fieldContext_StorefrontCheckoutLine_handle(ctx, field)
+	case "image_src":
+		return ec.fieldContext_StorefrontCheckoutLine_image_src(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_StorefrontCheckoutLine_price_cents(ctx, field)
+	case "quantity":
+		return ec.fieldContext_StorefrontCheckoutLine_quantity(ctx, field)
+	case "variant":
+		return ec.fieldContext_StorefrontCheckoutLine_variant(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StorefrontCheckoutLine", field.Name)
 }
 
 func (ec *executionContext) childFields_StorefrontVisitor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -44999,6 +45660,688 @@ func (ec *executionContext) fieldContext_StoreeventsSession_orders(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _StoreeventsSession_carts(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_carts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.StoreeventsSession().Carts(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal []models.Cart
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Cart
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal []models.Cart
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Cart
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Cart) graphql.Marshaler {
+			return ec.marshalOStorefrontCart2ᚕstoreadminᚋmodelsᚐCartᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_carts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StoreeventsSession",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StoreeventsSession_checkouts(ctx context.Context, field graphql.CollectedField, obj *models.StoreeventsSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StoreeventsSession_checkouts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.StoreeventsSession().Checkouts(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal []models.StorefrontCheckout
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.StorefrontCheckout
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "abandoned:read")
+				if err != nil {
+					var zeroVal []models.StorefrontCheckout
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.StorefrontCheckout
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.StorefrontCheckout) graphql.Marshaler {
+			return ec.marshalOStorefrontCheckout2ᚕstoreadminᚋmodelsᚐStorefrontCheckoutᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StoreeventsSession_checkouts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StoreeventsSession",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontCart_id(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_token(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Token)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_email(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Email)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_currency(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_item_count(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ItemCount)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_item_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SubtotalCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_abandoned_at(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.AbandonedAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_abandoned_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_recovered_at(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.RecoveredAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_recovered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RecoveryEmails)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCart", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCart_lines(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "StorefrontCart",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.CartLine, error) {
+		return ec.Resolvers.StorefrontCart().Lines(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNStorefrontCartLine2ᚕstoreadminᚋmodelsᚐCartLineᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StorefrontCart",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontCart_session(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "StorefrontCart",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "analytics:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.StoreeventsSession, error) {
+		return ec.Resolvers.StorefrontCart().Session(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋmodelsᚐStoreeventsSession(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StorefrontCart",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontCart_checkouts(ctx context.Context, field graphql.CollectedField, obj *models.Cart) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "StorefrontCart",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "abandoned:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	v, err := func(ctx context.Context) ([]models.StorefrontCheckout, error) {
+		return ec.Resolvers.StorefrontCart().Checkouts(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNStorefrontCheckout2ᚕstoreadminᚋmodelsᚐStorefrontCheckoutᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StorefrontCart_checkouts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StorefrontCart",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontCartLine_title(ctx context.Context, field graphql.CollectedField, obj *models.CartLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_StorefrontCartLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCartLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.CartLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.VariantTitle)
+}
+func (ec *executionContext) fieldContext_StorefrontCartLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCartLine_sku(ctx context.Context, field graphql.CollectedField, obj *models.CartLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.SKU)
+}
+func (ec *executionContext) fieldContext_StorefrontCartLine_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCartLine_handle(ctx context.Context, field graphql.CollectedField, obj *models.CartLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Handle)
+}
+func (ec *executionContext) fieldContext_StorefrontCartLine_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCartLine_image_src(ctx context.Context, field graphql.CollectedField, obj *models.CartLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ImageSrc)
+}
+func (ec *executionContext) fieldContext_StorefrontCartLine_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCartLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCartLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.CartLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PriceCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCartLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCartLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCartLine_quantity(ctx context.Context, field graphql.CollectedField, obj *models.CartLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Quantity)
+}
+func (ec *executionContext) fieldContext_StorefrontCartLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCartLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCartLine_variant(ctx context.Context, field graphql.CollectedField, obj *models.CartLine) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "StorefrontCartLine",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.ProductVariant, error) {
+		return ec.Resolvers.StorefrontCartLine().Variant(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StorefrontCartLine_variant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StorefrontCartLine",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontCheckout_id(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_token(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Token)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_state(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.State)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_step(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Step)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_email(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Email)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_currency(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SubtotalCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_discount_cents(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.DiscountCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ShippingCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_tax_cents(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TaxCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_tip_cents(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TipCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_tip_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_total_cents(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TotalCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_completed_at(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.CompletedAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_completed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_abandoned_at(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.AbandonedAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_abandoned_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_recovered_at(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.RecoveredAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_recovered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_recovery_emails(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RecoveryEmails)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_recovery_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_created_at(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckout_lines(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "StorefrontCheckout",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.StorefrontCheckoutLine, error) {
+		return ec.Resolvers.StorefrontCheckout().Lines(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNStorefrontCheckoutLine2ᚕstoreadminᚋmodelsᚐStorefrontCheckoutLineᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StorefrontCheckout",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontCheckout_session(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "StorefrontCheckout",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "analytics:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.StoreeventsSession, error) {
+		return ec.Resolvers.StorefrontCheckout().Session(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOStoreeventsSession2ᚖstoreadminᚋmodelsᚐStoreeventsSession(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StorefrontCheckout",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontCheckout_order(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StorefrontCheckout_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.StorefrontCheckout().Order(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "orders:read")
+				if err != nil {
+					var zeroVal *models.Order
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Order
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, obj, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Order) graphql.Marshaler {
+			return ec.marshalOOrder2ᚖstoreadminᚋmodelsᚐOrder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckout_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StorefrontCheckout",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StorefrontCheckoutLine_title(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckoutLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckoutLine_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckoutLine_variant_title(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckoutLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.VariantTitle)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckoutLine_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckoutLine_sku(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckoutLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.SKU)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckoutLine_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckoutLine_handle(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckoutLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Handle)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckoutLine_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckoutLine_image_src(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckoutLine) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ImageSrc)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckoutLine_image_src(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckoutLine_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckoutLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PriceCents)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckoutLine_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckoutLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckoutLine_quantity(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckoutLine) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Quantity)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckoutLine_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorefrontCheckoutLine", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _StorefrontCheckoutLine_variant(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontCheckoutLine) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "StorefrontCheckoutLine",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.ProductVariant, error) {
+		return ec.Resolvers.StorefrontCheckoutLine().Variant(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_StorefrontCheckoutLine_variant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StorefrontCheckoutLine",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _StorefrontVisitor_id(ctx context.Context, field graphql.CollectedField, obj *models.StorefrontVisitor) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.ID)
 }
@@ -65733,6 +67076,881 @@ func (ec *executionContext) _StoreeventsSession(ctx context.Context, sel ast.Sel
 				}
 				return res
 			}(ctx, out)
+		case "carts":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StoreeventsSession_carts(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StoreeventsSession_carts(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "checkouts":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StoreeventsSession_checkouts(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StoreeventsSession_checkouts(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var storefrontCartImplementors = []string{"StorefrontCart"}
+
+func (ec *executionContext) _StorefrontCart(ctx context.Context, sel ast.SelectionSet, obj *models.Cart) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storefrontCartImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StorefrontCart")
+		case "id":
+			out.Values[i] = ec._StorefrontCart_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "token":
+			out.Values[i] = ec._StorefrontCart_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "email":
+			out.Values[i] = ec._StorefrontCart_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._StorefrontCart_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "item_count":
+			out.Values[i] = ec._StorefrontCart_item_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subtotal_cents":
+			out.Values[i] = ec._StorefrontCart_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "abandoned_at":
+			out.Values[i] = ec._StorefrontCart_abandoned_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recovered_at":
+			out.Values[i] = ec._StorefrontCart_recovered_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recovery_emails":
+			out.Values[i] = ec._StorefrontCart_recovery_emails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._StorefrontCart_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._StorefrontCart_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lines":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StorefrontCart_lines(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StorefrontCart_lines(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "session":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StorefrontCart_session(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StorefrontCart_session(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "checkouts":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StorefrontCart_checkouts(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StorefrontCart_checkouts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var storefrontCartLineImplementors = []string{"StorefrontCartLine"}
+
+func (ec *executionContext) _StorefrontCartLine(ctx context.Context, sel ast.SelectionSet, obj *models.CartLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storefrontCartLineImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StorefrontCartLine")
+		case "title":
+			out.Values[i] = ec._StorefrontCartLine_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant_title":
+			out.Values[i] = ec._StorefrontCartLine_variant_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sku":
+			out.Values[i] = ec._StorefrontCartLine_sku(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "handle":
+			out.Values[i] = ec._StorefrontCartLine_handle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image_src":
+			out.Values[i] = ec._StorefrontCartLine_image_src(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "price_cents":
+			out.Values[i] = ec._StorefrontCartLine_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "quantity":
+			out.Values[i] = ec._StorefrontCartLine_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StorefrontCartLine_variant(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StorefrontCartLine_variant(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var storefrontCheckoutImplementors = []string{"StorefrontCheckout"}
+
+func (ec *executionContext) _StorefrontCheckout(ctx context.Context, sel ast.SelectionSet, obj *models.StorefrontCheckout) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storefrontCheckoutImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StorefrontCheckout")
+		case "id":
+			out.Values[i] = ec._StorefrontCheckout_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "token":
+			out.Values[i] = ec._StorefrontCheckout_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "state":
+			out.Values[i] = ec._StorefrontCheckout_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "step":
+			out.Values[i] = ec._StorefrontCheckout_step(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "email":
+			out.Values[i] = ec._StorefrontCheckout_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._StorefrontCheckout_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subtotal_cents":
+			out.Values[i] = ec._StorefrontCheckout_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discount_cents":
+			out.Values[i] = ec._StorefrontCheckout_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping_cents":
+			out.Values[i] = ec._StorefrontCheckout_shipping_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tax_cents":
+			out.Values[i] = ec._StorefrontCheckout_tax_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tip_cents":
+			out.Values[i] = ec._StorefrontCheckout_tip_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "total_cents":
+			out.Values[i] = ec._StorefrontCheckout_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "completed_at":
+			out.Values[i] = ec._StorefrontCheckout_completed_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "abandoned_at":
+			out.Values[i] = ec._StorefrontCheckout_abandoned_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recovered_at":
+			out.Values[i] = ec._StorefrontCheckout_recovered_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recovery_emails":
+			out.Values[i] = ec._StorefrontCheckout_recovery_emails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._StorefrontCheckout_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._StorefrontCheckout_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lines":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StorefrontCheckout_lines(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StorefrontCheckout_lines(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "session":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StorefrontCheckout_session(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StorefrontCheckout_session(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "order":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StorefrontCheckout_order(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StorefrontCheckout_order(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var storefrontCheckoutLineImplementors = []string{"StorefrontCheckoutLine"}
+
+func (ec *executionContext) _StorefrontCheckoutLine(ctx context.Context, sel ast.SelectionSet, obj *models.StorefrontCheckoutLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storefrontCheckoutLineImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StorefrontCheckoutLine")
+		case "title":
+			out.Values[i] = ec._StorefrontCheckoutLine_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant_title":
+			out.Values[i] = ec._StorefrontCheckoutLine_variant_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sku":
+			out.Values[i] = ec._StorefrontCheckoutLine_sku(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "handle":
+			out.Values[i] = ec._StorefrontCheckoutLine_handle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image_src":
+			out.Values[i] = ec._StorefrontCheckoutLine_image_src(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "price_cents":
+			out.Values[i] = ec._StorefrontCheckoutLine_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "quantity":
+			out.Values[i] = ec._StorefrontCheckoutLine_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._StorefrontCheckoutLine_variant(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StorefrontCheckoutLine_variant(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -69436,6 +71654,70 @@ func (ec *executionContext) marshalNStoreeventsFunnel2ᚖstoreadminᚋmodelsᚐS
 	return ec._StoreeventsFunnel(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNStorefrontCart2storeadminᚋmodelsᚐCart(ctx context.Context, sel ast.SelectionSet, v models.Cart) graphql.Marshaler {
+	return ec._StorefrontCart(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNStorefrontCartLine2storeadminᚋmodelsᚐCartLine(ctx context.Context, sel ast.SelectionSet, v models.CartLine) graphql.Marshaler {
+	return ec._StorefrontCartLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNStorefrontCartLine2ᚕstoreadminᚋmodelsᚐCartLineᚄ(ctx context.Context, sel ast.SelectionSet, v []models.CartLine) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._StorefrontCartLine(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNStorefrontCheckout2storeadminᚋmodelsᚐStorefrontCheckout(ctx context.Context, sel ast.SelectionSet, v models.StorefrontCheckout) graphql.Marshaler {
+	return ec._StorefrontCheckout(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNStorefrontCheckout2ᚕstoreadminᚋmodelsᚐStorefrontCheckoutᚄ(ctx context.Context, sel ast.SelectionSet, v []models.StorefrontCheckout) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._StorefrontCheckout(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNStorefrontCheckoutLine2storeadminᚋmodelsᚐStorefrontCheckoutLine(ctx context.Context, sel ast.SelectionSet, v models.StorefrontCheckoutLine) graphql.Marshaler {
+	return ec._StorefrontCheckoutLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNStorefrontCheckoutLine2ᚕstoreadminᚋmodelsᚐStorefrontCheckoutLineᚄ(ctx context.Context, sel ast.SelectionSet, v []models.StorefrontCheckoutLine) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._StorefrontCheckoutLine(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := models.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -70646,6 +72928,44 @@ func (ec *executionContext) marshalOStoreeventsSession2ᚖstoreadminᚋmodelsᚐ
 		return graphql.Null
 	}
 	return ec._StoreeventsSession(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOStorefrontCart2ᚕstoreadminᚋmodelsᚐCartᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Cart) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._StorefrontCart(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOStorefrontCheckout2ᚕstoreadminᚋmodelsᚐStorefrontCheckoutᚄ(ctx context.Context, sel ast.SelectionSet, v []models.StorefrontCheckout) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._StorefrontCheckout(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOStorefrontVisitor2ᚖstoreadminᚋmodelsᚐStorefrontVisitor(ctx context.Context, sel ast.SelectionSet, v *models.StorefrontVisitor) graphql.Marshaler {

@@ -9,74 +9,82 @@ func init() {
 // resolverRoot is a ResolverRoot whose getters answer the resolver the
 // root they wrap returned the first time (graph/generate, root.go).
 type resolverRoot struct {
-	aPIKey               APIKeyResolver
-	abandonedcartSurface AbandonedcartSurfaceResolver
-	article              ArticleResolver
-	billingInvoiceDetail BillingInvoiceDetailResolver
-	billingInvoicePage   BillingInvoicePageResolver
-	bundleOffer          BundleOfferResolver
-	collection           CollectionResolver
-	collectionMember     CollectionMemberResolver
-	contentPage          ContentPageResolver
-	customer             CustomerResolver
-	discount             DiscountResolver
-	domain               DomainResolver
-	draftOrder           DraftOrderResolver
-	draftOrderLine       DraftOrderLineResolver
-	formSubmission       FormSubmissionResolver
-	fulfillment          FulfillmentResolver
-	mCPActivity          MCPActivityResolver
-	mCPKey               MCPKeyResolver
-	menu                 MenuResolver
-	mutation             MutationResolver
-	order                OrderResolver
-	orderLineItem        OrderLineItemResolver
-	paymentProvider      PaymentProviderResolver
-	product              ProductResolver
-	productVariant       ProductVariantResolver
-	query                QueryResolver
-	refund               RefundResolver
-	review               ReviewResolver
-	shippingZone         ShippingZoneResolver
-	storeeventsSession   StoreeventsSessionResolver
-	uRLRedirect          URLRedirectResolver
-	webhookSubscription  WebhookSubscriptionResolver
+	aPIKey                 APIKeyResolver
+	abandonedcartSurface   AbandonedcartSurfaceResolver
+	article                ArticleResolver
+	billingInvoiceDetail   BillingInvoiceDetailResolver
+	billingInvoicePage     BillingInvoicePageResolver
+	bundleOffer            BundleOfferResolver
+	collection             CollectionResolver
+	collectionMember       CollectionMemberResolver
+	contentPage            ContentPageResolver
+	customer               CustomerResolver
+	discount               DiscountResolver
+	domain                 DomainResolver
+	draftOrder             DraftOrderResolver
+	draftOrderLine         DraftOrderLineResolver
+	formSubmission         FormSubmissionResolver
+	fulfillment            FulfillmentResolver
+	mCPActivity            MCPActivityResolver
+	mCPKey                 MCPKeyResolver
+	menu                   MenuResolver
+	mutation               MutationResolver
+	order                  OrderResolver
+	orderLineItem          OrderLineItemResolver
+	paymentProvider        PaymentProviderResolver
+	product                ProductResolver
+	productVariant         ProductVariantResolver
+	query                  QueryResolver
+	refund                 RefundResolver
+	review                 ReviewResolver
+	shippingZone           ShippingZoneResolver
+	storeeventsSession     StoreeventsSessionResolver
+	storefrontCart         StorefrontCartResolver
+	storefrontCartLine     StorefrontCartLineResolver
+	storefrontCheckout     StorefrontCheckoutResolver
+	storefrontCheckoutLine StorefrontCheckoutLineResolver
+	uRLRedirect            URLRedirectResolver
+	webhookSubscription    WebhookSubscriptionResolver
 }
 
 func newResolverRoot(r ResolverRoot) *resolverRoot {
 	return &resolverRoot{
-		aPIKey:               r.APIKey(),
-		abandonedcartSurface: r.AbandonedcartSurface(),
-		article:              r.Article(),
-		billingInvoiceDetail: r.BillingInvoiceDetail(),
-		billingInvoicePage:   r.BillingInvoicePage(),
-		bundleOffer:          r.BundleOffer(),
-		collection:           r.Collection(),
-		collectionMember:     r.CollectionMember(),
-		contentPage:          r.ContentPage(),
-		customer:             r.Customer(),
-		discount:             r.Discount(),
-		domain:               r.Domain(),
-		draftOrder:           r.DraftOrder(),
-		draftOrderLine:       r.DraftOrderLine(),
-		formSubmission:       r.FormSubmission(),
-		fulfillment:          r.Fulfillment(),
-		mCPActivity:          r.MCPActivity(),
-		mCPKey:               r.MCPKey(),
-		menu:                 r.Menu(),
-		mutation:             r.Mutation(),
-		order:                r.Order(),
-		orderLineItem:        r.OrderLineItem(),
-		paymentProvider:      r.PaymentProvider(),
-		product:              r.Product(),
-		productVariant:       r.ProductVariant(),
-		query:                r.Query(),
-		refund:               r.Refund(),
-		review:               r.Review(),
-		shippingZone:         r.ShippingZone(),
-		storeeventsSession:   r.StoreeventsSession(),
-		uRLRedirect:          r.URLRedirect(),
-		webhookSubscription:  r.WebhookSubscription(),
+		aPIKey:                 r.APIKey(),
+		abandonedcartSurface:   r.AbandonedcartSurface(),
+		article:                r.Article(),
+		billingInvoiceDetail:   r.BillingInvoiceDetail(),
+		billingInvoicePage:     r.BillingInvoicePage(),
+		bundleOffer:            r.BundleOffer(),
+		collection:             r.Collection(),
+		collectionMember:       r.CollectionMember(),
+		contentPage:            r.ContentPage(),
+		customer:               r.Customer(),
+		discount:               r.Discount(),
+		domain:                 r.Domain(),
+		draftOrder:             r.DraftOrder(),
+		draftOrderLine:         r.DraftOrderLine(),
+		formSubmission:         r.FormSubmission(),
+		fulfillment:            r.Fulfillment(),
+		mCPActivity:            r.MCPActivity(),
+		mCPKey:                 r.MCPKey(),
+		menu:                   r.Menu(),
+		mutation:               r.Mutation(),
+		order:                  r.Order(),
+		orderLineItem:          r.OrderLineItem(),
+		paymentProvider:        r.PaymentProvider(),
+		product:                r.Product(),
+		productVariant:         r.ProductVariant(),
+		query:                  r.Query(),
+		refund:                 r.Refund(),
+		review:                 r.Review(),
+		shippingZone:           r.ShippingZone(),
+		storeeventsSession:     r.StoreeventsSession(),
+		storefrontCart:         r.StorefrontCart(),
+		storefrontCartLine:     r.StorefrontCartLine(),
+		storefrontCheckout:     r.StorefrontCheckout(),
+		storefrontCheckoutLine: r.StorefrontCheckoutLine(),
+		uRLRedirect:            r.URLRedirect(),
+		webhookSubscription:    r.WebhookSubscription(),
 	}
 }
 
@@ -143,6 +151,16 @@ func (c *resolverRoot) Review() ReviewResolver { return c.review }
 func (c *resolverRoot) ShippingZone() ShippingZoneResolver { return c.shippingZone }
 
 func (c *resolverRoot) StoreeventsSession() StoreeventsSessionResolver { return c.storeeventsSession }
+
+func (c *resolverRoot) StorefrontCart() StorefrontCartResolver { return c.storefrontCart }
+
+func (c *resolverRoot) StorefrontCartLine() StorefrontCartLineResolver { return c.storefrontCartLine }
+
+func (c *resolverRoot) StorefrontCheckout() StorefrontCheckoutResolver { return c.storefrontCheckout }
+
+func (c *resolverRoot) StorefrontCheckoutLine() StorefrontCheckoutLineResolver {
+	return c.storefrontCheckoutLine
+}
 
 func (c *resolverRoot) URLRedirect() URLRedirectResolver { return c.uRLRedirect }
 

@@ -85,6 +85,25 @@ var (
 
 func sessionRowID(s *models.StoreeventsSession) int64 { return s.ID }
 
+// Storefront carts and checkouts: a visit's, a cart's checkouts, their
+// lines and the lines' variants, their visit, and the order a checkout
+// placed.
+var (
+	sessionCarts        = loaders.Many(models.CartsBySession, sessionRowID, func(c *models.Cart) int64 { return *c.SessionID })
+	sessionCheckouts    = loaders.Many(models.CheckoutsBySession, sessionRowID, func(c *models.StorefrontCheckout) int64 { return *c.SessionID })
+	cartCheckouts       = loaders.Many(models.CheckoutsByCart, cartRowID, func(c *models.StorefrontCheckout) int64 { return *c.CartID })
+	cartLines           = loaders.Many(models.LinesByCart, cartRowID, func(l *models.CartLine) int64 { return l.CartID })
+	checkoutLineRows    = loaders.Many(models.LinesByCheckout, checkoutRowID, func(l *models.StorefrontCheckoutLine) int64 { return l.CheckoutID })
+	cartLineVariant     = loaders.One(models.VariantsByID, func(l *models.CartLine) *int64 { return l.VariantID }, variantID)
+	checkoutLineVariant = loaders.One(models.VariantsByID, func(l *models.StorefrontCheckoutLine) *int64 { return l.VariantID }, variantID)
+	cartSession         = loaders.One(models.SessionsByID, func(c *models.Cart) *int64 { return c.SessionID }, sessionRowID)
+	checkoutSession     = loaders.One(models.SessionsByID, func(c *models.StorefrontCheckout) *int64 { return c.SessionID }, sessionRowID)
+	checkoutOrder       = loaders.One(models.OrdersByID, func(c *models.StorefrontCheckout) *int64 { return c.OrderID }, orderID)
+)
+
+func cartRowID(c *models.Cart) int64                   { return c.ID }
+func checkoutRowID(c *models.StorefrontCheckout) int64 { return c.ID }
+
 // Shipping, keys and webhooks.
 var (
 	zoneRates = loaders.Many(models.RatesByZone, func(z *models.ShippingZone) int64 { return z.ID }, func(r *models.ShippingRate) int64 { return r.ZoneID })

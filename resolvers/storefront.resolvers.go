@@ -31,8 +31,68 @@ func (r *storeeventsSessionResolver) Orders(ctx context.Context, obj *models.Sto
 	return sessionOrders.Answer(ctx, obj, graph.AnswerColumns[models.Order](ctx))
 }
 
+func (r *storeeventsSessionResolver) Carts(ctx context.Context, obj *models.StoreeventsSession) ([]models.Cart, error) {
+	return sessionCarts.Answer(ctx, obj, graph.AnswerColumns[models.Cart](ctx))
+}
+
+func (r *storeeventsSessionResolver) Checkouts(ctx context.Context, obj *models.StoreeventsSession) ([]models.StorefrontCheckout, error) {
+	return sessionCheckouts.Answer(ctx, obj, graph.AnswerColumns[models.StorefrontCheckout](ctx))
+}
+
+func (r *storefrontCartResolver) Lines(ctx context.Context, obj *models.Cart) ([]models.CartLine, error) {
+	return cartLines.Answer(ctx, obj, graph.AnswerColumns[models.CartLine](ctx))
+}
+
+func (r *storefrontCartResolver) Session(ctx context.Context, obj *models.Cart) (*models.StoreeventsSession, error) {
+	return cartSession.Load(ctx, obj)
+}
+
+func (r *storefrontCartResolver) Checkouts(ctx context.Context, obj *models.Cart) ([]models.StorefrontCheckout, error) {
+	return cartCheckouts.Answer(ctx, obj, graph.AnswerColumns[models.StorefrontCheckout](ctx))
+}
+
+func (r *storefrontCartLineResolver) Variant(ctx context.Context, obj *models.CartLine) (*models.ProductVariant, error) {
+	return cartLineVariant.Answer(ctx, obj, graph.AnswerColumns[models.ProductVariant](ctx))
+}
+
+func (r *storefrontCheckoutResolver) Lines(ctx context.Context, obj *models.StorefrontCheckout) ([]models.StorefrontCheckoutLine, error) {
+	return checkoutLineRows.Answer(ctx, obj, graph.AnswerColumns[models.StorefrontCheckoutLine](ctx))
+}
+
+func (r *storefrontCheckoutResolver) Session(ctx context.Context, obj *models.StorefrontCheckout) (*models.StoreeventsSession, error) {
+	return checkoutSession.Load(ctx, obj)
+}
+
+func (r *storefrontCheckoutResolver) Order(ctx context.Context, obj *models.StorefrontCheckout) (*models.Order, error) {
+	return checkoutOrder.Answer(ctx, obj, graph.AnswerColumns[models.Order](ctx))
+}
+
+func (r *storefrontCheckoutLineResolver) Variant(ctx context.Context, obj *models.StorefrontCheckoutLine) (*models.ProductVariant, error) {
+	return checkoutLineVariant.Answer(ctx, obj, graph.AnswerColumns[models.ProductVariant](ctx))
+}
+
 func (r *Resolver) StoreeventsSession() graph.StoreeventsSessionResolver {
 	return &storeeventsSessionResolver{r}
 }
 
-type storeeventsSessionResolver struct{ *Resolver }
+func (r *Resolver) StorefrontCart() graph.StorefrontCartResolver { return &storefrontCartResolver{r} }
+
+func (r *Resolver) StorefrontCartLine() graph.StorefrontCartLineResolver {
+	return &storefrontCartLineResolver{r}
+}
+
+func (r *Resolver) StorefrontCheckout() graph.StorefrontCheckoutResolver {
+	return &storefrontCheckoutResolver{r}
+}
+
+func (r *Resolver) StorefrontCheckoutLine() graph.StorefrontCheckoutLineResolver {
+	return &storefrontCheckoutLineResolver{r}
+}
+
+type (
+	storeeventsSessionResolver     struct{ *Resolver }
+	storefrontCartResolver         struct{ *Resolver }
+	storefrontCartLineResolver     struct{ *Resolver }
+	storefrontCheckoutResolver     struct{ *Resolver }
+	storefrontCheckoutLineResolver struct{ *Resolver }
+)

@@ -11,6 +11,7 @@ import (
 
 	"storeadmin/internal/abandonment"
 	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/auth"
 	"storeadmin/internal/testkit/testsmtp"
 )
 
@@ -154,4 +155,74 @@ func webhookTopic(t *testing.T, w receivedWebhook) string {
 		t.Fatalf("webhook body: %v\n%s", err, w.body)
 	}
 	return body.Topic
+}
+
+// TestStorefrontGraph: a visit leads to its carts and checkouts, and they
+// to their lines (and the lines' variants), their visit, a cart's
+// checkouts and a checkout's order, each relation loaded once for all its
+// parents: a page of orders whose visits made one cart costs the
+// statements of one whose visits made four. Without the abandoned scope
+// the carts and checkouts are null.
+func TestStorefrontGraph(t *testing.T) {
+	e := apitest.New(t)
+	ds := scStore(t, e, "Shop")
+	pub := e.PublishableKey(ds.store.ID)
+	buy := func(visitor string, carts int) {
+		t.Helper()
+		scVisit(t, e, ds.store.ID, visitor, "tab-"+visitor)
+		for i := range carts {
+			c := e.Storefront(http.MethodPost, "/carts", pub, map[string]any{"lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 1}},
+				"email": visitor + "@example.com", "visitor_id": visitor, "session_id": "tab-" + visitor}, nil).Expect(t, http.StatusCreated).Obj("cart")
+			co := e.Storefront(http.MethodPost, "/checkouts", pub, map[string]any{"cart_token": c["token"]}, nil).Obj("checkout")
+			co = e.Storefront(http.MethodPut, "/checkouts/"+co["token"].(string), pub, map[string]any{"shipping_rate_id": ds.standardID,
+				"shipping_address": map[string]any{"first_name": "Ana", "address1": "1 rue de Rivoli", "city": "Paris", "zip": "75001", "country_code": "FR"}},
+				nil).Expect(t, http.StatusOK).Obj("checkout")
+			if i == 0 {
+				scPay(t, e, pub, co, "success", int64(co["total_cents"].(float64))).Expect(t, http.StatusCreated)
+				e.Storefront(http.MethodPost, "/checkouts/"+co["token"].(string)+"/complete", pub, nil, nil).Expect(t, http.StatusCreated)
+			}
+		}
+	}
+	const query = `{ orders(limit: 50) { id session { session_id
+		carts { token item_count lines { sku quantity price_cents variant { id sku } } session { session_id } checkouts { token state } }
+		checkouts { token state total_cents lines { sku variant { id } } session { session_id } order { id } } } } }`
+	count := countStatements(e)
+	buy("ana", 1)
+	var small int64
+	var r *apitest.Response
+	if small = count(func() { r = e.GraphQL(ds.admin, query, nil) }); r.Status != http.StatusOK || r.Body["errors"] != nil {
+		t.Fatalf("the graph: %s", r.Raw)
+	}
+	orders := r.Data()["orders"].([]any)
+	s := orders[0].(map[string]any)["session"].(map[string]any)
+	carts, checkouts := s["carts"].([]any), s["checkouts"].([]any)
+	if len(carts) != 1 || len(checkouts) != 1 {
+		t.Fatalf("ana's visit: %v", s)
+	}
+	cart, co := carts[0].(map[string]any), checkouts[0].(map[string]any)
+	line := cart["lines"].([]any)[0].(map[string]any)
+	if line["quantity"] != float64(1) || line["variant"].(map[string]any)["id"] != float64(ds.variantID) ||
+		cart["session"].(map[string]any)["session_id"] != s["session_id"] || cart["checkouts"].([]any)[0].(map[string]any)["token"] != co["token"] {
+		t.Fatalf("ana's cart: %v", cart)
+	}
+	if co["state"] != "completed" || co["order"].(map[string]any)["id"] != orders[0].(map[string]any)["id"] {
+		t.Fatalf("ana's checkout: %v", co)
+	}
+
+	buy("bea", 4)
+	big := count(func() { r = e.GraphQL(ds.admin, query, nil) })
+	if r.Body["errors"] != nil || len(r.Data()["orders"].([]any)) != 2 {
+		t.Fatalf("the graph with bea: %s", r.Raw)
+	}
+	if big != small {
+		t.Fatalf("one cart cost %d statements, five cost %d", small, big)
+	}
+
+	// Without the abandoned scope, the carts and checkouts are null.
+	key := e.Key(ds.store.ID, auth.RoleAdmin, "orders:read", "analytics:read")
+	r = e.GraphQL(key, `{ orders(limit: 1) { session { session_id carts { token } checkouts { token } } } }`, nil)
+	s = r.Data()["orders"].([]any)[0].(map[string]any)["session"].(map[string]any)
+	if s["carts"] != nil || s["checkouts"] != nil || s["session_id"] == nil {
+		t.Fatalf("without the abandoned scope: %s", r.Raw)
+	}
 }
