@@ -313,40 +313,6 @@ func CartByToken(ctx context.Context, db bun.IDB, storeID int64, token string, l
 	return c, nil
 }
 
-// CartLines lists the cart's lines in order.
-func CartLines(ctx context.Context, db bun.IDB, storeID, cartID int64) ([]CartLine, error) {
-	lines := []CartLine{}
-	err := db.NewSelect().Model(&lines).Where("store_id = ? AND cart_id = ?", storeID, cartID).Order("position", "id").Scan(ctx)
-	return lines, err
-}
-
-// ReplaceCartLines makes lines the cart's lines.
-func ReplaceCartLines(ctx context.Context, tx bun.IDB, c *Cart, lines []CartLine) error {
-	if _, err := tx.NewDelete().Model((*CartLine)(nil)).Where("store_id = ? AND cart_id = ?", c.StoreID, c.ID).Exec(ctx); err != nil {
-		return err
-	}
-	if len(lines) == 0 {
-		return nil
-	}
-	for i := range lines {
-		lines[i].StoreID, lines[i].CartID, lines[i].Position = c.StoreID, c.ID, int64(i)
-	}
-	_, err := tx.NewInsert().Model(&lines).Returning("id").Exec(ctx)
-	return classify(err, "the cart's lines")
-}
-
-// SaveCartLines writes the lines' catalogue facts and prices (after a
-// reprice).
-func SaveCartLines(ctx context.Context, tx bun.IDB, lines []CartLine) error {
-	if len(lines) == 0 {
-		return nil
-	}
-	_, err := tx.NewUpdate().Model(&lines).Bulk().
-		Column("variant_id", "product_id", "title", "variant_title", "handle", "sku", "price_cents").
-		WherePK().Exec(ctx)
-	return err
-}
-
 // VisitOf finds the visitor the storefront knows by anonID (its visitor
 // id) and that visitor's session: the one with clientSessionID when there
 // is one, else its latest. Either is nil when not known yet (ingestion

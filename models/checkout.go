@@ -262,40 +262,6 @@ func OpenCheckoutOfCart(ctx context.Context, tx bun.IDB, storeID, cartID int64, 
 	return c, err
 }
 
-// CheckoutLines lists the checkout's lines in order.
-func CheckoutLines(ctx context.Context, db bun.IDB, storeID, checkoutID int64) ([]StorefrontCheckoutLine, error) {
-	lines := []StorefrontCheckoutLine{}
-	err := db.NewSelect().Model(&lines).Where("store_id = ? AND checkout_id = ?", storeID, checkoutID).Order("position", "id").Scan(ctx)
-	return lines, err
-}
-
-// ReplaceCheckoutLines makes lines the checkout's lines.
-func ReplaceCheckoutLines(ctx context.Context, tx bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine) error {
-	if _, err := tx.NewDelete().Model((*StorefrontCheckoutLine)(nil)).Where("store_id = ? AND checkout_id = ?", c.StoreID, c.ID).Exec(ctx); err != nil {
-		return err
-	}
-	if len(lines) == 0 {
-		return nil
-	}
-	for i := range lines {
-		lines[i].StoreID, lines[i].CheckoutID, lines[i].Position = c.StoreID, c.ID, int64(i)
-	}
-	_, err := tx.NewInsert().Model(&lines).Returning("id").Exec(ctx)
-	return classify(err, "the checkout's lines")
-}
-
-// SaveCheckoutLines writes the lines' catalogue facts and prices (after a
-// reprice).
-func SaveCheckoutLines(ctx context.Context, tx bun.IDB, lines []StorefrontCheckoutLine) error {
-	if len(lines) == 0 {
-		return nil
-	}
-	_, err := tx.NewUpdate().Model(&lines).Bulk().
-		Column("variant_id", "product_id", "title", "variant_title", "handle", "sku", "price_cents").
-		WherePK().Exec(ctx)
-	return err
-}
-
 // InsertPaymentAttempt records an attempt to pay the checkout.
 func InsertPaymentAttempt(ctx context.Context, tx bun.IDB, a *PaymentAttempt) error {
 	_, err := tx.NewInsert().Model(a).Returning("id").Exec(ctx)

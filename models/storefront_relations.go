@@ -34,19 +34,3 @@ func CheckoutsByCart(ctx context.Context, db bun.IDB, storeID int64, cartIDs []i
 		Order("created_at", "id"), &out)
 	return out, err
 }
-
-// LinesByCart loads the lines of several carts, in order.
-func LinesByCart(ctx context.Context, db bun.IDB, storeID int64, cartIDs []int64, cols Columns) ([]CartLine, error) {
-	out := manyRows[CartLine](len(cartIDs))
-	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND cart_id IN (?)", storeID, bun.List(cartIDs)).
-		Order("cart_id", "position", "id"), &out)
-	return out, err
-}
-
-// LinesByCheckout loads the lines of several checkouts, in order.
-func LinesByCheckout(ctx context.Context, db bun.IDB, storeID int64, checkoutIDs []int64, cols Columns) ([]StorefrontCheckoutLine, error) {
-	out := manyRows[StorefrontCheckoutLine](len(checkoutIDs))
-	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND checkout_id IN (?)", storeID, bun.List(checkoutIDs)).
-		Order("checkout_id", "position", "id"), &out)
-	return out, err
-}
