@@ -22,13 +22,9 @@ func (r *Resolver) readAt(in *graph.FormSubmissionReadInput) *time.Time {
 // exportFormSubmissions writes the submissions matching f, newest first,
 // as the form submissions sheet, times in the store's time zone.
 func (r *Resolver) exportFormSubmissions(ctx context.Context, storeID int64, f models.FormSubmissionFilter, format *graph.SheetFormat) (*graph.Download, error) {
-	store, err := models.GetStore(ctx, r.db(ctx), storeID)
+	loc, err := r.storeLocation(ctx, storeID)
 	if err != nil {
 		return nil, err
-	}
-	loc, err := time.LoadLocation(store.Timezone)
-	if err != nil {
-		loc = time.UTC
 	}
 	subs, err := models.ExportFormSubmissions(ctx, r.db(ctx), storeID, f)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -248,4 +249,21 @@ func sentNulls(ctx context.Context, arg string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// storeLocation is the store's time zone (UTC when it names none Go
+// knows), read once per operation however many of its root fields ask (a
+// sessions page, its count and its window each do).
+func (r *Resolver) storeLocation(ctx context.Context, storeID int64) (*time.Location, error) {
+	return graph.SharedRead(ctx, "store-location", func() (*time.Location, error) {
+		store, err := models.GetStore(ctx, r.db(ctx), storeID)
+		if err != nil {
+			return nil, err
+		}
+		loc, err := time.LoadLocation(store.Timezone)
+		if err != nil {
+			return time.UTC, nil
+		}
+		return loc, nil
+	})
 }

@@ -3,7 +3,6 @@ package resolvers
 import (
 	"context"
 	"io"
-	"time"
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
@@ -27,13 +26,9 @@ const xlsxMaxOrders = 50_000
 // does not grow with the export. More orders than the format's bound is a
 // 400 asking to narrow the filter.
 func (r *queryResolver) exportOrders(ctx context.Context, sid int64, f models.OrderFilter, format *graph.SheetFormat) (*graph.Download, error) {
-	store, err := models.GetStore(ctx, r.db(ctx), sid)
+	loc, err := r.storeLocation(ctx, sid)
 	if err != nil {
 		return nil, err
-	}
-	loc, err := time.LoadLocation(store.Timezone)
-	if err != nil {
-		loc = time.UTC
 	}
 	rowsOf := func(chunk []models.OrderExport) [][]string {
 		out := make([]ordersheet.Order, len(chunk))

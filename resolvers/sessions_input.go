@@ -26,13 +26,9 @@ func (r *Resolver) sessionScope(ctx context.Context, storeID int64, f *models.Se
 	if f != nil {
 		sc.SessionFilter = *f
 	}
-	store, err := models.GetStore(ctx, r.db(ctx), storeID)
+	loc, err := r.storeLocation(ctx, storeID)
 	if err != nil {
 		return sc, err
-	}
-	loc, err := time.LoadLocation(store.Timezone)
-	if err != nil {
-		loc = time.UTC
 	}
 	if sc.Window, err = sessionWindow(sc.SessionFilter, r.Now().In(loc)); err != nil {
 		return sc, err
