@@ -220,34 +220,19 @@ func (flagArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: queue, MaxAttempts: 1}
 }
 
-type flagWorker struct {
-	river.WorkerDefaults[flagArgs]
-	j *Job
-}
-
-func (w *flagWorker) Timeout(*river.Job[flagArgs]) time.Duration { return jobTimeout }
-
-func (w *flagWorker) Work(ctx context.Context, _ *river.Job[flagArgs]) error {
-	n, err := Run(ctx, w.j.DB, w.j.Events, w.j.Now())
-	if err != nil && w.j.Log != nil {
-		w.j.Log.WarnContext(ctx, "abandonment: periodic flagging", "carts", n.Carts, "checkouts", n.Checkouts, "error", err)
-	}
-	return err
-}
-
 // Work is the job as work of the events engine: a queue of its own, one
 // worker, and a run every Every (the first one interval after a process
 // becomes River's leader).
 func (j *Job) Work() events.Work {
-	return events.Work{
-		Queue:   queue,
-		Workers: 1,
-		Timeout: jobTimeout,
-		Add: func(w *river.Workers) error {
-			return river.AddWorkerSafely(w, &flagWorker{j: j})
-		},
-		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(Every),
-			func() (river.JobArgs, *river.InsertOpts) { return flagArgs{}, nil },
-			&river.PeriodicJobOpts{ID: "abandonment_flag"})},
+	return events.Periodic[flagArgs](queue, Every, jobTimeout, false, j.run)
+}
+
+// run is one periodic run: Run with the job's clock, emitting through its
+// engine (set after Work, as serve does).
+func (j *Job) run(ctx context.Context) error {
+	n, err := Run(ctx, j.DB, j.Events, j.Now())
+	if err != nil && j.Log != nil {
+		j.Log.WarnContext(ctx, "abandonment: periodic flagging", "carts", n.Carts, "checkouts", n.Checkouts, "error", err)
 	}
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
 	"storeadmin/internal/events"
@@ -25,7 +26,7 @@ func (r *recorder) Emit(_ context.Context, tx bun.Tx, ev events.Event) (int64, e
 	return int64(len(r.got)), nil
 }
 
-// TestWorkerFlagsWithTheJobsClockAndEngine: the River worker runs Run with
+// TestWorkerFlagsWithTheJobsClockAndEngine: the periodic run runs Run with
 // the job's clock and emits through the job's engine, set after Work made
 // the worker (as serve does); the periodic job is on the job's own queue.
 func TestWorkerFlagsWithTheJobsClockAndEngine(t *testing.T) {
@@ -49,7 +50,10 @@ func TestWorkerFlagsWithTheJobsClockAndEngine(t *testing.T) {
 	}
 	rec := &recorder{}
 	j.Events = rec
-	if err := (&flagWorker{j: j}).Work(ctx, nil); err != nil {
+	if err := w.Add(river.NewWorkers()); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.run(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.got) != 1 || rec.got[0].Topic != "cart.abandoned" || rec.got[0].StoreID != s.ID || rec.got[0].Resource != "cart" {

@@ -111,41 +111,17 @@ func (recheckArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: queue, MaxAttempts: 1}
 }
 
-// recheckWorker runs the periodic job.
-type recheckWorker struct {
-	river.WorkerDefaults[recheckArgs]
-	s   *Service
-	db  bun.IDB
-	now func() time.Time
-}
-
-// Timeout: the budget for starting checks, the longest check, and a margin
-// to record them.
-func (w *recheckWorker) Timeout(*river.Job[recheckArgs]) time.Duration { return w.s.jobTimeout() }
-
-func (w *recheckWorker) Work(ctx context.Context, _ *river.Job[recheckArgs]) error {
-	n, err := w.s.Recheck(ctx, w.db, w.now)
-	if err != nil {
-		w.s.cfg.Log.WarnContext(ctx, "domains: periodic check", "checked", n, "error", err)
-	}
-	return err
-}
-
 func (s *Service) jobTimeout() time.Duration { return recheckBudget + s.cfg.Timeout + 5*time.Second }
 
 // Work is the periodic check as work of the events engine's River client:
 // a queue of its own, one worker, and the job every RecheckEvery (the
 // first one interval after a process becomes River's leader).
 func (s *Service) Work(db bun.IDB, now func() time.Time) events.Work {
-	return events.Work{
-		Queue:   queue,
-		Workers: 1,
-		Timeout: s.jobTimeout(),
-		Add: func(w *river.Workers) error {
-			return river.AddWorkerSafely(w, &recheckWorker{s: s, db: db, now: now})
-		},
-		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(RecheckEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return recheckArgs{}, nil },
-			&river.PeriodicJobOpts{ID: "domain_recheck"})},
-	}
+	return events.Periodic[recheckArgs](queue, RecheckEvery, s.jobTimeout(), false, func(ctx context.Context) error {
+		n, err := s.Recheck(ctx, db, now)
+		if err != nil {
+			s.cfg.Log.WarnContext(ctx, "domains: periodic check", "checked", n, "error", err)
+		}
+		return err
+	})
 }

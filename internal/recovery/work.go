@@ -35,27 +35,8 @@ func (runArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: queue, MaxAttempts: 1}
 }
 
-type runWorker struct {
-	river.WorkerDefaults[runArgs]
-	s   *Service
-	db  *bun.DB
-	now func() time.Time
-}
-
-// Timeout: the budget for starting reminders, the longest delivery, and a
-// margin to record it.
-func (w *runWorker) Timeout(*river.Job[runArgs]) time.Duration { return w.s.jobTimeout() }
-
 func (s *Service) jobTimeout() time.Duration {
 	return runBudget + s.cfg.Mailer.Timeout() + 5*time.Second
-}
-
-func (w *runWorker) Work(ctx context.Context, _ *river.Job[runArgs]) error {
-	n, err := w.s.runDue(ctx, w.db, 0, w.now(), time.Now().Add(runBudget))
-	if err != nil {
-		w.s.cfg.Log.WarnContext(ctx, "recovery: reminders", "recorded", n, "error", err)
-	}
-	return err
 }
 
 // Work is the reminder sequence as work of the events engine's River
@@ -63,15 +44,11 @@ func (w *runWorker) Work(ctx context.Context, _ *river.Job[runArgs]) error {
 // elected leader. One run at a time in the whole deployment, and each
 // reminder's row lock and unique step, make every step go out once.
 func (s *Service) Work(db *bun.DB, now func() time.Time) events.Work {
-	return events.Work{
-		Queue:   queue,
-		Workers: 1,
-		Timeout: s.jobTimeout(),
-		Add: func(w *river.Workers) error {
-			return river.AddWorkerSafely(w, &runWorker{s: s, db: db, now: now})
-		},
-		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(RunEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return runArgs{}, nil },
-			&river.PeriodicJobOpts{ID: "recovery_reminders"})},
-	}
+	return events.Periodic[runArgs](queue, RunEvery, s.jobTimeout(), false, func(ctx context.Context) error {
+		n, err := s.runDue(ctx, db, 0, now(), time.Now().Add(runBudget))
+		if err != nil {
+			s.cfg.Log.WarnContext(ctx, "recovery: reminders", "recorded", n, "error", err)
+		}
+		return err
+	})
 }

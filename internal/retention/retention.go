@@ -57,16 +57,24 @@ func Purge(ctx context.Context, db bun.IDB, horizon time.Duration, now time.Time
 // a process becomes River's leader). A horizon of 0 keeps events for ever:
 // no job.
 func Work(db bun.IDB, horizon time.Duration, now func() time.Time, log *slog.Logger) events.Work {
-	w := events.Work{Queue: queue, Workers: 1, Timeout: budget,
-		Add: func(ws *river.Workers) error {
-			return river.AddWorkerSafely(ws, &purgeWorker{db: db, horizon: horizon, now: now, log: log})
-		}}
-	if horizon > 0 {
-		w.Periodic = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(PurgeEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return PurgeArgs{}, nil },
-			&river.PeriodicJobOpts{ID: "events_retention", RunOnStart: true})}
+	every := PurgeEvery
+	if horizon <= 0 {
+		every = 0
 	}
-	return w
+	return events.Periodic[PurgeArgs](queue, every, budget, true, func(ctx context.Context) error {
+		if horizon <= 0 {
+			return nil
+		}
+		n, err := Purge(ctx, db, horizon, now())
+		if err != nil {
+			log.WarnContext(ctx, "retention: purge", "deleted", n, "error", err)
+			return err
+		}
+		if n > 0 {
+			log.InfoContext(ctx, "retention: purged storefront events", "deleted", n, "horizon", horizon)
+		}
+		return nil
+	})
 }
 
 // PurgeArgs is the periodic job: it carries nothing, the horizon is the
@@ -77,31 +85,6 @@ func (PurgeArgs) Kind() string { return "events_retention" }
 
 // InsertOpts: its own queue, and one attempt (the next run comes anyway).
 func (PurgeArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: queue, MaxAttempts: 1} }
-
-type purgeWorker struct {
-	river.WorkerDefaults[PurgeArgs]
-	db      bun.IDB
-	horizon time.Duration
-	now     func() time.Time
-	log     *slog.Logger
-}
-
-func (w *purgeWorker) Timeout(*river.Job[PurgeArgs]) time.Duration { return budget }
-
-func (w *purgeWorker) Work(ctx context.Context, _ *river.Job[PurgeArgs]) error {
-	if w.horizon <= 0 {
-		return nil
-	}
-	n, err := Purge(ctx, w.db, w.horizon, w.now())
-	if err != nil {
-		w.log.WarnContext(ctx, "retention: purge", "deleted", n, "error", err)
-		return err
-	}
-	if n > 0 {
-		w.log.InfoContext(ctx, "retention: purged storefront events", "deleted", n, "horizon", w.horizon)
-	}
-	return nil
-}
 
 // ParseHorizon reads a horizon as people write it: whole days (400d), a Go
 // duration (9600h), or 0 to keep events for ever.
