@@ -299,18 +299,7 @@ func SaveCart(ctx context.Context, tx bun.IDB, c *Cart) error {
 // CartByToken reads the store's cart of the token; lock takes its row for
 // the caller's transaction. Another store's token is not found.
 func CartByToken(ctx context.Context, db bun.IDB, storeID int64, token string, lock bool) (*Cart, error) {
-	c := new(Cart)
-	q := db.NewSelect().Model(c).Where("store_id = ? AND token = ?", storeID, token)
-	if lock {
-		q = q.For("UPDATE")
-	}
-	if err := q.Scan(ctx); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, apperr.NotFoundf("no cart has this token")
-		}
-		return nil, err
-	}
-	return c, nil
+	return byToken[Cart](ctx, db, storeID, token, lock, "no cart has this token")
 }
 
 // VisitOf finds the visitor the storefront knows by anonID (its visitor

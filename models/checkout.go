@@ -234,18 +234,7 @@ func SaveCheckout(ctx context.Context, tx bun.IDB, c *StorefrontCheckout) error 
 // CheckoutByToken reads the store's checkout of the token; lock takes its
 // row for the caller's transaction. Another store's token is not found.
 func CheckoutByToken(ctx context.Context, db bun.IDB, storeID int64, token string, lock bool) (*StorefrontCheckout, error) {
-	c := new(StorefrontCheckout)
-	q := db.NewSelect().Model(c).Where("store_id = ? AND token = ?", storeID, token)
-	if lock {
-		q = q.For("UPDATE")
-	}
-	if err := q.Scan(ctx); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, apperr.NotFoundf("no checkout has this token")
-		}
-		return nil, err
-	}
-	return c, nil
+	return byToken[StorefrontCheckout](ctx, db, storeID, token, lock, "no checkout has this token")
 }
 
 // OpenCheckoutOfCart is the cart's latest checkout that is open and not

@@ -2,12 +2,33 @@ package models
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"github.com/uptrace/bun"
+
+	"storeadmin/internal/base/apperr"
 )
 
-// The lines of carts (cart_lines) and of checkouts (checkout_lines): the
-// same columns under another parent, stored and read by the same code.
+// Carts and checkouts, and their lines (cart_lines, checkout_lines: the
+// same columns under another parent), read and stored by the same code.
+
+// byToken reads the store's record of the token; lock takes its row for
+// the caller's transaction. Another store's token is not found (notFound).
+func byToken[T any](ctx context.Context, db bun.IDB, storeID int64, token string, lock bool, notFound string) (*T, error) {
+	c := new(T)
+	q := db.NewSelect().Model(c).Where("store_id = ? AND token = ?", storeID, token)
+	if lock {
+		q = q.For("UPDATE")
+	}
+	if err := q.Scan(ctx); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, apperr.NotFoundf("%s", notFound)
+		}
+		return nil, err
+	}
+	return c, nil
+}
 
 // basketLineRow is a line type of a parent record: a BasketLine placed
 // under its parent.
