@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"storeadmin/internal/analytics"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
 	"strconv"
@@ -171,6 +172,184 @@ type ComplexityRoot struct {
 		RecoveredCents func(childComplexity int) int
 		RecoveryRate   func(childComplexity int) int
 		Total          func(childComplexity int) int
+	}
+
+	AnalyticsCampaignStat struct {
+		Campaign   func(childComplexity int) int
+		GrossCents func(childComplexity int) int
+		OrderCount func(childComplexity int) int
+		Source     func(childComplexity int) int
+	}
+
+	AnalyticsCustomers struct {
+		New           func(childComplexity int) int
+		Returning     func(childComplexity int) int
+		ReturningRate func(childComplexity int) int
+	}
+
+	AnalyticsDeltas struct {
+		AOVPct    func(childComplexity int) int
+		GrossPct  func(childComplexity int) int
+		OrdersPct func(childComplexity int) int
+	}
+
+	AnalyticsDiscountStat struct {
+		Code          func(childComplexity int) int
+		DiscountCents func(childComplexity int) int
+		OrderCount    func(childComplexity int) int
+	}
+
+	AnalyticsLandingPageReport struct {
+		Deltas           func(childComplexity int) int
+		From             func(childComplexity int) int
+		LandingPageCount func(childComplexity int) int
+		LandingPages     func(childComplexity int) int
+		Limit            func(childComplexity int) int
+		Previous         func(childComplexity int) int
+		To               func(childComplexity int) int
+		Totals           func(childComplexity int) int
+	}
+
+	AnalyticsLandingPageStat struct {
+		CartedSessions    func(childComplexity int) int
+		CheckoutSessions  func(childComplexity int) int
+		ConversionRate    func(childComplexity int) int
+		ConvertedSessions func(childComplexity int) int
+		Path              func(childComplexity int) int
+		RevenueCents      func(childComplexity int) int
+		Sessions          func(childComplexity int) int
+		Type              func(childComplexity int) int
+		Visitors          func(childComplexity int) int
+	}
+
+	AnalyticsMetrics struct {
+		AOVCents           func(childComplexity int) int
+		DiscountCents      func(childComplexity int) int
+		GrossCents         func(childComplexity int) int
+		NetCents           func(childComplexity int) int
+		OrderCount         func(childComplexity int) int
+		RefundCents        func(childComplexity int) int
+		RefundedOrderCount func(childComplexity int) int
+		ShippingCents      func(childComplexity int) int
+		TaxCents           func(childComplexity int) int
+		TipCents           func(childComplexity int) int
+		Units              func(childComplexity int) int
+	}
+
+	AnalyticsOverview struct {
+		ByCampaign   func(childComplexity int) int
+		BySource     func(childComplexity int) int
+		Customers    func(childComplexity int) int
+		Deltas       func(childComplexity int) int
+		From         func(childComplexity int) int
+		Interval     func(childComplexity int) int
+		Metrics      func(childComplexity int) int
+		Previous     func(childComplexity int) int
+		Series       func(childComplexity int) int
+		To           func(childComplexity int) int
+		TopDiscounts func(childComplexity int) int
+		TopProducts  func(childComplexity int) int
+	}
+
+	AnalyticsProductSalesBasis struct {
+		OrderDiscountCents  func(childComplexity int) int
+		OrderSubtotalCents  func(childComplexity int) int
+		OrderTaxCents       func(childComplexity int) int
+		RefundedCents       func(childComplexity int) int
+		RefundedOrders      func(childComplexity int) int
+		RefundsWithoutLines func(childComplexity int) int
+	}
+
+	AnalyticsProductSalesReport struct {
+		Basis  func(childComplexity int) int
+		From   func(childComplexity int) int
+		Grain  func(childComplexity int) int
+		Limit  func(childComplexity int) int
+		Rows   func(childComplexity int) int
+		To     func(childComplexity int) int
+		Totals func(childComplexity int) int
+	}
+
+	AnalyticsProductSalesRow struct {
+		DiscountCents     func(childComplexity int) int
+		GrossCents        func(childComplexity int) int
+		ItemsSold         func(childComplexity int) int
+		LineDiscountCents func(childComplexity int) int
+		NetItemsSold      func(childComplexity int) int
+		NetSalesCents     func(childComplexity int) int
+		OrderCount        func(childComplexity int) int
+		ProductID         func(childComplexity int) int
+		ProductSalesCents func(childComplexity int) int
+		ProductType       func(childComplexity int) int
+		RefundedCents     func(childComplexity int) int
+		RefundedItems     func(childComplexity int) int
+		SKU               func(childComplexity int) int
+		TaxCents          func(childComplexity int) int
+		Title             func(childComplexity int) int
+		TotalSalesCents   func(childComplexity int) int
+		VariantID         func(childComplexity int) int
+		VariantTitle      func(childComplexity int) int
+		Vendor            func(childComplexity int) int
+	}
+
+	AnalyticsProductSalesTotals struct {
+		DiscountCents     func(childComplexity int) int
+		GrossCents        func(childComplexity int) int
+		ItemsSold         func(childComplexity int) int
+		LineDiscountCents func(childComplexity int) int
+		NetItemsSold      func(childComplexity int) int
+		NetSalesCents     func(childComplexity int) int
+		ProductSalesCents func(childComplexity int) int
+		RefundedCents     func(childComplexity int) int
+		RefundedItems     func(childComplexity int) int
+		Rows              func(childComplexity int) int
+		TaxCents          func(childComplexity int) int
+		TotalSalesCents   func(childComplexity int) int
+	}
+
+	AnalyticsProductStat struct {
+		ProductID    func(childComplexity int) int
+		RevenueCents func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Units        func(childComplexity int) int
+	}
+
+	AnalyticsSeriesPoint struct {
+		Bucket     func(childComplexity int) int
+		GrossCents func(childComplexity int) int
+		OrderCount func(childComplexity int) int
+	}
+
+	AnalyticsSourceStat struct {
+		GrossCents func(childComplexity int) int
+		OrderCount func(childComplexity int) int
+		Source     func(childComplexity int) int
+	}
+
+	AnalyticsTrafficDeltas struct {
+		ConversionPct func(childComplexity int) int
+		RevenuePct    func(childComplexity int) int
+		SessionsPct   func(childComplexity int) int
+		VisitorsPct   func(childComplexity int) int
+	}
+
+	AnalyticsTrafficSummary struct {
+		Deltas   func(childComplexity int) int
+		From     func(childComplexity int) int
+		Previous func(childComplexity int) int
+		To       func(childComplexity int) int
+		Totals   func(childComplexity int) int
+	}
+
+	AnalyticsTrafficTotals struct {
+		CartedSessions    func(childComplexity int) int
+		CheckoutSessions  func(childComplexity int) int
+		ConversionRate    func(childComplexity int) int
+		ConvertedSessions func(childComplexity int) int
+		NotSetSessions    func(childComplexity int) int
+		RevenueCents      func(childComplexity int) int
+		Sessions          func(childComplexity int) int
+		Visitors          func(childComplexity int) int
 	}
 
 	Article struct {
@@ -775,6 +954,80 @@ type ComplexityRoot struct {
 		Updated      func(childComplexity int) int
 	}
 
+	InsightView struct {
+		Action       func(childComplexity int) int
+		Day          func(childComplexity int) int
+		Detail       func(childComplexity int) int
+		EvidenceURL  func(childComplexity int) int
+		Headline     func(childComplexity int) int
+		Kind         func(childComplexity int) int
+		Metrics      func(childComplexity int) int
+		SampleSize   func(childComplexity int) int
+		SubjectID    func(childComplexity int) int
+		SubjectLabel func(childComplexity int) int
+		SubjectType  func(childComplexity int) int
+	}
+
+	LiveviewBehavior struct {
+		ActiveCarts   func(childComplexity int) int
+		CheckingOut   func(childComplexity int) int
+		Purchased     func(childComplexity int) int
+		WindowSeconds func(childComplexity int) int
+	}
+
+	LiveviewLocationStat struct {
+		City     func(childComplexity int) int
+		Country  func(childComplexity int) int
+		Region   func(childComplexity int) int
+		Sessions func(childComplexity int) int
+	}
+
+	LiveviewMetric struct {
+		DeltaPct  func(childComplexity int) int
+		Sparkline func(childComplexity int) int
+		Value     func(childComplexity int) int
+		Yesterday func(childComplexity int) int
+	}
+
+	LiveviewPin struct {
+		City       func(childComplexity int) int
+		Count      func(childComplexity int) int
+		Country    func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		Lat        func(childComplexity int) int
+		Lon        func(childComplexity int) int
+		Region     func(childComplexity int) int
+		TotalCents func(childComplexity int) int
+	}
+
+	LiveviewPresence struct {
+		Behavior      func(childComplexity int) int
+		Pins          func(childComplexity int) int
+		VisitorsNow   func(childComplexity int) int
+		WindowSeconds func(childComplexity int) int
+	}
+
+	LiveviewToday struct {
+		Customers   func(childComplexity int) int
+		From        func(childComplexity int) int
+		Locations   func(childComplexity int) int
+		OrderPins   func(childComplexity int) int
+		Orders      func(childComplexity int) int
+		Sales       func(childComplexity int) int
+		Sessions    func(childComplexity int) int
+		To          func(childComplexity int) int
+		TopProducts func(childComplexity int) int
+	}
+
+	LiveviewView struct {
+		Currency   func(childComplexity int) int
+		GeoEnabled func(childComplexity int) int
+		Now        func(childComplexity int) int
+		Presence   func(childComplexity int) int
+		Timezone   func(childComplexity int) int
+		Today      func(childComplexity int) int
+	}
+
 	MCPActivity struct {
 		Adjusted   func(childComplexity int) int
 		After      func(childComplexity int) int
@@ -1138,133 +1391,141 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeyScopeActions           func(childComplexity int) int
-		APIKeyScopeResources         func(childComplexity int) int
-		APIKeys                      func(childComplexity int, limit *int64, offset *int64) int
-		APIKeysCount                 func(childComplexity int) int
-		AbandonedCart                func(childComplexity int, token string) int
-		AbandonedCartActivity        func(childComplexity int, token string) int
-		AbandonedCartStats           func(childComplexity int, filter *models.AbandonedFilter) int
-		AbandonedCarts               func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
-		AbandonedCartsCount          func(childComplexity int, filter *models.AbandonedFilter) int
-		AbandonedCartsNextCursor     func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
-		AbandonedCheckout            func(childComplexity int, token string) int
-		AbandonedCheckoutActivity    func(childComplexity int, token string) int
-		AbandonedCheckoutStats       func(childComplexity int, filter *models.AbandonedFilter) int
-		AbandonedCheckouts           func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
-		AbandonedCheckoutsCount      func(childComplexity int, filter *models.AbandonedFilter) int
-		AbandonedCheckoutsNextCursor func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
-		Article                      func(childComplexity int, id int64) int
-		Articles                     func(childComplexity int, filter *models.ArticleFilter, limit *int64, offset *int64) int
-		ArticlesCount                func(childComplexity int, filter *models.ArticleFilter) int
-		AuditLogs                    func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
-		AuditLogsCount               func(childComplexity int, filter *models.AuditLogFilter) int
-		AuditLogsNextCursor          func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
-		AwaitingCapture              func(childComplexity int, limit *int64, offset *int64) int
-		AwaitingCaptureActivity      func(childComplexity int, id int64) int
-		AwaitingCaptureAttention     func(childComplexity int) int
-		AwaitingCaptureCheckout      func(childComplexity int, id int64) int
-		AwaitingCaptureCount         func(childComplexity int) int
-		AwaitingCapturePayment       func(childComplexity int, id int64) int
-		BillingAccrued               func(childComplexity int) int
-		BillingCards                 func(childComplexity int) int
-		BillingCollectionEnabled     func(childComplexity int) int
-		BillingInvoice               func(childComplexity int, id int64) int
-		BillingInvoicePage           func(childComplexity int, page *int64, pageSize *int64) int
-		BillingPlan                  func(childComplexity int) int
-		BillingPlans                 func(childComplexity int) int
-		BillingSubscription          func(childComplexity int) int
-		Bundle                       func(childComplexity int, id int64) int
-		Bundles                      func(childComplexity int, limit *int64, offset *int64) int
-		BundlesCount                 func(childComplexity int) int
-		Collection                   func(childComplexity int, id int64) int
-		CollectionHandleAvailable    func(childComplexity int, handle string, id *int64) int
-		CollectionOptions            func(childComplexity int, q *string, limit *int64, offset *int64) int
-		CollectionOptionsCount       func(childComplexity int, q *string) int
-		CollectionProducts           func(childComplexity int, id int64, limit *int64, offset *int64) int
-		CollectionProductsCount      func(childComplexity int, id int64) int
-		Collections                  func(childComplexity int, filter *models.CollectionFilter, limit *int64, offset *int64) int
-		CollectionsCount             func(childComplexity int, filter *models.CollectionFilter) int
-		CurrentRole                  func(childComplexity int) int
-		CurrentStoreID               func(childComplexity int) int
-		Discount                     func(childComplexity int, id int64) int
-		Discounts                    func(childComplexity int, filter *models.DiscountFilter, limit *int64, offset *int64) int
-		DiscountsCount               func(childComplexity int, filter *models.DiscountFilter) int
-		Domains                      func(childComplexity int, limit *int64, offset *int64) int
-		DomainsCount                 func(childComplexity int) int
-		DraftOrder                   func(childComplexity int, id int64) int
-		DraftOrderShippingRates      func(childComplexity int, id int64, limit *int64, offset *int64) int
-		DraftOrders                  func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
-		DraftOrdersCount             func(childComplexity int, filter *models.DraftOrderFilter) int
-		DraftOrdersNextCursor        func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
-		EmailSettings                func(childComplexity int) int
-		FormSubmissionCounts         func(childComplexity int, filter *models.FormSubmissionFilter) int
-		FormSubmissions              func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
-		FormSubmissionsCount         func(childComplexity int, filter *models.FormSubmissionFilter) int
-		FormSubmissionsExport        func(childComplexity int, filter *models.FormSubmissionFilter, format *SheetFormat) int
-		FormSubmissionsNextCursor    func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
-		McpActivity                  func(childComplexity int, limit *int64, offset *int64) int
-		McpEndpoint                  func(childComplexity int) int
-		McpKeys                      func(childComplexity int, limit *int64, offset *int64) int
-		McpPresets                   func(childComplexity int) int
-		Members                      func(childComplexity int, limit *int64, offset *int64) int
-		MembersCount                 func(childComplexity int) int
-		Menu                         func(childComplexity int, handle string) int
-		Menus                        func(childComplexity int, limit *int64, offset *int64) int
-		MenusCount                   func(childComplexity int) int
-		Order                        func(childComplexity int, id int64) int
-		OrderActivity                func(childComplexity int, id int64) int
-		OrderFulfilled               func(childComplexity int, id int64) int
-		OrderFulfillments            func(childComplexity int, id int64) int
-		Orders                       func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
-		OrdersCount                  func(childComplexity int, filter *models.OrderFilter) int
-		OrdersExport                 func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
-		OrdersNextCursor             func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
-		Page                         func(childComplexity int, id int64) int
-		Pages                        func(childComplexity int, filter *models.ContentPageFilter, limit *int64, offset *int64) int
-		PaymentProviders             func(childComplexity int) int
-		PaymentTestGateway           func(childComplexity int) int
-		Product                      func(childComplexity int, id int64) int
-		ProductHandleAvailable       func(childComplexity int, handle string, id *int64) int
-		ProductImportTemplate        func(childComplexity int, format *SheetFormat) int
-		ProductOptions               func(childComplexity int, q *string, limit *int64, offset *int64) int
-		ProductOptionsCount          func(childComplexity int, q *string) int
-		Products                     func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
-		ProductsCount                func(childComplexity int, filter *models.ProductFilter) int
-		ProductsExport               func(childComplexity int, filter *models.ProductFilter, format *SheetFormat) int
-		ProductsNextCursor           func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
-		RecoverySettings             func(childComplexity int) int
-		ReviewCounts                 func(childComplexity int, filter *models.ReviewFilter) int
-		ReviewImportTemplate         func(childComplexity int, format *SheetFormat) int
-		Reviews                      func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
-		ReviewsCount                 func(childComplexity int, filter *models.ReviewFilter) int
-		ReviewsExport                func(childComplexity int, filter *models.ReviewFilter, format *SheetFormat) int
-		ReviewsNextCursor            func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
-		SessionActivity              func(childComplexity int, session string) int
-		SessionFacets                func(childComplexity int, filter *models.SessionFilter) int
-		SessionGroups                func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
-		Sessions                     func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
-		SessionsCount                func(childComplexity int, filter *models.SessionFilter) int
-		SessionsWindow               func(childComplexity int, filter *models.SessionFilter) int
-		ShippingZone                 func(childComplexity int, id int64) int
-		ShippingZones                func(childComplexity int, limit *int64, offset *int64) int
-		ShippingZonesCount           func(childComplexity int) int
-		Store                        func(childComplexity int) int
-		StoreSettings                func(childComplexity int, namespace *string, limit *int64, offset *int64) int
-		StoreSettingsCount           func(childComplexity int, namespace *string) int
-		StorefrontFunnel             func(childComplexity int, filter *models.SessionFilter) int
-		TaxRates                     func(childComplexity int, limit *int64, offset *int64) int
-		TaxRatesCount                func(childComplexity int) int
-		URLRedirect                  func(childComplexity int, id int64) int
-		URLRedirects                 func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
-		URLRedirectsCount            func(childComplexity int, filter *models.URLRedirectFilter) int
-		URLRedirectsExport           func(childComplexity int, filter *models.URLRedirectFilter, format *SheetFormat) int
-		Webhook                      func(childComplexity int, id int64) int
-		WebhookDeliveries            func(childComplexity int, id int64, status *string, limit *int64, offset *int64) int
-		WebhookDeliveriesCount       func(childComplexity int, id int64, status *string) int
-		WebhookTopics                func(childComplexity int) int
-		Webhooks                     func(childComplexity int, limit *int64, offset *int64) int
-		WebhooksCount                func(childComplexity int) int
+		APIKeyScopeActions            func(childComplexity int) int
+		APIKeyScopeResources          func(childComplexity int) int
+		APIKeys                       func(childComplexity int, limit *int64, offset *int64) int
+		APIKeysCount                  func(childComplexity int) int
+		AbandonedCart                 func(childComplexity int, token string) int
+		AbandonedCartActivity         func(childComplexity int, token string) int
+		AbandonedCartStats            func(childComplexity int, filter *models.AbandonedFilter) int
+		AbandonedCarts                func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
+		AbandonedCartsCount           func(childComplexity int, filter *models.AbandonedFilter) int
+		AbandonedCartsNextCursor      func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
+		AbandonedCheckout             func(childComplexity int, token string) int
+		AbandonedCheckoutActivity     func(childComplexity int, token string) int
+		AbandonedCheckoutStats        func(childComplexity int, filter *models.AbandonedFilter) int
+		AbandonedCheckouts            func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
+		AbandonedCheckoutsCount       func(childComplexity int, filter *models.AbandonedFilter) int
+		AbandonedCheckoutsNextCursor  func(childComplexity int, filter *models.AbandonedFilter, limit *int64, offset *int64, cursor *string) int
+		Analytics                     func(childComplexity int, from *string, to *string, interval *string) int
+		AnalyticsLandingPages         func(childComplexity int, from *string, to *string, typeArg *string, limit *int64) int
+		AnalyticsLandingPagesExport   func(childComplexity int, from *string, to *string, typeArg *string, format SheetFormat) int
+		AnalyticsLive                 func(childComplexity int) int
+		AnalyticsSalesByProduct       func(childComplexity int, from *string, to *string, grain *string, limit *int64) int
+		AnalyticsSalesByProductExport func(childComplexity int, from *string, to *string, grain *string, format SheetFormat) int
+		AnalyticsTraffic              func(childComplexity int, from *string, to *string) int
+		Article                       func(childComplexity int, id int64) int
+		Articles                      func(childComplexity int, filter *models.ArticleFilter, limit *int64, offset *int64) int
+		ArticlesCount                 func(childComplexity int, filter *models.ArticleFilter) int
+		AuditLogs                     func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
+		AuditLogsCount                func(childComplexity int, filter *models.AuditLogFilter) int
+		AuditLogsNextCursor           func(childComplexity int, filter *models.AuditLogFilter, limit *int64, offset *int64, cursor *string) int
+		AwaitingCapture               func(childComplexity int, limit *int64, offset *int64) int
+		AwaitingCaptureActivity       func(childComplexity int, id int64) int
+		AwaitingCaptureAttention      func(childComplexity int) int
+		AwaitingCaptureCheckout       func(childComplexity int, id int64) int
+		AwaitingCaptureCount          func(childComplexity int) int
+		AwaitingCapturePayment        func(childComplexity int, id int64) int
+		BillingAccrued                func(childComplexity int) int
+		BillingCards                  func(childComplexity int) int
+		BillingCollectionEnabled      func(childComplexity int) int
+		BillingInvoice                func(childComplexity int, id int64) int
+		BillingInvoicePage            func(childComplexity int, page *int64, pageSize *int64) int
+		BillingPlan                   func(childComplexity int) int
+		BillingPlans                  func(childComplexity int) int
+		BillingSubscription           func(childComplexity int) int
+		Bundle                        func(childComplexity int, id int64) int
+		Bundles                       func(childComplexity int, limit *int64, offset *int64) int
+		BundlesCount                  func(childComplexity int) int
+		Collection                    func(childComplexity int, id int64) int
+		CollectionHandleAvailable     func(childComplexity int, handle string, id *int64) int
+		CollectionOptions             func(childComplexity int, q *string, limit *int64, offset *int64) int
+		CollectionOptionsCount        func(childComplexity int, q *string) int
+		CollectionProducts            func(childComplexity int, id int64, limit *int64, offset *int64) int
+		CollectionProductsCount       func(childComplexity int, id int64) int
+		Collections                   func(childComplexity int, filter *models.CollectionFilter, limit *int64, offset *int64) int
+		CollectionsCount              func(childComplexity int, filter *models.CollectionFilter) int
+		CurrentRole                   func(childComplexity int) int
+		CurrentStoreID                func(childComplexity int) int
+		Discount                      func(childComplexity int, id int64) int
+		Discounts                     func(childComplexity int, filter *models.DiscountFilter, limit *int64, offset *int64) int
+		DiscountsCount                func(childComplexity int, filter *models.DiscountFilter) int
+		Domains                       func(childComplexity int, limit *int64, offset *int64) int
+		DomainsCount                  func(childComplexity int) int
+		DraftOrder                    func(childComplexity int, id int64) int
+		DraftOrderShippingRates       func(childComplexity int, id int64, limit *int64, offset *int64) int
+		DraftOrders                   func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
+		DraftOrdersCount              func(childComplexity int, filter *models.DraftOrderFilter) int
+		DraftOrdersNextCursor         func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
+		EmailSettings                 func(childComplexity int) int
+		FormSubmissionCounts          func(childComplexity int, filter *models.FormSubmissionFilter) int
+		FormSubmissions               func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
+		FormSubmissionsCount          func(childComplexity int, filter *models.FormSubmissionFilter) int
+		FormSubmissionsExport         func(childComplexity int, filter *models.FormSubmissionFilter, format *SheetFormat) int
+		FormSubmissionsNextCursor     func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
+		Insights                      func(childComplexity int) int
+		McpActivity                   func(childComplexity int, limit *int64, offset *int64) int
+		McpEndpoint                   func(childComplexity int) int
+		McpKeys                       func(childComplexity int, limit *int64, offset *int64) int
+		McpPresets                    func(childComplexity int) int
+		Members                       func(childComplexity int, limit *int64, offset *int64) int
+		MembersCount                  func(childComplexity int) int
+		Menu                          func(childComplexity int, handle string) int
+		Menus                         func(childComplexity int, limit *int64, offset *int64) int
+		MenusCount                    func(childComplexity int) int
+		Order                         func(childComplexity int, id int64) int
+		OrderActivity                 func(childComplexity int, id int64) int
+		OrderFulfilled                func(childComplexity int, id int64) int
+		OrderFulfillments             func(childComplexity int, id int64) int
+		Orders                        func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
+		OrdersCount                   func(childComplexity int, filter *models.OrderFilter) int
+		OrdersExport                  func(childComplexity int, filter *models.OrderFilter, format *SheetFormat) int
+		OrdersNextCursor              func(childComplexity int, filter *models.OrderFilter, limit *int64, offset *int64, cursor *string) int
+		Page                          func(childComplexity int, id int64) int
+		Pages                         func(childComplexity int, filter *models.ContentPageFilter, limit *int64, offset *int64) int
+		PaymentProviders              func(childComplexity int) int
+		PaymentTestGateway            func(childComplexity int) int
+		Product                       func(childComplexity int, id int64) int
+		ProductHandleAvailable        func(childComplexity int, handle string, id *int64) int
+		ProductImportTemplate         func(childComplexity int, format *SheetFormat) int
+		ProductOptions                func(childComplexity int, q *string, limit *int64, offset *int64) int
+		ProductOptionsCount           func(childComplexity int, q *string) int
+		Products                      func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
+		ProductsCount                 func(childComplexity int, filter *models.ProductFilter) int
+		ProductsExport                func(childComplexity int, filter *models.ProductFilter, format *SheetFormat) int
+		ProductsNextCursor            func(childComplexity int, filter *models.ProductFilter, limit *int64, offset *int64, cursor *string) int
+		RecoverySettings              func(childComplexity int) int
+		ReviewCounts                  func(childComplexity int, filter *models.ReviewFilter) int
+		ReviewImportTemplate          func(childComplexity int, format *SheetFormat) int
+		Reviews                       func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
+		ReviewsCount                  func(childComplexity int, filter *models.ReviewFilter) int
+		ReviewsExport                 func(childComplexity int, filter *models.ReviewFilter, format *SheetFormat) int
+		ReviewsNextCursor             func(childComplexity int, filter *models.ReviewFilter, limit *int64, offset *int64, cursor *string) int
+		SessionActivity               func(childComplexity int, session string) int
+		SessionFacets                 func(childComplexity int, filter *models.SessionFilter) int
+		SessionGroups                 func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
+		Sessions                      func(childComplexity int, filter *models.SessionFilter, groupBy *string, limit *int64, offset *int64) int
+		SessionsCount                 func(childComplexity int, filter *models.SessionFilter) int
+		SessionsWindow                func(childComplexity int, filter *models.SessionFilter) int
+		ShippingZone                  func(childComplexity int, id int64) int
+		ShippingZones                 func(childComplexity int, limit *int64, offset *int64) int
+		ShippingZonesCount            func(childComplexity int) int
+		Store                         func(childComplexity int) int
+		StoreSettings                 func(childComplexity int, namespace *string, limit *int64, offset *int64) int
+		StoreSettingsCount            func(childComplexity int, namespace *string) int
+		StorefrontFunnel              func(childComplexity int, filter *models.SessionFilter) int
+		TaxRates                      func(childComplexity int, limit *int64, offset *int64) int
+		TaxRatesCount                 func(childComplexity int) int
+		URLRedirect                   func(childComplexity int, id int64) int
+		URLRedirects                  func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
+		URLRedirectsCount             func(childComplexity int, filter *models.URLRedirectFilter) int
+		URLRedirectsExport            func(childComplexity int, filter *models.URLRedirectFilter, format *SheetFormat) int
+		Webhook                       func(childComplexity int, id int64) int
+		WebhookDeliveries             func(childComplexity int, id int64, status *string, limit *int64, offset *int64) int
+		WebhookDeliveriesCount        func(childComplexity int, id int64, status *string) int
+		WebhookTopics                 func(childComplexity int) int
+		Webhooks                      func(childComplexity int, limit *int64, offset *int64) int
+		WebhooksCount                 func(childComplexity int) int
 	}
 
 	Refund struct {
@@ -1965,6 +2226,14 @@ type QueryResolver interface {
 	AbandonedCheckoutsCount(ctx context.Context, filter *models.AbandonedFilter) (int64, error)
 	AbandonedCheckoutStats(ctx context.Context, filter *models.AbandonedFilter) (*models.AbandonmentStats, error)
 	AbandonedCheckout(ctx context.Context, token string) (*Checkout, error)
+	Analytics(ctx context.Context, from *string, to *string, interval *string) (*analytics.AnalyticsOverview, error)
+	AnalyticsTraffic(ctx context.Context, from *string, to *string) (*analytics.AnalyticsTrafficSummary, error)
+	AnalyticsLandingPages(ctx context.Context, from *string, to *string, typeArg *string, limit *int64) (*analytics.AnalyticsLandingPageReport, error)
+	AnalyticsLandingPagesExport(ctx context.Context, from *string, to *string, typeArg *string, format SheetFormat) (*Download, error)
+	AnalyticsSalesByProduct(ctx context.Context, from *string, to *string, grain *string, limit *int64) (*analytics.AnalyticsProductSalesReport, error)
+	AnalyticsSalesByProductExport(ctx context.Context, from *string, to *string, grain *string, format SheetFormat) (*Download, error)
+	AnalyticsLive(ctx context.Context) (*analytics.LiveviewView, error)
+	Insights(ctx context.Context) ([]analytics.InsightView, error)
 	APIKeys(ctx context.Context, limit *int64, offset *int64) ([]models.APIKey, error)
 	APIKeysCount(ctx context.Context) (int64, error)
 	APIKeyScopeActions(ctx context.Context) ([]string, error)
@@ -2599,6 +2868,768 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AbandonmentStats.Total(childComplexity), true
+
+	case "AnalyticsCampaignStat.campaign":
+		if e.ComplexityRoot.AnalyticsCampaignStat.Campaign == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsCampaignStat.Campaign(childComplexity), true
+	case "AnalyticsCampaignStat.gross_cents":
+		if e.ComplexityRoot.AnalyticsCampaignStat.GrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsCampaignStat.GrossCents(childComplexity), true
+	case "AnalyticsCampaignStat.order_count":
+		if e.ComplexityRoot.AnalyticsCampaignStat.OrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsCampaignStat.OrderCount(childComplexity), true
+	case "AnalyticsCampaignStat.source":
+		if e.ComplexityRoot.AnalyticsCampaignStat.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsCampaignStat.Source(childComplexity), true
+
+	case "AnalyticsCustomers.new":
+		if e.ComplexityRoot.AnalyticsCustomers.New == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsCustomers.New(childComplexity), true
+	case "AnalyticsCustomers.returning":
+		if e.ComplexityRoot.AnalyticsCustomers.Returning == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsCustomers.Returning(childComplexity), true
+	case "AnalyticsCustomers.returning_rate":
+		if e.ComplexityRoot.AnalyticsCustomers.ReturningRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsCustomers.ReturningRate(childComplexity), true
+
+	case "AnalyticsDeltas.aov_pct":
+		if e.ComplexityRoot.AnalyticsDeltas.AOVPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsDeltas.AOVPct(childComplexity), true
+	case "AnalyticsDeltas.gross_pct":
+		if e.ComplexityRoot.AnalyticsDeltas.GrossPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsDeltas.GrossPct(childComplexity), true
+	case "AnalyticsDeltas.orders_pct":
+		if e.ComplexityRoot.AnalyticsDeltas.OrdersPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsDeltas.OrdersPct(childComplexity), true
+
+	case "AnalyticsDiscountStat.code":
+		if e.ComplexityRoot.AnalyticsDiscountStat.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsDiscountStat.Code(childComplexity), true
+	case "AnalyticsDiscountStat.discount_cents":
+		if e.ComplexityRoot.AnalyticsDiscountStat.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsDiscountStat.DiscountCents(childComplexity), true
+	case "AnalyticsDiscountStat.order_count":
+		if e.ComplexityRoot.AnalyticsDiscountStat.OrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsDiscountStat.OrderCount(childComplexity), true
+
+	case "AnalyticsLandingPageReport.deltas":
+		if e.ComplexityRoot.AnalyticsLandingPageReport.Deltas == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageReport.Deltas(childComplexity), true
+	case "AnalyticsLandingPageReport.from":
+		if e.ComplexityRoot.AnalyticsLandingPageReport.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageReport.From(childComplexity), true
+	case "AnalyticsLandingPageReport.landing_page_count":
+		if e.ComplexityRoot.AnalyticsLandingPageReport.LandingPageCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageReport.LandingPageCount(childComplexity), true
+	case "AnalyticsLandingPageReport.landing_pages":
+		if e.ComplexityRoot.AnalyticsLandingPageReport.LandingPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageReport.LandingPages(childComplexity), true
+	case "AnalyticsLandingPageReport.limit":
+		if e.ComplexityRoot.AnalyticsLandingPageReport.Limit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageReport.Limit(childComplexity), true
+	case "AnalyticsLandingPageReport.previous":
+		if e.ComplexityRoot.AnalyticsLandingPageReport.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageReport.Previous(childComplexity), true
+	case "AnalyticsLandingPageReport.to":
+		if e.ComplexityRoot.AnalyticsLandingPageReport.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageReport.To(childComplexity), true
+	case "AnalyticsLandingPageReport.totals":
+		if e.ComplexityRoot.AnalyticsLandingPageReport.Totals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageReport.Totals(childComplexity), true
+
+	case "AnalyticsLandingPageStat.carted_sessions":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.CartedSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.CartedSessions(childComplexity), true
+	case "AnalyticsLandingPageStat.checkout_sessions":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.CheckoutSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.CheckoutSessions(childComplexity), true
+	case "AnalyticsLandingPageStat.conversion_rate":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.ConversionRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.ConversionRate(childComplexity), true
+	case "AnalyticsLandingPageStat.converted_sessions":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.ConvertedSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.ConvertedSessions(childComplexity), true
+	case "AnalyticsLandingPageStat.path":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.Path(childComplexity), true
+	case "AnalyticsLandingPageStat.revenue_cents":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.RevenueCents(childComplexity), true
+	case "AnalyticsLandingPageStat.sessions":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.Sessions(childComplexity), true
+	case "AnalyticsLandingPageStat.type":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.Type(childComplexity), true
+	case "AnalyticsLandingPageStat.visitors":
+		if e.ComplexityRoot.AnalyticsLandingPageStat.Visitors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsLandingPageStat.Visitors(childComplexity), true
+
+	case "AnalyticsMetrics.aov_cents":
+		if e.ComplexityRoot.AnalyticsMetrics.AOVCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.AOVCents(childComplexity), true
+	case "AnalyticsMetrics.discount_cents":
+		if e.ComplexityRoot.AnalyticsMetrics.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.DiscountCents(childComplexity), true
+	case "AnalyticsMetrics.gross_cents":
+		if e.ComplexityRoot.AnalyticsMetrics.GrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.GrossCents(childComplexity), true
+	case "AnalyticsMetrics.net_cents":
+		if e.ComplexityRoot.AnalyticsMetrics.NetCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.NetCents(childComplexity), true
+	case "AnalyticsMetrics.order_count":
+		if e.ComplexityRoot.AnalyticsMetrics.OrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.OrderCount(childComplexity), true
+	case "AnalyticsMetrics.refund_cents":
+		if e.ComplexityRoot.AnalyticsMetrics.RefundCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.RefundCents(childComplexity), true
+	case "AnalyticsMetrics.refunded_order_count":
+		if e.ComplexityRoot.AnalyticsMetrics.RefundedOrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.RefundedOrderCount(childComplexity), true
+	case "AnalyticsMetrics.shipping_cents":
+		if e.ComplexityRoot.AnalyticsMetrics.ShippingCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.ShippingCents(childComplexity), true
+	case "AnalyticsMetrics.tax_cents":
+		if e.ComplexityRoot.AnalyticsMetrics.TaxCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.TaxCents(childComplexity), true
+	case "AnalyticsMetrics.tip_cents":
+		if e.ComplexityRoot.AnalyticsMetrics.TipCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.TipCents(childComplexity), true
+	case "AnalyticsMetrics.units":
+		if e.ComplexityRoot.AnalyticsMetrics.Units == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsMetrics.Units(childComplexity), true
+
+	case "AnalyticsOverview.by_campaign":
+		if e.ComplexityRoot.AnalyticsOverview.ByCampaign == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.ByCampaign(childComplexity), true
+	case "AnalyticsOverview.by_source":
+		if e.ComplexityRoot.AnalyticsOverview.BySource == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.BySource(childComplexity), true
+	case "AnalyticsOverview.customers":
+		if e.ComplexityRoot.AnalyticsOverview.Customers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.Customers(childComplexity), true
+	case "AnalyticsOverview.deltas":
+		if e.ComplexityRoot.AnalyticsOverview.Deltas == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.Deltas(childComplexity), true
+	case "AnalyticsOverview.from":
+		if e.ComplexityRoot.AnalyticsOverview.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.From(childComplexity), true
+	case "AnalyticsOverview.interval":
+		if e.ComplexityRoot.AnalyticsOverview.Interval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.Interval(childComplexity), true
+	case "AnalyticsOverview.metrics":
+		if e.ComplexityRoot.AnalyticsOverview.Metrics == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.Metrics(childComplexity), true
+	case "AnalyticsOverview.previous":
+		if e.ComplexityRoot.AnalyticsOverview.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.Previous(childComplexity), true
+	case "AnalyticsOverview.series":
+		if e.ComplexityRoot.AnalyticsOverview.Series == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.Series(childComplexity), true
+	case "AnalyticsOverview.to":
+		if e.ComplexityRoot.AnalyticsOverview.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.To(childComplexity), true
+	case "AnalyticsOverview.top_discounts":
+		if e.ComplexityRoot.AnalyticsOverview.TopDiscounts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.TopDiscounts(childComplexity), true
+	case "AnalyticsOverview.top_products":
+		if e.ComplexityRoot.AnalyticsOverview.TopProducts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsOverview.TopProducts(childComplexity), true
+
+	case "AnalyticsProductSalesBasis.order_discount_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesBasis.OrderDiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesBasis.OrderDiscountCents(childComplexity), true
+	case "AnalyticsProductSalesBasis.order_subtotal_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesBasis.OrderSubtotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesBasis.OrderSubtotalCents(childComplexity), true
+	case "AnalyticsProductSalesBasis.order_tax_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesBasis.OrderTaxCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesBasis.OrderTaxCents(childComplexity), true
+	case "AnalyticsProductSalesBasis.refunded_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesBasis.RefundedCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesBasis.RefundedCents(childComplexity), true
+	case "AnalyticsProductSalesBasis.refunded_orders":
+		if e.ComplexityRoot.AnalyticsProductSalesBasis.RefundedOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesBasis.RefundedOrders(childComplexity), true
+	case "AnalyticsProductSalesBasis.refunds_without_lines":
+		if e.ComplexityRoot.AnalyticsProductSalesBasis.RefundsWithoutLines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesBasis.RefundsWithoutLines(childComplexity), true
+
+	case "AnalyticsProductSalesReport.basis":
+		if e.ComplexityRoot.AnalyticsProductSalesReport.Basis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesReport.Basis(childComplexity), true
+	case "AnalyticsProductSalesReport.from":
+		if e.ComplexityRoot.AnalyticsProductSalesReport.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesReport.From(childComplexity), true
+	case "AnalyticsProductSalesReport.grain":
+		if e.ComplexityRoot.AnalyticsProductSalesReport.Grain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesReport.Grain(childComplexity), true
+	case "AnalyticsProductSalesReport.limit":
+		if e.ComplexityRoot.AnalyticsProductSalesReport.Limit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesReport.Limit(childComplexity), true
+	case "AnalyticsProductSalesReport.rows":
+		if e.ComplexityRoot.AnalyticsProductSalesReport.Rows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesReport.Rows(childComplexity), true
+	case "AnalyticsProductSalesReport.to":
+		if e.ComplexityRoot.AnalyticsProductSalesReport.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesReport.To(childComplexity), true
+	case "AnalyticsProductSalesReport.totals":
+		if e.ComplexityRoot.AnalyticsProductSalesReport.Totals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesReport.Totals(childComplexity), true
+
+	case "AnalyticsProductSalesRow.discount_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.DiscountCents(childComplexity), true
+	case "AnalyticsProductSalesRow.gross_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.GrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.GrossCents(childComplexity), true
+	case "AnalyticsProductSalesRow.items_sold":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.ItemsSold == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.ItemsSold(childComplexity), true
+	case "AnalyticsProductSalesRow.line_discount_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.LineDiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.LineDiscountCents(childComplexity), true
+	case "AnalyticsProductSalesRow.net_items_sold":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.NetItemsSold == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.NetItemsSold(childComplexity), true
+	case "AnalyticsProductSalesRow.net_sales_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.NetSalesCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.NetSalesCents(childComplexity), true
+	case "AnalyticsProductSalesRow.order_count":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.OrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.OrderCount(childComplexity), true
+	case "AnalyticsProductSalesRow.product_id":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.ProductID(childComplexity), true
+	case "AnalyticsProductSalesRow.product_sales_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.ProductSalesCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.ProductSalesCents(childComplexity), true
+	case "AnalyticsProductSalesRow.product_type":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.ProductType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.ProductType(childComplexity), true
+	case "AnalyticsProductSalesRow.refunded_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.RefundedCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.RefundedCents(childComplexity), true
+	case "AnalyticsProductSalesRow.refunded_items":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.RefundedItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.RefundedItems(childComplexity), true
+	case "AnalyticsProductSalesRow.sku":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.SKU == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.SKU(childComplexity), true
+	case "AnalyticsProductSalesRow.tax_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.TaxCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.TaxCents(childComplexity), true
+	case "AnalyticsProductSalesRow.title":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.Title(childComplexity), true
+	case "AnalyticsProductSalesRow.total_sales_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.TotalSalesCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.TotalSalesCents(childComplexity), true
+	case "AnalyticsProductSalesRow.variant_id":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.VariantID(childComplexity), true
+	case "AnalyticsProductSalesRow.variant_title":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.VariantTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.VariantTitle(childComplexity), true
+	case "AnalyticsProductSalesRow.vendor":
+		if e.ComplexityRoot.AnalyticsProductSalesRow.Vendor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesRow.Vendor(childComplexity), true
+
+	case "AnalyticsProductSalesTotals.discount_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.DiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.DiscountCents(childComplexity), true
+	case "AnalyticsProductSalesTotals.gross_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.GrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.GrossCents(childComplexity), true
+	case "AnalyticsProductSalesTotals.items_sold":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.ItemsSold == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.ItemsSold(childComplexity), true
+	case "AnalyticsProductSalesTotals.line_discount_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.LineDiscountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.LineDiscountCents(childComplexity), true
+	case "AnalyticsProductSalesTotals.net_items_sold":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.NetItemsSold == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.NetItemsSold(childComplexity), true
+	case "AnalyticsProductSalesTotals.net_sales_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.NetSalesCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.NetSalesCents(childComplexity), true
+	case "AnalyticsProductSalesTotals.product_sales_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.ProductSalesCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.ProductSalesCents(childComplexity), true
+	case "AnalyticsProductSalesTotals.refunded_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.RefundedCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.RefundedCents(childComplexity), true
+	case "AnalyticsProductSalesTotals.refunded_items":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.RefundedItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.RefundedItems(childComplexity), true
+	case "AnalyticsProductSalesTotals.rows":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.Rows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.Rows(childComplexity), true
+	case "AnalyticsProductSalesTotals.tax_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.TaxCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.TaxCents(childComplexity), true
+	case "AnalyticsProductSalesTotals.total_sales_cents":
+		if e.ComplexityRoot.AnalyticsProductSalesTotals.TotalSalesCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductSalesTotals.TotalSalesCents(childComplexity), true
+
+	case "AnalyticsProductStat.product_id":
+		if e.ComplexityRoot.AnalyticsProductStat.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductStat.ProductID(childComplexity), true
+	case "AnalyticsProductStat.revenue_cents":
+		if e.ComplexityRoot.AnalyticsProductStat.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductStat.RevenueCents(childComplexity), true
+	case "AnalyticsProductStat.title":
+		if e.ComplexityRoot.AnalyticsProductStat.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductStat.Title(childComplexity), true
+	case "AnalyticsProductStat.units":
+		if e.ComplexityRoot.AnalyticsProductStat.Units == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsProductStat.Units(childComplexity), true
+
+	case "AnalyticsSeriesPoint.bucket":
+		if e.ComplexityRoot.AnalyticsSeriesPoint.Bucket == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsSeriesPoint.Bucket(childComplexity), true
+	case "AnalyticsSeriesPoint.gross_cents":
+		if e.ComplexityRoot.AnalyticsSeriesPoint.GrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsSeriesPoint.GrossCents(childComplexity), true
+	case "AnalyticsSeriesPoint.order_count":
+		if e.ComplexityRoot.AnalyticsSeriesPoint.OrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsSeriesPoint.OrderCount(childComplexity), true
+
+	case "AnalyticsSourceStat.gross_cents":
+		if e.ComplexityRoot.AnalyticsSourceStat.GrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsSourceStat.GrossCents(childComplexity), true
+	case "AnalyticsSourceStat.order_count":
+		if e.ComplexityRoot.AnalyticsSourceStat.OrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsSourceStat.OrderCount(childComplexity), true
+	case "AnalyticsSourceStat.source":
+		if e.ComplexityRoot.AnalyticsSourceStat.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsSourceStat.Source(childComplexity), true
+
+	case "AnalyticsTrafficDeltas.conversion_pct":
+		if e.ComplexityRoot.AnalyticsTrafficDeltas.ConversionPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficDeltas.ConversionPct(childComplexity), true
+	case "AnalyticsTrafficDeltas.revenue_pct":
+		if e.ComplexityRoot.AnalyticsTrafficDeltas.RevenuePct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficDeltas.RevenuePct(childComplexity), true
+	case "AnalyticsTrafficDeltas.sessions_pct":
+		if e.ComplexityRoot.AnalyticsTrafficDeltas.SessionsPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficDeltas.SessionsPct(childComplexity), true
+	case "AnalyticsTrafficDeltas.visitors_pct":
+		if e.ComplexityRoot.AnalyticsTrafficDeltas.VisitorsPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficDeltas.VisitorsPct(childComplexity), true
+
+	case "AnalyticsTrafficSummary.deltas":
+		if e.ComplexityRoot.AnalyticsTrafficSummary.Deltas == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficSummary.Deltas(childComplexity), true
+	case "AnalyticsTrafficSummary.from":
+		if e.ComplexityRoot.AnalyticsTrafficSummary.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficSummary.From(childComplexity), true
+	case "AnalyticsTrafficSummary.previous":
+		if e.ComplexityRoot.AnalyticsTrafficSummary.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficSummary.Previous(childComplexity), true
+	case "AnalyticsTrafficSummary.to":
+		if e.ComplexityRoot.AnalyticsTrafficSummary.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficSummary.To(childComplexity), true
+	case "AnalyticsTrafficSummary.totals":
+		if e.ComplexityRoot.AnalyticsTrafficSummary.Totals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficSummary.Totals(childComplexity), true
+
+	case "AnalyticsTrafficTotals.carted_sessions":
+		if e.ComplexityRoot.AnalyticsTrafficTotals.CartedSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficTotals.CartedSessions(childComplexity), true
+	case "AnalyticsTrafficTotals.checkout_sessions":
+		if e.ComplexityRoot.AnalyticsTrafficTotals.CheckoutSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficTotals.CheckoutSessions(childComplexity), true
+	case "AnalyticsTrafficTotals.conversion_rate":
+		if e.ComplexityRoot.AnalyticsTrafficTotals.ConversionRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficTotals.ConversionRate(childComplexity), true
+	case "AnalyticsTrafficTotals.converted_sessions":
+		if e.ComplexityRoot.AnalyticsTrafficTotals.ConvertedSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficTotals.ConvertedSessions(childComplexity), true
+	case "AnalyticsTrafficTotals.not_set_sessions":
+		if e.ComplexityRoot.AnalyticsTrafficTotals.NotSetSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficTotals.NotSetSessions(childComplexity), true
+	case "AnalyticsTrafficTotals.revenue_cents":
+		if e.ComplexityRoot.AnalyticsTrafficTotals.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficTotals.RevenueCents(childComplexity), true
+	case "AnalyticsTrafficTotals.sessions":
+		if e.ComplexityRoot.AnalyticsTrafficTotals.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficTotals.Sessions(childComplexity), true
+	case "AnalyticsTrafficTotals.visitors":
+		if e.ComplexityRoot.AnalyticsTrafficTotals.Visitors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTrafficTotals.Visitors(childComplexity), true
 
 	case "Article.author":
 		if e.ComplexityRoot.Article.Author == nil {
@@ -5406,6 +6437,314 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ImportReport.Updated(childComplexity), true
 
+	case "InsightView.action":
+		if e.ComplexityRoot.InsightView.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.Action(childComplexity), true
+	case "InsightView.day":
+		if e.ComplexityRoot.InsightView.Day == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.Day(childComplexity), true
+	case "InsightView.detail":
+		if e.ComplexityRoot.InsightView.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.Detail(childComplexity), true
+	case "InsightView.evidence_url":
+		if e.ComplexityRoot.InsightView.EvidenceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.EvidenceURL(childComplexity), true
+	case "InsightView.headline":
+		if e.ComplexityRoot.InsightView.Headline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.Headline(childComplexity), true
+	case "InsightView.kind":
+		if e.ComplexityRoot.InsightView.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.Kind(childComplexity), true
+	case "InsightView.metrics":
+		if e.ComplexityRoot.InsightView.Metrics == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.Metrics(childComplexity), true
+	case "InsightView.sample_size":
+		if e.ComplexityRoot.InsightView.SampleSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.SampleSize(childComplexity), true
+	case "InsightView.subject_id":
+		if e.ComplexityRoot.InsightView.SubjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.SubjectID(childComplexity), true
+	case "InsightView.subject_label":
+		if e.ComplexityRoot.InsightView.SubjectLabel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.SubjectLabel(childComplexity), true
+	case "InsightView.subject_type":
+		if e.ComplexityRoot.InsightView.SubjectType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InsightView.SubjectType(childComplexity), true
+
+	case "LiveviewBehavior.active_carts":
+		if e.ComplexityRoot.LiveviewBehavior.ActiveCarts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewBehavior.ActiveCarts(childComplexity), true
+	case "LiveviewBehavior.checking_out":
+		if e.ComplexityRoot.LiveviewBehavior.CheckingOut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewBehavior.CheckingOut(childComplexity), true
+	case "LiveviewBehavior.purchased":
+		if e.ComplexityRoot.LiveviewBehavior.Purchased == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewBehavior.Purchased(childComplexity), true
+	case "LiveviewBehavior.window_seconds":
+		if e.ComplexityRoot.LiveviewBehavior.WindowSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewBehavior.WindowSeconds(childComplexity), true
+
+	case "LiveviewLocationStat.city":
+		if e.ComplexityRoot.LiveviewLocationStat.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewLocationStat.City(childComplexity), true
+	case "LiveviewLocationStat.country":
+		if e.ComplexityRoot.LiveviewLocationStat.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewLocationStat.Country(childComplexity), true
+	case "LiveviewLocationStat.region":
+		if e.ComplexityRoot.LiveviewLocationStat.Region == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewLocationStat.Region(childComplexity), true
+	case "LiveviewLocationStat.sessions":
+		if e.ComplexityRoot.LiveviewLocationStat.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewLocationStat.Sessions(childComplexity), true
+
+	case "LiveviewMetric.delta_pct":
+		if e.ComplexityRoot.LiveviewMetric.DeltaPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewMetric.DeltaPct(childComplexity), true
+	case "LiveviewMetric.sparkline":
+		if e.ComplexityRoot.LiveviewMetric.Sparkline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewMetric.Sparkline(childComplexity), true
+	case "LiveviewMetric.value":
+		if e.ComplexityRoot.LiveviewMetric.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewMetric.Value(childComplexity), true
+	case "LiveviewMetric.yesterday":
+		if e.ComplexityRoot.LiveviewMetric.Yesterday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewMetric.Yesterday(childComplexity), true
+
+	case "LiveviewPin.city":
+		if e.ComplexityRoot.LiveviewPin.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPin.City(childComplexity), true
+	case "LiveviewPin.count":
+		if e.ComplexityRoot.LiveviewPin.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPin.Count(childComplexity), true
+	case "LiveviewPin.country":
+		if e.ComplexityRoot.LiveviewPin.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPin.Country(childComplexity), true
+	case "LiveviewPin.kind":
+		if e.ComplexityRoot.LiveviewPin.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPin.Kind(childComplexity), true
+	case "LiveviewPin.lat":
+		if e.ComplexityRoot.LiveviewPin.Lat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPin.Lat(childComplexity), true
+	case "LiveviewPin.lon":
+		if e.ComplexityRoot.LiveviewPin.Lon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPin.Lon(childComplexity), true
+	case "LiveviewPin.region":
+		if e.ComplexityRoot.LiveviewPin.Region == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPin.Region(childComplexity), true
+	case "LiveviewPin.total_cents":
+		if e.ComplexityRoot.LiveviewPin.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPin.TotalCents(childComplexity), true
+
+	case "LiveviewPresence.behavior":
+		if e.ComplexityRoot.LiveviewPresence.Behavior == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPresence.Behavior(childComplexity), true
+	case "LiveviewPresence.pins":
+		if e.ComplexityRoot.LiveviewPresence.Pins == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPresence.Pins(childComplexity), true
+	case "LiveviewPresence.visitors_now":
+		if e.ComplexityRoot.LiveviewPresence.VisitorsNow == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPresence.VisitorsNow(childComplexity), true
+	case "LiveviewPresence.window_seconds":
+		if e.ComplexityRoot.LiveviewPresence.WindowSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewPresence.WindowSeconds(childComplexity), true
+
+	case "LiveviewToday.customers":
+		if e.ComplexityRoot.LiveviewToday.Customers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.Customers(childComplexity), true
+	case "LiveviewToday.from":
+		if e.ComplexityRoot.LiveviewToday.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.From(childComplexity), true
+	case "LiveviewToday.locations":
+		if e.ComplexityRoot.LiveviewToday.Locations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.Locations(childComplexity), true
+	case "LiveviewToday.order_pins":
+		if e.ComplexityRoot.LiveviewToday.OrderPins == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.OrderPins(childComplexity), true
+	case "LiveviewToday.orders":
+		if e.ComplexityRoot.LiveviewToday.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.Orders(childComplexity), true
+	case "LiveviewToday.sales":
+		if e.ComplexityRoot.LiveviewToday.Sales == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.Sales(childComplexity), true
+	case "LiveviewToday.sessions":
+		if e.ComplexityRoot.LiveviewToday.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.Sessions(childComplexity), true
+	case "LiveviewToday.to":
+		if e.ComplexityRoot.LiveviewToday.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.To(childComplexity), true
+	case "LiveviewToday.top_products":
+		if e.ComplexityRoot.LiveviewToday.TopProducts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewToday.TopProducts(childComplexity), true
+
+	case "LiveviewView.currency":
+		if e.ComplexityRoot.LiveviewView.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewView.Currency(childComplexity), true
+	case "LiveviewView.geo_enabled":
+		if e.ComplexityRoot.LiveviewView.GeoEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewView.GeoEnabled(childComplexity), true
+	case "LiveviewView.now":
+		if e.ComplexityRoot.LiveviewView.Now == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewView.Now(childComplexity), true
+	case "LiveviewView.presence":
+		if e.ComplexityRoot.LiveviewView.Presence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewView.Presence(childComplexity), true
+	case "LiveviewView.timezone":
+		if e.ComplexityRoot.LiveviewView.Timezone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewView.Timezone(childComplexity), true
+	case "LiveviewView.today":
+		if e.ComplexityRoot.LiveviewView.Today == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveviewView.Today(childComplexity), true
+
 	case "MCPActivity.adjusted":
 		if e.ComplexityRoot.MCPActivity.Adjusted == nil {
 			break
@@ -7918,6 +9257,78 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AbandonedCheckoutsNextCursor(childComplexity, args["filter"].(*models.AbandonedFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.analytics":
+		if e.ComplexityRoot.Query.Analytics == nil {
+			break
+		}
+
+		args, err := ec.field_Query_analytics_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Analytics(childComplexity, args["from"].(*string), args["to"].(*string), args["interval"].(*string)), true
+	case "Query.analyticsLandingPages":
+		if e.ComplexityRoot.Query.AnalyticsLandingPages == nil {
+			break
+		}
+
+		args, err := ec.field_Query_analyticsLandingPages_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AnalyticsLandingPages(childComplexity, args["from"].(*string), args["to"].(*string), args["type"].(*string), args["limit"].(*int64)), true
+	case "Query.analyticsLandingPagesExport":
+		if e.ComplexityRoot.Query.AnalyticsLandingPagesExport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_analyticsLandingPagesExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AnalyticsLandingPagesExport(childComplexity, args["from"].(*string), args["to"].(*string), args["type"].(*string), args["format"].(SheetFormat)), true
+	case "Query.analyticsLive":
+		if e.ComplexityRoot.Query.AnalyticsLive == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AnalyticsLive(childComplexity), true
+	case "Query.analyticsSalesByProduct":
+		if e.ComplexityRoot.Query.AnalyticsSalesByProduct == nil {
+			break
+		}
+
+		args, err := ec.field_Query_analyticsSalesByProduct_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AnalyticsSalesByProduct(childComplexity, args["from"].(*string), args["to"].(*string), args["grain"].(*string), args["limit"].(*int64)), true
+	case "Query.analyticsSalesByProductExport":
+		if e.ComplexityRoot.Query.AnalyticsSalesByProductExport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_analyticsSalesByProductExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AnalyticsSalesByProductExport(childComplexity, args["from"].(*string), args["to"].(*string), args["grain"].(*string), args["format"].(SheetFormat)), true
+	case "Query.analyticsTraffic":
+		if e.ComplexityRoot.Query.AnalyticsTraffic == nil {
+			break
+		}
+
+		args, err := ec.field_Query_analyticsTraffic_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AnalyticsTraffic(childComplexity, args["from"].(*string), args["to"].(*string)), true
 	case "Query.article":
 		if e.ComplexityRoot.Query.Article == nil {
 			break
@@ -8392,6 +9803,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.FormSubmissionsNextCursor(childComplexity, args["filter"].(*models.FormSubmissionFilter), args["limit"].(*int64), args["offset"].(*int64), args["cursor"].(*string)), true
+	case "Query.insights":
+		if e.ComplexityRoot.Query.Insights == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Insights(childComplexity), true
 
 	case "Query.mcpActivity":
 		if e.ComplexityRoot.Query.McpActivity == nil {
@@ -11666,6 +13083,542 @@ type UseractivitySummary {
   visit_basis: String!
   "Seconds from first_seen_at to last_seen_at; 0 when unknown."
   visit_seconds: Int!
+}
+`, BuiltIn: false},
+	{Name: "../schema/analytics.graphqls", Input: `# Analytics: the sales overview, traffic, landing pages, sales by product,
+# the live view and insights (README "Analytics"). Every report reads a
+# window in the store's time zone; the metric definitions are
+# internal/analytics (metrics.go) and the README's.
+
+"The figures of orders placed in a window (README \"Analytics\" defines each)."
+type AnalyticsMetrics {
+  "Line totals (price × quantity) of the orders placed, before discounts, in minor units."
+  gross_cents: Int!
+  "Discounts of those orders (product and order discounts; free shipping is in shipping_cents), in minor units."
+  discount_cents: Int!
+  "Money refunded in the window, counted at each refund's own time whatever the order's date, in minor units."
+  refund_cents: Int!
+  "gross_cents − discount_cents − refund_cents."
+  net_cents: Int!
+  "Shipping charged on the orders placed, in minor units."
+  shipping_cents: Int!
+  "Tax charged on the orders placed, in minor units."
+  tax_cents: Int!
+  "Tips given on the orders placed, in minor units."
+  tip_cents: Int!
+  "Orders placed (an order cancelled before any money was taken does not count)."
+  order_count: Int!
+  "Orders whose first refund fell in the window."
+  refunded_order_count: Int!
+  "Units sold on the orders placed."
+  units: Int!
+  "Average order value: (gross_cents − discount_cents) / order_count, rounded half up; 0 without orders."
+  aov_cents: Int!
+}
+
+"How the window's figures changed from the previous window's, in percent; null when the previous figure is 0."
+type AnalyticsDeltas {
+  "gross_cents' change, in percent."
+  gross_pct: Float
+  "order_count's change, in percent."
+  orders_pct: Float
+  "aov_cents' change, in percent."
+  aov_pct: Float
+}
+
+"Customers who ordered in the window."
+type AnalyticsCustomers {
+  "Customers whose first order ever was placed in the window."
+  new: Int!
+  "Customers who ordered in the window and had ordered before it."
+  returning: Int!
+  "returning / (new + returning), from 0 to 1; 0 without customers."
+  returning_rate: Float!
+}
+
+"The orders of one traffic source (the utm_source of their attribution; (direct) without one)."
+type AnalyticsSourceStat {
+  "The source."
+  source: String!
+  "Orders placed."
+  order_count: Int!
+  "Their gross sales, in minor units."
+  gross_cents: Int!
+}
+
+"The orders of one campaign (utm_campaign) of one source."
+type AnalyticsCampaignStat {
+  "The campaign."
+  campaign: String!
+  "Its source."
+  source: String!
+  "Orders placed."
+  order_count: Int!
+  "Their gross sales, in minor units."
+  gross_cents: Int!
+}
+
+"The orders that used one discount code."
+type AnalyticsDiscountStat {
+  "The code, as the orders carry it."
+  code: String!
+  "Orders placed with it."
+  order_count: Int!
+  "What it took off them, in minor units."
+  discount_cents: Int!
+}
+
+"One product's sales."
+type AnalyticsProductStat {
+  "The product's id."
+  product_id: Int!
+  "The product's title (as its last order line named it)."
+  title: String!
+  "Units sold."
+  units: Int!
+  "What they sold for: line totals less their share of the discounts, in minor units."
+  revenue_cents: Int!
+}
+
+"One bucket of a series: every bucket of the window has a point, zeros included."
+type AnalyticsSeriesPoint {
+  "The bucket's start in the store's time zone: YYYY-MM-DD for a day, week (starting Monday) or month; a date-time with its offset for an hour."
+  bucket: String!
+  "Gross sales of the orders placed in it, in minor units."
+  gross_cents: Int!
+  "Orders placed in it."
+  order_count: Int!
+}
+
+"The store's sales over a window, against the window before it."
+type AnalyticsOverview {
+  "The window's start, in the store's time zone (RFC 3339)."
+  from: String!
+  "The window's end, excluded, in the store's time zone (RFC 3339)."
+  to: String!
+  "The series' bucket: hour, day, week or month."
+  interval: String!
+  "The window's figures."
+  metrics: AnalyticsMetrics!
+  "The figures of the window of the same length just before."
+  previous: AnalyticsMetrics!
+  "How the figures changed."
+  deltas: AnalyticsDeltas!
+  "Gross sales and orders per bucket."
+  series: [AnalyticsSeriesPoint!]!
+  "New and returning customers."
+  customers: AnalyticsCustomers!
+  "Orders by source, most gross sales first."
+  by_source: [AnalyticsSourceStat!]!
+  "Orders by campaign, most gross sales first."
+  by_campaign: [AnalyticsCampaignStat!]!
+  "The codes that took the most off."
+  top_discounts: [AnalyticsDiscountStat!]!
+  "The products that sold for the most."
+  top_products: [AnalyticsProductStat!]!
+}
+
+"Storefront visits and what came of them (bots left out)."
+type AnalyticsTrafficTotals {
+  "Sessions begun in the window."
+  sessions: Int!
+  "Distinct visitors among them."
+  visitors: Int!
+  "Sessions that added to a cart."
+  carted_sessions: Int!
+  "Sessions that reached a checkout."
+  checkout_sessions: Int!
+  "Sessions that placed an order."
+  converted_sessions: Int!
+  "Sessions without a landing path or with no source to tell where they came from."
+  not_set_sessions: Int!
+  "converted_sessions / sessions, from 0 to 1; 0 without sessions."
+  conversion_rate: Float!
+  "The total of the orders those sessions placed, in minor units."
+  revenue_cents: Int!
+}
+
+"How traffic changed from the previous window, in percent; null when the previous figure is 0."
+type AnalyticsTrafficDeltas {
+  "sessions' change, in percent."
+  sessions_pct: Float
+  "visitors' change, in percent."
+  visitors_pct: Float
+  "conversion_rate's change, in percent."
+  conversion_pct: Float
+  "revenue_cents' change, in percent."
+  revenue_pct: Float
+}
+
+"The storefront's traffic over a window, against the window before it."
+type AnalyticsTrafficSummary {
+  "The window's start, in the store's time zone (RFC 3339)."
+  from: String!
+  "The window's end, excluded, in the store's time zone (RFC 3339)."
+  to: String!
+  "The window's traffic."
+  totals: AnalyticsTrafficTotals!
+  "The traffic of the window of the same length just before."
+  previous: AnalyticsTrafficTotals!
+  "How traffic changed."
+  deltas: AnalyticsTrafficDeltas!
+}
+
+"The sessions that began on one landing page."
+type AnalyticsLandingPageStat {
+  "The page's path."
+  path: String!
+  "What the page is: home, product, collection, page, article, search or other."
+  type: String!
+  "Sessions that landed on it."
+  sessions: Int!
+  "Distinct visitors among them."
+  visitors: Int!
+  "Of them, sessions that added to a cart."
+  carted_sessions: Int!
+  "Sessions that reached a checkout."
+  checkout_sessions: Int!
+  "Sessions that placed an order."
+  converted_sessions: Int!
+  "converted_sessions / sessions, from 0 to 1."
+  conversion_rate: Float!
+  "The total of the orders they placed, in minor units."
+  revenue_cents: Int!
+}
+
+"Traffic by landing page over a window."
+type AnalyticsLandingPageReport {
+  "The window's start, in the store's time zone (RFC 3339)."
+  from: String!
+  "The window's end, excluded, in the store's time zone (RFC 3339)."
+  to: String!
+  "The most rows answered."
+  limit: Int!
+  "Landing pages in the window, all of them (landing_pages holds up to limit)."
+  landing_page_count: Int!
+  "The landing pages, most sessions first."
+  landing_pages: [AnalyticsLandingPageStat!]!
+  "The window's traffic, all landing pages."
+  totals: AnalyticsTrafficTotals!
+  "The traffic of the window of the same length just before."
+  previous: AnalyticsTrafficTotals!
+  "How traffic changed."
+  deltas: AnalyticsTrafficDeltas!
+}
+
+"What sales by product reconciles to: the orders' own figures over the window."
+type AnalyticsProductSalesBasis {
+  "Σ subtotal of the orders placed in the window, in minor units (= Σ rows' product_sales_cents)."
+  order_subtotal_cents: Int!
+  "Σ discount of those orders, in minor units (= Σ rows' discount_cents)."
+  order_discount_cents: Int!
+  "Σ tax of those orders, in minor units; tax on shipping is in it and in no row."
+  order_tax_cents: Int!
+  "Money refunded in the window, in minor units."
+  refunded_cents: Int!
+  "Orders refunded in the window."
+  refunded_orders: Int!
+  "Refunds in the window that gave back no line (shipping, goodwill): their money is in refunded_cents and in no row."
+  refunds_without_lines: Int!
+}
+
+"One product's (or one SKU's) sales over the window."
+type AnalyticsProductSalesRow {
+  "The product's id (0 for custom lines)."
+  product_id: Int!
+  "The variant's id (by SKU; 0 by product)."
+  variant_id: Int!
+  "The product's title."
+  title: String!
+  "The variant's title (by SKU; empty by product)."
+  variant_title: String!
+  "The SKU (by SKU; empty by product)."
+  sku: String!
+  "The product's vendor."
+  vendor: String!
+  "The product's type."
+  product_type: String!
+  "Orders placed in the window with it."
+  order_count: Int!
+  "Units sold in the window."
+  items_sold: Int!
+  "Units refunded in the window."
+  refunded_items: Int!
+  "items_sold − refunded_items."
+  net_items_sold: Int
+  "Sales at the lines' original prices (original_price_cents, else the price) × quantity, in minor units."
+  gross_cents: Int!
+  "Markdowns: (original price − price) × quantity over the lines that had one, in minor units."
+  line_discount_cents: Int!
+  "gross_cents − line_discount_cents: the line totals as charged (Σ over rows = the orders' subtotal), in minor units."
+  product_sales_cents: Int!
+  "The lines' share of their orders' discounts, as the pricing engine allocated them, in minor units."
+  discount_cents: Int
+  "Money refunded for its lines in the window, in minor units."
+  refunded_cents: Int!
+  "product_sales_cents − discount_cents − refunded_cents, in minor units."
+  net_sales_cents: Int
+  "The lines' share of their orders' tax, in minor units."
+  tax_cents: Int
+  "net_sales_cents + tax_cents, in minor units."
+  total_sales_cents: Int
+}
+
+"The sums of every row of a sales-by-product report (not only those answered)."
+type AnalyticsProductSalesTotals {
+  "Rows in the report."
+  rows: Int!
+  "Σ items_sold."
+  items_sold: Int!
+  "Σ refunded_items."
+  refunded_items: Int!
+  "Σ net_items_sold."
+  net_items_sold: Int
+  "Σ gross_cents."
+  gross_cents: Int!
+  "Σ line_discount_cents."
+  line_discount_cents: Int!
+  "Σ product_sales_cents."
+  product_sales_cents: Int!
+  "Σ discount_cents."
+  discount_cents: Int
+  "Σ refunded_cents."
+  refunded_cents: Int!
+  "Σ net_sales_cents."
+  net_sales_cents: Int
+  "Σ tax_cents."
+  tax_cents: Int
+  "Σ total_sales_cents."
+  total_sales_cents: Int
+}
+
+"Sales by product or by SKU over a window, reconciled to the orders."
+type AnalyticsProductSalesReport {
+  "The window's start, in the store's time zone (RFC 3339)."
+  from: String!
+  "The window's end, excluded, in the store's time zone (RFC 3339)."
+  to: String!
+  "product (a row per product) or sku (a row per variant)."
+  grain: String!
+  "The most rows answered."
+  limit: Int!
+  "The rows, most gross sales first."
+  rows: [AnalyticsProductSalesRow!]!
+  "The sums of every row."
+  totals: AnalyticsProductSalesTotals!
+  "The orders' figures the totals reconcile to."
+  basis: AnalyticsProductSalesBasis!
+}
+
+"A figure of today so far against yesterday at the same time."
+type LiveviewMetric {
+  "Today's figure so far."
+  value: Int!
+  "Yesterday's figure up to the same time of day."
+  yesterday: Int!
+  "The change, in percent; null when yesterday's figure is 0."
+  delta_pct: Float
+  "Today's figure per hour so far, from midnight."
+  sparkline: [Int!]!
+}
+
+"Sessions from one place today."
+type LiveviewLocationStat {
+  "The country (ISO 3166-1 alpha-2)."
+  country: String!
+  "The region; null when unknown."
+  region: String
+  "The city; null when unknown."
+  city: String
+  "Sessions."
+  sessions: Int!
+}
+
+"A point on the map: visitors or orders at one place."
+type LiveviewPin {
+  "visitor or order."
+  kind: String!
+  "Latitude, from the geo database."
+  lat: Float!
+  "Longitude, from the geo database."
+  lon: Float!
+  "The country; null when unknown."
+  country: String
+  "The region; null when unknown."
+  region: String
+  "The city; null when unknown."
+  city: String
+  "Visitors or orders there."
+  count: Int!
+  "The orders' total, in minor units (order pins); null for visitors."
+  total_cents: Int
+}
+
+"What visitors now are doing."
+type LiveviewBehavior {
+  "The window, in seconds."
+  window_seconds: Int!
+  "Sessions active in it with a cart holding items."
+  active_carts: Int!
+  "Sessions active in it with an open checkout."
+  checking_out: Int!
+  "Orders placed in it."
+  purchased: Int!
+}
+
+"Who is on the storefront now."
+type LiveviewPresence {
+  "How far back now reaches, in seconds."
+  window_seconds: Int!
+  "Visitors seen in that window (bots left out)."
+  visitors_now: Int!
+  "What they are doing."
+  behavior: LiveviewBehavior!
+  "Where they are; empty without a geo database."
+  pins: [LiveviewPin!]!
+}
+
+"Today so far, in the store's time zone, against yesterday."
+type LiveviewToday {
+  "Today's midnight (RFC 3339)."
+  from: String!
+  "Now (RFC 3339)."
+  to: String!
+  "Gross sales."
+  sales: LiveviewMetric!
+  "Orders placed."
+  orders: LiveviewMetric!
+  "Sessions begun."
+  sessions: LiveviewMetric!
+  "Customers who ordered today."
+  customers: AnalyticsCustomers!
+  "Today's sessions by place, most first."
+  locations: [LiveviewLocationStat!]!
+  "Today's orders on the map."
+  order_pins: [LiveviewPin!]!
+  "Today's best-selling products."
+  top_products: [AnalyticsProductStat!]!
+}
+
+"The store right now."
+type LiveviewView {
+  "Now (RFC 3339, in the store's time zone)."
+  now: String!
+  "The store's time zone (IANA)."
+  timezone: String!
+  "The store's currency (ISO 4217)."
+  currency: String!
+  "Whether a geo database places visitors and orders on the map."
+  geo_enabled: Boolean!
+  "Who is on the storefront now."
+  presence: LiveviewPresence!
+  "Today so far."
+  today: LiveviewToday!
+}
+
+"A finding the daily insights job made that a merchant can act on."
+type InsightView {
+  "The day it was found for (YYYY-MM-DD, the store's time zone)."
+  day: String!
+  "What kind of finding: landing_page_conversion_drop, product_views_without_carts, payment_failure_rate_rising, discount_one_time_buyers."
+  kind: String!
+  "The finding in one sentence."
+  headline: String!
+  "The finding explained, with its figures."
+  detail: String
+  "What to do about it."
+  action: String
+  "What it is about: landing_page, product, payment_method or discount."
+  subject_type: String
+  "The record's id, when the subject is one."
+  subject_id: Int
+  "The subject as people read it."
+  subject_label: String
+  "The figures behind it (the two windows' counts, rates, the test's z and p)."
+  metrics: JSON!
+  "How many sessions, orders or attempts it stands on."
+  sample_size: Int!
+  "Where to look: an API path that lists the evidence."
+  evidence_url: String
+}
+
+extend type Query {
+  """
+  The sales overview of a window: its metrics against the previous window's,
+  a series, customers, sources, campaigns, discounts and products. from and to
+  are dates (YYYY-MM-DD, to included) or date-times (RFC 3339, to excluded) in
+  the store's time zone; left out: the last 30 days up to today.
+  """
+  analytics(
+    "The window's first day or instant."
+    from: String
+    "The window's last day (included) or end instant (excluded)."
+    to: String
+    "The series' bucket: hour, day (the default), week or month."
+    interval: String
+  ): AnalyticsOverview! @access(scope: "analytics:read")
+
+  "The storefront's traffic over a window (as analytics reads from and to)."
+  analyticsTraffic(
+    "The window's first day or instant."
+    from: String
+    "The window's last day (included) or end instant (excluded)."
+    to: String
+  ): AnalyticsTrafficSummary! @access(scope: "analytics:read")
+
+  "Traffic by landing page over a window (as analytics reads from and to)."
+  analyticsLandingPages(
+    "The window's first day or instant."
+    from: String
+    "The window's last day (included) or end instant (excluded)."
+    to: String
+    "Only pages of this type: home, product, collection, page, article, search or other."
+    type: String
+    "The most landing pages answered, 1 to 1000; 50 when left out."
+    limit: Int
+  ): AnalyticsLandingPageReport! @access(scope: "analytics:read")
+
+  "The landing pages report as a file: every landing page, CSV (UTF-8 with a byte order mark) or XLSX."
+  analyticsLandingPagesExport(
+    "The window's first day or instant."
+    from: String
+    "The window's last day (included) or end instant (excluded)."
+    to: String
+    "Only pages of this type."
+    type: String
+    "CSV or XLSX."
+    format: SheetFormat!
+  ): Download! @access(scope: "analytics:read")
+
+  "Sales by product or by SKU over a window, reconciled to the orders (as analytics reads from and to)."
+  analyticsSalesByProduct(
+    "The window's first day or instant."
+    from: String
+    "The window's last day (included) or end instant (excluded)."
+    to: String
+    "product (the default) or sku."
+    grain: String
+    "The most rows answered, 1 to 1000; 50 when left out."
+    limit: Int
+  ): AnalyticsProductSalesReport! @access(scope: "analytics:read")
+
+  "The sales-by-product report as a file: every row, CSV (UTF-8 with a byte order mark) or XLSX."
+  analyticsSalesByProductExport(
+    "The window's first day or instant."
+    from: String
+    "The window's last day (included) or end instant (excluded)."
+    to: String
+    "product (the default) or sku."
+    grain: String
+    "CSV or XLSX."
+    format: SheetFormat!
+  ): Download! @access(scope: "analytics:read")
+
+  "The store right now: visitors, carts and checkouts, and today against yesterday."
+  analyticsLive: LiveviewView! @access(scope: "analytics:read")
+
+  "The current findings of the daily insights job, newest day first."
+  insights: [InsightView!]! @access(scope: "analytics:read")
 }
 `, BuiltIn: false},
 	{Name: "../schema/apikeys.graphqls", Input: `"A store API key. The secret (key) is present only in the answer that creates it."
@@ -16729,6 +18682,362 @@ func (ec *executionContext) childFields_AbandonmentStats(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type AbandonmentStats", field.Name)
 }
 
+func (ec *executionContext) childFields_AnalyticsCampaignStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "campaign":
+		return ec.fieldContext_AnalyticsCampaignStat_campaign(ctx, field)
+	case "source":
+		return ec.fieldContext_AnalyticsCampaignStat_source(ctx, field)
+	case "order_count":
+		return ec.fieldContext_AnalyticsCampaignStat_order_count(ctx, field)
+	case "gross_cents":
+		return ec.fieldContext_AnalyticsCampaignStat_gross_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsCampaignStat", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsCustomers(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "new":
+		return ec.fieldContext_AnalyticsCustomers_new(ctx, field)
+	case "returning":
+		return ec.fieldContext_AnalyticsCustomers_returning(ctx, field)
+	case "returning_rate":
+		return ec.fieldContext_AnalyticsCustomers_returning_rate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsCustomers", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsDeltas(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "gross_pct":
+		return ec.fieldContext_AnalyticsDeltas_gross_pct(ctx, field)
+	case "orders_pct":
+		return ec.fieldContext_AnalyticsDeltas_orders_pct(ctx, field)
+	case "aov_pct":
+		return ec.fieldContext_AnalyticsDeltas_aov_pct(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsDeltas", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsDiscountStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_AnalyticsDiscountStat_code(ctx, field)
+	case "order_count":
+		return ec.fieldContext_AnalyticsDiscountStat_order_count(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_AnalyticsDiscountStat_discount_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsDiscountStat", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsLandingPageReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_AnalyticsLandingPageReport_from(ctx, field)
+	case "to":
+		return ec.fieldContext_AnalyticsLandingPageReport_to(ctx, field)
+	case "limit":
+		return ec.fieldContext_AnalyticsLandingPageReport_limit(ctx, field)
+	case "landing_page_count":
+		return ec.fieldContext_AnalyticsLandingPageReport_landing_page_count(ctx, field)
+	case "landing_pages":
+		return ec.fieldContext_AnalyticsLandingPageReport_landing_pages(ctx, field)
+	case "totals":
+		return ec.fieldContext_AnalyticsLandingPageReport_totals(ctx, field)
+	case "previous":
+		return ec.fieldContext_AnalyticsLandingPageReport_previous(ctx, field)
+	case "deltas":
+		return ec.fieldContext_AnalyticsLandingPageReport_deltas(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsLandingPageReport", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsLandingPageStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "path":
+		return ec.fieldContext_AnalyticsLandingPageStat_path(ctx, field)
+	case "type":
+		return ec.fieldContext_AnalyticsLandingPageStat_type(ctx, field)
+	case "sessions":
+		return ec.fieldContext_AnalyticsLandingPageStat_sessions(ctx, field)
+	case "visitors":
+		return ec.fieldContext_AnalyticsLandingPageStat_visitors(ctx, field)
+	case "carted_sessions":
+		return ec.fieldContext_AnalyticsLandingPageStat_carted_sessions(ctx, field)
+	case "checkout_sessions":
+		return ec.fieldContext_AnalyticsLandingPageStat_checkout_sessions(ctx, field)
+	case "converted_sessions":
+		return ec.fieldContext_AnalyticsLandingPageStat_converted_sessions(ctx, field)
+	case "conversion_rate":
+		return ec.fieldContext_AnalyticsLandingPageStat_conversion_rate(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_AnalyticsLandingPageStat_revenue_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsLandingPageStat", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsMetrics(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "gross_cents":
+		return ec.fieldContext_AnalyticsMetrics_gross_cents(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_AnalyticsMetrics_discount_cents(ctx, field)
+	case "refund_cents":
+		return ec.fieldContext_AnalyticsMetrics_refund_cents(ctx, field)
+	case "net_cents":
+		return ec.fieldContext_AnalyticsMetrics_net_cents(ctx, field)
+	case "shipping_cents":
+		return ec.fieldContext_AnalyticsMetrics_shipping_cents(ctx, field)
+	case "tax_cents":
+		return ec.fieldContext_AnalyticsMetrics_tax_cents(ctx, field)
+	case "tip_cents":
+		return ec.fieldContext_AnalyticsMetrics_tip_cents(ctx, field)
+	case "order_count":
+		return ec.fieldContext_AnalyticsMetrics_order_count(ctx, field)
+	case "refunded_order_count":
+		return ec.fieldContext_AnalyticsMetrics_refunded_order_count(ctx, field)
+	case "units":
+		return ec.fieldContext_AnalyticsMetrics_units(ctx, field)
+	case "aov_cents":
+		return ec.fieldContext_AnalyticsMetrics_aov_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsMetrics", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsOverview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_AnalyticsOverview_from(ctx, field)
+	case "to":
+		return ec.fieldContext_AnalyticsOverview_to(ctx, field)
+	case "interval":
+		return ec.fieldContext_AnalyticsOverview_interval(ctx, field)
+	case "metrics":
+		return ec.fieldContext_AnalyticsOverview_metrics(ctx, field)
+	case "previous":
+		return ec.fieldContext_AnalyticsOverview_previous(ctx, field)
+	case "deltas":
+		return ec.fieldContext_AnalyticsOverview_deltas(ctx, field)
+	case "series":
+		return ec.fieldContext_AnalyticsOverview_series(ctx, field)
+	case "customers":
+		return ec.fieldContext_AnalyticsOverview_customers(ctx, field)
+	case "by_source":
+		return ec.fieldContext_AnalyticsOverview_by_source(ctx, field)
+	case "by_campaign":
+		return ec.fieldContext_AnalyticsOverview_by_campaign(ctx, field)
+	case "top_discounts":
+		return ec.fieldContext_AnalyticsOverview_top_discounts(ctx, field)
+	case "top_products":
+		return ec.fieldContext_AnalyticsOverview_top_products(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsOverview", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsProductSalesBasis(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "order_subtotal_cents":
+		return ec.fieldContext_AnalyticsProductSalesBasis_order_subtotal_cents(ctx, field)
+	case "order_discount_cents":
+		return ec.fieldContext_AnalyticsProductSalesBasis_order_discount_cents(ctx, field)
+	case "order_tax_cents":
+		return ec.fieldContext_AnalyticsProductSalesBasis_order_tax_cents(ctx, field)
+	case "refunded_cents":
+		return ec.fieldContext_AnalyticsProductSalesBasis_refunded_cents(ctx, field)
+	case "refunded_orders":
+		return ec.fieldContext_AnalyticsProductSalesBasis_refunded_orders(ctx, field)
+	case "refunds_without_lines":
+		return ec.fieldContext_AnalyticsProductSalesBasis_refunds_without_lines(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsProductSalesBasis", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsProductSalesReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_AnalyticsProductSalesReport_from(ctx, field)
+	case "to":
+		return ec.fieldContext_AnalyticsProductSalesReport_to(ctx, field)
+	case "grain":
+		return ec.fieldContext_AnalyticsProductSalesReport_grain(ctx, field)
+	case "limit":
+		return ec.fieldContext_AnalyticsProductSalesReport_limit(ctx, field)
+	case "rows":
+		return ec.fieldContext_AnalyticsProductSalesReport_rows(ctx, field)
+	case "totals":
+		return ec.fieldContext_AnalyticsProductSalesReport_totals(ctx, field)
+	case "basis":
+		return ec.fieldContext_AnalyticsProductSalesReport_basis(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsProductSalesReport", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsProductSalesRow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "product_id":
+		return ec.fieldContext_AnalyticsProductSalesRow_product_id(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_AnalyticsProductSalesRow_variant_id(ctx, field)
+	case "title":
+		return ec.fieldContext_AnalyticsProductSalesRow_title(ctx, field)
+	case "variant_title":
+		return ec.fieldContext_AnalyticsProductSalesRow_variant_title(ctx, field)
+	case "sku":
+		return ec.fieldContext_AnalyticsProductSalesRow_sku(ctx, field)
+	case "vendor":
+		return ec.fieldContext_AnalyticsProductSalesRow_vendor(ctx, field)
+	case "product_type":
+		return ec.fieldContext_AnalyticsProductSalesRow_product_type(ctx, field)
+	case "order_count":
+		return ec.fieldContext_AnalyticsProductSalesRow_order_count(ctx, field)
+	case "items_sold":
+		return ec.fieldContext_AnalyticsProductSalesRow_items_sold(ctx, field)
+	case "refunded_items":
+		return ec.fieldContext_AnalyticsProductSalesRow_refunded_items(ctx, field)
+	case "net_items_sold":
+		return ec.fieldContext_AnalyticsProductSalesRow_net_items_sold(ctx, field)
+	case "gross_cents":
+		return ec.fieldContext_AnalyticsProductSalesRow_gross_cents(ctx, field)
+	case "line_discount_cents":
+		return ec.fieldContext_AnalyticsProductSalesRow_line_discount_cents(ctx, field)
+	case "product_sales_cents":
+		return ec.fieldContext_AnalyticsProductSalesRow_product_sales_cents(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_AnalyticsProductSalesRow_discount_cents(ctx, field)
+	case "refunded_cents":
+		return ec.fieldContext_AnalyticsProductSalesRow_refunded_cents(ctx, field)
+	case "net_sales_cents":
+		return ec.fieldContext_AnalyticsProductSalesRow_net_sales_cents(ctx, field)
+	case "tax_cents":
+		return ec.fieldContext_AnalyticsProductSalesRow_tax_cents(ctx, field)
+	case "total_sales_cents":
+		return ec.fieldContext_AnalyticsProductSalesRow_total_sales_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsProductSalesRow", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsProductSalesTotals(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rows":
+		return ec.fieldContext_AnalyticsProductSalesTotals_rows(ctx, field)
+	case "items_sold":
+		return ec.fieldContext_AnalyticsProductSalesTotals_items_sold(ctx, field)
+	case "refunded_items":
+		return ec.fieldContext_AnalyticsProductSalesTotals_refunded_items(ctx, field)
+	case "net_items_sold":
+		return ec.fieldContext_AnalyticsProductSalesTotals_net_items_sold(ctx, field)
+	case "gross_cents":
+		return ec.fieldContext_AnalyticsProductSalesTotals_gross_cents(ctx, field)
+	case "line_discount_cents":
+		return ec.fieldContext_AnalyticsProductSalesTotals_line_discount_cents(ctx, field)
+	case "product_sales_cents":
+		return ec.fieldContext_AnalyticsProductSalesTotals_product_sales_cents(ctx, field)
+	case "discount_cents":
+		return ec.fieldContext_AnalyticsProductSalesTotals_discount_cents(ctx, field)
+	case "refunded_cents":
+		return ec.fieldContext_AnalyticsProductSalesTotals_refunded_cents(ctx, field)
+	case "net_sales_cents":
+		return ec.fieldContext_AnalyticsProductSalesTotals_net_sales_cents(ctx, field)
+	case "tax_cents":
+		return ec.fieldContext_AnalyticsProductSalesTotals_tax_cents(ctx, field)
+	case "total_sales_cents":
+		return ec.fieldContext_AnalyticsProductSalesTotals_total_sales_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsProductSalesTotals", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsProductStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "product_id":
+		return ec.fieldContext_AnalyticsProductStat_product_id(ctx, field)
+	case "title":
+		return ec.fieldContext_AnalyticsProductStat_title(ctx, field)
+	case "units":
+		return ec.fieldContext_AnalyticsProductStat_units(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_AnalyticsProductStat_revenue_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsProductStat", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsSeriesPoint(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "bucket":
+		return ec.fieldContext_AnalyticsSeriesPoint_bucket(ctx, field)
+	case "gross_cents":
+		return ec.fieldContext_AnalyticsSeriesPoint_gross_cents(ctx, field)
+	case "order_count":
+		return ec.fieldContext_AnalyticsSeriesPoint_order_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsSeriesPoint", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsSourceStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "source":
+		return ec.fieldContext_AnalyticsSourceStat_source(ctx, field)
+	case "order_count":
+		return ec.fieldContext_AnalyticsSourceStat_order_count(ctx, field)
+	case "gross_cents":
+		return ec.fieldContext_AnalyticsSourceStat_gross_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsSourceStat", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsTrafficDeltas(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sessions_pct":
+		return ec.fieldContext_AnalyticsTrafficDeltas_sessions_pct(ctx, field)
+	case "visitors_pct":
+		return ec.fieldContext_AnalyticsTrafficDeltas_visitors_pct(ctx, field)
+	case "conversion_pct":
+		return ec.fieldContext_AnalyticsTrafficDeltas_conversion_pct(ctx, field)
+	case "revenue_pct":
+		return ec.fieldContext_AnalyticsTrafficDeltas_revenue_pct(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsTrafficDeltas", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsTrafficSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_AnalyticsTrafficSummary_from(ctx, field)
+	case "to":
+		return ec.fieldContext_AnalyticsTrafficSummary_to(ctx, field)
+	case "totals":
+		return ec.fieldContext_AnalyticsTrafficSummary_totals(ctx, field)
+	case "previous":
+		return ec.fieldContext_AnalyticsTrafficSummary_previous(ctx, field)
+	case "deltas":
+		return ec.fieldContext_AnalyticsTrafficSummary_deltas(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsTrafficSummary", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsTrafficTotals(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sessions":
+		return ec.fieldContext_AnalyticsTrafficTotals_sessions(ctx, field)
+	case "visitors":
+		return ec.fieldContext_AnalyticsTrafficTotals_visitors(ctx, field)
+	case "carted_sessions":
+		return ec.fieldContext_AnalyticsTrafficTotals_carted_sessions(ctx, field)
+	case "checkout_sessions":
+		return ec.fieldContext_AnalyticsTrafficTotals_checkout_sessions(ctx, field)
+	case "converted_sessions":
+		return ec.fieldContext_AnalyticsTrafficTotals_converted_sessions(ctx, field)
+	case "not_set_sessions":
+		return ec.fieldContext_AnalyticsTrafficTotals_not_set_sessions(ctx, field)
+	case "conversion_rate":
+		return ec.fieldContext_AnalyticsTrafficTotals_conversion_rate(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_AnalyticsTrafficTotals_revenue_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsTrafficTotals", field.Name)
+}
+
 func (ec *executionContext) childFields_Article(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -17931,6 +20240,154 @@ func (ec *executionContext) childFields_ImportReport(ctx context.Context, field 
 		return ec.fieldContext_ImportReport_cleaned_cells(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ImportReport", field.Name)
+}
+
+func (ec *executionContext) childFields_InsightView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "day":
+		return ec.fieldContext_InsightView_day(ctx, field)
+	case "kind":
+		return ec.fieldContext_InsightView_kind(ctx, field)
+	case "headline":
+		return ec.fieldContext_InsightView_headline(ctx, field)
+	case "detail":
+		return ec.fieldContext_InsightView_detail(ctx, field)
+	case "action":
+		return ec.fieldContext_InsightView_action(ctx, field)
+	case "subject_type":
+		return ec.fieldContext_InsightView_subject_type(ctx, field)
+	case "subject_id":
+		return ec.fieldContext_InsightView_subject_id(ctx, field)
+	case "subject_label":
+		return ec.fieldContext_InsightView_subject_label(ctx, field)
+	case "metrics":
+		return ec.fieldContext_InsightView_metrics(ctx, field)
+	case "sample_size":
+		return ec.fieldContext_InsightView_sample_size(ctx, field)
+	case "evidence_url":
+		return ec.fieldContext_InsightView_evidence_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InsightView", field.Name)
+}
+
+func (ec *executionContext) childFields_LiveviewBehavior(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "window_seconds":
+		return ec.fieldContext_LiveviewBehavior_window_seconds(ctx, field)
+	case "active_carts":
+		return ec.fieldContext_LiveviewBehavior_active_carts(ctx, field)
+	case "checking_out":
+		return ec.fieldContext_LiveviewBehavior_checking_out(ctx, field)
+	case "purchased":
+		return ec.fieldContext_LiveviewBehavior_purchased(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LiveviewBehavior", field.Name)
+}
+
+func (ec *executionContext) childFields_LiveviewLocationStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "country":
+		return ec.fieldContext_LiveviewLocationStat_country(ctx, field)
+	case "region":
+		return ec.fieldContext_LiveviewLocationStat_region(ctx, field)
+	case "city":
+		return ec.fieldContext_LiveviewLocationStat_city(ctx, field)
+	case "sessions":
+		return ec.fieldContext_LiveviewLocationStat_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LiveviewLocationStat", field.Name)
+}
+
+func (ec *executionContext) childFields_LiveviewMetric(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_LiveviewMetric_value(ctx, field)
+	case "yesterday":
+		return ec.fieldContext_LiveviewMetric_yesterday(ctx, field)
+	case "delta_pct":
+		return ec.fieldContext_LiveviewMetric_delta_pct(ctx, field)
+	case "sparkline":
+		return ec.fieldContext_LiveviewMetric_sparkline(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LiveviewMetric", field.Name)
+}
+
+func (ec *executionContext) childFields_LiveviewPin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_LiveviewPin_kind(ctx, field)
+	case "lat":
+		return ec.fieldContext_LiveviewPin_lat(ctx, field)
+	case "lon":
+		return ec.fieldContext_LiveviewPin_lon(ctx, field)
+	case "country":
+		return ec.fieldContext_LiveviewPin_country(ctx, field)
+	case "region":
+		return ec.fieldContext_LiveviewPin_region(ctx, field)
+	case "city":
+		return ec.fieldContext_LiveviewPin_city(ctx, field)
+	case "count":
+		return ec.fieldContext_LiveviewPin_count(ctx, field)
+	case "total_cents":
+		return ec.fieldContext_LiveviewPin_total_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LiveviewPin", field.Name)
+}
+
+func (ec *executionContext) childFields_LiveviewPresence(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "window_seconds":
+		return ec.fieldContext_LiveviewPresence_window_seconds(ctx, field)
+	case "visitors_now":
+		return ec.fieldContext_LiveviewPresence_visitors_now(ctx, field)
+	case "behavior":
+		return ec.fieldContext_LiveviewPresence_behavior(ctx, field)
+	case "pins":
+		return ec.fieldContext_LiveviewPresence_pins(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LiveviewPresence", field.Name)
+}
+
+func (ec *executionContext) childFields_LiveviewToday(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_LiveviewToday_from(ctx, field)
+	case "to":
+		return ec.fieldContext_LiveviewToday_to(ctx, field)
+	case "sales":
+		return ec.fieldContext_LiveviewToday_sales(ctx, field)
+	case "orders":
+		return ec.fieldContext_LiveviewToday_orders(ctx, field)
+	case "sessions":
+		return ec.fieldContext_LiveviewToday_sessions(ctx, field)
+	case "customers":
+		return ec.fieldContext_LiveviewToday_customers(ctx, field)
+	case "locations":
+		return ec.fieldContext_LiveviewToday_locations(ctx, field)
+	case "order_pins":
+		return ec.fieldContext_LiveviewToday_order_pins(ctx, field)
+	case "top_products":
+		return ec.fieldContext_LiveviewToday_top_products(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LiveviewToday", field.Name)
+}
+
+func (ec *executionContext) childFields_LiveviewView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "now":
+		return ec.fieldContext_LiveviewView_now(ctx, field)
+	case "timezone":
+		return ec.fieldContext_LiveviewView_timezone(ctx, field)
+	case "currency":
+		return ec.fieldContext_LiveviewView_currency(ctx, field)
+	case "geo_enabled":
+		return ec.fieldContext_LiveviewView_geo_enabled(ctx, field)
+	case "presence":
+		return ec.fieldContext_LiveviewView_presence(ctx, field)
+	case "today":
+		return ec.fieldContext_LiveviewView_today(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LiveviewView", field.Name)
 }
 
 func (ec *executionContext) childFields_MCPActivity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -21473,6 +23930,210 @@ func (ec *executionContext) field_Query_abandonedCheckouts_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_analyticsLandingPagesExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (SheetFormat, error) {
+			return ec.unmarshalNSheetFormat2storeadminᚋgraphᚐSheetFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_analyticsLandingPages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_analyticsSalesByProductExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "grain",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["grain"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (SheetFormat, error) {
+			return ec.unmarshalNSheetFormat2storeadminᚋgraphᚐSheetFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_analyticsSalesByProduct_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "grain",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["grain"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_analyticsTraffic_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_analytics_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "interval",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["interval"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_apiKeys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -24144,6 +26805,1278 @@ func (ec *executionContext) _AbandonmentStats_recovery_rate(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_AbandonmentStats_recovery_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AbandonmentStats", field, true, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsCampaignStat_campaign(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsCampaignStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Campaign)
+}
+func (ec *executionContext) fieldContext_AnalyticsCampaignStat_campaign(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsCampaignStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsCampaignStat_source(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsCampaignStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Source)
+}
+func (ec *executionContext) fieldContext_AnalyticsCampaignStat_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsCampaignStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsCampaignStat_order_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsCampaignStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsCampaignStat_order_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsCampaignStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsCampaignStat_gross_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsCampaignStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.GrossCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsCampaignStat_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsCampaignStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsCustomers_new(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsCustomers) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.New)
+}
+func (ec *executionContext) fieldContext_AnalyticsCustomers_new(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsCustomers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsCustomers_returning(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsCustomers) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Returning)
+}
+func (ec *executionContext) fieldContext_AnalyticsCustomers_returning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsCustomers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsCustomers_returning_rate(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsCustomers) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.ReturningRate)
+}
+func (ec *executionContext) fieldContext_AnalyticsCustomers_returning_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsCustomers", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsDeltas_gross_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsDeltas) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.GrossPct)
+}
+func (ec *executionContext) fieldContext_AnalyticsDeltas_gross_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsDeltas", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsDeltas_orders_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsDeltas) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.OrdersPct)
+}
+func (ec *executionContext) fieldContext_AnalyticsDeltas_orders_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsDeltas", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsDeltas_aov_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsDeltas) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.AOVPct)
+}
+func (ec *executionContext) fieldContext_AnalyticsDeltas_aov_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsDeltas", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsDiscountStat_code(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsDiscountStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Code)
+}
+func (ec *executionContext) fieldContext_AnalyticsDiscountStat_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsDiscountStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsDiscountStat_order_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsDiscountStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsDiscountStat_order_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsDiscountStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsDiscountStat_discount_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsDiscountStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.DiscountCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsDiscountStat_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsDiscountStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageReport_from(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageReport_to(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageReport_limit(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Limit)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageReport_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageReport_landing_page_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.LandingPageCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageReport_landing_page_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageReport_landing_pages(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsLandingPageReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsLandingPageStat, error) {
+		return obj.LandingPages, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsLandingPageStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsLandingPageStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageReport_landing_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsLandingPageReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsLandingPageReport_totals(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsLandingPageReport_totals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Totals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsTrafficTotals) graphql.Marshaler {
+			return ec.marshalNAnalyticsTrafficTotals2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficTotals(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageReport_totals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsLandingPageReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsLandingPageReport_previous(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsLandingPageReport_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsTrafficTotals) graphql.Marshaler {
+			return ec.marshalNAnalyticsTrafficTotals2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficTotals(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageReport_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsLandingPageReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsLandingPageReport_deltas(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsLandingPageReport_deltas(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deltas, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsTrafficDeltas) graphql.Marshaler {
+			return ec.marshalNAnalyticsTrafficDeltas2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficDeltas(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageReport_deltas(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsLandingPageReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_path(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Path)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_type(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Type)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_visitors(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Visitors)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_visitors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_carted_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CartedSessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_carted_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_checkout_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CheckoutSessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_checkout_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_converted_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ConvertedSessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_converted_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_conversion_rate(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.ConversionRate)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_conversion_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsLandingPageStat_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsLandingPageStat_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsLandingPageStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_gross_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.GrossCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_discount_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.DiscountCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_refund_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_refund_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_net_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.NetCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_net_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_shipping_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ShippingCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_shipping_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_tax_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TaxCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_tip_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TipCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_tip_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_order_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_order_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_refunded_order_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundedOrderCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_refunded_order_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_units(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Units)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_units(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsMetrics_aov_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsMetrics) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AOVCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsMetrics_aov_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsMetrics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsOverview_from(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsOverview", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsOverview_to(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsOverview", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsOverview_interval(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Interval)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsOverview", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsOverview_metrics(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsOverview_metrics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metrics, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsMetrics) graphql.Marshaler {
+			return ec.marshalNAnalyticsMetrics2storeadminᚋinternalᚋanalyticsᚐAnalyticsMetrics(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_metrics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsOverview_previous(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsOverview_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsMetrics) graphql.Marshaler {
+			return ec.marshalNAnalyticsMetrics2storeadminᚋinternalᚋanalyticsᚐAnalyticsMetrics(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsOverview_deltas(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsOverview_deltas(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deltas, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsDeltas) graphql.Marshaler {
+			return ec.marshalNAnalyticsDeltas2storeadminᚋinternalᚋanalyticsᚐAnalyticsDeltas(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_deltas(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsOverview_series(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsSeriesPoint, error) {
+		return obj.Series, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsSeriesPoint2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsSeriesPointᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_series(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsOverview_customers(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsOverview_customers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Customers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsCustomers) graphql.Marshaler {
+			return ec.marshalNAnalyticsCustomers2storeadminᚋinternalᚋanalyticsᚐAnalyticsCustomers(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_customers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsOverview_by_source(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsSourceStat, error) {
+		return obj.BySource, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsSourceStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsSourceStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_by_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsOverview_by_campaign(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsCampaignStat, error) {
+		return obj.ByCampaign, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsCampaignStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsCampaignStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_by_campaign(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsOverview_top_discounts(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsDiscountStat, error) {
+		return obj.TopDiscounts, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsDiscountStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsDiscountStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_top_discounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsOverview_top_products(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsOverview) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsProductStat, error) {
+		return obj.TopProducts, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsProductStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsProductStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsOverview_top_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsOverview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsProductSalesBasis_order_subtotal_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesBasis) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderSubtotalCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesBasis_order_subtotal_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesBasis_order_discount_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesBasis) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderDiscountCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesBasis_order_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesBasis_order_tax_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesBasis) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderTaxCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesBasis_order_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesBasis_refunded_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesBasis) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundedCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesBasis_refunded_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesBasis_refunded_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesBasis) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundedOrders)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesBasis_refunded_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesBasis_refunds_without_lines(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesBasis) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundsWithoutLines)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesBasis_refunds_without_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesReport_from(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesReport_to(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesReport_grain(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Grain)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesReport_grain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesReport_limit(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Limit)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesReport_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesReport_rows(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsProductSalesReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsProductSalesRow, error) {
+		return obj.Rows, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsProductSalesRow2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesRowᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesReport_rows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsProductSalesReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsProductSalesReport_totals(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsProductSalesReport_totals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Totals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsProductSalesTotals) graphql.Marshaler {
+			return ec.marshalNAnalyticsProductSalesTotals2storeadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesTotals(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesReport_totals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsProductSalesReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsProductSalesReport_basis(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsProductSalesReport_basis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Basis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsProductSalesBasis) graphql.Marshaler {
+			return ec.marshalNAnalyticsProductSalesBasis2storeadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesBasis(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesReport_basis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsProductSalesReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_product_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ProductID)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_variant_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.VariantID)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_title(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_variant_title(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.VariantTitle)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_variant_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_sku(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.SKU)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_vendor(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Vendor)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_vendor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_product_type(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ProductType)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_product_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_order_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_order_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_items_sold(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ItemsSold)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_items_sold(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_refunded_items(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundedItems)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_refunded_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_net_items_sold(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.NetItemsSold)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_net_items_sold(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_gross_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.GrossCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_line_discount_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.LineDiscountCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_line_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_product_sales_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ProductSalesCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_product_sales_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_discount_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.DiscountCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_refunded_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundedCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_refunded_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_net_sales_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.NetSalesCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_net_sales_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_tax_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.TaxCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesRow_total_sales_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesRow) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.TotalSalesCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesRow_total_sales_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_rows(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Rows)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_rows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_items_sold(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ItemsSold)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_items_sold(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_refunded_items(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundedItems)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_refunded_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_net_items_sold(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.NetItemsSold)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_net_items_sold(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_gross_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.GrossCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_line_discount_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.LineDiscountCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_line_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_product_sales_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ProductSalesCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_product_sales_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_discount_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.DiscountCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_discount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_refunded_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundedCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_refunded_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_net_sales_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.NetSalesCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_net_sales_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_tax_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.TaxCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_tax_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals_total_sales_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductSalesTotals) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.TotalSalesCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductSalesTotals_total_sales_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductSalesTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductStat_product_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ProductID)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductStat_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductStat_title(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Title)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductStat_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductStat_units(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Units)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductStat_units(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsProductStat_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsProductStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsProductStat_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsProductStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsSeriesPoint_bucket(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsSeriesPoint) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Bucket)
+}
+func (ec *executionContext) fieldContext_AnalyticsSeriesPoint_bucket(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsSeriesPoint", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsSeriesPoint_gross_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.GrossCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsSeriesPoint_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsSeriesPoint_order_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsSeriesPoint_order_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsSourceStat_source(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsSourceStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Source)
+}
+func (ec *executionContext) fieldContext_AnalyticsSourceStat_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsSourceStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsSourceStat_order_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsSourceStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsSourceStat_order_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsSourceStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsSourceStat_gross_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsSourceStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.GrossCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsSourceStat_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsSourceStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficDeltas_sessions_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficDeltas) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.SessionsPct)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficDeltas_sessions_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficDeltas", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficDeltas_visitors_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficDeltas) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.VisitorsPct)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficDeltas_visitors_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficDeltas", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficDeltas_conversion_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficDeltas) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.ConversionPct)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficDeltas_conversion_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficDeltas", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficDeltas_revenue_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficDeltas) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.RevenuePct)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficDeltas_revenue_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficDeltas", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficSummary_from(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficSummary) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficSummary_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficSummary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficSummary_to(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficSummary) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficSummary_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficSummary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficSummary_totals(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTrafficSummary_totals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Totals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsTrafficTotals) graphql.Marshaler {
+			return ec.marshalNAnalyticsTrafficTotals2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficTotals(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficSummary_totals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsTrafficSummary",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsTrafficSummary_previous(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTrafficSummary_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsTrafficTotals) graphql.Marshaler {
+			return ec.marshalNAnalyticsTrafficTotals2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficTotals(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficSummary_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsTrafficSummary",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsTrafficSummary_deltas(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTrafficSummary_deltas(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deltas, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsTrafficDeltas) graphql.Marshaler {
+			return ec.marshalNAnalyticsTrafficDeltas2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficDeltas(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficSummary_deltas(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsTrafficSummary",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsTrafficTotals_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficTotals_visitors(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Visitors)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_visitors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficTotals_carted_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CartedSessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_carted_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficTotals_checkout_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CheckoutSessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_checkout_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficTotals_converted_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ConvertedSessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_converted_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficTotals_not_set_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.NotSetSessions)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_not_set_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficTotals_conversion_rate(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficTotals) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.ConversionRate)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_conversion_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTrafficTotals_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficTotals) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Article_id(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
@@ -28395,6 +32328,606 @@ func (ec *executionContext) _ImportReport_cleaned_cells(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_ImportReport_cleaned_cells(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ImportReport", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_day(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Day)
+}
+func (ec *executionContext) fieldContext_InsightView_day(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_kind(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Kind)
+}
+func (ec *executionContext) fieldContext_InsightView_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_headline(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Headline)
+}
+func (ec *executionContext) fieldContext_InsightView_headline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_detail(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Detail)
+}
+func (ec *executionContext) fieldContext_InsightView_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_action(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Action)
+}
+func (ec *executionContext) fieldContext_InsightView_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_subject_type(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.SubjectType)
+}
+func (ec *executionContext) fieldContext_InsightView_subject_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_subject_id(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.SubjectID)
+}
+func (ec *executionContext) fieldContext_InsightView_subject_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_subject_label(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.SubjectLabel)
+}
+func (ec *executionContext) fieldContext_InsightView_subject_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_metrics(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InsightView_metrics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metrics, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InsightView_metrics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_sample_size(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SampleSize)
+}
+func (ec *executionContext) fieldContext_InsightView_sample_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InsightView_evidence_url(ctx context.Context, field graphql.CollectedField, obj *analytics.InsightView) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.EvidenceURL)
+}
+func (ec *executionContext) fieldContext_InsightView_evidence_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InsightView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewBehavior_window_seconds(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewBehavior) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.WindowSeconds)
+}
+func (ec *executionContext) fieldContext_LiveviewBehavior_window_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewBehavior", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewBehavior_active_carts(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewBehavior) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ActiveCarts)
+}
+func (ec *executionContext) fieldContext_LiveviewBehavior_active_carts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewBehavior", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewBehavior_checking_out(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewBehavior) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CheckingOut)
+}
+func (ec *executionContext) fieldContext_LiveviewBehavior_checking_out(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewBehavior", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewBehavior_purchased(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewBehavior) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Purchased)
+}
+func (ec *executionContext) fieldContext_LiveviewBehavior_purchased(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewBehavior", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewLocationStat_country(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewLocationStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Country)
+}
+func (ec *executionContext) fieldContext_LiveviewLocationStat_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewLocationStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewLocationStat_region(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewLocationStat) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Region)
+}
+func (ec *executionContext) fieldContext_LiveviewLocationStat_region(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewLocationStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewLocationStat_city(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewLocationStat) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.City)
+}
+func (ec *executionContext) fieldContext_LiveviewLocationStat_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewLocationStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewLocationStat_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewLocationStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sessions)
+}
+func (ec *executionContext) fieldContext_LiveviewLocationStat_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewLocationStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewMetric_value(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewMetric) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Value)
+}
+func (ec *executionContext) fieldContext_LiveviewMetric_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewMetric", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewMetric_yesterday(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewMetric) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Yesterday)
+}
+func (ec *executionContext) fieldContext_LiveviewMetric_yesterday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewMetric", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewMetric_delta_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewMetric) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.DeltaPct)
+}
+func (ec *executionContext) fieldContext_LiveviewMetric_delta_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewMetric", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewMetric_sparkline(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewMetric) (ret graphql.Marshaler) {
+	return models.IntsAt(&obj.Sparkline)
+}
+func (ec *executionContext) fieldContext_LiveviewMetric_sparkline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewMetric", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPin_kind(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPin) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Kind)
+}
+func (ec *executionContext) fieldContext_LiveviewPin_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPin", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPin_lat(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPin) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Lat)
+}
+func (ec *executionContext) fieldContext_LiveviewPin_lat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPin", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPin_lon(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPin) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Lon)
+}
+func (ec *executionContext) fieldContext_LiveviewPin_lon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPin", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPin_country(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPin) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Country)
+}
+func (ec *executionContext) fieldContext_LiveviewPin_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPin", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPin_region(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPin) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Region)
+}
+func (ec *executionContext) fieldContext_LiveviewPin_region(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPin", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPin_city(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPin) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.City)
+}
+func (ec *executionContext) fieldContext_LiveviewPin_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPin", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPin_count(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPin) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Count)
+}
+func (ec *executionContext) fieldContext_LiveviewPin_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPin", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPin_total_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPin) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.TotalCents)
+}
+func (ec *executionContext) fieldContext_LiveviewPin_total_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPin", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPresence_window_seconds(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPresence) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.WindowSeconds)
+}
+func (ec *executionContext) fieldContext_LiveviewPresence_window_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPresence", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPresence_visitors_now(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPresence) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.VisitorsNow)
+}
+func (ec *executionContext) fieldContext_LiveviewPresence_visitors_now(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewPresence", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewPresence_behavior(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPresence) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveviewPresence_behavior(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Behavior, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.LiveviewBehavior) graphql.Marshaler {
+			return ec.marshalNLiveviewBehavior2storeadminᚋinternalᚋanalyticsᚐLiveviewBehavior(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveviewPresence_behavior(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewPresence",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewPresence_pins(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewPresence) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "LiveviewPresence",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.LiveviewPin, error) {
+		return obj.Pins, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNLiveviewPin2ᚕstoreadminᚋinternalᚋanalyticsᚐLiveviewPinᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_LiveviewPresence_pins(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewPresence",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewToday_from(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewToday", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewToday_to(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewToday", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewToday_sales(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveviewToday_sales(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sales, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.LiveviewMetric) graphql.Marshaler {
+			return ec.marshalNLiveviewMetric2storeadminᚋinternalᚋanalyticsᚐLiveviewMetric(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_sales(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewToday_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveviewToday_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Orders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.LiveviewMetric) graphql.Marshaler {
+			return ec.marshalNLiveviewMetric2storeadminᚋinternalᚋanalyticsᚐLiveviewMetric(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewToday_sessions(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveviewToday_sessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sessions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.LiveviewMetric) graphql.Marshaler {
+			return ec.marshalNLiveviewMetric2storeadminᚋinternalᚋanalyticsᚐLiveviewMetric(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewToday_customers(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveviewToday_customers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Customers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsCustomers) graphql.Marshaler {
+			return ec.marshalNAnalyticsCustomers2storeadminᚋinternalᚋanalyticsᚐAnalyticsCustomers(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_customers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewToday_locations(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.LiveviewLocationStat, error) {
+		return obj.Locations, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNLiveviewLocationStat2ᚕstoreadminᚋinternalᚋanalyticsᚐLiveviewLocationStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_locations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewToday_order_pins(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.LiveviewPin, error) {
+		return obj.OrderPins, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNLiveviewPin2ᚕstoreadminᚋinternalᚋanalyticsᚐLiveviewPinᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_order_pins(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewToday_top_products(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewToday) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsProductStat, error) {
+		return obj.TopProducts, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsProductStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsProductStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_LiveviewToday_top_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewToday",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewView_now(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewView) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Now)
+}
+func (ec *executionContext) fieldContext_LiveviewView_now(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewView_timezone(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewView) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Timezone)
+}
+func (ec *executionContext) fieldContext_LiveviewView_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewView_currency(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewView) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_LiveviewView_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewView", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewView_geo_enabled(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewView) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.GeoEnabled)
+}
+func (ec *executionContext) fieldContext_LiveviewView_geo_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveviewView", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _LiveviewView_presence(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveviewView_presence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Presence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.LiveviewPresence) graphql.Marshaler {
+			return ec.marshalNLiveviewPresence2storeadminᚋinternalᚋanalyticsᚐLiveviewPresence(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveviewView_presence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewView",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LiveviewView_today(ctx context.Context, field graphql.CollectedField, obj *analytics.LiveviewView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveviewView_today(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Today, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.LiveviewToday) graphql.Marshaler {
+			return ec.marshalNLiveviewToday2storeadminᚋinternalᚋanalyticsᚐLiveviewToday(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveviewView_today(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveviewView",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _MCPActivity_id(ctx context.Context, field graphql.CollectedField, obj *models.MCPActivity) (ret graphql.Marshaler) {
@@ -37254,6 +41787,454 @@ func (ec *executionContext) fieldContext_Query_abandonedCheckout(ctx context.Con
 	if fc.Args, err = ec.field_Query_abandonedCheckout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analytics(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analytics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Analytics(ctx, fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["interval"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *analytics.AnalyticsOverview
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *analytics.AnalyticsOverview
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *analytics.AnalyticsOverview) graphql.Marshaler {
+			return ec.marshalNAnalyticsOverview2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsOverview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analytics(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_analytics_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analyticsTraffic(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analyticsTraffic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AnalyticsTraffic(ctx, fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *analytics.AnalyticsTrafficSummary
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *analytics.AnalyticsTrafficSummary
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *analytics.AnalyticsTrafficSummary) graphql.Marshaler {
+			return ec.marshalNAnalyticsTrafficSummary2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsTrafficSummary(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analyticsTraffic(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_analyticsTraffic_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analyticsLandingPages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analyticsLandingPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AnalyticsLandingPages(ctx, fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["type"].(*string), fc.Args["limit"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *analytics.AnalyticsLandingPageReport
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *analytics.AnalyticsLandingPageReport
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *analytics.AnalyticsLandingPageReport) graphql.Marshaler {
+			return ec.marshalNAnalyticsLandingPageReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsLandingPageReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analyticsLandingPages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_analyticsLandingPages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analyticsLandingPagesExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analyticsLandingPagesExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AnalyticsLandingPagesExport(ctx, fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["type"].(*string), fc.Args["format"].(SheetFormat))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *Download
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *Download
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *Download) graphql.Marshaler {
+			return ec.marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analyticsLandingPagesExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_analyticsLandingPagesExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analyticsSalesByProduct(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analyticsSalesByProduct(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AnalyticsSalesByProduct(ctx, fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["grain"].(*string), fc.Args["limit"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *analytics.AnalyticsProductSalesReport
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *analytics.AnalyticsProductSalesReport
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *analytics.AnalyticsProductSalesReport) graphql.Marshaler {
+			return ec.marshalNAnalyticsProductSalesReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analyticsSalesByProduct(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_analyticsSalesByProduct_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analyticsSalesByProductExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analyticsSalesByProductExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AnalyticsSalesByProductExport(ctx, fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["grain"].(*string), fc.Args["format"].(SheetFormat))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *Download
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *Download
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *Download) graphql.Marshaler {
+			return ec.marshalNDownload2ᚖstoreadminᚋgraphᚐDownload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analyticsSalesByProductExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_analyticsSalesByProductExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analyticsLive(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analyticsLive(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AnalyticsLive(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *analytics.LiveviewView
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *analytics.LiveviewView
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *analytics.LiveviewView) graphql.Marshaler {
+			return ec.marshalNLiveviewView2ᚖstoreadminᚋinternalᚋanalyticsᚐLiveviewView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analyticsLive(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_insights(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_insights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Insights(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal []analytics.InsightView
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []analytics.InsightView
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []analytics.InsightView) graphql.Marshaler {
+			return ec.marshalNInsightView2ᚕstoreadminᚋinternalᚋanalyticsᚐInsightViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_insights(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
 	}
 	return fc, nil
 }
@@ -53153,6 +58134,1256 @@ func (ec *executionContext) _AbandonmentStats(ctx context.Context, sel ast.Selec
 	return written
 }
 
+var analyticsCampaignStatImplementors = []string{"AnalyticsCampaignStat"}
+
+func (ec *executionContext) _AnalyticsCampaignStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsCampaignStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsCampaignStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsCampaignStat")
+		case "campaign":
+			out.Values[i] = ec._AnalyticsCampaignStat_campaign(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._AnalyticsCampaignStat_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_count":
+			out.Values[i] = ec._AnalyticsCampaignStat_order_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gross_cents":
+			out.Values[i] = ec._AnalyticsCampaignStat_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsCustomersImplementors = []string{"AnalyticsCustomers"}
+
+func (ec *executionContext) _AnalyticsCustomers(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsCustomers) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsCustomersImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsCustomers")
+		case "new":
+			out.Values[i] = ec._AnalyticsCustomers_new(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "returning":
+			out.Values[i] = ec._AnalyticsCustomers_returning(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "returning_rate":
+			out.Values[i] = ec._AnalyticsCustomers_returning_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsDeltasImplementors = []string{"AnalyticsDeltas"}
+
+func (ec *executionContext) _AnalyticsDeltas(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsDeltas) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsDeltasImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsDeltas")
+		case "gross_pct":
+			out.Values[i] = ec._AnalyticsDeltas_gross_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "orders_pct":
+			out.Values[i] = ec._AnalyticsDeltas_orders_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "aov_pct":
+			out.Values[i] = ec._AnalyticsDeltas_aov_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsDiscountStatImplementors = []string{"AnalyticsDiscountStat"}
+
+func (ec *executionContext) _AnalyticsDiscountStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsDiscountStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsDiscountStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsDiscountStat")
+		case "code":
+			out.Values[i] = ec._AnalyticsDiscountStat_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_count":
+			out.Values[i] = ec._AnalyticsDiscountStat_order_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discount_cents":
+			out.Values[i] = ec._AnalyticsDiscountStat_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsLandingPageReportImplementors = []string{"AnalyticsLandingPageReport"}
+
+func (ec *executionContext) _AnalyticsLandingPageReport(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsLandingPageReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsLandingPageReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsLandingPageReport")
+		case "from":
+			out.Values[i] = ec._AnalyticsLandingPageReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._AnalyticsLandingPageReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "limit":
+			out.Values[i] = ec._AnalyticsLandingPageReport_limit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "landing_page_count":
+			out.Values[i] = ec._AnalyticsLandingPageReport_landing_page_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "landing_pages":
+			out.Values[i] = ec._AnalyticsLandingPageReport_landing_pages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totals":
+			out.Values[i] = ec._AnalyticsLandingPageReport_totals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previous":
+			out.Values[i] = ec._AnalyticsLandingPageReport_previous(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deltas":
+			out.Values[i] = ec._AnalyticsLandingPageReport_deltas(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsLandingPageStatImplementors = []string{"AnalyticsLandingPageStat"}
+
+func (ec *executionContext) _AnalyticsLandingPageStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsLandingPageStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsLandingPageStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsLandingPageStat")
+		case "path":
+			out.Values[i] = ec._AnalyticsLandingPageStat_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._AnalyticsLandingPageStat_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._AnalyticsLandingPageStat_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visitors":
+			out.Values[i] = ec._AnalyticsLandingPageStat_visitors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "carted_sessions":
+			out.Values[i] = ec._AnalyticsLandingPageStat_carted_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkout_sessions":
+			out.Values[i] = ec._AnalyticsLandingPageStat_checkout_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "converted_sessions":
+			out.Values[i] = ec._AnalyticsLandingPageStat_converted_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conversion_rate":
+			out.Values[i] = ec._AnalyticsLandingPageStat_conversion_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._AnalyticsLandingPageStat_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsMetricsImplementors = []string{"AnalyticsMetrics"}
+
+func (ec *executionContext) _AnalyticsMetrics(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsMetrics) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsMetricsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsMetrics")
+		case "gross_cents":
+			out.Values[i] = ec._AnalyticsMetrics_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discount_cents":
+			out.Values[i] = ec._AnalyticsMetrics_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refund_cents":
+			out.Values[i] = ec._AnalyticsMetrics_refund_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net_cents":
+			out.Values[i] = ec._AnalyticsMetrics_net_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shipping_cents":
+			out.Values[i] = ec._AnalyticsMetrics_shipping_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tax_cents":
+			out.Values[i] = ec._AnalyticsMetrics_tax_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tip_cents":
+			out.Values[i] = ec._AnalyticsMetrics_tip_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_count":
+			out.Values[i] = ec._AnalyticsMetrics_order_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunded_order_count":
+			out.Values[i] = ec._AnalyticsMetrics_refunded_order_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "units":
+			out.Values[i] = ec._AnalyticsMetrics_units(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "aov_cents":
+			out.Values[i] = ec._AnalyticsMetrics_aov_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsOverviewImplementors = []string{"AnalyticsOverview"}
+
+func (ec *executionContext) _AnalyticsOverview(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsOverview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsOverviewImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsOverview")
+		case "from":
+			out.Values[i] = ec._AnalyticsOverview_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._AnalyticsOverview_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "interval":
+			out.Values[i] = ec._AnalyticsOverview_interval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metrics":
+			out.Values[i] = ec._AnalyticsOverview_metrics(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previous":
+			out.Values[i] = ec._AnalyticsOverview_previous(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deltas":
+			out.Values[i] = ec._AnalyticsOverview_deltas(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "series":
+			out.Values[i] = ec._AnalyticsOverview_series(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customers":
+			out.Values[i] = ec._AnalyticsOverview_customers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "by_source":
+			out.Values[i] = ec._AnalyticsOverview_by_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "by_campaign":
+			out.Values[i] = ec._AnalyticsOverview_by_campaign(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "top_discounts":
+			out.Values[i] = ec._AnalyticsOverview_top_discounts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "top_products":
+			out.Values[i] = ec._AnalyticsOverview_top_products(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsProductSalesBasisImplementors = []string{"AnalyticsProductSalesBasis"}
+
+func (ec *executionContext) _AnalyticsProductSalesBasis(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsProductSalesBasis) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsProductSalesBasisImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsProductSalesBasis")
+		case "order_subtotal_cents":
+			out.Values[i] = ec._AnalyticsProductSalesBasis_order_subtotal_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_discount_cents":
+			out.Values[i] = ec._AnalyticsProductSalesBasis_order_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_tax_cents":
+			out.Values[i] = ec._AnalyticsProductSalesBasis_order_tax_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunded_cents":
+			out.Values[i] = ec._AnalyticsProductSalesBasis_refunded_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunded_orders":
+			out.Values[i] = ec._AnalyticsProductSalesBasis_refunded_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunds_without_lines":
+			out.Values[i] = ec._AnalyticsProductSalesBasis_refunds_without_lines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsProductSalesReportImplementors = []string{"AnalyticsProductSalesReport"}
+
+func (ec *executionContext) _AnalyticsProductSalesReport(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsProductSalesReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsProductSalesReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsProductSalesReport")
+		case "from":
+			out.Values[i] = ec._AnalyticsProductSalesReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._AnalyticsProductSalesReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "grain":
+			out.Values[i] = ec._AnalyticsProductSalesReport_grain(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "limit":
+			out.Values[i] = ec._AnalyticsProductSalesReport_limit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rows":
+			out.Values[i] = ec._AnalyticsProductSalesReport_rows(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totals":
+			out.Values[i] = ec._AnalyticsProductSalesReport_totals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basis":
+			out.Values[i] = ec._AnalyticsProductSalesReport_basis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsProductSalesRowImplementors = []string{"AnalyticsProductSalesRow"}
+
+func (ec *executionContext) _AnalyticsProductSalesRow(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsProductSalesRow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsProductSalesRowImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsProductSalesRow")
+		case "product_id":
+			out.Values[i] = ec._AnalyticsProductSalesRow_product_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variant_id":
+			out.Values[i] = ec._AnalyticsProductSalesRow_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._AnalyticsProductSalesRow_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variant_title":
+			out.Values[i] = ec._AnalyticsProductSalesRow_variant_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sku":
+			out.Values[i] = ec._AnalyticsProductSalesRow_sku(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "vendor":
+			out.Values[i] = ec._AnalyticsProductSalesRow_vendor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "product_type":
+			out.Values[i] = ec._AnalyticsProductSalesRow_product_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_count":
+			out.Values[i] = ec._AnalyticsProductSalesRow_order_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items_sold":
+			out.Values[i] = ec._AnalyticsProductSalesRow_items_sold(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunded_items":
+			out.Values[i] = ec._AnalyticsProductSalesRow_refunded_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net_items_sold":
+			out.Values[i] = ec._AnalyticsProductSalesRow_net_items_sold(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "gross_cents":
+			out.Values[i] = ec._AnalyticsProductSalesRow_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "line_discount_cents":
+			out.Values[i] = ec._AnalyticsProductSalesRow_line_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "product_sales_cents":
+			out.Values[i] = ec._AnalyticsProductSalesRow_product_sales_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discount_cents":
+			out.Values[i] = ec._AnalyticsProductSalesRow_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "refunded_cents":
+			out.Values[i] = ec._AnalyticsProductSalesRow_refunded_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net_sales_cents":
+			out.Values[i] = ec._AnalyticsProductSalesRow_net_sales_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tax_cents":
+			out.Values[i] = ec._AnalyticsProductSalesRow_tax_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "total_sales_cents":
+			out.Values[i] = ec._AnalyticsProductSalesRow_total_sales_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsProductSalesTotalsImplementors = []string{"AnalyticsProductSalesTotals"}
+
+func (ec *executionContext) _AnalyticsProductSalesTotals(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsProductSalesTotals) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsProductSalesTotalsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsProductSalesTotals")
+		case "rows":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_rows(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items_sold":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_items_sold(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunded_items":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_refunded_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net_items_sold":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_net_items_sold(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "gross_cents":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "line_discount_cents":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_line_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "product_sales_cents":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_product_sales_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discount_cents":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_discount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "refunded_cents":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_refunded_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net_sales_cents":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_net_sales_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tax_cents":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_tax_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "total_sales_cents":
+			out.Values[i] = ec._AnalyticsProductSalesTotals_total_sales_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsProductStatImplementors = []string{"AnalyticsProductStat"}
+
+func (ec *executionContext) _AnalyticsProductStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsProductStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsProductStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsProductStat")
+		case "product_id":
+			out.Values[i] = ec._AnalyticsProductStat_product_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._AnalyticsProductStat_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "units":
+			out.Values[i] = ec._AnalyticsProductStat_units(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._AnalyticsProductStat_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsSeriesPointImplementors = []string{"AnalyticsSeriesPoint"}
+
+func (ec *executionContext) _AnalyticsSeriesPoint(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsSeriesPoint) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsSeriesPointImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsSeriesPoint")
+		case "bucket":
+			out.Values[i] = ec._AnalyticsSeriesPoint_bucket(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gross_cents":
+			out.Values[i] = ec._AnalyticsSeriesPoint_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_count":
+			out.Values[i] = ec._AnalyticsSeriesPoint_order_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsSourceStatImplementors = []string{"AnalyticsSourceStat"}
+
+func (ec *executionContext) _AnalyticsSourceStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsSourceStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsSourceStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsSourceStat")
+		case "source":
+			out.Values[i] = ec._AnalyticsSourceStat_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_count":
+			out.Values[i] = ec._AnalyticsSourceStat_order_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gross_cents":
+			out.Values[i] = ec._AnalyticsSourceStat_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsTrafficDeltasImplementors = []string{"AnalyticsTrafficDeltas"}
+
+func (ec *executionContext) _AnalyticsTrafficDeltas(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsTrafficDeltas) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsTrafficDeltasImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsTrafficDeltas")
+		case "sessions_pct":
+			out.Values[i] = ec._AnalyticsTrafficDeltas_sessions_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "visitors_pct":
+			out.Values[i] = ec._AnalyticsTrafficDeltas_visitors_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "conversion_pct":
+			out.Values[i] = ec._AnalyticsTrafficDeltas_conversion_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revenue_pct":
+			out.Values[i] = ec._AnalyticsTrafficDeltas_revenue_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsTrafficSummaryImplementors = []string{"AnalyticsTrafficSummary"}
+
+func (ec *executionContext) _AnalyticsTrafficSummary(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsTrafficSummary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsTrafficSummaryImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsTrafficSummary")
+		case "from":
+			out.Values[i] = ec._AnalyticsTrafficSummary_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._AnalyticsTrafficSummary_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totals":
+			out.Values[i] = ec._AnalyticsTrafficSummary_totals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previous":
+			out.Values[i] = ec._AnalyticsTrafficSummary_previous(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deltas":
+			out.Values[i] = ec._AnalyticsTrafficSummary_deltas(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsTrafficTotalsImplementors = []string{"AnalyticsTrafficTotals"}
+
+func (ec *executionContext) _AnalyticsTrafficTotals(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsTrafficTotals) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsTrafficTotalsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsTrafficTotals")
+		case "sessions":
+			out.Values[i] = ec._AnalyticsTrafficTotals_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visitors":
+			out.Values[i] = ec._AnalyticsTrafficTotals_visitors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "carted_sessions":
+			out.Values[i] = ec._AnalyticsTrafficTotals_carted_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkout_sessions":
+			out.Values[i] = ec._AnalyticsTrafficTotals_checkout_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "converted_sessions":
+			out.Values[i] = ec._AnalyticsTrafficTotals_converted_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "not_set_sessions":
+			out.Values[i] = ec._AnalyticsTrafficTotals_not_set_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conversion_rate":
+			out.Values[i] = ec._AnalyticsTrafficTotals_conversion_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._AnalyticsTrafficTotals_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var articleImplementors = []string{"Article"}
 
 func (ec *executionContext) _Article(ctx context.Context, sel ast.SelectionSet, obj *models.Article) graphql.Marshaler {
@@ -58580,6 +64811,536 @@ func (ec *executionContext) _ImportReport(ctx context.Context, sel ast.Selection
 	return written
 }
 
+var insightViewImplementors = []string{"InsightView"}
+
+func (ec *executionContext) _InsightView(ctx context.Context, sel ast.SelectionSet, obj *analytics.InsightView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, insightViewImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InsightView")
+		case "day":
+			out.Values[i] = ec._InsightView_day(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._InsightView_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "headline":
+			out.Values[i] = ec._InsightView_headline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._InsightView_detail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._InsightView_action(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "subject_type":
+			out.Values[i] = ec._InsightView_subject_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "subject_id":
+			out.Values[i] = ec._InsightView_subject_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "subject_label":
+			out.Values[i] = ec._InsightView_subject_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "metrics":
+			out.Values[i] = ec._InsightView_metrics(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sample_size":
+			out.Values[i] = ec._InsightView_sample_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "evidence_url":
+			out.Values[i] = ec._InsightView_evidence_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var liveviewBehaviorImplementors = []string{"LiveviewBehavior"}
+
+func (ec *executionContext) _LiveviewBehavior(ctx context.Context, sel ast.SelectionSet, obj *analytics.LiveviewBehavior) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, liveviewBehaviorImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LiveviewBehavior")
+		case "window_seconds":
+			out.Values[i] = ec._LiveviewBehavior_window_seconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "active_carts":
+			out.Values[i] = ec._LiveviewBehavior_active_carts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checking_out":
+			out.Values[i] = ec._LiveviewBehavior_checking_out(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "purchased":
+			out.Values[i] = ec._LiveviewBehavior_purchased(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var liveviewLocationStatImplementors = []string{"LiveviewLocationStat"}
+
+func (ec *executionContext) _LiveviewLocationStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.LiveviewLocationStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, liveviewLocationStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LiveviewLocationStat")
+		case "country":
+			out.Values[i] = ec._LiveviewLocationStat_country(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "region":
+			out.Values[i] = ec._LiveviewLocationStat_region(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "city":
+			out.Values[i] = ec._LiveviewLocationStat_city(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._LiveviewLocationStat_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var liveviewMetricImplementors = []string{"LiveviewMetric"}
+
+func (ec *executionContext) _LiveviewMetric(ctx context.Context, sel ast.SelectionSet, obj *analytics.LiveviewMetric) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, liveviewMetricImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LiveviewMetric")
+		case "value":
+			out.Values[i] = ec._LiveviewMetric_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "yesterday":
+			out.Values[i] = ec._LiveviewMetric_yesterday(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "delta_pct":
+			out.Values[i] = ec._LiveviewMetric_delta_pct(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sparkline":
+			out.Values[i] = ec._LiveviewMetric_sparkline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var liveviewPinImplementors = []string{"LiveviewPin"}
+
+func (ec *executionContext) _LiveviewPin(ctx context.Context, sel ast.SelectionSet, obj *analytics.LiveviewPin) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, liveviewPinImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LiveviewPin")
+		case "kind":
+			out.Values[i] = ec._LiveviewPin_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lat":
+			out.Values[i] = ec._LiveviewPin_lat(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lon":
+			out.Values[i] = ec._LiveviewPin_lon(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._LiveviewPin_country(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "region":
+			out.Values[i] = ec._LiveviewPin_region(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "city":
+			out.Values[i] = ec._LiveviewPin_city(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._LiveviewPin_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total_cents":
+			out.Values[i] = ec._LiveviewPin_total_cents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var liveviewPresenceImplementors = []string{"LiveviewPresence"}
+
+func (ec *executionContext) _LiveviewPresence(ctx context.Context, sel ast.SelectionSet, obj *analytics.LiveviewPresence) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, liveviewPresenceImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LiveviewPresence")
+		case "window_seconds":
+			out.Values[i] = ec._LiveviewPresence_window_seconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visitors_now":
+			out.Values[i] = ec._LiveviewPresence_visitors_now(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "behavior":
+			out.Values[i] = ec._LiveviewPresence_behavior(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pins":
+			out.Values[i] = ec._LiveviewPresence_pins(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var liveviewTodayImplementors = []string{"LiveviewToday"}
+
+func (ec *executionContext) _LiveviewToday(ctx context.Context, sel ast.SelectionSet, obj *analytics.LiveviewToday) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, liveviewTodayImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LiveviewToday")
+		case "from":
+			out.Values[i] = ec._LiveviewToday_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._LiveviewToday_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sales":
+			out.Values[i] = ec._LiveviewToday_sales(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._LiveviewToday_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._LiveviewToday_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customers":
+			out.Values[i] = ec._LiveviewToday_customers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "locations":
+			out.Values[i] = ec._LiveviewToday_locations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_pins":
+			out.Values[i] = ec._LiveviewToday_order_pins(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "top_products":
+			out.Values[i] = ec._LiveviewToday_top_products(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var liveviewViewImplementors = []string{"LiveviewView"}
+
+func (ec *executionContext) _LiveviewView(ctx context.Context, sel ast.SelectionSet, obj *analytics.LiveviewView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, liveviewViewImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LiveviewView")
+		case "now":
+			out.Values[i] = ec._LiveviewView_now(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "timezone":
+			out.Values[i] = ec._LiveviewView_timezone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._LiveviewView_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "geo_enabled":
+			out.Values[i] = ec._LiveviewView_geo_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "presence":
+			out.Values[i] = ec._LiveviewView_presence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "today":
+			out.Values[i] = ec._LiveviewView_today(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var mCPActivityImplementors = []string{"MCPActivity"}
 
 func (ec *executionContext) _MCPActivity(ctx context.Context, sel ast.SelectionSet, obj *models.MCPActivity) graphql.Marshaler {
@@ -62545,6 +69306,182 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_abandonedCheckout(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "analytics":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analytics(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "analyticsTraffic":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analyticsTraffic(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "analyticsLandingPages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analyticsLandingPages(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "analyticsLandingPagesExport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analyticsLandingPagesExport(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "analyticsSalesByProduct":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analyticsSalesByProduct(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "analyticsSalesByProductExport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analyticsSalesByProductExport(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "analyticsLive":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analyticsLive(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "insights":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_insights(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -69786,6 +76723,214 @@ func (ec *executionContext) marshalNAbandonmentStats2ᚖstoreadminᚋmodelsᚐAb
 	return ec._AbandonmentStats(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNAnalyticsCampaignStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsCampaignStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsCampaignStat) graphql.Marshaler {
+	return ec._AnalyticsCampaignStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsCampaignStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsCampaignStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsCampaignStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsCampaignStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsCustomers2storeadminᚋinternalᚋanalyticsᚐAnalyticsCustomers(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsCustomers) graphql.Marshaler {
+	return ec._AnalyticsCustomers(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsDeltas2storeadminᚋinternalᚋanalyticsᚐAnalyticsDeltas(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsDeltas) graphql.Marshaler {
+	return ec._AnalyticsDeltas(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsDiscountStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsDiscountStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsDiscountStat) graphql.Marshaler {
+	return ec._AnalyticsDiscountStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsDiscountStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsDiscountStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsDiscountStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsDiscountStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsLandingPageReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsLandingPageReport(ctx context.Context, sel ast.SelectionSet, v *analytics.AnalyticsLandingPageReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AnalyticsLandingPageReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnalyticsLandingPageStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsLandingPageStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsLandingPageStat) graphql.Marshaler {
+	return ec._AnalyticsLandingPageStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsLandingPageStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsLandingPageStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsLandingPageStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsLandingPageStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsMetrics2storeadminᚋinternalᚋanalyticsᚐAnalyticsMetrics(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsMetrics) graphql.Marshaler {
+	return ec._AnalyticsMetrics(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsOverview2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsOverview(ctx context.Context, sel ast.SelectionSet, v *analytics.AnalyticsOverview) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AnalyticsOverview(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnalyticsProductSalesBasis2storeadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesBasis(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsProductSalesBasis) graphql.Marshaler {
+	return ec._AnalyticsProductSalesBasis(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsProductSalesReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesReport(ctx context.Context, sel ast.SelectionSet, v *analytics.AnalyticsProductSalesReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AnalyticsProductSalesReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnalyticsProductSalesRow2storeadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesRow(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsProductSalesRow) graphql.Marshaler {
+	return ec._AnalyticsProductSalesRow(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsProductSalesRow2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesRowᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsProductSalesRow) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsProductSalesRow(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsProductSalesTotals2storeadminᚋinternalᚋanalyticsᚐAnalyticsProductSalesTotals(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsProductSalesTotals) graphql.Marshaler {
+	return ec._AnalyticsProductSalesTotals(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsProductStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsProductStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsProductStat) graphql.Marshaler {
+	return ec._AnalyticsProductStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsProductStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsProductStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsProductStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsProductStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsSeriesPoint2storeadminᚋinternalᚋanalyticsᚐAnalyticsSeriesPoint(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsSeriesPoint) graphql.Marshaler {
+	return ec._AnalyticsSeriesPoint(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsSeriesPoint2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsSeriesPointᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsSeriesPoint) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsSeriesPoint(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsSourceStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsSourceStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsSourceStat) graphql.Marshaler {
+	return ec._AnalyticsSourceStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsSourceStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsSourceStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsSourceStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsSourceStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsTrafficDeltas2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficDeltas(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsTrafficDeltas) graphql.Marshaler {
+	return ec._AnalyticsTrafficDeltas(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsTrafficSummary2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsTrafficSummary(ctx context.Context, sel ast.SelectionSet, v *analytics.AnalyticsTrafficSummary) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AnalyticsTrafficSummary(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnalyticsTrafficTotals2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficTotals(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsTrafficTotals) graphql.Marshaler {
+	return ec._AnalyticsTrafficTotals(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNArticle2storeadminᚋmodelsᚐArticle(ctx context.Context, sel ast.SelectionSet, v models.Article) graphql.Marshaler {
 	return ec._Article(ctx, sel, &v)
 }
@@ -70838,6 +77983,26 @@ func (ec *executionContext) marshalNImportReport2ᚖstoreadminᚋgraphᚐImportR
 	return ec._ImportReport(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNInsightView2storeadminᚋinternalᚋanalyticsᚐInsightView(ctx context.Context, sel ast.SelectionSet, v analytics.InsightView) graphql.Marshaler {
+	return ec._InsightView(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInsightView2ᚕstoreadminᚋinternalᚋanalyticsᚐInsightViewᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.InsightView) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._InsightView(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNInt2int64(ctx context.Context, v any) (int64, error) {
 	res, err := models.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -70903,6 +78068,72 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNLiveviewBehavior2storeadminᚋinternalᚋanalyticsᚐLiveviewBehavior(ctx context.Context, sel ast.SelectionSet, v analytics.LiveviewBehavior) graphql.Marshaler {
+	return ec._LiveviewBehavior(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLiveviewLocationStat2storeadminᚋinternalᚋanalyticsᚐLiveviewLocationStat(ctx context.Context, sel ast.SelectionSet, v analytics.LiveviewLocationStat) graphql.Marshaler {
+	return ec._LiveviewLocationStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLiveviewLocationStat2ᚕstoreadminᚋinternalᚋanalyticsᚐLiveviewLocationStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.LiveviewLocationStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._LiveviewLocationStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLiveviewMetric2storeadminᚋinternalᚋanalyticsᚐLiveviewMetric(ctx context.Context, sel ast.SelectionSet, v analytics.LiveviewMetric) graphql.Marshaler {
+	return ec._LiveviewMetric(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLiveviewPin2storeadminᚋinternalᚋanalyticsᚐLiveviewPin(ctx context.Context, sel ast.SelectionSet, v analytics.LiveviewPin) graphql.Marshaler {
+	return ec._LiveviewPin(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLiveviewPin2ᚕstoreadminᚋinternalᚋanalyticsᚐLiveviewPinᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.LiveviewPin) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._LiveviewPin(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLiveviewPresence2storeadminᚋinternalᚋanalyticsᚐLiveviewPresence(ctx context.Context, sel ast.SelectionSet, v analytics.LiveviewPresence) graphql.Marshaler {
+	return ec._LiveviewPresence(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLiveviewToday2storeadminᚋinternalᚋanalyticsᚐLiveviewToday(ctx context.Context, sel ast.SelectionSet, v analytics.LiveviewToday) graphql.Marshaler {
+	return ec._LiveviewToday(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLiveviewView2ᚖstoreadminᚋinternalᚋanalyticsᚐLiveviewView(ctx context.Context, sel ast.SelectionSet, v *analytics.LiveviewView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LiveviewView(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMCPActivity2storeadminᚋmodelsᚐMCPActivity(ctx context.Context, sel ast.SelectionSet, v models.MCPActivity) graphql.Marshaler {
@@ -71498,6 +78729,16 @@ func (ec *executionContext) marshalNSessionlistRow2ᚕstoreadminᚋmodelsᚐSess
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNSheetFormat2storeadminᚋgraphᚐSheetFormat(ctx context.Context, v any) (SheetFormat, error) {
+	var res SheetFormat
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSheetFormat2storeadminᚋgraphᚐSheetFormat(ctx context.Context, sel ast.SelectionSet, v SheetFormat) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNShippingRate2storeadminᚋmodelsᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v models.ShippingRate) graphql.Marshaler {
@@ -72467,6 +79708,23 @@ func (ec *executionContext) unmarshalODraftPaymentInput2ᚖstoreadminᚋgraphᚐ
 	}
 	res, err := ec.unmarshalInputDraftPaymentInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalOFormSubmissionFilter2ᚖstoreadminᚋmodelsᚐFormSubmissionFilter(ctx context.Context, v any) (*models.FormSubmissionFilter, error) {

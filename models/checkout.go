@@ -284,11 +284,12 @@ func CheckoutPayment(c *StorefrontCheckout, attempts []PaymentAttempt) (*Payment
 	return nil, apperr.Conflictf("this checkout has no successful payment attempt; report the provider's successful payment before completing it")
 }
 
-// CheckoutPlacement is the order checkout c becomes, as priced, paid by
+// CheckoutPlacement is the order checkout c becomes, as priced (each
+// line keeps its share of the discount and tax), paid by
 // attempt (nil for a free order): its header, totals and lines, the
 // attribution of its utm (else its session's), its code's use when the
 // pricing applied it, and the link to the checkout and its session.
-func CheckoutPlacement(c *StorefrontCheckout, lines []StorefrontCheckoutLine, attempt *PaymentAttempt, session *SessionSource) OrderPlacement {
+func CheckoutPlacement(c *StorefrontCheckout, lines []StorefrontCheckoutLine, priced pricing.Result, attempt *PaymentAttempt, session *SessionSource) OrderPlacement {
 	o := &Order{
 		StoreID: c.StoreID, Email: c.Email, Currency: c.Currency,
 		SubtotalCents: c.SubtotalCents, DiscountCents: c.DiscountCents, ShippingCents: c.ShippingCents,
@@ -309,6 +310,9 @@ func CheckoutPlacement(c *StorefrontCheckout, lines []StorefrontCheckoutLine, at
 		items[i] = OrderLineItem{
 			VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, VariantTitle: l.VariantTitle, SKU: l.SKU,
 			PriceCents: l.PriceCents, Quantity: l.Quantity, RequiresShipping: l.RequiresShipping, Source: "web",
+		}
+		if i < len(priced.Lines) {
+			items[i].DiscountCents, items[i].TaxCents = priced.Lines[i].DiscountCents, priced.Lines[i].TaxCents
 		}
 	}
 	p := OrderPlacement{Order: o, Lines: items, DiscountID: c.discountID, AcceptsMarketing: c.MarketingConsent,

@@ -134,27 +134,32 @@ type OrderUpsell struct {
 type OrderLineItem struct {
 	bun.BaseModel `bun:"table:order_line_items"`
 
-	ID                 int64   `bun:"id,pk,autoincrement" json:"id"`
-	StoreID            int64   `bun:"store_id" json:"-"`
-	OrderID            int64   `bun:"order_id" json:"order_id"`
-	Position           int64   `bun:"position" json:"-"`
-	VariantID          *int64  `bun:"variant_id" json:"variant_id"`
-	ProductID          *int64  `bun:"product_id" json:"product_id"`
-	Title              string  `bun:"title" json:"title"`
-	VariantTitle       string  `bun:"variant_title" json:"variant_title"`
-	SKU                string  `bun:"sku" json:"sku"`
-	PriceCents         int64   `bun:"price_cents" json:"price_cents"`
-	OriginalPriceCents *int64  `bun:"original_price_cents" json:"original_price_cents"`
-	Quantity           int64   `bun:"quantity" json:"quantity"`
-	RefundedQuantity   int64   `bun:"refunded_quantity" json:"refunded_quantity"`
-	FulfilledQuantity  int64   `bun:"fulfilled_quantity" json:"fulfilled_quantity"`
-	RequiresShipping   bool    `bun:"requires_shipping" json:"requires_shipping"`
-	Properties         any     `bun:"properties,type:jsonb" json:"properties"`
-	ImageSrc           string  `bun:"image_src" json:"image_src"`
-	ImageThumbhash     string  `bun:"image_thumbhash" json:"image_thumbhash"`
-	BundleGroup        *string `bun:"bundle_group" json:"bundle_group"`
-	BundleTitle        *string `bun:"bundle_title" json:"bundle_title"`
-	Source             string  `bun:"source" json:"source"`
+	ID                 int64  `bun:"id,pk,autoincrement" json:"id"`
+	StoreID            int64  `bun:"store_id" json:"-"`
+	OrderID            int64  `bun:"order_id" json:"order_id"`
+	Position           int64  `bun:"position" json:"-"`
+	VariantID          *int64 `bun:"variant_id" json:"variant_id"`
+	ProductID          *int64 `bun:"product_id" json:"product_id"`
+	Title              string `bun:"title" json:"title"`
+	VariantTitle       string `bun:"variant_title" json:"variant_title"`
+	SKU                string `bun:"sku" json:"sku"`
+	PriceCents         int64  `bun:"price_cents" json:"price_cents"`
+	OriginalPriceCents *int64 `bun:"original_price_cents" json:"original_price_cents"`
+	Quantity           int64  `bun:"quantity" json:"quantity"`
+	// The line's share of the order's discount and tax, as the pricing
+	// engine allocated them (PlaceOrders shares them when the placement
+	// does not say). Sales by product reads them.
+	DiscountCents     int64   `bun:"discount_cents" json:"discount_cents"`
+	TaxCents          int64   `bun:"tax_cents" json:"tax_cents"`
+	RefundedQuantity  int64   `bun:"refunded_quantity" json:"refunded_quantity"`
+	FulfilledQuantity int64   `bun:"fulfilled_quantity" json:"fulfilled_quantity"`
+	RequiresShipping  bool    `bun:"requires_shipping" json:"requires_shipping"`
+	Properties        any     `bun:"properties,type:jsonb" json:"properties"`
+	ImageSrc          string  `bun:"image_src" json:"image_src"`
+	ImageThumbhash    string  `bun:"image_thumbhash" json:"image_thumbhash"`
+	BundleGroup       *string `bun:"bundle_group" json:"bundle_group"`
+	BundleTitle       *string `bun:"bundle_title" json:"bundle_title"`
+	Source            string  `bun:"source" json:"source"`
 }
 
 // Unfulfilled is what is left to ship of the line: what was bought and not

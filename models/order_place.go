@@ -132,6 +132,7 @@ func PlaceOrders(ctx context.Context, tx bun.IDB, ps []OrderPlacement) ([]*Order
 		}
 		o.Status, o.FinancialStatus = OrderOpen, FinancialStatus(o.TotalCents, payments[i])
 		o.FulfillmentStatus = FulfillmentStatus(FulfillmentUnfulfilled, p.Lines)
+		shareTotals(o, p.Lines)
 		if SumMoney(payments[i]).Captured > 0 {
 			o.PaidAt = &ps[i].Now
 		}
@@ -166,6 +167,37 @@ func PlaceOrders(ctx context.Context, tx bun.IDB, ps []OrderPlacement) ([]*Order
 		return nil, err
 	}
 	return orders, pay(ctx, tx, orders, payments, ps)
+}
+
+// shareTotals gives each line its share of the order's discount and tax
+// when the placement did not (the seed's history, an import): the discount
+// in proportion to the line totals, the tax to what is left of them, by the
+// pricing engine's largest-remainder rule, so the shares always sum to the
+// order's figures. Lines whose shares already sum to them are kept as priced.
+func shareTotals(o *Order, lines []OrderLineItem) {
+	var discount, tax int64
+	for _, l := range lines {
+		discount += l.DiscountCents
+		tax += l.TaxCents
+	}
+	if discount != o.DiscountCents {
+		weights := make([]int64, len(lines))
+		for i, l := range lines {
+			weights[i] = l.PriceCents * l.Quantity
+		}
+		for i, s := range pricing.Allocate(o.DiscountCents, weights) {
+			lines[i].DiscountCents = s
+		}
+	}
+	if tax != o.TaxCents || discount != o.DiscountCents {
+		weights := make([]int64, len(lines))
+		for i, l := range lines {
+			weights[i] = max(0, l.PriceCents*l.Quantity-l.DiscountCents)
+		}
+		for i, s := range pricing.Allocate(o.TaxCents, weights) {
+			lines[i].TaxCents = s
+		}
+	}
 }
 
 // upsertBuyers finds or creates, in one statement, the customer of each
@@ -229,6 +261,9 @@ func DraftPlacement(d *DraftOrder, lines []DraftOrderLine, priced pricing.Result
 		items[i] = OrderLineItem{
 			VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, VariantTitle: l.VariantTitle, SKU: l.SKU,
 			PriceCents: l.PriceCents, Quantity: l.Quantity, RequiresShipping: l.RequiresShipping, Source: "draft_order",
+		}
+		if i < len(priced.Lines) {
+			items[i].DiscountCents, items[i].TaxCents = priced.Lines[i].DiscountCents, priced.Lines[i].TaxCents
 		}
 	}
 	p := OrderPlacement{Order: o, Lines: items, Created: map[string]any{"draft_order_id": d.ID, "draft_name": d.Name}}

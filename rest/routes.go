@@ -212,6 +212,17 @@ var Routes = []Route{
 	{http.MethodPut, "/store/draft-orders/{id}/shipping-rate", "SetDraftOrderShippingRate", 0, Fields},
 	{http.MethodGet, "/store/draft-orders/{id}/shipping-rates", "DraftOrderShippingRates", 0, Fields},
 
+	// Analytics
+	{http.MethodGet, "/store/analytics", "AnalyticsOverview", 0, Fields},
+	{http.MethodGet, "/store/analytics/traffic", "AnalyticsTraffic", 0, Fields},
+	{http.MethodGet, "/store/analytics/landing-pages", "AnalyticsLandingPages", 0, Fields},
+	{http.MethodGet, "/store/analytics/landing-pages/export.csv", "AnalyticsLandingPagesCSV", 0, File},
+	{http.MethodGet, "/store/analytics/landing-pages/export.xlsx", "AnalyticsLandingPagesXLSX", 0, File},
+	{http.MethodGet, "/store/analytics/sales-by-product", "AnalyticsSalesByProduct", 0, Fields},
+	{http.MethodGet, "/store/analytics/sales-by-product/export.csv", "AnalyticsSalesByProductCSV", 0, File},
+	{http.MethodGet, "/store/analytics/sales-by-product/export.xlsx", "AnalyticsSalesByProductXLSX", 0, File},
+	{http.MethodGet, "/store/analytics/live", "AnalyticsLive", 0, Fields},
+	{http.MethodGet, "/store/insights", "ListInsights", 0, Fields},
 	// Sessions, shopper activity and the storefront funnel
 	{http.MethodGet, "/store/sessions", "ListSessions", 0, Fields},
 	{http.MethodGet, "/store/sessions/facets", "SessionFacets", 0, Fields},

@@ -509,7 +509,8 @@ func (s *service) completeCheckout(w http.ResponseWriter, r *http.Request) {
 		if err := s.readyToComplete(ctx, tx, c, lines); err != nil {
 			return err
 		}
-		if _, err := models.PriceCheckout(ctx, tx, c, lines, now); err != nil {
+		priced, err := models.PriceCheckout(ctx, tx, c, lines, now)
+		if err != nil {
 			return err
 		}
 		attempts, err := models.PaymentAttempts(ctx, tx, c.StoreID, c.ID)
@@ -524,7 +525,7 @@ func (s *service) completeCheckout(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		p := models.CheckoutPlacement(c, lines, paid, source)
+		p := models.CheckoutPlacement(c, lines, priced, paid, source)
 		p.Actor, p.Now = "checkout", now
 		o, err := s.Announce.Place(ctx, tx, p)
 		if err != nil {

@@ -145,7 +145,8 @@ func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Car
 			co.ShippingLine = &models.ShippingLine{RateID: rates[rng.IntN(len(rates))].ID}
 		}
 	}
-	if _, err := models.PriceCheckout(ctx, tx, co, lines, at); err != nil {
+	priced, err := models.PriceCheckout(ctx, tx, co, lines, at)
+	if err != nil {
 		return err
 	}
 	if err := models.InsertCheckout(ctx, tx, co); err != nil {
@@ -186,7 +187,7 @@ func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Car
 		return err
 	}
 	at = at.Add(time.Minute)
-	p := models.CheckoutPlacement(co, lines, paid, source)
+	p := models.CheckoutPlacement(co, lines, priced, paid, source)
 	p.Actor, p.Now = "checkout", at
 	o, err := placement.Announcer{}.Place(ctx, tx, p) // no subscribers are told of demo data
 	if err != nil {

@@ -55,13 +55,14 @@ func mulDivRound(a, b, d int64) int64 {
 	return q
 }
 
-// allocate shares amount among weights in proportion to them by the
+// Allocate shares amount among weights in proportion to them by the
 // largest-remainder method: each gets the floor of its exact share, and the
 // units left over go one each to the largest remainders, the earlier on a tie.
 // The shares sum to amount when amount >= 0 and the weights (>= 0) have a
 // positive sum; a share exceeds its weight only if amount exceeds the sum.
-// Weights must sum within int64.
-func allocate(amount int64, weights []int64) []int64 {
+// Weights must sum within int64. Orders placed without the engine's
+// per-line figures get their shares by it too (models.PlaceOrders).
+func Allocate(amount int64, weights []int64) []int64 {
 	shares := make([]int64, len(weights))
 	var total int64
 	for _, w := range weights {

@@ -354,7 +354,7 @@ func Price(in Input) Result {
 	}
 	if bps := clamp(in.TaxBps, 0, MaxTaxBps); base > 0 && bps > 0 {
 		res.TaxCents = mulDivRound(base, bps, 10_000)
-		for i, t := range allocate(res.TaxCents, bases)[:len(items)] {
+		for i, t := range Allocate(res.TaxCents, bases)[:len(items)] {
 			res.Lines[i].TaxCents = t
 		}
 	}
@@ -432,7 +432,7 @@ func amountOff(d *Discount, lines []Line, items []item) (int64, []int64, string)
 	} else {
 		amount = clamp(d.Value, 0, eligible)
 	}
-	return amount, allocate(amount, weights), ""
+	return amount, Allocate(amount, weights), ""
 }
 
 func describeTargets(appliesTo string, products, collections []int64) string {

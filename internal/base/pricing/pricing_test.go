@@ -542,8 +542,8 @@ func TestAllocate(t *testing.T) {
 		{100, []int64{1, 0, 2}, []int64{33, 0, 67}},
 		{MaxCents, []int64{MaxCents, MaxCents}, []int64{(MaxCents + 1) / 2, MaxCents / 2}},
 	} {
-		if got := allocate(tt.amount, tt.weights); !slices.Equal(got, tt.want) {
-			t.Errorf("allocate(%d, %v) = %v, want %v", tt.amount, tt.weights, got, tt.want)
+		if got := Allocate(tt.amount, tt.weights); !slices.Equal(got, tt.want) {
+			t.Errorf("Allocate(%d, %v) = %v, want %v", tt.amount, tt.weights, got, tt.want)
 		}
 	}
 }

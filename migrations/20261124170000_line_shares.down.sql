@@ -1,0 +1,1 @@
+ALTER TABLE order_line_items DROP COLUMN tax_cents, DROP COLUMN discount_cents;
