@@ -13230,7 +13230,7 @@ type AnalyticsTrafficTotals {
   checkout_sessions: Int!
   "Sessions that placed an order."
   converted_sessions: Int!
-  "Sessions without a landing path or with no source to tell where they came from."
+  "Sessions whose landing page is not known (the landing pages report's (not set) row)."
   not_set_sessions: Int!
   "converted_sessions / sessions, from 0 to 1; 0 without sessions."
   conversion_rate: Float!
