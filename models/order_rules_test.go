@@ -98,3 +98,24 @@ func TestPlaceOrderRefusesOrdersWithoutGoods(t *testing.T) {
 		}
 	}
 }
+
+// TestShareTotals: lines placed without their shares of the order's
+// discount and tax get them by the pricing engine's rule, summing to the
+// order's figures; lines placed with shares that sum to them keep them.
+func TestShareTotals(t *testing.T) {
+	lines := []OrderLineItem{{PriceCents: 333, Quantity: 1}, {PriceCents: 333, Quantity: 1}, {PriceCents: 334, Quantity: 1}}
+	shareTotals(&Order{DiscountCents: 101, TaxCents: 37}, lines)
+	var discount, tax int64
+	for _, l := range lines {
+		discount += l.DiscountCents
+		tax += l.TaxCents
+	}
+	if discount != 101 || tax != 37 || lines[2].DiscountCents != 34 || lines[0].DiscountCents != 34 || lines[1].DiscountCents != 33 {
+		t.Fatalf("shares %+v", lines)
+	}
+	priced := []OrderLineItem{{PriceCents: 500, Quantity: 1, DiscountCents: 0, TaxCents: 5}, {PriceCents: 500, Quantity: 1, DiscountCents: 100, TaxCents: 4}}
+	shareTotals(&Order{DiscountCents: 100, TaxCents: 9}, priced)
+	if priced[0].DiscountCents != 0 || priced[1].DiscountCents != 100 || priced[0].TaxCents != 5 || priced[1].TaxCents != 4 {
+		t.Fatalf("priced shares changed: %+v", priced)
+	}
+}
