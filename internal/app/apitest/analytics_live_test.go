@@ -13,6 +13,7 @@ import (
 
 	"storeadmin/internal/analytics"
 	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/app/benchdata"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/geoip"
 	"storeadmin/internal/base/geoip/geoiptest"
@@ -477,4 +478,51 @@ func (r liveRows) figures(now time.Time, loc *time.Location) liveNumbers {
 		}
 	}
 	return n
+}
+
+// liveBenchSessions adds ?1 visitors and ?2 sessions of theirs to the store
+// ?0, spread evenly over the two years up to ?3 (so a few in the last
+// minutes), one in 50 a bot, at five places (four of them located).
+const liveBenchSessions = `
+WITH v AS (
+    INSERT INTO visitors (store_id, anon_id, first_seen_at, last_seen_at)
+    SELECT ?0, 'bench-' || g, ?3::timestamptz - interval '730 days', ?3::timestamptz FROM generate_series(1, ?1) AS g
+    RETURNING id
+), lo AS (SELECT min(id) AS id FROM v)
+INSERT INTO storefront_sessions (store_id, session_key, visitor_id, first_seen_at, last_seen_at, is_bot,
+    country, region, city, latitude, longitude, page_views, events)
+SELECT ?0, 'bench-' || g, lo.id + g % ?1, t.at, t.at + (g % 1800) * interval '1 second', g % 50 = 0,
+    (ARRAY['DE', 'FR', 'US', 'GB', 'JP'])[1 + g % 5], (ARRAY['Berlin', 'Île-de-France', 'New York', 'England', 'Tokyo'])[1 + g % 5],
+    (ARRAY['Berlin', 'Paris', 'New York', 'London', 'Tokyo'])[1 + g % 5],
+    (ARRAY[52.52, 48.8566, 40.7128, 51.5074, NULL])[1 + g % 5], (ARRAY[13.405, 2.3522, -74.006, -0.1278, NULL])[1 + g % 5], 3, 5
+FROM generate_series(0, ?2 - 1) AS g, lo,
+    LATERAL (SELECT ?3::timestamptz - (g::float8 / ?2) * interval '730 days' AS at) AS t`
+
+// BenchmarkAnalyticsLive reads the live view over REST from a store of
+// 20,000 orders and 100,000 sessions over two years (README "Live view"
+// has the figure at 1,000,000 orders).
+func BenchmarkAnalyticsLive(b *testing.B) {
+	geo, err := geoip.Open(geoiptest.Write(b, map[string]geoip.Place{"203.0.113.0/24": liveBerlin}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer geo.Close()
+	e := apitest.New(b, apitest.WithStorefront(0, nil, geo, storefront.IPTruncated))
+	s := e.Store("Live bench")
+	ctx, now := context.Background(), time.Now()
+	if err := benchdata.Fill(ctx, e.DB, s.ID, benchdata.Sizes{Products: 200, Customers: 5000, Orders: 20_000}, now, nil); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := e.DB.NewRaw(liveBenchSessions, s.ID, 50_000, 100_000, now).Exec(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := e.DB.NewRaw(`ANALYZE visitors; ANALYZE storefront_sessions`).Exec(ctx); err != nil {
+		b.Fatal(err)
+	}
+	key := e.Key(s.ID, auth.RoleAdmin, "analytics:read")
+	benchmarkRequests(b, &http.Client{}, func() *http.Request {
+		r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1/store/analytics/live", nil)
+		r.Header.Set("Authorization", "Bearer "+key)
+		return r
+	})
 }
