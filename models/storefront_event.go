@@ -58,6 +58,8 @@ type StagedEvent struct {
 	Country         *string   `json:"country,omitempty"`
 	Region          *string   `json:"region,omitempty"`
 	City            *string   `json:"city,omitempty"`
+	Latitude        *float64  `json:"latitude,omitempty"` // with Longitude, or neither
+	Longitude       *float64  `json:"longitude,omitempty"`
 	Language        *string   `json:"language,omitempty"`
 	Timezone        *string   `json:"timezone,omitempty"`
 	ScreenW         *int64    `json:"screen_w,omitempty"`
@@ -73,13 +75,13 @@ var StagingColumns = []string{"ord", "client_event_id", "anon_id", "client_sessi
 	"path", "referrer", "utm", "click_ids", "product_id", "variant_id", "product_title", "search_query",
 	"result_count", "el_selector", "el_text", "dwell_ms", "scroll_pct", "value_cents", "currency", "quantity",
 	"step", "cart_token", "checkout_token", "detail", "user_agent", "browser", "browser_version", "os",
-	"os_version", "device", "is_bot", "ip", "country", "region", "city", "language", "timezone",
-	"screen_w", "screen_h", "viewport_w", "viewport_h"}
+	"os_version", "device", "is_bot", "ip", "country", "region", "city", "latitude", "longitude", "language",
+	"timezone", "screen_w", "screen_h", "viewport_w", "viewport_h"}
 
 var stagingTypes = map[string]string{"ord": "int", "occurred_at": "timestamptz", "product_id": "bigint",
 	"variant_id": "bigint", "result_count": "int", "dwell_ms": "int", "scroll_pct": "smallint",
 	"value_cents": "bigint", "quantity": "int", "is_bot": "boolean", "screen_w": "int", "screen_h": "int",
-	"viewport_w": "int", "viewport_h": "int"}
+	"viewport_w": "int", "viewport_h": "int", "latitude": "double precision", "longitude": "double precision"}
 
 // stagingDefinition is the column list of the staging relation:
 // "ord int, client_event_id text, ...".
@@ -101,7 +103,7 @@ func (e *StagedEvent) Row() []any {
 		e.Path, e.Referrer, e.UTM, e.ClickIDs, e.ProductID, e.VariantID, e.ProductTitle, e.SearchQuery,
 		e.ResultCount, e.ElSelector, e.ElText, e.DwellMS, e.ScrollPct, e.ValueCents, e.Currency, e.Quantity,
 		e.Step, e.CartToken, e.CheckoutToken, e.Detail, e.UserAgent, e.Browser, e.BrowserVersion, e.OS,
-		e.OSVersion, e.Device, e.IsBot, e.IP, e.Country, e.Region, e.City, e.Language, e.Timezone,
+		e.OSVersion, e.Device, e.IsBot, e.IP, e.Country, e.Region, e.City, e.Latitude, e.Longitude, e.Language, e.Timezone,
 		e.ScreenW, e.ScreenH, e.ViewportW, e.ViewportH}
 }
 
@@ -178,12 +180,13 @@ func IngestStaged(ctx context.Context, tx bun.Tx, storeID int64, idle time.Durat
 // part of one visit. A burst within idle of a stored session of the
 // visitor extends it (the earliest one, if it reaches two: stored sessions
 // are never merged, their ids are already known); otherwise it is a new
-// session, whose client session id, user agent, address, place and device
-// are its first event's. So events may arrive in any order and late: an
-// hour-late retry of a batch joins the visit it belongs to, or starts its
-// own if that visit had none of its events yet. A session's landing path,
-// referrer, UTM and click ids are its earliest page view's, replaced when a
-// late one comes before it.
+// session, whose client session id, user agent, address, place (with its
+// coordinates when the geo database gave them) and device are its first
+// event's. So events may arrive in any order and late: an hour-late retry
+// of a batch joins the visit it belongs to, or starts its own if that
+// visit had none of its events yet. A session's landing path, referrer,
+// UTM and click ids are its earliest page view's, replaced when a late one
+// comes before it.
 //
 // The statement is window functions over the new events and no joins
 // between its steps: nothing in it grows with the square of a batch,
@@ -263,12 +266,12 @@ placed AS (
 created AS (
     INSERT INTO storefront_sessions (id, store_id, session_key, visitor_id, client_session_id, first_seen_at, last_seen_at,
         landing_path, referrer, utm, click_ids, user_agent, browser, browser_version, os, os_version, device, is_bot,
-        ip, country, region, city, language, timezone, screen_w, screen_h, viewport_w, viewport_h, page_views, events)
+        ip, country, region, city, latitude, longitude, language, timezone, screen_w, screen_h, viewport_w, viewport_h, page_views, events)
     SELECT h.new_id, ?0, 'ss_' || replace(gen_random_uuid()::text, '-', ''), h.visitor_id, h.client_session_id, h.lo, h.hi,
         CASE WHEN h.pv > 0 THEN h.l_path END, CASE WHEN h.pv > 0 THEN h.l_referrer END,
         CASE WHEN h.pv > 0 THEN h.l_utm::jsonb END, CASE WHEN h.pv > 0 THEN h.l_click_ids::jsonb END,
         h.user_agent, h.browser, h.browser_version, h.os, h.os_version, h.device, h.is_bot,
-        h.ip::inet, h.country, h.region, h.city, h.language, h.timezone, h.screen_w, h.screen_h, h.viewport_w, h.viewport_h,
+        h.ip::inet, h.country, h.region, h.city, h.latitude, h.longitude, h.language, h.timezone, h.screen_w, h.screen_h, h.viewport_w, h.viewport_h,
         h.pv, h.n
     FROM headed h
     WHERE h.new_id IS NOT NULL

@@ -79,7 +79,11 @@ func (r *queryResolver) AnalyticsSalesByProductExport(ctx context.Context, from 
 
 func (r *queryResolver) AnalyticsLive(ctx context.Context) (*analytics.LiveviewView, error) {
 	return inStore(ctx, func(sid int64) (*analytics.LiveviewView, error) {
-		return analytics.Live(ctx, r.db(ctx), sid, r.Now())
+		loc, err := r.storeLocation(ctx, sid)
+		if err != nil {
+			return nil, err
+		}
+		return analytics.Live(ctx, r.db(ctx), sid, analytics.LiveOptions{Now: r.Now(), Loc: loc, GeoEnabled: r.GeoCoordinates})
 	})
 }
 

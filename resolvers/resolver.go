@@ -56,6 +56,10 @@ type Resolver struct {
 	// Events records the events of changes, in their transactions, for
 	// delivery to webhook subscribers.
 	Events *events.Engine
+	// GeoCoordinates says the server's geo database places shoppers on
+	// the map (geoip.DB.Locates): the live view's geo_enabled, and whether
+	// it shows pins.
+	GeoCoordinates bool
 	// EventsRetention is how long storefront browsing events are kept
 	// (serve --events-retention); activity logs say purged when a
 	// session began before it. 0: kept for ever.

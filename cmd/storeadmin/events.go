@@ -67,7 +67,7 @@ type storefrontFlags struct {
 
 func (f *storefrontFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.geoIPDB, "geoip-db", os.Getenv("STOREADMIN_GEOIP_DB"),
-		"a MaxMind-format city database (GeoLite2-City.mmdb) resolving shoppers' addresses to places; default: none, places stay empty (env STOREADMIN_GEOIP_DB)")
+		"a MaxMind-format city database (GeoLite2-City.mmdb) resolving shoppers' addresses to places, and with its coordinates putting them on the live view's map; default: none, places stay empty (env STOREADMIN_GEOIP_DB)")
 	fs.StringVar(&f.ipPolicy, "storefront-ip", envOr("STOREADMIN_STOREFRONT_IP", string(storefront.IPTruncated)),
 		"how much of a shopper's address sessions keep: full, truncated (/24, /48) or none (env STOREADMIN_STOREFRONT_IP)")
 }

@@ -27,7 +27,8 @@ func TestEventsImport(t *testing.T) {
 	if _, err := runCmd(t, "stores", "create", dbFlag, "--handle", "importer", "--name", "Importer"); err != nil {
 		t.Fatal(err)
 	}
-	geo := geoiptest.Write(t, map[string]geoip.Place{"203.0.113.0/24": {Country: "NL", Region: "North Holland", City: "Amsterdam"}})
+	geo := geoiptest.Write(t, map[string]geoip.Place{"203.0.113.0/24": {Country: "NL", Region: "North Holland", City: "Amsterdam",
+		Located: true, Lat: 52.3676, Lon: 4.9041}})
 	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	at := func(min int) string { return t0.Add(time.Duration(min) * time.Minute).Format(time.RFC3339) }
 	ua := "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1"
@@ -58,13 +59,16 @@ func TestEventsImport(t *testing.T) {
 	var s struct {
 		Country, City, Device, IP string
 		Events                    int
+		Lat, Lon                  *float64
 	}
-	err = db.NewRaw(`SELECT s.country, s.city, s.device, host(s.ip) AS ip, s.events FROM storefront_sessions s
-		JOIN visitors v ON v.id = s.visitor_id WHERE v.anon_id = 'v1' ORDER BY s.first_seen_at LIMIT 1`).Scan(ctx, &s.Country, &s.City, &s.Device, &s.IP, &s.Events)
+	err = db.NewRaw(`SELECT s.country, s.city, s.device, host(s.ip) AS ip, s.events, s.latitude, s.longitude FROM storefront_sessions s
+		JOIN visitors v ON v.id = s.visitor_id WHERE v.anon_id = 'v1' ORDER BY s.first_seen_at LIMIT 1`).Scan(ctx,
+		&s.Country, &s.City, &s.Device, &s.IP, &s.Events, &s.Lat, &s.Lon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Country != "NL" || s.City != "Amsterdam" || s.Device != "mobile" || s.IP != "203.0.113.0" || s.Events != 2 {
+	if s.Country != "NL" || s.City != "Amsterdam" || s.Device != "mobile" || s.IP != "203.0.113.0" || s.Events != 2 ||
+		s.Lat == nil || *s.Lat != 52.3676 || s.Lon == nil || *s.Lon != 4.9041 {
 		t.Fatalf("first session of v1: %+v", s)
 	}
 

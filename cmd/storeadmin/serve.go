@@ -206,7 +206,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"payments_api_url", pf.apiURL, "secrets_key", pay.Box != nil,
 		"platform_domain", custom.Config().PlatformDomain, "domain_cname_target", custom.Config().TargetHost, "dns_resolver", custom.Resolver(),
 		"billing", bill.Configured(), "billing_api_url", *billingURL, "mail", reminders.Mail(),
-		"storefront_rate_limit", *shopRateLimit, "storefront_origins", cfg.StorefrontOrigins, "storefront_ip", ipPolicy, "geoip_db", sf.geoIPDB)
+		"storefront_rate_limit", *shopRateLimit, "storefront_origins", cfg.StorefrontOrigins, "storefront_ip", ipPolicy, "geoip_db", sf.geoIPDB, "geoip_coordinates", geo.Locates())
 
 	if *demo {
 		key, revoked, err := prepareDemo(ctx, bdb, files, log)

@@ -98,7 +98,18 @@ func (en *enricher) add(e *models.StagedEvent, c Client) {
 	e.OS, e.OSVersion = nonEmpty(agent.OS), nonEmpty(agent.OSVersion)
 	e.Device, e.IsBot = nonEmpty(agent.Device), agent.IsBot
 	e.IP = en.policy.keep(addr)
+	setPlace(e, place)
+}
+
+// setPlace stores place on e: its names, and its coordinates when the
+// database gave them.
+func setPlace(e *models.StagedEvent, place geoip.Place) {
 	e.Country, e.Region, e.City = nonEmpty(place.Country), nonEmpty(place.Region), nonEmpty(place.City)
+	e.Latitude, e.Longitude = nil, nil
+	if place.Located {
+		lat, lon := place.Lat, place.Lon
+		e.Latitude, e.Longitude = &lat, &lon
+	}
 }
 
 func nonEmpty(s string) *string {
@@ -115,7 +126,7 @@ func EnrichAt(events []models.StagedEvent, c Client, place geoip.Place, policy I
 	en := newEnricher(nil, policy)
 	for i := range events {
 		en.add(&events[i], c)
-		events[i].Country, events[i].Region, events[i].City = nonEmpty(place.Country), nonEmpty(place.Region), nonEmpty(place.City)
+		setPlace(&events[i], place)
 	}
 }
 

@@ -72,8 +72,9 @@ type setup struct {
 	domains    domains.Config
 	smtpURL    string
 	idleEvents bool
-	log        slog.Handler // nil: discarded (shown at WARN with -v)
-	db         *bun.DB      // nil: a fresh test database
+	log        slog.Handler     // nil: discarded (shown at WARN with -v)
+	db         *bun.DB          // nil: a fresh test database
+	now        func() time.Time // nil: time.Now
 }
 
 // StartEventWorkers starts another events engine on the service's
@@ -105,6 +106,11 @@ func WithLog(h slog.Handler) Option { return func(s *setup) { s.log = h } }
 // WithDatabase serves from db, a migrated database the test owns (to stop
 // its server, say), instead of a fresh one.
 func WithDatabase(db *bun.DB) Option { return func(s *setup) { s.db = db } }
+
+// WithClock makes now the server's clock (its resolvers, the storefront
+// surface, the key check) instead of time.Now: a test that reads figures
+// of "now" or "today" fixes it, so two calls see the same instant.
+func WithClock(now func() time.Time) Option { return func(s *setup) { s.now = now } }
 
 // WithRateLimit sets the requests per key per minute.
 func WithRateLimit(n int) Option { return func(s *setup) { s.RateLimit = n } }
@@ -230,7 +236,11 @@ func New(t testing.TB, opts ...Option) *Env {
 	st.Events = startEvents(t, db, log, st.Metrics, !st.idleEvents,
 		st.Domains.Work(db, time.Now), retention.Work(db, st.EventsRetention, time.Now, log), st.Recovery.Work(db, time.Now))
 	cfg := st.Config
-	srv, err := server.New(db, cfg, log, time.Now)
+	now := st.now
+	if now == nil {
+		now = time.Now
+	}
+	srv, err := server.New(db, cfg, log, now)
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

@@ -114,7 +114,9 @@ type Config struct {
 	// StorefrontOrigins may call the storefront surface for every store,
 	// besides each store's active domains (--storefront-origins).
 	StorefrontOrigins []string
-	// GeoIP resolves shoppers' addresses to places; nil resolves nothing.
+	// GeoIP resolves shoppers' addresses to places (the storefront's
+	// ingestion) and, when it gives coordinates, puts them on the live
+	// view's map; nil resolves nothing.
 	GeoIP *geoip.DB
 	// StorefrontIP is how much of a shopper's address sessions keep.
 	StorefrontIP storefront.IPPolicy
@@ -159,6 +161,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Billing:              cfg.Billing,
 		EventsRetention:      cfg.EventsRetention,
 		Recovery:             cfg.Recovery,
+		GeoCoordinates:       cfg.GeoIP.Locates(),
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})

@@ -15,7 +15,8 @@ import (
 )
 
 // Write writes a database holding places (CIDR -> place) in a temporary
-// directory of t and returns its path.
+// directory of t and returns its path. A place's coordinates are written
+// when it is Located, as a city database's location.
 func Write(t testing.TB, places map[string]geoip.Place) string {
 	t.Helper()
 	tree, err := mmdbwriter.New(mmdbwriter.Options{DatabaseType: "GeoIP2-City", RecordSize: 24, IncludeReservedNetworks: true})
@@ -33,6 +34,9 @@ func Write(t testing.TB, places map[string]geoip.Place) string {
 			"subdivisions": mmdbtype.Slice{
 				mmdbtype.Map{"names": mmdbtype.Map{"en": mmdbtype.String(p.Region)}},
 			},
+		}
+		if p.Located {
+			rec["location"] = mmdbtype.Map{"latitude": mmdbtype.Float64(p.Lat), "longitude": mmdbtype.Float64(p.Lon)}
 		}
 		if err := tree.Insert(network, rec); err != nil {
 			t.Fatalf("geoiptest: insert %s: %v", cidr, err)
