@@ -109,8 +109,11 @@ func ComputeInsights(ctx context.Context, db bun.IDB, storeID int64, now time.Ti
 		if len(found) == 0 {
 			return nil
 		}
+		// The date as written, whatever the zone: a date column reads a
+		// time by its UTC day.
+		date := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
 		for i := range found {
-			found[i].StoreID, found[i].Day = storeID, day
+			found[i].StoreID, found[i].Day = storeID, date
 		}
 		_, err := tx.NewInsert().Model(&found).Exec(ctx)
 		return err
