@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 
 	"storeadmin/internal/analytics"
 	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/app/benchdata"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/events"
 	"storeadmin/internal/insights"
@@ -40,7 +43,7 @@ type insVisit struct {
 // insIngest stores visits through the storefront's sessionising statement
 // (models.IngestEvents), one visitor each, and returns their sessions' ids
 // by visitor.
-func insIngest(t *testing.T, e *apitest.Env, storeID int64, visits []insVisit) map[string]int64 {
+func insIngest(t testing.TB, e *apitest.Env, storeID int64, visits []insVisit) map[string]int64 {
 	t.Helper()
 	ctx := context.Background()
 	var evs []models.StagedEvent
@@ -96,7 +99,7 @@ type insOrder struct {
 }
 
 // insPlace places orders through models.PlaceOrders, as checkouts do.
-func insPlace(t *testing.T, e *apitest.Env, storeID int64, orders []insOrder) {
+func insPlace(t testing.TB, e *apitest.Env, storeID int64, orders []insOrder) {
 	t.Helper()
 	ps := make([]models.OrderPlacement, len(orders))
 	for i, o := range orders {
@@ -122,7 +125,7 @@ func insPlace(t *testing.T, e *apitest.Env, storeID int64, orders []insOrder) {
 }
 
 // insExec runs a statement of the fixture.
-func insExec(t *testing.T, e *apitest.Env, q string, args ...any) {
+func insExec(t testing.TB, e *apitest.Env, q string, args ...any) {
 	t.Helper()
 	if _, err := e.DB.NewRaw(q, args...).Exec(context.Background()); err != nil {
 		t.Fatalf("%s: %v", q, err)
@@ -157,7 +160,7 @@ func insProduct(product int64, n, carted int, at time.Time) []insVisit {
 // insAttempts adds n payment attempts of method at at to a checkout of the
 // store, failed of them failing (every third of those an error rather than
 // a decline).
-func insAttempts(t *testing.T, e *apitest.Env, storeID int64, method string, n, failed int, at time.Time) {
+func insAttempts(t testing.TB, e *apitest.Env, storeID int64, method string, n, failed int, at time.Time) {
 	t.Helper()
 	insExec(t, e, `INSERT INTO checkout_payment_attempts (store_id, checkout_id, provider, payment_method, amount_cents, currency, status, created_at)
 		SELECT ?0, (SELECT id FROM checkouts WHERE store_id = ?0 ORDER BY id LIMIT 1), 'stripe', ?1, 2000, 'EUR',
@@ -181,7 +184,7 @@ func insCustomers(prefix, code string, n, back int, first, again time.Time) []in
 
 // insFixture crafts the store's data around day (its local yesterday at
 // the test's start) and says what each finding must hold.
-func insFixture(t *testing.T, e *apitest.Env, storeID int64, day time.Time) {
+func insFixture(t testing.TB, e *apitest.Env, storeID int64, day time.Time) {
 	t.Helper()
 	cur, prev := day.AddDate(0, 0, -3).Add(9*time.Hour), day.AddDate(0, 0, -10).Add(9*time.Hour)
 	var visits []insVisit
@@ -450,4 +453,39 @@ func TestInsightsAccess(t *testing.T) {
 	if got := objectsOf(e.Do(http.MethodGet, "/store/insights", key, nil).Expect(t, http.StatusOK).Body["insights"]); len(got) != 0 {
 		t.Fatalf("another store's findings: %v", got)
 	}
+}
+
+// BenchmarkInsights measures one store's run of the finders and the
+// storing of its day (analytics.ComputeInsights, at most seven statements): on the
+// crafted store of TestInsights (3,450 visits, 394 orders, 1,400 payment
+// attempts), and on a bench-data store (INSIGHTS_BENCH_ORDERS orders over
+// two years, 100,000 by default, with a tenth as many customers).
+func BenchmarkInsights(b *testing.B) {
+	ctx := context.Background()
+	run := func(b *testing.B, e *apitest.Env, storeID int64) {
+		for b.Loop() {
+			if _, err := analytics.ComputeInsights(ctx, e.DB, storeID, time.Now()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("crafted", func(b *testing.B) {
+		e := apitest.New(b, apitest.WithoutEventWorkers())
+		s := e.Store("Insights")
+		now := time.Now().UTC()
+		insFixture(b, e, s.ID, time.Date(now.Year(), now.Month(), now.Day()-1, 0, 0, 0, 0, time.UTC))
+		run(b, e, s.ID)
+	})
+	b.Run("bench-data", func(b *testing.B) {
+		orders := 100_000
+		if v := os.Getenv("INSIGHTS_BENCH_ORDERS"); v != "" {
+			orders, _ = strconv.Atoi(v)
+		}
+		e := apitest.New(b, apitest.WithoutEventWorkers())
+		s := e.Store("Bench")
+		if err := benchdata.Fill(ctx, e.DB, s.ID, benchdata.Sizes{Products: 1000, Customers: orders / 10, Orders: orders}, time.Now(), nil); err != nil {
+			b.Fatal(err)
+		}
+		run(b, e, s.ID)
+	})
 }
