@@ -13520,7 +13520,7 @@ type LiveviewView {
 type InsightView {
   "The day it was found for (YYYY-MM-DD, the store's time zone)."
   day: String!
-  "What kind of finding: landing_page_conversion_drop, product_views_without_carts, payment_failure_rate_rising, discount_one_time_buyers."
+  "What kind of finding: landing_page_conversion_drop, product_views_without_carts, payment_method_failure_rising, discount_one_time_buyers."
   kind: String!
   "The finding in one sentence."
   headline: String!
@@ -13534,9 +13534,9 @@ type InsightView {
   subject_id: Int
   "The subject as people read it."
   subject_label: String
-  "The figures behind it (the two windows' counts, rates, the test's z and p)."
+  "The figures behind it: both groups' counts and rates (last week and the week before, or the subject and the rest of the store), the relative change, the test's z and p."
   metrics: JSON!
-  "How many sessions, orders or attempts it stands on."
+  "How many trials it stands on: sessions, product viewers, payment attempts or customers."
   sample_size: Int!
   "Where to look: an API path that lists the evidence."
   evidence_url: String

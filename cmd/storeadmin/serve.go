@@ -27,6 +27,7 @@ import (
 	"storeadmin/internal/billing"
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
+	"storeadmin/internal/insights"
 	"storeadmin/internal/media"
 	"storeadmin/internal/retention"
 	"storeadmin/internal/storefront"
@@ -162,7 +163,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	// The abandonment job runs on the engine and emits through it.
 	flagging := &abandonment.Job{DB: bdb, Log: log, Now: time.Now}
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts,
-		Work: []events.Work{custom.Work(bdb, time.Now), retention.Work(bdb, eventsRetention, time.Now, log), flagging.Work(), reminders.Work(bdb, time.Now)}})
+		Work: []events.Work{custom.Work(bdb, time.Now), retention.Work(bdb, eventsRetention, time.Now, log), flagging.Work(), reminders.Work(bdb, time.Now),
+			insights.Work(bdb, time.Now, log)}})
 	if err != nil {
 		ln.Close()
 		return err

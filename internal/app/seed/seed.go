@@ -70,6 +70,8 @@ var mediaAreas = []mediaArea{
 	{"abandoned carts and checkouts", withoutMedia(abandoned)},
 	// After abandonment: reminds the abandoned carts and checkouts.
 	{"recovery", withoutMedia(recoveryReminders)},
+	// Last: the findings of what every area before made.
+	{"insights", withoutMedia(insights)},
 }
 
 // withoutMedia runs an area that needs no blobs among the media areas, for
