@@ -11,6 +11,8 @@
 //	storeadmin seed --store H
 //	storeadmin bench-data --store H --products N --customers N --orders N
 //	storeadmin events import --store H FILE.jsonl
+//	storeadmin analytics check --store H [--from D] [--to D]
+//	storeadmin analytics rebuild --store H
 //
 // Every flag has an environment twin, named in its help text.
 package main
@@ -42,6 +44,9 @@ Usage:
   storeadmin bench-data --store H --products N --customers N --orders N
                                                       add many rows to a store through COPY, for benchmarks
   storeadmin events import --store H FILE.jsonl       store a file of storefront events (one JSON object a line), e.g. an analytics export
+  storeadmin analytics check --store H [--from D] [--to D]
+                                                      compare the analytics rollups with the raw rows; exit 1 on a difference
+  storeadmin analytics rebuild --store H              recompute the store's analytics rollups from the raw rows
 
 Without DATABASE_URL an embedded PostgreSQL runs in --data-dir.
 Run "storeadmin <command> --help" for a command's flags.
@@ -74,7 +79,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	}
 	cmd, rest := args[0], args[1:]
 	sub := ""
-	if len(rest) > 0 && (cmd == "stores" || cmd == "keys" || cmd == "events") {
+	if len(rest) > 0 && (cmd == "stores" || cmd == "keys" || cmd == "events" || cmd == "analytics") {
 		sub, rest = rest[0], rest[1:]
 	}
 	switch cmd + " " + sub {
@@ -96,6 +101,10 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return benchDataCmd(ctx, rest, stdout, log)
 	case "events import":
 		return eventsImport(ctx, rest, stdout, log)
+	case "analytics check":
+		return analyticsCheck(ctx, rest, stdout, log)
+	case "analytics rebuild":
+		return analyticsRebuild(ctx, rest, stdout, log)
 	case "help ", "-h ", "--help ":
 		fmt.Fprint(stdout, usage)
 		return nil
