@@ -317,10 +317,11 @@ BEGIN
     -- The first orders of the customers whose orders changed, recomputed
     -- from their counted orders (none: the customer is no longer in).
     firsts := ARRAY(
-        SELECT ROW(k.store_id, k.customer_id,
-                (SELECT min(o.created_at) FROM orders AS o WHERE o.customer_id = k.customer_id AND o.store_id = k.store_id
-                    AND analytics_order_counts(o.status, o.financial_status)))::analytics_first_orders
-        FROM (SELECT DISTINCT c.store_id, c.customer_id FROM unnest(changes) AS c WHERE c.customer_id IS NOT NULL ORDER BY 1, 2) AS k);
+        SELECT ROW(k.store_id, k.customer_id, f.first_at)::analytics_first_orders
+        FROM (SELECT DISTINCT c.store_id, c.customer_id FROM unnest(changes) AS c WHERE c.customer_id IS NOT NULL) AS k
+        LEFT JOIN (SELECT o.customer_id, min(o.created_at) AS first_at FROM orders AS o
+                   WHERE o.customer_id IN (SELECT c.customer_id FROM unnest(changes) AS c) AND analytics_order_counts(o.status, o.financial_status)
+                   GROUP BY 1) AS f ON f.customer_id = k.customer_id);
     INSERT INTO analytics_first_orders AS f
     SELECT k.store_id, k.customer_id, k.first_at FROM unnest(firsts) AS k WHERE k.first_at IS NOT NULL ORDER BY 1, 2
     ON CONFLICT (store_id, customer_id) DO UPDATE SET first_at = excluded.first_at WHERE f.first_at <> excluded.first_at;

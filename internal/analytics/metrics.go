@@ -174,12 +174,13 @@ func TopProductsFromRaw(ctx context.Context, db bun.IDB, storeID int64, span Spa
 func overviewTopProducts(ctx context.Context, db bun.IDB, storeID int64, span Span, limit int, rows overviewRows) ([]AnalyticsProductStat, error) {
 	out := []AnalyticsProductStat{}
 	var q overviewQuery
+	// The titles are read for the limit products only, after the sort.
 	q.add(`SELECT s.product_id, p.title, s.units, s.revenue_cents
 		FROM (SELECT r.product_id, sum(r.units)::bigint AS units, sum(r.revenue)::bigint AS revenue_cents FROM (`)
 	rows(&q, storeID, span)
-	q.add(`) AS r GROUP BY r.product_id) AS s
+	q.add(`) AS r GROUP BY r.product_id ORDER BY revenue_cents DESC, units DESC, r.product_id LIMIT ?) AS s
 		JOIN products AS p ON p.id = s.product_id
-		ORDER BY s.revenue_cents DESC, s.units DESC, s.product_id LIMIT ?`, limit)
+		ORDER BY s.revenue_cents DESC, s.units DESC, s.product_id`, limit)
 	err := db.NewRaw(q.sql(), q.args...).Scan(ctx, &out)
 	return out, err
 }
