@@ -184,7 +184,8 @@ $$;
 -- Deltas: what one statement adds to (or, negative, takes from) a rollup
 -- row. The apply functions sum them per key, apply them in key order (so
 -- concurrent statements lock rollup rows in one order) and drop the rows
--- that reach zero.
+-- that reach zero; a statement that changes nothing they hold costs no
+-- statement of theirs (plpgsql, which also keeps their plans).
 CREATE TYPE analytics_order_delta AS (store_id bigint, slot timestamptz, gross_cents bigint, discount_cents bigint,
     shipping_cents bigint, tax_cents bigint, tip_cents bigint, order_count bigint, units bigint, refund_cents bigint,
     refunded_order_count bigint);
@@ -192,7 +193,11 @@ CREATE TYPE analytics_source_delta AS (store_id bigint, slot timestamptz, source
 CREATE TYPE analytics_discount_delta AS (store_id bigint, slot timestamptz, code text, order_count bigint, discount_cents bigint);
 CREATE TYPE analytics_product_delta AS (store_id bigint, slot timestamptz, product_id bigint, units bigint, revenue_cents bigint);
 
-CREATE FUNCTION analytics_order_apply(deltas analytics_order_delta[]) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION analytics_order_apply(deltas analytics_order_delta[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF cardinality(deltas) = 0 THEN
+        RETURN;
+    END IF;
     INSERT INTO analytics_order_slots AS t
     SELECT store_id, slot, sum(gross_cents), sum(discount_cents), sum(shipping_cents), sum(tax_cents), sum(tip_cents),
            sum(order_count), sum(units), sum(refund_cents), sum(refunded_order_count)
@@ -208,8 +213,13 @@ CREATE FUNCTION analytics_order_apply(deltas analytics_order_delta[]) RETURNS vo
     DELETE FROM analytics_order_slots AS t USING (SELECT DISTINCT store_id, slot FROM unnest(deltas)) AS k
     WHERE t.store_id = k.store_id AND t.slot = k.slot AND t.gross_cents = 0 AND t.discount_cents = 0 AND t.shipping_cents = 0
         AND t.tax_cents = 0 AND t.tip_cents = 0 AND t.order_count = 0 AND t.units = 0 AND t.refund_cents = 0 AND t.refunded_order_count = 0;
+END
 $$;
-CREATE FUNCTION analytics_source_apply(deltas analytics_source_delta[]) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION analytics_source_apply(deltas analytics_source_delta[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF cardinality(deltas) = 0 THEN
+        RETURN;
+    END IF;
     INSERT INTO analytics_source_slots AS t
     SELECT store_id, slot, source, campaign, sum(order_count), sum(gross_cents) FROM unnest(deltas) GROUP BY 1, 2, 3, 4
     HAVING sum(order_count) <> 0 OR sum(gross_cents) <> 0 ORDER BY 1, 2, 3, 4
@@ -217,8 +227,13 @@ CREATE FUNCTION analytics_source_apply(deltas analytics_source_delta[]) RETURNS 
         gross_cents = t.gross_cents + excluded.gross_cents;
     DELETE FROM analytics_source_slots AS t USING (SELECT DISTINCT store_id, slot, source, campaign FROM unnest(deltas)) AS k
     WHERE (t.store_id, t.slot, t.source, t.campaign) = (k.store_id, k.slot, k.source, k.campaign) AND t.order_count = 0 AND t.gross_cents = 0;
+END
 $$;
-CREATE FUNCTION analytics_discount_apply(deltas analytics_discount_delta[]) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION analytics_discount_apply(deltas analytics_discount_delta[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF cardinality(deltas) = 0 THEN
+        RETURN;
+    END IF;
     INSERT INTO analytics_discount_slots AS t
     SELECT store_id, slot, code, sum(order_count), sum(discount_cents) FROM unnest(deltas) GROUP BY 1, 2, 3
     HAVING sum(order_count) <> 0 OR sum(discount_cents) <> 0 ORDER BY 1, 2, 3
@@ -226,8 +241,13 @@ CREATE FUNCTION analytics_discount_apply(deltas analytics_discount_delta[]) RETU
         discount_cents = t.discount_cents + excluded.discount_cents;
     DELETE FROM analytics_discount_slots AS t USING (SELECT DISTINCT store_id, slot, code FROM unnest(deltas)) AS k
     WHERE (t.store_id, t.slot, t.code) = (k.store_id, k.slot, k.code) AND t.order_count = 0 AND t.discount_cents = 0;
+END
 $$;
-CREATE FUNCTION analytics_product_apply(deltas analytics_product_delta[]) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION analytics_product_apply(deltas analytics_product_delta[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF cardinality(deltas) = 0 THEN
+        RETURN;
+    END IF;
     INSERT INTO analytics_product_slots AS t
     SELECT store_id, slot, product_id, sum(units), sum(revenue_cents) FROM unnest(deltas) GROUP BY 1, 2, 3
     HAVING sum(units) <> 0 OR sum(revenue_cents) <> 0 ORDER BY 1, 2, 3
@@ -235,6 +255,7 @@ CREATE FUNCTION analytics_product_apply(deltas analytics_product_delta[]) RETURN
         revenue_cents = t.revenue_cents + excluded.revenue_cents;
     DELETE FROM analytics_product_slots AS t USING (SELECT DISTINCT store_id, slot, product_id FROM unnest(deltas)) AS k
     WHERE (t.store_id, t.slot, t.product_id) = (k.store_id, k.slot, k.product_id) AND t.units = 0 AND t.revenue_cents = 0;
+END
 $$;
 
 -- An order change: one row of a statement's old (-1) or new (+1) rows, with
