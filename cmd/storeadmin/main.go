@@ -12,6 +12,8 @@
 //	storeadmin bench-data --store H --products N --customers N --orders N
 //	storeadmin events import --store H FILE.jsonl
 //	storeadmin insights run --store H
+//	storeadmin analytics check --store H [--from D] [--to D]
+//	storeadmin analytics rebuild --store H
 //
 // Every flag has an environment twin, named in its help text.
 package main
@@ -44,6 +46,9 @@ Usage:
                                                       add many rows to a store through COPY, for benchmarks
   storeadmin events import --store H FILE.jsonl       store a file of storefront events (one JSON object a line), e.g. an analytics export
   storeadmin insights run --store H                   run the insights finders for the store's yesterday now, as the daily job does
+  storeadmin analytics check --store H [--from D] [--to D]
+                                                      compare the analytics rollups with the raw rows; exit 1 on a difference
+  storeadmin analytics rebuild --store H              recompute the store's analytics rollups from the raw rows
 
 Without DATABASE_URL an embedded PostgreSQL runs in --data-dir.
 Run "storeadmin <command> --help" for a command's flags.
@@ -76,7 +81,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	}
 	cmd, rest := args[0], args[1:]
 	sub := ""
-	if len(rest) > 0 && (cmd == "stores" || cmd == "keys" || cmd == "events" || cmd == "insights") {
+	if len(rest) > 0 && (cmd == "stores" || cmd == "keys" || cmd == "events" || cmd == "insights" || cmd == "analytics") {
 		sub, rest = rest[0], rest[1:]
 	}
 	switch cmd + " " + sub {
@@ -100,6 +105,10 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return eventsImport(ctx, rest, stdout, log)
 	case "insights run":
 		return insightsRun(ctx, rest, stdout, log)
+	case "analytics check":
+		return analyticsCheck(ctx, rest, stdout, log)
+	case "analytics rebuild":
+		return analyticsRebuild(ctx, rest, stdout, log)
 	case "help ", "-h ", "--help ":
 		fmt.Fprint(stdout, usage)
 		return nil
