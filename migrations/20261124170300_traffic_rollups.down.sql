@@ -18,11 +18,13 @@ DROP FUNCTION traffic_rollups_apply(traffic_delta[]);
 DROP TYPE traffic_delta;
 DROP TABLE traffic_slots, traffic_landing_slots;
 DROP FUNCTION storefront_sessions_prev(bigint[]);
+DROP FUNCTION storefront_sessions_prev_of(bigint[]);
 DROP FUNCTION storefront_sessions_steps_events();
 DROP FUNCTION storefront_sessions_steps_carts();
 DROP FUNCTION storefront_sessions_steps_checkouts();
 DROP FUNCTION storefront_sessions_steps_orders();
 DROP FUNCTION storefront_sessions_steps(bigint[]);
+DROP FUNCTION storefront_sessions_steps_of(bigint[]);
 DROP INDEX storefront_sessions_traffic_idx, storefront_sessions_landing_idx;
 ALTER TABLE storefront_sessions
     DROP COLUMN viewed_product, DROP COLUMN carted, DROP COLUMN reached_checkout, DROP COLUMN checkout_attempts,

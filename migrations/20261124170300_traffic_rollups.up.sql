@@ -27,11 +27,31 @@ ALTER TABLE storefront_sessions
     ADD COLUMN prev_seen_at         timestamptz,
     ADD COLUMN prev_landing_seen_at timestamptz;
 
--- storefront_sessions_steps recomputes the steps of the sessions ids from
--- the rows that say them, writing only those that changed; the rows are
--- locked in id order first, so concurrent writers wait in one order. No
--- ids, no statement: an UPDATE of no rows still fires the sessions'
--- statement triggers, which would call back here without end.
+-- storefront_sessions_steps_of is the steps of the sessions ids as the
+-- rows that say them tell: the one definition, which the triggers write
+-- and the check (analytics.CheckTrafficRollups) compares with.
+CREATE FUNCTION storefront_sessions_steps_of(ids bigint[])
+RETURNS TABLE (id bigint, viewed_product boolean, carted boolean, reached_checkout boolean,
+               checkout_attempts int, orders int, revenue_cents bigint)
+LANGUAGE sql STABLE AS $$
+    SELECT s.id,
+           EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s.id AND e.name = 'product_view'),
+           EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s.id AND e.name = 'add_to_cart')
+               OR EXISTS (SELECT 1 FROM carts ca WHERE ca.session_id = s.id AND ca.item_count > 0),
+           chk.n > 0 OR EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s.id AND e.name = 'checkout_step'),
+           chk.n, ord.n, ord.revenue
+    FROM storefront_sessions s
+    CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM checkouts c WHERE c.session_id = s.id) chk
+    CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(o.total_cents), 0)::bigint AS revenue
+                        FROM orders o WHERE o.store_id = s.store_id AND o.session_id = s.id) ord
+    WHERE s.id = ANY (ids)
+$$;
+
+-- storefront_sessions_steps writes the steps of the sessions ids, only
+-- those that changed; the rows are locked in id order first, so concurrent
+-- writers wait in one order. No ids, no statement: an UPDATE of no rows
+-- still fires the sessions' statement triggers, which would call back here
+-- without end.
 CREATE FUNCTION storefront_sessions_steps(ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     IF coalesce(cardinality(ids), 0) = 0 THEN
@@ -41,17 +61,7 @@ BEGIN
     UPDATE storefront_sessions s
     SET viewed_product = f.viewed_product, carted = f.carted, reached_checkout = f.reached_checkout,
         checkout_attempts = f.checkout_attempts, orders = f.orders, revenue_cents = f.revenue_cents
-    FROM (SELECT s2.id,
-                 EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s2.id AND e.name = 'product_view') AS viewed_product,
-                 EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s2.id AND e.name = 'add_to_cart')
-                     OR EXISTS (SELECT 1 FROM carts ca WHERE ca.session_id = s2.id AND ca.item_count > 0) AS carted,
-                 chk.n > 0 OR EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s2.id AND e.name = 'checkout_step') AS reached_checkout,
-                 chk.n AS checkout_attempts, ord.n AS orders, ord.revenue AS revenue_cents
-          FROM storefront_sessions s2
-          CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM checkouts c WHERE c.session_id = s2.id) chk
-          CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(o.total_cents), 0)::bigint AS revenue
-                              FROM orders o WHERE o.store_id = s2.store_id AND o.session_id = s2.id) ord
-          WHERE s2.id = ANY (ids)) f
+    FROM storefront_sessions_steps_of(ids) f
     WHERE s.id = f.id
       AND (s.viewed_product, s.carted, s.reached_checkout, s.checkout_attempts, s.orders, s.revenue_cents)
           IS DISTINCT FROM (f.viewed_product, f.carted, f.reached_checkout, f.checkout_attempts, f.orders, f.revenue_cents);
@@ -130,8 +140,20 @@ BEGIN
 END
 $$;
 
--- storefront_sessions_prev recomputes prev_seen_at and
--- prev_landing_seen_at of every session of the visitors given (a session
+-- storefront_sessions_prev_of is prev_seen_at and prev_landing_seen_at of
+-- every session of the visitors given, as their sessions tell.
+CREATE FUNCTION storefront_sessions_prev_of(visitor_ids bigint[])
+RETURNS TABLE (id bigint, prev_seen_at timestamptz, prev_landing_seen_at timestamptz)
+LANGUAGE sql STABLE AS $$
+    SELECT s.id,
+           CASE WHEN NOT s.is_bot THEN max(s.first_seen_at) FILTER (WHERE NOT s.is_bot)
+               OVER (PARTITION BY s.visitor_id ORDER BY s.first_seen_at, s.id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) END,
+           CASE WHEN NOT s.is_bot THEN max(s.first_seen_at) FILTER (WHERE NOT s.is_bot)
+               OVER (PARTITION BY s.visitor_id, coalesce(s.landing_path, '') ORDER BY s.first_seen_at, s.id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) END
+    FROM storefront_sessions s WHERE s.visitor_id = ANY (visitor_ids)
+$$;
+
+-- storefront_sessions_prev writes them where they changed (a session
 -- inserted, deleted or moved changes its visitor's later ones). No
 -- visitors, no statement (as storefront_sessions_steps).
 CREATE FUNCTION storefront_sessions_prev(visitor_ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
@@ -140,12 +162,7 @@ BEGIN
         RETURN;
     END IF;
     UPDATE storefront_sessions s SET prev_seen_at = p.prev_seen_at, prev_landing_seen_at = p.prev_landing_seen_at
-    FROM (SELECT id,
-                 CASE WHEN NOT is_bot THEN max(first_seen_at) FILTER (WHERE NOT is_bot)
-                     OVER (PARTITION BY visitor_id ORDER BY first_seen_at, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) END AS prev_seen_at,
-                 CASE WHEN NOT is_bot THEN max(first_seen_at) FILTER (WHERE NOT is_bot)
-                     OVER (PARTITION BY visitor_id, coalesce(landing_path, '') ORDER BY first_seen_at, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) END AS prev_landing_seen_at
-          FROM storefront_sessions WHERE visitor_id = ANY (visitor_ids)) p
+    FROM storefront_sessions_prev_of(visitor_ids) p
     WHERE s.id = p.id AND (s.prev_seen_at, s.prev_landing_seen_at) IS DISTINCT FROM (p.prev_seen_at, p.prev_landing_seen_at);
 END
 $$;
