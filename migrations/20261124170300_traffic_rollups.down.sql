@@ -25,7 +25,7 @@ DROP FUNCTION storefront_sessions_steps_checkouts();
 DROP FUNCTION storefront_sessions_steps_orders();
 DROP FUNCTION storefront_sessions_steps(bigint[]);
 DROP FUNCTION storefront_sessions_steps_of(bigint[]);
-DROP INDEX storefront_sessions_traffic_idx, storefront_sessions_landing_idx;
+DROP INDEX storefront_sessions_returning_idx, storefront_sessions_landing_returning_idx;
 ALTER TABLE storefront_sessions
     DROP COLUMN viewed_product, DROP COLUMN carted, DROP COLUMN reached_checkout, DROP COLUMN checkout_attempts,
     DROP COLUMN orders, DROP COLUMN revenue_cents, DROP COLUMN prev_seen_at, DROP COLUMN prev_landing_seen_at;

@@ -29,18 +29,23 @@ ALTER TABLE storefront_sessions
 
 -- storefront_sessions_steps_of is the steps of the sessions ids as the
 -- rows that say them tell: the one definition, which the triggers write
--- and the check (analytics.CheckTrafficRollups) compares with.
+-- and the check (analytics.CheckTrafficRollups) compares with. Each step
+-- is one lateral read of the session's rows by index: an EXISTS here may
+-- be planned as a hash of the whole events table, which on a large store
+-- (or in a bulk fill, before statistics) costs a scan of every event per
+-- statement.
 CREATE FUNCTION storefront_sessions_steps_of(ids bigint[])
 RETURNS TABLE (id bigint, viewed_product boolean, carted boolean, reached_checkout boolean,
                checkout_attempts int, orders int, revenue_cents bigint)
 LANGUAGE sql STABLE AS $$
-    SELECT s.id,
-           EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s.id AND e.name = 'product_view'),
-           EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s.id AND e.name = 'add_to_cart')
-               OR EXISTS (SELECT 1 FROM carts ca WHERE ca.session_id = s.id AND ca.item_count > 0),
-           chk.n > 0 OR EXISTS (SELECT 1 FROM storefront_events e WHERE e.session_id = s.id AND e.name = 'checkout_step'),
-           chk.n, ord.n, ord.revenue
+    SELECT s.id, ev.viewed_product, ev.add_to_cart OR ca.items, chk.n > 0 OR ev.checkout_step, chk.n, ord.n, ord.revenue
     FROM storefront_sessions s
+    CROSS JOIN LATERAL (SELECT coalesce(bool_or(e.name = 'product_view'), false) AS viewed_product,
+                               coalesce(bool_or(e.name = 'add_to_cart'), false) AS add_to_cart,
+                               coalesce(bool_or(e.name = 'checkout_step'), false) AS checkout_step
+                        FROM storefront_events e
+                        WHERE e.session_id = s.id AND e.name IN ('product_view', 'add_to_cart', 'checkout_step')) ev
+    CROSS JOIN LATERAL (SELECT count(*) > 0 AS items FROM carts c WHERE c.session_id = s.id AND c.item_count > 0) ca
     CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM checkouts c WHERE c.session_id = s.id) chk
     CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(o.total_cents), 0)::bigint AS revenue
                         FROM orders o WHERE o.store_id = s.store_id AND o.session_id = s.id) ord
@@ -179,6 +184,8 @@ CREATE TABLE traffic_slots (
     converted_sessions bigint NOT NULL,
     not_set_sessions  bigint NOT NULL,
     revenue_cents     bigint NOT NULL,
+    -- Sessions that are their visitor's first (prev_seen_at NULL).
+    first_sessions    bigint NOT NULL,
     PRIMARY KEY (store_id, slot)
 );
 CREATE TABLE traffic_landing_slots (
@@ -190,35 +197,39 @@ CREATE TABLE traffic_landing_slots (
     checkout_sessions bigint NOT NULL,
     converted_sessions bigint NOT NULL,
     revenue_cents     bigint NOT NULL,
+    -- Sessions that are their visitor's first on the page (prev_landing_seen_at NULL).
+    first_sessions    bigint NOT NULL,
     PRIMARY KEY (store_id, slot, landing_path)
 );
 
 -- A traffic_delta is a change of the sums of one store, slot and landing path.
 CREATE TYPE traffic_delta AS (store_id bigint, slot timestamptz, landing_path text, sessions bigint,
-    carted bigint, checkout bigint, converted bigint, revenue_cents bigint);
+    carted bigint, checkout bigint, converted bigint, revenue_cents bigint, firsts bigint, landing_firsts bigint);
 
 -- traffic_rollups_apply adds deltas to both tables in key order and drops
 -- the rows that reach no session.
 CREATE FUNCTION traffic_rollups_apply(deltas traffic_delta[]) RETURNS void LANGUAGE sql AS $$
     INSERT INTO traffic_slots AS t
     SELECT store_id, slot, sum(sessions), sum(carted), sum(checkout), sum(converted),
-           coalesce(sum(sessions) FILTER (WHERE landing_path = ''), 0), sum(revenue_cents)
+           coalesce(sum(sessions) FILTER (WHERE landing_path = ''), 0), sum(revenue_cents), sum(firsts)
     FROM unnest(deltas) GROUP BY 1, 2
-    HAVING (sum(sessions), sum(carted), sum(checkout), sum(converted), coalesce(sum(sessions) FILTER (WHERE landing_path = ''), 0), sum(revenue_cents))
-        IS DISTINCT FROM (0, 0, 0, 0, 0, 0)
+    HAVING (sum(sessions), sum(carted), sum(checkout), sum(converted), coalesce(sum(sessions) FILTER (WHERE landing_path = ''), 0), sum(revenue_cents), sum(firsts))
+        IS DISTINCT FROM (0, 0, 0, 0, 0, 0, 0)
     ORDER BY 1, 2
     ON CONFLICT (store_id, slot) DO UPDATE SET sessions = t.sessions + excluded.sessions,
         carted_sessions = t.carted_sessions + excluded.carted_sessions, checkout_sessions = t.checkout_sessions + excluded.checkout_sessions,
         converted_sessions = t.converted_sessions + excluded.converted_sessions,
-        not_set_sessions = t.not_set_sessions + excluded.not_set_sessions, revenue_cents = t.revenue_cents + excluded.revenue_cents;
+        not_set_sessions = t.not_set_sessions + excluded.not_set_sessions, revenue_cents = t.revenue_cents + excluded.revenue_cents,
+        first_sessions = t.first_sessions + excluded.first_sessions;
     INSERT INTO traffic_landing_slots AS t
-    SELECT store_id, slot, landing_path, sum(sessions), sum(carted), sum(checkout), sum(converted), sum(revenue_cents)
+    SELECT store_id, slot, landing_path, sum(sessions), sum(carted), sum(checkout), sum(converted), sum(revenue_cents), sum(landing_firsts)
     FROM unnest(deltas) GROUP BY 1, 2, 3
-    HAVING (sum(sessions), sum(carted), sum(checkout), sum(converted), sum(revenue_cents)) IS DISTINCT FROM (0, 0, 0, 0, 0)
+    HAVING (sum(sessions), sum(carted), sum(checkout), sum(converted), sum(revenue_cents), sum(landing_firsts)) IS DISTINCT FROM (0, 0, 0, 0, 0, 0)
     ORDER BY 1, 2, 3
     ON CONFLICT (store_id, slot, landing_path) DO UPDATE SET sessions = t.sessions + excluded.sessions,
         carted_sessions = t.carted_sessions + excluded.carted_sessions, checkout_sessions = t.checkout_sessions + excluded.checkout_sessions,
-        converted_sessions = t.converted_sessions + excluded.converted_sessions, revenue_cents = t.revenue_cents + excluded.revenue_cents;
+        converted_sessions = t.converted_sessions + excluded.converted_sessions, revenue_cents = t.revenue_cents + excluded.revenue_cents,
+        first_sessions = t.first_sessions + excluded.first_sessions;
     DELETE FROM traffic_slots WHERE sessions = 0 AND (store_id, slot) IN (SELECT store_id, slot FROM unnest(deltas) WHERE sessions < 0);
     DELETE FROM traffic_landing_slots WHERE sessions = 0
         AND (store_id, slot, landing_path) IN (SELECT store_id, slot, landing_path FROM unnest(deltas) WHERE sessions < 0);
@@ -235,13 +246,15 @@ BEGIN
         PERFORM storefront_sessions_prev(ARRAY(SELECT DISTINCT visitor_id FROM new_rows WHERE NOT is_bot));
         deltas := ARRAY(SELECT ROW(g.*)::traffic_delta FROM (SELECT store_id, date_bin('15 minutes', first_seen_at, timestamptz '2000-01-01 00:00:00+00'), coalesce(landing_path, ''),
                                    count(*), count(*) FILTER (WHERE carted), count(*) FILTER (WHERE reached_checkout),
-                                   count(*) FILTER (WHERE orders > 0), sum(revenue_cents)
+                                   count(*) FILTER (WHERE orders > 0), sum(revenue_cents),
+                                   count(*) FILTER (WHERE prev_seen_at IS NULL), count(*) FILTER (WHERE prev_landing_seen_at IS NULL)
                         FROM new_rows WHERE NOT is_bot GROUP BY 1, 2, 3) g);
     ELSIF TG_OP = 'DELETE' THEN
         PERFORM storefront_sessions_prev(ARRAY(SELECT DISTINCT visitor_id FROM old_rows WHERE NOT is_bot));
         deltas := ARRAY(SELECT ROW(g.*)::traffic_delta FROM (SELECT store_id, date_bin('15 minutes', first_seen_at, timestamptz '2000-01-01 00:00:00+00'), coalesce(landing_path, ''),
                                    -count(*), -count(*) FILTER (WHERE carted), -count(*) FILTER (WHERE reached_checkout),
-                                   -count(*) FILTER (WHERE orders > 0), -sum(revenue_cents)
+                                   -count(*) FILTER (WHERE orders > 0), -sum(revenue_cents),
+                                   -count(*) FILTER (WHERE prev_seen_at IS NULL), -count(*) FILTER (WHERE prev_landing_seen_at IS NULL)
                         FROM old_rows WHERE NOT is_bot GROUP BY 1, 2, 3) g);
     ELSE
         PERFORM storefront_sessions_prev(ARRAY(
@@ -249,16 +262,20 @@ BEGIN
             WHERE (n.visitor_id, n.first_seen_at, n.is_bot, coalesce(n.landing_path, '')) IS DISTINCT FROM (o.visitor_id, o.first_seen_at, o.is_bot, coalesce(o.landing_path, ''))
             UNION SELECT o.visitor_id FROM new_rows n JOIN old_rows o ON o.id = n.id
             WHERE (n.visitor_id, n.first_seen_at, n.is_bot, coalesce(n.landing_path, '')) IS DISTINCT FROM (o.visitor_id, o.first_seen_at, o.is_bot, coalesce(o.landing_path, ''))));
-        deltas := ARRAY(SELECT ROW(store_id, slot, landing_path, sum(d), sum(d * carted), sum(d * checkout), sum(d * converted), sum(d * revenue_cents))::traffic_delta
+        deltas := ARRAY(SELECT ROW(store_id, slot, landing_path, sum(d), sum(d * carted), sum(d * checkout), sum(d * converted), sum(d * revenue_cents),
+                                   sum(d * first), sum(d * landing_first))::traffic_delta
                         FROM (SELECT store_id, date_bin('15 minutes', first_seen_at, timestamptz '2000-01-01 00:00:00+00') AS slot, coalesce(landing_path, '') AS landing_path,
-                                     1 AS d, carted::int AS carted, reached_checkout::int AS checkout, (orders > 0)::int AS converted, revenue_cents
+                                     1 AS d, carted::int AS carted, reached_checkout::int AS checkout, (orders > 0)::int AS converted, revenue_cents,
+                                     (prev_seen_at IS NULL)::int AS first, (prev_landing_seen_at IS NULL)::int AS landing_first
                               FROM new_rows WHERE NOT is_bot
                               UNION ALL
                               SELECT store_id, date_bin('15 minutes', first_seen_at, timestamptz '2000-01-01 00:00:00+00'), coalesce(landing_path, ''),
-                                     -1, carted::int, reached_checkout::int, (orders > 0)::int, revenue_cents
+                                     -1, carted::int, reached_checkout::int, (orders > 0)::int, revenue_cents,
+                                     (prev_seen_at IS NULL)::int, (prev_landing_seen_at IS NULL)::int
                               FROM old_rows WHERE NOT is_bot) changes
                         GROUP BY store_id, slot, landing_path
-                        HAVING (sum(d), sum(d * carted), sum(d * checkout), sum(d * converted), sum(d * revenue_cents)) IS DISTINCT FROM (0, 0, 0, 0, 0));
+                        HAVING (sum(d), sum(d * carted), sum(d * checkout), sum(d * converted), sum(d * revenue_cents), sum(d * first), sum(d * landing_first))
+                            IS DISTINCT FROM (0, 0, 0, 0, 0, 0, 0));
     END IF;
     IF cardinality(deltas) > 0 THEN
         PERFORM traffic_rollups_apply(deltas);
@@ -310,14 +327,17 @@ CREATE TRIGGER traffic_rollups_delete AFTER DELETE ON storefront_sessions
 SELECT traffic_rollups_apply(ARRAY(
     SELECT ROW(g.*)::traffic_delta FROM (SELECT store_id, date_bin('15 minutes', first_seen_at, timestamptz '2000-01-01 00:00:00+00'), coalesce(landing_path, ''),
                count(*), count(*) FILTER (WHERE carted), count(*) FILTER (WHERE reached_checkout),
-               count(*) FILTER (WHERE orders > 0), sum(revenue_cents)
+               count(*) FILTER (WHERE orders > 0), sum(revenue_cents),
+               count(*) FILTER (WHERE prev_seen_at IS NULL), count(*) FILTER (WHERE prev_landing_seen_at IS NULL)
     FROM storefront_sessions WHERE NOT is_bot GROUP BY 1, 2, 3) g));
 
--- The reports' reads: a window's human sessions with their visitor's
--- previous start, in time order (visitors: an index-only count), and per
--- landing path (a page's visitors).
-CREATE INDEX storefront_sessions_traffic_idx ON storefront_sessions (store_id, first_seen_at) INCLUDE (prev_seen_at) WHERE NOT is_bot;
-CREATE INDEX storefront_sessions_landing_idx ON storefront_sessions (store_id, coalesce(landing_path, ''), first_seen_at) INCLUDE (prev_landing_seen_at) WHERE NOT is_bot;
+-- The reports' reads of visitors: a window's returning human sessions
+-- (the first ones are summed in the rollups) with their visitor's previous
+-- start, in time order, and per landing path; index-only counts.
+CREATE INDEX storefront_sessions_returning_idx ON storefront_sessions (store_id, first_seen_at) INCLUDE (prev_seen_at)
+    WHERE NOT is_bot AND prev_seen_at IS NOT NULL;
+CREATE INDEX storefront_sessions_landing_returning_idx ON storefront_sessions (store_id, coalesce(landing_path, ''), first_seen_at) INCLUDE (prev_landing_seen_at)
+    WHERE NOT is_bot AND prev_landing_seen_at IS NOT NULL;
 
 -- Derived data that must stay exact whoever writes, bulk fills in the
 -- replica role included (bench-data).

@@ -19,15 +19,18 @@ import (
 // The sums come from traffic_slots and traffic_landing_slots for the
 // slots a window covers whole and from the sessions for its ragged edges.
 //
-// Distinct visitors do not add up across slots, so they are counted from
-// the sessions: each human session keeps the start of its visitor's
-// previous one (prev_seen_at; prev_landing_seen_at among the sessions with
-// the same landing path), and a window's visitors are its sessions whose
-// previous one began before the window, one per visitor, exact. The count
-// is an index-only scan of the window's sessions
-// (storefront_sessions_traffic_idx), with no sort and no hash of visitor
-// ids; a page's visitors scan only that page's sessions
-// (storefront_sessions_landing_idx), for the pages a report shows.
+// Distinct visitors do not add up across slots. Each human session keeps
+// the start of its visitor's previous one (prev_seen_at;
+// prev_landing_seen_at among the sessions with the same landing path), and
+// a window's visitors are its sessions whose previous one began before the
+// window: one per visitor, exact. Those without a previous one (the
+// visitor's first) are summed in the rollups (first_sessions); the
+// returning ones are counted from an index of the returning sessions alone
+// (storefront_sessions_returning_idx, index-only, no sort and no hash of
+// visitor ids), and a page's from its own (storefront_sessions_landing_returning_idx),
+// for the pages a report shows. The cost is a scan of the window's
+// returning sessions, a part of them; README "Traffic and landing pages"
+// has the figures.
 
 // Landing page types, from the page's path.
 const (
@@ -171,16 +174,18 @@ func trafficTotals(ctx context.Context, db bun.IDB, storeID int64, span Span, ra
 	args = append(args, storeID, span.From, span.To, span.From)
 	var t AnalyticsTrafficTotals
 	err := db.NewRaw(`WITH r AS (
-			SELECT sessions, carted_sessions, checkout_sessions, converted_sessions, not_set_sessions, revenue_cents
+			SELECT sessions, carted_sessions, checkout_sessions, converted_sessions, not_set_sessions, revenue_cents, first_sessions
 			FROM traffic_slots WHERE store_id = ? AND slot >= ? AND slot < ?
 			UNION ALL
-			SELECT 1, s.carted::int, s.reached_checkout::int, (s.orders > 0)::int, (coalesce(s.landing_path, '') = '')::int, s.revenue_cents
+			SELECT 1, s.carted::int, s.reached_checkout::int, (s.orders > 0)::int, (coalesce(s.landing_path, '') = '')::int, s.revenue_cents,
+				(s.prev_seen_at IS NULL)::int
 			FROM storefront_sessions AS s WHERE s.store_id = ? AND NOT s.is_bot AND `+edgeCond+`)
 		SELECT coalesce(sum(sessions), 0)::bigint AS sessions, coalesce(sum(carted_sessions), 0)::bigint AS carted_sessions,
 			coalesce(sum(checkout_sessions), 0)::bigint AS checkout_sessions, coalesce(sum(converted_sessions), 0)::bigint AS converted_sessions,
 			coalesce(sum(not_set_sessions), 0)::bigint AS not_set_sessions, coalesce(sum(revenue_cents), 0)::bigint AS revenue_cents,
-			(SELECT count(*) FROM storefront_sessions AS s WHERE s.store_id = ? AND NOT s.is_bot
-				AND s.first_seen_at >= ? AND s.first_seen_at < ? AND (s.prev_seen_at IS NULL OR s.prev_seen_at < ?)) AS visitors
+			coalesce(sum(first_sessions), 0)::bigint + (SELECT count(*) FROM storefront_sessions AS s
+				WHERE s.store_id = ? AND NOT s.is_bot AND s.prev_seen_at IS NOT NULL
+					AND s.first_seen_at >= ? AND s.first_seen_at < ? AND s.prev_seen_at < ?) AS visitors
 		FROM r`, args...).Scan(ctx, &t)
 	t.ConversionRate = Ratio(t.ConvertedSessions, t.Sessions)
 	return t, err
@@ -202,26 +207,29 @@ func trafficLandingRows(ctx context.Context, db bun.IDB, storeID int64, span Spa
 	args = append(args, storeID, span.From, span.To, span.From)
 	var rows []struct {
 		AnalyticsLandingPageStat
-		Count int64 `bun:"page_count"`
+		FirstSessions int64 `bun:"first_sessions"`
+		Count         int64 `bun:"page_count"`
 	}
 	err := db.NewRaw(`WITH r AS (
-			SELECT landing_path AS path, sessions, carted_sessions, checkout_sessions, converted_sessions, revenue_cents
+			SELECT landing_path AS path, sessions, carted_sessions, checkout_sessions, converted_sessions, revenue_cents, first_sessions
 			FROM traffic_landing_slots WHERE store_id = ? AND slot >= ? AND slot < ?
 			UNION ALL
-			SELECT coalesce(s.landing_path, ''), 1, s.carted::int, s.reached_checkout::int, (s.orders > 0)::int, s.revenue_cents
+			SELECT coalesce(s.landing_path, ''), 1, s.carted::int, s.reached_checkout::int, (s.orders > 0)::int, s.revenue_cents,
+				(s.prev_landing_seen_at IS NULL)::int
 			FROM storefront_sessions AS s WHERE s.store_id = ? AND NOT s.is_bot AND `+edgeCond+`),
 		pages AS (
 			SELECT path, `+trafficPageTypeSQL("path")+` AS type, sum(sessions)::bigint AS sessions,
 				sum(carted_sessions)::bigint AS carted_sessions, sum(checkout_sessions)::bigint AS checkout_sessions,
-				sum(converted_sessions)::bigint AS converted_sessions, sum(revenue_cents)::bigint AS revenue_cents
+				sum(converted_sessions)::bigint AS converted_sessions, sum(revenue_cents)::bigint AS revenue_cents,
+				sum(first_sessions)::bigint AS first_sessions
 			FROM r GROUP BY path),
 		shown AS (
 			SELECT *, count(*) OVER () AS page_count FROM pages WHERE ? = '' OR type = ?
 			ORDER BY sessions DESC, path LIMIT `+limit+`)
-		SELECT shown.*, v.visitors FROM shown
-		CROSS JOIN LATERAL (SELECT count(*) AS visitors FROM storefront_sessions AS s
-			WHERE s.store_id = ? AND NOT s.is_bot AND coalesce(s.landing_path, '') = shown.path
-				AND s.first_seen_at >= ? AND s.first_seen_at < ? AND (s.prev_landing_seen_at IS NULL OR s.prev_landing_seen_at < ?)) AS v
+		SELECT shown.*, shown.first_sessions + v.returning AS visitors FROM shown
+		CROSS JOIN LATERAL (SELECT count(*) AS returning FROM storefront_sessions AS s
+			WHERE s.store_id = ? AND NOT s.is_bot AND s.prev_landing_seen_at IS NOT NULL AND coalesce(s.landing_path, '') = shown.path
+				AND s.first_seen_at >= ? AND s.first_seen_at < ? AND s.prev_landing_seen_at < ?) AS v
 		ORDER BY shown.sessions DESC, shown.path`, args...).Scan(ctx, &rows)
 	if err != nil {
 		return nil, 0, err

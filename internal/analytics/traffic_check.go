@@ -64,23 +64,25 @@ func CheckTrafficRollups(ctx context.Context, db bun.IDB, storeID int64, span Sp
 	err = db.NewRaw(`WITH raw AS (
 			SELECT `+trafficSlotSQL+` AS slot, coalesce(s.landing_path, '') AS path, count(*) AS sessions,
 				count(*) FILTER (WHERE s.carted) AS carted, count(*) FILTER (WHERE s.reached_checkout) AS checkout,
-				count(*) FILTER (WHERE s.orders > 0) AS converted, sum(s.revenue_cents) AS revenue
+				count(*) FILTER (WHERE s.orders > 0) AS converted, sum(s.revenue_cents) AS revenue,
+				count(*) FILTER (WHERE s.prev_seen_at IS NULL) AS firsts, count(*) FILTER (WHERE s.prev_landing_seen_at IS NULL) AS landing_firsts
 			FROM storefront_sessions s WHERE s.store_id = ? AND NOT s.is_bot AND s.first_seen_at >= ? AND s.first_seen_at < ?
 			GROUP BY 1, 2),
 		raw_slots AS (
-			SELECT slot, format('%s sessions, %s carted, %s checkout, %s converted, %s not set, %s revenue', sum(sessions), sum(carted),
-				sum(checkout), sum(converted), coalesce(sum(sessions) FILTER (WHERE path = ''), 0), sum(revenue)) AS v
+			SELECT slot, format('%s sessions, %s carted, %s checkout, %s converted, %s not set, %s revenue, %s first', sum(sessions), sum(carted),
+				sum(checkout), sum(converted), coalesce(sum(sessions) FILTER (WHERE path = ''), 0), sum(revenue), sum(firsts)) AS v
 			FROM raw GROUP BY slot),
 		rollup_slots AS (
-			SELECT slot, format('%s sessions, %s carted, %s checkout, %s converted, %s not set, %s revenue', sessions, carted_sessions,
-				checkout_sessions, converted_sessions, not_set_sessions, revenue_cents) AS v
+			SELECT slot, format('%s sessions, %s carted, %s checkout, %s converted, %s not set, %s revenue, %s first', sessions, carted_sessions,
+				checkout_sessions, converted_sessions, not_set_sessions, revenue_cents, first_sessions) AS v
 			FROM traffic_slots WHERE store_id = ? AND slot >= ? AND slot < ?),
 		raw_pages AS (
-			SELECT slot, path, format('%s sessions, %s carted, %s checkout, %s converted, %s revenue', sessions, carted, checkout, converted, revenue) AS v
+			SELECT slot, path, format('%s sessions, %s carted, %s checkout, %s converted, %s revenue, %s first', sessions, carted, checkout, converted,
+				revenue, landing_firsts) AS v
 			FROM raw),
 		rollup_pages AS (
-			SELECT slot, landing_path AS path, format('%s sessions, %s carted, %s checkout, %s converted, %s revenue', sessions, carted_sessions,
-				checkout_sessions, converted_sessions, revenue_cents) AS v
+			SELECT slot, landing_path AS path, format('%s sessions, %s carted, %s checkout, %s converted, %s revenue, %s first', sessions, carted_sessions,
+				checkout_sessions, converted_sessions, revenue_cents, first_sessions) AS v
 			FROM traffic_landing_slots WHERE store_id = ? AND slot >= ? AND slot < ?)
 		SELECT coalesce(a.slot, b.slot) AS slot, NULL AS path, coalesce(b.v, 'nothing') AS rollup, coalesce(a.v, 'nothing') AS sessions
 		FROM raw_slots a FULL JOIN rollup_slots b ON a.slot = b.slot WHERE a.v IS DISTINCT FROM b.v
@@ -115,7 +117,8 @@ func RebuildTrafficRollups(ctx context.Context, db bun.IDB, storeID int64) error
 			"DELETE FROM traffic_landing_slots WHERE store_id = ?0",
 			`SELECT traffic_rollups_apply(ARRAY(SELECT ROW(g.*)::traffic_delta FROM (
 				SELECT s.store_id, ` + trafficSlotSQL + `, coalesce(s.landing_path, ''), count(*), count(*) FILTER (WHERE s.carted),
-					count(*) FILTER (WHERE s.reached_checkout), count(*) FILTER (WHERE s.orders > 0), sum(s.revenue_cents)
+					count(*) FILTER (WHERE s.reached_checkout), count(*) FILTER (WHERE s.orders > 0), sum(s.revenue_cents),
+					count(*) FILTER (WHERE s.prev_seen_at IS NULL), count(*) FILTER (WHERE s.prev_landing_seen_at IS NULL)
 				FROM storefront_sessions s WHERE s.store_id = ?0 AND NOT s.is_bot GROUP BY 1, 2, 3) g))`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, storeID); err != nil {

@@ -146,6 +146,13 @@ func (w *writer) sessions(ctx context.Context, rng *rand.Rand, n int, now time.T
 		if err := w.copySessions(ctx, rng, visitors, size, visitorNo); err != nil {
 			return err
 		}
+		if made == 0 {
+			// Statistics of the first batch, so the triggers' reads of the
+			// sessions and events are planned by index as they grow.
+			if _, err := w.tx.Exec(ctx, "ANALYZE storefront_sessions, storefront_events, visitors, orders"); err != nil {
+				return err
+			}
+		}
 		made += size
 		visitorNo += len(visitors)
 		log.Info("sessions", "copied", made, "of", n)
