@@ -336,7 +336,10 @@ SELECT traffic_rollups_apply(ARRAY(
 -- start, in time order, and per landing path; index-only counts.
 CREATE INDEX storefront_sessions_returning_idx ON storefront_sessions (store_id, first_seen_at) INCLUDE (prev_seen_at)
     WHERE NOT is_bot AND prev_seen_at IS NOT NULL;
-CREATE INDEX storefront_sessions_landing_returning_idx ON storefront_sessions (store_id, coalesce(landing_path, ''), first_seen_at) INCLUDE (prev_landing_seen_at)
+-- (landing_path is included too: an index-only scan of an expression
+-- needs the columns under it.)
+CREATE INDEX storefront_sessions_landing_returning_idx ON storefront_sessions (store_id, coalesce(landing_path, ''), first_seen_at)
+    INCLUDE (prev_landing_seen_at, landing_path)
     WHERE NOT is_bot AND prev_landing_seen_at IS NOT NULL;
 
 -- Derived data that must stay exact whoever writes, bulk fills in the

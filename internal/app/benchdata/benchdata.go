@@ -126,7 +126,7 @@ func fill(ctx context.Context, c *pgx.Conn, storeID int64, n Sizes, now time.Tim
 			return err
 		}
 	}
-	w := &writer{tx: tx, storeID: storeID}
+	w := &writer{tx: tx, storeID: storeID, unchecked: superuser == "on"}
 	if err := tx.QueryRow(ctx, "SELECT currency FROM stores WHERE id = $1", storeID).Scan(&w.currency); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("store %d does not exist", storeID)
@@ -177,6 +177,9 @@ type writer struct {
 	tx       pgx.Tx
 	storeID  int64
 	currency string
+	// unchecked: the foreign keys are not checked (the replica role), so
+	// rows may be copied before those they refer to.
+	unchecked bool
 }
 
 // ids reserves n ids of table's sequence, in ascending order, so rows can
