@@ -202,6 +202,14 @@ CREATE TABLE traffic_landing_slots (
     PRIMARY KEY (store_id, slot, landing_path)
 );
 
+-- A report sums a window's slots from these indexes alone (index-only: a
+-- 90-day window of a large store's landing pages is some 200,000 rows;
+-- the primary keys serve the triggers' upserts).
+CREATE INDEX traffic_slots_report_idx ON traffic_slots (store_id, slot)
+    INCLUDE (sessions, carted_sessions, checkout_sessions, converted_sessions, not_set_sessions, revenue_cents, first_sessions);
+CREATE INDEX traffic_landing_slots_report_idx ON traffic_landing_slots (store_id, slot)
+    INCLUDE (landing_path, sessions, carted_sessions, checkout_sessions, converted_sessions, revenue_cents, first_sessions);
+
 -- A traffic_delta is a change of the sums of one store, slot and landing path.
 CREATE TYPE traffic_delta AS (store_id bigint, slot timestamptz, landing_path text, sessions bigint,
     carted bigint, checkout bigint, converted bigint, revenue_cents bigint, firsts bigint, landing_firsts bigint);

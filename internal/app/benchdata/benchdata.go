@@ -89,10 +89,11 @@ func Fill(ctx context.Context, db *bun.DB, storeID int64, n Sizes, now time.Time
 			}
 		}
 		if n.Sessions > 0 {
-			// The traffic reports count visitors from an index alone, which
-			// needs the sessions' pages marked all-visible.
-			if _, err := pc.Exec(ctx, "VACUUM storefront_sessions"); err != nil {
-				return fmt.Errorf("vacuum storefront_sessions: %w", err)
+			// The traffic reports read the rollups and count visitors from
+			// indexes alone, which needs the tables' pages marked
+			// all-visible.
+			if _, err := pc.Exec(ctx, "VACUUM storefront_sessions, traffic_slots, traffic_landing_slots"); err != nil {
+				return fmt.Errorf("vacuum the sessions: %w", err)
 			}
 		}
 		log.Info("analyzed", "took", time.Since(start).Round(time.Millisecond))
