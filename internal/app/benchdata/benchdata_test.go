@@ -224,7 +224,7 @@ func TestFillSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Sessions != int64(n.Sessions) || got.Visitors >= got.Sessions || got.Bots == 0 || got.Converted == 0 || got.Linked != got.Converted || got.Types < 7 {
+	if got.Sessions != int64(n.Sessions) || got.Visitors >= got.Sessions || got.Bots == 0 || got.Converted == 0 || got.Linked != got.Converted || got.Linked < int64(n.Orders/5/2) || got.Types < 7 {
 		t.Fatalf("sessions: %+v", got)
 	}
 	problems, err := analytics.CheckTrafficRollups(ctx, e.DB, s.ID, analytics.Span{From: now.Add(-benchdata.Span - time.Hour), To: now.Add(time.Hour)})

@@ -83,6 +83,7 @@ func (w *writer) sessions(ctx context.Context, rng *rand.Rand, n int, now time.T
 		return err
 	}
 	bought = bought[:min(len(bought), n/2)]
+	buyRate := 1.7 * float64(len(bought)) / float64(n)
 	start := now.Add(-Span)
 	when := func() time.Time { // denser as now nears, as the orders
 		return start.Add(time.Duration(math.Sqrt(rng.Float64()) * float64(Span-time.Hour))).Truncate(time.Microsecond)
@@ -132,9 +133,13 @@ func (w *writer) sessions(ctx context.Context, rng *rand.Rand, n int, now time.T
 					vs[i].checked = vs[i].carted && rng.IntN(3) == 0
 				}
 			}
-			if !bot && len(bought) > 0 && rng.IntN(n/len(bought)+1) == 0 {
-				b := bought[0]
-				bought = bought[1:]
+			// Most bought orders find a visitor (1.6 sessions each),
+			// at random, so converted sessions spread over the two years.
+			if !bot && len(bought) > 0 && rng.Float64() < buyRate {
+				i := rng.IntN(len(bought))
+				b := bought[i]
+				bought[i] = bought[len(bought)-1]
+				bought = bought[:len(bought)-1]
 				last := &vs[k-1]
 				last.at = b.at.Add(-time.Duration(1+rng.IntN(30)) * time.Minute)
 				last.carted, last.checked, last.order, last.total = true, true, b.id, b.total
