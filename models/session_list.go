@@ -92,29 +92,24 @@ type SessionlistRow struct {
 // sessionFacts selects the sessions of the store in scope, one row each
 // with what the visit did: its steps (viewed_product, carted,
 // reached_checkout), the checkouts it opened, the orders it led to
-// (orders.session_id) and their revenue, and its outcome. Every read of
-// this file (the list, groups, facets, the funnel) stands on it, so they
-// agree on what a step is.
+// (orders.session_id) and their revenue, and its outcome. The steps are
+// columns of the session's row, kept by triggers on the events, carts,
+// checkouts and orders that say them (migration 20261124170300 defines
+// them), so this list and the traffic reports read one definition. Every
+// read of this file (the list, groups, facets, the funnel) stands on it,
+// so they agree on what a step is.
 func sessionFacts(db bun.IDB, storeID int64, sc SessionScope) *bun.SelectQuery {
 	q := db.NewSelect().TableExpr("storefront_sessions AS s").
 		Join("JOIN visitors AS v ON v.id = s.visitor_id").
-		Join(`CROSS JOIN LATERAL (SELECT count(*) AS orders, coalesce(sum(o.total_cents), 0) AS revenue_cents
-			FROM orders AS o WHERE o.store_id = s.store_id AND o.session_id = s.id) AS ord`).
-		Join(`CROSS JOIN LATERAL (SELECT count(*) AS checkouts FROM checkouts AS c WHERE c.session_id = s.id) AS chk`).
-		Join(`CROSS JOIN LATERAL (SELECT
-			EXISTS (SELECT 1 FROM storefront_events AS e WHERE e.session_id = s.id AND e.name = 'product_view') AS viewed_product,
-			EXISTS (SELECT 1 FROM storefront_events AS e WHERE e.session_id = s.id AND e.name = 'add_to_cart')
-				OR EXISTS (SELECT 1 FROM carts AS ca WHERE ca.session_id = s.id AND ca.item_count > 0) AS carted,
-			EXISTS (SELECT 1 FROM storefront_events AS e WHERE e.session_id = s.id AND e.name = 'checkout_step') AS checkout_step) AS step`).
 		ColumnExpr("s.id, s.session_key AS session_id, s.visitor_id, nullif(v.email, '') AS visitor_email, v.customer_id").
 		ColumnExpr("s.first_seen_at, s.last_seen_at, floor(extract(epoch FROM s.last_seen_at - s.first_seen_at))::bigint AS duration_seconds").
 		ColumnExpr("s.browser, s.os, s.device, s.country, s.region, s.city, s.currency, s.language, s.landing_path, s.referrer, s.is_bot").
-		ColumnExpr("s.page_views, s.events, chk.checkouts AS checkout_attempts, ord.orders, ord.revenue_cents").
-		ColumnExpr("step.viewed_product, step.carted, chk.checkouts > 0 OR step.checkout_step AS reached_checkout").
-		ColumnExpr(`CASE WHEN ord.orders > 0 THEN 'purchased'
-			WHEN chk.checkouts > 0 OR step.checkout_step THEN 'checkout'
-			WHEN step.carted THEN 'carted'
-			WHEN s.page_views > 1 OR step.viewed_product THEN 'browsed'
+		ColumnExpr("s.page_views, s.events, s.checkout_attempts, s.orders, s.revenue_cents").
+		ColumnExpr("s.viewed_product, s.carted, s.reached_checkout").
+		ColumnExpr(`CASE WHEN s.orders > 0 THEN 'purchased'
+			WHEN s.reached_checkout THEN 'checkout'
+			WHEN s.carted THEN 'carted'
+			WHEN s.page_views > 1 OR s.viewed_product THEN 'browsed'
 			ELSE 'bounced' END AS outcome`).
 		Where("s.store_id = ? AND s.first_seen_at >= ? AND s.first_seen_at < ?", storeID, sc.Window.From, sc.Window.To)
 	f := sc.SessionFilter

@@ -23,3 +23,7 @@ func PagePath(h string) string { return PathPages + h }
 
 // ArticlePath is the storefront path of the blog article with handle h.
 func ArticlePath(h string) string { return PathBlog + "/" + h }
+
+// PathSearch is the storefront's search page (its query in the query
+// string).
+const PathSearch = "/search"

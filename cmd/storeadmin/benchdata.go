@@ -22,13 +22,14 @@ func benchDataCmd(ctx context.Context, args []string, stdout io.Writer, log *slo
 	fs.IntVar(&n.Products, "products", 0, "products to add, each with three variants and an image")
 	fs.IntVar(&n.Customers, "customers", 0, "customers to add")
 	fs.IntVar(&n.Orders, "orders", 0, "orders to add, of 1-4 lines of the products added, bought by the customers added")
+	fs.IntVar(&n.Sessions, "sessions", 0, "storefront sessions to add, of returning visitors and bots, a fifth of the store's orders bought in them")
 	return storeCommand(ctx, fs, args, log, func(bdb *bun.DB, s *models.Store, _ *dbFlags) error {
 		start := time.Now()
 		if err := benchdata.Fill(ctx, bdb, s.ID, n, start, log); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "filled store %s with %d products, %d customers and %d orders in %s\n",
-			s.Handle, n.Products, n.Customers, n.Orders, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "filled store %s with %d products, %d customers, %d orders and %d sessions in %s\n",
+			s.Handle, n.Products, n.Customers, n.Orders, n.Sessions, time.Since(start).Round(time.Millisecond))
 		return nil
 	})
 }

@@ -16,7 +16,7 @@ func TestBenchDataCommand(t *testing.T) {
 	if _, err := runCmd(t, "stores", "create", dbFlag, "--handle", "bench", "--name", "Bench"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runCmd(t, "bench-data", dbFlag, "--store", "bench", "--products", "5", "--customers", "7", "--orders", "30")
+	out, err := runCmd(t, "bench-data", dbFlag, "--store", "bench", "--products", "5", "--customers", "7", "--orders", "30", "--sessions", "40")
 	if err != nil || !strings.Contains(out, "filled store bench") {
 		t.Fatalf("bench-data: %q %v", out, err)
 	}

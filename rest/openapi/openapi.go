@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -339,13 +340,23 @@ func (b *builder) success(d rest.Described) (obj, error) {
 }
 
 // fileMediaTypes are the media types a File route can answer: those of
-// the SheetFormat its format variable may ask for.
+// the SheetFormat its format variable may ask for, or the one its
+// operation names (format: CSV, as the analytics exports' routes do).
 func (b *builder) fileMediaTypes(d rest.Described) []string {
 	var out []string
 	for _, v := range d.Variables {
 		if def := b.schema.Types[v.Def.Type.NamedType]; def != nil && def.Kind == ast.Enum && def.Name == "SheetFormat" {
 			for _, e := range def.EnumValues {
 				if mt, ok := sheetMediaTypes[e.Name]; ok {
+					out = append(out, mt)
+				}
+			}
+		}
+	}
+	if f, ok := d.Operation.SelectionSet[0].(*ast.Field); ok {
+		for _, a := range f.Arguments {
+			if a.Value.Kind == ast.EnumValue && a.Value.ExpectedType != nil && a.Value.ExpectedType.Name() == "SheetFormat" {
+				if mt, ok := sheetMediaTypes[a.Value.Raw]; ok && !slices.Contains(out, mt) {
 					out = append(out, mt)
 				}
 			}

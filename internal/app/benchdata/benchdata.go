@@ -38,6 +38,7 @@ type Sizes struct {
 	Products  int // each with three variants (sizes S, M, L) and one image
 	Customers int
 	Orders    int // each of one to four lines of the products added
+	Sessions  int // storefront sessions (sessions.go), a fifth of the store's orders bought in them
 }
 
 // Span is how far back the orders go: their created_at spreads over the
@@ -52,7 +53,7 @@ const batchOrders = 20_000
 // without the products and customers they need.
 func (n Sizes) Check() error {
 	switch {
-	case n.Products < 0 || n.Customers < 0 || n.Orders < 0:
+	case n.Products < 0 || n.Customers < 0 || n.Orders < 0 || n.Sessions < 0:
 		return errors.New("sizes must not be negative")
 	case n.Orders > 0 && n.Products == 0:
 		return errors.New("orders need products to sell: --products must be at least 1")
@@ -87,6 +88,14 @@ func Fill(ctx context.Context, db *bun.DB, storeID int64, n Sizes, now time.Time
 				return fmt.Errorf("analyze %s: %w", t, err)
 			}
 		}
+		if n.Sessions > 0 {
+			// The traffic reports read the rollups and count visitors from
+			// indexes alone, which needs the tables' pages marked
+			// all-visible.
+			if _, err := pc.Exec(ctx, "VACUUM storefront_sessions, traffic_slots, traffic_landing_slots"); err != nil {
+				return fmt.Errorf("vacuum the sessions: %w", err)
+			}
+		}
 		log.Info("analyzed", "took", time.Since(start).Round(time.Millisecond))
 		return nil
 	})
@@ -95,7 +104,7 @@ func Fill(ctx context.Context, db *bun.DB, storeID int64, n Sizes, now time.Time
 // tables are those Fill writes, in the order their rows must be copied.
 var tables = []string{"products", "product_images", "product_variants", "customers", "orders",
 	"order_line_items", "refunds", "order_transactions", "refund_line_items", "fulfillments",
-	"fulfillment_items", "order_events"}
+	"fulfillment_items", "order_events", "visitors", "storefront_sessions", "storefront_events", "traffic_slots", "traffic_landing_slots"}
 
 // fill writes everything in one transaction on c.
 func fill(ctx context.Context, c *pgx.Conn, storeID int64, n Sizes, now time.Time, log *slog.Logger) error {
@@ -118,7 +127,7 @@ func fill(ctx context.Context, c *pgx.Conn, storeID int64, n Sizes, now time.Tim
 			return err
 		}
 	}
-	w := &writer{tx: tx, storeID: storeID}
+	w := &writer{tx: tx, storeID: storeID, unchecked: superuser == "on"}
 	if err := tx.QueryRow(ctx, "SELECT currency FROM stores WHERE id = $1", storeID).Scan(&w.currency); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("store %d does not exist", storeID)
@@ -132,10 +141,24 @@ func fill(ctx context.Context, c *pgx.Conn, storeID int64, n Sizes, now time.Tim
 		return fmt.Errorf("products: %w", err)
 	}
 	log.Info("products copied", "products", n.Products, "variants", len(cat.variants), "took", time.Since(start).Round(time.Millisecond))
-	if n.Orders == 0 && n.Customers == 0 {
-		return tx.Commit(ctx)
+	if n.Orders > 0 || n.Customers > 0 {
+		if err := w.customersAndOrders(ctx, rng, n, cat, now, log); err != nil {
+			return err
+		}
 	}
-	start = time.Now()
+	if n.Sessions > 0 {
+		start = time.Now()
+		if err := w.sessions(ctx, rng, n.Sessions, now, log); err != nil {
+			return fmt.Errorf("sessions: %w", err)
+		}
+		log.Info("sessions copied", "sessions", n.Sessions, "took", time.Since(start).Round(time.Millisecond))
+	}
+	return tx.Commit(ctx)
+}
+
+// customersAndOrders copies n's customers and their orders.
+func (w *writer) customersAndOrders(ctx context.Context, rng *rand.Rand, n Sizes, cat catalogue, now time.Time, log *slog.Logger) error {
+	start := time.Now()
 	plan := planOrders(rng, n, now)
 	customerIDs, err := w.customers(ctx, rng, n.Customers, plan, now)
 	if err != nil {
@@ -147,7 +170,7 @@ func fill(ctx context.Context, c *pgx.Conn, storeID int64, n Sizes, now time.Tim
 		return fmt.Errorf("orders: %w", err)
 	}
 	log.Info("orders copied", "orders", n.Orders, "took", time.Since(start).Round(time.Millisecond))
-	return tx.Commit(ctx)
+	return nil
 }
 
 // writer copies rows of one store inside one transaction.
@@ -155,6 +178,9 @@ type writer struct {
 	tx       pgx.Tx
 	storeID  int64
 	currency string
+	// unchecked: the foreign keys are not checked (the replica role), so
+	// rows may be copied before those they refer to.
+	unchecked bool
 }
 
 // ids reserves n ids of table's sequence, in ascending order, so rows can

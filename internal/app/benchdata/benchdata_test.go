@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"storeadmin/internal/analytics"
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/app/benchdata"
 	"storeadmin/internal/auth"
@@ -190,5 +191,44 @@ func readAll(t *testing.T, e *apitest.Env, key string) []readOrder {
 		if len(page.Data.Orders) < 250 {
 			return all
 		}
+	}
+}
+
+// TestFillSessions fills a store's traffic: the sessions are there, of
+// returning visitors, on every kind of landing page, a share of them
+// converted in orders of the store, and the traffic rollups, the sessions'
+// steps and the visitors' previous starts agree with the rows they come
+// from.
+func TestFillSessions(t *testing.T) {
+	e := apitest.New(t)
+	ctx := context.Background()
+	s := e.Store("Bench traffic")
+	now := time.Now()
+	n := benchdata.Sizes{Products: 5, Customers: 20, Orders: 200, Sessions: 3000}
+	if err := benchdata.Fill(ctx, e.DB, s.ID, n, now, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Sessions  int64 `bun:"sessions"`
+		Visitors  int64 `bun:"visitors"`
+		Bots      int64 `bun:"bots"`
+		Converted int64 `bun:"converted"`
+		Linked    int64 `bun:"linked"`
+		Types     int64 `bun:"types"`
+	}
+	err := e.DB.NewRaw(`SELECT count(*) AS sessions, count(DISTINCT visitor_id) AS visitors, count(*) FILTER (WHERE is_bot) AS bots,
+			count(*) FILTER (WHERE orders > 0) AS converted,
+			(SELECT count(*) FROM orders WHERE store_id = ?0 AND session_id IS NOT NULL) AS linked,
+			count(DISTINCT split_part(coalesce(landing_path, ''), '/', 2)) AS types
+		FROM storefront_sessions WHERE store_id = ?0`, s.ID).Scan(ctx, &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Sessions != int64(n.Sessions) || got.Visitors >= got.Sessions || got.Bots == 0 || got.Converted == 0 || got.Linked != got.Converted || got.Linked < int64(n.Orders/5/2) || got.Types < 7 {
+		t.Fatalf("sessions: %+v", got)
+	}
+	problems, err := analytics.CheckTrafficRollups(ctx, e.DB, s.ID, analytics.Span{From: now.Add(-benchdata.Span - time.Hour), To: now.Add(time.Hour)})
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("check: %v %v", err, problems[:min(5, len(problems))])
 	}
 }

@@ -163,6 +163,9 @@ const (
 	// of its row, stored as text. A row that leaves it empty continues the
 	// currency of the row above, as the later rows of an order do.
 	CurrencyCode
+	// Percent is a ratio ("0.1234"), stored as the number and shown as a
+	// percentage with two decimals (12.34%).
+	Percent
 )
 
 // Layout tells WriteXLSX what a table's columns hold.
@@ -330,7 +333,7 @@ func (cs *cellStyles) cell(typ Type, s, currency string) (any, error) {
 	var v any
 	key := styleKey{typ: typ}
 	switch typ {
-	case Number, Money:
+	case Number, Money, Percent:
 		n, decimals, ok := plainNumber(s)
 		if !ok {
 			return nil, nil
@@ -370,8 +373,11 @@ func (cs *cellStyles) cell(typ Type, s, currency string) (any, error) {
 // decimals written, amounts also with thousands separators and the
 // currency, times as dateFormat.
 func numberFormat(key styleKey) string {
-	if key.typ == Time {
+	switch key.typ {
+	case Time:
 		return dateFormat
+	case Percent:
+		return "0.00%"
 	}
 	format := "0"
 	if key.typ == Money {
