@@ -351,6 +351,21 @@ func (b *builder) fileMediaTypes(d rest.Described) []string {
 			}
 		}
 	}
+	// A route whose path names the format (export.csv) passes it to the
+	// field as a literal.
+	for _, sel := range d.Operation.SelectionSet {
+		f, ok := sel.(*ast.Field)
+		if !ok {
+			continue
+		}
+		for _, a := range f.Arguments {
+			if a.Value.Kind == ast.EnumValue && a.Value.Definition != nil && a.Value.Definition.Name == "SheetFormat" {
+				if mt, ok := sheetMediaTypes[a.Value.Raw]; ok {
+					out = append(out, mt)
+				}
+			}
+		}
+	}
 	if len(out) == 0 {
 		out = []string{"application/octet-stream"}
 	}
