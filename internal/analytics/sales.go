@@ -233,36 +233,83 @@ func salesPtr(v int64) *int64 { return &v }
 // from the catalogue as it is now; a product or variant no longer in it
 // keeps its last line's (no vendor or type: lines carry none).
 func salesLabels(ctx context.Context, db bun.IDB, storeID int64, grain string, rows []AnalyticsProductSalesRow) error {
-	if len(rows) == 0 {
+	sku := grain == GrainSKU
+	products, variants := make([]int64, 0, len(rows)), make([]int64, 0, len(rows))
+	for _, r := range rows {
+		if r.ProductID != 0 {
+			products, variants = append(products, r.ProductID), append(variants, r.VariantID)
+		}
+	}
+	if len(products) == 0 {
+		salesLabel(rows, nil)
 		return nil
 	}
-	products, variants := make([]int64, len(rows)), make([]int64, len(rows))
-	for i, r := range rows {
-		products[i], variants[i] = r.ProductID, r.VariantID
-	}
-	var labels []struct {
-		ProductID, VariantID                          int64
-		Title, VariantTitle, SKU, Vendor, ProductType string
-	}
-	err := db.NewRaw(`SELECT k.product_id, k.variant_id,
-			coalesce(p.title, last.title, '') AS title, coalesce(p.vendor, '') AS vendor, coalesce(p.product_type, '') AS product_type,
-			CASE WHEN ?1 THEN coalesce(v.title, last.variant_title, '') ELSE '' END AS variant_title,
-			CASE WHEN ?1 THEN coalesce(v.sku, last.sku, '') ELSE '' END AS sku
+	var labels []salesLabelRow
+	err := db.NewRaw(`SELECT k.product_id, k.variant_id, p.id IS NOT NULL AND (NOT ?1 OR v.id IS NOT NULL) AS known,
+			coalesce(p.title, '') AS title, coalesce(p.vendor, '') AS vendor, coalesce(p.product_type, '') AS product_type,
+			CASE WHEN ?1 THEN coalesce(v.title, '') ELSE '' END AS variant_title,
+			CASE WHEN ?1 THEN coalesce(v.sku, '') ELSE '' END AS sku
 		FROM unnest(?2::bigint[], ?3::bigint[]) AS k(product_id, variant_id)
 		LEFT JOIN products AS p ON p.id = k.product_id AND p.store_id = ?0
-		LEFT JOIN product_variants AS v ON v.id = k.variant_id AND v.product_id = k.product_id
-		LEFT JOIN LATERAL (SELECT l.title, l.variant_title, l.sku FROM order_line_items AS l
-			WHERE k.product_id <> 0 AND (p.id IS NULL OR ?1 AND v.id IS NULL)
-				AND l.store_id = ?0 AND l.product_id = k.product_id
-				AND (NOT ?1 OR coalesce(l.variant_id, 0) = k.variant_id)
-			ORDER BY l.id DESC LIMIT 1) AS last ON true`,
-		storeID, grain == GrainSKU, pgdialect.Array(products), pgdialect.Array(variants)).Scan(ctx, &labels)
+		LEFT JOIN product_variants AS v ON v.id = k.variant_id AND v.product_id = k.product_id`,
+		storeID, sku, pgdialect.Array(products), pgdialect.Array(variants)).Scan(ctx, &labels)
 	if err != nil {
 		return err
 	}
-	at := make(map[salesKey]int, len(labels))
+	var gone []int
 	for i, l := range labels {
-		at[salesKey{l.ProductID, l.VariantID}] = i
+		if !l.Known {
+			gone = append(gone, i)
+		}
+	}
+	if len(gone) > 0 {
+		// What the catalogue no longer has: its last line's labels, keeping
+		// a product's own when only its variant went.
+		ps, vs := make([]int64, len(gone)), make([]int64, len(gone))
+		for j, i := range gone {
+			ps[j], vs[j] = labels[i].ProductID, labels[i].VariantID
+		}
+		var last []salesLabelRow
+		err := db.NewRaw(`SELECT DISTINCT ON (k.product_id, k.variant_id) k.product_id, k.variant_id,
+				l.title, l.variant_title, l.sku
+			FROM unnest(?1::bigint[], ?2::bigint[]) AS k(product_id, variant_id)
+			JOIN order_line_items AS l ON l.store_id = ?0 AND l.product_id = k.product_id
+				AND (NOT ?3 OR coalesce(l.variant_id, 0) = k.variant_id)
+			ORDER BY k.product_id, k.variant_id, l.id DESC`,
+			storeID, pgdialect.Array(ps), pgdialect.Array(vs), sku).Scan(ctx, &last)
+		if err != nil {
+			return err
+		}
+		lastOf := map[salesKey]salesLabelRow{}
+		for _, l := range last {
+			lastOf[salesKey{l.ProductID, l.VariantID}] = l
+		}
+		for _, i := range gone {
+			l, ok := &labels[i], lastOf[salesKey{labels[i].ProductID, labels[i].VariantID}]
+			if l.Title == "" {
+				l.Title = ok.Title
+			}
+			if sku {
+				l.VariantTitle, l.SKU = ok.VariantTitle, ok.SKU
+			}
+		}
+	}
+	salesLabel(rows, labels)
+	return nil
+}
+
+// salesLabelRow is the labels of one row.
+type salesLabelRow struct {
+	ProductID, VariantID                          int64
+	Known                                         bool
+	Title, VariantTitle, SKU, Vendor, ProductType string
+}
+
+// salesLabel puts labels on the rows; custom lines are CustomTitle.
+func salesLabel(rows []AnalyticsProductSalesRow, labels []salesLabelRow) {
+	at := make(map[salesKey]salesLabelRow, len(labels))
+	for _, l := range labels {
+		at[salesKey{l.ProductID, l.VariantID}] = l
 	}
 	for i := range rows {
 		r := &rows[i]
@@ -270,10 +317,9 @@ func salesLabels(ctx context.Context, db bun.IDB, storeID int64, grain string, r
 			r.Title = CustomTitle
 			continue
 		}
-		l := labels[at[salesKey{r.ProductID, r.VariantID}]]
+		l := at[salesKey{r.ProductID, r.VariantID}]
 		r.Title, r.VariantTitle, r.SKU, r.Vendor, r.ProductType = l.Title, l.VariantTitle, l.SKU, l.Vendor, l.ProductType
 	}
-	return nil
 }
 
 // salesBasis is what the report reconciles to: the orders' own figures
