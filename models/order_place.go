@@ -132,7 +132,7 @@ func PlaceOrders(ctx context.Context, tx bun.IDB, ps []OrderPlacement) ([]*Order
 		}
 		o.Status, o.FinancialStatus = OrderOpen, FinancialStatus(o.TotalCents, payments[i])
 		o.FulfillmentStatus = FulfillmentStatus(FulfillmentUnfulfilled, p.Lines)
-		shareTotals(o, p.Lines)
+		ShareTotals(o, p.Lines)
 		if SumMoney(payments[i]).Captured > 0 {
 			o.PaidAt = &ps[i].Now
 		}
@@ -169,12 +169,12 @@ func PlaceOrders(ctx context.Context, tx bun.IDB, ps []OrderPlacement) ([]*Order
 	return orders, pay(ctx, tx, orders, payments, ps)
 }
 
-// shareTotals gives each line its share of the order's discount and tax
+// ShareTotals gives each line its share of the order's discount and tax
 // when the placement did not (the seed's history, an import): the discount
 // in proportion to the line totals, the tax to what is left of them, by the
 // pricing engine's largest-remainder rule, so the shares always sum to the
 // order's figures. Lines whose shares already sum to them are kept as priced.
-func shareTotals(o *Order, lines []OrderLineItem) {
+func ShareTotals(o *Order, lines []OrderLineItem) {
 	var discount, tax int64
 	for _, l := range lines {
 		discount += l.DiscountCents

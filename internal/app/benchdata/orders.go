@@ -82,7 +82,7 @@ var (
 		"total_cents", "shipping_line", "shipping_address", "billing_address", "tags", "source", "cancel_reason",
 		"cancelled_at", "archived_at", "paid_at", "checkout_started_at", "created_at", "updated_at"}
 	lineColumns = []string{"id", "store_id", "order_id", "position", "variant_id", "product_id", "title", "variant_title",
-		"sku", "price_cents", "quantity", "refunded_quantity", "fulfilled_quantity", "image_src", "source"}
+		"sku", "price_cents", "quantity", "refunded_quantity", "fulfilled_quantity", "image_src", "source", "discount_cents", "tax_cents"}
 	refundColumns          = []string{"id", "store_id", "order_id", "amount_cents", "currency", "reason", "restock", "created_at"}
 	transactionColumns     = []string{"id", "store_id", "order_id", "parent_id", "refund_id", "kind", "status", "amount_cents", "currency", "provider", "external_id", "payment_method", "expires_at", "created_at"}
 	refundItemColumns      = []string{"refund_id", "line_item_id", "quantity"}
@@ -242,6 +242,9 @@ func (b *batch) order(id, number int64, d draft, c customer) {
 	}
 	o.TaxCents = o.SubtotalCents * 8 / 100
 	o.TotalCents = o.SubtotalCents + o.ShippingCents + o.TaxCents
+	// Each line's share of the tax, as placing the order gives it (COPY
+	// skips models.PlaceOrders), so sales by product reconciles here too.
+	models.ShareTotals(&o, d.lines)
 	if b.rng.Float64() < 0.1 {
 		o.Tags = []string{pick(b.rng, orderTags)}
 	}
@@ -323,7 +326,8 @@ func (b *batch) order(id, number int64, d draft, c customer) {
 		o.ArchivedAt, o.PaidAt, o.CheckoutStartedAt, o.CreatedAt, o.UpdatedAt})
 	for _, l := range d.lines {
 		b.lines = append(b.lines, []any{l.ID, l.StoreID, l.OrderID, l.Position, l.VariantID, l.ProductID, l.Title,
-			l.VariantTitle, l.SKU, l.PriceCents, l.Quantity, l.RefundedQuantity, l.FulfilledQuantity, l.ImageSrc, l.Source})
+			l.VariantTitle, l.SKU, l.PriceCents, l.Quantity, l.RefundedQuantity, l.FulfilledQuantity, l.ImageSrc, l.Source,
+			l.DiscountCents, l.TaxCents})
 	}
 }
 
