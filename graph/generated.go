@@ -13402,7 +13402,7 @@ type AnalyticsProductSalesReport {
   grain: String!
   "The most rows answered."
   limit: Int!
-  "The rows, most gross sales first."
+  "The rows, most product sales first (product_sales_cents), then by title and id."
   rows: [AnalyticsProductSalesRow!]!
   "The sums of every row."
   totals: AnalyticsProductSalesTotals!

@@ -352,14 +352,17 @@ BEGIN
 END
 $$;
 
--- analytics_order_lines_first: an order's lines are deleted before it, so
--- that their trigger still sees the order and takes their units and
--- products from its slot (after the order is gone, nothing says where they
--- were). Orders are deleted only with their store, and then nothing is
--- subtracted: the store's rollups are dropped whole.
+-- analytics_order_lines_first: an order's refunds, then its lines, are
+-- deleted before it, so that their triggers still see the order and take
+-- their figures from its slot (after the order is gone, nothing says where
+-- they were); refunds first, so that sales by product's triggers still see
+-- the lines each refund gave back. Orders are deleted only with their
+-- store, and then nothing is subtracted: the store's rollups are dropped
+-- whole.
 CREATE FUNCTION analytics_order_lines_first() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF EXISTS (SELECT 1 FROM stores WHERE id = OLD.store_id) THEN
+        DELETE FROM refunds WHERE order_id = OLD.id;
         DELETE FROM order_line_items WHERE order_id = OLD.id;
     END IF;
     RETURN OLD;

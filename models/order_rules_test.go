@@ -104,7 +104,7 @@ func TestPlaceOrderRefusesOrdersWithoutGoods(t *testing.T) {
 // order's figures; lines placed with shares that sum to them keep them.
 func TestShareTotals(t *testing.T) {
 	lines := []OrderLineItem{{PriceCents: 333, Quantity: 1}, {PriceCents: 333, Quantity: 1}, {PriceCents: 334, Quantity: 1}}
-	shareTotals(&Order{DiscountCents: 101, TaxCents: 37}, lines)
+	ShareTotals(&Order{DiscountCents: 101, TaxCents: 37}, lines)
 	var discount, tax int64
 	for _, l := range lines {
 		discount += l.DiscountCents
@@ -114,7 +114,7 @@ func TestShareTotals(t *testing.T) {
 		t.Fatalf("shares %+v", lines)
 	}
 	priced := []OrderLineItem{{PriceCents: 500, Quantity: 1, DiscountCents: 0, TaxCents: 5}, {PriceCents: 500, Quantity: 1, DiscountCents: 100, TaxCents: 4}}
-	shareTotals(&Order{DiscountCents: 100, TaxCents: 9}, priced)
+	ShareTotals(&Order{DiscountCents: 100, TaxCents: 9}, priced)
 	if priced[0].DiscountCents != 0 || priced[1].DiscountCents != 100 || priced[0].TaxCents != 5 || priced[1].TaxCents != 4 {
 		t.Fatalf("priced shares changed: %+v", priced)
 	}

@@ -23,6 +23,8 @@ var analyticsRollups = []struct {
 	rebuild func(ctx context.Context, db bun.IDB, storeID int64) error
 }{
 	{"orders", analytics.CheckOrderRollups, analytics.RebuildOrderRollups},
+	{"sales by product", analytics.CheckSalesRollups, analytics.RebuildSalesRollups},
+	{"traffic", analytics.CheckTrafficRollups, analytics.RebuildTrafficRollups},
 }
 
 // analyticsCheck prints every difference between a store's rollups and

@@ -166,6 +166,16 @@ func salesRawSlots(ctx context.Context, db bun.IDB, storeID int64, span Span) ([
 // salesRawDays reads span's sums from the raw rows a day at a time, so a
 // long span never holds all its orders at once.
 func salesRawDays(ctx context.Context, db bun.IDB, storeID int64, span Span, each func([]salesSlotRow) error) error {
+	// Only the days that may hold orders or refunds: a check of all time
+	// would otherwise walk the days from year 1.
+	var first, last *time.Time
+	err := db.NewRaw(`SELECT least((SELECT min(created_at) FROM orders WHERE store_id = ?0), (SELECT min(created_at) FROM refunds WHERE store_id = ?0)),
+		greatest((SELECT max(created_at) FROM orders WHERE store_id = ?0), (SELECT max(created_at) FROM refunds WHERE store_id = ?0))`,
+		storeID).Scan(ctx, &first, &last)
+	if err != nil || first == nil || last == nil {
+		return err
+	}
+	span = Span{From: maxTime(span.From, SlotOf(*first)), To: minTime(span.To, SlotOf(*last).Add(Slot))}
 	for from := span.From; from.Before(span.To); {
 		to := minTime(from.Add(24*time.Hour), span.To)
 		rows, err := salesRawSlots(ctx, db, storeID, Span{From: from, To: to})

@@ -9,7 +9,7 @@
 //     storeurl); they import only each other.
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
-//  3. internal/... (abandonment, auth, audit, billing, domains, events,
+//  3. internal/... (abandonment, analytics, auth, audit, billing, domains, events,
 //     idempotency, insights, loaders, mail, media, payments, placement,
 //     ratelimit, recovery, retention): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
