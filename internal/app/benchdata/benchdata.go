@@ -63,8 +63,8 @@ func (n Sizes) Check() error {
 	return nil
 }
 
-// Fill adds n's rows to the store storeID, as of now, and analyzes the
-// tables it wrote. log, when not nil, hears of each step.
+// Fill adds n's rows to the store storeID, as of now, and vacuums and
+// analyzes the tables it wrote. log, when not nil, hears of each step.
 func Fill(ctx context.Context, db *bun.DB, storeID int64, n Sizes, now time.Time, log *slog.Logger) error {
 	if err := n.Check(); err != nil {
 		return err
@@ -82,21 +82,17 @@ func Fill(ctx context.Context, db *bun.DB, storeID int64, n Sizes, now time.Time
 		if err := fill(ctx, pc, storeID, n, now.UTC(), log); err != nil {
 			return err
 		}
+		// VACUUM (ANALYZE), as autovacuum leaves a store at rest: the
+		// planner's statistics, and the pages marked all-visible that the
+		// reports' index-only reads need (without it the 90-day overview of
+		// a million orders read the orders' heap: 884 ms against 377 ms).
 		start := time.Now()
 		for _, t := range tables {
-			if _, err := pc.Exec(ctx, "ANALYZE "+t); err != nil {
-				return fmt.Errorf("analyze %s: %w", t, err)
+			if _, err := pc.Exec(ctx, "VACUUM (ANALYZE) "+t); err != nil {
+				return fmt.Errorf("vacuum %s: %w", t, err)
 			}
 		}
-		if n.Sessions > 0 {
-			// The traffic reports read the rollups and count visitors from
-			// indexes alone, which needs the tables' pages marked
-			// all-visible.
-			if _, err := pc.Exec(ctx, "VACUUM storefront_sessions, traffic_slots, traffic_landing_slots"); err != nil {
-				return fmt.Errorf("vacuum the sessions: %w", err)
-			}
-		}
-		log.Info("analyzed", "took", time.Since(start).Round(time.Millisecond))
+		log.Info("vacuumed and analyzed", "took", time.Since(start).Round(time.Millisecond))
 		return nil
 	})
 }
