@@ -34,9 +34,9 @@ var (
 		sheets.Number, sheets.Number, sheets.Percent, sheets.Money}
 )
 
-// exportLandingPages writes every landing page of the report as a file
-// (helper: traffic): one row per page, as the JSON report's rows, the
-// "(not set)" row with an empty path.
+// exportLandingPages writes every landing page of the report as a file:
+// one row per page, as the JSON report's rows, the "(not set)" row with an
+// empty path.
 func (r *queryResolver) exportLandingPages(ctx context.Context, storeID int64, w analytics.Window, q analytics.LandingPageQuery, format graph.SheetFormat) (*graph.Download, error) {
 	q.Limit = 0
 	report, err := analytics.LandingPages(ctx, r.db(ctx), storeID, w, q)

@@ -76,7 +76,7 @@ type LandingPageQuery struct {
 	Limit int64
 }
 
-// Traffic is the storefront's traffic over w (helper: traffic).
+// Traffic is the storefront's traffic over w.
 func Traffic(ctx context.Context, db bun.IDB, storeID int64, w Window) (*AnalyticsTrafficSummary, error) {
 	return trafficSummary(ctx, db, storeID, w, false)
 }
@@ -96,7 +96,7 @@ func trafficSummary(ctx context.Context, db bun.IDB, storeID int64, w Window, ra
 		Totals: cur, Previous: prev, Deltas: trafficDeltas(cur, prev)}, nil
 }
 
-// LandingPages is traffic by landing page over w (helper: traffic).
+// LandingPages is traffic by landing page over w.
 func LandingPages(ctx context.Context, db bun.IDB, storeID int64, w Window, q LandingPageQuery) (*AnalyticsLandingPageReport, error) {
 	return trafficLandingReport(ctx, db, storeID, w, q, false)
 }
