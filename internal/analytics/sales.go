@@ -190,16 +190,13 @@ func salesRawDays(ctx context.Context, db bun.IDB, storeID int64, span Span, eac
 	return nil
 }
 
-// salesReport finishes the rows summed: their catalogue labels, derived
-// figures, order, totals and the orders' basis.
+// salesReport finishes the rows summed: derived figures, totals, order,
+// the answered rows' catalogue labels and the orders' basis.
 func salesReport(ctx context.Context, db bun.IDB, storeID int64, w Window, q SalesQuery, sums salesSums) (*AnalyticsProductSalesReport, error) {
 	grain := cmp.Or(q.Grain, GrainProduct)
 	rows := make([]AnalyticsProductSalesRow, 0, len(sums))
 	for _, r := range sums {
 		rows = append(rows, *r)
-	}
-	if err := salesLabels(ctx, db, storeID, grain, rows); err != nil {
-		return nil, err
 	}
 	t := AnalyticsProductSalesTotals{Rows: int64(len(rows))}
 	for i := range rows {
@@ -221,6 +218,23 @@ func salesReport(ctx context.Context, db bun.IDB, storeID int64, w Window, q Sal
 	}
 	for _, p := range []**int64{&t.DiscountCents, &t.TaxCents, &t.NetItemsSold, &t.NetSalesCents, &t.TotalSalesCents} {
 		salesField(p)
+	}
+	// Only the rows that may be answered need their labels: those selling
+	// at least as much as the limit-th (its ties included, which the title
+	// orders). The totals are sums of every row and need none.
+	if q.Limit > 0 && int64(len(rows)) > q.Limit {
+		slices.SortFunc(rows, func(a, b AnalyticsProductSalesRow) int {
+			return cmp.Compare(b.ProductSalesCents, a.ProductSalesCents)
+		})
+		last := rows[q.Limit-1].ProductSalesCents
+		n := q.Limit
+		for n < int64(len(rows)) && rows[n].ProductSalesCents == last {
+			n++
+		}
+		rows = rows[:n]
+	}
+	if err := salesLabels(ctx, db, storeID, grain, rows); err != nil {
+		return nil, err
 	}
 	slices.SortFunc(rows, func(a, b AnalyticsProductSalesRow) int {
 		return cmp.Or(cmp.Compare(b.ProductSalesCents, a.ProductSalesCents), cmp.Compare(a.Title, b.Title),
