@@ -39,9 +39,6 @@ type Span struct {
 	From, To time.Time
 }
 
-// Contains says whether t is in s.
-func (s Span) Contains(t time.Time) bool { return !t.Before(s.From) && t.Before(s.To) }
-
 // Empty says whether s holds no instant.
 func (s Span) Empty() bool { return !s.From.Before(s.To) }
 
