@@ -746,6 +746,11 @@ var objectReads = map[string]map[string][]string{
 		"from_name": {"FromName"},
 		"reply_to":  {"ReplyTo"},
 	},
+	"FeatureflagsPP15Config": {
+		"active":    {"Active"},
+		"cap_cents": {"CapCents"},
+		"value_bps": {"ValueBps"},
+	},
 	"FormSubmission": {
 		"created_at": {"CreatedAt"},
 		"email":      {"Email"},
@@ -1024,6 +1029,10 @@ var objectReads = map[string]map[string][]string{
 		"entered_at":  {"EnteredAt"},
 		"funnel_name": {"FunnelName"},
 		"status":      {"Status"},
+	},
+	"PP15PlatformView": {
+		"post_upsell_enabled": {"PostUpsellEnabled"},
+		"pp15_enabled":        {"PP15Enabled"},
 	},
 	"PaymentFeatures": {
 		"defer_stores_credential": {"DeferStoresCredential"},
@@ -1398,6 +1407,16 @@ var objectReads = map[string]map[string][]string{
 		"province":       {"Province"},
 		"rate_bps":       {"RateBps"},
 		"region_warning": {"RegionWarning"},
+	},
+	"TippingConfig": {
+		"allow_custom":   {"AllowCustom"},
+		"default_preset": {"DefaultPreset"},
+		"description":    {"Description"},
+		"enabled":        {"Enabled"},
+		"label":          {"Label"},
+		"max_percent":    {"MaxPercent"},
+		"mode":           {"Mode"},
+		"presets":        {"Presets"},
 	},
 	"URLRedirect": {
 		"created_at":  {"CreatedAt"},

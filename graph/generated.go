@@ -886,6 +886,12 @@ type ComplexityRoot struct {
 		ReplyTo  func(childComplexity int) int
 	}
 
+	FeatureflagsPP15Config struct {
+		Active   func(childComplexity int) int
+		CapCents func(childComplexity int) int
+		ValueBps func(childComplexity int) int
+	}
+
 	FormSubmission struct {
 		CreatedAt func(childComplexity int) int
 		Email     func(childComplexity int) int
@@ -1293,6 +1299,11 @@ type ComplexityRoot struct {
 		EnteredAt  func(childComplexity int) int
 		FunnelName func(childComplexity int) int
 		Status     func(childComplexity int) int
+	}
+
+	PP15PlatformView struct {
+		PP15Enabled       func(childComplexity int) int
+		PostUpsellEnabled func(childComplexity int) int
 	}
 
 	PaymentFeatures struct {
@@ -1842,6 +1853,17 @@ type ComplexityRoot struct {
 		Province      func(childComplexity int) int
 		RateBps       func(childComplexity int) int
 		RegionWarning func(childComplexity int) int
+	}
+
+	TippingConfig struct {
+		AllowCustom   func(childComplexity int) int
+		DefaultPreset func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Enabled       func(childComplexity int) int
+		Label         func(childComplexity int) int
+		MaxPercent    func(childComplexity int) int
+		Mode          func(childComplexity int) int
+		Presets       func(childComplexity int) int
 	}
 
 	URLRedirect struct {
@@ -6182,6 +6204,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EmailSettings.ReplyTo(childComplexity), true
 
+	case "FeatureflagsPP15Config.active":
+		if e.ComplexityRoot.FeatureflagsPP15Config.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureflagsPP15Config.Active(childComplexity), true
+	case "FeatureflagsPP15Config.cap_cents":
+		if e.ComplexityRoot.FeatureflagsPP15Config.CapCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureflagsPP15Config.CapCents(childComplexity), true
+	case "FeatureflagsPP15Config.value_bps":
+		if e.ComplexityRoot.FeatureflagsPP15Config.ValueBps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureflagsPP15Config.ValueBps(childComplexity), true
+
 	case "FormSubmission.created_at":
 		if e.ComplexityRoot.FormSubmission.CreatedAt == nil {
 			break
@@ -8622,6 +8663,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderUpsell.Status(childComplexity), true
+
+	case "PP15PlatformView.pp15_enabled":
+		if e.ComplexityRoot.PP15PlatformView.PP15Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PP15PlatformView.PP15Enabled(childComplexity), true
+	case "PP15PlatformView.post_upsell_enabled":
+		if e.ComplexityRoot.PP15PlatformView.PostUpsellEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PP15PlatformView.PostUpsellEnabled(childComplexity), true
 
 	case "PaymentFeatures.defer_stores_credential":
 		if e.ComplexityRoot.PaymentFeatures.DeferStoresCredential == nil {
@@ -11892,6 +11946,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TaxRate.RegionWarning(childComplexity), true
 
+	case "TippingConfig.allow_custom":
+		if e.ComplexityRoot.TippingConfig.AllowCustom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TippingConfig.AllowCustom(childComplexity), true
+	case "TippingConfig.default_preset":
+		if e.ComplexityRoot.TippingConfig.DefaultPreset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TippingConfig.DefaultPreset(childComplexity), true
+	case "TippingConfig.description":
+		if e.ComplexityRoot.TippingConfig.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TippingConfig.Description(childComplexity), true
+	case "TippingConfig.enabled":
+		if e.ComplexityRoot.TippingConfig.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TippingConfig.Enabled(childComplexity), true
+	case "TippingConfig.label":
+		if e.ComplexityRoot.TippingConfig.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TippingConfig.Label(childComplexity), true
+	case "TippingConfig.max_percent":
+		if e.ComplexityRoot.TippingConfig.MaxPercent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TippingConfig.MaxPercent(childComplexity), true
+	case "TippingConfig.mode":
+		if e.ComplexityRoot.TippingConfig.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TippingConfig.Mode(childComplexity), true
+	case "TippingConfig.presets":
+		if e.ComplexityRoot.TippingConfig.Presets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TippingConfig.Presets(childComplexity), true
+
 	case "URLRedirect.created_at":
 		if e.ComplexityRoot.URLRedirect.CreatedAt == nil {
 			break
@@ -14301,6 +14404,47 @@ extend type Mutation {
     "The bundle's id."
     id: Int!
   ): Boolean! @access(scope: "bundles:write")
+}
+`, BuiltIn: false},
+	{Name: "../schema/checkout_fees.graphqls", Input: `# The handling surcharge (pp15) and tipping: the store's, and a funnel's
+# overrides (README "Checkout and post-purchase").
+
+"The handling surcharge (pp15): a share of the goods added to a checkout's total."
+type FeatureflagsPP15Config {
+  "Whether checkouts carry the surcharge."
+  active: Boolean!
+  "The surcharge, in basis points of the goods (100 = 1%)."
+  value_bps: Int!
+  "The most it adds to one checkout, in minor units."
+  cap_cents: Int!
+}
+
+"What the platform allows the store."
+type PP15PlatformView {
+  "Whether the platform lets the store charge the handling surcharge."
+  pp15_enabled: Boolean!
+  "Whether the platform lets the store run post-purchase upsell funnels."
+  post_upsell_enabled: Boolean!
+}
+
+"What a checkout offers shoppers to tip."
+type TippingConfig {
+  "Whether checkouts offer tipping."
+  enabled: Boolean!
+  "How presets are read."
+  mode: String
+  "The heading shoppers see."
+  label: String
+  "The text under it."
+  description: String
+  "The preset tips offered."
+  presets: [Int!]!
+  "The preset chosen at first; null: none."
+  default_preset: Int
+  "Whether shoppers may enter their own tip."
+  allow_custom: Boolean!
+  "The largest custom tip, in percent of the goods; null: no bound."
+  max_percent: Int
 }
 `, BuiltIn: false},
 	{Name: "../schema/checkouts.graphqls", Input: `# A shopper's checkout: what they were about to pay for, how they tried to
@@ -31887,6 +32031,27 @@ func (ec *executionContext) fieldContext_EmailSettings_reply_to(_ context.Contex
 	return graphql.NewScalarFieldContext("EmailSettings", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _FeatureflagsPP15Config_active(ctx context.Context, field graphql.CollectedField, obj *models.PP15Config) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Active)
+}
+func (ec *executionContext) fieldContext_FeatureflagsPP15Config_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeatureflagsPP15Config", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _FeatureflagsPP15Config_value_bps(ctx context.Context, field graphql.CollectedField, obj *models.PP15Config) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ValueBps)
+}
+func (ec *executionContext) fieldContext_FeatureflagsPP15Config_value_bps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeatureflagsPP15Config", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FeatureflagsPP15Config_cap_cents(ctx context.Context, field graphql.CollectedField, obj *models.PP15Config) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CapCents)
+}
+func (ec *executionContext) fieldContext_FeatureflagsPP15Config_cap_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeatureflagsPP15Config", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _FormSubmission_id(ctx context.Context, field graphql.CollectedField, obj *models.FormSubmission) (ret graphql.Marshaler) {
 	return ec.marshalNID2int64(ctx, field.Selections, obj.ID)
 }
@@ -40320,6 +40485,20 @@ func (ec *executionContext) _OrderUpsell_status(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_OrderUpsell_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderUpsell", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PP15PlatformView_pp15_enabled(ctx context.Context, field graphql.CollectedField, obj *models.PP15Platform) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.PP15Enabled)
+}
+func (ec *executionContext) fieldContext_PP15PlatformView_pp15_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PP15PlatformView", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PP15PlatformView_post_upsell_enabled(ctx context.Context, field graphql.CollectedField, obj *models.PP15Platform) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.PostUpsellEnabled)
+}
+func (ec *executionContext) fieldContext_PP15PlatformView_post_upsell_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PP15PlatformView", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentFeatures_defer_stores_credential(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
@@ -51419,6 +51598,62 @@ func (ec *executionContext) _TaxRate_region_warning(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_TaxRate_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TippingConfig_enabled(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
+}
+func (ec *executionContext) fieldContext_TippingConfig_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TippingConfig", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _TippingConfig_mode(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Mode)
+}
+func (ec *executionContext) fieldContext_TippingConfig_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TippingConfig", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TippingConfig_label(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Label)
+}
+func (ec *executionContext) fieldContext_TippingConfig_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TippingConfig", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TippingConfig_description(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Description)
+}
+func (ec *executionContext) fieldContext_TippingConfig_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TippingConfig", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TippingConfig_presets(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
+	return models.IntsAt(&obj.Presets)
+}
+func (ec *executionContext) fieldContext_TippingConfig_presets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TippingConfig", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TippingConfig_default_preset(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.DefaultPreset)
+}
+func (ec *executionContext) fieldContext_TippingConfig_default_preset(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TippingConfig", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TippingConfig_allow_custom(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.AllowCustom)
+}
+func (ec *executionContext) fieldContext_TippingConfig_allow_custom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TippingConfig", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _TippingConfig_max_percent(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.MaxPercent)
+}
+func (ec *executionContext) fieldContext_TippingConfig_max_percent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TippingConfig", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _URLRedirect_id(ctx context.Context, field graphql.CollectedField, obj *models.URLRedirect) (ret graphql.Marshaler) {
@@ -64197,6 +64432,56 @@ func (ec *executionContext) _EmailSettings(ctx context.Context, sel ast.Selectio
 	return written
 }
 
+var featureflagsPP15ConfigImplementors = []string{"FeatureflagsPP15Config"}
+
+func (ec *executionContext) _FeatureflagsPP15Config(ctx context.Context, sel ast.SelectionSet, obj *models.PP15Config) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, featureflagsPP15ConfigImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FeatureflagsPP15Config")
+		case "active":
+			out.Values[i] = ec._FeatureflagsPP15Config_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value_bps":
+			out.Values[i] = ec._FeatureflagsPP15Config_value_bps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cap_cents":
+			out.Values[i] = ec._FeatureflagsPP15Config_cap_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var formSubmissionImplementors = []string{"FormSubmission"}
 
 func (ec *executionContext) _FormSubmission(ctx context.Context, sel ast.SelectionSet, obj *models.FormSubmission) graphql.Marshaler {
@@ -67705,6 +67990,51 @@ func (ec *executionContext) _OrderUpsell(ctx context.Context, sel ast.SelectionS
 			}
 		case "status":
 			out.Values[i] = ec._OrderUpsell_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var pP15PlatformViewImplementors = []string{"PP15PlatformView"}
+
+func (ec *executionContext) _PP15PlatformView(ctx context.Context, sel ast.SelectionSet, obj *models.PP15Platform) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pP15PlatformViewImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PP15PlatformView")
+		case "pp15_enabled":
+			out.Values[i] = ec._PP15PlatformView_pp15_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "post_upsell_enabled":
+			out.Values[i] = ec._PP15PlatformView_post_upsell_enabled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -75025,6 +75355,81 @@ func (ec *executionContext) _TaxRate(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "region_warning":
 			out.Values[i] = ec._TaxRate_region_warning(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var tippingConfigImplementors = []string{"TippingConfig"}
+
+func (ec *executionContext) _TippingConfig(ctx context.Context, sel ast.SelectionSet, obj *models.TippingConfig) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tippingConfigImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TippingConfig")
+		case "enabled":
+			out.Values[i] = ec._TippingConfig_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mode":
+			out.Values[i] = ec._TippingConfig_mode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._TippingConfig_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._TippingConfig_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "presets":
+			out.Values[i] = ec._TippingConfig_presets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "default_preset":
+			out.Values[i] = ec._TippingConfig_default_preset(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "allow_custom":
+			out.Values[i] = ec._TippingConfig_allow_custom(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "max_percent":
+			out.Values[i] = ec._TippingConfig_max_percent(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
