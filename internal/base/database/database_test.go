@@ -32,3 +32,24 @@ func TestPoolKeepsItsConnections(t *testing.T) {
 		t.Fatalf("after a burst of %d: %d closed as idle too many, %d idle; want 0 and %d", database.MaxConns, s.MaxIdleClosed, s.Idle, database.MaxConns)
 	}
 }
+
+// TestNoJITUnlessAsked: the pool's connections run without JIT
+// compilation, unless the URL sets jit itself.
+func TestNoJITUnlessAsked(t *testing.T) {
+	_, url := testdb.New(t)
+	ctx := context.Background()
+	for _, c := range []struct{ url, want string }{{url, "off"}, {url + "&jit=on", "on"}} {
+		db, err := database.Open(ctx, c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var jit string
+		if err := db.QueryRowContext(ctx, "SHOW jit").Scan(&jit); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		if jit != c.want {
+			t.Fatalf("%s: jit is %s, want %s", c.url, jit, c.want)
+		}
+	}
+}
