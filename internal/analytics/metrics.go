@@ -126,20 +126,17 @@ func (m *AnalyticsMetrics) Add(n AnalyticsMetrics) {
 }
 
 // Customers counts the customers who ordered in span: new (their first
-// counted order ever is in it) and returning. The first orders are kept
-// per customer by the rollup triggers (analytics_first_orders), so the new
-// ones are an index range count; the buyers are the distinct customers of
-// span's counted orders, read from an index alone
-// (orders_store_created_customer_idx); the returning ones are the buyers
-// who are not new (a new customer's first order is in span, so they are a
-// buyer).
+// counted order ever is in it) and returning. The rollup triggers keep each
+// customer's counted orders with the time of the one before
+// (analytics_customer_orders, migration 20261124180500): a customer
+// bought in span once per order of span whose previous order is before
+// span or none, and is new when that order has none. Both are counts of
+// one index range, read from the index alone.
 func Customers(ctx context.Context, db bun.IDB, storeID int64, span Span) (AnalyticsCustomers, error) {
 	var c AnalyticsCustomers
 	var buyers int64
-	err := db.NewRaw(`SELECT
-		(SELECT count(*) FROM (SELECT DISTINCT o.customer_id FROM orders AS o
-			WHERE o.store_id = ?0 AND o.created_at >= ?1 AND o.created_at < ?2 AND o.customer_id IS NOT NULL AND `+CountedOrder+`) AS buyer),
-		(SELECT count(*) FROM analytics_first_orders AS f WHERE f.store_id = ?0 AND f.first_at >= ?1 AND f.first_at < ?2)`,
+	err := db.NewRaw(`SELECT count(*) FILTER (WHERE a.prev_at IS NULL OR a.prev_at < ?1), count(*) FILTER (WHERE a.prev_at IS NULL)
+		FROM analytics_customer_orders AS a WHERE a.store_id = ?0 AND a.at >= ?1 AND a.at < ?2`,
 		storeID, span.From, span.To).Scan(ctx, &buyers, &c.New)
 	c.Returning = buyers - c.New
 	c.ReturningRate = Ratio(c.Returning, c.New+c.Returning)
@@ -160,24 +157,14 @@ func CustomersFromRaw(ctx context.Context, db bun.IDB, storeID int64, span Span)
 	return c, err
 }
 
-// TopProducts are the limit products that sold for the most in span, by
-// revenue (line totals less their discount share), then units, then id.
-func TopProducts(ctx context.Context, db bun.IDB, storeID int64, span Span, limit int) ([]AnalyticsProductStat, error) {
-	return overviewTopProducts(ctx, db, storeID, span, limit, overviewProductRows)
-}
-
 // TopProductsFromRaw is TopProducts from the raw rows alone.
 func TopProductsFromRaw(ctx context.Context, db bun.IDB, storeID int64, span Span, limit int) ([]AnalyticsProductStat, error) {
-	return overviewTopProducts(ctx, db, storeID, span, limit, overviewProductRawRows)
-}
-
-func overviewTopProducts(ctx context.Context, db bun.IDB, storeID int64, span Span, limit int, rows overviewRows) ([]AnalyticsProductStat, error) {
 	out := []AnalyticsProductStat{}
 	var q overviewQuery
 	// The titles are read for the limit products only, after the sort.
 	q.add(`SELECT s.product_id, p.title, s.units, s.revenue_cents
 		FROM (SELECT r.product_id, sum(r.units)::bigint AS units, sum(r.revenue)::bigint AS revenue_cents FROM (`)
-	rows(&q, storeID, span)
+	overviewProductRawRows(&q, storeID, span)
 	q.add(`) AS r GROUP BY r.product_id ORDER BY revenue_cents DESC, units DESC, r.product_id LIMIT ?) AS s
 		JOIN products AS p ON p.id = s.product_id
 		ORDER BY s.revenue_cents DESC, s.units DESC, s.product_id`, limit)
@@ -185,15 +172,8 @@ func overviewTopProducts(ctx context.Context, db bun.IDB, storeID int64, span Sp
 	return out, err
 }
 
-// overviewProductRows are rows (product_id, units, revenue) whose sums per
-// product are its sales in span.
-func overviewProductRows(q *overviewQuery, storeID int64, span Span) {
-	overviewSplit(q, storeID, span, func(q *overviewQuery, storeID int64, s Span) {
-		q.add(`SELECT product_id, units, revenue_cents AS revenue FROM analytics_product_slots
-			WHERE store_id = ? AND slot >= ? AND slot < ?`, storeID, s.From, s.To)
-	}, overviewProductRawRows)
-}
-
+// overviewProductRawRows are rows (product_id, units, revenue) whose sums
+// per product are its sales in s, from the orders and their lines.
 func overviewProductRawRows(q *overviewQuery, storeID int64, s Span) {
 	q.add(`SELECT l.product_id, l.quantity AS units, `+LineRevenue+` AS revenue
 		FROM orders AS o JOIN order_line_items AS l ON l.order_id = o.id

@@ -10,7 +10,7 @@ import (
 )
 
 // RebuildOrderRollups recomputes the store's order rollups (slots, sources
-// and campaigns, codes, products, first orders) from the raw rows, in one
+// and campaigns, codes, products and their months, customers' order chains) from the raw rows, in one
 // statement: the caller's transaction, or its own.
 func RebuildOrderRollups(ctx context.Context, db bun.IDB, storeID int64) error {
 	_, err := db.ExecContext(ctx, `SELECT analytics_order_rollups_rebuild(?)`, storeID)
@@ -28,7 +28,7 @@ var overviewRollupTables = []struct{ table, keys, raw string }{
 }
 
 // CheckOrderRollups compares the store's order rollups over the slots span
-// touches (and every customer's first order) with the raw rows, and
+// touches (and every customer's order chain) with the raw rows, and
 // describes each difference: a rollup row the raw rows do not give, or one
 // they give otherwise, or not at all.
 func CheckOrderRollups(ctx context.Context, db bun.IDB, storeID int64, span Span) ([]string, error) {
@@ -49,10 +49,21 @@ func CheckOrderRollups(ctx context.Context, db bun.IDB, storeID int64, span Span
 		}
 		out = append(out, diffs...)
 	}
-	diffs, err := overviewDiffs(ctx, db, "analytics_first_orders", `SELECT row_to_json(r)::text AS rollup, row_to_json(w)::text AS raw
-		FROM (SELECT * FROM analytics_first_orders WHERE store_id = ?0) AS r
-		FULL JOIN analytics_first_orders_raw(?0) AS w USING (store_id, customer_id)
-		WHERE r IS DISTINCT FROM w ORDER BY coalesce(r.customer_id, w.customer_id)`, storeID)
+	// The monthly ranks of the months span touches against the slots'
+	// sums (the slots were checked against the raw rows above).
+	diffs, err := overviewDiffs(ctx, db, "analytics_product_months", `SELECT row_to_json(r)::text AS rollup, row_to_json(w)::text AS raw
+		FROM (SELECT * FROM analytics_product_months WHERE store_id = ?0 AND month >= analytics_month(?1) AND month < ?2) AS r
+		FULL JOIN (SELECT * FROM analytics_product_months_of_slots(?0) WHERE month >= analytics_month(?1) AND month < ?2) AS w
+			USING (store_id, month, product_id)
+		WHERE r IS DISTINCT FROM w ORDER BY coalesce(r.month, w.month), coalesce(r.product_id, w.product_id)`, storeID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, diffs...)
+	diffs, err = overviewDiffs(ctx, db, "analytics_customer_orders", `SELECT row_to_json(r)::text AS rollup, row_to_json(w)::text AS raw
+		FROM (SELECT * FROM analytics_customer_orders WHERE store_id = ?0) AS r
+		FULL JOIN analytics_customer_orders_raw(?0) AS w USING (store_id, customer_id, order_id)
+		WHERE r IS DISTINCT FROM w ORDER BY coalesce(r.customer_id, w.customer_id), coalesce(r.order_id, w.order_id)`, storeID)
 	return append(out, diffs...), err
 }
 

@@ -32,45 +32,126 @@ type SalesQuery struct {
 // SalesByProduct is sales by product or SKU over w: the rollups'
 // (product_sales_slots, migration 20261124170200) slots w covers whole,
 // and the raw rows of its ragged edges.
+//
+// The rollup slots are summed per row of the report in PostgreSQL, which
+// answers only the rows that may be listed (salesRanked) and the sums of
+// all of them: a 90-day window of a large store has 150,000 rows to rank,
+// and carrying them all to Go took longer than summing them.
 func SalesByProduct(ctx context.Context, db bun.IDB, storeID int64, w Window, q SalesQuery) (*AnalyticsProductSalesReport, error) {
 	inner, edges := w.Split()
-	sums := salesSums{}
-	if !inner.Empty() {
-		var rows []salesSlotRow
-		err := db.NewRaw(`SELECT min(slot) AS slot, product_id, variant_id, sum(variant_orders) AS variant_orders,
-				sum(product_orders) AS product_orders, sum(items) AS items, sum(gross_cents) AS gross_cents,
-				sum(line_discount_cents) AS line_discount_cents, sum(sales_cents) AS sales_cents,
-				sum(discount_cents) AS discount_cents, sum(tax_cents) AS tax_cents,
-				sum(refunded_items) AS refunded_items, sum(refunded_cents) AS refunded_cents
-			FROM product_sales_slots WHERE store_id = ?0 AND slot >= ?1 AND slot < ?2
-			GROUP BY product_id, variant_id`, storeID, inner.From, inner.To).Scan(ctx, &rows)
-		if err != nil {
-			return nil, err
-		}
-		sums.add(rows, q.Grain)
-	}
+	var edgeRows []salesSlotRow
 	for _, e := range edges {
 		rows, err := salesRawSlots(ctx, db, storeID, e)
 		if err != nil {
 			return nil, err
 		}
-		sums.add(rows, q.Grain)
+		edgeRows = append(edgeRows, rows...)
 	}
-	return salesReport(ctx, db, storeID, w, q, sums)
+	edgeKeys := salesSums{}
+	edgeKeys.add(edgeRows, q.Grain)
+	sums, total, count := salesSums{}, salesSlotRow{}, int64(0)
+	if !inner.Empty() {
+		ranked, err := salesRanked(ctx, db, storeID, inner, q, edgeKeys)
+		if err != nil {
+			return nil, err
+		}
+		sums.add(ranked.rows, q.Grain)
+		total, count = ranked.total, ranked.count
+	}
+	for k := range edgeKeys {
+		if sums[k] == nil {
+			count++
+		}
+	}
+	sums.add(edgeRows, q.Grain)
+	for _, r := range edgeRows {
+		total.plus(r)
+	}
+	return salesReport(ctx, db, storeID, w, q, sums, salesTotalsOf(total, count))
+}
+
+// salesRankedRows is what salesRanked reads of the rollups: the rows that
+// may be listed, with the sums and the number of all rows.
+type salesRankedRows struct {
+	rows  []salesSlotRow
+	total salesSlotRow
+	count int64
+}
+
+// salesRankedRow is a row of salesRanked's statement: a report row, or
+// (Total) the sums of all of them and their number.
+type salesRankedRow struct {
+	Total bool
+	Count int64
+	salesSlotRow
+}
+
+// salesRanked sums the rollup slots of span per report row of q's grain
+// (product_orders as the orders of a product row, in both order columns)
+// and answers those selling at least as much as the q.Limit-th (ties
+// included; every row for the export) and those of keys, whose edges may
+// lift them into the list: a row outside both sells less than the
+// limit-th, edges added or not, as edges only add sales. The sums of
+// every row and their number come with them.
+func salesRanked(ctx context.Context, db bun.IDB, storeID int64, span Span, q SalesQuery, keys salesSums) (salesRankedRows, error) {
+	variant, orders := "variant_id", "variant_orders"
+	if q.Grain != GrainSKU {
+		variant, orders = "0::bigint", "product_orders"
+	}
+	products, variants := make([]int64, 0, len(keys)), make([]int64, 0, len(keys))
+	for k := range keys {
+		products, variants = append(products, k.ProductID), append(variants, k.VariantID)
+	}
+	var rows []salesRankedRow
+	err := withWorkMem(ctx, db, func(db bun.IDB) error {
+		return db.NewRaw(`WITH g AS (
+				SELECT product_id, `+variant+` AS variant_id, analytics_sum(`+orders+`) AS orders, analytics_sum(items) AS items,
+					analytics_sum(gross_cents) AS gross, analytics_sum(sales_cents) AS sales, analytics_sum(discount_cents) AS discount,
+					analytics_sum(tax_cents) AS tax, analytics_sum(refunded_items) AS refunded_items,
+					analytics_sum(refunded_cents) AS refunded_cents
+				FROM product_sales_slots WHERE store_id = ?0 AND slot >= ?1 AND slot < ?2 GROUP BY 1, 2
+			), r AS (
+				SELECT false AS total, 0::bigint AS count, g.* FROM g
+				WHERE ?3 = 0 OR g.sales >= coalesce((SELECT sales FROM g ORDER BY sales DESC OFFSET ?3 - 1 LIMIT 1), g.sales)
+					OR (g.product_id, g.variant_id) IN (SELECT * FROM unnest(?4::bigint[], ?5::bigint[]))
+				UNION ALL
+				SELECT true, count(*), 0, 0, analytics_sum(orders), analytics_sum(items), analytics_sum(gross), analytics_sum(sales),
+					analytics_sum(discount), analytics_sum(tax), analytics_sum(refunded_items), analytics_sum(refunded_cents) FROM g
+			)
+			SELECT total, count, product_id, variant_id, coalesce(orders, 0) AS variant_orders, coalesce(orders, 0) AS product_orders,
+				coalesce(items, 0) AS items, coalesce(gross, 0) AS gross_cents, coalesce(gross - sales, 0) AS line_discount_cents,
+				coalesce(sales, 0) AS sales_cents, coalesce(discount, 0) AS discount_cents, coalesce(tax, 0) AS tax_cents,
+				coalesce(refunded_items, 0) AS refunded_items, coalesce(refunded_cents, 0) AS refunded_cents
+			FROM r`,
+			storeID, span.From, span.To, q.Limit, pgdialect.Array(products), pgdialect.Array(variants)).Scan(ctx, &rows)
+	})
+	out := salesRankedRows{rows: make([]salesSlotRow, 0, len(rows))}
+	for _, r := range rows {
+		if r.Total {
+			out.total, out.count = r.salesSlotRow, r.Count
+			continue
+		}
+		out.rows = append(out.rows, r.salesSlotRow)
+	}
+	return out, err
 }
 
 // SalesByProductFromRaw is SalesByProduct read from the raw rows alone,
 // for the check and the tests to compare with.
 func SalesByProductFromRaw(ctx context.Context, db bun.IDB, storeID int64, w Window, q SalesQuery) (*AnalyticsProductSalesReport, error) {
 	sums := salesSums{}
+	var total salesSlotRow
 	err := salesRawDays(ctx, db, storeID, w.Span, func(rows []salesSlotRow) error {
 		sums.add(rows, q.Grain)
+		for _, r := range rows {
+			total.plus(r)
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return salesReport(ctx, db, storeID, w, q, sums)
+	return salesReport(ctx, db, storeID, w, q, sums, salesTotalsOf(total, int64(len(sums))))
 }
 
 // salesSlotRow is one slot's sums of one variant key, as the rollup holds
@@ -89,6 +170,30 @@ type salesSlotRow struct {
 	TaxCents          int64
 	RefundedItems     int64
 	RefundedCents     int64
+}
+
+// plus adds r's sums to s's.
+func (s *salesSlotRow) plus(r salesSlotRow) {
+	s.VariantOrders += r.VariantOrders
+	s.ProductOrders += r.ProductOrders
+	s.Items += r.Items
+	s.GrossCents += r.GrossCents
+	s.LineDiscountCents += r.LineDiscountCents
+	s.SalesCents += r.SalesCents
+	s.DiscountCents += r.DiscountCents
+	s.TaxCents += r.TaxCents
+	s.RefundedItems += r.RefundedItems
+	s.RefundedCents += r.RefundedCents
+}
+
+// salesTotalsOf are the report's totals of rows whose sums are t: every
+// figure of the totals is a sum of the rows'.
+func salesTotalsOf(t salesSlotRow, rows int64) AnalyticsProductSalesTotals {
+	net := t.SalesCents - t.DiscountCents - t.RefundedCents
+	return AnalyticsProductSalesTotals{Rows: rows, ItemsSold: t.Items, RefundedItems: t.RefundedItems, GrossCents: t.GrossCents,
+		LineDiscountCents: t.LineDiscountCents, ProductSalesCents: t.SalesCents, RefundedCents: t.RefundedCents,
+		DiscountCents: salesPtr(t.DiscountCents), TaxCents: salesPtr(t.TaxCents), NetItemsSold: salesPtr(t.Items - t.RefundedItems),
+		NetSalesCents: salesPtr(net), TotalSalesCents: salesPtr(net + t.TaxCents)}
 }
 
 // salesKey is a row of the report: a product (VariantID 0 by product) or
@@ -190,34 +295,16 @@ func salesRawDays(ctx context.Context, db bun.IDB, storeID int64, span Span, eac
 	return nil
 }
 
-// salesReport finishes the rows summed: derived figures, totals, order,
-// the answered rows' catalogue labels and the orders' basis.
-func salesReport(ctx context.Context, db bun.IDB, storeID int64, w Window, q SalesQuery, sums salesSums) (*AnalyticsProductSalesReport, error) {
+// salesReport finishes the rows summed: derived figures, order, the
+// answered rows' catalogue labels, the totals t and the orders' basis.
+func salesReport(ctx context.Context, db bun.IDB, storeID int64, w Window, q SalesQuery, sums salesSums, t AnalyticsProductSalesTotals) (*AnalyticsProductSalesReport, error) {
 	grain := cmp.Or(q.Grain, GrainProduct)
 	rows := make([]AnalyticsProductSalesRow, 0, len(sums))
 	for _, r := range sums {
-		rows = append(rows, *r)
-	}
-	t := AnalyticsProductSalesTotals{Rows: int64(len(rows))}
-	for i := range rows {
-		r := &rows[i]
 		discount, tax := *salesField(&r.DiscountCents), *salesField(&r.TaxCents)
 		net := r.ProductSalesCents - discount - r.RefundedCents
 		r.NetItemsSold, r.NetSalesCents, r.TotalSalesCents = salesPtr(r.ItemsSold-r.RefundedItems), salesPtr(net), salesPtr(net+tax)
-		t.ItemsSold += r.ItemsSold
-		t.RefundedItems += r.RefundedItems
-		t.GrossCents += r.GrossCents
-		t.LineDiscountCents += r.LineDiscountCents
-		t.ProductSalesCents += r.ProductSalesCents
-		t.RefundedCents += r.RefundedCents
-		*salesField(&t.DiscountCents) += discount
-		*salesField(&t.TaxCents) += tax
-		*salesField(&t.NetItemsSold) += *r.NetItemsSold
-		*salesField(&t.NetSalesCents) += net
-		*salesField(&t.TotalSalesCents) += net + tax
-	}
-	for _, p := range []**int64{&t.DiscountCents, &t.TaxCents, &t.NetItemsSold, &t.NetSalesCents, &t.TotalSalesCents} {
-		salesField(p)
+		rows = append(rows, *r)
 	}
 	// Only the rows that may be answered need their labels: those selling
 	// at least as much as the limit-th (its ties included, which the title

@@ -403,6 +403,22 @@ func TestSalesByProductReconciles(t *testing.T) {
 						*totals.NetSalesCents != totals.ProductSalesCents-*totals.DiscountCents-totals.RefundedCents {
 						t.Fatalf("%s: totals %s do not reconcile to %+v (shipping tax %d, refunds off lines %d)", what, raw, basis, b.shippingTax, b.offLines)
 					}
+					// A short list is the head of the whole one, with the same
+					// totals: the rows cut in the database, the edges' rows
+					// among those that may climb into it.
+					for _, limit := range []int{1, 3} {
+						q.Set("limit", fmt.Sprint(limit))
+						short := e.Do(http.MethodGet, "/store/analytics/sales-by-product?"+q.Encode(), ss.admin, nil).Expect(t, http.StatusOK).Obj("report")
+						head := want[:min(limit, len(want))]
+						sj, _ := json.Marshal(salesRows(t, short["rows"]))
+						hj, _ := json.Marshal(head)
+						if !bytes.Equal(sj, hj) {
+							t.Fatalf("%s, limit %d: rows\n got %s\nwant %s", what, limit, sj, hj)
+						}
+						if tj, _ := json.Marshal(short["totals"]); !bytes.Equal(tj, raw) {
+							t.Fatalf("%s, limit %d: totals %s, want %s", what, limit, tj, raw)
+						}
+					}
 					w := analytics.Window{Span: analytics.Span{From: from, To: to}, Interval: analytics.Day, Loc: ss.loc}
 					fromRaw, err := analytics.SalesByProductFromRaw(ctx, e.DB, ss.store.ID, w, analytics.SalesQuery{Grain: grain, Limit: 1000})
 					if err != nil {

@@ -104,7 +104,7 @@ var tables = []string{"products", "product_images", "product_variants", "custome
 	"order_line_items", "refunds", "order_transactions", "refund_line_items", "fulfillments",
 	"fulfillment_items", "order_events", "visitors", "storefront_sessions", "storefront_events",
 	"analytics_order_slots", "analytics_source_slots", "analytics_discount_slots", "analytics_product_slots",
-	"analytics_first_orders", "product_sales_slots", "traffic_slots", "traffic_landing_slots"}
+	"analytics_product_months", "analytics_customer_orders", "product_sales_slots", "traffic_slots", "traffic_landing_slots"}
 
 // fill writes everything in one transaction on c.
 func fill(ctx context.Context, c *pgx.Conn, storeID int64, n Sizes, now time.Time, log *slog.Logger) error {
