@@ -9,8 +9,9 @@ import (
 
 // reportWorkMem is the memory a report's statement may give one hash or
 // sort before it spills to disk: a 90-day window of a large store hashes
-// 150,000 product rows of ten sums (55 MB), and with the server's default
-// (4 MB) it sorted them on disk instead, in twice the time.
+// 156,000 variant rows of their sums (39 MB); with the server's default
+// (4 MB) PostgreSQL sorted them on disk instead, 691 ms against 375 ms
+// (EXPLAIN ANALYZE, 1,000,000 orders).
 const reportWorkMem = "64MB"
 
 // withWorkMem runs read in a read-only transaction whose statements have
