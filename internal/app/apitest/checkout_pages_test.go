@@ -151,6 +151,10 @@ func TestCheckoutPages(t *testing.T) {
 		t.Fatalf("GET %v\nwant %v", got, express)
 	}
 	e.SameOnGraphQL(t, one, reader, "GetCheckoutPage", map[string]any{"id": expressID})
+	// A page read can be sent back as it is: what is read-only is dropped.
+	if back, _ := ckPages.put(t, e, admin, expressID, got); back["is_default"] != false || !reflect.DeepEqual(back["sections"], express["sections"]) {
+		t.Fatalf("PUT of the GET %v", back)
+	}
 	funnelA := ckInsertFunnel(t, e, s.ID, "Summer upsell", expressID, true)
 	funnelB := ckInsertFunnel(t, e, s.ID, "Bundle builder", expressID, false)
 	ckInsertFunnel(t, e, s.ID, "No page", 0, true)
