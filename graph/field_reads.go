@@ -516,7 +516,7 @@ var objectReads = map[string]map[string][]string{
 		"variant_title": {"VariantTitle"},
 	},
 	"CheckoutPage": {
-		"funnel_count": {},
+		"funnel_count": {"ID"},
 		"id":           {"ID"},
 		"is_default":   {"IsDefault"},
 		"name":         {"Name"},
@@ -562,7 +562,7 @@ var objectReads = map[string]map[string][]string{
 	"CheckoutZone": {
 		"catch_all":      {"CatchAll"},
 		"countries":      {"Countries"},
-		"funnels":        {},
+		"funnels":        {"ID"},
 		"id":             {"ID"},
 		"name":           {"Name"},
 		"position":       {"Position"},
@@ -1580,6 +1580,9 @@ var objectReads = map[string]map[string][]string{
 var answerKeys = map[string]map[string][]string{
 	"BundleOffer": {
 		"tiers": {"BundleID"},
+	},
+	"CheckoutZone": {
+		"funnels": {"ZoneID"},
 	},
 	"Discount": {
 		"collections": {"ID"},

@@ -3,6 +3,7 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -146,20 +147,21 @@ func checkCheckoutSection(at string, v any) (string, map[string]any, error) {
 	if !ok {
 		return "", nil, apperr.Invalidf("%s must be an object: {\"type\": ..., \"settings\": {...}}", at)
 	}
-	for k := range m {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if k != "type" && k != "settings" {
 			return "", nil, apperr.Invalidf("%s.%s is not a field of a section; a section has type and settings", at, k)
 		}
 	}
-	typ, _ := m["type"].(string)
+	raw := m["type"]
+	typ, isString := raw.(string)
+	switch {
+	case raw == nil:
+		return "", nil, apperr.Invalidf("%s.type is required: one of %s", at, strings.Join(CheckoutSectionTypes, ", "))
+	case !isString:
+		return "", nil, apperr.Invalidf("%s.type must be a string, one of %s", at, strings.Join(CheckoutSectionTypes, ", "))
+	}
 	sec, ok := checkoutSections[typ]
 	if !ok {
-		if _, isString := m["type"].(string); !isString && m["type"] != nil {
-			return "", nil, apperr.Invalidf("%s.type must be a string, one of %s", at, strings.Join(CheckoutSectionTypes, ", "))
-		}
-		if m["type"] == nil {
-			return "", nil, apperr.Invalidf("%s.type is required: one of %s", at, strings.Join(CheckoutSectionTypes, ", "))
-		}
 		return "", nil, apperr.Invalidf("%s.type must be one of %s, not %q", at, strings.Join(CheckoutSectionTypes, ", "), typ)
 	}
 	settings := map[string]any{}
@@ -168,7 +170,8 @@ func checkCheckoutSection(at string, v any) (string, map[string]any, error) {
 		if !ok {
 			return "", nil, apperr.Invalidf("%s.settings must be an object", at)
 		}
-		for k, val := range in {
+		for _, k := range slices.Sorted(maps.Keys(in)) {
+			val := in[k]
 			check, known := sec.settings[k]
 			if !known {
 				return "", nil, apperr.Invalidf("%s.settings.%s is not a setting of a %s section; it takes %s", at, k, typ, settingNames(sec))
@@ -183,9 +186,9 @@ func checkCheckoutSection(at string, v any) (string, map[string]any, error) {
 			settings[k] = stored
 		}
 	}
-	for k, check := range sec.settings {
+	for _, k := range slices.Sorted(maps.Keys(sec.settings)) {
 		if _, ok := settings[k]; !ok {
-			if _, err := check(at+".settings."+k, nil); err != nil {
+			if _, err := sec.settings[k](at+".settings."+k, nil); err != nil {
 				return "", nil, err // a required setting left out
 			}
 		}
@@ -199,12 +202,7 @@ func settingNames(sec checkoutSection) string {
 	if len(sec.settings) == 0 {
 		return "none"
 	}
-	names := make([]string, 0, len(sec.settings))
-	for k := range sec.settings {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(sec.settings)), ", ")
 }
 
 // The setting checks. Each is also called with nil for a setting left out:

@@ -164,6 +164,11 @@ func TestCheckoutPages(t *testing.T) {
 		t.Fatalf("list %s", list.Raw)
 	}
 	e.SameOnGraphQL(t, list, reader, "ListCheckoutPages", map[string]any{"limit": 250})
+	// A list that asks only for the counts still reads the ids they need.
+	g := e.GraphQL(reader, `{ checkoutPages { funnel_count } }`, nil)
+	if want := []any{map[string]any{"funnel_count": float64(0)}, map[string]any{"funnel_count": float64(2)}}; !reflect.DeepEqual(g.Data()["checkoutPages"], want) {
+		t.Fatalf("counts alone: %s", g.Raw)
+	}
 	page := e.Do(http.MethodGet, "/store/checkout-pages?limit=1&offset=1", reader, nil).Expect(t, 200)
 	if l := page.List("pages"); len(l) != 1 || l[0].(map[string]any)["id"] != float64(expressID) || page.Body["total"] != float64(2) {
 		t.Fatalf("page 2: %s", page.Raw)
