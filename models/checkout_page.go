@@ -79,9 +79,9 @@ func CheckoutPagesByID(ctx context.Context, db bun.IDB, storeID int64, ids []int
 // UpdateCheckoutPage writes the page's name and sections and bumps
 // updated_at, which p gets back.
 func UpdateCheckoutPage(ctx context.Context, db bun.IDB, p *CheckoutPage) error {
-	_, err := db.NewUpdate().Model(p).Column("name", "sections").Set("updated_at = now()").
+	res, err := db.NewUpdate().Model(p).Column("name", "sections").Set("updated_at = now()").
 		Where("store_id = ? AND id = ?", p.StoreID, p.ID).Returning("is_default, updated_at").Exec(ctx)
-	return classify(err, "the checkout page")
+	return notFoundIfNone(res, err, "the checkout page")
 }
 
 // SetDefaultCheckoutPage makes the store's page id its default, in tx, and
@@ -102,9 +102,9 @@ func SetDefaultCheckoutPage(ctx context.Context, tx bun.IDB, storeID, id int64) 
 		Where("store_id = ? AND is_default", storeID).Exec(ctx); err != nil {
 		return nil, err
 	}
-	_, err = tx.NewUpdate().Model(p).Set("is_default = true, updated_at = now()").
+	res, err := tx.NewUpdate().Model(p).Set("is_default = true, updated_at = now()").
 		Where("store_id = ? AND id = ?", storeID, id).Returning("is_default, updated_at").Exec(ctx)
-	return p, classify(err, "the checkout page")
+	return p, notFoundIfNone(res, err, "the checkout page")
 }
 
 // FunnelRef names an upsell funnel for people: its name and id.

@@ -114,12 +114,18 @@ func classifyZone(err error) error {
 
 // InsertCheckoutZone stores a new zone row.
 func InsertCheckoutZone(ctx context.Context, db bun.IDB, z *CheckoutZone) error {
+	if z.Countries == nil {
+		z.Countries = []string{} // the catch-all's: the column is never NULL
+	}
 	_, err := db.NewInsert().Model(z).Returning("id, created_at, updated_at").Exec(ctx)
 	return classifyZone(err)
 }
 
 // UpdateCheckoutZone writes the zone row and bumps updated_at.
 func UpdateCheckoutZone(ctx context.Context, db bun.IDB, z *CheckoutZone) error {
+	if z.Countries == nil {
+		z.Countries = []string{}
+	}
 	res, err := db.NewUpdate().Model(z).Column("name", "countries", "position", "catch_all").
 		Set("updated_at = now()").Where("store_id = ? AND id = ?", z.StoreID, z.ID).Exec(ctx)
 	if err != nil {

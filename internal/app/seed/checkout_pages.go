@@ -101,7 +101,7 @@ func checkoutZones(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) e
 		{models.CheckoutZone{Name: "Domestic", Countries: []string{home}}, route([]int{0, 1}, []int64{7000, 3000}, always)},
 		{models.CheckoutZone{Name: "Europe", Countries: slices.DeleteFunc(slices.Clone(shipEurope), func(c string) bool { return c == home })},
 			route([]int{1, 2, 3}, []int64{5000, 5000, 2000}, func(i int) bool { return i != 2 })},
-		{models.CheckoutZone{Name: "Rest of world", CatchAll: true, Countries: []string{}}, route([]int{max(last, 0)}, []int64{10000}, always)},
+		{models.CheckoutZone{Name: "Rest of world", CatchAll: true}, route([]int{max(last, 0)}, []int64{10000}, always)},
 	}
 	for i, z := range zones {
 		z.zone.StoreID, z.zone.Position = storeID, int64(i)
