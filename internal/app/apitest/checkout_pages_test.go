@@ -456,6 +456,7 @@ func TestCheckoutPagesListStatementsDoNotGrowWithRows(t *testing.T) {
 			}
 		})
 	}
+	t.Logf("statements: GraphQL %d, REST %d, for 5 rows as for 40", gql[40], rest[40])
 	if gql[5] != gql[40] || rest[5] != rest[40] {
 		t.Fatalf("statements: GraphQL 5 → %d, 40 → %d; REST 5 → %d, 40 → %d", gql[5], gql[40], rest[5], rest[40])
 	}
