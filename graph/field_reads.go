@@ -515,6 +515,14 @@ var objectReads = map[string]map[string][]string{
 		"title":         {"Title"},
 		"variant_title": {"VariantTitle"},
 	},
+	"CheckoutPage": {
+		"funnel_count": {"ID"},
+		"id":           {"ID"},
+		"is_default":   {"IsDefault"},
+		"name":         {"Name"},
+		"sections":     {"Sections"},
+		"updated_at":   {"UpdatedAt"},
+	},
 	"CheckoutPaymentAttempt": {
 		"amount_cents":   {"AmountCents"},
 		"capture_model":  {"CaptureModel"},
@@ -550,6 +558,22 @@ var objectReads = map[string]map[string][]string{
 		"ttclid":           {"Ttclid"},
 		"ttp":              {"Ttp"},
 		"user_agent":       {"UserAgent"},
+	},
+	"CheckoutZone": {
+		"catch_all":      {"CatchAll"},
+		"countries":      {"Countries"},
+		"funnels":        {"ID"},
+		"id":             {"ID"},
+		"name":           {"Name"},
+		"position":       {"Position"},
+		"region_warning": {"RegionWarning"},
+	},
+	"CheckoutZoneFunnel": {
+		"enabled":     {"Enabled"},
+		"funnel_id":   {"FunnelID"},
+		"funnel_name": {"FunnelName"},
+		"position":    {"Position"},
+		"weight":      {"Weight"},
 	},
 	"Collection": {
 		"collection_type": {"CollectionType"},
@@ -1556,6 +1580,9 @@ var objectReads = map[string]map[string][]string{
 var answerKeys = map[string]map[string][]string{
 	"BundleOffer": {
 		"tiers": {"BundleID"},
+	},
+	"CheckoutZone": {
+		"funnels": {"ZoneID"},
 	},
 	"Discount": {
 		"collections": {"ID"},

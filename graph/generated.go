@@ -37,6 +37,8 @@ type ResolverRoot interface {
 	BillingInvoiceDetail() BillingInvoiceDetailResolver
 	BillingInvoicePage() BillingInvoicePageResolver
 	BundleOffer() BundleOfferResolver
+	CheckoutPage() CheckoutPageResolver
+	CheckoutZone() CheckoutZoneResolver
 	Collection() CollectionResolver
 	CollectionMember() CollectionMemberResolver
 	ContentPage() ContentPageResolver
@@ -634,6 +636,15 @@ type ComplexityRoot struct {
 		VariantTitle func(childComplexity int) int
 	}
 
+	CheckoutPage struct {
+		FunnelCount func(childComplexity int) int
+		ID          func(childComplexity int) int
+		IsDefault   func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Sections    func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
 	CheckoutPaymentAttempt struct {
 		AmountCents   func(childComplexity int) int
 		CaptureModel  func(childComplexity int) int
@@ -671,6 +682,24 @@ type ComplexityRoot struct {
 		Ttclid         func(childComplexity int) int
 		Ttp            func(childComplexity int) int
 		UserAgent      func(childComplexity int) int
+	}
+
+	CheckoutZone struct {
+		CatchAll      func(childComplexity int) int
+		Countries     func(childComplexity int) int
+		Funnels       func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Position      func(childComplexity int) int
+		RegionWarning func(childComplexity int) int
+	}
+
+	CheckoutZoneFunnel struct {
+		Enabled    func(childComplexity int) int
+		FunnelID   func(childComplexity int) int
+		FunnelName func(childComplexity int) int
+		Position   func(childComplexity int) int
+		Weight     func(childComplexity int) int
 	}
 
 	Collection struct {
@@ -1117,6 +1146,8 @@ type ComplexityRoot struct {
 		CreateArticle                func(childComplexity int, input ArticleInput) int
 		CreateBillingCardSetup       func(childComplexity int) int
 		CreateBundle                 func(childComplexity int, input BundleInput) int
+		CreateCheckoutPage           func(childComplexity int, input CheckoutPageInput) int
+		CreateCheckoutZone           func(childComplexity int, input CheckoutZoneInput) int
 		CreateCollection             func(childComplexity int, input CollectionInput) int
 		CreateDiscount               func(childComplexity int, input DiscountInput) int
 		CreateDraftOrder             func(childComplexity int, input DraftOrderInput) int
@@ -1132,6 +1163,8 @@ type ComplexityRoot struct {
 		DeleteArticle                func(childComplexity int, id int64) int
 		DeleteBillingCard            func(childComplexity int, id int64) int
 		DeleteBundle                 func(childComplexity int, id int64) int
+		DeleteCheckoutPage           func(childComplexity int, id int64) int
+		DeleteCheckoutZone           func(childComplexity int, id int64) int
 		DeleteCollection             func(childComplexity int, id int64) int
 		DeleteDiscount               func(childComplexity int, id int64) int
 		DeleteDomain                 func(childComplexity int, id int64) int
@@ -1168,6 +1201,8 @@ type ComplexityRoot struct {
 		ResendAbandonedCheckout      func(childComplexity int, token string) int
 		RevokeAPIKey                 func(childComplexity int, id int64) int
 		SaveBillingCard              func(childComplexity int, input BillingCardInput) int
+		SetCheckoutPageSections      func(childComplexity int, id int64, input CheckoutPageSectionsInput) int
+		SetDefaultCheckoutPage       func(childComplexity int, id int64) int
 		SetDraftOrderDiscount        func(childComplexity int, id int64, input DraftDiscountInput) int
 		SetDraftOrderShippingRate    func(childComplexity int, id int64, input DraftShippingRateInput) int
 		SetFormSubmissionRead        func(childComplexity int, id int64, input *FormSubmissionReadInput) int
@@ -1180,6 +1215,8 @@ type ComplexityRoot struct {
 		TestPaymentCredentials       func(childComplexity int, input PaymentCredentialsInput) int
 		UpdateArticle                func(childComplexity int, id int64, input ArticleInput) int
 		UpdateBundle                 func(childComplexity int, id int64, input BundleInput) int
+		UpdateCheckoutPage           func(childComplexity int, id int64, input CheckoutPageInput) int
+		UpdateCheckoutZone           func(childComplexity int, id int64, input CheckoutZoneInput) int
 		UpdateCollection             func(childComplexity int, id int64, input CollectionInput) int
 		UpdateDiscount               func(childComplexity int, id int64, input DiscountInput) int
 		UpdateDraftOrderContact      func(childComplexity int, id int64, input DraftContactInput) int
@@ -1448,6 +1485,12 @@ type ComplexityRoot struct {
 		Bundle                        func(childComplexity int, id int64) int
 		Bundles                       func(childComplexity int, limit *int64, offset *int64) int
 		BundlesCount                  func(childComplexity int) int
+		CheckoutPage                  func(childComplexity int, id int64) int
+		CheckoutPages                 func(childComplexity int, limit *int64, offset *int64) int
+		CheckoutPagesCount            func(childComplexity int) int
+		CheckoutZone                  func(childComplexity int, id int64) int
+		CheckoutZones                 func(childComplexity int, limit *int64, offset *int64) int
+		CheckoutZonesCount            func(childComplexity int) int
 		Collection                    func(childComplexity int, id int64) int
 		CollectionHandleAvailable     func(childComplexity int, handle string, id *int64) int
 		CollectionOptions             func(childComplexity int, q *string, limit *int64, offset *int64) int
@@ -2051,6 +2094,12 @@ type BundleOfferResolver interface {
 	CollectionCount(ctx context.Context, obj *models.BundleOffer) (int64, error)
 	TierCount(ctx context.Context, obj *models.BundleOffer) (int64, error)
 }
+type CheckoutPageResolver interface {
+	FunnelCount(ctx context.Context, obj *models.CheckoutPage) (int64, error)
+}
+type CheckoutZoneResolver interface {
+	Funnels(ctx context.Context, obj *models.CheckoutZone) ([]models.CheckoutZoneFunnel, error)
+}
 type CollectionResolver interface {
 	ProductsCount(ctx context.Context, obj *models.Collection) (int64, error)
 	Products(ctx context.Context, obj *models.Collection, limit *int64, offset *int64) ([]models.CollectionMember, error)
@@ -2112,6 +2161,14 @@ type MutationResolver interface {
 	CreateBundle(ctx context.Context, input BundleInput) (*models.BundleOffer, error)
 	UpdateBundle(ctx context.Context, id int64, input BundleInput) (*models.BundleOffer, error)
 	DeleteBundle(ctx context.Context, id int64) (bool, error)
+	CreateCheckoutPage(ctx context.Context, input CheckoutPageInput) (*models.CheckoutPage, error)
+	UpdateCheckoutPage(ctx context.Context, id int64, input CheckoutPageInput) (*models.CheckoutPage, error)
+	SetCheckoutPageSections(ctx context.Context, id int64, input CheckoutPageSectionsInput) (*models.CheckoutPage, error)
+	SetDefaultCheckoutPage(ctx context.Context, id int64) (*models.CheckoutPage, error)
+	DeleteCheckoutPage(ctx context.Context, id int64) (bool, error)
+	CreateCheckoutZone(ctx context.Context, input CheckoutZoneInput) (*models.CheckoutZone, error)
+	UpdateCheckoutZone(ctx context.Context, id int64, input CheckoutZoneInput) (*models.CheckoutZone, error)
+	DeleteCheckoutZone(ctx context.Context, id int64) (bool, error)
 	CreateCollection(ctx context.Context, input CollectionInput) (*models.Collection, error)
 	UpdateCollection(ctx context.Context, id int64, input CollectionInput) (*models.Collection, error)
 	DeleteCollection(ctx context.Context, id int64) (bool, error)
@@ -2278,6 +2335,12 @@ type QueryResolver interface {
 	Bundles(ctx context.Context, limit *int64, offset *int64) ([]models.BundleOffer, error)
 	BundlesCount(ctx context.Context) (int64, error)
 	Bundle(ctx context.Context, id int64) (*models.BundleOffer, error)
+	CheckoutPages(ctx context.Context, limit *int64, offset *int64) ([]models.CheckoutPage, error)
+	CheckoutPagesCount(ctx context.Context) (int64, error)
+	CheckoutPage(ctx context.Context, id int64) (*models.CheckoutPage, error)
+	CheckoutZones(ctx context.Context, limit *int64, offset *int64) ([]models.CheckoutZone, error)
+	CheckoutZonesCount(ctx context.Context) (int64, error)
+	CheckoutZone(ctx context.Context, id int64) (*models.CheckoutZone, error)
 	Collections(ctx context.Context, filter *models.CollectionFilter, limit *int64, offset *int64) ([]models.Collection, error)
 	CollectionsCount(ctx context.Context, filter *models.CollectionFilter) (int64, error)
 	Collection(ctx context.Context, id int64) (*models.Collection, error)
@@ -4988,6 +5051,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CheckoutLine.VariantTitle(childComplexity), true
 
+	case "CheckoutPage.funnel_count":
+		if e.ComplexityRoot.CheckoutPage.FunnelCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPage.FunnelCount(childComplexity), true
+	case "CheckoutPage.id":
+		if e.ComplexityRoot.CheckoutPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPage.ID(childComplexity), true
+	case "CheckoutPage.is_default":
+		if e.ComplexityRoot.CheckoutPage.IsDefault == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPage.IsDefault(childComplexity), true
+	case "CheckoutPage.name":
+		if e.ComplexityRoot.CheckoutPage.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPage.Name(childComplexity), true
+	case "CheckoutPage.sections":
+		if e.ComplexityRoot.CheckoutPage.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPage.Sections(childComplexity), true
+	case "CheckoutPage.updated_at":
+		if e.ComplexityRoot.CheckoutPage.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutPage.UpdatedAt(childComplexity), true
+
 	case "CheckoutPaymentAttempt.amount_cents":
 		if e.ComplexityRoot.CheckoutPaymentAttempt.AmountCents == nil {
 			break
@@ -5170,6 +5270,80 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CheckoutTracking.UserAgent(childComplexity), true
+
+	case "CheckoutZone.catch_all":
+		if e.ComplexityRoot.CheckoutZone.CatchAll == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZone.CatchAll(childComplexity), true
+	case "CheckoutZone.countries":
+		if e.ComplexityRoot.CheckoutZone.Countries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZone.Countries(childComplexity), true
+	case "CheckoutZone.funnels":
+		if e.ComplexityRoot.CheckoutZone.Funnels == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZone.Funnels(childComplexity), true
+	case "CheckoutZone.id":
+		if e.ComplexityRoot.CheckoutZone.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZone.ID(childComplexity), true
+	case "CheckoutZone.name":
+		if e.ComplexityRoot.CheckoutZone.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZone.Name(childComplexity), true
+	case "CheckoutZone.position":
+		if e.ComplexityRoot.CheckoutZone.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZone.Position(childComplexity), true
+	case "CheckoutZone.region_warning":
+		if e.ComplexityRoot.CheckoutZone.RegionWarning == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZone.RegionWarning(childComplexity), true
+
+	case "CheckoutZoneFunnel.enabled":
+		if e.ComplexityRoot.CheckoutZoneFunnel.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZoneFunnel.Enabled(childComplexity), true
+	case "CheckoutZoneFunnel.funnel_id":
+		if e.ComplexityRoot.CheckoutZoneFunnel.FunnelID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZoneFunnel.FunnelID(childComplexity), true
+	case "CheckoutZoneFunnel.funnel_name":
+		if e.ComplexityRoot.CheckoutZoneFunnel.FunnelName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZoneFunnel.FunnelName(childComplexity), true
+	case "CheckoutZoneFunnel.position":
+		if e.ComplexityRoot.CheckoutZoneFunnel.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZoneFunnel.Position(childComplexity), true
+	case "CheckoutZoneFunnel.weight":
+		if e.ComplexityRoot.CheckoutZoneFunnel.Weight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZoneFunnel.Weight(childComplexity), true
 
 	case "Collection.collection_type":
 		if e.ComplexityRoot.Collection.CollectionType == nil {
@@ -7256,6 +7430,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateBundle(childComplexity, args["input"].(BundleInput)), true
+	case "Mutation.createCheckoutPage":
+		if e.ComplexityRoot.Mutation.CreateCheckoutPage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCheckoutPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCheckoutPage(childComplexity, args["input"].(CheckoutPageInput)), true
+	case "Mutation.createCheckoutZone":
+		if e.ComplexityRoot.Mutation.CreateCheckoutZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCheckoutZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCheckoutZone(childComplexity, args["input"].(CheckoutZoneInput)), true
 	case "Mutation.createCollection":
 		if e.ComplexityRoot.Mutation.CreateCollection == nil {
 			break
@@ -7421,6 +7617,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteBundle(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteCheckoutPage":
+		if e.ComplexityRoot.Mutation.DeleteCheckoutPage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCheckoutPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCheckoutPage(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteCheckoutZone":
+		if e.ComplexityRoot.Mutation.DeleteCheckoutZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCheckoutZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCheckoutZone(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -7817,6 +8035,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SaveBillingCard(childComplexity, args["input"].(BillingCardInput)), true
+	case "Mutation.setCheckoutPageSections":
+		if e.ComplexityRoot.Mutation.SetCheckoutPageSections == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setCheckoutPageSections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetCheckoutPageSections(childComplexity, args["id"].(int64), args["input"].(CheckoutPageSectionsInput)), true
+	case "Mutation.setDefaultCheckoutPage":
+		if e.ComplexityRoot.Mutation.SetDefaultCheckoutPage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setDefaultCheckoutPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetDefaultCheckoutPage(childComplexity, args["id"].(int64)), true
 	case "Mutation.setDraftOrderDiscount":
 		if e.ComplexityRoot.Mutation.SetDraftOrderDiscount == nil {
 			break
@@ -7949,6 +8189,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateBundle(childComplexity, args["id"].(int64), args["input"].(BundleInput)), true
+	case "Mutation.updateCheckoutPage":
+		if e.ComplexityRoot.Mutation.UpdateCheckoutPage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCheckoutPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCheckoutPage(childComplexity, args["id"].(int64), args["input"].(CheckoutPageInput)), true
+	case "Mutation.updateCheckoutZone":
+		if e.ComplexityRoot.Mutation.UpdateCheckoutZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCheckoutZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCheckoutZone(childComplexity, args["id"].(int64), args["input"].(CheckoutZoneInput)), true
 	case "Mutation.updateCollection":
 		if e.ComplexityRoot.Mutation.UpdateCollection == nil {
 			break
@@ -9591,6 +9853,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.BundlesCount(childComplexity), true
+	case "Query.checkoutPage":
+		if e.ComplexityRoot.Query.CheckoutPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkoutPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckoutPage(childComplexity, args["id"].(int64)), true
+	case "Query.checkoutPages":
+		if e.ComplexityRoot.Query.CheckoutPages == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkoutPages_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckoutPages(childComplexity, args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.checkoutPagesCount":
+		if e.ComplexityRoot.Query.CheckoutPagesCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.CheckoutPagesCount(childComplexity), true
+	case "Query.checkoutZone":
+		if e.ComplexityRoot.Query.CheckoutZone == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkoutZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckoutZone(childComplexity, args["id"].(int64)), true
+	case "Query.checkoutZones":
+		if e.ComplexityRoot.Query.CheckoutZones == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkoutZones_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckoutZones(childComplexity, args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.checkoutZonesCount":
+		if e.ComplexityRoot.Query.CheckoutZonesCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.CheckoutZonesCount(childComplexity), true
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
 			break
@@ -12649,6 +12967,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputBulkAdplatformCategoryInput,
 		ec.unmarshalInputBundleInput,
 		ec.unmarshalInputBundleTierInput,
+		ec.unmarshalInputCheckoutPageInput,
+		ec.unmarshalInputCheckoutPageSectionsInput,
+		ec.unmarshalInputCheckoutZoneFunnelInput,
+		ec.unmarshalInputCheckoutZoneInput,
 		ec.unmarshalInputCollectionFilter,
 		ec.unmarshalInputCollectionInput,
 		ec.unmarshalInputCollectionProductInput,
@@ -14445,6 +14767,186 @@ type TippingConfig {
   allow_custom: Boolean!
   "The largest custom tip, in percent of the goods; null: no bound."
   max_percent: Int
+}
+`, BuiltIn: false},
+	{Name: "../schema/checkout_pages.graphqls", Input: `# Checkout pages: the designs of a store's checkout (README "Checkout
+# pages").
+
+"The design of a checkout: its sections, top to bottom."
+type CheckoutPage {
+  "The checkout page's id."
+  id: Int!
+  "Its name, e.g. Standard or One-page express."
+  name: String!
+  "Whether it is the store's default page, the one a checkout without a funnel's page shows; a store with pages has exactly one."
+  is_default: Boolean!
+  "The sections, top to bottom: each {type, settings} (README \"Checkout pages\" lists the types and their settings); null: the platform's standard checkout."
+  sections: JSON
+  "When it last changed."
+  updated_at: Time!
+  "How many upsell funnels use it."
+  funnel_count: Int!
+}
+
+"A page to create, or on update the fields to change (left out: unchanged)."
+input CheckoutPageInput {
+  "1 to 255 characters; required on create."
+  name: String
+  "A list of sections ({type, settings}), at most 30 and 32 KiB of JSON, with one contact and one payment section; null: the platform's standard checkout (the default on create)."
+  sections: JSON
+}
+
+"A page's new sections."
+input CheckoutPageSectionsInput {
+  "A list of sections ({type, settings}), as CheckoutPageInput's; null: the platform's standard checkout. Required (send null to go back to the standard checkout)."
+  sections: JSON
+}
+
+extend type Query {
+  "By id, the order they were made."
+  checkoutPages(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [CheckoutPage!]! @access(scope: "checkout:read")
+  "How many checkout pages the store has."
+  checkoutPagesCount: Int! @access(scope: "checkout:read")
+  "One checkout page by id; NOT_FOUND when the store has none with it."
+  checkoutPage(
+    "The checkout page's id."
+    id: Int!
+  ): CheckoutPage! @access(scope: "checkout:read")
+}
+
+extend type Mutation {
+  "Creates a page; the store's first page becomes its default."
+  createCheckoutPage(
+    "The new page; name is required."
+    input: CheckoutPageInput!
+  ): CheckoutPage! @access(scope: "checkout:write")
+  "Changes the fields sent; sections sent as null go back to the standard checkout."
+  updateCheckoutPage(
+    "The checkout page's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: CheckoutPageInput!
+  ): CheckoutPage! @access(scope: "checkout:write")
+  "Replaces the page's sections."
+  setCheckoutPageSections(
+    "The checkout page's id."
+    id: Int!
+    "The new sections."
+    input: CheckoutPageSectionsInput!
+  ): CheckoutPage! @access(scope: "checkout:write")
+  "Makes the page the store's default; the old default stops being one in the same transaction."
+  setDefaultCheckoutPage(
+    "The checkout page's id."
+    id: Int!
+  ): CheckoutPage! @access(scope: "checkout:write")
+  "Deletes the page: CONFLICT, naming them, while upsell funnels use it, and for the default while the store has other pages; true when done."
+  deleteCheckoutPage(
+    "The checkout page's id."
+    id: Int!
+  ): Boolean! @access(scope: "checkout:write")
+}
+`, BuiltIn: false},
+	{Name: "../schema/checkout_zones.graphqls", Input: `# Checkout zones: countries routed to weighted upsell funnels (README
+# "Checkout zones").
+
+"A group of countries whose checkouts go to the same upsell funnels."
+type CheckoutZone {
+  "The checkout zone's id."
+  id: Int!
+  "Its name, e.g. Domestic or Europe."
+  name: String!
+  "ISO 3166-1 alpha-2 codes, upper case; empty for the catch-all zone."
+  countries: [String!]!
+  "Whether it takes every country no other zone lists (at most one zone a store)."
+  catch_all: Boolean!
+  "Lower first; when a country sits in two zones, the first zone wins."
+  position: Int!
+  "The funnels it routes to, by position."
+  funnels: [CheckoutZoneFunnel!]!
+  "Says which countries of this zone another zone also lists; null when none."
+  region_warning: String
+}
+
+"A funnel a zone routes to."
+type CheckoutZoneFunnel {
+  "The upsell funnel's id."
+  funnel_id: Int!
+  "The upsell funnel's name."
+  funnel_name: String!
+  "Whether the zone gives checkouts this funnel now."
+  enabled: Boolean!
+  "Its share among the zone's enabled funnels: weight / the sum of their weights (0 to 10,000; 0: never picked)."
+  weight: Int!
+  "Its place in the zone's list."
+  position: Int!
+}
+
+"A zone to create, or on update the fields to change (left out: unchanged)."
+input CheckoutZoneInput {
+  "1 to 255 characters; required on create."
+  name: String
+  "ISO 3166-1 alpha-2 codes (either case), at least one; none (left out or empty) for the catch-all zone."
+  countries: [String!]
+  "true: the zone takes every country no other zone lists, and lists none; a store has at most one. false when left out on create."
+  catch_all: Boolean
+  "0 to 1,000,000; left out on create: after the last zone."
+  position: Int
+  "The funnels it routes to; sent, it replaces the zone's list whole. None when left out on create."
+  funnels: [CheckoutZoneFunnelInput!]
+}
+
+"A funnel of a zone."
+input CheckoutZoneFunnelInput {
+  "An upsell funnel of the store, once per zone."
+  funnel_id: Int!
+  "0 to 10,000: its share among the zone's enabled funnels."
+  weight: Int!
+  "true when left out."
+  enabled: Boolean
+  "0 to 1,000,000; left out: its place in the list sent."
+  position: Int
+}
+
+extend type Query {
+  "By position, then id."
+  checkoutZones(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [CheckoutZone!]! @access(scope: "checkout:read")
+  "How many checkout zones the store has."
+  checkoutZonesCount: Int! @access(scope: "checkout:read")
+  "One checkout zone by id; NOT_FOUND when the store has none with it."
+  checkoutZone(
+    "The checkout zone's id."
+    id: Int!
+  ): CheckoutZone! @access(scope: "checkout:read")
+}
+
+extend type Mutation {
+  "Creates a zone; a second catch-all zone is a CONFLICT."
+  createCheckoutZone(
+    "The new zone; name is required, and countries unless it is the catch-all."
+    input: CheckoutZoneInput!
+  ): CheckoutZone! @access(scope: "checkout:write")
+  "Changes the fields sent; the result is checked whole."
+  updateCheckoutZone(
+    "The checkout zone's id."
+    id: Int!
+    "The fields to change; fields left out keep their value."
+    input: CheckoutZoneInput!
+  ): CheckoutZone! @access(scope: "checkout:write")
+  "Deletes the zone (its funnels stay); true when done."
+  deleteCheckoutZone(
+    "The checkout zone's id."
+    id: Int!
+  ): Boolean! @access(scope: "checkout:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/checkouts.graphqls", Input: `# A shopper's checkout: what they were about to pay for, how they tried to
@@ -19746,6 +20248,24 @@ func (ec *executionContext) childFields_CheckoutLine(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type CheckoutLine", field.Name)
 }
 
+func (ec *executionContext) childFields_CheckoutPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CheckoutPage_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CheckoutPage_name(ctx, field)
+	case "is_default":
+		return ec.fieldContext_CheckoutPage_is_default(ctx, field)
+	case "sections":
+		return ec.fieldContext_CheckoutPage_sections(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_CheckoutPage_updated_at(ctx, field)
+	case "funnel_count":
+		return ec.fieldContext_CheckoutPage_funnel_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CheckoutPage", field.Name)
+}
+
 func (ec *executionContext) childFields_CheckoutPaymentAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "amount_cents":
@@ -19822,6 +20342,42 @@ func (ec *executionContext) childFields_CheckoutTracking(ctx context.Context, fi
 		return ec.fieldContext_CheckoutTracking_user_agent(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CheckoutTracking", field.Name)
+}
+
+func (ec *executionContext) childFields_CheckoutZone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CheckoutZone_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CheckoutZone_name(ctx, field)
+	case "countries":
+		return ec.fieldContext_CheckoutZone_countries(ctx, field)
+	case "catch_all":
+		return ec.fieldContext_CheckoutZone_catch_all(ctx, field)
+	case "position":
+		return ec.fieldContext_CheckoutZone_position(ctx, field)
+	case "funnels":
+		return ec.fieldContext_CheckoutZone_funnels(ctx, field)
+	case "region_warning":
+		return ec.fieldContext_CheckoutZone_region_warning(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CheckoutZone", field.Name)
+}
+
+func (ec *executionContext) childFields_CheckoutZoneFunnel(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "funnel_id":
+		return ec.fieldContext_CheckoutZoneFunnel_funnel_id(ctx, field)
+	case "funnel_name":
+		return ec.fieldContext_CheckoutZoneFunnel_funnel_name(ctx, field)
+	case "enabled":
+		return ec.fieldContext_CheckoutZoneFunnel_enabled(ctx, field)
+	case "weight":
+		return ec.fieldContext_CheckoutZoneFunnel_weight(ctx, field)
+	case "position":
+		return ec.fieldContext_CheckoutZoneFunnel_position(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CheckoutZoneFunnel", field.Name)
 }
 
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -22406,6 +22962,34 @@ func (ec *executionContext) field_Mutation_createBundle_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCheckoutPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CheckoutPageInput, error) {
+			return ec.unmarshalNCheckoutPageInput2storeadminᚋgraphᚐCheckoutPageInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCheckoutZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CheckoutZoneInput, error) {
+			return ec.unmarshalNCheckoutZoneInput2storeadminᚋgraphᚐCheckoutZoneInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -22619,6 +23203,34 @@ func (ec *executionContext) field_Mutation_deleteBillingCard_args(ctx context.Co
 }
 
 func (ec *executionContext) field_Mutation_deleteBundle_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCheckoutPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCheckoutZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -23200,6 +23812,42 @@ func (ec *executionContext) field_Mutation_saveBillingCard_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setCheckoutPageSections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CheckoutPageSectionsInput, error) {
+			return ec.unmarshalNCheckoutPageSectionsInput2storeadminᚋgraphᚐCheckoutPageSectionsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setDefaultCheckoutPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setDraftOrderDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -23432,6 +24080,50 @@ func (ec *executionContext) field_Mutation_updateBundle_args(ctx context.Context
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (BundleInput, error) {
 			return ec.unmarshalNBundleInput2storeadminᚋgraphᚐBundleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCheckoutPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CheckoutPageInput, error) {
+			return ec.unmarshalNCheckoutPageInput2storeadminᚋgraphᚐCheckoutPageInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCheckoutZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CheckoutZoneInput, error) {
+			return ec.unmarshalNCheckoutZoneInput2storeadminᚋgraphᚐCheckoutZoneInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -24563,6 +25255,78 @@ func (ec *executionContext) field_Query_bundle_args(ctx context.Context, rawArgs
 }
 
 func (ec *executionContext) field_Query_bundles_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checkoutPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checkoutPages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checkoutZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checkoutZones_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
@@ -30126,6 +30890,57 @@ func (ec *executionContext) fieldContext_CheckoutLine_variant_title(_ context.Co
 	return graphql.NewScalarFieldContext("CheckoutLine", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CheckoutPage_id(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutPage) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_CheckoutPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPage_name(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutPage) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_CheckoutPage_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPage_is_default(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutPage) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsDefault)
+}
+func (ec *executionContext) fieldContext_CheckoutPage_is_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPage_sections(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutPage) (ret graphql.Marshaler) {
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.Sections)
+}
+func (ec *executionContext) fieldContext_CheckoutPage_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPage", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPage_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutPage) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_CheckoutPage_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutPage_funnel_count(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutPage) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "CheckoutPage", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.CheckoutPage().FunnelCount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_CheckoutPage_funnel_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutPage", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _CheckoutPaymentAttempt_amount_cents(ctx context.Context, field graphql.CollectedField, obj *CheckoutPaymentAttempt) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.AmountCents)
 }
@@ -30334,6 +31149,110 @@ func (ec *executionContext) _CheckoutTracking_user_agent(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_CheckoutTracking_user_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutTracking", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZone_id(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZone) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_CheckoutZone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZone", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZone_name(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZone) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_CheckoutZone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZone_countries(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZone) (ret graphql.Marshaler) {
+	return models.StringsAt(&obj.Countries)
+}
+func (ec *executionContext) fieldContext_CheckoutZone_countries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZone_catch_all(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZone) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.CatchAll)
+}
+func (ec *executionContext) fieldContext_CheckoutZone_catch_all(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZone", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZone_position(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZone) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_CheckoutZone_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZone", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZone_funnels(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZone) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "CheckoutZone",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.CheckoutZoneFunnel, error) {
+		return ec.Resolvers.CheckoutZone().Funnels(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNCheckoutZoneFunnel2ᚕstoreadminᚋmodelsᚐCheckoutZoneFunnelᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_CheckoutZone_funnels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CheckoutZone",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CheckoutZone_region_warning(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZone) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.RegionWarning)
+}
+func (ec *executionContext) fieldContext_CheckoutZone_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZoneFunnel_funnel_id(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZoneFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.FunnelID)
+}
+func (ec *executionContext) fieldContext_CheckoutZoneFunnel_funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZoneFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZoneFunnel_funnel_name(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZoneFunnel) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.FunnelName)
+}
+func (ec *executionContext) fieldContext_CheckoutZoneFunnel_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZoneFunnel", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZoneFunnel_enabled(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZoneFunnel) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
+}
+func (ec *executionContext) fieldContext_CheckoutZoneFunnel_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZoneFunnel", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZoneFunnel_weight(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZoneFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Weight)
+}
+func (ec *executionContext) fieldContext_CheckoutZoneFunnel_weight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZoneFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZoneFunnel_position(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZoneFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_CheckoutZoneFunnel_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CheckoutZoneFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
@@ -34197,6 +35116,484 @@ func (ec *executionContext) fieldContext_Mutation_deleteBundle(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteBundle_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCheckoutPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCheckoutPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCheckoutPage(ctx, fc.Args["input"].(CheckoutPageInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
+			return ec.marshalNCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCheckoutPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCheckoutPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCheckoutPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCheckoutPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCheckoutPage(ctx, fc.Args["id"].(int64), fc.Args["input"].(CheckoutPageInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
+			return ec.marshalNCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCheckoutPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCheckoutPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setCheckoutPageSections(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setCheckoutPageSections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetCheckoutPageSections(ctx, fc.Args["id"].(int64), fc.Args["input"].(CheckoutPageSectionsInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
+			return ec.marshalNCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setCheckoutPageSections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setCheckoutPageSections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setDefaultCheckoutPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setDefaultCheckoutPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetDefaultCheckoutPage(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
+			return ec.marshalNCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setDefaultCheckoutPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setDefaultCheckoutPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCheckoutPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCheckoutPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCheckoutPage(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCheckoutPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCheckoutPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCheckoutZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCheckoutZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCheckoutZone(ctx, fc.Args["input"].(CheckoutZoneInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutZone
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutZone
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutZone) graphql.Marshaler {
+			return ec.marshalNCheckoutZone2ᚖstoreadminᚋmodelsᚐCheckoutZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCheckoutZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCheckoutZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCheckoutZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCheckoutZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCheckoutZone(ctx, fc.Args["id"].(int64), fc.Args["input"].(CheckoutZoneInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutZone
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutZone
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutZone) graphql.Marshaler {
+			return ec.marshalNCheckoutZone2ᚖstoreadminᚋmodelsᚐCheckoutZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCheckoutZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCheckoutZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCheckoutZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCheckoutZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCheckoutZone(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCheckoutZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCheckoutZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -43677,6 +45074,324 @@ func (ec *executionContext) fieldContext_Query_bundle(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_bundle_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checkoutPages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkoutPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckoutPages(ctx, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal []models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.CheckoutPage) graphql.Marshaler {
+			return ec.marshalNCheckoutPage2ᚕstoreadminᚋmodelsᚐCheckoutPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkoutPages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkoutPages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checkoutPagesCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkoutPagesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().CheckoutPagesCount(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkoutPagesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_checkoutPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkoutPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckoutPage(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
+			return ec.marshalNCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkoutPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkoutPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checkoutZones(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkoutZones(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckoutZones(ctx, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal []models.CheckoutZone
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.CheckoutZone
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.CheckoutZone) graphql.Marshaler {
+			return ec.marshalNCheckoutZone2ᚕstoreadminᚋmodelsᚐCheckoutZoneᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkoutZones(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkoutZones_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checkoutZonesCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkoutZonesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().CheckoutZonesCount(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkoutZonesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_checkoutZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkoutZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckoutZone(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.CheckoutZone
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutZone
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutZone) graphql.Marshaler {
+			return ec.marshalNCheckoutZone2ᚖstoreadminᚋmodelsᚐCheckoutZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkoutZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkoutZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -54300,6 +56015,182 @@ func (ec *executionContext) unmarshalInputBundleTierInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCheckoutPageInput(ctx context.Context, obj any) (CheckoutPageInput, error) {
+	var it CheckoutPageInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "sections"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "sections":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sections"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sections = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCheckoutPageSectionsInput(ctx context.Context, obj any) (CheckoutPageSectionsInput, error) {
+	var it CheckoutPageSectionsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"sections"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "sections":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sections"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sections = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCheckoutZoneFunnelInput(ctx context.Context, obj any) (CheckoutZoneFunnelInput, error) {
+	var it CheckoutZoneFunnelInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"funnel_id", "weight", "enabled", "position"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "funnel_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnel_id"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelID = data
+		case "weight":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weight"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Weight = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCheckoutZoneInput(ctx context.Context, obj any) (CheckoutZoneInput, error) {
+	var it CheckoutZoneInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "countries", "catch_all", "position", "funnels"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "countries":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countries"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Countries = data
+		case "catch_all":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("catch_all"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CatchAll = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "funnels":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnels"))
+			data, err := ec.unmarshalOCheckoutZoneFunnelInput2ᚕstoreadminᚋgraphᚐCheckoutZoneFunnelInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Funnels = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCollectionFilter(ctx context.Context, obj any) (models.CollectionFilter, error) {
 	var it models.CollectionFilter
 	if obj == nil {
@@ -62060,6 +63951,118 @@ func (ec *executionContext) _CheckoutLine(ctx context.Context, sel ast.Selection
 	return written
 }
 
+var checkoutPageImplementors = []string{"CheckoutPage"}
+
+func (ec *executionContext) _CheckoutPage(ctx context.Context, sel ast.SelectionSet, obj *models.CheckoutPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutPageImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CheckoutPage")
+		case "id":
+			out.Values[i] = ec._CheckoutPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._CheckoutPage_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "is_default":
+			out.Values[i] = ec._CheckoutPage_is_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sections":
+			out.Values[i] = ec._CheckoutPage_sections(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._CheckoutPage_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "funnel_count":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._CheckoutPage_funnel_count(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CheckoutPage_funnel_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var checkoutPaymentAttemptImplementors = []string{"CheckoutPaymentAttempt"}
 
 func (ec *executionContext) _CheckoutPaymentAttempt(ctx context.Context, sel ast.SelectionSet, obj *CheckoutPaymentAttempt) graphql.Marshaler {
@@ -62290,6 +64293,183 @@ func (ec *executionContext) _CheckoutTracking(ctx context.Context, sel ast.Selec
 		case "user_agent":
 			out.Values[i] = ec._CheckoutTracking_user_agent(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var checkoutZoneImplementors = []string{"CheckoutZone"}
+
+func (ec *executionContext) _CheckoutZone(ctx context.Context, sel ast.SelectionSet, obj *models.CheckoutZone) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutZoneImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CheckoutZone")
+		case "id":
+			out.Values[i] = ec._CheckoutZone_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._CheckoutZone_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "countries":
+			out.Values[i] = ec._CheckoutZone_countries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "catch_all":
+			out.Values[i] = ec._CheckoutZone_catch_all(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "position":
+			out.Values[i] = ec._CheckoutZone_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "funnels":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._CheckoutZone_funnels(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CheckoutZone_funnels(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "region_warning":
+			out.Values[i] = ec._CheckoutZone_region_warning(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var checkoutZoneFunnelImplementors = []string{"CheckoutZoneFunnel"}
+
+func (ec *executionContext) _CheckoutZoneFunnel(ctx context.Context, sel ast.SelectionSet, obj *models.CheckoutZoneFunnel) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutZoneFunnelImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CheckoutZoneFunnel")
+		case "funnel_id":
+			out.Values[i] = ec._CheckoutZoneFunnel_funnel_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "funnel_name":
+			out.Values[i] = ec._CheckoutZoneFunnel_funnel_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabled":
+			out.Values[i] = ec._CheckoutZoneFunnel_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "weight":
+			out.Values[i] = ec._CheckoutZoneFunnel_weight(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._CheckoutZoneFunnel_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -66351,6 +68531,62 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createCheckoutPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCheckoutPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCheckoutPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCheckoutPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setCheckoutPageSections":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setCheckoutPageSections(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setDefaultCheckoutPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setDefaultCheckoutPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCheckoutPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCheckoutPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCheckoutZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCheckoutZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCheckoutZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCheckoutZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCheckoutZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCheckoutZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCollection(ctx, field)
@@ -70296,6 +72532,138 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_bundle(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "checkoutPages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkoutPages(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "checkoutPagesCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkoutPagesCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "checkoutPage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkoutPage(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "checkoutZones":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkoutZones(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "checkoutZonesCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkoutZonesCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "checkoutZone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkoutZone(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -77782,6 +80150,46 @@ func (ec *executionContext) marshalNCheckoutLine2ᚕstoreadminᚋgraphᚐCheckou
 	return ret
 }
 
+func (ec *executionContext) marshalNCheckoutPage2storeadminᚋmodelsᚐCheckoutPage(ctx context.Context, sel ast.SelectionSet, v models.CheckoutPage) graphql.Marshaler {
+	return ec._CheckoutPage(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCheckoutPage2ᚕstoreadminᚋmodelsᚐCheckoutPageᚄ(ctx context.Context, sel ast.SelectionSet, v []models.CheckoutPage) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._CheckoutPage(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx context.Context, sel ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CheckoutPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCheckoutPageInput2storeadminᚋgraphᚐCheckoutPageInput(ctx context.Context, v any) (CheckoutPageInput, error) {
+	res, err := ec.unmarshalInputCheckoutPageInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCheckoutPageSectionsInput2storeadminᚋgraphᚐCheckoutPageSectionsInput(ctx context.Context, v any) (CheckoutPageSectionsInput, error) {
+	res, err := ec.unmarshalInputCheckoutPageSectionsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNCheckoutPaymentAttempt2storeadminᚋgraphᚐCheckoutPaymentAttempt(ctx context.Context, sel ast.SelectionSet, v CheckoutPaymentAttempt) graphql.Marshaler {
 	return ec._CheckoutPaymentAttempt(ctx, sel, &v)
 }
@@ -77820,6 +80228,66 @@ func (ec *executionContext) marshalNCheckoutTimelineEvent2ᚕstoreadminᚋgraph�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNCheckoutZone2storeadminᚋmodelsᚐCheckoutZone(ctx context.Context, sel ast.SelectionSet, v models.CheckoutZone) graphql.Marshaler {
+	return ec._CheckoutZone(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCheckoutZone2ᚕstoreadminᚋmodelsᚐCheckoutZoneᚄ(ctx context.Context, sel ast.SelectionSet, v []models.CheckoutZone) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._CheckoutZone(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCheckoutZone2ᚖstoreadminᚋmodelsᚐCheckoutZone(ctx context.Context, sel ast.SelectionSet, v *models.CheckoutZone) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CheckoutZone(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCheckoutZoneFunnel2storeadminᚋmodelsᚐCheckoutZoneFunnel(ctx context.Context, sel ast.SelectionSet, v models.CheckoutZoneFunnel) graphql.Marshaler {
+	return ec._CheckoutZoneFunnel(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCheckoutZoneFunnel2ᚕstoreadminᚋmodelsᚐCheckoutZoneFunnelᚄ(ctx context.Context, sel ast.SelectionSet, v []models.CheckoutZoneFunnel) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._CheckoutZoneFunnel(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNCheckoutZoneFunnelInput2storeadminᚋgraphᚐCheckoutZoneFunnelInput(ctx context.Context, v any) (CheckoutZoneFunnelInput, error) {
+	res, err := ec.unmarshalInputCheckoutZoneFunnelInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCheckoutZoneInput2storeadminᚋgraphᚐCheckoutZoneInput(ctx context.Context, v any) (CheckoutZoneInput, error) {
+	res, err := ec.unmarshalInputCheckoutZoneInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNCollection2storeadminᚋmodelsᚐCollection(ctx context.Context, sel ast.SelectionSet, v models.Collection) graphql.Marshaler {
@@ -79999,6 +82467,23 @@ func (ec *executionContext) marshalOCheckoutTracking2ᚖstoreadminᚋgraphᚐChe
 		return graphql.Null
 	}
 	return ec._CheckoutTracking(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCheckoutZoneFunnelInput2ᚕstoreadminᚋgraphᚐCheckoutZoneFunnelInputᚄ(ctx context.Context, v any) ([]CheckoutZoneFunnelInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]CheckoutZoneFunnelInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCheckoutZoneFunnelInput2storeadminᚋgraphᚐCheckoutZoneFunnelInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOCollection2ᚕstoreadminᚋmodelsᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Collection) graphql.Marshaler {

@@ -302,6 +302,20 @@ type CheckoutLine struct {
 	VariantTitle *string `json:"variant_title,omitempty"`
 }
 
+// A page to create, or on update the fields to change (left out: unchanged).
+type CheckoutPageInput struct {
+	// 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// A list of sections ({type, settings}), at most 30 and 32 KiB of JSON, with one contact and one payment section; null: the platform's standard checkout (the default on create).
+	Sections any `json:"sections,omitempty"`
+}
+
+// A page's new sections.
+type CheckoutPageSectionsInput struct {
+	// A list of sections ({type, settings}), as CheckoutPageInput's; null: the platform's standard checkout. Required (send null to go back to the standard checkout).
+	Sections any `json:"sections,omitempty"`
+}
+
 // One attempt to take the checkout's payment.
 type CheckoutPaymentAttempt struct {
 	// The amount tried, in minor units (cents).
@@ -377,6 +391,32 @@ type CheckoutTracking struct {
 	Ttp *string `json:"ttp,omitempty"`
 	// The shopper's browser's User-Agent.
 	UserAgent *string `json:"user_agent,omitempty"`
+}
+
+// A funnel of a zone.
+type CheckoutZoneFunnelInput struct {
+	// An upsell funnel of the store, once per zone.
+	FunnelID int64 `json:"funnel_id"`
+	// 0 to 10,000: its share among the zone's enabled funnels.
+	Weight int64 `json:"weight"`
+	// true when left out.
+	Enabled *bool `json:"enabled,omitempty"`
+	// 0 to 1,000,000; left out: its place in the list sent.
+	Position *int64 `json:"position,omitempty"`
+}
+
+// A zone to create, or on update the fields to change (left out: unchanged).
+type CheckoutZoneInput struct {
+	// 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// ISO 3166-1 alpha-2 codes (either case), at least one; none (left out or empty) for the catch-all zone.
+	Countries []string `json:"countries,omitempty"`
+	// true: the zone takes every country no other zone lists, and lists none; a store has at most one. false when left out on create.
+	CatchAll *bool `json:"catch_all,omitempty"`
+	// 0 to 1,000,000; left out on create: after the last zone.
+	Position *int64 `json:"position,omitempty"`
+	// The funnels it routes to; sent, it replaces the zone's list whole. None when left out on create.
+	Funnels []CheckoutZoneFunnelInput `json:"funnels,omitempty"`
 }
 
 // A new collection; or, on update, the fields to change (left out: unchanged).

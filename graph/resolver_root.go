@@ -15,6 +15,8 @@ type resolverRoot struct {
 	billingInvoiceDetail   BillingInvoiceDetailResolver
 	billingInvoicePage     BillingInvoicePageResolver
 	bundleOffer            BundleOfferResolver
+	checkoutPage           CheckoutPageResolver
+	checkoutZone           CheckoutZoneResolver
 	collection             CollectionResolver
 	collectionMember       CollectionMemberResolver
 	contentPage            ContentPageResolver
@@ -55,6 +57,8 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		billingInvoiceDetail:   r.BillingInvoiceDetail(),
 		billingInvoicePage:     r.BillingInvoicePage(),
 		bundleOffer:            r.BundleOffer(),
+		checkoutPage:           r.CheckoutPage(),
+		checkoutZone:           r.CheckoutZone(),
 		collection:             r.Collection(),
 		collectionMember:       r.CollectionMember(),
 		contentPage:            r.ContentPage(),
@@ -103,6 +107,10 @@ func (c *resolverRoot) BillingInvoiceDetail() BillingInvoiceDetailResolver {
 func (c *resolverRoot) BillingInvoicePage() BillingInvoicePageResolver { return c.billingInvoicePage }
 
 func (c *resolverRoot) BundleOffer() BundleOfferResolver { return c.bundleOffer }
+
+func (c *resolverRoot) CheckoutPage() CheckoutPageResolver { return c.checkoutPage }
+
+func (c *resolverRoot) CheckoutZone() CheckoutZoneResolver { return c.checkoutZone }
 
 func (c *resolverRoot) Collection() CollectionResolver { return c.collection }
 

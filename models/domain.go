@@ -168,17 +168,6 @@ func GetDomain(ctx context.Context, db bun.IDB, storeID, id int64) (*Domain, err
 	return d, classify(err, "the domain")
 }
 
-// lockDomains makes the store's domain changes that move the primary take
-// turns: it takes the store row's lock until the transaction ends (a row
-// lock, so it holds while no domain exists yet). Without it two first
-// domains added at once would both be made primary, and one would fail on
-// the one-primary index.
-func lockDomains(ctx context.Context, tx bun.Tx, storeID int64) error {
-	var id int64
-	err := tx.NewSelect().Table("stores").Column("id").Where("id = ?", storeID).For("NO KEY UPDATE").Scan(ctx, &id)
-	return classify(err, "the store")
-}
-
 // NewDomainToken makes a domain's verification token: 128 random bits.
 func NewDomainToken() string {
 	b := make([]byte, 16)
@@ -191,7 +180,7 @@ func NewDomainToken() string {
 // store's first domain becomes its primary. A hostname that any store has
 // already is a conflict.
 func CreateDomain(ctx context.Context, tx bun.Tx, d *Domain) error {
-	if err := lockDomains(ctx, tx, d.StoreID); err != nil {
+	if err := lockStore(ctx, tx, d.StoreID); err != nil {
 		return err
 	}
 	hasPrimary, err := tx.NewSelect().Model((*Domain)(nil)).Where("store_id = ? AND is_primary", d.StoreID).Exists(ctx)
@@ -214,7 +203,7 @@ func CreateDomain(ctx context.Context, tx bun.Tx, d *Domain) error {
 // SetPrimaryDomain makes the domain id the store's primary, in tx: the
 // previous primary stops being one in the same transaction.
 func SetPrimaryDomain(ctx context.Context, tx bun.Tx, storeID, id int64) error {
-	if err := lockDomains(ctx, tx, storeID); err != nil {
+	if err := lockStore(ctx, tx, storeID); err != nil {
 		return err
 	}
 	if _, err := GetDomain(ctx, tx, storeID, id); err != nil {
@@ -235,7 +224,7 @@ func SetPrimaryDomain(ctx context.Context, tx bun.Tx, storeID, id int64) error {
 // primary, the oldest active domain left becomes primary, or, when none is
 // active, the oldest left; removing the last domain leaves none.
 func DeleteDomain(ctx context.Context, tx bun.Tx, storeID, id int64) error {
-	if err := lockDomains(ctx, tx, storeID); err != nil {
+	if err := lockStore(ctx, tx, storeID); err != nil {
 		return err
 	}
 	var wasPrimary bool

@@ -59,23 +59,30 @@ func sqlAndList(arr string) string {
 		ELSE array_to_string(%[1]s[1:cardinality(%[1]s) - 1], ', ') || ' and ' || %[1]s[cardinality(%[1]s)] END`, arr)
 }
 
-// zoneWarning computes a zone's region_warning: for each other zone of the
-// store that lists some of its countries (in position order), "FR and DE
-// are also in zone Europe (2), which comes first" (or "..., which comes
-// later"); NULL when no other zone shares a country.
-var zoneWarning = `(SELECT string_agg(` + sqlAndList("s.shared") + `
+// zoneWarning computes the region_warning of a zone of table (shipping or
+// checkout zones: tried by position, then id, the first that lists a
+// country wins), read as z: for each other zone of the store that lists
+// some of its countries (in position order), "FR and DE are also in zone
+// Europe (2), which comes first" (or "..., which comes later"); NULL when
+// no other zone shares a country.
+func zoneWarning(table string) string {
+	return `(SELECT string_agg(` + sqlAndList("s.shared") + `
 		|| CASE WHEN cardinality(s.shared) = 1 THEN ' is' ELSE ' are' END
 		|| ' also in zone ' || o.name || ' (' || o.id || ')'
 		|| CASE WHEN (o.position, o.id) < (z.position, z.id) THEN ', which comes first' ELSE ', which comes later' END,
 		'; ' ORDER BY o.position, o.id)
-	FROM shipping_zones AS o
+	FROM ` + table + ` AS o
 	CROSS JOIN LATERAL (SELECT array_agg(u.c ORDER BY u.n) AS shared
 		FROM unnest(z.countries) WITH ORDINALITY AS u(c, n) WHERE u.c = ANY (o.countries)) AS s
 	WHERE o.store_id = z.store_id AND o.id <> z.id AND o.countries && z.countries) AS region_warning`
+}
+
+// shippingZoneWarning is zoneWarning of shipping zones.
+var shippingZoneWarning = zoneWarning("shipping_zones")
 
 // selectZones reads zones of the store with their region warnings.
 func selectZones(db bun.IDB, storeID int64, out any) *bun.SelectQuery {
-	return db.NewSelect().Model(out).ColumnExpr("z.*").ColumnExpr(zoneWarning).Where("z.store_id = ?", storeID)
+	return db.NewSelect().Model(out).ColumnExpr("z.*").ColumnExpr(shippingZoneWarning).Where("z.store_id = ?", storeID)
 }
 
 // ListShippingZones lists a store's zones by position (then id), with

@@ -116,3 +116,16 @@ func notOpen(ctx context.Context, db bun.IDB, storeID int64) error {
 	}
 	return apperr.Conflictf("the store is closed")
 }
+
+// lockStore makes the store's changes that decide which of its records is
+// the one (its primary domain, its default checkout page) take turns: it
+// takes the store row's lock until db's transaction ends (a row lock, so it
+// holds while the store has no such record yet). Without it two first
+// records added at once would both be made the one, and one would fail on
+// the index that allows one. It is FOR NO KEY UPDATE, so inserts that only
+// refer to the store (foreign key checks) do not wait for it.
+func lockStore(ctx context.Context, db bun.IDB, storeID int64) error {
+	var id int64
+	err := db.NewSelect().Table("stores").Column("id").Where("id = ?", storeID).For("NO KEY UPDATE").Scan(ctx, &id)
+	return classify(err, "the store")
+}

@@ -115,6 +115,15 @@ var (
 		func(d *models.WebhookDelivery) int64 { return d.SubscriptionID })
 )
 
+// Checkout pages and zones: how many funnels use a page, and the funnels a
+// zone routes to.
+var (
+	checkoutPageFunnelCount = loaders.One(models.FunnelCountsByCheckoutPage, func(p *models.CheckoutPage) *int64 { return &p.ID },
+		func(c *models.CheckoutPageFunnelCount) int64 { return c.PageID })
+	checkoutZoneFunnels = loaders.Many(models.FunnelsByCheckoutZone, func(z *models.CheckoutZone) int64 { return z.ID },
+		func(f *models.CheckoutZoneFunnel) int64 { return f.ZoneID })
+)
+
 // Payment gateways.
 var providerWalletDomains = loaders.Many(models.WalletDomainsByProvider, func(p *models.PaymentProvider) int64 { return p.ID },
 	func(w *models.WalletDomain) int64 { return w.ProviderID })

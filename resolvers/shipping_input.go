@@ -11,16 +11,23 @@ import (
 	"storeadmin/models"
 )
 
-// zoneCountries checks a zone's countries: at least one, each a country
-// code or "*", upper-cased, repeats dropped (the first kept).
+// zoneCountries checks a shipping zone's countries: at least one, each a
+// country code or "*", upper-cased, repeats dropped (the first kept).
 func zoneCountries(in []string) ([]string, error) {
 	if len(in) == 0 {
 		return nil, apperr.Invalidf("countries must list at least one country code (ISO 3166-1 alpha-2, or * for the rest of the world)")
 	}
+	return uniqueCountries(in, true)
+}
+
+// uniqueCountries checks a zone's countries (shipping or checkout): each a
+// country code, or "*" when world, upper-cased, repeats dropped (the first
+// kept).
+func uniqueCountries(in []string, world bool) ([]string, error) {
 	out := make([]string, 0, len(in))
 	seen := map[string]bool{}
 	for i, v := range in {
-		c, err := countryCode(fmt.Sprintf("countries[%d]", i), v, true)
+		c, err := countryCode(fmt.Sprintf("countries[%d]", i), v, world)
 		if err != nil {
 			return nil, err
 		}

@@ -263,4 +263,18 @@ var Routes = []Route{
 	{http.MethodPut, "/store/recovery-settings", "UpdateRecoverySettings", 0, Fields},
 	{http.MethodPost, "/store/abandoned-carts/{token}/resend", "ResendAbandonedCart", 0, Bare},
 	{http.MethodPost, "/store/abandoned-checkouts/{token}/resend", "ResendAbandonedCheckout", 0, Bare},
+
+	// Checkout pages and checkout zones
+	{http.MethodGet, "/store/checkout-pages", "ListCheckoutPages", 0, Fields},
+	{http.MethodPost, "/store/checkout-pages", "CreateCheckoutPage", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/checkout-pages/{id}", "GetCheckoutPage", 0, Fields},
+	{http.MethodPut, "/store/checkout-pages/{id}", "UpdateCheckoutPage", 0, Fields},
+	{http.MethodDelete, "/store/checkout-pages/{id}", "DeleteCheckoutPage", 0, Bare},
+	{http.MethodPut, "/store/checkout-pages/{id}/default", "SetDefaultCheckoutPage", 0, Fields},
+	{http.MethodPut, "/store/checkout-pages/{id}/sections", "SetCheckoutPageSections", 0, Fields},
+	{http.MethodGet, "/store/checkout-zones", "ListCheckoutZones", 0, Fields},
+	{http.MethodPost, "/store/checkout-zones", "CreateCheckoutZone", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/checkout-zones/{id}", "GetCheckoutZone", 0, Fields},
+	{http.MethodPut, "/store/checkout-zones/{id}", "UpdateCheckoutZone", 0, Fields},
+	{http.MethodDelete, "/store/checkout-zones/{id}", "DeleteCheckoutZone", 0, Bare},
 }

@@ -44,6 +44,7 @@ var areas = []area{
 	{"payment providers", paymentProviders},
 	{"domains", domains},
 	{"forms and email", formsAndEmail}, // the sender's name is the profile's
+	{"checkout pages", checkoutPages},  // before the upsell funnels, which may use them
 }
 
 // mediaAreas run after areas, in order.
@@ -62,6 +63,8 @@ var mediaAreas = []mediaArea{
 	// Carts and checkouts of recent buyers (after the orders and drafts:
 	// their completed checkouts are orders too); to the traffic's sessions.
 	{"storefront checkout", withoutMedia(storefrontCheckout)},
+	// After the upsell funnels, which its zones route to.
+	{"checkout zones", withoutMedia(checkoutZones)},
 	// The transaction fees its invoices bill are the orders'.
 	{"billing", withoutMedia(billing)},
 	// Pages, the blog and the menus, which link to the catalogue.
