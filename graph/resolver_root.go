@@ -25,6 +25,7 @@ type resolverRoot struct {
 	draftOrderLine         DraftOrderLineResolver
 	formSubmission         FormSubmissionResolver
 	fulfillment            FulfillmentResolver
+	funnelStep             FunnelStepResolver
 	mCPActivity            MCPActivityResolver
 	mCPKey                 MCPKeyResolver
 	menu                   MenuResolver
@@ -44,6 +45,7 @@ type resolverRoot struct {
 	storefrontCheckout     StorefrontCheckoutResolver
 	storefrontCheckoutLine StorefrontCheckoutLineResolver
 	uRLRedirect            URLRedirectResolver
+	upsellFunnel           UpsellFunnelResolver
 	webhookSubscription    WebhookSubscriptionResolver
 }
 
@@ -65,6 +67,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		draftOrderLine:         r.DraftOrderLine(),
 		formSubmission:         r.FormSubmission(),
 		fulfillment:            r.Fulfillment(),
+		funnelStep:             r.FunnelStep(),
 		mCPActivity:            r.MCPActivity(),
 		mCPKey:                 r.MCPKey(),
 		menu:                   r.Menu(),
@@ -84,6 +87,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		storefrontCheckout:     r.StorefrontCheckout(),
 		storefrontCheckoutLine: r.StorefrontCheckoutLine(),
 		uRLRedirect:            r.URLRedirect(),
+		upsellFunnel:           r.UpsellFunnel(),
 		webhookSubscription:    r.WebhookSubscription(),
 	}
 }
@@ -124,6 +128,8 @@ func (c *resolverRoot) FormSubmission() FormSubmissionResolver { return c.formSu
 
 func (c *resolverRoot) Fulfillment() FulfillmentResolver { return c.fulfillment }
 
+func (c *resolverRoot) FunnelStep() FunnelStepResolver { return c.funnelStep }
+
 func (c *resolverRoot) MCPActivity() MCPActivityResolver { return c.mCPActivity }
 
 func (c *resolverRoot) MCPKey() MCPKeyResolver { return c.mCPKey }
@@ -163,6 +169,8 @@ func (c *resolverRoot) StorefrontCheckoutLine() StorefrontCheckoutLineResolver {
 }
 
 func (c *resolverRoot) URLRedirect() URLRedirectResolver { return c.uRLRedirect }
+
+func (c *resolverRoot) UpsellFunnel() UpsellFunnelResolver { return c.upsellFunnel }
 
 func (c *resolverRoot) WebhookSubscription() WebhookSubscriptionResolver {
 	return c.webhookSubscription
