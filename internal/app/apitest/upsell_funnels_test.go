@@ -295,8 +295,12 @@ func TestUpsellFunnelsInvalid(t *testing.T) {
 	_, capVariants := fnProduct(t, e, admin, "Cap", 2500)
 	theirs, theirVariants := fnProduct(t, e, e.Key(o.ID, auth.RoleAdmin), "Theirs", 100)
 	offer := map[string]any{"product_id": mug}
-	step := func(position int64, accept, decline any) map[string]any { return fnOffer(position, "upsell", offer, accept, decline) }
-	funnel := func(steps ...any) map[string]any { return map[string]any{"name": "F", "offers": append([]any{}, steps...)} }
+	step := func(position int64, accept, decline any) map[string]any {
+		return fnOffer(position, "upsell", offer, accept, decline)
+	}
+	funnel := func(steps ...any) map[string]any {
+		return map[string]any{"name": "F", "offers": append([]any{}, steps...)}
+	}
 	withConfig := func(config any) map[string]any { return funnel(fnOffer(1, "upsell", config, nil, nil)) }
 	many := make([]any, 11)
 	for i := range many {
