@@ -46,7 +46,9 @@ func upsellFunnels(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) e
 	variant := func(o seedOffer, discount *models.OfferDiscount) models.FunnelOffer {
 		return models.FunnelOffer{ProductID: o.ProductID, VariantID: &o.VariantID, Quantity: 1, Discount: discount}
 	}
-	pct := func(v int64) *models.OfferDiscount { return &models.OfferDiscount{Type: models.OfferPercentage, Value: v} }
+	pct := func(v int64) *models.OfferDiscount {
+		return &models.OfferDiscount{Type: models.OfferPercentage, Value: v}
+	}
 	off := func(o seedOffer, share int64) *models.OfferDiscount { // share percent of its price, as a fixed amount
 		return &models.OfferDiscount{Type: models.OfferFixedAmount, Value: o.Price * share / 100}
 	}
