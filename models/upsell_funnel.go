@@ -239,9 +239,11 @@ func ZoneRoutesByFunnel(ctx context.Context, db bun.IDB, storeID int64, funnelID
 	return out, err
 }
 
-// FunnelCheckoutPages loads checkout pages of the store by id: the pages
-// funnels lead to, for a dataloader.
-func FunnelCheckoutPages(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]CheckoutPage, error) {
+// CheckoutPagesByID loads checkout pages of the store by id (the pages
+// funnels lead to), for a dataloader. The checkout pages' own file
+// declares the same read with the same name: at the merge of the two, one
+// stays (the compiler says so).
+func CheckoutPagesByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]CheckoutPage, error) {
 	out := make([]CheckoutPage, 0, len(ids)) // at most one row per id
 	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("cp.store_id = ? AND cp.id IN (?)", storeID, bun.List(ids)), &out)
 	return out, err

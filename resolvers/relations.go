@@ -120,7 +120,7 @@ var (
 var (
 	funnelSteps        = loaders.Many(models.StepsByFunnel, upsellFunnelID, func(s *models.FunnelStep) int64 { return s.FunnelID })
 	funnelZones        = loaders.Many(models.ZoneRoutesByFunnel, upsellFunnelID, func(z *models.UpsellFunnelZone) int64 { return z.FunnelID })
-	funnelCheckoutPage = loaders.One(models.FunnelCheckoutPages, func(f *models.UpsellFunnel) *int64 { return f.CheckoutPageID },
+	funnelCheckoutPage = loaders.One(models.CheckoutPagesByID, func(f *models.UpsellFunnel) *int64 { return f.CheckoutPageID },
 		func(p *models.CheckoutPage) int64 { return p.ID })
 	stepProduct = loaders.One(models.ProductsByID, func(s *models.FunnelStep) *int64 { return &s.Offer.ProductID }, productID)
 	stepVariant = loaders.One(models.VariantsByID, func(s *models.FunnelStep) *int64 { return s.Offer.VariantID }, variantID)
