@@ -826,6 +826,17 @@ var objectReads = map[string]map[string][]string{
 		"title":         {"Title"},
 		"variant_title": {"VariantTitle"},
 	},
+	"FunnelStep": {
+		"accept_next_position":  {"AcceptNextPosition"},
+		"decline_next_position": {"DeclineNextPosition"},
+		"id":                    {"ID"},
+		"name":                  {"Name"},
+		"position":              {"Position"},
+		"product":               {"Offer"},
+		"type":                  {"Type"},
+		"upsell_page":           {"UpsellPage"},
+		"variant":               {"Offer"},
+	},
 	"ImportReport": {
 		"cleaned_cells": {"CleanedCells"},
 		"created":       {"Created"},
@@ -1469,6 +1480,28 @@ var objectReads = map[string]map[string][]string{
 		"method":     {"Method"},
 		"upload_url": {"UploadURL"},
 	},
+	"UpsellFunnel": {
+		"checkout_page":    {"CheckoutPageID"},
+		"checkout_page_id": {"CheckoutPageID"},
+		"created_at":       {"CreatedAt"},
+		"enabled":          {"Enabled"},
+		"id":               {"ID"},
+		"name":             {"Name"},
+		"offers":           {"ID"},
+		"pp15":             {"PP15"},
+		"timeout_seconds":  {"TimeoutSeconds"},
+		"tipping":          {"Tipping"},
+		"updated_at":       {"UpdatedAt"},
+		"upsell_page":      {"UpsellPage"},
+		"zones":            {"ID"},
+	},
+	"UpsellFunnelZone": {
+		"enabled":   {"Enabled"},
+		"position":  {"Position"},
+		"weight":    {"Weight"},
+		"zone_id":   {"ZoneID"},
+		"zone_name": {"ZoneName"},
+	},
 	"UseractivityAnchor": {
 		"id":    {"ID"},
 		"kind":  {"Kind"},
@@ -1601,6 +1634,10 @@ var answerKeys = map[string]map[string][]string{
 	"Fulfillment": {
 		"items": {"FulfillmentID"},
 	},
+	"FunnelStep": {
+		"product": {"ID"},
+		"variant": {"ID"},
+	},
 	"Order": {
 		"customer":     {"ID"},
 		"fulfillments": {"OrderID"},
@@ -1644,6 +1681,11 @@ var answerKeys = map[string]map[string][]string{
 	},
 	"URLRedirect": {
 		"shadowed_by": {"RedirectID"},
+	},
+	"UpsellFunnel": {
+		"checkout_page": {"ID"},
+		"offers":        {"FunnelID"},
+		"zones":         {"FunnelID"},
 	},
 	"WebhookSubscription": {
 		"recent_deliveries": {"SubscriptionID"},

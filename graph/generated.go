@@ -49,6 +49,7 @@ type ResolverRoot interface {
 	DraftOrderLine() DraftOrderLineResolver
 	FormSubmission() FormSubmissionResolver
 	Fulfillment() FulfillmentResolver
+	FunnelStep() FunnelStepResolver
 	MCPActivity() MCPActivityResolver
 	MCPKey() MCPKeyResolver
 	Menu() MenuResolver
@@ -68,6 +69,7 @@ type ResolverRoot interface {
 	StorefrontCheckout() StorefrontCheckoutResolver
 	StorefrontCheckoutLine() StorefrontCheckoutLineResolver
 	URLRedirect() URLRedirectResolver
+	UpsellFunnel() UpsellFunnelResolver
 	WebhookSubscription() WebhookSubscriptionResolver
 }
 
@@ -980,6 +982,19 @@ type ComplexityRoot struct {
 		VariantTitle func(childComplexity int) int
 	}
 
+	FunnelStep struct {
+		AcceptNextPosition  func(childComplexity int) int
+		Config              func(childComplexity int) int
+		DeclineNextPosition func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Name                func(childComplexity int) int
+		Position            func(childComplexity int) int
+		Product             func(childComplexity int) int
+		Type                func(childComplexity int) int
+		UpsellPage          func(childComplexity int) int
+		Variant             func(childComplexity int) int
+	}
+
 	ImportReport struct {
 		CleanedCells func(childComplexity int) int
 		Created      func(childComplexity int) int
@@ -1128,112 +1143,119 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddCollectionProduct         func(childComplexity int, id int64, input CollectionProductInput) int
-		AddDomain                    func(childComplexity int, input DomainInput) int
-		AddDraftOrderLine            func(childComplexity int, id int64, input DraftLineInput) int
-		ArchiveOrder                 func(childComplexity int, id int64) int
-		BulkDeleteCollections        func(childComplexity int, input IdsInput) int
-		BulkDeleteProducts           func(childComplexity int, input IdsInput) int
-		BulkDeleteURLRedirects       func(childComplexity int, input URLRedirectBulkDeleteInput) int
-		BulkSetAdplatformCategory    func(childComplexity int, input BulkAdplatformCategoryInput) int
-		BulkUpdateReviews            func(childComplexity int, input ReviewBulkInput) int
-		CancelBillingSubscription    func(childComplexity int, cancelAtPeriodEnd *bool) int
-		CancelFulfillment            func(childComplexity int, id int64) int
-		CancelOrder                  func(childComplexity int, id int64, input *OrderCancelInput) int
-		ChangeBillingPlan            func(childComplexity int, input BillingPlanInput) int
-		CloseStore                   func(childComplexity int) int
-		CreateAPIKey                 func(childComplexity int, input APIKeyInput) int
-		CreateArticle                func(childComplexity int, input ArticleInput) int
-		CreateBillingCardSetup       func(childComplexity int) int
-		CreateBundle                 func(childComplexity int, input BundleInput) int
-		CreateCheckoutPage           func(childComplexity int, input CheckoutPageInput) int
-		CreateCheckoutZone           func(childComplexity int, input CheckoutZoneInput) int
-		CreateCollection             func(childComplexity int, input CollectionInput) int
-		CreateDiscount               func(childComplexity int, input DiscountInput) int
-		CreateDraftOrder             func(childComplexity int, input DraftOrderInput) int
-		CreateFulfillment            func(childComplexity int, id int64, input *FulfillmentInput) int
-		CreatePage                   func(childComplexity int, input ContentPageInput) int
-		CreatePaymentProvider        func(childComplexity int, input PaymentProviderInput) int
-		CreateProduct                func(childComplexity int, input ProductInput) int
-		CreateShippingRate           func(childComplexity int, zoneID int64, input ShippingRateInput) int
-		CreateShippingZone           func(childComplexity int, input ShippingZoneInput) int
-		CreateTaxRate                func(childComplexity int, input TaxRateInput) int
-		CreateURLRedirect            func(childComplexity int, input URLRedirectInput) int
-		CreateWebhook                func(childComplexity int, input WebhookInput) int
-		DeleteArticle                func(childComplexity int, id int64) int
-		DeleteBillingCard            func(childComplexity int, id int64) int
-		DeleteBundle                 func(childComplexity int, id int64) int
-		DeleteCheckoutPage           func(childComplexity int, id int64) int
-		DeleteCheckoutZone           func(childComplexity int, id int64) int
-		DeleteCollection             func(childComplexity int, id int64) int
-		DeleteDiscount               func(childComplexity int, id int64) int
-		DeleteDomain                 func(childComplexity int, id int64) int
-		DeleteFormSubmission         func(childComplexity int, id int64) int
-		DeleteMenu                   func(childComplexity int, handle string) int
-		DeletePage                   func(childComplexity int, id int64) int
-		DeletePaymentProvider        func(childComplexity int, id int64) int
-		DeleteProduct                func(childComplexity int, id int64) int
-		DeleteReview                 func(childComplexity int, id int64) int
-		DeleteShippingRate           func(childComplexity int, id int64) int
-		DeleteShippingZone           func(childComplexity int, id int64) int
-		DeleteTaxRate                func(childComplexity int, id int64) int
-		DeleteURLRedirect            func(childComplexity int, id int64) int
-		DeleteWebhook                func(childComplexity int, id int64) int
-		DisconnectMcpKey             func(childComplexity int, id int64) int
-		FinalizeUpload               func(childComplexity int, input UploadFinalizeInput) int
-		ImportProducts               func(childComplexity int, file graphql.Upload) int
-		ImportReviews                func(childComplexity int, file graphql.Upload) int
-		ImportURLRedirects           func(childComplexity int, file graphql.Upload) int
-		InviteMember                 func(childComplexity int, input MemberInviteInput) int
-		MarkDraftOrderPaid           func(childComplexity int, id int64, input *DraftPaymentInput) int
-		PreviewCollection            func(childComplexity int, input CollectionInput, limit *int64) int
-		PutMenu                      func(childComplexity int, handle string, input MenuInput) int
-		PutStoreSetting              func(childComplexity int, input StoreSettingInput) int
-		RefundOrder                  func(childComplexity int, id int64, input RefundInput) int
-		RegisterPaymentWalletDomains func(childComplexity int, id int64) int
-		RemoveCollectionProduct      func(childComplexity int, id int64, pid int64) int
-		RemoveDraftOrderLine         func(childComplexity int, id int64, lineID int64) int
-		RemoveMember                 func(childComplexity int, userID int64) int
-		ReorderCollectionProducts    func(childComplexity int, id int64, input CollectionReorderInput) int
-		ReplyToReview                func(childComplexity int, id int64, input ReviewReplyInput) int
-		RequestUpload                func(childComplexity int, input UploadRequestInput) int
-		ResendAbandonedCart          func(childComplexity int, token string) int
-		ResendAbandonedCheckout      func(childComplexity int, token string) int
-		RevokeAPIKey                 func(childComplexity int, id int64) int
-		SaveBillingCard              func(childComplexity int, input BillingCardInput) int
-		SetCheckoutPageSections      func(childComplexity int, id int64, input CheckoutPageSectionsInput) int
-		SetDefaultCheckoutPage       func(childComplexity int, id int64) int
-		SetDraftOrderDiscount        func(childComplexity int, id int64, input DraftDiscountInput) int
-		SetDraftOrderShippingRate    func(childComplexity int, id int64, input DraftShippingRateInput) int
-		SetFormSubmissionRead        func(childComplexity int, id int64, input *FormSubmissionReadInput) int
-		SetPaymentCardFields         func(childComplexity int, id int64, enabled bool) int
-		SetPaymentProviderEnabled    func(childComplexity int, id int64, enabled bool) int
-		SetPrimaryDomain             func(childComplexity int, id int64) int
-		SetReviewFeatured            func(childComplexity int, id int64, input ReviewFeaturedInput) int
-		SetReviewStatus              func(childComplexity int, id int64, input ReviewStatusInput) int
-		SetStorefrontEnabled         func(childComplexity int, enabled bool) int
-		TestPaymentCredentials       func(childComplexity int, input PaymentCredentialsInput) int
-		UpdateArticle                func(childComplexity int, id int64, input ArticleInput) int
-		UpdateBundle                 func(childComplexity int, id int64, input BundleInput) int
-		UpdateCheckoutPage           func(childComplexity int, id int64, input CheckoutPageInput) int
-		UpdateCheckoutZone           func(childComplexity int, id int64, input CheckoutZoneInput) int
-		UpdateCollection             func(childComplexity int, id int64, input CollectionInput) int
-		UpdateDiscount               func(childComplexity int, id int64, input DiscountInput) int
-		UpdateDraftOrderContact      func(childComplexity int, id int64, input DraftContactInput) int
-		UpdateEmailSettings          func(childComplexity int, input EmailSettingsInput) int
-		UpdateMember                 func(childComplexity int, userID int64, input MemberUpdateInput) int
-		UpdateOrder                  func(childComplexity int, id int64, input OrderUpdateInput) int
-		UpdatePage                   func(childComplexity int, id int64, input ContentPageInput) int
-		UpdatePaymentProvider        func(childComplexity int, id int64, input PaymentProviderInput) int
-		UpdateProduct                func(childComplexity int, id int64, input ProductInput) int
-		UpdateRecoverySettings       func(childComplexity int, input AbandonedcartPolicyInput) int
-		UpdateShippingRate           func(childComplexity int, id int64, input ShippingRateInput) int
-		UpdateShippingZone           func(childComplexity int, id int64, input ShippingZoneInput) int
-		UpdateStore                  func(childComplexity int, input StoreUpdateInput) int
-		UpdateTaxRate                func(childComplexity int, id int64, input TaxRateInput) int
-		UpdateURLRedirect            func(childComplexity int, id int64, input URLRedirectInput) int
-		UpdateWebhook                func(childComplexity int, id int64, input WebhookUpdateInput) int
-		VerifyDomain                 func(childComplexity int, id int64) int
+		AddCollectionProduct           func(childComplexity int, id int64, input CollectionProductInput) int
+		AddDomain                      func(childComplexity int, input DomainInput) int
+		AddDraftOrderLine              func(childComplexity int, id int64, input DraftLineInput) int
+		ArchiveOrder                   func(childComplexity int, id int64) int
+		BulkDeleteCollections          func(childComplexity int, input IdsInput) int
+		BulkDeleteProducts             func(childComplexity int, input IdsInput) int
+		BulkDeleteURLRedirects         func(childComplexity int, input URLRedirectBulkDeleteInput) int
+		BulkSetAdplatformCategory      func(childComplexity int, input BulkAdplatformCategoryInput) int
+		BulkUpdateReviews              func(childComplexity int, input ReviewBulkInput) int
+		CancelBillingSubscription      func(childComplexity int, cancelAtPeriodEnd *bool) int
+		CancelFulfillment              func(childComplexity int, id int64) int
+		CancelOrder                    func(childComplexity int, id int64, input *OrderCancelInput) int
+		ChangeBillingPlan              func(childComplexity int, input BillingPlanInput) int
+		ClearFunnelStepUpsellPage      func(childComplexity int, id int64, stepID int64) int
+		CloseStore                     func(childComplexity int) int
+		CreateAPIKey                   func(childComplexity int, input APIKeyInput) int
+		CreateArticle                  func(childComplexity int, input ArticleInput) int
+		CreateBillingCardSetup         func(childComplexity int) int
+		CreateBundle                   func(childComplexity int, input BundleInput) int
+		CreateCheckoutPage             func(childComplexity int, input CheckoutPageInput) int
+		CreateCheckoutZone             func(childComplexity int, input CheckoutZoneInput) int
+		CreateCollection               func(childComplexity int, input CollectionInput) int
+		CreateDiscount                 func(childComplexity int, input DiscountInput) int
+		CreateDraftOrder               func(childComplexity int, input DraftOrderInput) int
+		CreateFulfillment              func(childComplexity int, id int64, input *FulfillmentInput) int
+		CreatePage                     func(childComplexity int, input ContentPageInput) int
+		CreatePaymentProvider          func(childComplexity int, input PaymentProviderInput) int
+		CreateProduct                  func(childComplexity int, input ProductInput) int
+		CreateShippingRate             func(childComplexity int, zoneID int64, input ShippingRateInput) int
+		CreateShippingZone             func(childComplexity int, input ShippingZoneInput) int
+		CreateTaxRate                  func(childComplexity int, input TaxRateInput) int
+		CreateURLRedirect              func(childComplexity int, input URLRedirectInput) int
+		CreateUpsellFunnel             func(childComplexity int, input UpsellFunnelInput) int
+		CreateWebhook                  func(childComplexity int, input WebhookInput) int
+		DeleteArticle                  func(childComplexity int, id int64) int
+		DeleteBillingCard              func(childComplexity int, id int64) int
+		DeleteBundle                   func(childComplexity int, id int64) int
+		DeleteCheckoutPage             func(childComplexity int, id int64) int
+		DeleteCheckoutZone             func(childComplexity int, id int64) int
+		DeleteCollection               func(childComplexity int, id int64) int
+		DeleteDiscount                 func(childComplexity int, id int64) int
+		DeleteDomain                   func(childComplexity int, id int64) int
+		DeleteFormSubmission           func(childComplexity int, id int64) int
+		DeleteMenu                     func(childComplexity int, handle string) int
+		DeletePage                     func(childComplexity int, id int64) int
+		DeletePaymentProvider          func(childComplexity int, id int64) int
+		DeleteProduct                  func(childComplexity int, id int64) int
+		DeleteReview                   func(childComplexity int, id int64) int
+		DeleteShippingRate             func(childComplexity int, id int64) int
+		DeleteShippingZone             func(childComplexity int, id int64) int
+		DeleteTaxRate                  func(childComplexity int, id int64) int
+		DeleteURLRedirect              func(childComplexity int, id int64) int
+		DeleteUpsellFunnel             func(childComplexity int, id int64) int
+		DeleteWebhook                  func(childComplexity int, id int64) int
+		DisconnectMcpKey               func(childComplexity int, id int64) int
+		EnsureUpsellFunnelCheckoutPage func(childComplexity int, id int64) int
+		FinalizeUpload                 func(childComplexity int, input UploadFinalizeInput) int
+		ImportProducts                 func(childComplexity int, file graphql.Upload) int
+		ImportReviews                  func(childComplexity int, file graphql.Upload) int
+		ImportURLRedirects             func(childComplexity int, file graphql.Upload) int
+		InviteMember                   func(childComplexity int, input MemberInviteInput) int
+		MarkDraftOrderPaid             func(childComplexity int, id int64, input *DraftPaymentInput) int
+		PreviewCollection              func(childComplexity int, input CollectionInput, limit *int64) int
+		PutMenu                        func(childComplexity int, handle string, input MenuInput) int
+		PutStoreSetting                func(childComplexity int, input StoreSettingInput) int
+		RefundOrder                    func(childComplexity int, id int64, input RefundInput) int
+		RegisterPaymentWalletDomains   func(childComplexity int, id int64) int
+		RemoveCollectionProduct        func(childComplexity int, id int64, pid int64) int
+		RemoveDraftOrderLine           func(childComplexity int, id int64, lineID int64) int
+		RemoveMember                   func(childComplexity int, userID int64) int
+		ReorderCollectionProducts      func(childComplexity int, id int64, input CollectionReorderInput) int
+		ReplyToReview                  func(childComplexity int, id int64, input ReviewReplyInput) int
+		RequestUpload                  func(childComplexity int, input UploadRequestInput) int
+		ResendAbandonedCart            func(childComplexity int, token string) int
+		ResendAbandonedCheckout        func(childComplexity int, token string) int
+		RevokeAPIKey                   func(childComplexity int, id int64) int
+		SaveBillingCard                func(childComplexity int, input BillingCardInput) int
+		SetCheckoutPageSections        func(childComplexity int, id int64, input CheckoutPageSectionsInput) int
+		SetDefaultCheckoutPage         func(childComplexity int, id int64) int
+		SetDraftOrderDiscount          func(childComplexity int, id int64, input DraftDiscountInput) int
+		SetDraftOrderShippingRate      func(childComplexity int, id int64, input DraftShippingRateInput) int
+		SetFormSubmissionRead          func(childComplexity int, id int64, input *FormSubmissionReadInput) int
+		SetFunnelStepUpsellPage        func(childComplexity int, id int64, stepID int64, upsellPage any) int
+		SetPaymentCardFields           func(childComplexity int, id int64, enabled bool) int
+		SetPaymentProviderEnabled      func(childComplexity int, id int64, enabled bool) int
+		SetPrimaryDomain               func(childComplexity int, id int64) int
+		SetReviewFeatured              func(childComplexity int, id int64, input ReviewFeaturedInput) int
+		SetReviewStatus                func(childComplexity int, id int64, input ReviewStatusInput) int
+		SetStorefrontEnabled           func(childComplexity int, enabled bool) int
+		SetUpsellFunnelPage            func(childComplexity int, id int64, upsellPage any) int
+		TestPaymentCredentials         func(childComplexity int, input PaymentCredentialsInput) int
+		UpdateArticle                  func(childComplexity int, id int64, input ArticleInput) int
+		UpdateBundle                   func(childComplexity int, id int64, input BundleInput) int
+		UpdateCheckoutPage             func(childComplexity int, id int64, input CheckoutPageInput) int
+		UpdateCheckoutZone             func(childComplexity int, id int64, input CheckoutZoneInput) int
+		UpdateCollection               func(childComplexity int, id int64, input CollectionInput) int
+		UpdateDiscount                 func(childComplexity int, id int64, input DiscountInput) int
+		UpdateDraftOrderContact        func(childComplexity int, id int64, input DraftContactInput) int
+		UpdateEmailSettings            func(childComplexity int, input EmailSettingsInput) int
+		UpdateMember                   func(childComplexity int, userID int64, input MemberUpdateInput) int
+		UpdateOrder                    func(childComplexity int, id int64, input OrderUpdateInput) int
+		UpdatePage                     func(childComplexity int, id int64, input ContentPageInput) int
+		UpdatePaymentProvider          func(childComplexity int, id int64, input PaymentProviderInput) int
+		UpdateProduct                  func(childComplexity int, id int64, input ProductInput) int
+		UpdateRecoverySettings         func(childComplexity int, input AbandonedcartPolicyInput) int
+		UpdateShippingRate             func(childComplexity int, id int64, input ShippingRateInput) int
+		UpdateShippingZone             func(childComplexity int, id int64, input ShippingZoneInput) int
+		UpdateStore                    func(childComplexity int, input StoreUpdateInput) int
+		UpdateTaxRate                  func(childComplexity int, id int64, input TaxRateInput) int
+		UpdateURLRedirect              func(childComplexity int, id int64, input URLRedirectInput) int
+		UpdateUpsellFunnel             func(childComplexity int, id int64, input UpsellFunnelInput) int
+		UpdateWebhook                  func(childComplexity int, id int64, input WebhookUpdateInput) int
+		VerifyDomain                   func(childComplexity int, id int64) int
 	}
 
 	Order struct {
@@ -1574,6 +1596,9 @@ type ComplexityRoot struct {
 		URLRedirects                  func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
 		URLRedirectsCount             func(childComplexity int, filter *models.URLRedirectFilter) int
 		URLRedirectsExport            func(childComplexity int, filter *models.URLRedirectFilter, format *SheetFormat) int
+		UpsellFunnel                  func(childComplexity int, id int64) int
+		UpsellFunnels                 func(childComplexity int, limit *int64, offset *int64) int
+		UpsellFunnelsCount            func(childComplexity int) int
 		Webhook                       func(childComplexity int, id int64) int
 		WebhookDeliveries             func(childComplexity int, id int64, status *string, limit *int64, offset *int64) int
 		WebhookDeliveriesCount        func(childComplexity int, id int64, status *string) int
@@ -1940,6 +1965,30 @@ type ComplexityRoot struct {
 		UploadURL func(childComplexity int) int
 	}
 
+	UpsellFunnel struct {
+		CheckoutPage   func(childComplexity int) int
+		CheckoutPageID func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Enabled        func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Name           func(childComplexity int) int
+		Offers         func(childComplexity int) int
+		PP15           func(childComplexity int) int
+		TimeoutSeconds func(childComplexity int) int
+		Tipping        func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+		UpsellPage     func(childComplexity int) int
+		Zones          func(childComplexity int) int
+	}
+
+	UpsellFunnelZone struct {
+		Enabled  func(childComplexity int) int
+		Position func(childComplexity int) int
+		Weight   func(childComplexity int) int
+		ZoneID   func(childComplexity int) int
+		ZoneName func(childComplexity int) int
+	}
+
 	UseractivityAnchor struct {
 		ID    func(childComplexity int) int
 		Kind  func(childComplexity int) int
@@ -2138,6 +2187,12 @@ type FormSubmissionResolver interface {
 type FulfillmentResolver interface {
 	Items(ctx context.Context, obj *models.Fulfillment) ([]models.FulfillmentItem, error)
 }
+type FunnelStepResolver interface {
+	Config(ctx context.Context, obj *models.FunnelStep) (any, error)
+
+	Product(ctx context.Context, obj *models.FunnelStep) (*models.Product, error)
+	Variant(ctx context.Context, obj *models.FunnelStep) (*models.ProductVariant, error)
+}
 type MCPActivityResolver interface {
 	KeyName(ctx context.Context, obj *models.MCPActivity) (string, error)
 }
@@ -2253,6 +2308,13 @@ type MutationResolver interface {
 	CreateTaxRate(ctx context.Context, input TaxRateInput) (*models.TaxRate, error)
 	UpdateTaxRate(ctx context.Context, id int64, input TaxRateInput) (*models.TaxRate, error)
 	DeleteTaxRate(ctx context.Context, id int64) (bool, error)
+	CreateUpsellFunnel(ctx context.Context, input UpsellFunnelInput) (*models.UpsellFunnel, error)
+	UpdateUpsellFunnel(ctx context.Context, id int64, input UpsellFunnelInput) (*models.UpsellFunnel, error)
+	DeleteUpsellFunnel(ctx context.Context, id int64) (bool, error)
+	EnsureUpsellFunnelCheckoutPage(ctx context.Context, id int64) (*models.CheckoutPage, error)
+	SetUpsellFunnelPage(ctx context.Context, id int64, upsellPage any) (bool, error)
+	SetFunnelStepUpsellPage(ctx context.Context, id int64, stepID int64, upsellPage any) (bool, error)
+	ClearFunnelStepUpsellPage(ctx context.Context, id int64, stepID int64) (bool, error)
 	CreateWebhook(ctx context.Context, input WebhookInput) (*models.WebhookSubscription, error)
 	UpdateWebhook(ctx context.Context, id int64, input WebhookUpdateInput) (*models.WebhookSubscription, error)
 	DeleteWebhook(ctx context.Context, id int64) (bool, error)
@@ -2430,6 +2492,9 @@ type QueryResolver interface {
 	CurrentStoreID(ctx context.Context) (int64, error)
 	TaxRates(ctx context.Context, limit *int64, offset *int64) ([]models.TaxRate, error)
 	TaxRatesCount(ctx context.Context) (int64, error)
+	UpsellFunnels(ctx context.Context, limit *int64, offset *int64) ([]models.UpsellFunnel, error)
+	UpsellFunnelsCount(ctx context.Context) (int64, error)
+	UpsellFunnel(ctx context.Context, id int64) (*models.UpsellFunnel, error)
 	Webhooks(ctx context.Context, limit *int64, offset *int64) ([]models.WebhookSubscription, error)
 	WebhooksCount(ctx context.Context) (int64, error)
 	Webhook(ctx context.Context, id int64) (*models.WebhookSubscription, error)
@@ -2473,6 +2538,11 @@ type StorefrontCheckoutLineResolver interface {
 }
 type URLRedirectResolver interface {
 	ShadowedBy(ctx context.Context, obj *models.URLRedirect) (*models.URLRedirectOwner, error)
+}
+type UpsellFunnelResolver interface {
+	Offers(ctx context.Context, obj *models.UpsellFunnel) ([]models.FunnelStep, error)
+	CheckoutPage(ctx context.Context, obj *models.UpsellFunnel) (*models.CheckoutPage, error)
+	Zones(ctx context.Context, obj *models.UpsellFunnel) ([]models.UpsellFunnelZone, error)
 }
 type WebhookSubscriptionResolver interface {
 	RecentDeliveries(ctx context.Context, obj *models.WebhookSubscription) ([]models.WebhookDelivery, error)
@@ -6615,6 +6685,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FulfillmentItem.VariantTitle(childComplexity), true
 
+	case "FunnelStep.accept_next_position":
+		if e.ComplexityRoot.FunnelStep.AcceptNextPosition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.AcceptNextPosition(childComplexity), true
+	case "FunnelStep.config":
+		if e.ComplexityRoot.FunnelStep.Config == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.Config(childComplexity), true
+	case "FunnelStep.decline_next_position":
+		if e.ComplexityRoot.FunnelStep.DeclineNextPosition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.DeclineNextPosition(childComplexity), true
+	case "FunnelStep.id":
+		if e.ComplexityRoot.FunnelStep.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.ID(childComplexity), true
+	case "FunnelStep.name":
+		if e.ComplexityRoot.FunnelStep.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.Name(childComplexity), true
+	case "FunnelStep.position":
+		if e.ComplexityRoot.FunnelStep.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.Position(childComplexity), true
+	case "FunnelStep.product":
+		if e.ComplexityRoot.FunnelStep.Product == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.Product(childComplexity), true
+	case "FunnelStep.type":
+		if e.ComplexityRoot.FunnelStep.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.Type(childComplexity), true
+	case "FunnelStep.upsell_page":
+		if e.ComplexityRoot.FunnelStep.UpsellPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.UpsellPage(childComplexity), true
+	case "FunnelStep.variant":
+		if e.ComplexityRoot.FunnelStep.Variant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelStep.Variant(childComplexity), true
+
 	case "ImportReport.cleaned_cells":
 		if e.ComplexityRoot.ImportReport.CleanedCells == nil {
 			break
@@ -7385,6 +7516,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ChangeBillingPlan(childComplexity, args["input"].(BillingPlanInput)), true
+	case "Mutation.clearFunnelStepUpsellPage":
+		if e.ComplexityRoot.Mutation.ClearFunnelStepUpsellPage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_clearFunnelStepUpsellPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ClearFunnelStepUpsellPage(childComplexity, args["id"].(int64), args["stepId"].(int64)), true
 	case "Mutation.closeStore":
 		if e.ComplexityRoot.Mutation.CloseStore == nil {
 			break
@@ -7573,6 +7715,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateURLRedirect(childComplexity, args["input"].(URLRedirectInput)), true
+	case "Mutation.createUpsellFunnel":
+		if e.ComplexityRoot.Mutation.CreateUpsellFunnel == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createUpsellFunnel_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateUpsellFunnel(childComplexity, args["input"].(UpsellFunnelInput)), true
 	case "Mutation.createWebhook":
 		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
 			break
@@ -7782,6 +7935,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteURLRedirect(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteUpsellFunnel":
+		if e.ComplexityRoot.Mutation.DeleteUpsellFunnel == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteUpsellFunnel_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteUpsellFunnel(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -7804,6 +7968,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DisconnectMcpKey(childComplexity, args["id"].(int64)), true
+	case "Mutation.ensureUpsellFunnelCheckoutPage":
+		if e.ComplexityRoot.Mutation.EnsureUpsellFunnelCheckoutPage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_ensureUpsellFunnelCheckoutPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EnsureUpsellFunnelCheckoutPage(childComplexity, args["id"].(int64)), true
 	case "Mutation.finalizeUpload":
 		if e.ComplexityRoot.Mutation.FinalizeUpload == nil {
 			break
@@ -8090,6 +8265,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetFormSubmissionRead(childComplexity, args["id"].(int64), args["input"].(*FormSubmissionReadInput)), true
+	case "Mutation.setFunnelStepUpsellPage":
+		if e.ComplexityRoot.Mutation.SetFunnelStepUpsellPage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setFunnelStepUpsellPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetFunnelStepUpsellPage(childComplexity, args["id"].(int64), args["stepId"].(int64), args["upsell_page"].(any)), true
 	case "Mutation.setPaymentCardFields":
 		if e.ComplexityRoot.Mutation.SetPaymentCardFields == nil {
 			break
@@ -8156,6 +8342,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetStorefrontEnabled(childComplexity, args["enabled"].(bool)), true
+	case "Mutation.setUpsellFunnelPage":
+		if e.ComplexityRoot.Mutation.SetUpsellFunnelPage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setUpsellFunnelPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetUpsellFunnelPage(childComplexity, args["id"].(int64), args["upsell_page"].(any)), true
 	case "Mutation.testPaymentCredentials":
 		if e.ComplexityRoot.Mutation.TestPaymentCredentials == nil {
 			break
@@ -8376,6 +8573,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateURLRedirect(childComplexity, args["id"].(int64), args["input"].(URLRedirectInput)), true
+	case "Mutation.updateUpsellFunnel":
+		if e.ComplexityRoot.Mutation.UpdateUpsellFunnel == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUpsellFunnel_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUpsellFunnel(childComplexity, args["id"].(int64), args["input"].(UpsellFunnelInput)), true
 	case "Mutation.updateWebhook":
 		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
 			break
@@ -10748,6 +10956,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.URLRedirectsExport(childComplexity, args["filter"].(*models.URLRedirectFilter), args["format"].(*SheetFormat)), true
+	case "Query.upsellFunnel":
+		if e.ComplexityRoot.Query.UpsellFunnel == nil {
+			break
+		}
+
+		args, err := ec.field_Query_upsellFunnel_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.UpsellFunnel(childComplexity, args["id"].(int64)), true
+	case "Query.upsellFunnels":
+		if e.ComplexityRoot.Query.UpsellFunnels == nil {
+			break
+		}
+
+		args, err := ec.field_Query_upsellFunnels_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.UpsellFunnels(childComplexity, args["limit"].(*int64), args["offset"].(*int64)), true
+	case "Query.upsellFunnelsCount":
+		if e.ComplexityRoot.Query.UpsellFunnelsCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.UpsellFunnelsCount(childComplexity), true
 	case "Query.webhook":
 		if e.ComplexityRoot.Query.Webhook == nil {
 			break
@@ -12431,6 +12667,116 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UploadTicket.UploadURL(childComplexity), true
 
+	case "UpsellFunnel.checkout_page":
+		if e.ComplexityRoot.UpsellFunnel.CheckoutPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.CheckoutPage(childComplexity), true
+	case "UpsellFunnel.checkout_page_id":
+		if e.ComplexityRoot.UpsellFunnel.CheckoutPageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.CheckoutPageID(childComplexity), true
+	case "UpsellFunnel.created_at":
+		if e.ComplexityRoot.UpsellFunnel.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.CreatedAt(childComplexity), true
+	case "UpsellFunnel.enabled":
+		if e.ComplexityRoot.UpsellFunnel.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.Enabled(childComplexity), true
+	case "UpsellFunnel.id":
+		if e.ComplexityRoot.UpsellFunnel.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.ID(childComplexity), true
+	case "UpsellFunnel.name":
+		if e.ComplexityRoot.UpsellFunnel.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.Name(childComplexity), true
+	case "UpsellFunnel.offers":
+		if e.ComplexityRoot.UpsellFunnel.Offers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.Offers(childComplexity), true
+	case "UpsellFunnel.pp15":
+		if e.ComplexityRoot.UpsellFunnel.PP15 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.PP15(childComplexity), true
+	case "UpsellFunnel.timeout_seconds":
+		if e.ComplexityRoot.UpsellFunnel.TimeoutSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.TimeoutSeconds(childComplexity), true
+	case "UpsellFunnel.tipping":
+		if e.ComplexityRoot.UpsellFunnel.Tipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.Tipping(childComplexity), true
+	case "UpsellFunnel.updated_at":
+		if e.ComplexityRoot.UpsellFunnel.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.UpdatedAt(childComplexity), true
+	case "UpsellFunnel.upsell_page":
+		if e.ComplexityRoot.UpsellFunnel.UpsellPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.UpsellPage(childComplexity), true
+	case "UpsellFunnel.zones":
+		if e.ComplexityRoot.UpsellFunnel.Zones == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.Zones(childComplexity), true
+
+	case "UpsellFunnelZone.enabled":
+		if e.ComplexityRoot.UpsellFunnelZone.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnelZone.Enabled(childComplexity), true
+	case "UpsellFunnelZone.position":
+		if e.ComplexityRoot.UpsellFunnelZone.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnelZone.Position(childComplexity), true
+	case "UpsellFunnelZone.weight":
+		if e.ComplexityRoot.UpsellFunnelZone.Weight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnelZone.Weight(childComplexity), true
+	case "UpsellFunnelZone.zone_id":
+		if e.ComplexityRoot.UpsellFunnelZone.ZoneID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnelZone.ZoneID(childComplexity), true
+	case "UpsellFunnelZone.zone_name":
+		if e.ComplexityRoot.UpsellFunnelZone.ZoneName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnelZone.ZoneName(childComplexity), true
+
 	case "UseractivityAnchor.id":
 		if e.ComplexityRoot.UseractivityAnchor.ID == nil {
 			break
@@ -12993,6 +13339,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputFormSubmissionReadInput,
 		ec.unmarshalInputFulfillmentInput,
 		ec.unmarshalInputFulfillmentLineInput,
+		ec.unmarshalInputFunnelStepInput,
 		ec.unmarshalInputIdsInput,
 		ec.unmarshalInputMemberInviteInput,
 		ec.unmarshalInputMemberUpdateInput,
@@ -13026,6 +13373,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputURLRedirectInput,
 		ec.unmarshalInputUploadFinalizeInput,
 		ec.unmarshalInputUploadRequestInput,
+		ec.unmarshalInputUpsellFunnelInput,
 		ec.unmarshalInputWebhookInput,
 		ec.unmarshalInputWebhookUpdateInput,
 	)
@@ -14773,7 +15121,7 @@ type TippingConfig {
 # pages").
 
 "The design of a checkout: its sections, top to bottom."
-type CheckoutPage {
+type CheckoutPage @access(scope: "checkout:read") {
   "The checkout page's id."
   id: Int!
   "Its name, e.g. Standard or One-page express."
@@ -19004,6 +19352,172 @@ extend type Mutation {
   ): Boolean! @access(scope: "tax:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/upsell_funnels.graphqls", Input: `# Upsell funnels: post-purchase offers as a graph of steps (README
+# "Checkout and post-purchase", "Upsell funnels").
+
+"A post-purchase upsell funnel: the offers a shopper sees between a payment's authorization and its capture."
+type UpsellFunnel @access(scope: "checkout:read") {
+  "The funnel's id."
+  id: Int!
+  "Its name, 1 to 255 characters."
+  name: String!
+  "Whether checkout zones may route shoppers to it."
+  enabled: Boolean!
+  "How long a run waits for the shopper before the payment is captured as it stands, 60 to 86,400 seconds."
+  timeout_seconds: Int!
+  "The checkout page its shoppers see; null: the store's default page."
+  checkout_page_id: Int
+  "The design every step shows unless it has its own (a JSON object; {} when none is set)."
+  upsell_page: JSON!
+  "The funnel's own handling surcharge; null: the store's."
+  pp15: FeatureflagsPP15Config
+  "The funnel's own tipping; null: the store's."
+  tipping: TippingConfig
+  "Its steps, by position; a run starts at position 1."
+  offers: [FunnelStep!]!
+  "The checkout page checkout_page_id names; null when none."
+  checkout_page: CheckoutPage
+  "The checkout zones that route shoppers to it, in the zones' order."
+  zones: [UpsellFunnelZone!]!
+  "When it was created."
+  created_at: Time!
+  "When it last changed."
+  updated_at: Time!
+}
+
+"One offer of a funnel, and where the shopper goes on accepting or declining it."
+type FunnelStep {
+  "The step's id; it stays with its position when the funnel is saved again."
+  id: Int!
+  "Its place in the funnel, from 1."
+  position: Int!
+  "Its name, as the seller knows it."
+  name: String!
+  "upsell, downsell or cross_sell."
+  type: String!
+  "The offer: product_id, variant_id (null: the shopper picks a variant), quantity, discount (null, or {type: percentage | fixed_amount, value}), and whether it can be sold now: available, unavailable_reason (product_deleted, variant_deleted, product_draft, product_archived, out_of_stock; null when available)."
+  config: JSON!
+  "The position the shopper goes to on accepting; null: the funnel ends."
+  accept_next_position: Int
+  "The position the shopper goes to on declining; null: the funnel ends."
+  decline_next_position: Int
+  "The step's own design; null: the funnel's upsell_page."
+  upsell_page: JSON
+  "The offered product; null once it is deleted."
+  product: Product
+  "The offered variant; null for an offer of the product, or once the variant is deleted."
+  variant: ProductVariant
+}
+
+"A checkout zone that routes shoppers to a funnel."
+type UpsellFunnelZone {
+  "The zone's id."
+  zone_id: Int!
+  "The zone's name."
+  zone_name: String!
+  "Whether the zone routes to the funnel now."
+  enabled: Boolean!
+  "The funnel's weight among the zone's enabled funnels."
+  weight: Int!
+  "The funnel's place in the zone's list."
+  position: Int!
+}
+
+"A funnel to create, or to save whole over a stored one."
+input UpsellFunnelInput {
+  "1 to 255 characters."
+  name: String!
+  "Left out: true on create, unchanged on update."
+  enabled: Boolean
+  "60 to 86,400; left out: 900 on create, unchanged on update."
+  timeout_seconds: Int
+  "A checkout page of the store, or null for none; left out: none on create, unchanged on update."
+  checkout_page_id: Int
+  "1 to 10 steps, taking the positions 1 to n; they replace the stored ones (a step keeps its id and design at a position that stays)."
+  offers: [FunnelStepInput!]!
+}
+
+"One step of a funnel."
+input FunnelStepInput {
+  "1 to the number of steps; each step its own."
+  position: Int!
+  "1 to 255 characters."
+  name: String!
+  "upsell, downsell or cross_sell."
+  type: String!
+  "The offer: {product_id, variant_id, quantity (1 to 100, default 1), discount (null or {type: percentage (0 to 100) | fixed_amount (minor units, at most the price), value})}; product_id or variant_id at least."
+  config: JSON!
+  "A later position, or null to end the funnel."
+  accept_next_position: Int
+  "A later position, or null to end the funnel."
+  decline_next_position: Int
+}
+
+extend type Query {
+  "A page of the store's funnels, oldest first."
+  upsellFunnels(
+    "How many to answer: 50 when left out, at most 250."
+    limit: Int
+    "How many to skip from the start; 0 when left out."
+    offset: Int
+  ): [UpsellFunnel!]! @access(scope: "checkout:read")
+  "How many funnels the store has."
+  upsellFunnelsCount: Int! @access(scope: "checkout:read")
+  "One funnel by id, with its steps; NOT_FOUND when the store has none with it."
+  upsellFunnel(
+    "The funnel's id."
+    id: Int!
+  ): UpsellFunnel! @access(scope: "checkout:read")
+}
+
+extend type Mutation {
+  "Creates a funnel with its steps."
+  createUpsellFunnel(
+    "The new funnel; name and offers are required."
+    input: UpsellFunnelInput!
+  ): UpsellFunnel! @access(scope: "checkout:write")
+  "Saves the funnel whole: its steps are replaced, the fields left out kept."
+  updateUpsellFunnel(
+    "The funnel's id."
+    id: Int!
+    "The funnel as it is to be."
+    input: UpsellFunnelInput!
+  ): UpsellFunnel! @access(scope: "checkout:write")
+  "Deletes a funnel with its steps; the zones that routed to it lose it. True when done."
+  deleteUpsellFunnel(
+    "The funnel's id."
+    id: Int!
+  ): Boolean! @access(scope: "checkout:write")
+  "Answers the funnel's checkout page, creating and linking one (named after the funnel, with the default page's sections) when it has none."
+  ensureUpsellFunnelCheckoutPage(
+    "The funnel's id."
+    id: Int!
+  ): CheckoutPage! @access(scope: "checkout:write")
+  "Sets the design every step of the funnel shows unless it has its own; true when done."
+  setUpsellFunnelPage(
+    "The funnel's id."
+    id: Int!
+    "The design: a JSON object of at most 64 KiB."
+    upsell_page: JSON!
+  ): Boolean! @access(scope: "checkout:write")
+  "Sets one step's own design; true when done."
+  setFunnelStepUpsellPage(
+    "The funnel's id."
+    id: Int!
+    "The step's id."
+    stepId: Int!
+    "The design: a JSON object of at most 64 KiB."
+    upsell_page: JSON!
+  ): Boolean! @access(scope: "checkout:write")
+  "Clears one step's own design, so it shows the funnel's again; true when done."
+  clearFunnelStepUpsellPage(
+    "The funnel's id."
+    id: Int!
+    "The step's id."
+    stepId: Int!
+  ): Boolean! @access(scope: "checkout:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/webhooks.graphqls", Input: `"A subscriber URL that receives signed events for its topics."
 type WebhookSubscription {
   "The subscription's id."
@@ -20806,6 +21320,18 @@ func (ec *executionContext) childFields_EmailSettings(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type EmailSettings", field.Name)
 }
 
+func (ec *executionContext) childFields_FeatureflagsPP15Config(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "active":
+		return ec.fieldContext_FeatureflagsPP15Config_active(ctx, field)
+	case "value_bps":
+		return ec.fieldContext_FeatureflagsPP15Config_value_bps(ctx, field)
+	case "cap_cents":
+		return ec.fieldContext_FeatureflagsPP15Config_cap_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FeatureflagsPP15Config", field.Name)
+}
+
 func (ec *executionContext) childFields_FormSubmission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -20922,6 +21448,32 @@ func (ec *executionContext) childFields_FulfillmentItem(ctx context.Context, fie
 		return ec.fieldContext_FulfillmentItem_variant_title(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FulfillmentItem", field.Name)
+}
+
+func (ec *executionContext) childFields_FunnelStep(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_FunnelStep_id(ctx, field)
+	case "position":
+		return ec.fieldContext_FunnelStep_position(ctx, field)
+	case "name":
+		return ec.fieldContext_FunnelStep_name(ctx, field)
+	case "type":
+		return ec.fieldContext_FunnelStep_type(ctx, field)
+	case "config":
+		return ec.fieldContext_FunnelStep_config(ctx, field)
+	case "accept_next_position":
+		return ec.fieldContext_FunnelStep_accept_next_position(ctx, field)
+	case "decline_next_position":
+		return ec.fieldContext_FunnelStep_decline_next_position(ctx, field)
+	case "upsell_page":
+		return ec.fieldContext_FunnelStep_upsell_page(ctx, field)
+	case "product":
+		return ec.fieldContext_FunnelStep_product(ctx, field)
+	case "variant":
+		return ec.fieldContext_FunnelStep_variant(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FunnelStep", field.Name)
 }
 
 func (ec *executionContext) childFields_ImportReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -22244,6 +22796,28 @@ func (ec *executionContext) childFields_TaxRate(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type TaxRate", field.Name)
 }
 
+func (ec *executionContext) childFields_TippingConfig(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "enabled":
+		return ec.fieldContext_TippingConfig_enabled(ctx, field)
+	case "mode":
+		return ec.fieldContext_TippingConfig_mode(ctx, field)
+	case "label":
+		return ec.fieldContext_TippingConfig_label(ctx, field)
+	case "description":
+		return ec.fieldContext_TippingConfig_description(ctx, field)
+	case "presets":
+		return ec.fieldContext_TippingConfig_presets(ctx, field)
+	case "default_preset":
+		return ec.fieldContext_TippingConfig_default_preset(ctx, field)
+	case "allow_custom":
+		return ec.fieldContext_TippingConfig_allow_custom(ctx, field)
+	case "max_percent":
+		return ec.fieldContext_TippingConfig_max_percent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TippingConfig", field.Name)
+}
+
 func (ec *executionContext) childFields_URLRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -22304,6 +22878,54 @@ func (ec *executionContext) childFields_UploadTicket(ctx context.Context, field 
 		return ec.fieldContext_UploadTicket_expires_at(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UploadTicket", field.Name)
+}
+
+func (ec *executionContext) childFields_UpsellFunnel(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_UpsellFunnel_id(ctx, field)
+	case "name":
+		return ec.fieldContext_UpsellFunnel_name(ctx, field)
+	case "enabled":
+		return ec.fieldContext_UpsellFunnel_enabled(ctx, field)
+	case "timeout_seconds":
+		return ec.fieldContext_UpsellFunnel_timeout_seconds(ctx, field)
+	case "checkout_page_id":
+		return ec.fieldContext_UpsellFunnel_checkout_page_id(ctx, field)
+	case "upsell_page":
+		return ec.fieldContext_UpsellFunnel_upsell_page(ctx, field)
+	case "pp15":
+		return ec.fieldContext_UpsellFunnel_pp15(ctx, field)
+	case "tipping":
+		return ec.fieldContext_UpsellFunnel_tipping(ctx, field)
+	case "offers":
+		return ec.fieldContext_UpsellFunnel_offers(ctx, field)
+	case "checkout_page":
+		return ec.fieldContext_UpsellFunnel_checkout_page(ctx, field)
+	case "zones":
+		return ec.fieldContext_UpsellFunnel_zones(ctx, field)
+	case "created_at":
+		return ec.fieldContext_UpsellFunnel_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_UpsellFunnel_updated_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpsellFunnel", field.Name)
+}
+
+func (ec *executionContext) childFields_UpsellFunnelZone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "zone_id":
+		return ec.fieldContext_UpsellFunnelZone_zone_id(ctx, field)
+	case "zone_name":
+		return ec.fieldContext_UpsellFunnelZone_zone_name(ctx, field)
+	case "enabled":
+		return ec.fieldContext_UpsellFunnelZone_enabled(ctx, field)
+	case "weight":
+		return ec.fieldContext_UpsellFunnelZone_weight(ctx, field)
+	case "position":
+		return ec.fieldContext_UpsellFunnelZone_position(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpsellFunnelZone", field.Name)
 }
 
 func (ec *executionContext) childFields_UseractivityAnchor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -22920,6 +23542,28 @@ func (ec *executionContext) field_Mutation_changeBillingPlan_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_clearFunnelStepUpsellPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "stepId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["stepId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -23152,6 +23796,20 @@ func (ec *executionContext) field_Mutation_createURLRedirect_args(ctx context.Co
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (URLRedirectInput, error) {
 			return ec.unmarshalNURLRedirectInput2storeadminᚋgraphᚐURLRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createUpsellFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpsellFunnelInput, error) {
+			return ec.unmarshalNUpsellFunnelInput2storeadminᚋgraphᚐUpsellFunnelInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -23426,6 +24084,20 @@ func (ec *executionContext) field_Mutation_deleteURLRedirect_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteUpsellFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -23441,6 +24113,20 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Mutation_disconnectMcpKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_ensureUpsellFunnelCheckoutPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -23914,6 +24600,36 @@ func (ec *executionContext) field_Mutation_setFormSubmissionRead_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setFunnelStepUpsellPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "stepId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["stepId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "upsell_page",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["upsell_page"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setPaymentCardFields_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -24027,6 +24743,28 @@ func (ec *executionContext) field_Mutation_setStorefrontEnabled_args(ctx context
 		return nil, err
 	}
 	args["enabled"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setUpsellFunnelPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "upsell_page",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["upsell_page"] = arg1
 	return args, nil
 }
 
@@ -24430,6 +25168,28 @@ func (ec *executionContext) field_Mutation_updateURLRedirect_args(ctx context.Co
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (URLRedirectInput, error) {
 			return ec.unmarshalNURLRedirectInput2storeadminᚋgraphᚐURLRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUpsellFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpsellFunnelInput, error) {
+			return ec.unmarshalNUpsellFunnelInput2storeadminᚋgraphᚐUpsellFunnelInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -26743,6 +27503,42 @@ func (ec *executionContext) field_Query_storefrontFunnel_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Query_taxRates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_upsellFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_upsellFunnels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
@@ -33308,6 +34104,138 @@ func (ec *executionContext) fieldContext_FulfillmentItem_variant_title(_ context
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _FunnelStep_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_FunnelStep_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStep", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelStep_position(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_FunnelStep_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStep", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelStep_name(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_FunnelStep_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStep", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelStep_type(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Type)
+}
+func (ec *executionContext) fieldContext_FunnelStep_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStep", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelStep_config(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStep_config(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FunnelStep().Config(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStep_config(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStep", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelStep_accept_next_position(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.AcceptNextPosition)
+}
+func (ec *executionContext) fieldContext_FunnelStep_accept_next_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStep", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelStep_decline_next_position(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.DeclineNextPosition)
+}
+func (ec *executionContext) fieldContext_FunnelStep_decline_next_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStep", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelStep_upsell_page(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	return ec.marshalOJSON2interface(ctx, field.Selections, obj.UpsellPage)
+}
+func (ec *executionContext) fieldContext_FunnelStep_upsell_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStep", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelStep_product(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelStep",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Product, error) {
+		return ec.Resolvers.FunnelStep().Product(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelStep_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelStep",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelStep_variant(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelStep",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.ProductVariant, error) {
+		return ec.Resolvers.FunnelStep().Variant(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelStep_variant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelStep",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ImportReport_created(ctx context.Context, field graphql.CollectedField, obj *ImportReport) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.Created)
 }
@@ -35138,7 +36066,7 @@ func (ec *executionContext) _Mutation_createCheckoutPage(ctx context.Context, fi
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
 				if err != nil {
 					var zeroVal *models.CheckoutPage
 					return zeroVal, err
@@ -35149,8 +36077,20 @@ func (ec *executionContext) _Mutation_createCheckoutPage(ctx context.Context, fi
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
@@ -35197,7 +36137,7 @@ func (ec *executionContext) _Mutation_updateCheckoutPage(ctx context.Context, fi
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
 				if err != nil {
 					var zeroVal *models.CheckoutPage
 					return zeroVal, err
@@ -35208,8 +36148,20 @@ func (ec *executionContext) _Mutation_updateCheckoutPage(ctx context.Context, fi
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
@@ -35256,7 +36208,7 @@ func (ec *executionContext) _Mutation_setCheckoutPageSections(ctx context.Contex
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
 				if err != nil {
 					var zeroVal *models.CheckoutPage
 					return zeroVal, err
@@ -35267,8 +36219,20 @@ func (ec *executionContext) _Mutation_setCheckoutPageSections(ctx context.Contex
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
@@ -35315,7 +36279,7 @@ func (ec *executionContext) _Mutation_setDefaultCheckoutPage(ctx context.Context
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
-				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
 				if err != nil {
 					var zeroVal *models.CheckoutPage
 					return zeroVal, err
@@ -35326,8 +36290,20 @@ func (ec *executionContext) _Mutation_setDefaultCheckoutPage(ctx context.Context
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
@@ -40866,6 +41842,479 @@ func (ec *executionContext) fieldContext_Mutation_deleteTaxRate(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createUpsellFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createUpsellFunnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateUpsellFunnel(ctx, fc.Args["input"].(UpsellFunnelInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.UpsellFunnel) graphql.Marshaler {
+			return ec.marshalNUpsellFunnel2ᚖstoreadminᚋmodelsᚐUpsellFunnel(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createUpsellFunnel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createUpsellFunnel_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateUpsellFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUpsellFunnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUpsellFunnel(ctx, fc.Args["id"].(int64), fc.Args["input"].(UpsellFunnelInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.UpsellFunnel) graphql.Marshaler {
+			return ec.marshalNUpsellFunnel2ᚖstoreadminᚋmodelsᚐUpsellFunnel(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUpsellFunnel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUpsellFunnel_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteUpsellFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteUpsellFunnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteUpsellFunnel(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteUpsellFunnel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteUpsellFunnel_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_ensureUpsellFunnelCheckoutPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_ensureUpsellFunnelCheckoutPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EnsureUpsellFunnelCheckoutPage(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
+			return ec.marshalNCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_ensureUpsellFunnelCheckoutPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_ensureUpsellFunnelCheckoutPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setUpsellFunnelPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setUpsellFunnelPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetUpsellFunnelPage(ctx, fc.Args["id"].(int64),
+				func() any {
+					if fc.Args["upsell_page"] == nil {
+						return nil
+					}
+					return fc.Args["upsell_page"].(any)
+				}())
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setUpsellFunnelPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setUpsellFunnelPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setFunnelStepUpsellPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setFunnelStepUpsellPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetFunnelStepUpsellPage(ctx, fc.Args["id"].(int64), fc.Args["stepId"].(int64),
+				func() any {
+					if fc.Args["upsell_page"] == nil {
+						return nil
+					}
+					return fc.Args["upsell_page"].(any)
+				}())
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setFunnelStepUpsellPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setFunnelStepUpsellPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_clearFunnelStepUpsellPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_clearFunnelStepUpsellPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ClearFunnelStepUpsellPage(ctx, fc.Args["id"].(int64), fc.Args["stepId"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_clearFunnelStepUpsellPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_clearFunnelStepUpsellPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -45107,8 +46556,20 @@ func (ec *executionContext) _Query_checkoutPages(ctx context.Context, field grap
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal []models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v []models.CheckoutPage) graphql.Marshaler {
@@ -45207,8 +46668,20 @@ func (ec *executionContext) _Query_checkoutPage(ctx context.Context, field graph
 				}
 				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
 			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.CheckoutPage
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
 
-			next = directive1
+			next = directive2
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
@@ -50617,6 +52090,189 @@ func (ec *executionContext) fieldContext_Query_taxRatesCount(_ context.Context, 
 	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Query_upsellFunnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_upsellFunnels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().UpsellFunnels(ctx, fc.Args["limit"].(*int64), fc.Args["offset"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal []models.UpsellFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.UpsellFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal []models.UpsellFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.UpsellFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.UpsellFunnel) graphql.Marshaler {
+			return ec.marshalNUpsellFunnel2ᚕstoreadminᚋmodelsᚐUpsellFunnelᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_upsellFunnels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_upsellFunnels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_upsellFunnelsCount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_upsellFunnelsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().UpsellFunnelsCount(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_upsellFunnelsCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_upsellFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_upsellFunnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().UpsellFunnel(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+			directive2 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.UpsellFunnel
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive1, scope, nil)
+			}
+
+			next = directive2
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.UpsellFunnel) graphql.Marshaler {
+			return ec.marshalNUpsellFunnel2ᚖstoreadminᚋmodelsᚐUpsellFunnel(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_upsellFunnel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_upsellFunnel_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_webhooks(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -53554,6 +55210,251 @@ func (ec *executionContext) _UploadTicket_expires_at(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_UploadTicket_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UploadTicket", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_id(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_name(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_enabled(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_timeout_seconds(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TimeoutSeconds)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_timeout_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_checkout_page_id(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.CheckoutPageID)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_checkout_page_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_upsell_page(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpsellFunnel_upsell_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpsellPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_upsell_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_pp15(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.PP15Config, error) {
+		return obj.PP15, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOFeatureflagsPP15Config2ᚖstoreadminᚋmodelsᚐPP15Config(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_pp15(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpsellFunnel_tipping(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.TippingConfig, error) {
+		return obj.Tipping, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOTippingConfig2ᚖstoreadminᚋmodelsᚐTippingConfig(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_tipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpsellFunnel_offers(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.FunnelStep, error) {
+		return ec.Resolvers.UpsellFunnel().Offers(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFunnelStep2ᚕstoreadminᚋmodelsᚐFunnelStepᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_offers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpsellFunnel_checkout_page(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "checkout:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.CheckoutPage, error) {
+		return ec.Resolvers.UpsellFunnel().CheckoutPage(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_checkout_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpsellFunnel_zones(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.UpsellFunnelZone, error) {
+		return ec.Resolvers.UpsellFunnel().Zones(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNUpsellFunnelZone2ᚕstoreadminᚋmodelsᚐUpsellFunnelZoneᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_zones(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpsellFunnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpsellFunnel_created_at(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnelZone_zone_id(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnelZone) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ZoneID)
+}
+func (ec *executionContext) fieldContext_UpsellFunnelZone_zone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnelZone", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnelZone_zone_name(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnelZone) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ZoneName)
+}
+func (ec *executionContext) fieldContext_UpsellFunnelZone_zone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnelZone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnelZone_enabled(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnelZone) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
+}
+func (ec *executionContext) fieldContext_UpsellFunnelZone_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnelZone", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnelZone_weight(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnelZone) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Weight)
+}
+func (ec *executionContext) fieldContext_UpsellFunnelZone_weight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnelZone", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnelZone_position(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnelZone) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_UpsellFunnelZone_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnelZone", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UseractivityAnchor_id(ctx context.Context, field graphql.CollectedField, obj *UseractivityAnchor) (ret graphql.Marshaler) {
@@ -57390,6 +59291,71 @@ func (ec *executionContext) unmarshalInputFulfillmentLineInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputFunnelStepInput(ctx context.Context, obj any) (FunnelStepInput, error) {
+	var it FunnelStepInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"position", "name", "type", "config", "accept_next_position", "decline_next_position"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "config":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("config"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Config = data
+		case "accept_next_position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accept_next_position"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AcceptNextPosition = data
+		case "decline_next_position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decline_next_position"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeclineNextPosition = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputIdsInput(ctx context.Context, obj any) (IdsInput, error) {
 	var it IdsInput
 	if obj == nil {
@@ -59222,6 +61188,64 @@ func (ec *executionContext) unmarshalInputUploadRequestInput(ctx context.Context
 				return it, err
 			}
 			it.Size = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpsellFunnelInput(ctx context.Context, obj any) (UpsellFunnelInput, error) {
+	var it UpsellFunnelInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "enabled", "timeout_seconds", "checkout_page_id", "offers"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "timeout_seconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeout_seconds"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutSeconds = data
+		case "checkout_page_id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("checkout_page_id"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CheckoutPageID = data
+		case "offers":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("offers"))
+			data, err := ec.unmarshalNFunnelStepInput2ᚕstoreadminᚋgraphᚐFunnelStepInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Offers = data
 		}
 	}
 	return it, nil
@@ -67211,6 +69235,232 @@ func (ec *executionContext) _FulfillmentItem(ctx context.Context, sel ast.Select
 	return written
 }
 
+var funnelStepImplementors = []string{"FunnelStep"}
+
+func (ec *executionContext) _FunnelStep(ctx context.Context, sel ast.SelectionSet, obj *models.FunnelStep) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, funnelStepImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FunnelStep")
+		case "id":
+			out.Values[i] = ec._FunnelStep_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "position":
+			out.Values[i] = ec._FunnelStep_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._FunnelStep_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._FunnelStep_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "config":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelStep_config(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelStep_config(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "accept_next_position":
+			out.Values[i] = ec._FunnelStep_accept_next_position(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "decline_next_position":
+			out.Values[i] = ec._FunnelStep_decline_next_position(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "upsell_page":
+			out.Values[i] = ec._FunnelStep_upsell_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "product":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelStep_product(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelStep_product(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "variant":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelStep_variant(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelStep_variant(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var importReportImplementors = []string{"ImportReport"}
 
 func (ec *executionContext) _ImportReport(ctx context.Context, sel ast.SelectionSet, obj *ImportReport) graphql.Marshaler {
@@ -69171,6 +71421,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteTaxRate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteTaxRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createUpsellFunnel":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createUpsellFunnel(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateUpsellFunnel":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUpsellFunnel(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteUpsellFunnel":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteUpsellFunnel(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ensureUpsellFunnelCheckoutPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_ensureUpsellFunnelCheckoutPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setUpsellFunnelPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setUpsellFunnelPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setFunnelStepUpsellPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setFunnelStepUpsellPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clearFunnelStepUpsellPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_clearFunnelStepUpsellPage(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -74634,6 +76933,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Values[i] = rrm(innerCtx)
+		case "upsellFunnels":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_upsellFunnels(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "upsellFunnelsCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_upsellFunnelsCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "upsellFunnel":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_upsellFunnel(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
 		case "webhooks":
 			field := field
 
@@ -78106,6 +80471,307 @@ func (ec *executionContext) _UploadTicket(ctx context.Context, sel ast.Selection
 	return written
 }
 
+var upsellFunnelImplementors = []string{"UpsellFunnel"}
+
+func (ec *executionContext) _UpsellFunnel(ctx context.Context, sel ast.SelectionSet, obj *models.UpsellFunnel) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, upsellFunnelImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpsellFunnel")
+		case "id":
+			out.Values[i] = ec._UpsellFunnel_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._UpsellFunnel_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "enabled":
+			out.Values[i] = ec._UpsellFunnel_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "timeout_seconds":
+			out.Values[i] = ec._UpsellFunnel_timeout_seconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "checkout_page_id":
+			out.Values[i] = ec._UpsellFunnel_checkout_page_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "upsell_page":
+			out.Values[i] = ec._UpsellFunnel_upsell_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pp15":
+			out.Values[i] = ec._UpsellFunnel_pp15(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tipping":
+			out.Values[i] = ec._UpsellFunnel_tipping(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "offers":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._UpsellFunnel_offers(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._UpsellFunnel_offers(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "checkout_page":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._UpsellFunnel_checkout_page(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._UpsellFunnel_checkout_page(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "zones":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._UpsellFunnel_zones(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._UpsellFunnel_zones(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "created_at":
+			out.Values[i] = ec._UpsellFunnel_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._UpsellFunnel_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var upsellFunnelZoneImplementors = []string{"UpsellFunnelZone"}
+
+func (ec *executionContext) _UpsellFunnelZone(ctx context.Context, sel ast.SelectionSet, obj *models.UpsellFunnelZone) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, upsellFunnelZoneImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpsellFunnelZone")
+		case "zone_id":
+			out.Values[i] = ec._UpsellFunnelZone_zone_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "zone_name":
+			out.Values[i] = ec._UpsellFunnelZone_zone_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabled":
+			out.Values[i] = ec._UpsellFunnelZone_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "weight":
+			out.Values[i] = ec._UpsellFunnelZone_weight(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._UpsellFunnelZone_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var useractivityAnchorImplementors = []string{"UseractivityAnchor"}
 
 func (ec *executionContext) _UseractivityAnchor(ctx context.Context, sel ast.SelectionSet, obj *UseractivityAnchor) graphql.Marshaler {
@@ -80796,6 +83462,45 @@ func (ec *executionContext) unmarshalNFulfillmentLineInput2storeadminᚋgraphᚐ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNFunnelStep2storeadminᚋmodelsᚐFunnelStep(ctx context.Context, sel ast.SelectionSet, v models.FunnelStep) graphql.Marshaler {
+	return ec._FunnelStep(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFunnelStep2ᚕstoreadminᚋmodelsᚐFunnelStepᚄ(ctx context.Context, sel ast.SelectionSet, v []models.FunnelStep) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._FunnelStep(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNFunnelStepInput2storeadminᚋgraphᚐFunnelStepInput(ctx context.Context, v any) (FunnelStepInput, error) {
+	res, err := ec.unmarshalInputFunnelStepInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFunnelStepInput2ᚕstoreadminᚋgraphᚐFunnelStepInputᚄ(ctx context.Context, v any) ([]FunnelStepInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]FunnelStepInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFunnelStepInput2storeadminᚋgraphᚐFunnelStepInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalNID2int64(ctx context.Context, v any) (int64, error) {
 	res, err := models.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -82036,6 +84741,61 @@ func (ec *executionContext) marshalNUploadTicket2ᚖstoreadminᚋgraphᚐUploadT
 	return ec._UploadTicket(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNUpsellFunnel2storeadminᚋmodelsᚐUpsellFunnel(ctx context.Context, sel ast.SelectionSet, v models.UpsellFunnel) graphql.Marshaler {
+	return ec._UpsellFunnel(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNUpsellFunnel2ᚕstoreadminᚋmodelsᚐUpsellFunnelᚄ(ctx context.Context, sel ast.SelectionSet, v []models.UpsellFunnel) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._UpsellFunnel(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUpsellFunnel2ᚖstoreadminᚋmodelsᚐUpsellFunnel(ctx context.Context, sel ast.SelectionSet, v *models.UpsellFunnel) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpsellFunnel(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpsellFunnelInput2storeadminᚋgraphᚐUpsellFunnelInput(ctx context.Context, v any) (UpsellFunnelInput, error) {
+	res, err := ec.unmarshalInputUpsellFunnelInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpsellFunnelZone2storeadminᚋmodelsᚐUpsellFunnelZone(ctx context.Context, sel ast.SelectionSet, v models.UpsellFunnelZone) graphql.Marshaler {
+	return ec._UpsellFunnelZone(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNUpsellFunnelZone2ᚕstoreadminᚋmodelsᚐUpsellFunnelZoneᚄ(ctx context.Context, sel ast.SelectionSet, v []models.UpsellFunnelZone) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._UpsellFunnelZone(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNUseractivityAnchor2ᚖstoreadminᚋgraphᚐUseractivityAnchor(ctx context.Context, sel ast.SelectionSet, v *UseractivityAnchor) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -82462,6 +85222,13 @@ func (ec *executionContext) unmarshalOBundleTierInput2ᚕstoreadminᚋgraphᚐBu
 	return res, nil
 }
 
+func (ec *executionContext) marshalOCheckoutPage2ᚖstoreadminᚋmodelsᚐCheckoutPage(ctx context.Context, sel ast.SelectionSet, v *models.CheckoutPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CheckoutPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCheckoutTracking2ᚖstoreadminᚋgraphᚐCheckoutTracking(ctx context.Context, sel ast.SelectionSet, v *CheckoutTracking) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -82598,6 +85365,13 @@ func (ec *executionContext) unmarshalODraftPaymentInput2ᚖstoreadminᚋgraphᚐ
 	}
 	res, err := ec.unmarshalInputDraftPaymentInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFeatureflagsPP15Config2ᚖstoreadminᚋmodelsᚐPP15Config(ctx context.Context, sel ast.SelectionSet, v *models.PP15Config) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FeatureflagsPP15Config(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
@@ -83204,6 +85978,13 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := models.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTippingConfig2ᚖstoreadminᚋmodelsᚐTippingConfig(ctx context.Context, sel ast.SelectionSet, v *models.TippingConfig) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TippingConfig(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOURLRedirectFilter2ᚖstoreadminᚋmodelsᚐURLRedirectFilter(ctx context.Context, v any) (*models.URLRedirectFilter, error) {

@@ -750,6 +750,22 @@ type FulfillmentLineInput struct {
 	Quantity int64 `json:"quantity"`
 }
 
+// One step of a funnel.
+type FunnelStepInput struct {
+	// 1 to the number of steps; each step its own.
+	Position int64 `json:"position"`
+	// 1 to 255 characters.
+	Name string `json:"name"`
+	// upsell, downsell or cross_sell.
+	Type string `json:"type"`
+	// The offer: {product_id, variant_id, quantity (1 to 100, default 1), discount (null or {type: percentage (0 to 100) | fixed_amount (minor units, at most the price), value})}; product_id or variant_id at least.
+	Config any `json:"config"`
+	// A later position, or null to end the funnel.
+	AcceptNextPosition *int64 `json:"accept_next_position,omitempty"`
+	// A later position, or null to end the funnel.
+	DeclineNextPosition *int64 `json:"decline_next_position,omitempty"`
+}
+
 // A list of record ids to act on.
 type IdsInput struct {
 	// The records' ids; ids of no record of the store are ignored.
@@ -1182,6 +1198,20 @@ type UploadTicket struct {
 	MaxBytes int64 `json:"max_bytes"`
 	// When upload_url stops working.
 	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// A funnel to create, or to save whole over a stored one.
+type UpsellFunnelInput struct {
+	// 1 to 255 characters.
+	Name string `json:"name"`
+	// Left out: true on create, unchanged on update.
+	Enabled *bool `json:"enabled,omitempty"`
+	// 60 to 86,400; left out: 900 on create, unchanged on update.
+	TimeoutSeconds *int64 `json:"timeout_seconds,omitempty"`
+	// A checkout page of the store, or null for none; left out: none on create, unchanged on update.
+	CheckoutPageID *int64 `json:"checkout_page_id,omitempty"`
+	// 1 to 10 steps, taking the positions 1 to n; they replace the stored ones (a step keeps its id and design at a position that stays).
+	Offers []FunnelStepInput `json:"offers"`
 }
 
 // The record the log is about.

@@ -27,6 +27,7 @@ type resolverRoot struct {
 	draftOrderLine         DraftOrderLineResolver
 	formSubmission         FormSubmissionResolver
 	fulfillment            FulfillmentResolver
+	funnelStep             FunnelStepResolver
 	mCPActivity            MCPActivityResolver
 	mCPKey                 MCPKeyResolver
 	menu                   MenuResolver
@@ -46,6 +47,7 @@ type resolverRoot struct {
 	storefrontCheckout     StorefrontCheckoutResolver
 	storefrontCheckoutLine StorefrontCheckoutLineResolver
 	uRLRedirect            URLRedirectResolver
+	upsellFunnel           UpsellFunnelResolver
 	webhookSubscription    WebhookSubscriptionResolver
 }
 
@@ -69,6 +71,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		draftOrderLine:         r.DraftOrderLine(),
 		formSubmission:         r.FormSubmission(),
 		fulfillment:            r.Fulfillment(),
+		funnelStep:             r.FunnelStep(),
 		mCPActivity:            r.MCPActivity(),
 		mCPKey:                 r.MCPKey(),
 		menu:                   r.Menu(),
@@ -88,6 +91,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		storefrontCheckout:     r.StorefrontCheckout(),
 		storefrontCheckoutLine: r.StorefrontCheckoutLine(),
 		uRLRedirect:            r.URLRedirect(),
+		upsellFunnel:           r.UpsellFunnel(),
 		webhookSubscription:    r.WebhookSubscription(),
 	}
 }
@@ -132,6 +136,8 @@ func (c *resolverRoot) FormSubmission() FormSubmissionResolver { return c.formSu
 
 func (c *resolverRoot) Fulfillment() FulfillmentResolver { return c.fulfillment }
 
+func (c *resolverRoot) FunnelStep() FunnelStepResolver { return c.funnelStep }
+
 func (c *resolverRoot) MCPActivity() MCPActivityResolver { return c.mCPActivity }
 
 func (c *resolverRoot) MCPKey() MCPKeyResolver { return c.mCPKey }
@@ -171,6 +177,8 @@ func (c *resolverRoot) StorefrontCheckoutLine() StorefrontCheckoutLineResolver {
 }
 
 func (c *resolverRoot) URLRedirect() URLRedirectResolver { return c.uRLRedirect }
+
+func (c *resolverRoot) UpsellFunnel() UpsellFunnelResolver { return c.upsellFunnel }
 
 func (c *resolverRoot) WebhookSubscription() WebhookSubscriptionResolver {
 	return c.webhookSubscription

@@ -124,6 +124,19 @@ var (
 		func(f *models.CheckoutZoneFunnel) int64 { return f.ZoneID })
 )
 
+// Upsell funnels: a funnel's steps, its checkout page and the zones that
+// route to it; a step's offered product and variant.
+var (
+	funnelSteps        = loaders.Many(models.StepsByFunnel, upsellFunnelID, func(s *models.FunnelStep) int64 { return s.FunnelID })
+	funnelZones        = loaders.Many(models.ZoneRoutesByFunnel, upsellFunnelID, func(z *models.UpsellFunnelZone) int64 { return z.FunnelID })
+	funnelCheckoutPage = loaders.One(models.CheckoutPagesByID, func(f *models.UpsellFunnel) *int64 { return f.CheckoutPageID },
+		func(p *models.CheckoutPage) int64 { return p.ID })
+	stepProduct = loaders.One(models.ProductsByID, func(s *models.FunnelStep) *int64 { return &s.Offer.ProductID }, productID)
+	stepVariant = loaders.One(models.VariantsByID, func(s *models.FunnelStep) *int64 { return s.Offer.VariantID }, variantID)
+)
+
+func upsellFunnelID(f *models.UpsellFunnel) int64 { return f.ID }
+
 // Payment gateways.
 var providerWalletDomains = loaders.Many(models.WalletDomainsByProvider, func(p *models.PaymentProvider) int64 { return p.ID },
 	func(w *models.WalletDomain) int64 { return w.ProviderID })

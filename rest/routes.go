@@ -257,6 +257,18 @@ var Routes = []Route{
 	{http.MethodPut, "/store/reviews/{id}/reply", "ReplyToReview", 0, Fields},
 	{http.MethodPut, "/store/reviews/{id}/status", "SetReviewStatus", 0, Fields},
 
+	// Upsell funnels (checkout and post-purchase): the funnel with its
+	// steps, its checkout page, its designs
+	{http.MethodGet, "/store/upsell-funnels", "ListUpsellFunnels", 0, Fields},
+	{http.MethodPost, "/store/upsell-funnels", "CreateUpsellFunnel", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/upsell-funnels/{id}", "GetUpsellFunnel", 0, Fields},
+	{http.MethodPut, "/store/upsell-funnels/{id}", "UpdateUpsellFunnel", 0, Fields},
+	{http.MethodDelete, "/store/upsell-funnels/{id}", "DeleteUpsellFunnel", 0, Bare},
+	{http.MethodPost, "/store/upsell-funnels/{id}/checkout-page", "EnsureUpsellFunnelCheckoutPage", 0, Fields},
+	{http.MethodPut, "/store/upsell-funnels/{id}/upsell-page", "SetUpsellFunnelPage", 0, Bare},
+	{http.MethodPut, "/store/upsell-funnels/{id}/steps/{stepId}/upsell-page", "SetFunnelStepUpsellPage", 0, Bare},
+	{http.MethodDelete, "/store/upsell-funnels/{id}/steps/{stepId}/upsell-page", "ClearFunnelStepUpsellPage", 0, Bare},
+
 	// Recovery of abandoned carts and checkouts: the policy, and one
 	// extra reminder now
 	{http.MethodGet, "/store/recovery-settings", "GetRecoverySettings", 0, Fields},

@@ -50,6 +50,8 @@ var areas = []area{
 // mediaAreas run after areas, in order.
 var mediaAreas = []mediaArea{
 	{"catalogue", catalogue},
+	// Post-purchase offers of the catalogue's products.
+	{"upsell funnels", withoutMedia(upsellFunnels)},
 	// To the catalogue's products and collections.
 	{"redirects", withoutMedia(redirects)},
 	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
