@@ -145,7 +145,7 @@ func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Car
 			co.ShippingLine = &models.ShippingLine{RateID: rates[rng.IntN(len(rates))].ID}
 		}
 	}
-	priced, err := models.PriceCheckout(ctx, tx, co, lines, at)
+	priced, err := models.PriceCheckout(ctx, tx, co, lines, models.Platform{}, at) // the default deployment
 	if err != nil {
 		return err
 	}
