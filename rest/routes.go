@@ -263,4 +263,13 @@ var Routes = []Route{
 	{http.MethodPut, "/store/recovery-settings", "UpdateRecoverySettings", 0, Fields},
 	{http.MethodPost, "/store/abandoned-carts/{token}/resend", "ResendAbandonedCart", 0, Bare},
 	{http.MethodPost, "/store/abandoned-checkouts/{token}/resend", "ResendAbandonedCheckout", 0, Bare},
+
+	// Handling surcharge (pp15) and tipping: the store's, and a funnel's
+	// overrides (a null body inherits the store's again)
+	{http.MethodGet, "/store/pp15", "GetPP15", 0, Spread},
+	{http.MethodPut, "/store/pp15", "UpdatePP15", 0, Bare},
+	{http.MethodGet, "/store/tipping", "GetTipping", 0, Fields},
+	{http.MethodPut, "/store/tipping", "UpdateTipping", 0, Fields},
+	{http.MethodPut, "/store/upsell-funnels/{id}/pp15", "SetUpsellFunnelPP15", 0, Bare},
+	{http.MethodPut, "/store/upsell-funnels/{id}/tipping", "SetUpsellFunnelTipping", 0, Bare},
 }
