@@ -42,6 +42,8 @@ var areas = []area{
 	{"webhooks", webhookSubscriptions},
 	{"shipping and tax", shippingAndTax}, // zones for the profile's country
 	{"payment providers", paymentProviders},
+	// Before the storefront checkouts, which are priced with them.
+	{"checkout surcharge and tipping", checkoutFees},
 	{"domains", domains},
 	{"forms and email", formsAndEmail}, // the sender's name is the profile's
 }
