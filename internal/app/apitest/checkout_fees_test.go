@@ -296,6 +296,9 @@ func TestFunnelFeeOverrides(t *testing.T) {
 	if _, tp := fees(&funnel); *tp.Mode != models.TipPercentage {
 		t.Fatalf("after tipping null: %+v", tp)
 	}
+	// No body is null too.
+	e.Do(http.MethodPut, pp15Path, key, map[string]any{"active": false, "value_bps": 1, "cap_cents": 1}).Expect(t, http.StatusOK)
+	e.Do(http.MethodPut, pp15Path, key, nil).Expect(t, http.StatusOK)
 	var stored struct{ PP15, Tipping *string }
 	if err := e.DB.NewRaw(`SELECT pp15::text, tipping::text FROM upsell_funnels WHERE id = ?`, funnel).Scan(ctx, &stored.PP15, &stored.Tipping); err != nil ||
 		stored.PP15 != nil || stored.Tipping != nil {
