@@ -102,7 +102,7 @@ func PP15PlatformOf(ctx context.Context, db bun.IDB, storeID int64, p Platform) 
 	}
 	var err error
 	out.PostUpsellEnabled, err = db.NewSelect().Model((*PaymentProvider)(nil)).
-		Where("store_id = ? AND enabled AND provider IN (?)", storeID, bun.In(upsell)).Exists(ctx)
+		Where("store_id = ? AND enabled AND provider IN (?)", storeID, bun.List(upsell)).Exists(ctx)
 	return out, err
 }
 
