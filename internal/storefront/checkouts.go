@@ -147,23 +147,23 @@ func (s *service) changeCheckout(ctx context.Context, tx bun.Tx, r *http.Request
 		return nil, err
 	}
 	c.Tracking = tracking(c.Tracking, in.Tracking, r, s.keptIP(r))
-	if c.Tip != nil && in.Tip.Sent {
-		if err := models.CheckoutTipping(ctx, tx, c); err != nil {
-			return nil, err
-		}
-		if err := c.Tipping.Offers(*c.Tip); err != nil {
-			return nil, err
-		}
-	}
 	if _, err := models.PriceCheckout(ctx, tx, c, lines, s.Platform, now); err != nil {
 		return nil, err
 	}
 	if in.ShippingRateID != nil && *in.ShippingRateID != 0 && c.ShippingLine == nil {
 		return nil, apperr.Invalidf("shipping_rate_id %d is not a rate this checkout can ship with; GET /checkouts/{token}/shipping-rates lists them", *in.ShippingRateID)
 	}
-	if tip := c.Tip; in.Tip.Sent && tip != nil && tip.AmountCents != nil && c.TipCents < *tip.AmountCents {
-		return nil, apperr.InvalidField("tip.amount_cents", "must be at most %d: a custom tip is at most %d%% of the goods (%d), not %d",
-			c.TipCents, *c.Tipping.MaxPercent, c.SubtotalCents-c.DiscountCents, *tip.AmountCents)
+	// A tip sent is checked against the tipping the pricing read (one it
+	// does not offer tipped nothing); a custom one must be within its bound
+	// of the goods as priced.
+	if tip := c.Tip; in.Tip.Sent && tip != nil {
+		if err := c.Tipping.Offers(*tip); err != nil {
+			return nil, err
+		}
+		if tip.AmountCents != nil && c.TipCents < *tip.AmountCents {
+			return nil, apperr.InvalidField("tip.amount_cents", "must be at most %d: a custom tip is at most %d%% of the goods (%d), not %d",
+				c.TipCents, *c.Tipping.MaxPercent, c.SubtotalCents-c.DiscountCents, *tip.AmountCents)
+		}
 	}
 	c.UpdatedAt, c.ExpiresAt = now, now.Add(models.CheckoutLifetime)
 	if c.ID == 0 {
@@ -210,7 +210,7 @@ func applyCheckout(ctx context.Context, db bun.IDB, c *models.StorefrontCheckout
 		}
 	}
 	if in.Tip.Sent {
-		if c.Tip, err = in.Tip.choice(); err != nil { // checked against the store's tipping by changeCheckout
+		if c.Tip, err = in.Tip.choice(); err != nil { // checked against the store's tipping once priced (changeCheckout)
 			return err
 		}
 	}
