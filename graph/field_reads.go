@@ -1069,6 +1069,10 @@ var objectReads = map[string]map[string][]string{
 		"post_upsell_enabled": {"PostUpsellEnabled"},
 		"pp15_enabled":        {"PP15Enabled"},
 	},
+	"PP15Settings": {
+		"config":   {"Config"},
+		"platform": {"Platform"},
+	},
 	"PaymentFeatures": {
 		"defer_stores_credential": {"DeferStoresCredential"},
 		"holds_funds_at_checkout": {"HoldsFundsAtCheckout"},

@@ -1233,6 +1233,8 @@ type ComplexityRoot struct {
 		SetReviewStatus                func(childComplexity int, id int64, input ReviewStatusInput) int
 		SetStorefrontEnabled           func(childComplexity int, enabled bool) int
 		SetUpsellFunnelPage            func(childComplexity int, id int64, upsellPage any) int
+		SetUpsellFunnelPp15            func(childComplexity int, id int64, input *PP15ConfigInput) int
+		SetUpsellFunnelTipping         func(childComplexity int, id int64, input *TippingConfigInput) int
 		TestPaymentCredentials         func(childComplexity int, input PaymentCredentialsInput) int
 		UpdateArticle                  func(childComplexity int, id int64, input ArticleInput) int
 		UpdateBundle                   func(childComplexity int, id int64, input BundleInput) int
@@ -1246,12 +1248,14 @@ type ComplexityRoot struct {
 		UpdateOrder                    func(childComplexity int, id int64, input OrderUpdateInput) int
 		UpdatePage                     func(childComplexity int, id int64, input ContentPageInput) int
 		UpdatePaymentProvider          func(childComplexity int, id int64, input PaymentProviderInput) int
+		UpdatePp15                     func(childComplexity int, input PP15ConfigInput) int
 		UpdateProduct                  func(childComplexity int, id int64, input ProductInput) int
 		UpdateRecoverySettings         func(childComplexity int, input AbandonedcartPolicyInput) int
 		UpdateShippingRate             func(childComplexity int, id int64, input ShippingRateInput) int
 		UpdateShippingZone             func(childComplexity int, id int64, input ShippingZoneInput) int
 		UpdateStore                    func(childComplexity int, input StoreUpdateInput) int
 		UpdateTaxRate                  func(childComplexity int, id int64, input TaxRateInput) int
+		UpdateTipping                  func(childComplexity int, input TippingConfigInput) int
 		UpdateURLRedirect              func(childComplexity int, id int64, input URLRedirectInput) int
 		UpdateUpsellFunnel             func(childComplexity int, id int64, input UpsellFunnelInput) int
 		UpdateWebhook                  func(childComplexity int, id int64, input WebhookUpdateInput) int
@@ -1363,6 +1367,11 @@ type ComplexityRoot struct {
 	PP15PlatformView struct {
 		PP15Enabled       func(childComplexity int) int
 		PostUpsellEnabled func(childComplexity int) int
+	}
+
+	PP15Settings struct {
+		Config   func(childComplexity int) int
+		Platform func(childComplexity int) int
 	}
 
 	PaymentFeatures struct {
@@ -1561,6 +1570,7 @@ type ComplexityRoot struct {
 		Pages                         func(childComplexity int, filter *models.ContentPageFilter, limit *int64, offset *int64) int
 		PaymentProviders              func(childComplexity int) int
 		PaymentTestGateway            func(childComplexity int) int
+		Pp15                          func(childComplexity int) int
 		Product                       func(childComplexity int, id int64) int
 		ProductHandleAvailable        func(childComplexity int, handle string, id *int64) int
 		ProductImportTemplate         func(childComplexity int, format *SheetFormat) int
@@ -1592,6 +1602,7 @@ type ComplexityRoot struct {
 		StorefrontFunnel              func(childComplexity int, filter *models.SessionFilter) int
 		TaxRates                      func(childComplexity int, limit *int64, offset *int64) int
 		TaxRatesCount                 func(childComplexity int) int
+		Tipping                       func(childComplexity int) int
 		URLRedirect                   func(childComplexity int, id int64) int
 		URLRedirects                  func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
 		URLRedirectsCount             func(childComplexity int, filter *models.URLRedirectFilter) int
@@ -2216,6 +2227,10 @@ type MutationResolver interface {
 	CreateBundle(ctx context.Context, input BundleInput) (*models.BundleOffer, error)
 	UpdateBundle(ctx context.Context, id int64, input BundleInput) (*models.BundleOffer, error)
 	DeleteBundle(ctx context.Context, id int64) (bool, error)
+	UpdatePp15(ctx context.Context, input PP15ConfigInput) (bool, error)
+	UpdateTipping(ctx context.Context, input TippingConfigInput) (*models.TippingConfig, error)
+	SetUpsellFunnelPp15(ctx context.Context, id int64, input *PP15ConfigInput) (bool, error)
+	SetUpsellFunnelTipping(ctx context.Context, id int64, input *TippingConfigInput) (bool, error)
 	CreateCheckoutPage(ctx context.Context, input CheckoutPageInput) (*models.CheckoutPage, error)
 	UpdateCheckoutPage(ctx context.Context, id int64, input CheckoutPageInput) (*models.CheckoutPage, error)
 	SetCheckoutPageSections(ctx context.Context, id int64, input CheckoutPageSectionsInput) (*models.CheckoutPage, error)
@@ -2397,6 +2412,8 @@ type QueryResolver interface {
 	Bundles(ctx context.Context, limit *int64, offset *int64) ([]models.BundleOffer, error)
 	BundlesCount(ctx context.Context) (int64, error)
 	Bundle(ctx context.Context, id int64) (*models.BundleOffer, error)
+	Pp15(ctx context.Context) (*PP15Settings, error)
+	Tipping(ctx context.Context) (*models.TippingConfig, error)
 	CheckoutPages(ctx context.Context, limit *int64, offset *int64) ([]models.CheckoutPage, error)
 	CheckoutPagesCount(ctx context.Context) (int64, error)
 	CheckoutPage(ctx context.Context, id int64) (*models.CheckoutPage, error)
@@ -8353,6 +8370,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetUpsellFunnelPage(childComplexity, args["id"].(int64), args["upsell_page"].(any)), true
+	case "Mutation.setUpsellFunnelPP15":
+		if e.ComplexityRoot.Mutation.SetUpsellFunnelPp15 == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setUpsellFunnelPP15_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetUpsellFunnelPp15(childComplexity, args["id"].(int64), args["input"].(*PP15ConfigInput)), true
+	case "Mutation.setUpsellFunnelTipping":
+		if e.ComplexityRoot.Mutation.SetUpsellFunnelTipping == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setUpsellFunnelTipping_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetUpsellFunnelTipping(childComplexity, args["id"].(int64), args["input"].(*TippingConfigInput)), true
 	case "Mutation.testPaymentCredentials":
 		if e.ComplexityRoot.Mutation.TestPaymentCredentials == nil {
 			break
@@ -8496,6 +8535,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdatePaymentProvider(childComplexity, args["id"].(int64), args["input"].(PaymentProviderInput)), true
+	case "Mutation.updatePP15":
+		if e.ComplexityRoot.Mutation.UpdatePp15 == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePP15_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePp15(childComplexity, args["input"].(PP15ConfigInput)), true
 	case "Mutation.updateProduct":
 		if e.ComplexityRoot.Mutation.UpdateProduct == nil {
 			break
@@ -8562,6 +8612,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTaxRate(childComplexity, args["id"].(int64), args["input"].(TaxRateInput)), true
+	case "Mutation.updateTipping":
+		if e.ComplexityRoot.Mutation.UpdateTipping == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTipping_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTipping(childComplexity, args["input"].(TippingConfigInput)), true
 	case "Mutation.updateURLRedirect":
 		if e.ComplexityRoot.Mutation.UpdateURLRedirect == nil {
 			break
@@ -9146,6 +9207,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PP15PlatformView.PostUpsellEnabled(childComplexity), true
+
+	case "PP15Settings.config":
+		if e.ComplexityRoot.PP15Settings.Config == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PP15Settings.Config(childComplexity), true
+	case "PP15Settings.platform":
+		if e.ComplexityRoot.PP15Settings.Platform == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PP15Settings.Platform(childComplexity), true
 
 	case "PaymentFeatures.defer_stores_credential":
 		if e.ComplexityRoot.PaymentFeatures.DeferStoresCredential == nil {
@@ -10591,6 +10665,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PaymentTestGateway(childComplexity), true
+	case "Query.pp15":
+		if e.ComplexityRoot.Query.Pp15 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Pp15(childComplexity), true
 	case "Query.product":
 		if e.ComplexityRoot.Query.Product == nil {
 			break
@@ -10912,6 +10992,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.TaxRatesCount(childComplexity), true
+	case "Query.tipping":
+		if e.ComplexityRoot.Query.Tipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Tipping(childComplexity), true
 	case "Query.urlRedirect":
 		if e.ComplexityRoot.Query.URLRedirect == nil {
 			break
@@ -13348,6 +13434,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputOrderCancelInput,
 		ec.unmarshalInputOrderFilter,
 		ec.unmarshalInputOrderUpdateInput,
+		ec.unmarshalInputPP15ConfigInput,
 		ec.unmarshalInputPaymentCredentialsInput,
 		ec.unmarshalInputPaymentProviderInput,
 		ec.unmarshalInputProductFilter,
@@ -13368,6 +13455,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputStoreSettingInput,
 		ec.unmarshalInputStoreUpdateInput,
 		ec.unmarshalInputTaxRateInput,
+		ec.unmarshalInputTippingConfigInput,
 		ec.unmarshalInputURLRedirectBulkDeleteInput,
 		ec.unmarshalInputURLRedirectFilter,
 		ec.unmarshalInputURLRedirectInput,
@@ -15101,7 +15189,7 @@ type PP15PlatformView {
 type TippingConfig {
   "Whether checkouts offer tipping."
   enabled: Boolean!
-  "How presets are read."
+  "How presets are read: percentage (whole percents of the goods) or amount (minor units); null: not set."
   mode: String
   "The heading shoppers see."
   label: String
@@ -15113,8 +15201,80 @@ type TippingConfig {
   default_preset: Int
   "Whether shoppers may enter their own tip."
   allow_custom: Boolean!
-  "The largest custom tip, in percent of the goods; null: no bound."
+  "The largest custom tip, in whole percent of the goods (the subtotal less the discount); null: not set (custom tips are off)."
   max_percent: Int
+}
+
+"The store's handling surcharge and what the platform allows it."
+type PP15Settings {
+  "The store's surcharge (the default, off, until set)."
+  config: FeatureflagsPP15Config!
+  "What the platform allows the store."
+  platform: PP15PlatformView!
+}
+
+"A handling surcharge, whole."
+input PP15ConfigInput {
+  "Whether checkouts carry the surcharge; true needs the platform's pp15_enabled (409 otherwise)."
+  active: Boolean!
+  "The surcharge, in basis points of the goods (the subtotal less the discount): 0 to 10,000 (100 = 1%)."
+  value_bps: Int!
+  "The most it adds to one checkout, in minor units: 0 (charges nothing) to 100,000,000."
+  cap_cents: Int!
+}
+
+"A tipping config, whole."
+input TippingConfigInput {
+  "Whether checkouts offer tipping; true needs a mode and 1 to 5 presets."
+  enabled: Boolean!
+  "percentage: presets are whole percents of the goods (1 to 100); amount: presets are minor units (1 to 100,000,000). Required when enabled or presets are sent."
+  mode: String
+  "The heading shoppers see, at most 80 characters; empty or null: none."
+  label: String
+  "The text under it, at most 500 characters; empty or null: none."
+  description: String
+  "0 to 5 preset tips, strictly increasing (at least 1 when enabled)."
+  presets: [Int!]!
+  "One of the presets, chosen at first; null: none."
+  default_preset: Int
+  "Whether shoppers may enter their own amount; true needs max_percent."
+  allow_custom: Boolean!
+  "The largest custom tip, in whole percent of the goods: 1 to 100."
+  max_percent: Int
+}
+
+extend type Query {
+  "The store's handling surcharge, and what the platform allows it."
+  pp15: PP15Settings! @access(scope: "checkout:read")
+  "The store's tipping (the default, off, until set)."
+  tipping: TippingConfig! @access(scope: "checkout:read")
+}
+
+extend type Mutation {
+  "Replaces the store's handling surcharge; true when done."
+  updatePP15(
+    "The surcharge, whole."
+    input: PP15ConfigInput!
+  ): Boolean! @access(scope: "checkout:write")
+  "Replaces the store's tipping; answers it as stored."
+  updateTipping(
+    "The tipping, whole."
+    input: TippingConfigInput!
+  ): TippingConfig! @access(scope: "checkout:write")
+  "Overrides the store's surcharge for checkouts through the funnel; null inherits the store's again. NOT_FOUND for another store's funnel. True when done."
+  setUpsellFunnelPP15(
+    "The upsell funnel's id."
+    id: Int!
+    "The funnel's surcharge, whole; null: the store's."
+    input: PP15ConfigInput
+  ): Boolean! @access(scope: "checkout:write")
+  "Overrides the store's tipping for checkouts through the funnel; null inherits the store's again. NOT_FOUND for another store's funnel. True when done."
+  setUpsellFunnelTipping(
+    "The upsell funnel's id."
+    id: Int!
+    "The funnel's tipping, whole; null: the store's."
+    input: TippingConfigInput
+  ): Boolean! @access(scope: "checkout:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/checkout_pages.graphqls", Input: `# Checkout pages: the designs of a store's checkout (README "Checkout
@@ -21974,6 +22134,26 @@ func (ec *executionContext) childFields_OrderUpsell(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type OrderUpsell", field.Name)
 }
 
+func (ec *executionContext) childFields_PP15PlatformView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "pp15_enabled":
+		return ec.fieldContext_PP15PlatformView_pp15_enabled(ctx, field)
+	case "post_upsell_enabled":
+		return ec.fieldContext_PP15PlatformView_post_upsell_enabled(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PP15PlatformView", field.Name)
+}
+
+func (ec *executionContext) childFields_PP15Settings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "config":
+		return ec.fieldContext_PP15Settings_config(ctx, field)
+	case "platform":
+		return ec.fieldContext_PP15Settings_platform(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PP15Settings", field.Name)
+}
+
 func (ec *executionContext) childFields_PaymentFeatures(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "defer_stores_credential":
@@ -24746,6 +24926,28 @@ func (ec *executionContext) field_Mutation_setStorefrontEnabled_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setUpsellFunnelPP15_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*PP15ConfigInput, error) {
+			return ec.unmarshalOPP15ConfigInput2ᚖstoreadminᚋgraphᚐPP15ConfigInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setUpsellFunnelPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -24765,6 +24967,28 @@ func (ec *executionContext) field_Mutation_setUpsellFunnelPage_args(ctx context.
 		return nil, err
 	}
 	args["upsell_page"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setUpsellFunnelTipping_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*TippingConfigInput, error) {
+			return ec.unmarshalOTippingConfigInput2ᚖstoreadminᚋgraphᚐTippingConfigInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -24994,6 +25218,20 @@ func (ec *executionContext) field_Mutation_updateOrder_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updatePP15_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (PP15ConfigInput, error) {
+			return ec.unmarshalNPP15ConfigInput2storeadminᚋgraphᚐPP15ConfigInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updatePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -25151,6 +25389,20 @@ func (ec *executionContext) field_Mutation_updateTaxRate_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTipping_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (TippingConfigInput, error) {
+			return ec.unmarshalNTippingConfigInput2storeadminᚋgraphᚐTippingConfigInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -36050,6 +36302,251 @@ func (ec *executionContext) fieldContext_Mutation_deleteBundle(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updatePP15(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePP15(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePp15(ctx, fc.Args["input"].(PP15ConfigInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePP15(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePP15_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTipping(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTipping(ctx, fc.Args["input"].(TippingConfigInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal *models.TippingConfig
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.TippingConfig
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.TippingConfig) graphql.Marshaler {
+			return ec.marshalNTippingConfig2ᚖstoreadminᚋmodelsᚐTippingConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTipping(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTipping_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setUpsellFunnelPP15(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setUpsellFunnelPP15(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetUpsellFunnelPp15(ctx, fc.Args["id"].(int64), fc.Args["input"].(*PP15ConfigInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setUpsellFunnelPP15(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setUpsellFunnelPP15_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setUpsellFunnelTipping(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setUpsellFunnelTipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetUpsellFunnelTipping(ctx, fc.Args["id"].(int64), fc.Args["input"].(*TippingConfigInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setUpsellFunnelTipping(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setUpsellFunnelTipping_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createCheckoutPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -43347,6 +43844,60 @@ func (ec *executionContext) fieldContext_PP15PlatformView_post_upsell_enabled(_ 
 	return graphql.NewScalarFieldContext("PP15PlatformView", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _PP15Settings_config(ctx context.Context, field graphql.CollectedField, obj *PP15Settings) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "PP15Settings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.PP15Config, error) {
+		return obj.Config, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFeatureflagsPP15Config2ᚖstoreadminᚋmodelsᚐPP15Config(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_PP15Settings_config(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PP15Settings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PP15Settings_platform(ctx context.Context, field graphql.CollectedField, obj *PP15Settings) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "PP15Settings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.PP15Platform, error) {
+		return obj.Platform, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNPP15PlatformView2ᚖstoreadminᚋmodelsᚐPP15Platform(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_PP15Settings_platform(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PP15Settings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PaymentFeatures_defer_stores_credential(ctx context.Context, field graphql.CollectedField, obj *models.PaymentFeatures) (ret graphql.Marshaler) {
 	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.DeferStoresCredential)
 }
@@ -46525,6 +47076,100 @@ func (ec *executionContext) fieldContext_Query_bundle(ctx context.Context, field
 	if fc.Args, err = ec.field_Query_bundle_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_pp15(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_pp15(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Pp15(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *PP15Settings
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *PP15Settings
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *PP15Settings) graphql.Marshaler {
+			return ec.marshalNPP15Settings2ᚖstoreadminᚋgraphᚐPP15Settings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_pp15(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_tipping(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_tipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Tipping(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "checkout:read")
+				if err != nil {
+					var zeroVal *models.TippingConfig
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.TippingConfig
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.TippingConfig) graphql.Marshaler {
+			return ec.marshalNTippingConfig2ᚖstoreadminᚋmodelsᚐTippingConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_tipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
 	}
 	return fc, nil
 }
@@ -59736,6 +60381,50 @@ func (ec *executionContext) unmarshalInputOrderUpdateInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPP15ConfigInput(ctx context.Context, obj any) (PP15ConfigInput, error) {
+	var it PP15ConfigInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"active", "value_bps", "cap_cents"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
+		case "value_bps":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value_bps"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueBps = data
+		case "cap_cents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cap_cents"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CapCents = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPaymentCredentialsInput(ctx context.Context, obj any) (PaymentCredentialsInput, error) {
 	var it PaymentCredentialsInput
 	if obj == nil {
@@ -60961,6 +61650,85 @@ func (ec *executionContext) unmarshalInputTaxRateInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTippingConfigInput(ctx context.Context, obj any) (TippingConfigInput, error) {
+	var it TippingConfigInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"enabled", "mode", "label", "description", "presets", "default_preset", "allow_custom", "max_percent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "presets":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("presets"))
+			data, err := ec.unmarshalNInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Presets = data
+		case "default_preset":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("default_preset"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultPreset = data
+		case "allow_custom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("allow_custom"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AllowCustom = data
+		case "max_percent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("max_percent"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxPercent = data
 		}
 	}
 	return it, nil
@@ -70781,6 +71549,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updatePP15":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePP15(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTipping":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTipping(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setUpsellFunnelPP15":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setUpsellFunnelPP15(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setUpsellFunnelTipping":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setUpsellFunnelTipping(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createCheckoutPage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCheckoutPage(ctx, field)
@@ -72570,6 +73366,51 @@ func (ec *executionContext) _PP15PlatformView(ctx context.Context, sel ast.Selec
 			}
 		case "post_upsell_enabled":
 			out.Values[i] = ec._PP15PlatformView_post_upsell_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var pP15SettingsImplementors = []string{"PP15Settings"}
+
+func (ec *executionContext) _PP15Settings(ctx context.Context, sel ast.SelectionSet, obj *PP15Settings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pP15SettingsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PP15Settings")
+		case "config":
+			out.Values[i] = ec._PP15Settings_config(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "platform":
+			out.Values[i] = ec._PP15Settings_platform(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -74831,6 +75672,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_bundle(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "pp15":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_pp15(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "tipping":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_tipping(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -83291,6 +84176,16 @@ func (ec *executionContext) unmarshalNEmailSettingsInput2storeadminᚋgraphᚐEm
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNFeatureflagsPP15Config2ᚖstoreadminᚋmodelsᚐPP15Config(ctx context.Context, sel ast.SelectionSet, v *models.PP15Config) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FeatureflagsPP15Config(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
 	res, err := graphql.UnmarshalFloatContext(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -83927,6 +84822,31 @@ func (ec *executionContext) marshalNOrderTransaction2ᚕstoreadminᚋmodelsᚐOr
 func (ec *executionContext) unmarshalNOrderUpdateInput2storeadminᚋgraphᚐOrderUpdateInput(ctx context.Context, v any) (OrderUpdateInput, error) {
 	res, err := ec.unmarshalInputOrderUpdateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNPP15ConfigInput2storeadminᚋgraphᚐPP15ConfigInput(ctx context.Context, v any) (PP15ConfigInput, error) {
+	res, err := ec.unmarshalInputPP15ConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPP15PlatformView2ᚖstoreadminᚋmodelsᚐPP15Platform(ctx context.Context, sel ast.SelectionSet, v *models.PP15Platform) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PP15PlatformView(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPP15Settings2ᚖstoreadminᚋgraphᚐPP15Settings(ctx context.Context, sel ast.SelectionSet, v *PP15Settings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PP15Settings(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPaymentCredentialsInput2storeadminᚋgraphᚐPaymentCredentialsInput(ctx context.Context, v any) (PaymentCredentialsInput, error) {
@@ -84653,6 +85573,21 @@ func (ec *executionContext) marshalNTime2ᚖtimeᚐTime(ctx context.Context, sel
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTippingConfig2ᚖstoreadminᚋmodelsᚐTippingConfig(ctx context.Context, sel ast.SelectionSet, v *models.TippingConfig) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TippingConfig(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTippingConfigInput2storeadminᚋgraphᚐTippingConfigInput(ctx context.Context, v any) (TippingConfigInput, error) {
+	res, err := ec.unmarshalInputTippingConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNURLRedirect2storeadminᚋmodelsᚐURLRedirect(ctx context.Context, sel ast.SelectionSet, v models.URLRedirect) graphql.Marshaler {
@@ -85629,6 +86564,14 @@ func (ec *executionContext) marshalOOrderUpsell2ᚖstoreadminᚋmodelsᚐOrderUp
 	return ec._OrderUpsell(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOPP15ConfigInput2ᚖstoreadminᚋgraphᚐPP15ConfigInput(ctx context.Context, v any) (*PP15ConfigInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPP15ConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOProduct2ᚕstoreadminᚋmodelsᚐProductᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Product) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -85985,6 +86928,14 @@ func (ec *executionContext) marshalOTippingConfig2ᚖstoreadminᚋmodelsᚐTippi
 		return graphql.Null
 	}
 	return ec._TippingConfig(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTippingConfigInput2ᚖstoreadminᚋgraphᚐTippingConfigInput(ctx context.Context, v any) (*TippingConfigInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTippingConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOURLRedirectFilter2ᚖstoreadminᚋmodelsᚐURLRedirectFilter(ctx context.Context, v any) (*models.URLRedirectFilter, error) {

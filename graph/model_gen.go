@@ -877,6 +877,24 @@ type OrderUpdateInput struct {
 	Tags any `json:"tags,omitempty"`
 }
 
+// A handling surcharge, whole.
+type PP15ConfigInput struct {
+	// Whether checkouts carry the surcharge; true needs the platform's pp15_enabled (409 otherwise).
+	Active bool `json:"active"`
+	// The surcharge, in basis points of the goods (the subtotal less the discount): 0 to 10,000 (100 = 1%).
+	ValueBps int64 `json:"value_bps"`
+	// The most it adds to one checkout, in minor units: 0 (charges nothing) to 100,000,000.
+	CapCents int64 `json:"cap_cents"`
+}
+
+// The store's handling surcharge and what the platform allows it.
+type PP15Settings struct {
+	// The store's surcharge (the default, off, until set).
+	Config *models.PP15Config `json:"config"`
+	// What the platform allows the store.
+	Platform *models.PP15Platform `json:"platform"`
+}
+
 // Credentials to check with a provider before saving them.
 type PaymentCredentialsInput struct {
 	// The provider's kind: card or wallet.
@@ -1132,6 +1150,26 @@ type TaxRateInput struct {
 	RateBps *int64 `json:"rate_bps,omitempty"`
 	// Its place in the list; left out: last.
 	Position *int64 `json:"position,omitempty"`
+}
+
+// A tipping config, whole.
+type TippingConfigInput struct {
+	// Whether checkouts offer tipping; true needs a mode and 1 to 5 presets.
+	Enabled bool `json:"enabled"`
+	// percentage: presets are whole percents of the goods (1 to 100); amount: presets are minor units (1 to 100,000,000). Required when enabled or presets are sent.
+	Mode *string `json:"mode,omitempty"`
+	// The heading shoppers see, at most 80 characters; empty or null: none.
+	Label *string `json:"label,omitempty"`
+	// The text under it, at most 500 characters; empty or null: none.
+	Description *string `json:"description,omitempty"`
+	// 0 to 5 preset tips, strictly increasing (at least 1 when enabled).
+	Presets []int64 `json:"presets"`
+	// One of the presets, chosen at first; null: none.
+	DefaultPreset *int64 `json:"default_preset,omitempty"`
+	// Whether shoppers may enter their own amount; true needs max_percent.
+	AllowCustom bool `json:"allow_custom"`
+	// The largest custom tip, in whole percent of the goods: 1 to 100.
+	MaxPercent *int64 `json:"max_percent,omitempty"`
 }
 
 // Which redirects to delete: the listed ids, or every redirect the filter fields match (all_matching).

@@ -67,7 +67,7 @@ func awaitingCaptureQuery(db bun.IDB, storeID int64, now time.Time) *bun.SelectQ
 		ColumnExpr("t.id AS transaction_id, o.id AS order_id, t.amount_cents, t.created_at AS authorized_at").
 		ColumnExpr("'manual' AS capture_model, coalesce(dr.name, o.order_number_display) AS draft_name").
 		ColumnExpr("coalesce(o.draft_order_id, 0) AS draft_order_id, o.email, t.expires_at").
-		ColumnExpr("t.payment_method, t.provider, 0 AS surcharge_cents, o.total_cents, t.currency").
+		ColumnExpr("t.payment_method, t.provider, o.surcharge_cents, o.total_cents, t.currency").
 		ColumnExpr("(?) AS attempts, (?) AS last_attempt_at, coalesce((?), '') AS error, (?) AS item_count",
 			attempts, lastAttempt, lastError, items).
 		ColumnExpr("("+state+") AS state", lastError, now, now.Add(AttentionWindow))

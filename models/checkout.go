@@ -30,7 +30,7 @@ var CheckoutSteps = []string{"contact", "shipping", "payment"}
 // new one).
 const CheckoutLifetime = 14 * 24 * time.Hour
 
-// MaxTipCents bounds a checkout's tip.
+// MaxTipCents bounds a checkout's tip: an amount preset or a custom tip.
 const MaxTipCents = 1_000_000_00
 
 // Checkout is a storefront checkout.
@@ -56,6 +56,7 @@ type StorefrontCheckout struct {
 	DiscountCents    int64          `bun:"discount_cents"`
 	ShippingCents    int64          `bun:"shipping_cents"`
 	TaxCents         int64          `bun:"tax_cents"`
+	Tip              *TipChoice     `bun:"tip,type:jsonb"` // the shopper's choice; TipCents what it came to
 	TipCents         int64          `bun:"tip_cents"`
 	SurchargeCents   int64          `bun:"surcharge_cents"`
 	TotalCents       int64          `bun:"total_cents"`
@@ -74,6 +75,9 @@ type StorefrontCheckout struct {
 
 	// discountID is the code's discount when the last pricing applied it.
 	discountID *int64 `bun:"-"`
+	// Tipping is the tipping the checkout offers, as the last pricing read
+	// it (CheckoutTipping reads it without pricing).
+	Tipping TippingConfig `bun:"-"`
 }
 
 // ShippingLine is the shipping rate a checkout chose, as priced.
@@ -155,11 +159,12 @@ var (
 
 // PriceCheckout reprices the checkout as of now with the pricing engine
 // (the catalogue's prices, its code, the store's automatic discounts, its
-// rate when it still matches, the tax of its region) and sets its totals:
-// the engine's, plus the tip and the surcharge (none is defined in the
-// house yet, so 0). A code that no longer applies stays but takes nothing
-// off; a rate that no longer matches is dropped.
-func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine, now time.Time) (pricing.Result, error) {
+// rate when it still matches, the tax of its region, the store's handling
+// surcharge when the platform p allows it, the tip its shopper chose) and
+// sets its totals, the engine's. A code that no longer applies stays but
+// takes nothing off; a rate that no longer matches is dropped; a tip the
+// store's tipping no longer offers stays but tips nothing.
+func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine, p Platform, now time.Time) (pricing.Result, error) {
 	basket := make([]BasketLine, len(lines))
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
@@ -180,6 +185,11 @@ func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines
 	if err != nil {
 		return pricing.Result{}, err
 	}
+	pp15, tipping, err := EffectiveFees(ctx, db, c.StoreID, nil)
+	if err != nil {
+		return pricing.Result{}, err
+	}
+	in.Surcharge, in.Tip, c.Tipping = pp15.PricingSurcharge(p), tipping.PricingTip(c.Tip), tipping
 	res := pricing.Price(in)
 	c.ShippingLine, c.discountID = nil, nil
 	if found.Rate != nil {
@@ -198,9 +208,16 @@ func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines
 		c.ItemCount += l.Quantity
 	}
 	c.SubtotalCents, c.DiscountCents, c.ShippingCents, c.TaxCents = res.SubtotalCents, res.DiscountCents, res.ShippingCents, res.TaxCents
-	c.SurchargeCents = 0
-	c.TotalCents = min(res.TotalCents+c.TipCents+c.SurchargeCents, pricing.MaxCents)
+	c.SurchargeCents, c.TipCents, c.TotalCents = res.SurchargeCents, res.TipCents, min(res.TotalCents, pricing.MaxCents)
 	return res, nil
+}
+
+// CheckoutTipping reads the tipping the checkout offers into c.Tipping,
+// as PriceCheckout does, for a read that does not price it.
+func CheckoutTipping(ctx context.Context, db bun.IDB, c *StorefrontCheckout) error {
+	_, tipping, err := EffectiveFees(ctx, db, c.StoreID, nil)
+	c.Tipping = tipping
+	return err
 }
 
 // CheckoutRates lists the shipping rates the checkout can choose now.
@@ -293,7 +310,7 @@ func CheckoutPlacement(c *StorefrontCheckout, lines []StorefrontCheckoutLine, pr
 	o := &Order{
 		StoreID: c.StoreID, Email: c.Email, Currency: c.Currency,
 		SubtotalCents: c.SubtotalCents, DiscountCents: c.DiscountCents, ShippingCents: c.ShippingCents,
-		TaxCents: c.TaxCents, TipCents: c.TipCents, TotalCents: c.TotalCents,
+		TaxCents: c.TaxCents, TipCents: c.TipCents, SurchargeCents: c.SurchargeCents, TotalCents: c.TotalCents,
 		ShippingAddress: c.ShippingAddress, BillingAddress: c.BillingAddress,
 		Tags: []string{}, SystemTags: []string{}, Source: "web",
 		CheckoutStartedAt: &c.CreatedAt, CheckoutID: &c.ID, SessionID: c.SessionID,

@@ -68,6 +68,7 @@ type Order struct {
 	ShippingCents      int64             `bun:"shipping_cents" json:"shipping_cents"`
 	TaxCents           int64             `bun:"tax_cents" json:"tax_cents"`
 	TipCents           int64             `bun:"tip_cents" json:"tip_cents"`
+	SurchargeCents     int64             `bun:"surcharge_cents" json:"-"` // the handling surcharge, in TotalCents
 	TotalCents         int64             `bun:"total_cents" json:"total_cents"`
 	ShippingLine       any               `bun:"shipping_line,type:jsonb" json:"shipping_line"`
 	ShippingAddress    any               `bun:"shipping_address,type:jsonb" json:"shipping_address"`

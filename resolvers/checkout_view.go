@@ -63,6 +63,7 @@ func orderCheckout(ctx context.Context, db bun.IDB, o *models.Order, p *models.A
 		ShippingLine:    o.ShippingLine,
 		State:           checkoutState,
 		SubtotalCents:   o.SubtotalCents,
+		SurchargeCents:  o.SurchargeCents,
 		TaxCents:        o.TaxCents,
 		Timeline:        checkoutTimeline(o, entries, txs),
 		TipCents:        o.TipCents,

@@ -24,6 +24,7 @@ import (
 	"storeadmin/internal/media"
 	"storeadmin/internal/payments"
 	"storeadmin/internal/recovery"
+	"storeadmin/models"
 )
 
 // Resolver holds what every resolver needs. It is built once, in
@@ -70,4 +71,7 @@ type Resolver struct {
 	// itself, run in-process (internal/app/server wires it), so the event and
 	// the read cannot drift.
 	OrderView func(ctx context.Context, tx bun.IDB, storeID, orderID int64) (json.RawMessage, error)
+	// Platform is what the deployment allows every store (serve
+	// --surcharges): the pp15 endpoints' platform and their 409.
+	Platform models.Platform
 }

@@ -28,7 +28,8 @@ const bodyVariable = "input"
 
 // bind turns a request into the operation's variables: path parameters,
 // then query parameters (also into the fields of an input-object variable,
-// which is how list filters arrive), then the JSON body. Query values are
+// which is how list filters arrive), then the JSON body: an object, or null
+// for a nullable $input. Query values are
 // coerced to the declared types; the executor checks every variable's type
 // (graph/inputcheck). Unknown input is refused, naming it: a query
 // parameter that is neither a variable nor a field of one, a body field the
@@ -150,11 +151,18 @@ func bindBody(r *http.Request, schema *ast.Schema, op *operation, readOnly view,
 	if err := jsonbody.Decode(raw, &body); err != nil {
 		return err
 	}
+	def := op.def.VariableDefinitions.ForName(bodyVariable)
+	if body == nil && def != nil && !def.Type.NonNull {
+		// A nullable $input takes null as GraphQL does: a funnel's
+		// override set to null inherits the store's again.
+		vars[bodyVariable] = nil
+		return nil
+	}
 	obj, ok := body.(map[string]any)
 	if !ok {
 		return apperr.New(apperr.BadRequest, "the request body must be a JSON object")
 	}
-	if def := op.def.VariableDefinitions.ForName(bodyVariable); def != nil {
+	if def != nil {
 		vars[bodyVariable] = dropReadOnly(schema, def.Type, obj, readOnly)
 		return nil
 	}

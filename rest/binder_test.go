@@ -133,6 +133,7 @@ type Query { item(id: Int!, filter: Filter, flag: Boolean, ratio: Float): Int }
 type Mutation {
   save(input: ItemInput!): Int
   put(id: Int!, title: String, count: Int): Int
+  override(id: Int!, input: ItemInput): Int
   upload(file: Upload!, dryRun: Boolean): Int
 }
 `
@@ -171,6 +172,8 @@ const (
 	saveOp   = `mutation($input: ItemInput!) { save(input: $input) }`
 	putOp    = `mutation($id: Int!, $title: String, $count: Int) { put(id: $id, title: $title, count: $count) }`
 	uploadOp = `mutation($file: Upload!, $dryRun: Boolean) { upload(file: $file, dryRun: $dryRun) }`
+	// overrideOp takes a nullable $input: null resets what it overrides.
+	overrideOp = `mutation($id: Int!, $input: ItemInput) { override(id: $id, input: $input) }`
 )
 
 // TestBindCoercesPathAndQuery: path and query values take the variables'
@@ -267,6 +270,13 @@ func TestBindBody(t *testing.T) {
 			body: `{"title":"Cap"}`, want: map[string]any{"id": int64(3)}},
 		{name: "a body that is not an object", op: putOp, method: http.MethodPut, params: map[string]string{"id": "3"},
 			body: `"Cap"`, says: "must be a JSON object"},
+		{name: "null for a nullable $input", op: overrideOp, method: http.MethodPut, params: map[string]string{"id": "3"},
+			body: ` null `, want: map[string]any{"id": int64(3), "input": nil}},
+		{name: "an object for a nullable $input", op: overrideOp, method: http.MethodPut, params: map[string]string{"id": "3"},
+			body: `{"title":"Hat"}`, want: map[string]any{"id": int64(3), "input": map[string]any{"title": "Hat"}}},
+		{name: "null for a required $input", op: saveOp, method: http.MethodPost, body: `null`, says: "must be a JSON object"},
+		{name: "null for top-level keys", op: putOp, method: http.MethodPut, params: map[string]string{"id": "3"},
+			body: `null`, says: "must be a JSON object"},
 	}
 	for _, c := range cases {
 		vars, err := bindRequest(t, c.op, c.method, "/x", c.body, c.params)

@@ -289,4 +289,13 @@ var Routes = []Route{
 	{http.MethodGet, "/store/checkout-zones/{id}", "GetCheckoutZone", 0, Fields},
 	{http.MethodPut, "/store/checkout-zones/{id}", "UpdateCheckoutZone", 0, Fields},
 	{http.MethodDelete, "/store/checkout-zones/{id}", "DeleteCheckoutZone", 0, Bare},
+
+	// Handling surcharge (pp15) and tipping: the store's, and a funnel's
+	// overrides (a null body inherits the store's again)
+	{http.MethodGet, "/store/pp15", "GetPP15", 0, Spread},
+	{http.MethodPut, "/store/pp15", "UpdatePP15", 0, Bare},
+	{http.MethodGet, "/store/tipping", "GetTipping", 0, Fields},
+	{http.MethodPut, "/store/tipping", "UpdateTipping", 0, Fields},
+	{http.MethodPut, "/store/upsell-funnels/{id}/pp15", "SetUpsellFunnelPP15", 0, Bare},
+	{http.MethodPut, "/store/upsell-funnels/{id}/tipping", "SetUpsellFunnelTipping", 0, Bare},
 }

@@ -1,7 +1,9 @@
 package storefront
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"slices"
@@ -45,10 +47,49 @@ type checkoutBody struct {
 	DiscountCode *string `json:"discount_code"`
 	// ShippingRateID: one of GET .../shipping-rates; 0 removes it.
 	ShippingRateID *int64            `json:"shipping_rate_id"`
-	TipCents       *int64            `json:"tip_cents"`
+	Tip            tipField          `json:"tip"`
 	Step           *string           `json:"step"`
 	UTM            map[string]string `json:"utm"`
 	Tracking       map[string]string `json:"tracking"`
+}
+
+// tipField is the body's tip: {"preset": n} (one of the store's presets)
+// or {"amount_cents": n} (a custom tip), null for none. Sent tells null
+// from left out; applyCheckout reads raw, so that a bad tip is a 400
+// naming it rather than a body that is not JSON.
+type tipField struct {
+	Sent bool
+	raw  []byte
+}
+
+// UnmarshalJSON keeps the tip sent, for choice.
+func (t *tipField) UnmarshalJSON(raw []byte) error {
+	t.Sent, t.raw = true, bytes.Clone(raw)
+	return nil
+}
+
+// choice is the tip chosen; nil for none.
+func (t tipField) choice() (*models.TipChoice, error) {
+	if !t.Sent || string(bytes.TrimSpace(t.raw)) == "null" {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(t.raw))
+	dec.DisallowUnknownFields()
+	var c models.TipChoice
+	if err := dec.Decode(&c); err != nil {
+		return nil, apperr.InvalidField("tip", `must be {"preset": n}, {"amount_cents": n} or null, n a whole number`)
+	}
+	return &c, nil
+}
+
+// tippingView is the tipping a checkout offers, for the browser to show;
+// null when the store takes no tips.
+func tippingView(t models.TippingConfig) any {
+	if !t.Enabled {
+		return nil
+	}
+	return map[string]any{"mode": t.Mode, "label": t.Label, "description": t.Description, "presets": t.Presets,
+		"default_preset": t.DefaultPreset, "allow_custom": t.AllowCustom, "max_percent": t.MaxPercent}
 }
 
 // checkoutView is a checkout as its browser sees it.
@@ -63,8 +104,8 @@ func checkoutView(c *models.StorefrontCheckout, lines []models.StorefrontCheckou
 		"recovery_opt_out": c.RecoveryOptOut, "shipping_address": c.ShippingAddress, "billing_address": c.BillingAddress,
 		"shipping_line": c.ShippingLine, "discount_code": c.DiscountCode, "item_count": c.ItemCount,
 		"subtotal_cents": c.SubtotalCents, "discount_cents": c.DiscountCents, "shipping_cents": c.ShippingCents,
-		"tax_cents": c.TaxCents, "tip_cents": c.TipCents, "surcharge_cents": c.SurchargeCents, "total_cents": c.TotalCents,
-		"step": c.Step, "utm": c.UTM, "lines": ls, "expires_at": c.ExpiresAt.UTC(), "completed_at": c.CompletedAt,
+		"tax_cents": c.TaxCents, "tip": c.Tip, "tip_cents": c.TipCents, "tipping": tippingView(c.Tipping),
+		"surcharge_cents": c.SurchargeCents, "total_cents": c.TotalCents, "step": c.Step, "utm": c.UTM, "lines": ls, "expires_at": c.ExpiresAt.UTC(), "completed_at": c.CompletedAt,
 		"created_at": c.CreatedAt.UTC(), "updated_at": c.UpdatedAt.UTC(),
 	}
 	if c.UTM == nil {
@@ -106,11 +147,23 @@ func (s *service) changeCheckout(ctx context.Context, tx bun.Tx, r *http.Request
 		return nil, err
 	}
 	c.Tracking = tracking(c.Tracking, in.Tracking, r, s.keptIP(r))
-	if _, err := models.PriceCheckout(ctx, tx, c, lines, now); err != nil {
+	if _, err := models.PriceCheckout(ctx, tx, c, lines, s.Platform, now); err != nil {
 		return nil, err
 	}
 	if in.ShippingRateID != nil && *in.ShippingRateID != 0 && c.ShippingLine == nil {
 		return nil, apperr.Invalidf("shipping_rate_id %d is not a rate this checkout can ship with; GET /checkouts/{token}/shipping-rates lists them", *in.ShippingRateID)
+	}
+	// A tip sent is checked against the tipping the pricing read (one it
+	// does not offer tipped nothing); a custom one must be within its bound
+	// of the goods as priced.
+	if tip := c.Tip; in.Tip.Sent && tip != nil {
+		if err := c.Tipping.Offers(*tip); err != nil {
+			return nil, err
+		}
+		if tip.AmountCents != nil && c.TipCents < *tip.AmountCents {
+			return nil, apperr.InvalidField("tip.amount_cents", "must be at most %d: a custom tip is at most %d%% of the goods (%d), not %d",
+				c.TipCents, *c.Tipping.MaxPercent, c.SubtotalCents-c.DiscountCents, *tip.AmountCents)
+		}
 	}
 	c.UpdatedAt, c.ExpiresAt = now, now.Add(models.CheckoutLifetime)
 	if c.ID == 0 {
@@ -156,11 +209,10 @@ func applyCheckout(ctx context.Context, db bun.IDB, c *models.StorefrontCheckout
 			c.ShippingLine = &models.ShippingLine{RateID: *in.ShippingRateID}
 		}
 	}
-	if in.TipCents != nil {
-		if *in.TipCents < 0 || *in.TipCents > models.MaxTipCents {
-			return apperr.Invalidf("tip_cents must be between 0 and %d", models.MaxTipCents)
+	if in.Tip.Sent {
+		if c.Tip, err = in.Tip.choice(); err != nil { // checked against the store's tipping once priced (changeCheckout)
+			return err
 		}
-		c.TipCents = *in.TipCents
 	}
 	if in.Step != nil {
 		at := slices.Index(models.CheckoutSteps, *in.Step)
@@ -302,6 +354,9 @@ func (s *service) createCheckout(w http.ResponseWriter, r *http.Request) {
 // getCheckout is GET /checkouts/{token}.
 func (s *service) getCheckout(w http.ResponseWriter, r *http.Request) {
 	c, lines, err := s.readCheckout(r.Context(), s.DB, r, false)
+	if err == nil {
+		err = models.CheckoutTipping(r.Context(), s.DB, c)
+	}
 	if err != nil {
 		failure.WriteREST(w, r, err)
 		return
@@ -509,7 +564,7 @@ func (s *service) completeCheckout(w http.ResponseWriter, r *http.Request) {
 		if err := s.readyToComplete(ctx, tx, c, lines); err != nil {
 			return err
 		}
-		priced, err := models.PriceCheckout(ctx, tx, c, lines, now)
+		priced, err := models.PriceCheckout(ctx, tx, c, lines, s.Platform, now)
 		if err != nil {
 			return err
 		}

@@ -26,6 +26,7 @@ import (
 	"storeadmin/internal/base/geoip"
 	"storeadmin/internal/placement"
 	"storeadmin/internal/recovery"
+	"storeadmin/models"
 )
 
 // KeyHeader carries the publishable key. A browser's navigator.sendBeacon
@@ -57,6 +58,9 @@ type Config struct {
 	Announce placement.Announcer
 	// Recovery serves the links of recovery emails (signedRoutes).
 	Recovery *recovery.Service
+	// Platform is what the deployment allows every store: checkouts carry
+	// the handling surcharge only when it allows surcharges.
+	Platform models.Platform
 }
 
 // service is the surface's state, shared by its handlers.

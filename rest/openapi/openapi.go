@@ -161,7 +161,11 @@ func (b *builder) operation(d rest.Described) (obj, error) {
 				params = append(params, b.queryParam(f.Name, f.Type, false, f.Description))
 			}
 		case rest.WholeBody:
-			requestBody = obj{"required": required, "content": obj{"application/json": obj{"schema": b.input(nonNull(v.Def.Type))}}}
+			schema := b.input(nonNull(v.Def.Type))
+			if !v.Def.Type.NonNull { // null binds $input to null
+				schema = nullable(schema)
+			}
+			requestBody = obj{"required": required, "content": obj{"application/json": obj{"schema": schema}}}
 		case rest.BodyField:
 			body["properties"].(obj)[v.Def.Variable] = b.input(v.Def.Type)
 			if required {

@@ -175,6 +175,10 @@ func WithEventsRetention(horizon time.Duration) Option {
 // process that committed a change dies before delivering it.
 func WithoutEventWorkers() Option { return func(s *setup) { s.idleEvents = true } }
 
+// WithPlatform makes p what the deployment allows every store, as serve
+// --surcharges does.
+func WithPlatform(p models.Platform) Option { return func(s *setup) { s.Platform = p } }
+
 // WithPrivateWebhooksRefused refuses webhook targets that are not public,
 // as serve does without STOREADMIN_WEBHOOK_ALLOW_PRIVATE.
 func WithPrivateWebhooksRefused() Option {

@@ -142,7 +142,12 @@ func TestStorefrontCheckoutLifecycle(t *testing.T) {
 		t.Fatalf("rates: %v", rates)
 	}
 	e.Storefront(http.MethodPost, path+"/complete", pub, nil, nil).Expect(t, http.StatusConflict) // no rate chosen
-	co = e.Storefront(http.MethodPut, path, pub, map[string]any{"shipping_rate_id": ds.standardID, "tip_cents": 300, "step": "contact"},
+	amounts := models.TipAmount
+	if _, err := models.SetStoreTipping(context.Background(), e.DB, ds.store.ID, models.TippingConfig{Enabled: true,
+		Mode: &amounts, Presets: []int64{300, 500}}); err != nil {
+		t.Fatal(err)
+	}
+	co = e.Storefront(http.MethodPut, path, pub, map[string]any{"shipping_rate_id": ds.standardID, "tip": map[string]any{"preset": 300}, "step": "contact"},
 		nil).Expect(t, http.StatusOK).Obj("checkout")
 	// Tax: 20% of the discounted lines (6,750); shipping is not taxed.
 	if co["shipping_cents"] != float64(500) || co["tax_cents"] != float64(1350) || co["tip_cents"] != float64(300) ||
@@ -207,7 +212,7 @@ func TestStorefrontCheckoutLifecycle(t *testing.T) {
 
 	// Once only.
 	e.Storefront(http.MethodPost, path+"/complete", pub, nil, nil).Expect(t, http.StatusConflict)
-	e.Storefront(http.MethodPut, path, pub, map[string]any{"tip_cents": 0}, nil).Expect(t, http.StatusConflict)
+	e.Storefront(http.MethodPut, path, pub, map[string]any{"tip": nil}, nil).Expect(t, http.StatusConflict)
 	scPay(t, e, pub, co, models.AttemptSuccess, total).Expect(t, http.StatusConflict)
 }
 
@@ -259,7 +264,7 @@ func TestStorefrontCheckoutRefusals(t *testing.T) {
 		"address":       {"billing_address": "Paris"},
 		"code":          {"discount_code": "NOPE"},
 		"rate":          {"shipping_rate_id": 999999999},
-		"tip":           {"tip_cents": -1},
+		"tip":           {"tip": map[string]any{"amount_cents": 100}}, // the store takes no tips
 		"step":          {"step": "dancing"},
 		"utm":           {"utm": map[string]any{"utm_colour": "red"}},
 		"tracking":      {"tracking": map[string]any{"client_ip": "1.2.3.4"}},
@@ -310,7 +315,7 @@ func TestStorefrontCheckoutExpires(t *testing.T) {
 	if got := e.Storefront(http.MethodGet, path, pub, nil, nil).Expect(t, http.StatusOK).Obj("checkout"); got["state"] != "expired" {
 		t.Fatalf("state %v", got["state"])
 	}
-	e.Storefront(http.MethodPut, path, pub, map[string]any{"tip_cents": 100}, nil).Expect(t, http.StatusConflict)
+	e.Storefront(http.MethodPut, path, pub, map[string]any{"tip": nil}, nil).Expect(t, http.StatusConflict)
 	if r := e.Storefront(http.MethodPost, path+"/complete", pub, nil, nil).Expect(t, http.StatusConflict); r.Message() == "" {
 		t.Fatal("no message")
 	}

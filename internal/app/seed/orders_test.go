@@ -97,6 +97,7 @@ func TestOrders(t *testing.T) {
 		ShippingCents      int64      `bun:"shipping_cents"`
 		TaxCents           int64      `bun:"tax_cents"`
 		TipCents           int64      `bun:"tip_cents"`
+		SurchargeCents     int64      `bun:"surcharge_cents"`
 		TotalCents         int64      `bun:"total_cents"`
 		CancelReason       string     `bun:"cancel_reason"`
 		CancelledAt        *time.Time `bun:"cancelled_at"`
@@ -107,7 +108,7 @@ func TestOrders(t *testing.T) {
 	}
 	if err := db.NewSelect().Table("orders").Column("id", "order_number", "order_number_display", "customer_id", "currency",
 		"status", "financial_status", "fulfillment_status", "subtotal_cents", "discount_cents", "shipping_cents", "tax_cents",
-		"tip_cents", "total_cents", "cancel_reason", "cancelled_at", "archived_at", "paid_at", "created_at", "updated_at").
+		"tip_cents", "surcharge_cents", "total_cents", "cancel_reason", "cancelled_at", "archived_at", "paid_at", "created_at", "updated_at").
 		Where("store_id = ?", sid).Order("id").Scan(ctx, &orders); err != nil {
 		t.Fatal(err)
 	}
@@ -168,9 +169,9 @@ func TestOrders(t *testing.T) {
 			}
 		}
 		if sub != o.SubtotalCents || o.DiscountCents > sub ||
-			o.TotalCents != o.SubtotalCents-o.DiscountCents+o.ShippingCents+o.TaxCents+o.TipCents {
-			t.Errorf("order %d: lines %d, subtotal %d - discount %d + shipping %d + tax %d + tip %d != total %d",
-				o.ID, sub, o.SubtotalCents, o.DiscountCents, o.ShippingCents, o.TaxCents, o.TipCents, o.TotalCents)
+			o.TotalCents != o.SubtotalCents-o.DiscountCents+o.ShippingCents+o.TaxCents+o.TipCents+o.SurchargeCents {
+			t.Errorf("order %d: lines %d, subtotal %d - discount %d + shipping %d + tax %d + tip %d + surcharge %d != total %d",
+				o.ID, sub, o.SubtotalCents, o.DiscountCents, o.ShippingCents, o.TaxCents, o.TipCents, o.SurchargeCents, o.TotalCents)
 		}
 		m := models.SumMoney(txs[o.ID])
 		if m.Refunded > m.Captured || m.Captured > o.TotalCents {

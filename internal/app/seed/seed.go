@@ -42,6 +42,8 @@ var areas = []area{
 	{"webhooks", webhookSubscriptions},
 	{"shipping and tax", shippingAndTax}, // zones for the profile's country
 	{"payment providers", paymentProviders},
+	// Before the storefront checkouts, which are priced with them.
+	{"checkout surcharge and tipping", checkoutFees},
 	{"domains", domains},
 	{"forms and email", formsAndEmail}, // the sender's name is the profile's
 	{"checkout pages", checkoutPages},  // before the upsell funnels, which may use them
@@ -52,6 +54,8 @@ var mediaAreas = []mediaArea{
 	{"catalogue", catalogue},
 	// Post-purchase offers of the catalogue's products.
 	{"upsell funnels", withoutMedia(upsellFunnels)},
+	// Routes countries to the upsell funnels.
+	{"checkout zones", withoutMedia(checkoutZones)},
 	// To the catalogue's products and collections.
 	{"redirects", withoutMedia(redirects)},
 	{"orders", withoutMedia(orders)}, // sells the catalogue's variants
@@ -65,8 +69,6 @@ var mediaAreas = []mediaArea{
 	// Carts and checkouts of recent buyers (after the orders and drafts:
 	// their completed checkouts are orders too); to the traffic's sessions.
 	{"storefront checkout", withoutMedia(storefrontCheckout)},
-	// After the upsell funnels, which its zones route to.
-	{"checkout zones", withoutMedia(checkoutZones)},
 	// The transaction fees its invoices bill are the orders'.
 	{"billing", withoutMedia(billing)},
 	// Pages, the blog and the menus, which link to the catalogue.

@@ -71,6 +71,10 @@ func storefrontCheckout(ctx context.Context, tx bun.Tx, storeID int64, now time.
 		OrderExpr("first_seen_at DESC, id DESC").Limit(scBaskets).Scan(ctx, &visits); err != nil {
 		return err
 	}
+	_, tipping, err := models.EffectiveFees(ctx, tx, storeID, nil)
+	if err != nil {
+		return err
+	}
 	rng := rand.New(rand.NewPCG(16, 2))
 	for i := range scBaskets {
 		buyer := buyers[rng.IntN(len(buyers))]
@@ -84,7 +88,7 @@ func storefrontCheckout(ctx context.Context, tx bun.Tx, storeID int64, now time.
 		if stage >= scCartEmail {
 			c.Email, c.MarketingConsent = buyer.Email, rng.IntN(3) > 0
 		}
-		if err := scBasket(ctx, tx, store, c, buyer, variants, variantIDs, stage, rng, at); err != nil {
+		if err := scBasket(ctx, tx, store, c, buyer, variants, variantIDs, stage, tipping, rng, at); err != nil {
 			return err
 		}
 	}
@@ -92,9 +96,10 @@ func storefrontCheckout(ctx context.Context, tx bun.Tx, storeID int64, now time.
 }
 
 // scBasket makes the cart c at its time and, from the contact stage on,
-// its checkout, carried to stage.
+// its checkout, carried to stage; from the shipping stage on, a third of
+// the shoppers tip the store's first suggestion (tipping's default preset).
 func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Cart, buyer models.Order,
-	variants map[int64]models.CatalogueVariant, ids []int64, stage int, rng *rand.Rand, at time.Time) error {
+	variants map[int64]models.CatalogueVariant, ids []int64, stage int, tipping models.TippingConfig, rng *rand.Rand, at time.Time) error {
 	var asks []models.LineAsk
 	for range 1 + rng.IntN(3) {
 		if v, q, ok := inStock(variants, ids, rng); ok && v.ProductStatus == models.ProductActive {
@@ -144,8 +149,13 @@ func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Car
 		if len(rates) > 0 {
 			co.ShippingLine = &models.ShippingLine{RateID: rates[rng.IntN(len(rates))].ID}
 		}
+		// By the checkout's minute, not the random source: the rest of the
+		// seed draws what it drew before tips existed.
+		if tip := tipping.DefaultPreset; tip != nil && at.Unix()/60%3 == 0 && tipping.Offers(models.TipChoice{Preset: tip}) == nil {
+			co.Tip = &models.TipChoice{Preset: tip}
+		}
 	}
-	priced, err := models.PriceCheckout(ctx, tx, co, lines, at)
+	priced, err := models.PriceCheckout(ctx, tx, co, lines, models.Platform{}, at) // the default deployment
 	if err != nil {
 		return err
 	}

@@ -50,6 +50,21 @@ func TestStorefrontCheckout(t *testing.T) {
 		AND total_cents <> subtotal_cents - discount_cents + shipping_cents + tax_cents + tip_cents + surcharge_cents`, sid).Scan(ctx, &unpriced); err != nil || unpriced != 0 {
 		t.Fatalf("%d checkouts whose totals do not add up (%v)", unpriced, err)
 	}
+	// Priced with the store's surcharge and tipping (checkoutFees): every
+	// checkout with goods carries a surcharge, a third of those past
+	// contact a tip, and their orders keep both.
+	var surcharged, tipped, ordersSurcharged, ordersTipped int
+	if err := db.NewRaw(`SELECT
+		(SELECT count(*) FROM checkouts WHERE store_id = ? AND surcharge_cents > 0),
+		(SELECT count(*) FROM checkouts WHERE store_id = ? AND tip IS NOT NULL AND tip_cents > 0),
+		(SELECT count(*) FROM orders WHERE store_id = ? AND checkout_id IS NOT NULL AND surcharge_cents > 0),
+		(SELECT count(*) FROM orders o JOIN checkouts co ON co.id = o.checkout_id WHERE o.store_id = ? AND o.tip_cents = co.tip_cents AND o.tip_cents > 0)`,
+		sid, sid, sid, sid).Scan(ctx, &surcharged, &tipped, &ordersSurcharged, &ordersTipped); err != nil {
+		t.Fatal(err)
+	}
+	if surcharged == 0 || tipped == 0 || ordersSurcharged != orders || ordersTipped == 0 {
+		t.Errorf("%d checkouts surcharged, %d tipped; of %d storefront orders %d surcharged, %d tipped", surcharged, tipped, orders, ordersSurcharged, ordersTipped)
+	}
 	var unpaid int
 	if err := db.NewRaw(`SELECT count(*) FROM checkouts co WHERE co.store_id = ? AND co.state = 'completed' AND NOT EXISTS
 		(SELECT 1 FROM checkout_payment_attempts a WHERE a.checkout_id = co.id AND a.status = ? AND a.transaction_id IS NOT NULL)`,

@@ -47,6 +47,7 @@ import (
 	"storeadmin/internal/ratelimit"
 	"storeadmin/internal/recovery"
 	"storeadmin/internal/storefront"
+	"storeadmin/models"
 	"storeadmin/resolvers"
 	"storeadmin/rest"
 	"storeadmin/rest/openapi"
@@ -123,6 +124,10 @@ type Config struct {
 	// MetricsElsewhere leaves GET /metrics off this handler: the caller
 	// serves Metrics.Handler() on an address of its own (--metrics-addr).
 	MetricsElsewhere bool
+	// Platform is what the deployment allows every store (--surcharges):
+	// the pp15 endpoints answer it and storefront checkouts are priced
+	// with it.
+	Platform models.Platform
 }
 
 // Server is the assembled service.
@@ -162,6 +167,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		EventsRetention:      cfg.EventsRetention,
 		Recovery:             cfg.Recovery,
 		GeoCoordinates:       cfg.GeoIP.Locates(),
+		Platform:             cfg.Platform,
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
@@ -256,7 +262,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		ClientIP: cfg.Audit.ClientIP, GeoIP: cfg.GeoIP, IPPolicy: cfg.StorefrontIP, Origins: cfg.StorefrontOrigins,
 		Limit:    shopLimiter.Handler,
 		Announce: placement.Announcer{Events: res.Events, OrderView: res.OrderView},
-		Recovery: cfg.Recovery}))
+		Recovery: cfg.Recovery, Platform: cfg.Platform}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})

@@ -37,6 +37,12 @@ func FuzzPrice(f *testing.F) {
 			in.Shipping = &Shipping{RateID: 1, PriceCents: s.int()}
 		}
 		in.TaxBps, in.TaxShipping = s.int(), s.bool()
+		if s.bool() {
+			in.Surcharge = Surcharge{Bps: s.int(), CapCents: s.int()}
+		}
+		if s.bool() {
+			in.Tip = Tip{Percent: s.int(), AmountCents: s.int(), MaxPercent: s.int()}
+		}
 		checkInvariants(t, in, Price(in))
 	})
 }

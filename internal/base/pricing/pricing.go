@@ -1,5 +1,6 @@
-// Package pricing computes the money of a draft order: its subtotal, the one
-// product or order discount it gets, free shipping, tax and total. It is a
+// Package pricing computes the money of a draft order or a checkout: its
+// subtotal, the one product or order discount it gets, free shipping, tax,
+// the handling surcharge, the shopper's tip and the total. It is a
 // pure function of its input (no database, no I/O, no clock); the draft keeps
 // what it answers, and an order created from the draft copies it, so the draft
 // and its order always agree. Amounts are int64 minor units (cents).
@@ -82,8 +83,22 @@
 // taxable lines and the shipping by the same largest-remainder method, in
 // proportion to their bases; LineResult.TaxCents carries the lines' parts and
 // the shipping's part stays unallocated, so Σ line tax ≤ TaxCents.
-// TotalCents = SubtotalCents − DiscountCents + ShippingCents + TaxCents; it is
-// never negative since a discount never exceeds what it applies to.
+// TotalCents = SubtotalCents − DiscountCents + ShippingCents + TaxCents +
+// SurchargeCents + TipCents; it is never negative since a discount never
+// exceeds what it applies to.
+//
+// # Surcharge and tip
+//
+// Both are shares of the goods: SubtotalCents − DiscountCents, what the
+// lines cost after the product or order discount (shipping and tax are not
+// goods). The handling surcharge (Input.Surcharge) is round-half-up(goods ×
+// Bps / 10000), Bps clamped to 0..10000, and at most CapCents (a cap of 0
+// charges nothing). The tip (Input.Tip) is round-half-up(goods × Percent /
+// 100) for a percentage (clamped to 0..100), else AmountCents; a tip with
+// MaxPercent above 0 (a custom one) is at most round-down(goods ×
+// MaxPercent / 100). Neither is taxed,
+// discounted or shared among the lines: each is its own figure of the
+// result and enters the total once.
 //
 // # Range
 //
@@ -93,7 +108,8 @@
 // is at most MaxTaxBps. Price refuses nothing and never panics: beyond the
 // range it clamps (a line whose total would take the subtotal past MaxCents
 // keeps only the units that fit, the shipping price and weight stop at
-// MaxCents, TaxBps at MaxTaxBps), so the results keep every identity above but
+// MaxCents, TaxBps at MaxTaxBps, a surcharge's cap and a tip's amount at
+// MaxCents), so the results keep every identity above but
 // are no longer meaningful. Callers validate inputs.
 package pricing
 
@@ -166,6 +182,22 @@ type Shipping struct {
 	PriceCents int64
 }
 
+// Surcharge is the handling surcharge: Bps of the goods, at most CapCents.
+// The zero value charges nothing.
+type Surcharge struct {
+	Bps      int64 // basis points of the goods, 0..10000 (100 = 1%)
+	CapCents int64 // the most it adds
+}
+
+// Tip is what the shopper tips: Percent of the goods when above 0, else
+// AmountCents; at most MaxPercent of the goods when MaxPercent is above 0.
+// The zero value tips nothing.
+type Tip struct {
+	Percent     int64 // whole percent of the goods (a percentage preset)
+	AmountCents int64 // minor units (an amount preset, or a custom tip)
+	MaxPercent  int64 // the bound of a custom tip, whole percent of the goods; 0: none
+}
+
 // Input is what Price prices.
 type Input struct {
 	Lines       []Line
@@ -174,6 +206,8 @@ type Input struct {
 	Shipping    *Shipping  // the chosen rate; nil: no shipping
 	TaxBps      int64      // the combined tax rate of the shipping address (country + province), basis points
 	TaxShipping bool       // shipping is taxed too
+	Surcharge   Surcharge  // the handling surcharge; zero: none
+	Tip         Tip        // the shopper's tip; zero: none
 }
 
 // LineResult is the money of one line.
@@ -206,6 +240,8 @@ type Result struct {
 	ShippingCents         int64 // what the shopper pays for shipping
 	ShippingDiscountCents int64 // what free shipping took off
 	TaxCents              int64
+	SurchargeCents        int64 // the handling surcharge
+	TipCents              int64 // the shopper's tip
 	TotalCents            int64
 	WeightGrams           int64
 	Lines                 []LineResult // same order as Input.Lines
@@ -359,7 +395,12 @@ func Price(in Input) Result {
 		}
 	}
 
-	res.TotalCents = res.SubtotalCents - res.DiscountCents + res.ShippingCents + res.TaxCents
+	// The surcharge and the tip, shares of the goods, untaxed.
+	goods := res.SubtotalCents - res.DiscountCents
+	res.SurchargeCents = surcharge(in.Surcharge, goods)
+	res.TipCents = tip(in.Tip, goods)
+
+	res.TotalCents = res.SubtotalCents - res.DiscountCents + res.ShippingCents + res.TaxCents + res.SurchargeCents + res.TipCents
 	res.Applied = applied
 	for _, o := range outs {
 		if !o.won {
@@ -367,6 +408,24 @@ func Price(in Input) Result {
 		}
 	}
 	return res
+}
+
+// surcharge is the handling surcharge s of goods (see the package comment).
+func surcharge(s Surcharge, goods int64) int64 {
+	return min(mulDivRound(goods, clamp(s.Bps, 0, 10_000), 10_000), clamp(s.CapCents, 0, MaxCents))
+}
+
+// tip is the tip t of goods (see the package comment).
+func tip(t Tip, goods int64) int64 {
+	amount := clamp(t.AmountCents, 0, MaxCents)
+	if t.Percent > 0 {
+		amount = mulDivRound(goods, clamp(t.Percent, 0, 100), 100)
+	}
+	if t.MaxPercent > 0 {
+		most, _ := mulDiv(goods, clamp(t.MaxPercent, 0, 100), 100)
+		amount = min(amount, most)
+	}
+	return amount
 }
 
 // precedence orders discounts of equal saving: the code, then the lower ID,

@@ -645,14 +645,21 @@ func checkInvariants(t *testing.T, in Input, got Result) {
 	for name, v := range map[string]int64{
 		"SubtotalCents": got.SubtotalCents, "DiscountCents": got.DiscountCents, "ShippingCents": got.ShippingCents,
 		"ShippingDiscountCents": got.ShippingDiscountCents, "TaxCents": got.TaxCents, "TotalCents": got.TotalCents,
-		"WeightGrams": got.WeightGrams,
+		"WeightGrams": got.WeightGrams, "SurchargeCents": got.SurchargeCents, "TipCents": got.TipCents,
 	} {
 		if v < 0 {
 			fail("%s is negative", name)
 		}
 	}
-	if got.TotalCents != got.SubtotalCents-got.DiscountCents+got.ShippingCents+got.TaxCents {
-		fail("total is not subtotal − discount + shipping + tax")
+	if got.TotalCents != got.SubtotalCents-got.DiscountCents+got.ShippingCents+got.TaxCents+got.SurchargeCents+got.TipCents {
+		fail("total is not subtotal − discount + shipping + tax + surcharge + tip")
+	}
+	goods := got.SubtotalCents - got.DiscountCents
+	if got.SurchargeCents > max(in.Surcharge.CapCents, 0) || got.SurchargeCents > goods {
+		fail("the surcharge exceeds its cap or the goods")
+	}
+	if in.Tip.MaxPercent > 0 && got.TipCents*100 > goods*min(in.Tip.MaxPercent, 100) {
+		fail("the tip exceeds its bound")
 	}
 	if got.DiscountCents > got.SubtotalCents {
 		fail("the discount exceeds the subtotal")

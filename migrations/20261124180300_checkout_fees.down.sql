@@ -1,0 +1,2 @@
+ALTER TABLE checkouts DROP COLUMN IF EXISTS tip;
+ALTER TABLE orders DROP COLUMN IF EXISTS surcharge_cents;
