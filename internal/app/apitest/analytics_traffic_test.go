@@ -23,6 +23,7 @@ import (
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/auth"
 	"storeadmin/internal/base/sheets"
+	"storeadmin/internal/retention"
 	"storeadmin/internal/storefront"
 	"storeadmin/models"
 )
@@ -596,4 +597,53 @@ func TestAnalyticsTraffic(t *testing.T) {
 	if after := calls(); after != before {
 		t.Fatalf("statements grew with the sessions: %d, then %d", before, after)
 	}
+}
+
+// TestTrafficKeepsStepsWhenEventsArePurged: the retention job's purge of a
+// session's events leaves what they made of it (a product view, an
+// add-to-cart, a checkout step), in the session's row, the traffic report
+// and the check, also when a later change of the session's carts
+// recomputes its steps.
+func TestTrafficKeepsStepsWhenEventsArePurged(t *testing.T) {
+	e := apitest.New(t)
+	ctx := context.Background()
+	s := e.Store("purged")
+	key := e.Key(s.ID, auth.RoleAdmin, "analytics:read")
+	day := time.Now().UTC().AddDate(0, 0, -3).Truncate(24 * time.Hour).Add(9 * time.Hour)
+	session := addTrafficVisit(t, e, s.ID, trafficVisit{anon: "p", at: day, landing: trafficPath("/products/tee"), addToCart: true, checkoutStep: true, cartItems: -1})
+	if _, err := e.DB.ExecContext(ctx, `INSERT INTO storefront_events (store_id, session_id, visitor_id, client_event_id, name, occurred_at)
+		SELECT store_id, id, visitor_id, 'pv-1', 'product_view', first_seen_at FROM storefront_sessions WHERE id = ?`, session); err != nil {
+		t.Fatal(err)
+	}
+	q := url.Values{"from": {day.Format(time.DateOnly)}, "to": {day.Format(time.DateOnly)}}
+	before := trafficGet[analytics.AnalyticsTrafficSummary](t, e, key, "/store/analytics/traffic", "traffic", q)
+	if before.Totals.Sessions != 1 || before.Totals.CartedSessions != 1 || before.Totals.CheckoutSessions != 1 {
+		t.Fatalf("before the purge: %+v", before.Totals)
+	}
+	steps := func(stage string) {
+		t.Helper()
+		var viewed, carted, reached bool
+		if err := e.DB.NewRaw(`SELECT viewed_product, carted, reached_checkout FROM storefront_sessions WHERE id = ?`, session).
+			Scan(ctx, &viewed, &carted, &reached); err != nil || !viewed || !carted || !reached {
+			t.Fatalf("%s: viewed %v, carted %v, reached checkout %v (%v)", stage, viewed, carted, reached, err)
+		}
+		if got := trafficGet[analytics.AnalyticsTrafficSummary](t, e, key, "/store/analytics/traffic", "traffic", q); got.Totals != before.Totals {
+			t.Fatalf("%s: traffic %+v, was %+v", stage, got.Totals, before.Totals)
+		}
+		problems, err := analytics.CheckTrafficRollups(ctx, e.DB, s.ID, analytics.Span{From: day.AddDate(0, 0, -1), To: day.AddDate(0, 0, 1)})
+		if err != nil || len(problems) > 0 {
+			t.Fatalf("%s: check: %v %q", stage, err, problems)
+		}
+	}
+	n, err := retention.Purge(ctx, e.DB, 24*time.Hour, time.Now())
+	if err != nil || n != 4 {
+		t.Fatalf("purged %d events: %v", n, err)
+	}
+	steps("after the purge")
+	// A cart of the session, empty: its trigger recomputes the steps.
+	if _, err := e.DB.ExecContext(ctx, `INSERT INTO carts (store_id, token, visitor_id, session_id, currency, item_count)
+		SELECT store_id, 'purged-cart', visitor_id, id, 'EUR', 0 FROM storefront_sessions WHERE id = ?`, session); err != nil {
+		t.Fatal(err)
+	}
+	steps("after a cart of the session")
 }
