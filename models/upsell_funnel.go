@@ -238,4 +238,3 @@ func ZoneRoutesByFunnel(ctx context.Context, db bun.IDB, storeID int64, funnelID
 		Order("zf.funnel_id", "z.position", "z.id").Scan(ctx, &out)
 	return out, err
 }
-
