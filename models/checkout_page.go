@@ -174,10 +174,3 @@ func FunnelCountsByCheckoutPage(ctx context.Context, db bun.IDB, storeID int64, 
 		Where("store_id = ? AND checkout_page_id IN (?)", storeID, bun.List(ids)).Group("checkout_page_id").Scan(ctx, &out)
 	return out, err
 }
-
-// FunnelRefsOfStore names the store's upsell funnels, by id.
-func FunnelRefsOfStore(ctx context.Context, db bun.IDB, storeID int64) ([]FunnelRef, error) {
-	out := []FunnelRef{}
-	err := db.NewSelect().TableExpr("upsell_funnels").Column("id", "name").Where("store_id = ?", storeID).Order("id").Scan(ctx, &out)
-	return out, err
-}

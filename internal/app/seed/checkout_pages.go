@@ -72,7 +72,7 @@ func checkoutZones(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) e
 	if err != nil {
 		return err
 	}
-	funnels, err := models.FunnelRefsOfStore(ctx, tx, storeID)
+	funnels, err := models.ListUpsellFunnels(ctx, tx, storeID, models.Paging{Limit: 100})
 	if err != nil {
 		return err
 	}
