@@ -570,6 +570,7 @@ var objectReads = map[string]map[string][]string{
 	},
 	"CheckoutZoneFunnel": {
 		"enabled":     {"Enabled"},
+		"funnel":      {"FunnelID"},
 		"funnel_id":   {"FunnelID"},
 		"funnel_name": {"FunnelName"},
 		"position":    {"Position"},
@@ -1620,6 +1621,9 @@ var answerKeys = map[string]map[string][]string{
 	},
 	"CheckoutZone": {
 		"funnels": {"ZoneID"},
+	},
+	"CheckoutZoneFunnel": {
+		"funnel": {"ID"},
 	},
 	"Discount": {
 		"collections": {"ID"},

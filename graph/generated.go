@@ -39,6 +39,7 @@ type ResolverRoot interface {
 	BundleOffer() BundleOfferResolver
 	CheckoutPage() CheckoutPageResolver
 	CheckoutZone() CheckoutZoneResolver
+	CheckoutZoneFunnel() CheckoutZoneFunnelResolver
 	Collection() CollectionResolver
 	CollectionMember() CollectionMemberResolver
 	ContentPage() ContentPageResolver
@@ -698,6 +699,7 @@ type ComplexityRoot struct {
 
 	CheckoutZoneFunnel struct {
 		Enabled    func(childComplexity int) int
+		Funnel     func(childComplexity int) int
 		FunnelID   func(childComplexity int) int
 		FunnelName func(childComplexity int) int
 		Position   func(childComplexity int) int
@@ -2159,6 +2161,9 @@ type CheckoutPageResolver interface {
 }
 type CheckoutZoneResolver interface {
 	Funnels(ctx context.Context, obj *models.CheckoutZone) ([]models.CheckoutZoneFunnel, error)
+}
+type CheckoutZoneFunnelResolver interface {
+	Funnel(ctx context.Context, obj *models.CheckoutZoneFunnel) (*models.UpsellFunnel, error)
 }
 type CollectionResolver interface {
 	ProductsCount(ctx context.Context, obj *models.Collection) (int64, error)
@@ -5407,6 +5412,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CheckoutZoneFunnel.Enabled(childComplexity), true
+	case "CheckoutZoneFunnel.funnel":
+		if e.ComplexityRoot.CheckoutZoneFunnel.Funnel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckoutZoneFunnel.Funnel(childComplexity), true
 	case "CheckoutZoneFunnel.funnel_id":
 		if e.ComplexityRoot.CheckoutZoneFunnel.FunnelID == nil {
 			break
@@ -15392,6 +15403,8 @@ type CheckoutZoneFunnel {
   weight: Int!
   "Its place in the zone's list."
   position: Int!
+  "The funnel itself, with its steps (GraphQL only: REST answers funnel_id)."
+  funnel: UpsellFunnel!
 }
 
 "A zone to create, or on update the fields to change (left out: unchanged)."
@@ -21050,6 +21063,8 @@ func (ec *executionContext) childFields_CheckoutZoneFunnel(ctx context.Context, 
 		return ec.fieldContext_CheckoutZoneFunnel_weight(ctx, field)
 	case "position":
 		return ec.fieldContext_CheckoutZoneFunnel_position(ctx, field)
+	case "funnel":
+		return ec.fieldContext_CheckoutZoneFunnel_funnel(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CheckoutZoneFunnel", field.Name)
 }
@@ -32301,6 +32316,36 @@ func (ec *executionContext) _CheckoutZoneFunnel_position(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_CheckoutZoneFunnel_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutZoneFunnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CheckoutZoneFunnel_funnel(ctx context.Context, field graphql.CollectedField, obj *models.CheckoutZoneFunnel) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "CheckoutZoneFunnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "checkout:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	v, err := func(ctx context.Context) (*models.UpsellFunnel, error) {
+		return ec.Resolvers.CheckoutZoneFunnel().Funnel(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNUpsellFunnel2ᚖstoreadminᚋmodelsᚐUpsellFunnel(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_CheckoutZoneFunnel_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CheckoutZoneFunnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *models.Collection) (ret graphql.Marshaler) {
@@ -67242,28 +67287,80 @@ func (ec *executionContext) _CheckoutZoneFunnel(ctx context.Context, sel ast.Sel
 		case "funnel_id":
 			out.Values[i] = ec._CheckoutZoneFunnel_funnel_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "funnel_name":
 			out.Values[i] = ec._CheckoutZoneFunnel_funnel_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "enabled":
 			out.Values[i] = ec._CheckoutZoneFunnel_enabled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "weight":
 			out.Values[i] = ec._CheckoutZoneFunnel_weight(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "position":
 			out.Values[i] = ec._CheckoutZoneFunnel_position(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "funnel":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._CheckoutZoneFunnel_funnel(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CheckoutZoneFunnel_funnel(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

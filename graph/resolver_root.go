@@ -17,6 +17,7 @@ type resolverRoot struct {
 	bundleOffer            BundleOfferResolver
 	checkoutPage           CheckoutPageResolver
 	checkoutZone           CheckoutZoneResolver
+	checkoutZoneFunnel     CheckoutZoneFunnelResolver
 	collection             CollectionResolver
 	collectionMember       CollectionMemberResolver
 	contentPage            ContentPageResolver
@@ -61,6 +62,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		bundleOffer:            r.BundleOffer(),
 		checkoutPage:           r.CheckoutPage(),
 		checkoutZone:           r.CheckoutZone(),
+		checkoutZoneFunnel:     r.CheckoutZoneFunnel(),
 		collection:             r.Collection(),
 		collectionMember:       r.CollectionMember(),
 		contentPage:            r.ContentPage(),
@@ -115,6 +117,8 @@ func (c *resolverRoot) BundleOffer() BundleOfferResolver { return c.bundleOffer 
 func (c *resolverRoot) CheckoutPage() CheckoutPageResolver { return c.checkoutPage }
 
 func (c *resolverRoot) CheckoutZone() CheckoutZoneResolver { return c.checkoutZone }
+
+func (c *resolverRoot) CheckoutZoneFunnel() CheckoutZoneFunnelResolver { return c.checkoutZoneFunnel }
 
 func (c *resolverRoot) Collection() CollectionResolver { return c.collection }
 

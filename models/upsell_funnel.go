@@ -138,6 +138,14 @@ func ListUpsellFunnels(ctx context.Context, db bun.IDB, storeID int64, p Paging)
 	return out, err
 }
 
+// UpsellFunnelsByID loads funnels of the store by id, for a dataloader
+// (the funnels a zone routes to).
+func UpsellFunnelsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]UpsellFunnel, error) {
+	out := make([]UpsellFunnel, 0, len(ids)) // at most one row per id
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)), &out)
+	return out, err
+}
+
 // CountUpsellFunnels counts a store's funnels.
 func CountUpsellFunnels(ctx context.Context, db bun.IDB, storeID int64) (int64, error) {
 	return db.NewSelect().Model((*UpsellFunnel)(nil)).Where("store_id = ?", storeID).Count(ctx)

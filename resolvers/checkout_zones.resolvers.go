@@ -18,6 +18,10 @@ func (r *checkoutZoneResolver) Funnels(ctx context.Context, obj *models.Checkout
 	return checkoutZoneFunnels.Load(ctx, obj)
 }
 
+func (r *checkoutZoneFunnelResolver) Funnel(ctx context.Context, obj *models.CheckoutZoneFunnel) (*models.UpsellFunnel, error) {
+	return checkoutZoneFunnel.Load(ctx, obj)
+}
+
 func (r *mutationResolver) CreateCheckoutZone(ctx context.Context, input graph.CheckoutZoneInput) (*models.CheckoutZone, error) {
 	sid, err := storeID(ctx)
 	if err != nil {
@@ -87,4 +91,11 @@ func (r *queryResolver) CheckoutZone(ctx context.Context, id int64) (*models.Che
 
 func (r *Resolver) CheckoutZone() graph.CheckoutZoneResolver { return &checkoutZoneResolver{r} }
 
-type checkoutZoneResolver struct{ *Resolver }
+func (r *Resolver) CheckoutZoneFunnel() graph.CheckoutZoneFunnelResolver {
+	return &checkoutZoneFunnelResolver{r}
+}
+
+type (
+	checkoutZoneResolver       struct{ *Resolver }
+	checkoutZoneFunnelResolver struct{ *Resolver }
+)

@@ -115,13 +115,14 @@ var (
 		func(d *models.WebhookDelivery) int64 { return d.SubscriptionID })
 )
 
-// Checkout pages and zones: how many funnels use a page, and the funnels a
-// zone routes to.
+// Checkout pages and zones: how many funnels use a page, the funnels a zone
+// routes to, and each of those funnels.
 var (
 	checkoutPageFunnelCount = loaders.One(models.FunnelCountsByCheckoutPage, func(p *models.CheckoutPage) *int64 { return &p.ID },
 		func(c *models.CheckoutPageFunnelCount) int64 { return c.PageID })
 	checkoutZoneFunnels = loaders.Many(models.FunnelsByCheckoutZone, func(z *models.CheckoutZone) int64 { return z.ID },
 		func(f *models.CheckoutZoneFunnel) int64 { return f.ZoneID })
+	checkoutZoneFunnel = loaders.One(models.UpsellFunnelsByID, func(f *models.CheckoutZoneFunnel) *int64 { return &f.FunnelID }, upsellFunnelID)
 )
 
 // Upsell funnels: a funnel's steps, its checkout page and the zones that

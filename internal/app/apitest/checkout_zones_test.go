@@ -314,9 +314,13 @@ func TestCheckoutZonesListStatementsDoNotGrowWithRows(t *testing.T) {
 	gql, rest := map[int]int64{}, map[int]int64{}
 	for _, n := range []int{5, 40} {
 		gql[n] = count(func() {
-			g := e.GraphQL(key, `query($n: Int) { checkoutZones(limit: $n) { id region_warning funnels { funnel_id funnel_name } } }`, map[string]any{"n": n})
+			// Zone → funnels → funnel → steps and checkout page, the graph
+			// of a zone.
+			g := e.GraphQL(key, `query($n: Int) { checkoutZones(limit: $n) { id region_warning
+				funnels { funnel_id funnel_name funnel { id name offers { position } checkout_page { id } } } } }`, map[string]any{"n": n})
 			rows, _ := g.Data()["checkoutZones"].([]any)
-			if len(rows) != n || len(rows[n-1].(map[string]any)["funnels"].([]any)) != 2 {
+			if len(rows) != n || len(rows[n-1].(map[string]any)["funnels"].([]any)) != 2 ||
+				rows[n-1].(map[string]any)["funnels"].([]any)[1].(map[string]any)["funnel"].(map[string]any)["name"] != "B" {
 				t.Fatalf("listed %d zones: %s", len(rows), g.Raw)
 			}
 		})
