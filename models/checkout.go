@@ -70,8 +70,13 @@ type StorefrontCheckout struct {
 	RecoveredAt      *time.Time     `bun:"recovered_at"`
 	RecoveredOrderID *int64         `bun:"recovered_order_id"`
 	RecoveryEmails   int64          `bun:"recovery_emails"`
-	CreatedAt        time.Time      `bun:"created_at"`
-	UpdatedAt        time.Time      `bun:"updated_at"`
+	// CheckoutZoneID and UpsellFunnelID are the route the last pricing
+	// used: the zone of the shipping country and the funnel the token
+	// picked there (nil: none), whose fee overrides priced the checkout.
+	CheckoutZoneID *int64    `bun:"checkout_zone_id"`
+	UpsellFunnelID *int64    `bun:"upsell_funnel_id"`
+	CreatedAt      time.Time `bun:"created_at"`
+	UpdatedAt      time.Time `bun:"updated_at"`
 
 	// discountID is the code's discount when the last pricing applied it.
 	discountID *int64 `bun:"-"`
