@@ -164,9 +164,12 @@ var (
 
 // PriceCheckout reprices the checkout as of now with the pricing engine
 // (the catalogue's prices, its code, the store's automatic discounts, its
-// rate when it still matches, the tax of its region, the store's handling
+// rate when it still matches, the tax of its region, the handling
 // surcharge when the platform p allows it, the tip its shopper chose) and
-// sets its totals, the engine's. A code that no longer applies stays but
+// sets its totals, the engine's. The surcharge and tipping are those of
+// its route (CheckoutZoneFor its shipping country, PickFunnel there: the
+// funnel's overrides, else the store's), which it records as
+// CheckoutZoneID and UpsellFunnelID. A code that no longer applies stays but
 // takes nothing off; a rate that no longer matches is dropped; a tip the
 // store's tipping no longer offers stays but tips nothing.
 func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine, p Platform, now time.Time) (pricing.Result, error) {
@@ -190,7 +193,24 @@ func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines
 	if err != nil {
 		return pricing.Result{}, err
 	}
-	pp15, tipping, err := EffectiveFees(ctx, db, c.StoreID, nil)
+	// The route of the shipping country: its zone, and the funnel the
+	// token picks there, whose fee overrides apply to its shoppers. A new
+	// checkout gets its token now, so its first pricing picks as the next.
+	if c.Token == "" {
+		c.Token = NewStorefrontToken()
+	}
+	route, err := CheckoutZoneFor(ctx, db, c.StoreID, country)
+	if err != nil {
+		return pricing.Result{}, err
+	}
+	c.CheckoutZoneID, c.UpsellFunnelID = nil, nil
+	if route != nil {
+		c.CheckoutZoneID = &route.Zone.ID
+		if f := PickFunnel(route, c.Token); f != nil {
+			c.UpsellFunnelID = &f.FunnelID
+		}
+	}
+	pp15, tipping, err := EffectiveFees(ctx, db, c.StoreID, c.UpsellFunnelID)
 	if err != nil {
 		return pricing.Result{}, err
 	}
@@ -220,7 +240,7 @@ func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines
 // CheckoutTipping reads the tipping the checkout offers into c.Tipping,
 // as PriceCheckout does, for a read that does not price it.
 func CheckoutTipping(ctx context.Context, db bun.IDB, c *StorefrontCheckout) error {
-	_, tipping, err := EffectiveFees(ctx, db, c.StoreID, nil)
+	_, tipping, err := EffectiveFees(ctx, db, c.StoreID, c.UpsellFunnelID)
 	c.Tipping = tipping
 	return err
 }
@@ -239,9 +259,12 @@ func CheckoutRates(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines
 	return RatesFor(ctx, db, c.StoreID, country, pl)
 }
 
-// InsertCheckout stores a new checkout with a new token.
+// InsertCheckout stores a new checkout with its token (a new one when
+// its pricing has not given it one).
 func InsertCheckout(ctx context.Context, tx bun.IDB, c *StorefrontCheckout) error {
-	c.Token = NewStorefrontToken()
+	if c.Token == "" {
+		c.Token = NewStorefrontToken()
+	}
 	_, err := tx.NewInsert().Model(c).Returning("id").Exec(ctx)
 	return classify(err, "the checkout")
 }

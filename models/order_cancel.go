@@ -44,7 +44,8 @@ func CancelOrder(ctx context.Context, tx bun.IDB, c Cancellation) (refunded bool
 
 // CancelOrders is CancelOrder for several orders of one store, each once,
 // in a fixed number of statements for the batch (about twenty);
-// refunded[i] is cs[i]'s. Any refusal fails the batch: roll tx back.
+// refunded[i] is cs[i]'s; the orders' running funnel runs end cancelled.
+// Any refusal fails the batch: roll tx back.
 func CancelOrders(ctx context.Context, tx bun.IDB, cs []Cancellation) (refunded []bool, err error) {
 	if len(cs) == 0 {
 		return nil, nil
@@ -124,6 +125,11 @@ func CancelOrders(ctx context.Context, tx bun.IDB, cs []Cancellation) (refunded 
 		WHERE o.store_id = ? AND o.id = v.id`,
 		OrderCancelled, pgdialect.Array(ids), pgdialect.Array(reasons), pgdialect.Array(fulfilment), pgdialect.Array(nows), storeID).Exec(ctx)
 	if err != nil {
+		return nil, err
+	}
+	// A post-purchase funnel still running behind an order ends with it
+	// (its authorization was voided above).
+	if err := endCancelledRuns(ctx, tx, storeID, ids, nows); err != nil {
 		return nil, err
 	}
 	if err := refreshOrderStates(ctx, tx, orders, nows); err != nil {

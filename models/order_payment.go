@@ -27,9 +27,16 @@ type Capture struct {
 	// Actor names who captured, for the timeline ("admin", "system").
 	Actor string
 	Now   time.Time
+	// AmountCents is what to take; 0 takes the authorized amount. More
+	// than was authorized (an order that grew after checkout: accepted
+	// post-purchase offers) only through a provider whose kind can charge
+	// it (PaymentFeatures.Upsell); less is a partial capture that closes
+	// the authorization.
+	AmountCents int64
 }
 
-// CapturePayment captures c.Order's oldest open authorization in full: a
+// CapturePayment captures c.Order's oldest open authorization (in full
+// unless c.AmountCents says otherwise): a
 // capture that succeeded closes it ("captured" on the timeline); one the
 // gateway refused is recorded with its error ("payment_failed") and leaves
 // the authorization open for another attempt. A cancelled order, or one
@@ -65,9 +72,20 @@ func CapturePayments(ctx context.Context, tx bun.IDB, cs []Capture) ([]OrderTran
 			return nil, apperr.Conflictf("order %s has no authorized payment to capture", c.Order.OrderNumberDisplay)
 		}
 		auth := open[0]
+		amount := auth.AmountCents
+		if c.AmountCents != 0 {
+			amount = c.AmountCents
+		}
+		switch {
+		case amount < 1:
+			return nil, apperr.Invalidf("amount_cents must be at least 1")
+		case amount > auth.AmountCents && !CanCaptureMore(auth.Provider):
+			return nil, apperr.Conflictf("order %s: %d is more than the %d authorized, and provider %q cannot capture more than it authorized",
+				c.Order.OrderNumberDisplay, amount, auth.AmountCents, auth.Provider)
+		}
 		made[i] = OrderTransaction{
 			StoreID: c.Order.StoreID, OrderID: c.Order.ID, ParentID: &auth.ID, Kind: TxCapture, Status: TxSuccess,
-			AmountCents: auth.AmountCents, Currency: auth.Currency, Provider: auth.Provider, ExternalID: c.Reference,
+			AmountCents: amount, Currency: auth.Currency, Provider: auth.Provider, ExternalID: c.Reference,
 			PaymentMethod: auth.PaymentMethod, CreatedAt: c.Now,
 		}
 		if made[i].ExternalID == "" {
@@ -82,6 +100,14 @@ func CapturePayments(ctx context.Context, tx bun.IDB, cs []Capture) ([]OrderTran
 	return made, recordTransactions(ctx, tx, orders, nows, made, func(i int) OrderEvent {
 		return timelineEntry(cs[i].Order, names[i], cs[i].Actor, cs[i].Now, &made[i], details[i])
 	})
+}
+
+// CanCaptureMore says whether an authorization through provider can be
+// captured for more than it authorized: its kind charges post-purchase
+// offers (PaymentFeatures.Upsell). An unknown kind cannot.
+func CanCaptureMore(provider string) bool {
+	k, err := ProviderKindOf(provider)
+	return err == nil && k.Features.Upsell
 }
 
 // Received is money an order's shopper paid after checkout: a bank

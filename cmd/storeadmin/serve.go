@@ -26,6 +26,7 @@ import (
 	"storeadmin/internal/base/metrics"
 	"storeadmin/internal/billing"
 	"storeadmin/internal/events"
+	"storeadmin/internal/funnelruns"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/insights"
 	"storeadmin/internal/media"
@@ -166,7 +167,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	flagging := &abandonment.Job{DB: bdb, Log: log, Now: time.Now}
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts,
 		Work: []events.Work{custom.Work(bdb, time.Now), retention.Work(bdb, eventsRetention, time.Now, log), flagging.Work(), reminders.Work(bdb, time.Now),
-			insights.Work(bdb, time.Now, log)}})
+			insights.Work(bdb, time.Now, log), funnelruns.Work(bdb, time.Now, log)}})
 	if err != nil {
 		ln.Close()
 		return err

@@ -10,7 +10,7 @@
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
 //  3. internal/... (abandonment, analytics, auth, audit, billing, domains, events,
-//     idempotency, insights, loaders, mail, media, payments, placement,
+//     funnelruns, idempotency, insights, loaders, mail, media, payments, placement,
 //     ratelimit, recovery, retention): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
 //     and reference page): the API; and internal/storefront, the surface

@@ -544,8 +544,10 @@ func (s *service) createPaymentAttempt(w http.ResponseWriter, r *http.Request) {
 // repriced as of now and paid by its last successful attempt, places its
 // order the way mark-as-paid does (placement.Announcer.Place: pricing,
 // stock, the code's use, what it recovers, order.paid), and the order is
-// linked to the checkout, its session and attribution, 201. Completed
-// already, expired, or without a payment of its total: 409.
+// linked to the checkout, its session and attribution, 201. Paid by an
+// authorization, the order enters the funnel the checkout's route picked
+// (models.StartFunnelRun): `upsell` is its run, null without one.
+// Completed already, expired, or without a payment of its total: 409.
 func (s *service) completeCheckout(w http.ResponseWriter, r *http.Request) {
 	if err := readBody(r, &struct{}{}); err != nil {
 		failure.WriteREST(w, r, err)
@@ -592,10 +594,23 @@ func (s *service) completeCheckout(w http.ResponseWriter, r *http.Request) {
 		if err := models.CompleteCheckout(ctx, tx, c, o, paid, now); err != nil {
 			return err
 		}
+		// An authorization holds the money while the shopper sees the
+		// post-purchase offers of the funnel the checkout's route picked.
+		var upsell any
+		if run, err := models.StartFunnelRun(ctx, tx, c, o, now); err != nil {
+			return err
+		} else if run != nil {
+			page, err := models.ReadRunPage(ctx, tx, run)
+			if err != nil {
+				return err
+			}
+			upsell = runView(page)
+		}
 		out = map[string]any{
 			"order": map[string]any{"id": o.ID, "order_number_display": o.OrderNumberDisplay, "token": o.Token,
 				"total_cents": o.TotalCents, "currency": o.Currency},
 			"checkout": checkoutView(c, lines, now),
+			"upsell":   upsell,
 		}
 		return nil
 	})

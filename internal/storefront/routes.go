@@ -4,6 +4,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"storeadmin/internal/recovery"
+	"storeadmin/models"
 )
 
 // routes is the surface's route table: every call of /storefront/v1, each
@@ -24,6 +25,12 @@ func (s *service) routes(r chi.Router) {
 	r.Post("/checkouts/{token}/payment-attempts", s.createPaymentAttempt)
 	r.Post("/checkouts/{token}/complete", s.completeCheckout)
 	r.Post("/forms/{type}", s.submitForm)
+
+	// The post-purchase funnel a completed checkout runs (upsell.go).
+	r.Get("/checkouts/{token}/upsell", s.getUpsell)
+	r.Post("/checkouts/{token}/upsell/{position}/shown", s.answerUpsell(models.AnswerShown))
+	r.Post("/checkouts/{token}/upsell/{position}/accept", s.answerUpsell(models.AnswerAccept))
+	r.Post("/checkouts/{token}/upsell/{position}/decline", s.answerUpsell(models.AnswerDecline))
 }
 
 // signedRoutes are the calls a link in an email makes: no key, the

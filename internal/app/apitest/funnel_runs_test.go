@@ -1,0 +1,306 @@
+package apitest_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"testing"
+
+	"storeadmin/internal/analytics"
+	"storeadmin/internal/app/apitest"
+	"storeadmin/models"
+)
+
+// Post-purchase funnels at run time, through the storefront surface: a
+// checkout paid by an authorization enters the funnel its zone picks, the
+// shopper answers its offers, accepted ones re-price the order, and the
+// run's end captures. Fixtures: frShop (newDraftOrderStore's tee at 25.00,
+// French VAT 20%, Standard rate 5.00; socks in two sizes at 10.00 and
+// 12.00; a mug at 15.00) and its funnels. Helpers of this file start with
+// fr.
+
+// frShop is the fixture: the store, its catalogue's ids, and two funnels:
+// "Socks then mug" (1: the socks, 20% off, then 2: the mug, 3.00 off,
+// whatever the answer) and "Mug only".
+type frShop struct {
+	draftOrderStore
+	pub                    string
+	socksID, mugID         int64   // products
+	socksVariants          []int64 // 10.00 and 12.00
+	mugVariant             int64
+	socksFunnel, mugFunnel int64
+}
+
+func frStore(t *testing.T, e *apitest.Env, name string) frShop {
+	t.Helper()
+	f := frShop{draftOrderStore: scStore(t, e, name)}
+	f.pub = e.PublishableKey(f.store.ID)
+	ctx := context.Background()
+	if _, err := e.DB.NewRaw(`UPDATE product_variants SET inventory_quantity = 1000 WHERE id = ?`, f.variantID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	socks := e.Do(http.MethodPost, "/store/products", f.admin, map[string]any{"title": "Socks", "status": "active",
+		"options": []any{map[string]any{"name": "Size"}}, "variants": []any{
+		map[string]any{"sku": "SOCK-M", "option1": "M", "price_cents": 1000, "inventory_quantity": 500, "weight_grams": 50},
+		map[string]any{"sku": "SOCK-L", "option1": "L", "price_cents": 1200, "inventory_quantity": 500, "weight_grams": 50},
+	}}).Expect(t, http.StatusCreated).Obj("product")
+	f.socksID = wholeNumber(t, socks["id"])
+	for _, v := range socks["variants"].([]any) {
+		f.socksVariants = append(f.socksVariants, wholeNumber(t, v.(map[string]any)["id"]))
+	}
+	mug := e.Do(http.MethodPost, "/store/products", f.admin, map[string]any{"title": "Mug", "status": "active", "variants": []any{
+		map[string]any{"sku": "MUG", "price_cents": 1500, "inventory_quantity": 500, "weight_grams": 300},
+	}}).Expect(t, http.StatusCreated).Obj("product")
+	f.mugID = wholeNumber(t, mug["id"])
+	f.mugVariant = wholeNumber(t, mug["variants"].([]any)[0].(map[string]any)["id"])
+	one := int64(2)
+	f.socksFunnel = idOf(t, fnCreate(t, e, f.admin, map[string]any{"name": "Socks then mug", "timeout_seconds": 600, "offers": []any{
+		fnOffer(1, "upsell", map[string]any{"product_id": f.socksID, "discount": map[string]any{"type": "percentage", "value": 20}}, one, one),
+		fnOffer(2, "cross_sell", map[string]any{"variant_id": f.mugVariant, "discount": map[string]any{"type": "fixed_amount", "value": 300}}, nil, nil),
+	}}))
+	f.mugFunnel = idOf(t, fnCreate(t, e, f.admin, map[string]any{"name": "Mug only", "timeout_seconds": 600, "offers": []any{
+		fnOffer(1, "cross_sell", map[string]any{"variant_id": f.mugVariant}, nil, nil),
+	}}))
+	return f
+}
+
+// frZone routes France to funnels, {funnel_id: weight}, in that order.
+func frZone(t *testing.T, e *apitest.Env, f frShop, funnels ...[2]int64) {
+	t.Helper()
+	var list []any
+	for _, fw := range funnels {
+		list = append(list, map[string]any{"funnel_id": fw[0], "weight": fw[1]})
+	}
+	e.Do(http.MethodPost, "/store/checkout-zones", f.admin, map[string]any{"name": "France", "countries": []string{"FR"}, "funnels": list}).
+		Expect(t, http.StatusCreated)
+}
+
+// frCheckout is a checkout of qty tees to Paris at the Standard rate.
+func frCheckout(t *testing.T, e *apitest.Env, f frShop, qty int, extra map[string]any) map[string]any {
+	t.Helper()
+	co := scCheckout(t, e, f.draftOrderStore, f.pub, qty, "ana@example.com")
+	if extra != nil {
+		co = e.Storefront(http.MethodPut, "/checkouts/"+co["token"].(string), f.pub, extra, nil).Expect(t, http.StatusOK).Obj("checkout")
+	}
+	return co
+}
+
+// frComplete authorizes the checkout's total through provider (capture
+// model manual) and completes it; it answers the completion.
+func frComplete(t *testing.T, e *apitest.Env, f frShop, co map[string]any, provider string) *apitest.Response {
+	t.Helper()
+	path := "/checkouts/" + co["token"].(string)
+	e.Storefront(http.MethodPost, path+"/payment-attempts", f.pub, map[string]any{"provider": provider, "payment_method": "card",
+		"capture_model": "manual", "amount_cents": co["total_cents"], "currency": co["currency"], "status": "success"}, nil).
+		Expect(t, http.StatusCreated)
+	return e.Storefront(http.MethodPost, path+"/complete", f.pub, nil, nil).Expect(t, http.StatusCreated)
+}
+
+// frAnswer posts an answer (shown, accept, decline) to the offer at
+// position of the checkout's run.
+func frAnswer(e *apitest.Env, f frShop, token string, position, verb string, body any) *apitest.Response {
+	return e.Storefront(http.MethodPost, "/checkouts/"+token+"/upsell/"+position+"/"+verb, f.pub, body, nil)
+}
+
+// frCheckoutRoute is the zone and funnel the checkout's last pricing
+// recorded.
+func frCheckoutRoute(t *testing.T, e *apitest.Env, token string) (zone, funnel *int64) {
+	t.Helper()
+	if err := e.DB.NewRaw(`SELECT checkout_zone_id, upsell_funnel_id FROM checkouts WHERE token = ?`, token).Scan(context.Background(), &zone, &funnel); err != nil {
+		t.Fatal(err)
+	}
+	return zone, funnel
+}
+
+// frMoney is the order's transactions as kind:amount, oldest first, and
+// its financial status.
+func frMoney(t *testing.T, e *apitest.Env, f frShop, orderID int64) ([]string, string, map[string]any) {
+	t.Helper()
+	o := e.Do(http.MethodGet, orderPath(orderID), f.admin, nil).Expect(t, http.StatusOK).Obj("order")
+	var out []string
+	for _, x := range o["transactions"].([]any) {
+		tx := x.(map[string]any)
+		if tx["status"] == "success" {
+			out = append(out, tx["kind"].(string)+":"+json.Number(jsonNumber(tx["amount_cents"])).String())
+		}
+	}
+	return out, o["financial_status"].(string), o
+}
+
+func jsonNumber(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// frCount counts rows of a query.
+func frCount(t *testing.T, e *apitest.Env, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := e.DB.NewRaw(query, args...).Scan(context.Background(), &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestFunnelRunEndToEnd is the issue's "Done when": a checkout through the
+// storefront surface, its funnel picked by zone and weight (the pick
+// models.PickFunnel makes, the same on every reload) whose surcharge
+// override prices it, an authorization, the offer of socks accepted and
+// the mug declined, the order re-priced with its surcharge and tip (the
+// figures by hand below), the capture of the new total, upsell.accepted
+// delivered once with a valid signature, and awaiting-capture along the
+// way. The analytics rollups see the new line and totals once.
+func TestFunnelRunEndToEnd(t *testing.T) {
+	e := apitest.New(t)
+	f := frStore(t, e, "Shop")
+	ctx := context.Background()
+	rcv := newWebhookReceiver(t)
+	sub := createWebhook(t, e, f.admin, map[string]any{"url": rcv.URL, "topics": []string{"upsell.accepted"}})
+	e.Do(http.MethodPut, "/store/pp15", f.admin, map[string]any{"active": true, "value_bps": 250, "cap_cents": 1000}).Expect(t, http.StatusOK)
+	e.Do(http.MethodPut, "/store/tipping", f.admin, map[string]any{"enabled": true, "mode": "percentage", "presets": []int{10, 15}, "allow_custom": false}).Expect(t, http.StatusOK)
+	e.Do(http.MethodPut, fnPath(f.socksFunnel)+"/pp15", f.admin, map[string]any{"active": true, "value_bps": 500, "cap_cents": 2000}).Expect(t, http.StatusOK)
+	frZone(t, e, f, [2]int64{f.socksFunnel, 3}, [2]int64{f.mugFunnel, 1})
+	route, err := models.CheckoutZoneFor(ctx, e.DB, f.store.ID, "FR")
+	if err != nil || route == nil || len(route.Funnels) != 2 {
+		t.Fatalf("route: %+v, %v", route, err)
+	}
+
+	// Checkouts share the zone's funnels by weight, each the pick of its
+	// token, again on a reload; the one to the socks funnel is ours.
+	var co map[string]any
+	for i := 0; co == nil; i++ {
+		if i == 20 {
+			t.Fatal("20 checkouts, none picked the funnel of weight 3 in 4")
+		}
+		c := frCheckout(t, e, f, 2, map[string]any{"tip": map[string]any{"preset": 10}})
+		token := c["token"].(string)
+		zone, funnel := frCheckoutRoute(t, e, token)
+		want := models.PickFunnel(route, token)
+		if zone == nil || *zone != route.Zone.ID || funnel == nil || *funnel != want.FunnelID {
+			t.Fatalf("checkout %s: zone %v funnel %v, want %d and %d", token, zone, funnel, route.Zone.ID, want.FunnelID)
+		}
+		e.Storefront(http.MethodGet, "/checkouts/"+token, f.pub, nil, nil).Expect(t, http.StatusOK)
+		e.Storefront(http.MethodPut, "/checkouts/"+token, f.pub, map[string]any{"step": "payment"}, nil).Expect(t, http.StatusOK)
+		if _, again := frCheckoutRoute(t, e, token); *again != *funnel {
+			t.Fatalf("checkout %s: funnel %d, then %d on a reload", token, *funnel, *again)
+		}
+		if *funnel == f.socksFunnel {
+			co = c
+		}
+	}
+	// Two tees (5,000), 5.00 shipping, VAT 20% of the goods (1,000), the
+	// funnel's surcharge of 5% (250, not the store's 2.5%) and a 10% tip.
+	token := co["token"].(string)
+	if co["surcharge_cents"] != float64(250) || co["tip_cents"] != float64(500) || co["tax_cents"] != float64(1000) || co["total_cents"] != float64(7250) {
+		t.Fatalf("the checkout: %v", co)
+	}
+
+	done := frComplete(t, e, f, co, "card")
+	orderID := wholeNumber(t, done.Obj("order")["id"])
+	run := done.Obj("upsell")
+	offer, _ := run["offer"].(map[string]any)
+	if run["status"] != "running" || run["current_position"] != float64(1) || wholeNumber(t, run["funnel_id"]) != f.socksFunnel || offer == nil ||
+		offer["name"] != "Step 1" || offer["choose_variant"] != true || len(offer["variants"].([]any)) != 2 {
+		t.Fatalf("the completion's upsell: %v", run)
+	}
+	if v := offer["variants"].([]any)[1].(map[string]any); v["price_cents"] != float64(1200) || v["offer_price_cents"] != float64(960) || v["available"] != true {
+		t.Fatalf("the offer's second variant: %v", v)
+	}
+	got := e.Storefront(http.MethodGet, "/checkouts/"+token+"/upsell", f.pub, nil, nil).Expect(t, http.StatusOK).Obj("upsell")
+	if got["status"] != "running" || got["current_position"] != float64(1) || got["order"].(map[string]any)["total_cents"] != float64(7250) {
+		t.Fatalf("GET upsell: %v", got)
+	}
+	awaiting := func() []map[string]any {
+		t.Helper()
+		return objectsOf(e.Do(http.MethodGet, "/store/orders/awaiting-capture", f.admin, nil).Expect(t, http.StatusOK).Body["awaiting"])
+	}
+	if rows := awaiting(); len(rows) != 1 || rows[0]["total_cents"] != float64(7250) || rows[0]["amount_cents"] != float64(7250) {
+		t.Fatalf("awaiting capture while the run runs: %v", rows)
+	}
+
+	// Shown, then accepted: the socks need a size; L at 12.00 less 20%.
+	frAnswer(e, f, token, "1", "shown", nil).Expect(t, http.StatusOK)
+	if r := frAnswer(e, f, token, "1", "accept", nil).Expect(t, http.StatusBadRequest); r.Body["field"] != "variant_id" {
+		t.Fatalf("accept without a size: %s", r.Raw)
+	}
+	if r := frAnswer(e, f, token, "1", "accept", map[string]any{"variant_id": f.mugVariant}).Expect(t, http.StatusBadRequest); r.Body["field"] != "variant_id" {
+		t.Fatalf("accept of another product's variant: %s", r.Raw)
+	}
+	acc := frAnswer(e, f, token, "1", "accept", map[string]any{"variant_id": f.socksVariants[1]}).Expect(t, http.StatusOK)
+	// Goods 5,000 + 960 = 5,960; VAT 1,192; surcharge 5% 298; the tip
+	// stays the 500 the shopper chose; shipping 500: 8,450.
+	totals := acc.Obj("upsell")["order"].(map[string]any)
+	if acc.Obj("answer")["status"] != "accepted" || acc.Obj("answer")["changed"] != true || acc.Obj("upsell")["current_position"] != float64(2) ||
+		totals["subtotal_cents"] != float64(5960) || totals["tax_cents"] != float64(1192) || totals["surcharge_cents"] != float64(298) ||
+		totals["tip_cents"] != float64(500) || totals["shipping_cents"] != float64(500) || totals["total_cents"] != float64(8450) {
+		t.Fatalf("accepted: %s", acc.Raw)
+	}
+	// The same answer again changes nothing; a contradicting one, or one
+	// for a position the shopper is not at, is a 409.
+	again := frAnswer(e, f, token, "1", "accept", map[string]any{"variant_id": f.socksVariants[1]}).Expect(t, http.StatusOK)
+	if again.Obj("answer")["changed"] != false || again.Obj("upsell")["order"].(map[string]any)["total_cents"] != float64(8450) {
+		t.Fatalf("accepted again: %s", again.Raw)
+	}
+	frAnswer(e, f, token, "1", "decline", nil).Expect(t, http.StatusConflict)
+	frAnswer(e, f, token, "3", "accept", nil).Expect(t, http.StatusConflict)
+	if rows := awaiting(); len(rows) != 1 || rows[0]["total_cents"] != float64(8450) || rows[0]["amount_cents"] != float64(7250) {
+		t.Fatalf("awaiting capture after the accept: %v", rows)
+	}
+
+	// upsell.accepted, signed, names the offer and the order after it.
+	w := rcv.next(t)
+	verifySignature(t, sub["secret"].(string), w)
+	var body struct {
+		Topic string `json:"topic"`
+		Data  struct {
+			Upsell map[string]any `json:"upsell"`
+			Order  map[string]any `json:"order"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(w.body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if u := body.Data.Upsell; body.Topic != "upsell.accepted" || u["position"] != float64(1) || u["amount_cents"] != float64(960) ||
+		u["variant_id"] != float64(f.socksVariants[1]) || u["funnel_name"] != "Socks then mug" || u["order_total_cents"] != float64(8450) ||
+		body.Data.Order["total_cents"] != float64(8450) || wholeNumber(t, body.Data.Order["id"]) != orderID {
+		t.Fatalf("upsell.accepted: %s", w.body)
+	}
+
+	// The mug declined: the funnel ends, the new total is captured.
+	end := frAnswer(e, f, token, "2", "decline", nil).Expect(t, http.StatusOK).Obj("upsell")
+	if end["status"] != "completed" || end["current_position"] != nil || end["offer"] != nil {
+		t.Fatalf("the run's end: %v", end)
+	}
+	money, status, order := frMoney(t, e, f, orderID)
+	if !slices.Equal(money, []string{"authorization:7250", "capture:8450"}) || status != "paid" {
+		t.Fatalf("the order's money: %v, %s", money, status)
+	}
+	if up := order["upsell"].(map[string]any); up["status"] != "completed" || up["funnel_name"] != "Socks then mug" ||
+		!slices.Contains(order["system_tags"].([]any), any("upsell")) || len(order["line_items"].([]any)) != 2 {
+		t.Fatalf("the order: %v", order)
+	}
+	if rows := awaiting(); len(rows) != 0 {
+		t.Fatalf("awaiting capture after the capture: %v", rows)
+	}
+	frAnswer(e, f, token, "2", "accept", nil).Expect(t, http.StatusConflict)
+	if n := frCount(t, e, `SELECT count(*) FROM funnel_offers WHERE status = 'accepted' AND charged_at IS NOT NULL AND amount_cents = 960 AND quantity = 1
+		AND line_item_id IS NOT NULL`); n != 1 {
+		t.Fatalf("%d accepted offers charged", n)
+	}
+	if n := frCount(t, e, `SELECT count(*) FROM events WHERE topic = 'upsell.accepted'`); n != 1 {
+		t.Fatalf("%d upsell.accepted events, want 1", n)
+	}
+
+	// The rollups hold the order as the raw rows say: once.
+	if diffs, err := analytics.CheckOrderRollups(ctx, e.DB, f.store.ID, analytics.AllTime); err != nil || len(diffs) != 0 {
+		t.Fatalf("order rollups: %v, %v", diffs, err)
+	}
+	if diffs, err := analytics.CheckSalesRollups(ctx, e.DB, f.store.ID, analytics.AllTime); err != nil || len(diffs) != 0 {
+		t.Fatalf("sales rollups: %v, %v", diffs, err)
+	}
+	m := e.Do(http.MethodGet, "/store/analytics", f.admin, nil).Expect(t, http.StatusOK).Obj("analytics")["metrics"].(map[string]any)
+	if m["order_count"] != float64(1) || m["gross_cents"] != float64(5960) || m["tip_cents"] != float64(500) || m["tax_cents"] != float64(1192) {
+		t.Fatalf("overview metrics: %v", m)
+	}
+}
