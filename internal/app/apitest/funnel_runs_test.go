@@ -3,12 +3,16 @@ package apitest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"storeadmin/internal/analytics"
 	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/funnelruns"
 	"storeadmin/models"
 )
 
@@ -42,9 +46,9 @@ func frStore(t *testing.T, e *apitest.Env, name string) frShop {
 	}
 	socks := e.Do(http.MethodPost, "/store/products", f.admin, map[string]any{"title": "Socks", "status": "active",
 		"options": []any{map[string]any{"name": "Size"}}, "variants": []any{
-		map[string]any{"sku": "SOCK-M", "option1": "M", "price_cents": 1000, "inventory_quantity": 500, "weight_grams": 50},
-		map[string]any{"sku": "SOCK-L", "option1": "L", "price_cents": 1200, "inventory_quantity": 500, "weight_grams": 50},
-	}}).Expect(t, http.StatusCreated).Obj("product")
+			map[string]any{"sku": "SOCK-M", "option1": "M", "price_cents": 1000, "inventory_quantity": 500, "weight_grams": 50},
+			map[string]any{"sku": "SOCK-L", "option1": "L", "price_cents": 1200, "inventory_quantity": 500, "weight_grams": 50},
+		}}).Expect(t, http.StatusCreated).Obj("product")
 	f.socksID = wholeNumber(t, socks["id"])
 	for _, v := range socks["variants"].([]any) {
 		f.socksVariants = append(f.socksVariants, wholeNumber(t, v.(map[string]any)["id"]))
@@ -122,15 +126,10 @@ func frMoney(t *testing.T, e *apitest.Env, f frShop, orderID int64) ([]string, s
 	for _, x := range o["transactions"].([]any) {
 		tx := x.(map[string]any)
 		if tx["status"] == "success" {
-			out = append(out, tx["kind"].(string)+":"+json.Number(jsonNumber(tx["amount_cents"])).String())
+			out = append(out, fmt.Sprintf("%s:%d", tx["kind"], wholeNumber(t, tx["amount_cents"])))
 		}
 	}
 	return out, o["financial_status"].(string), o
-}
-
-func jsonNumber(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // frCount counts rows of a query.
@@ -302,5 +301,176 @@ func TestFunnelRunEndToEnd(t *testing.T) {
 	m := e.Do(http.MethodGet, "/store/analytics", f.admin, nil).Expect(t, http.StatusOK).Obj("analytics")["metrics"].(map[string]any)
 	if m["order_count"] != float64(1) || m["gross_cents"] != float64(5960) || m["tip_cents"] != float64(500) || m["tax_cents"] != float64(1192) {
 		t.Fatalf("overview metrics: %v", m)
+	}
+}
+
+// frClock is a server clock the test moves: an hour ahead of the machine's,
+// so that the periodic timeout job (on the machine's clock) never ends a
+// run of the test before the test does.
+type frClock struct{ at time.Time }
+
+func newFRClock() *frClock {
+	return &frClock{at: time.Now().UTC().Add(time.Hour).Truncate(time.Second)}
+}
+func (c *frClock) now() time.Time                  { return c.at }
+func (c *frClock) after(d time.Duration) time.Time { return c.at.Add(d) }
+
+// TestFunnelRunSecondChargeAndTimeout: a provider kind without
+// features.upsell (wallet) cannot capture more than it authorized: the run
+// that times out (no answer within the funnel's 600 s after the accept)
+// captures the authorization and records a second charge for the accepted
+// offer, a successful sale of its own with its timeline entry. The offer
+// the shopper was at stays pending (undecided).
+func TestFunnelRunSecondChargeAndTimeout(t *testing.T) {
+	clock := newFRClock()
+	e := apitest.New(t, apitest.WithClock(clock.now))
+	f := frStore(t, e, "Shop")
+	frZone(t, e, f, [2]int64{f.socksFunnel, 1})
+	ctx := context.Background()
+
+	// Two tees, 5.00 shipping, VAT 1,000: 6,500 authorized.
+	co := frCheckout(t, e, f, 2, nil)
+	token := co["token"].(string)
+	done := frComplete(t, e, f, co, "wallet")
+	orderID := wholeNumber(t, done.Obj("order")["id"])
+	if done.Obj("order")["total_cents"] != float64(6500) || done.Obj("upsell")["status"] != "running" {
+		t.Fatalf("completed: %s", done.Raw)
+	}
+	// Socks M at 10.00 less 20% (800): goods 5,800, VAT 1,160, 7,460.
+	acc := frAnswer(e, f, token, "1", "accept", map[string]any{"variant_id": f.socksVariants[0]}).Expect(t, http.StatusOK).Obj("upsell")
+	if acc["order"].(map[string]any)["total_cents"] != float64(7460) || acc["current_position"] != float64(2) {
+		t.Fatalf("accepted: %v", acc)
+	}
+	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.after(599*time.Second)); err != nil || n != 0 {
+		t.Fatalf("before the timeout (moved by the accept): %d ended, %v", n, err)
+	}
+	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.after(600*time.Second)); err != nil || n != 1 {
+		t.Fatalf("at the timeout: %d ended, %v", n, err)
+	}
+	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.after(time.Hour)); err != nil || n != 0 {
+		t.Fatalf("after: %d ended, %v", n, err)
+	}
+	got := e.Storefront(http.MethodGet, "/checkouts/"+token+"/upsell", f.pub, nil, nil).Expect(t, http.StatusOK).Obj("upsell")
+	if got["status"] != "timed_out" || got["offer"] != nil || got["ended_at"] == nil {
+		t.Fatalf("timed out: %v", got)
+	}
+	money, status, order := frMoney(t, e, f, orderID)
+	if !slices.Equal(money, []string{"authorization:6500", "capture:6500", "sale:960"}) || status != "paid" ||
+		order["upsell"].(map[string]any)["status"] != "timed_out" {
+		t.Fatalf("the order's money: %v, %s, %v", money, status, order["upsell"])
+	}
+	if n := frCount(t, e, `SELECT count(*) FROM order_events WHERE order_id = ? AND name = 'paid' AND source = 'upsell' AND amount_cents = 960`, orderID); n != 1 {
+		t.Fatalf("%d timeline entries of the second charge", n)
+	}
+	if n := frCount(t, e, `SELECT count(*) FROM funnel_offers WHERE (position = 1 AND status = 'accepted' AND charged_at IS NOT NULL)
+		OR (position = 2 AND status = 'pending' AND decided_at IS NULL)`); n != 2 {
+		t.Fatalf("the offers after the timeout: %d of 2 as expected", n)
+	}
+	frAnswer(e, f, token, "2", "decline", nil).Expect(t, http.StatusConflict)
+}
+
+// TestFunnelRunUnavailableOffers: an offer that cannot be sold when the
+// run reaches it is recorded unavailable and the run goes on as on a
+// decline; one that stops being sold while shown is recorded unavailable
+// when accepted, the answer says why, nothing is added and the run ends
+// capturing what was authorized.
+func TestFunnelRunUnavailableOffers(t *testing.T) {
+	e := apitest.New(t)
+	f := frStore(t, e, "Shop")
+	two := int64(2)
+	funnel := idOf(t, fnCreate(t, e, f.admin, map[string]any{"name": "Mug then socks", "offers": []any{
+		fnOffer(1, "cross_sell", map[string]any{"variant_id": f.mugVariant}, nil, two),
+		fnOffer(2, "upsell", map[string]any{"variant_id": f.socksVariants[1]}, nil, nil),
+	}}))
+	frZone(t, e, f, [2]int64{funnel, 1})
+	ctx := context.Background()
+	if _, err := e.DB.NewRaw(`UPDATE product_variants SET inventory_quantity = 0 WHERE id = ?`, f.mugVariant).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	co := frCheckout(t, e, f, 1, nil)
+	token := co["token"].(string)
+	done := frComplete(t, e, f, co, "card")
+	run := done.Obj("upsell")
+	if run["current_position"] != float64(2) || run["offer"].(map[string]any)["name"] != "Step 2" {
+		t.Fatalf("the mug out of stock is skipped: %v", run)
+	}
+	if _, err := e.DB.NewRaw(`UPDATE product_variants SET inventory_quantity = 0 WHERE id = ?`, f.socksVariants[1]).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	acc := frAnswer(e, f, token, "2", "accept", nil).Expect(t, http.StatusOK)
+	if a := acc.Obj("answer"); a["status"] != "unavailable" || a["unavailable_reason"] != models.OfferOutOfStock || acc.Obj("upsell")["status"] != "completed" {
+		t.Fatalf("accepting what sold out: %s", acc.Raw)
+	}
+	frAnswer(e, f, token, "2", "accept", nil).Expect(t, http.StatusOK) // the same answer again
+	orderID := wholeNumber(t, done.Obj("order")["id"])
+	money, status, order := frMoney(t, e, f, orderID)
+	if !slices.Equal(money, []string{"authorization:3500", "capture:3500"}) || status != "paid" || len(order["line_items"].([]any)) != 1 {
+		t.Fatalf("the order: %v, %s, %v", money, status, order["line_items"])
+	}
+	if n := frCount(t, e, `SELECT count(*) FROM funnel_offers WHERE status = 'unavailable' AND decided_at IS NOT NULL AND line_item_id IS NULL`); n != 2 {
+		t.Fatalf("%d offers recorded unavailable, want 2", n)
+	}
+}
+
+// TestFunnelRunRefusals: no key 401; another store's checkout token, an
+// unknown one, or a checkout with no run (paid by a sale, which starts
+// none) 404; a bad position, an unknown field or a bad variant 400; an
+// order cancelled while its run runs ends the run (cancelled, on the order
+// too), which then takes no answer (409).
+func TestFunnelRunRefusals(t *testing.T) {
+	e := apitest.New(t)
+	f := frStore(t, e, "Shop")
+	frZone(t, e, f, [2]int64{f.mugFunnel, 1})
+	other := frStore(t, e, "Other")
+
+	co := frCheckout(t, e, f, 1, nil)
+	token := co["token"].(string)
+	done := frComplete(t, e, f, co, "card")
+	orderID := wholeNumber(t, done.Obj("order")["id"])
+	path := "/checkouts/" + token + "/upsell"
+	for _, c := range []struct{ method, path string }{{http.MethodGet, path}, {http.MethodPost, path + "/1/accept"}, {http.MethodPost, path + "/1/shown"}} {
+		e.Storefront(c.method, c.path, "", nil, nil).Expect(t, http.StatusUnauthorized)
+		e.Storefront(c.method, c.path, other.pub, nil, nil).Expect(t, http.StatusNotFound)
+		e.Storefront(c.method, "/checkouts/"+strings.Repeat("ab", 16)+"/upsell"+strings.TrimPrefix(c.path, path), f.pub, nil, nil).Expect(t, http.StatusNotFound)
+	}
+	sale := frCheckout(t, e, f, 1, nil)
+	e.Storefront(http.MethodPost, "/checkouts/"+sale["token"].(string)+"/payment-attempts", f.pub, map[string]any{"provider": "card",
+		"amount_cents": sale["total_cents"], "currency": sale["currency"], "status": "success"}, nil).Expect(t, http.StatusCreated)
+	if r := e.Storefront(http.MethodPost, "/checkouts/"+sale["token"].(string)+"/complete", f.pub, nil, nil).Expect(t, http.StatusCreated); r.Body["upsell"] != nil {
+		t.Fatalf("a sale starts no run: %s", r.Raw)
+	}
+	e.Storefront(http.MethodGet, "/checkouts/"+sale["token"].(string)+"/upsell", f.pub, nil, nil).Expect(t, http.StatusNotFound)
+
+	for name, c := range map[string]struct {
+		position, verb string
+		body           any
+		field          string
+	}{
+		"a position that is no number": {"one", "accept", nil, ""},
+		"position 0":                   {"0", "shown", nil, ""},
+		"an unknown field":             {"1", "accept", map[string]any{"price_cents": 1}, ""},
+		"a body on decline":            {"1", "decline", map[string]any{"variant_id": 1}, ""},
+		"variant_id 0":                 {"1", "accept", map[string]any{"variant_id": 0}, "variant_id"},
+		"another product's variant":    {"1", "accept", map[string]any{"variant_id": f.variantID}, "variant_id"},
+	} {
+		r := frAnswer(e, f, token, c.position, c.verb, c.body).Expect(t, http.StatusBadRequest)
+		if r.Body["field"] != nil && r.Body["field"] != c.field || c.field != "" && r.Body["field"] != c.field {
+			t.Errorf("%s: %s, want field %q", name, r.Raw, c.field)
+		}
+	}
+	frAnswer(e, f, token, "2", "shown", nil).Expect(t, http.StatusConflict)
+
+	e.Do(http.MethodPost, orderPath(orderID, "/cancel"), f.admin, map[string]any{"reason": "customer"}).Expect(t, http.StatusOK)
+	got := e.Storefront(http.MethodGet, path, f.pub, nil, nil).Expect(t, http.StatusOK).Obj("upsell")
+	if got["status"] != "cancelled" || got["offer"] != nil {
+		t.Fatalf("the run of a cancelled order: %v", got)
+	}
+	r := frAnswer(e, f, token, "1", "accept", nil).Expect(t, http.StatusConflict)
+	if !strings.Contains(r.Message(), "ended (cancelled)") {
+		t.Fatalf("answering a cancelled run: %s", r.Raw)
+	}
+	money, status, order := frMoney(t, e, f, orderID)
+	if !slices.Equal(money, []string{"authorization:3500", "void:3500"}) || status != "voided" || order["upsell"].(map[string]any)["status"] != "cancelled" {
+		t.Fatalf("the cancelled order: %v, %s, %v", money, status, order["upsell"])
 	}
 }
