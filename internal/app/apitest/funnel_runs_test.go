@@ -373,7 +373,8 @@ func TestFunnelRunSecondChargeAndTimeout(t *testing.T) {
 // run reaches it is recorded unavailable and the run goes on as on a
 // decline; one that stops being sold while shown is recorded unavailable
 // when accepted, the answer says why, nothing is added and the run ends
-// capturing what was authorized.
+// capturing what was authorized. A run with no offer it can sell
+// completes, and captures, as it starts.
 func TestFunnelRunUnavailableOffers(t *testing.T) {
 	e := apitest.New(t)
 	f := frStore(t, e, "Shop")
@@ -409,6 +410,17 @@ func TestFunnelRunUnavailableOffers(t *testing.T) {
 	}
 	if n := frCount(t, e, `SELECT count(*) FROM funnel_offers WHERE status = 'unavailable' AND decided_at IS NOT NULL AND line_item_id IS NULL`); n != 2 {
 		t.Fatalf("%d offers recorded unavailable, want 2", n)
+	}
+
+	// With every offer sold out, the run completes as it starts, and
+	// captures at once.
+	next := frComplete(t, e, f, frCheckout(t, e, f, 1, nil), "card")
+	if run := next.Obj("upsell"); run["status"] != "completed" || run["offer"] != nil || run["ended_at"] == nil {
+		t.Fatalf("a run with nothing to offer: %v", run)
+	}
+	money, status, _ = frMoney(t, e, f, wholeNumber(t, next.Obj("order")["id"]))
+	if !slices.Equal(money, []string{"authorization:3500", "capture:3500"}) || status != "paid" {
+		t.Fatalf("the order of a run with nothing to offer: %v, %s", money, status)
 	}
 }
 
