@@ -36,7 +36,6 @@ import (
 	"storeadmin/internal/billing"
 	"storeadmin/internal/domains"
 	"storeadmin/internal/events"
-	"storeadmin/internal/funnelruns"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
 	"storeadmin/internal/recovery"
@@ -239,8 +238,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		t.Fatalf("recovery: %v", err)
 	}
 	st.Events = startEvents(t, db, log, st.Metrics, !st.idleEvents,
-		st.Domains.Work(db, time.Now), retention.Work(db, st.EventsRetention, time.Now, log), st.Recovery.Work(db, time.Now),
-		funnelruns.Work(db, time.Now, log))
+		st.Domains.Work(db, time.Now), retention.Work(db, st.EventsRetention, time.Now, log), st.Recovery.Work(db, time.Now))
 	cfg := st.Config
 	now := st.now
 	if now == nil {

@@ -2,12 +2,15 @@ package apitest_test
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/events"
 	"storeadmin/internal/funnelruns"
 )
 
@@ -81,5 +84,48 @@ func TestFunnelRunRaces(t *testing.T) {
 	}
 	if n := frCount(t, e, `SELECT count(*) FROM funnel_runs WHERE status IN ('completed', 'timed_out')`); n != 20 {
 		t.Fatalf("%d runs ended of 20", n)
+	}
+}
+
+// TestFunnelRunTimeoutJob: the River job serve runs (funnelruns.Work, on
+// the machine's clock) ends a run past its timeout and captures. The
+// harness does not run it (tests end runs with funnelruns.TimeOut on
+// their own clock); here an engine runs it, on a run that entered an hour
+// ago. The job runs when an engine becomes River's leader: the service's
+// stays idle, so that this one is.
+func TestFunnelRunTimeoutJob(t *testing.T) {
+	hourAgo := time.Now().Add(-time.Hour)
+	e := apitest.New(t, apitest.WithClock(func() time.Time { return hourAgo }), apitest.WithoutEventWorkers())
+	f := frStore(t, e, "Shop")
+	frZone(t, e, f, [2]int64{f.mugFunnel, 1})
+	ctx := context.Background()
+	co := frCheckout(t, e, f, 1, nil)
+	orderID := wholeNumber(t, frComplete(t, e, f, co, "card").Obj("order")["id"])
+
+	cfg := apitest.EventsConfig(nil)
+	cfg.Work = []events.Work{funnelruns.Work(e.DB, time.Now, slog.New(slog.DiscardHandler))}
+	engine, err := events.New(e.DB, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := engine.Stop(ctx); err != nil {
+			t.Errorf("stop events: %v", err)
+		}
+	})
+	// Wait for the job; the bound only turns a job that never runs into a
+	// failure instead of a hang.
+	for deadline := time.Now().Add(2 * time.Minute); frCount(t, e, `SELECT count(*) FROM funnel_runs WHERE status = 'timed_out'`) == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the timeout job did not run")
+		}
+	}
+	if money, status, _ := frMoney(t, e, f, orderID); !slices.Equal(money, []string{"authorization:3500", "capture:3500"}) || status != "paid" {
+		t.Fatalf("the timed-out run's order: %v, %s", money, status)
 	}
 }
