@@ -486,3 +486,55 @@ func TestFunnelRunRefusals(t *testing.T) {
 		t.Fatalf("the cancelled order: %v, %s, %v", money, status, order["upsell"])
 	}
 }
+
+// TestFunnelRunStatements: reading a run costs the same statements
+// whether the offered product has 2 variants or 8, and accepting its offer
+// (which adds a line, prices the order again and captures) the same for an
+// order of 1 line or 3.
+func TestFunnelRunStatements(t *testing.T) {
+	e := apitest.New(t)
+	f := frStore(t, e, "Shop")
+	variants := make([]any, 8)
+	for i := range variants {
+		variants[i] = map[string]any{"sku": fmt.Sprintf("CAP-%d", i), "option1": fmt.Sprintf("S%d", i), "price_cents": 900 + 100*i, "inventory_quantity": 50}
+	}
+	caps := e.Do(http.MethodPost, "/store/products", f.admin, map[string]any{"title": "Cap", "status": "active",
+		"options": []any{map[string]any{"name": "Size"}}, "variants": variants}).Expect(t, http.StatusCreated).Obj("product")
+	capVariant := wholeNumber(t, caps["variants"].([]any)[7].(map[string]any)["id"])
+	capFunnel := idOf(t, fnCreate(t, e, f.admin, map[string]any{"name": "Caps", "offers": []any{
+		fnOffer(1, "upsell", map[string]any{"product_id": wholeNumber(t, caps["id"])}, nil, nil),
+	}}))
+	count := countStatements(e)
+	var reads, accepts []int64
+	for _, c := range []struct {
+		funnel, variant int64
+		lines           []any
+	}{
+		{f.socksFunnel, f.socksVariants[0], []any{map[string]any{"variant_id": f.variantID, "quantity": 1}}},
+		{capFunnel, capVariant, []any{map[string]any{"variant_id": f.variantID, "quantity": 1}}},
+		{capFunnel, capVariant, []any{map[string]any{"variant_id": f.variantID, "quantity": 1, "properties": map[string]any{"n": "a"}},
+			map[string]any{"variant_id": f.variantID, "quantity": 1, "properties": map[string]any{"n": "b"}},
+			map[string]any{"variant_id": f.mugVariant, "quantity": 2}}},
+	} {
+		if _, err := e.DB.NewRaw(`DELETE FROM checkout_zones WHERE store_id = ?`, f.store.ID).Exec(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		frZone(t, e, f, [2]int64{c.funnel, 1})
+		co := frCheckout(t, e, f, 1, map[string]any{"lines": c.lines})
+		token := co["token"].(string)
+		frComplete(t, e, f, co, "card")
+		reads = append(reads, count(func() {
+			e.Storefront(http.MethodGet, "/checkouts/"+token+"/upsell", f.pub, nil, nil).Expect(t, http.StatusOK)
+		}))
+		accepts = append(accepts, count(func() {
+			frAnswer(e, f, token, "1", "accept", map[string]any{"variant_id": c.variant}).Expect(t, http.StatusOK)
+		}))
+	}
+	t.Logf("statements for 2, 8 and 8 variants (1, 1 and 3 lines): reads %v, accepts %v", reads, accepts)
+	if reads[0] != reads[1] || reads[1] != reads[2] {
+		t.Fatalf("statements of a read for 2 and 8 variants: %v", reads)
+	}
+	if accepts[1] != accepts[2] {
+		t.Fatalf("statements of an accept for 1 and 3 lines: %v", accepts)
+	}
+}
