@@ -24,10 +24,10 @@ func TestFunnelRunRaces(t *testing.T) {
 	f := frStore(t, e, "Shop")
 	frZone(t, e, f, [2]int64{f.socksFunnel, 1})
 	ctx := context.Background()
-	at := func(run func(i int)) {
+	at := func(n int, run func(i int)) {
 		var wg sync.WaitGroup
 		start := make(chan struct{})
-		for i := range 2 {
+		for i := range n {
 			wg.Go(func() {
 				<-start
 				run(i)
@@ -43,7 +43,7 @@ func TestFunnelRunRaces(t *testing.T) {
 
 		// Two accepts of the socks at once: both answer 200, one adds.
 		var accepts [2]*apitest.Response
-		at(func(i int) {
+		at(2, func(i int) {
 			accepts[i] = frAnswer(e, f, token, "1", "accept", map[string]any{"variant_id": f.socksVariants[1]})
 		})
 		changed := 0
@@ -60,9 +60,10 @@ func TestFunnelRunRaces(t *testing.T) {
 			t.Fatalf("round %d: %d upsell lines, %d accepts that changed something; want 1 and 1", round, n, changed)
 		}
 
-		// The last answer and the timeout job at once: one ends the run.
+		// The last answer and the timeout job on two servers at once: one
+		// of them ends the run.
 		var decline *apitest.Response
-		at(func(i int) {
+		at(3, func(i int) {
 			if i == 0 {
 				decline = frAnswer(e, f, token, "2", "decline", nil)
 				return
