@@ -158,26 +158,29 @@ type acceptedView struct {
 	Order  json.RawMessage `json:"order"`
 }
 
+// acceptedOffer is what upsell.accepted says of the offer (README
+// "Funnels at run time"): the run, the step, the line it added and what
+// it charged, and the order's total after it.
 type acceptedOffer struct {
-	RunID         int64  `json:"run_id"`
-	OrderID       int64  `json:"order_id"`
-	CheckoutToken string `json:"checkout_token"`
-	FunnelID      *int64 `json:"funnel_id"`
-	FunnelName    string `json:"funnel_name"`
-	ZoneName      string `json:"zone_name"`
-	Position      int64  `json:"position"`
-	StepName      string `json:"step_name"`
-	LineItemID    int64  `json:"line_item_id"`
-	ProductID     *int64 `json:"product_id"`
-	VariantID     *int64 `json:"variant_id"`
-	Quantity      int64  `json:"quantity"`
-	PriceCents    int64  `json:"price_cents"`
-	AmountCents   int64  `json:"amount_cents"`
-	OrderTotal    int64  `json:"order_total_cents"`
-	AcceptedAt    string `json:"accepted_at"`
-	Original      *int64 `json:"original_price_cents"`
-	Currency      string `json:"currency"`
-	Surcharge     int64  `json:"surcharge_cents"`
+	RunID              int64  `json:"run_id"`
+	OrderID            int64  `json:"order_id"`
+	CheckoutToken      string `json:"checkout_token"`
+	FunnelID           *int64 `json:"funnel_id"`
+	FunnelName         string `json:"funnel_name"`
+	ZoneName           string `json:"zone_name"`
+	Position           int64  `json:"position"`
+	StepName           string `json:"step_name"`
+	LineItemID         int64  `json:"line_item_id"`
+	ProductID          *int64 `json:"product_id"`
+	VariantID          *int64 `json:"variant_id"`
+	Quantity           int64  `json:"quantity"`
+	PriceCents         int64  `json:"price_cents"`
+	OriginalPriceCents *int64 `json:"original_price_cents"`
+	AmountCents        int64  `json:"amount_cents"`
+	OrderTotalCents    int64  `json:"order_total_cents"`
+	Currency           string `json:"currency"`
+	SurchargeCents     int64  `json:"surcharge_cents"`
+	AcceptedAt         string `json:"accepted_at"`
 }
 
 // upsellAccepted emits upsell.accepted for the offer out accepted, in tx.
@@ -207,8 +210,8 @@ func (s *service) upsellAccepted(ctx context.Context, tx bun.Tx, run *models.Fun
 	data, err := json.Marshal(acceptedView{Order: o.Order, Upsell: acceptedOffer{RunID: run.ID, OrderID: run.OrderID, CheckoutToken: token,
 		FunnelID: run.FunnelID, FunnelName: run.FunnelName, ZoneName: run.ZoneName, Position: out.Offer.Position, StepName: out.Offer.StepName,
 		LineItemID: l.ID, ProductID: l.ProductID, VariantID: l.VariantID, Quantity: l.Quantity, PriceCents: l.PriceCents,
-		Original: l.OriginalPriceCents, AmountCents: out.Offer.AmountCents, OrderTotal: total.Total, Currency: total.Currency,
-		Surcharge: run.SurchargeCents, AcceptedAt: now.Format(time.RFC3339)}})
+		OriginalPriceCents: l.OriginalPriceCents, AmountCents: out.Offer.AmountCents, OrderTotalCents: total.Total, Currency: total.Currency,
+		SurchargeCents: run.SurchargeCents, AcceptedAt: now.Format(time.RFC3339)}})
 	if err != nil {
 		return err
 	}
