@@ -24,7 +24,9 @@ import (
 type runWalk struct {
 	run   *FunnelRun
 	order *Order // locked by the caller
-	steps []FunnelStep
+	// funnel is the run's funnel, nil once it was deleted.
+	funnel *UpsellFunnel
+	steps  []FunnelStep
 	// timeout is the funnel's timeout_seconds as a duration.
 	timeout time.Duration
 }
@@ -55,7 +57,7 @@ func loadRunWalk(ctx context.Context, db bun.IDB, run *FunnelRun, o *Order) (*ru
 	if err != nil {
 		return nil, err
 	}
-	w.timeout = time.Duration(f.TimeoutSeconds) * time.Second
+	w.funnel, w.timeout = f, time.Duration(f.TimeoutSeconds)*time.Second
 	w.steps, err = FunnelSteps(ctx, db, run.StoreID, f.ID)
 	return w, err
 }
@@ -84,9 +86,7 @@ func StartFunnelRun(ctx context.Context, tx bun.IDB, c *StorefrontCheckout, o *O
 	if err != nil || len(w.steps) == 0 {
 		return nil, err
 	}
-	if err := tx.NewSelect().Model((*UpsellFunnel)(nil)).Column("name").Where("id = ?", *run.FunnelID).Scan(ctx, &run.FunnelName); err != nil {
-		return nil, err
-	}
+	run.FunnelName = w.funnel.Name
 	if c.CheckoutZoneID != nil {
 		err := tx.NewSelect().Model((*CheckoutZone)(nil)).Column("name").Where("id = ?", *c.CheckoutZoneID).Scan(ctx, &run.ZoneName)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
