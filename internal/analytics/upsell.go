@@ -100,17 +100,16 @@ const upsellLine = `fo.status = '` + models.OfferAccepted + `' AND fo.line_item_
 // upsellRunRows writes the runs of storeID entered in span, a row each
 // (alias rr): the run's funnel and zone as it kept them, its status and
 // entry, its order's surcharge, total, whether the order counts, and its
-// offers' counts by state and upsell lines (each run's offers read once,
-// grouped, through the offers' run index).
+// offers' counts by state and upsell lines (an aggregate per run through
+// the offers' run index, so the cost follows the window's runs, not the
+// store's offers).
 func upsellRunRows(q *overviewQuery, storeID int64, span Span) {
 	q.add(`SELECT r.id, r.funnel_id, r.funnel_name, r.zone_id, r.zone_name, r.status, r.entered_at,
 		o.surcharge_cents, o.total_cents, `+CountedOrder+` AS counts,
-		coalesce(f.shown, 0) AS shown, coalesce(f.accepted, 0) AS accepted, coalesce(f.declined, 0) AS declined,
-		coalesce(f.unavailable, 0) AS unavailable, coalesce(f.undecided, 0) AS undecided, coalesce(f.other, 0) AS other,
-		coalesce(f.lines, 0) AS lines, coalesce(f.line_revenue, 0) AS line_revenue
+		f.shown, f.accepted, f.declined, f.unavailable, f.undecided, f.other, f.lines, coalesce(f.line_revenue, 0) AS line_revenue
 		FROM funnel_runs AS r
 		JOIN orders AS o ON o.id = r.order_id
-		LEFT JOIN (SELECT fo.run_id,
+		CROSS JOIN LATERAL (SELECT
 			count(*) FILTER (WHERE fo.shown_at IS NOT NULL) AS shown,
 			count(*) FILTER (WHERE fo.status = '`+models.OfferAccepted+`') AS accepted,
 			count(*) FILTER (WHERE fo.status = '`+models.OfferDeclined+`') AS declined,
@@ -119,11 +118,9 @@ func upsellRunRows(q *overviewQuery, storeID int64, span Span) {
 			count(*) FILTER (WHERE fo.shown_at IS NOT NULL AND fo.status NOT IN ('`+models.OfferAccepted+`', '`+models.OfferDeclined+`')) AS other,
 			count(*) FILTER (WHERE fo.status = '`+models.OfferAccepted+`' AND fo.line_item_id IS NOT NULL) AS lines,
 			sum(fo.amount_cents) FILTER (WHERE fo.status = '`+models.OfferAccepted+`' AND fo.line_item_id IS NOT NULL) AS line_revenue
-			FROM funnel_offers AS fo
-			WHERE fo.store_id = ? AND fo.run_id IN (SELECT id FROM funnel_runs WHERE store_id = ? AND entered_at >= ? AND entered_at < ?)
-			GROUP BY fo.run_id) AS f ON f.run_id = r.id
+			FROM funnel_offers AS fo WHERE fo.run_id = r.id AND fo.store_id = r.store_id) AS f
 		WHERE r.store_id = ? AND r.entered_at >= ? AND r.entered_at < ?`,
-		storeID, storeID, span.From, span.To, storeID, span.From, span.To)
+		storeID, span.From, span.To)
 }
 
 // upsellRunSumsSQL sums rows of upsellRunRows (alias rr) into upsellRunSums:

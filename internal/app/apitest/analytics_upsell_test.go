@@ -19,6 +19,7 @@ import (
 
 	"storeadmin/internal/analytics"
 	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/app/benchdata"
 	"storeadmin/internal/auth"
 	"storeadmin/models"
 )
@@ -798,4 +799,75 @@ func TestAnalyticsUpsellStatementsDoNotGrowWithRows(t *testing.T) {
 		t.Fatalf("%d and %d statements for 5 orders, %d and %d for 205", fewReport, fewDeep, manyReport, manyDeep)
 	}
 	t.Logf("%d statements for the upsell report, %d for the deep report", manyReport, manyDeep)
+}
+
+// upBenchFill runs every order of the store through one of four funnels in
+// three zones: a routed checkout per order and as many carts that never
+// became orders, a run entered when the order was placed, and three offers
+// a run in every state, the accepted ones naming the order's first line.
+const upBenchFill = `
+INSERT INTO upsell_funnels (store_id, name, timeout_seconds) SELECT ?0, 'Funnel ' || g, 900 FROM generate_series(1, 4) AS g;
+INSERT INTO checkout_zones (store_id, name, position) SELECT ?0, 'Zone ' || g, g FROM generate_series(1, 3) AS g;
+WITH f AS (SELECT array_agg(id ORDER BY id) AS ids FROM upsell_funnels WHERE store_id = ?0),
+	z AS (SELECT array_agg(id ORDER BY id) AS ids FROM checkout_zones WHERE store_id = ?0)
+INSERT INTO checkouts (store_id, token, currency, checkout_zone_id, upsell_funnel_id, order_id, created_at, expires_at)
+SELECT o.store_id, 'bench-' || o.id || '-' || k, 'EUR', z.ids[1 + o.id % 3], f.ids[1 + o.id % 4], CASE WHEN k = 1 THEN o.id END,
+	o.created_at - k * interval '7 minutes', o.created_at + interval '1 day'
+FROM orders AS o, f, z, generate_series(1, 2) AS k WHERE o.store_id = ?0;
+INSERT INTO funnel_runs (store_id, order_id, checkout_id, transaction_id, funnel_id, funnel_name, zone_id, zone_name, status,
+	entered_at, expires_at, surcharge_cents)
+SELECT c.store_id, c.order_id, c.id, t.id, c.upsell_funnel_id, 'Funnel', c.checkout_zone_id, 'Zone',
+	(ARRAY['running', 'completed', 'completed', 'timed_out', 'cancelled'])[1 + c.order_id % 5],
+	o.created_at, o.created_at + interval '15 minutes', o.surcharge_cents
+FROM checkouts AS c JOIN orders AS o ON o.id = c.order_id
+CROSS JOIN LATERAL (SELECT id FROM order_transactions WHERE order_id = o.id ORDER BY id LIMIT 1) AS t
+WHERE c.store_id = ?0;
+INSERT INTO funnel_offers (store_id, run_id, position, step_name, product_id, status, reached_at, shown_at, line_item_id,
+	quantity, amount_cents, charged_at)
+SELECT r.store_id, r.id, g, 'Step ' || g, NULL, s.status, r.entered_at + g * interval '1 minute',
+	CASE WHEN s.status IN ('shown', 'accepted', 'declined') THEN r.entered_at + g * interval '1 minute' END,
+	CASE WHEN s.status = 'accepted' THEN (SELECT min(id) FROM order_line_items WHERE order_id = r.order_id) END,
+	CASE WHEN s.status = 'accepted' THEN 1 ELSE 0 END, CASE WHEN s.status = 'accepted' THEN 1500 ELSE 0 END,
+	CASE WHEN s.status = 'accepted' AND r.id % 2 = 0 THEN r.entered_at + interval '20 minutes' END
+FROM funnel_runs AS r, generate_series(1, 3) AS g,
+	LATERAL (SELECT (ARRAY['pending', 'shown', 'accepted', 'declined', 'unavailable'])[1 + (r.id * 7 + g) % 5] AS status) AS s
+WHERE r.store_id = ?0;
+ANALYZE checkouts; ANALYZE funnel_runs; ANALYZE funnel_offers;`
+
+// BenchmarkAnalyticsUpsell reads both upsell reports over REST from a
+// store of 50,000 orders over two years, each run through a funnel (three
+// offers a run, two routed checkouts an order): the default window (the
+// last 30 days) and a window of every run (README "Upsell" has the
+// figures).
+func BenchmarkAnalyticsUpsell(b *testing.B) {
+	e := apitest.New(b)
+	s := e.Store("Upsell bench")
+	ctx, now := context.Background(), time.Now()
+	if err := benchdata.Fill(ctx, e.DB, s.ID, benchdata.Sizes{Products: 200, Customers: 5000, Orders: 50_000}, now, nil); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := e.DB.NewRaw(upBenchFill, s.ID).Exec(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var runs int64
+	if err := e.DB.NewRaw(`SELECT count(*) FROM funnel_runs WHERE store_id = ?`, s.ID).Scan(ctx, &runs); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d runs", runs)
+	key := e.Key(s.ID, auth.RoleAdmin, "analytics:read")
+	all := url.Values{"from": {now.AddDate(-2, 0, 0).Format(time.DateOnly)}, "to": {now.Format(time.DateOnly)}, "interval": {"month"}}.Encode()
+	for _, c := range []struct{ name, path string }{
+		{"upsell/30d", "/store/analytics/upsell"},
+		{"upsell/all", "/store/analytics/upsell?" + url.Values{"from": {now.AddDate(-2, 0, 0).Format(time.DateOnly)}}.Encode()},
+		{"report/30d", "/store/analytics/upsell/report"},
+		{"report/all", "/store/analytics/upsell/report?" + all},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			benchmarkRequests(b, &http.Client{}, func() *http.Request {
+				r, _ := http.NewRequest(http.MethodGet, e.URL+"/api/v1"+c.path, nil)
+				r.Header.Set("Authorization", "Bearer "+key)
+				return r
+			})
+		})
+	}
 }
