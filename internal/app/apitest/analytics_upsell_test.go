@@ -370,11 +370,9 @@ func upExpect(r upRows, from, to time.Time, interval string, loc *time.Location,
 		series[l] = &analytics.AnalyticsUpsellSeriesPoint{Bucket: l}
 	}
 	type named struct {
-		stat       *analytics.AnalyticsFunnelStat
-		latest     time.Time
-		latestID   int64
-		zoneName   string
-		funnelName string
+		stat     *analytics.AnalyticsFunnelStat
+		latest   time.Time
+		latestID int64
 	}
 	funnels := map[string]*named{}
 	type step struct {
