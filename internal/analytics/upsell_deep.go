@@ -3,6 +3,7 @@ package analytics
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"slices"
 
 	"github.com/uptrace/bun"
@@ -117,7 +118,8 @@ type AnalyticsUpsellDeepReport struct {
 // UpsellDeepReport is the deep upsell report of w, with at most utmLimit
 // UTM rows: four statements whatever the rows (the runs per bucket, the
 // routed checkouts per zone, funnel and bucket, the offers per step, the
-// UTM rows), each a range of an index that starts with the store.
+// UTM rows) in one read-only snapshot, each a range of an index that
+// starts with the store.
 func UpsellDeepReport(ctx context.Context, db bun.IDB, storeID int64, w Window, utmLimit int64) (*AnalyticsUpsellDeepReport, error) {
 	out := &AnalyticsUpsellDeepReport{From: w.FormatTime(w.From), To: w.FormatTime(w.To), Interval: w.Interval}
 	buckets := w.Buckets()
@@ -125,17 +127,24 @@ func UpsellDeepReport(ctx context.Context, db bun.IDB, storeID int64, w Window, 
 	for i, b := range buckets {
 		out.Series[i].Bucket = b.Label
 	}
-	if err := upsellSeriesRuns(ctx, db, storeID, w, buckets, out); err != nil {
-		return nil, err
-	}
-	if err := upsellZoneFunnels(ctx, db, storeID, w, buckets, out); err != nil {
-		return nil, err
-	}
-	var err error
-	if out.ByStep, err = upsellSteps(ctx, db, storeID, w.Span); err != nil {
-		return nil, err
-	}
-	if out.UTM, out.UTMTotalOrders, out.UTMTotalGrossCents, err = upsellUTM(ctx, db, storeID, w.Span, utmLimit); err != nil {
+	// One read-only snapshot, so the statements' figures agree with each
+	// other while the run time writes.
+	opts := &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	err := db.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+		if err := upsellSeriesRuns(ctx, tx, storeID, w, buckets, out); err != nil {
+			return err
+		}
+		if err := upsellZoneFunnels(ctx, tx, storeID, w, buckets, out); err != nil {
+			return err
+		}
+		var err error
+		if out.ByStep, err = upsellSteps(ctx, tx, storeID, w.Span); err != nil {
+			return err
+		}
+		out.UTM, out.UTMTotalOrders, out.UTMTotalGrossCents, err = upsellUTM(ctx, tx, storeID, w.Span, utmLimit)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	for i := range out.Series {
