@@ -93,9 +93,19 @@ func (s *upsellRunSums) add(n upsellRunSums) {
 	s.CohortRevenue += n.CohortRevenue
 }
 
-// upsellLine is the condition on an offer (alias fo) of a run whose order
-// (alias o) counts for it to have made an upsell line.
-const upsellLine = `fo.status = '` + models.OfferAccepted + `' AND fo.line_item_id IS NOT NULL AND ` + CountedOrder
+// The offers' (alias fo) definitions, in one place: shown is having
+// shown_at; an accepted offer with its line (line_item_id) is an upsell
+// line when the run's order (alias o) counts.
+const (
+	offerShown      = `fo.shown_at IS NOT NULL`
+	offerWithLine   = `fo.status = '` + models.OfferAccepted + `' AND fo.line_item_id IS NOT NULL`
+	upsellLine      = offerWithLine + ` AND ` + CountedOrder
+	offerStateCount = `count(*) FILTER (WHERE ` + offerShown + `) AS shown,
+		count(*) FILTER (WHERE fo.status = '` + models.OfferAccepted + `') AS accepted,
+		count(*) FILTER (WHERE fo.status = '` + models.OfferDeclined + `') AS declined,
+		count(*) FILTER (WHERE fo.status = '` + models.OfferUnavailable + `') AS unavailable,
+		count(*) FILTER (WHERE fo.status = '` + models.OfferShown + `') AS undecided`
+)
 
 // upsellRunRows writes the runs of storeID entered in span, a row each
 // (alias rr): the run's funnel and zone as it kept them, its status and
@@ -109,15 +119,9 @@ func upsellRunRows(q *overviewQuery, storeID int64, span Span) {
 		f.shown, f.accepted, f.declined, f.unavailable, f.undecided, f.other, f.lines, coalesce(f.line_revenue, 0) AS line_revenue
 		FROM funnel_runs AS r
 		JOIN orders AS o ON o.id = r.order_id
-		CROSS JOIN LATERAL (SELECT
-			count(*) FILTER (WHERE fo.shown_at IS NOT NULL) AS shown,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferAccepted+`') AS accepted,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferDeclined+`') AS declined,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferUnavailable+`') AS unavailable,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferShown+`') AS undecided,
-			count(*) FILTER (WHERE fo.shown_at IS NOT NULL AND fo.status NOT IN ('`+models.OfferAccepted+`', '`+models.OfferDeclined+`')) AS other,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferAccepted+`' AND fo.line_item_id IS NOT NULL) AS lines,
-			sum(fo.amount_cents) FILTER (WHERE fo.status = '`+models.OfferAccepted+`' AND fo.line_item_id IS NOT NULL) AS line_revenue
+		CROSS JOIN LATERAL (SELECT `+offerStateCount+`,
+			count(*) FILTER (WHERE `+offerShown+` AND fo.status NOT IN ('`+models.OfferAccepted+`', '`+models.OfferDeclined+`')) AS other,
+			count(*) FILTER (WHERE `+offerWithLine+`) AS lines, sum(fo.amount_cents) FILTER (WHERE `+offerWithLine+`) AS line_revenue
 			FROM funnel_offers AS fo WHERE fo.run_id = r.id AND fo.store_id = r.store_id) AS f
 		WHERE r.store_id = ? AND r.entered_at >= ? AND r.entered_at < ?`,
 		storeID, span.From, span.To)

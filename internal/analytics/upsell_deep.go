@@ -283,11 +283,7 @@ func upsellSteps(ctx context.Context, db bun.IDB, storeID int64, span Span) ([]A
 			coalesce(rr.funnel_id, 0) AS funnel_id, `+funnelName+` AS funnel_name, fo.position,
 			`+latest("fo.step_name")+` AS step_name, coalesce(`+latest("fo.product_id")+`, 0) AS product_id,
 			coalesce(`+latest("fo.variant_id")+`, 0) AS variant_id,
-			count(*) FILTER (WHERE fo.shown_at IS NOT NULL) AS shown,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferAccepted+`') AS accepted,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferDeclined+`') AS declined,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferUnavailable+`') AS unavailable,
-			count(*) FILTER (WHERE fo.status = '`+models.OfferShown+`') AS undecided,
+			`+offerStateCount+`,
 			count(*) FILTER (WHERE fo.status = '`+models.OfferAccepted+`' AND fo.charged_at IS NOT NULL) AS charged,
 			coalesce(sum(fo.quantity) FILTER (WHERE `+upsellLine+`), 0)::bigint AS units,
 			coalesce(sum(fo.amount_cents) FILTER (WHERE `+upsellLine+`), 0)::bigint AS sales_cents
