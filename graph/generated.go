@@ -204,6 +204,15 @@ type ComplexityRoot struct {
 		OrderCount    func(childComplexity int) int
 	}
 
+	AnalyticsFunnelStat struct {
+		Accepted        func(childComplexity int) int
+		AcceptsPerEntry func(childComplexity int) int
+		Entered         func(childComplexity int) int
+		FunnelID        func(childComplexity int) int
+		Name            func(childComplexity int) int
+		RevenueCents    func(childComplexity int) int
+	}
+
 	AnalyticsLandingPageReport struct {
 		Deltas           func(childComplexity int) int
 		From             func(childComplexity int) int
@@ -331,6 +340,27 @@ type ComplexityRoot struct {
 		Source     func(childComplexity int) int
 	}
 
+	AnalyticsStepStat struct {
+		Accepted     func(childComplexity int) int
+		AddRate      func(childComplexity int) int
+		Charged      func(childComplexity int) int
+		Declined     func(childComplexity int) int
+		FunnelID     func(childComplexity int) int
+		FunnelName   func(childComplexity int) int
+		Position     func(childComplexity int) int
+		ProductID    func(childComplexity int) int
+		ProductTitle func(childComplexity int) int
+		SalesCents   func(childComplexity int) int
+		Shown        func(childComplexity int) int
+		StepName     func(childComplexity int) int
+		Unavailable  func(childComplexity int) int
+		Undecided    func(childComplexity int) int
+		Units        func(childComplexity int) int
+		VariantID    func(childComplexity int) int
+		ZoneID       func(childComplexity int) int
+		ZoneName     func(childComplexity int) int
+	}
+
 	AnalyticsTrafficDeltas struct {
 		ConversionPct func(childComplexity int) int
 		RevenuePct    func(childComplexity int) int
@@ -355,6 +385,97 @@ type ComplexityRoot struct {
 		RevenueCents      func(childComplexity int) int
 		Sessions          func(childComplexity int) int
 		Visitors          func(childComplexity int) int
+	}
+
+	AnalyticsUTMStat struct {
+		Campaign   func(childComplexity int) int
+		Content    func(childComplexity int) int
+		GrossCents func(childComplexity int) int
+		Medium     func(childComplexity int) int
+		OrderCount func(childComplexity int) int
+		Source     func(childComplexity int) int
+		Term       func(childComplexity int) int
+	}
+
+	AnalyticsUpsellDeepReport struct {
+		ByStep             func(childComplexity int) int
+		ByZoneFunnel       func(childComplexity int) int
+		From               func(childComplexity int) int
+		Interval           func(childComplexity int) int
+		KPIs               func(childComplexity int) int
+		Series             func(childComplexity int) int
+		To                 func(childComplexity int) int
+		UTM                func(childComplexity int) int
+		UTMTotalGrossCents func(childComplexity int) int
+		UTMTotalOrders     func(childComplexity int) int
+	}
+
+	AnalyticsUpsellKPIs struct {
+		AOVCents           func(childComplexity int) int
+		Accepted           func(childComplexity int) int
+		Carts              func(childComplexity int) int
+		CohortOrders       func(childComplexity int) int
+		CohortRevenueCents func(childComplexity int) int
+		Completed          func(childComplexity int) int
+		Declined           func(childComplexity int) int
+		Entered            func(childComplexity int) int
+		OffersShown        func(childComplexity int) int
+		OrderCR            func(childComplexity int) int
+		Orders             func(childComplexity int) int
+		RevenueCents       func(childComplexity int) int
+		SurchargeCents     func(childComplexity int) int
+		Unavailable        func(childComplexity int) int
+		Undecided          func(childComplexity int) int
+		UpsellCR           func(childComplexity int) int
+		UpsellOrderCR      func(childComplexity int) int
+		UpsellOrders       func(childComplexity int) int
+		UpsellRevenueCents func(childComplexity int) int
+	}
+
+	AnalyticsUpsellReport struct {
+		Accepted           func(childComplexity int) int
+		ByFunnel           func(childComplexity int) int
+		Completed          func(childComplexity int) int
+		Declined           func(childComplexity int) int
+		Entered            func(childComplexity int) int
+		From               func(childComplexity int) int
+		OffersShown        func(childComplexity int) int
+		Other              func(childComplexity int) int
+		SurchargeCents     func(childComplexity int) int
+		TakeRate           func(childComplexity int) int
+		To                 func(childComplexity int) int
+		UpsellLines        func(childComplexity int) int
+		UpsellOrders       func(childComplexity int) int
+		UpsellRevenueCents func(childComplexity int) int
+	}
+
+	AnalyticsUpsellSeriesPoint struct {
+		Accepted           func(childComplexity int) int
+		Bucket             func(childComplexity int) int
+		Carts              func(childComplexity int) int
+		CohortOrders       func(childComplexity int) int
+		Entered            func(childComplexity int) int
+		OrderCR            func(childComplexity int) int
+		Orders             func(childComplexity int) int
+		RevenueCents       func(childComplexity int) int
+		Shown              func(childComplexity int) int
+		UpsellCR           func(childComplexity int) int
+		UpsellOrders       func(childComplexity int) int
+		UpsellRevenueCents func(childComplexity int) int
+	}
+
+	AnalyticsZoneFunnelStat struct {
+		AOVCents           func(childComplexity int) int
+		Carts              func(childComplexity int) int
+		FunnelID           func(childComplexity int) int
+		FunnelName         func(childComplexity int) int
+		OrderCR            func(childComplexity int) int
+		Orders             func(childComplexity int) int
+		RevenueCents       func(childComplexity int) int
+		UpsellOrders       func(childComplexity int) int
+		UpsellRevenueCents func(childComplexity int) int
+		ZoneID             func(childComplexity int) int
+		ZoneName           func(childComplexity int) int
 	}
 
 	Article struct {
@@ -1495,6 +1616,8 @@ type ComplexityRoot struct {
 		AnalyticsSalesByProduct       func(childComplexity int, from *string, to *string, grain *string, limit *int64) int
 		AnalyticsSalesByProductExport func(childComplexity int, from *string, to *string, grain *string, format SheetFormat) int
 		AnalyticsTraffic              func(childComplexity int, from *string, to *string) int
+		AnalyticsUpsell               func(childComplexity int, from *string, to *string) int
+		AnalyticsUpsellReport         func(childComplexity int, from *string, to *string, interval *string, limit *int64) int
 		Article                       func(childComplexity int, id int64) int
 		Articles                      func(childComplexity int, filter *models.ArticleFilter, limit *int64, offset *int64) int
 		ArticlesCount                 func(childComplexity int, filter *models.ArticleFilter) int
@@ -2395,6 +2518,8 @@ type QueryResolver interface {
 	AnalyticsSalesByProductExport(ctx context.Context, from *string, to *string, grain *string, format SheetFormat) (*Download, error)
 	AnalyticsLive(ctx context.Context) (*analytics.LiveviewView, error)
 	Insights(ctx context.Context) ([]analytics.InsightView, error)
+	AnalyticsUpsell(ctx context.Context, from *string, to *string) (*analytics.AnalyticsUpsellReport, error)
+	AnalyticsUpsellReport(ctx context.Context, from *string, to *string, interval *string, limit *int64) (*analytics.AnalyticsUpsellDeepReport, error)
 	APIKeys(ctx context.Context, limit *int64, offset *int64) ([]models.APIKey, error)
 	APIKeysCount(ctx context.Context) (int64, error)
 	APIKeyScopeActions(ctx context.Context) ([]string, error)
@@ -3128,6 +3253,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AnalyticsDiscountStat.OrderCount(childComplexity), true
 
+	case "AnalyticsFunnelStat.accepted":
+		if e.ComplexityRoot.AnalyticsFunnelStat.Accepted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsFunnelStat.Accepted(childComplexity), true
+	case "AnalyticsFunnelStat.accepts_per_entry":
+		if e.ComplexityRoot.AnalyticsFunnelStat.AcceptsPerEntry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsFunnelStat.AcceptsPerEntry(childComplexity), true
+	case "AnalyticsFunnelStat.entered":
+		if e.ComplexityRoot.AnalyticsFunnelStat.Entered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsFunnelStat.Entered(childComplexity), true
+	case "AnalyticsFunnelStat.funnel_id":
+		if e.ComplexityRoot.AnalyticsFunnelStat.FunnelID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsFunnelStat.FunnelID(childComplexity), true
+	case "AnalyticsFunnelStat.name":
+		if e.ComplexityRoot.AnalyticsFunnelStat.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsFunnelStat.Name(childComplexity), true
+	case "AnalyticsFunnelStat.revenue_cents":
+		if e.ComplexityRoot.AnalyticsFunnelStat.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsFunnelStat.RevenueCents(childComplexity), true
+
 	case "AnalyticsLandingPageReport.deltas":
 		if e.ComplexityRoot.AnalyticsLandingPageReport.Deltas == nil {
 			break
@@ -3703,6 +3865,115 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AnalyticsSourceStat.Source(childComplexity), true
 
+	case "AnalyticsStepStat.accepted":
+		if e.ComplexityRoot.AnalyticsStepStat.Accepted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.Accepted(childComplexity), true
+	case "AnalyticsStepStat.add_rate":
+		if e.ComplexityRoot.AnalyticsStepStat.AddRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.AddRate(childComplexity), true
+	case "AnalyticsStepStat.charged":
+		if e.ComplexityRoot.AnalyticsStepStat.Charged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.Charged(childComplexity), true
+	case "AnalyticsStepStat.declined":
+		if e.ComplexityRoot.AnalyticsStepStat.Declined == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.Declined(childComplexity), true
+	case "AnalyticsStepStat.funnel_id":
+		if e.ComplexityRoot.AnalyticsStepStat.FunnelID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.FunnelID(childComplexity), true
+	case "AnalyticsStepStat.funnel_name":
+		if e.ComplexityRoot.AnalyticsStepStat.FunnelName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.FunnelName(childComplexity), true
+	case "AnalyticsStepStat.position":
+		if e.ComplexityRoot.AnalyticsStepStat.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.Position(childComplexity), true
+	case "AnalyticsStepStat.product_id":
+		if e.ComplexityRoot.AnalyticsStepStat.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.ProductID(childComplexity), true
+	case "AnalyticsStepStat.product_title":
+		if e.ComplexityRoot.AnalyticsStepStat.ProductTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.ProductTitle(childComplexity), true
+	case "AnalyticsStepStat.sales_cents":
+		if e.ComplexityRoot.AnalyticsStepStat.SalesCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.SalesCents(childComplexity), true
+	case "AnalyticsStepStat.shown":
+		if e.ComplexityRoot.AnalyticsStepStat.Shown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.Shown(childComplexity), true
+	case "AnalyticsStepStat.step_name":
+		if e.ComplexityRoot.AnalyticsStepStat.StepName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.StepName(childComplexity), true
+	case "AnalyticsStepStat.unavailable":
+		if e.ComplexityRoot.AnalyticsStepStat.Unavailable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.Unavailable(childComplexity), true
+	case "AnalyticsStepStat.undecided":
+		if e.ComplexityRoot.AnalyticsStepStat.Undecided == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.Undecided(childComplexity), true
+	case "AnalyticsStepStat.units":
+		if e.ComplexityRoot.AnalyticsStepStat.Units == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.Units(childComplexity), true
+	case "AnalyticsStepStat.variant_id":
+		if e.ComplexityRoot.AnalyticsStepStat.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.VariantID(childComplexity), true
+	case "AnalyticsStepStat.zone_id":
+		if e.ComplexityRoot.AnalyticsStepStat.ZoneID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.ZoneID(childComplexity), true
+	case "AnalyticsStepStat.zone_name":
+		if e.ComplexityRoot.AnalyticsStepStat.ZoneName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsStepStat.ZoneName(childComplexity), true
+
 	case "AnalyticsTrafficDeltas.conversion_pct":
 		if e.ComplexityRoot.AnalyticsTrafficDeltas.ConversionPct == nil {
 			break
@@ -3807,6 +4078,450 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AnalyticsTrafficTotals.Visitors(childComplexity), true
+
+	case "AnalyticsUTMStat.campaign":
+		if e.ComplexityRoot.AnalyticsUTMStat.Campaign == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUTMStat.Campaign(childComplexity), true
+	case "AnalyticsUTMStat.content":
+		if e.ComplexityRoot.AnalyticsUTMStat.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUTMStat.Content(childComplexity), true
+	case "AnalyticsUTMStat.gross_cents":
+		if e.ComplexityRoot.AnalyticsUTMStat.GrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUTMStat.GrossCents(childComplexity), true
+	case "AnalyticsUTMStat.medium":
+		if e.ComplexityRoot.AnalyticsUTMStat.Medium == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUTMStat.Medium(childComplexity), true
+	case "AnalyticsUTMStat.order_count":
+		if e.ComplexityRoot.AnalyticsUTMStat.OrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUTMStat.OrderCount(childComplexity), true
+	case "AnalyticsUTMStat.source":
+		if e.ComplexityRoot.AnalyticsUTMStat.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUTMStat.Source(childComplexity), true
+	case "AnalyticsUTMStat.term":
+		if e.ComplexityRoot.AnalyticsUTMStat.Term == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUTMStat.Term(childComplexity), true
+
+	case "AnalyticsUpsellDeepReport.by_step":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.ByStep == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.ByStep(childComplexity), true
+	case "AnalyticsUpsellDeepReport.by_zone_funnel":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.ByZoneFunnel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.ByZoneFunnel(childComplexity), true
+	case "AnalyticsUpsellDeepReport.from":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.From(childComplexity), true
+	case "AnalyticsUpsellDeepReport.interval":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.Interval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.Interval(childComplexity), true
+	case "AnalyticsUpsellDeepReport.kpis":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.KPIs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.KPIs(childComplexity), true
+	case "AnalyticsUpsellDeepReport.series":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.Series == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.Series(childComplexity), true
+	case "AnalyticsUpsellDeepReport.to":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.To(childComplexity), true
+	case "AnalyticsUpsellDeepReport.utm":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.UTM == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.UTM(childComplexity), true
+	case "AnalyticsUpsellDeepReport.utm_total_gross_cents":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.UTMTotalGrossCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.UTMTotalGrossCents(childComplexity), true
+	case "AnalyticsUpsellDeepReport.utm_total_orders":
+		if e.ComplexityRoot.AnalyticsUpsellDeepReport.UTMTotalOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellDeepReport.UTMTotalOrders(childComplexity), true
+
+	case "AnalyticsUpsellKPIs.aov_cents":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.AOVCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.AOVCents(childComplexity), true
+	case "AnalyticsUpsellKPIs.accepted":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.Accepted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.Accepted(childComplexity), true
+	case "AnalyticsUpsellKPIs.carts":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.Carts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.Carts(childComplexity), true
+	case "AnalyticsUpsellKPIs.cohort_orders":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.CohortOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.CohortOrders(childComplexity), true
+	case "AnalyticsUpsellKPIs.cohort_revenue_cents":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.CohortRevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.CohortRevenueCents(childComplexity), true
+	case "AnalyticsUpsellKPIs.completed":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.Completed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.Completed(childComplexity), true
+	case "AnalyticsUpsellKPIs.declined":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.Declined == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.Declined(childComplexity), true
+	case "AnalyticsUpsellKPIs.entered":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.Entered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.Entered(childComplexity), true
+	case "AnalyticsUpsellKPIs.offers_shown":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.OffersShown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.OffersShown(childComplexity), true
+	case "AnalyticsUpsellKPIs.order_cr":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.OrderCR == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.OrderCR(childComplexity), true
+	case "AnalyticsUpsellKPIs.orders":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.Orders(childComplexity), true
+	case "AnalyticsUpsellKPIs.revenue_cents":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.RevenueCents(childComplexity), true
+	case "AnalyticsUpsellKPIs.surcharge_cents":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.SurchargeCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.SurchargeCents(childComplexity), true
+	case "AnalyticsUpsellKPIs.unavailable":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.Unavailable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.Unavailable(childComplexity), true
+	case "AnalyticsUpsellKPIs.undecided":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.Undecided == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.Undecided(childComplexity), true
+	case "AnalyticsUpsellKPIs.upsell_cr":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.UpsellCR == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.UpsellCR(childComplexity), true
+	case "AnalyticsUpsellKPIs.upsell_order_cr":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.UpsellOrderCR == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.UpsellOrderCR(childComplexity), true
+	case "AnalyticsUpsellKPIs.upsell_orders":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.UpsellOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.UpsellOrders(childComplexity), true
+	case "AnalyticsUpsellKPIs.upsell_revenue_cents":
+		if e.ComplexityRoot.AnalyticsUpsellKPIs.UpsellRevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellKPIs.UpsellRevenueCents(childComplexity), true
+
+	case "AnalyticsUpsellReport.accepted":
+		if e.ComplexityRoot.AnalyticsUpsellReport.Accepted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.Accepted(childComplexity), true
+	case "AnalyticsUpsellReport.by_funnel":
+		if e.ComplexityRoot.AnalyticsUpsellReport.ByFunnel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.ByFunnel(childComplexity), true
+	case "AnalyticsUpsellReport.completed":
+		if e.ComplexityRoot.AnalyticsUpsellReport.Completed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.Completed(childComplexity), true
+	case "AnalyticsUpsellReport.declined":
+		if e.ComplexityRoot.AnalyticsUpsellReport.Declined == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.Declined(childComplexity), true
+	case "AnalyticsUpsellReport.entered":
+		if e.ComplexityRoot.AnalyticsUpsellReport.Entered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.Entered(childComplexity), true
+	case "AnalyticsUpsellReport.from":
+		if e.ComplexityRoot.AnalyticsUpsellReport.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.From(childComplexity), true
+	case "AnalyticsUpsellReport.offers_shown":
+		if e.ComplexityRoot.AnalyticsUpsellReport.OffersShown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.OffersShown(childComplexity), true
+	case "AnalyticsUpsellReport.other":
+		if e.ComplexityRoot.AnalyticsUpsellReport.Other == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.Other(childComplexity), true
+	case "AnalyticsUpsellReport.surcharge_cents":
+		if e.ComplexityRoot.AnalyticsUpsellReport.SurchargeCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.SurchargeCents(childComplexity), true
+	case "AnalyticsUpsellReport.take_rate":
+		if e.ComplexityRoot.AnalyticsUpsellReport.TakeRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.TakeRate(childComplexity), true
+	case "AnalyticsUpsellReport.to":
+		if e.ComplexityRoot.AnalyticsUpsellReport.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.To(childComplexity), true
+	case "AnalyticsUpsellReport.upsell_lines":
+		if e.ComplexityRoot.AnalyticsUpsellReport.UpsellLines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.UpsellLines(childComplexity), true
+	case "AnalyticsUpsellReport.upsell_orders":
+		if e.ComplexityRoot.AnalyticsUpsellReport.UpsellOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.UpsellOrders(childComplexity), true
+	case "AnalyticsUpsellReport.upsell_revenue_cents":
+		if e.ComplexityRoot.AnalyticsUpsellReport.UpsellRevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellReport.UpsellRevenueCents(childComplexity), true
+
+	case "AnalyticsUpsellSeriesPoint.accepted":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Accepted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Accepted(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.bucket":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Bucket == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Bucket(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.carts":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Carts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Carts(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.cohort_orders":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.CohortOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.CohortOrders(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.entered":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Entered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Entered(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.order_cr":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.OrderCR == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.OrderCR(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.orders":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Orders(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.revenue_cents":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.RevenueCents(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.shown":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Shown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.Shown(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.upsell_cr":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.UpsellCR == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.UpsellCR(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.upsell_orders":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.UpsellOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.UpsellOrders(childComplexity), true
+	case "AnalyticsUpsellSeriesPoint.upsell_revenue_cents":
+		if e.ComplexityRoot.AnalyticsUpsellSeriesPoint.UpsellRevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsUpsellSeriesPoint.UpsellRevenueCents(childComplexity), true
+
+	case "AnalyticsZoneFunnelStat.aov_cents":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.AOVCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.AOVCents(childComplexity), true
+	case "AnalyticsZoneFunnelStat.carts":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.Carts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.Carts(childComplexity), true
+	case "AnalyticsZoneFunnelStat.funnel_id":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.FunnelID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.FunnelID(childComplexity), true
+	case "AnalyticsZoneFunnelStat.funnel_name":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.FunnelName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.FunnelName(childComplexity), true
+	case "AnalyticsZoneFunnelStat.order_cr":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.OrderCR == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.OrderCR(childComplexity), true
+	case "AnalyticsZoneFunnelStat.orders":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.Orders(childComplexity), true
+	case "AnalyticsZoneFunnelStat.revenue_cents":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.RevenueCents(childComplexity), true
+	case "AnalyticsZoneFunnelStat.upsell_orders":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.UpsellOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.UpsellOrders(childComplexity), true
+	case "AnalyticsZoneFunnelStat.upsell_revenue_cents":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.UpsellRevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.UpsellRevenueCents(childComplexity), true
+	case "AnalyticsZoneFunnelStat.zone_id":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.ZoneID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.ZoneID(childComplexity), true
+	case "AnalyticsZoneFunnelStat.zone_name":
+		if e.ComplexityRoot.AnalyticsZoneFunnelStat.ZoneName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsZoneFunnelStat.ZoneName(childComplexity), true
 
 	case "Article.author":
 		if e.ComplexityRoot.Article.Author == nil {
@@ -9938,6 +10653,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AnalyticsTraffic(childComplexity, args["from"].(*string), args["to"].(*string)), true
+	case "Query.analyticsUpsell":
+		if e.ComplexityRoot.Query.AnalyticsUpsell == nil {
+			break
+		}
+
+		args, err := ec.field_Query_analyticsUpsell_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AnalyticsUpsell(childComplexity, args["from"].(*string), args["to"].(*string)), true
+	case "Query.analyticsUpsellReport":
+		if e.ComplexityRoot.Query.AnalyticsUpsellReport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_analyticsUpsellReport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AnalyticsUpsellReport(childComplexity, args["from"].(*string), args["to"].(*string), args["interval"].(*string), args["limit"].(*int64)), true
 	case "Query.article":
 		if e.ComplexityRoot.Query.Article == nil {
 			break
@@ -14491,6 +15228,259 @@ extend type Query {
 
   "The current findings of the daily insights job, newest day first."
   insights: [InsightView!]! @access(scope: "analytics:read")
+}
+`, BuiltIn: false},
+	{Name: "../schema/analytics_upsell.graphqls", Input: `# The upsell reports: post-purchase funnels at run time, from the runs,
+# their offers, the checkouts' routes and the orders behind them (README
+# "Upsell" defines every figure; internal/analytics/upsell*.go computes
+# them).
+
+"The runs of one upsell funnel entered in the window."
+type AnalyticsFunnelStat {
+  "The funnel's id; 0 once the funnel is deleted (its runs keep its name)."
+  funnel_id: Int!
+  "The funnel's name, as its latest run in the window kept it."
+  name: String!
+  "Runs entered."
+  entered: Int!
+  "Offers of those runs accepted."
+  accepted: Int!
+  "accepted / entered, to four decimals (above 1 when runs accept several offers); 0 without runs."
+  accepts_per_entry: Float!
+  "What the upsell lines of those runs' orders charged (the accepted offers' amounts, after the offer's discount, before tax), in minor units."
+  revenue_cents: Int!
+}
+
+"The post-purchase funnels over a window: the runs entered in it and what their shoppers did."
+type AnalyticsUpsellReport {
+  "The window's start, in the store's time zone (RFC 3339)."
+  from: String!
+  "The window's end, excluded, in the store's time zone (RFC 3339)."
+  to: String!
+  "Runs entered in the window (one per order that went through a funnel)."
+  entered: Int!
+  "Of them, runs the shopper took to the funnel's end."
+  completed: Int!
+  "Offers of those runs shown to the shopper (reported shown, or answered)."
+  offers_shown: Int!
+  "Offers of those runs accepted."
+  accepted: Int!
+  "Offers of those runs declined."
+  declined: Int!
+  "Offers shown and neither accepted nor declined: shown and never answered (the run timed out, was cancelled or still waits)."
+  other: Int!
+  "accepted / offers_shown, to four decimals; 0 when none was shown."
+  take_rate: Float!
+  "Order lines the accepted offers added to orders that count."
+  upsell_lines: Int!
+  "Orders that count with at least one upsell line."
+  upsell_orders: Int!
+  "What the upsell lines charged: the accepted offers' amounts, after the offer's discount, before tax, in minor units."
+  upsell_revenue_cents: Int!
+  "The handling surcharge of the runs' orders that count, in minor units."
+  surcharge_cents: Int!
+  "The runs by funnel, most entered first, then by name and id."
+  by_funnel: [AnalyticsFunnelStat!]!
+}
+
+"The offers made at one position of one funnel in one zone, to the runs entered in the window."
+type AnalyticsStepStat {
+  "The zone's id; 0 once deleted, or for runs of no zone."
+  zone_id: Int!
+  "The zone's name, as the runs kept it."
+  zone_name: String!
+  "The funnel's id; 0 once deleted."
+  funnel_id: Int!
+  "The funnel's name, as the runs kept it."
+  funnel_name: String!
+  "The step's position in the funnel (1 is where every run starts)."
+  position: Int!
+  "The step's name, as its latest offer kept it."
+  step_name: String!
+  "The offered product, as the step's latest offer named it; 0 for none."
+  product_id: Int!
+  "The product's title in the catalogue; empty once the product is gone."
+  product_title: String!
+  "The offered variant, as the step's latest offer named it; 0 when the shopper picks one."
+  variant_id: Int!
+  "Offers shown."
+  shown: Int!
+  "Offers accepted."
+  accepted: Int!
+  "Offers declined."
+  declined: Int!
+  "Offers whose product could not be sold when the run reached them."
+  unavailable: Int!
+  "Offers shown and never answered."
+  undecided: Int!
+  "Accepted offers whose money was taken."
+  charged: Int!
+  "Units the step's upsell lines added (orders that count)."
+  units: Int!
+  "What the step's upsell lines charged, after the offer's discount, before tax, in minor units."
+  sales_cents: Int!
+  "accepted / shown, to four decimals; 0 when none was shown."
+  add_rate: Float!
+}
+
+"The checkouts created in the window that one zone routed to one funnel, and the orders they became."
+type AnalyticsZoneFunnelStat {
+  "The zone's id; 0 when the checkout's country was in no zone."
+  zone_id: Int!
+  "The zone's name; empty for zone 0."
+  zone_name: String!
+  "The funnel's id."
+  funnel_id: Int!
+  "The funnel's name."
+  funnel_name: String!
+  "Checkouts created in the window routed to the zone and funnel."
+  carts: Int!
+  "Of them, those that became an order that counts."
+  orders: Int!
+  "orders / carts, to four decimals; 0 without carts."
+  order_cr: Float!
+  "The totals of those orders (what the shoppers paid, upsell lines, surcharge and tip included), in minor units."
+  revenue_cents: Int!
+  "revenue_cents / orders, rounded half up; 0 without orders."
+  aov_cents: Int!
+  "Of those orders, the ones with an upsell line."
+  upsell_orders: Int!
+  "What their upsell lines charged, after the offer's discount, before tax, in minor units."
+  upsell_revenue_cents: Int!
+}
+
+"The window's figures: the runs entered in it, and the checkouts created in it that a funnel was routed to."
+type AnalyticsUpsellKPIs {
+  "Runs entered."
+  entered: Int!
+  "Of them, runs the shopper took to the funnel's end."
+  completed: Int!
+  "Offers of those runs shown."
+  offers_shown: Int!
+  "Offers accepted."
+  accepted: Int!
+  "Offers declined."
+  declined: Int!
+  "Offers whose product could not be sold when reached."
+  unavailable: Int!
+  "Offers shown and never answered."
+  undecided: Int!
+  "accepted / offers_shown (the take rate), to four decimals."
+  upsell_cr: Float!
+  "The runs' orders that count with at least one upsell line."
+  upsell_orders: Int!
+  "What the upsell lines charged, after the offer's discount, before tax, in minor units."
+  upsell_revenue_cents: Int!
+  "upsell_orders / cohort_orders, to four decimals."
+  upsell_order_cr: Float!
+  "The runs' orders that count (cancelled before any money was taken: not)."
+  cohort_orders: Int!
+  "Their totals, in minor units."
+  cohort_revenue_cents: Int!
+  "Their handling surcharge, in minor units."
+  surcharge_cents: Int!
+  "Checkouts created in the window that a funnel was routed to."
+  carts: Int!
+  "Of them, those that became an order that counts."
+  orders: Int!
+  "orders / carts, to four decimals."
+  order_cr: Float!
+  "Those orders' totals, in minor units."
+  revenue_cents: Int!
+  "revenue_cents / orders, rounded half up."
+  aov_cents: Int!
+}
+
+"One bucket of the deep report's series: runs by the instant they entered, checkouts by their creation."
+type AnalyticsUpsellSeriesPoint {
+  "The bucket's start in the store's time zone: YYYY-MM-DD for a day, week (starting Monday) or month; a date-time with its offset for an hour."
+  bucket: String!
+  "Runs entered in it."
+  entered: Int!
+  "Their offers shown."
+  shown: Int!
+  "Their offers accepted."
+  accepted: Int!
+  "accepted / shown, to four decimals."
+  upsell_cr: Float!
+  "Their orders that count with an upsell line."
+  upsell_orders: Int!
+  "What those upsell lines charged, in minor units."
+  upsell_revenue_cents: Int!
+  "Their orders that count."
+  cohort_orders: Int!
+  "Routed checkouts created in it."
+  carts: Int!
+  "Of them, those that became an order that counts."
+  orders: Int!
+  "orders / carts, to four decimals."
+  order_cr: Float!
+  "Those orders' totals, in minor units."
+  revenue_cents: Int!
+}
+
+"The runs' orders of one combination of UTM parameters."
+type AnalyticsUTMStat {
+  "utm_source; (direct) without one."
+  source: String!
+  "utm_medium; empty without one."
+  medium: String!
+  "utm_campaign; empty without one."
+  campaign: String!
+  "utm_term; empty without one."
+  term: String!
+  "utm_content; empty without one."
+  content: String!
+  "Orders that count."
+  order_count: Int!
+  "Their gross sales (subtotals, as the overview's), in minor units."
+  gross_cents: Int!
+}
+
+"The post-purchase funnels over a window in depth: figures, a series, by step, by zone and funnel, by UTM."
+type AnalyticsUpsellDeepReport {
+  "The window's start, in the store's time zone (RFC 3339)."
+  from: String!
+  "The window's end, excluded, in the store's time zone (RFC 3339)."
+  to: String!
+  "The series' bucket: hour, day, week or month."
+  interval: String!
+  "The window's figures."
+  kpis: AnalyticsUpsellKPIs!
+  "The figures per bucket, every bucket of the window."
+  series: [AnalyticsUpsellSeriesPoint!]!
+  "The offers by zone, funnel and position, by zone name, funnel name, their ids, then position."
+  by_step: [AnalyticsStepStat!]!
+  "The routed checkouts by zone and funnel, by zone name, zone id, funnel name, funnel id."
+  by_zone_funnel: [AnalyticsZoneFunnelStat!]!
+  "The runs' orders by UTM parameters, most gross sales first, then most orders; up to limit rows."
+  utm: [AnalyticsUTMStat!]!
+  "The runs' orders that count, every UTM row's."
+  utm_total_orders: Int!
+  "Their gross sales, every UTM row's, in minor units."
+  utm_total_gross_cents: Int!
+}
+
+extend type Query {
+  "The post-purchase funnels over a window: the runs entered in it (from and to as analytics reads them)."
+  analyticsUpsell(
+    "The window's first day or instant."
+    from: String
+    "The window's last day (included) or end instant (excluded)."
+    to: String
+  ): AnalyticsUpsellReport! @access(scope: "analytics:read")
+
+  "The post-purchase funnels over a window in depth (from, to and interval as analytics reads them)."
+  analyticsUpsellReport(
+    "The window's first day or instant."
+    from: String
+    "The window's last day (included) or end instant (excluded)."
+    to: String
+    "The series' bucket: hour, day (the default), week or month."
+    interval: String
+    "The most UTM rows answered, 1 to 1000; 50 when left out."
+    limit: Int
+  ): AnalyticsUpsellDeepReport! @access(scope: "analytics:read")
 }
 `, BuiltIn: false},
 	{Name: "../schema/apikeys.graphqls", Input: `"A store API key. The secret (key) is present only in the answer that creates it."
@@ -20065,6 +21055,24 @@ func (ec *executionContext) childFields_AnalyticsDiscountStat(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type AnalyticsDiscountStat", field.Name)
 }
 
+func (ec *executionContext) childFields_AnalyticsFunnelStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "funnel_id":
+		return ec.fieldContext_AnalyticsFunnelStat_funnel_id(ctx, field)
+	case "name":
+		return ec.fieldContext_AnalyticsFunnelStat_name(ctx, field)
+	case "entered":
+		return ec.fieldContext_AnalyticsFunnelStat_entered(ctx, field)
+	case "accepted":
+		return ec.fieldContext_AnalyticsFunnelStat_accepted(ctx, field)
+	case "accepts_per_entry":
+		return ec.fieldContext_AnalyticsFunnelStat_accepts_per_entry(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_AnalyticsFunnelStat_revenue_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsFunnelStat", field.Name)
+}
+
 func (ec *executionContext) childFields_AnalyticsLandingPageReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "from":
@@ -20319,6 +21327,48 @@ func (ec *executionContext) childFields_AnalyticsSourceStat(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type AnalyticsSourceStat", field.Name)
 }
 
+func (ec *executionContext) childFields_AnalyticsStepStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "zone_id":
+		return ec.fieldContext_AnalyticsStepStat_zone_id(ctx, field)
+	case "zone_name":
+		return ec.fieldContext_AnalyticsStepStat_zone_name(ctx, field)
+	case "funnel_id":
+		return ec.fieldContext_AnalyticsStepStat_funnel_id(ctx, field)
+	case "funnel_name":
+		return ec.fieldContext_AnalyticsStepStat_funnel_name(ctx, field)
+	case "position":
+		return ec.fieldContext_AnalyticsStepStat_position(ctx, field)
+	case "step_name":
+		return ec.fieldContext_AnalyticsStepStat_step_name(ctx, field)
+	case "product_id":
+		return ec.fieldContext_AnalyticsStepStat_product_id(ctx, field)
+	case "product_title":
+		return ec.fieldContext_AnalyticsStepStat_product_title(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_AnalyticsStepStat_variant_id(ctx, field)
+	case "shown":
+		return ec.fieldContext_AnalyticsStepStat_shown(ctx, field)
+	case "accepted":
+		return ec.fieldContext_AnalyticsStepStat_accepted(ctx, field)
+	case "declined":
+		return ec.fieldContext_AnalyticsStepStat_declined(ctx, field)
+	case "unavailable":
+		return ec.fieldContext_AnalyticsStepStat_unavailable(ctx, field)
+	case "undecided":
+		return ec.fieldContext_AnalyticsStepStat_undecided(ctx, field)
+	case "charged":
+		return ec.fieldContext_AnalyticsStepStat_charged(ctx, field)
+	case "units":
+		return ec.fieldContext_AnalyticsStepStat_units(ctx, field)
+	case "sales_cents":
+		return ec.fieldContext_AnalyticsStepStat_sales_cents(ctx, field)
+	case "add_rate":
+		return ec.fieldContext_AnalyticsStepStat_add_rate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsStepStat", field.Name)
+}
+
 func (ec *executionContext) childFields_AnalyticsTrafficDeltas(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "sessions_pct":
@@ -20369,6 +21419,188 @@ func (ec *executionContext) childFields_AnalyticsTrafficTotals(ctx context.Conte
 		return ec.fieldContext_AnalyticsTrafficTotals_revenue_cents(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AnalyticsTrafficTotals", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsUTMStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "source":
+		return ec.fieldContext_AnalyticsUTMStat_source(ctx, field)
+	case "medium":
+		return ec.fieldContext_AnalyticsUTMStat_medium(ctx, field)
+	case "campaign":
+		return ec.fieldContext_AnalyticsUTMStat_campaign(ctx, field)
+	case "term":
+		return ec.fieldContext_AnalyticsUTMStat_term(ctx, field)
+	case "content":
+		return ec.fieldContext_AnalyticsUTMStat_content(ctx, field)
+	case "order_count":
+		return ec.fieldContext_AnalyticsUTMStat_order_count(ctx, field)
+	case "gross_cents":
+		return ec.fieldContext_AnalyticsUTMStat_gross_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsUTMStat", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsUpsellDeepReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_from(ctx, field)
+	case "to":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_to(ctx, field)
+	case "interval":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_interval(ctx, field)
+	case "kpis":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_kpis(ctx, field)
+	case "series":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_series(ctx, field)
+	case "by_step":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_by_step(ctx, field)
+	case "by_zone_funnel":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_by_zone_funnel(ctx, field)
+	case "utm":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_utm(ctx, field)
+	case "utm_total_orders":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_utm_total_orders(ctx, field)
+	case "utm_total_gross_cents":
+		return ec.fieldContext_AnalyticsUpsellDeepReport_utm_total_gross_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsUpsellDeepReport", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsUpsellKPIs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "entered":
+		return ec.fieldContext_AnalyticsUpsellKPIs_entered(ctx, field)
+	case "completed":
+		return ec.fieldContext_AnalyticsUpsellKPIs_completed(ctx, field)
+	case "offers_shown":
+		return ec.fieldContext_AnalyticsUpsellKPIs_offers_shown(ctx, field)
+	case "accepted":
+		return ec.fieldContext_AnalyticsUpsellKPIs_accepted(ctx, field)
+	case "declined":
+		return ec.fieldContext_AnalyticsUpsellKPIs_declined(ctx, field)
+	case "unavailable":
+		return ec.fieldContext_AnalyticsUpsellKPIs_unavailable(ctx, field)
+	case "undecided":
+		return ec.fieldContext_AnalyticsUpsellKPIs_undecided(ctx, field)
+	case "upsell_cr":
+		return ec.fieldContext_AnalyticsUpsellKPIs_upsell_cr(ctx, field)
+	case "upsell_orders":
+		return ec.fieldContext_AnalyticsUpsellKPIs_upsell_orders(ctx, field)
+	case "upsell_revenue_cents":
+		return ec.fieldContext_AnalyticsUpsellKPIs_upsell_revenue_cents(ctx, field)
+	case "upsell_order_cr":
+		return ec.fieldContext_AnalyticsUpsellKPIs_upsell_order_cr(ctx, field)
+	case "cohort_orders":
+		return ec.fieldContext_AnalyticsUpsellKPIs_cohort_orders(ctx, field)
+	case "cohort_revenue_cents":
+		return ec.fieldContext_AnalyticsUpsellKPIs_cohort_revenue_cents(ctx, field)
+	case "surcharge_cents":
+		return ec.fieldContext_AnalyticsUpsellKPIs_surcharge_cents(ctx, field)
+	case "carts":
+		return ec.fieldContext_AnalyticsUpsellKPIs_carts(ctx, field)
+	case "orders":
+		return ec.fieldContext_AnalyticsUpsellKPIs_orders(ctx, field)
+	case "order_cr":
+		return ec.fieldContext_AnalyticsUpsellKPIs_order_cr(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_AnalyticsUpsellKPIs_revenue_cents(ctx, field)
+	case "aov_cents":
+		return ec.fieldContext_AnalyticsUpsellKPIs_aov_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsUpsellKPIs", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsUpsellReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_AnalyticsUpsellReport_from(ctx, field)
+	case "to":
+		return ec.fieldContext_AnalyticsUpsellReport_to(ctx, field)
+	case "entered":
+		return ec.fieldContext_AnalyticsUpsellReport_entered(ctx, field)
+	case "completed":
+		return ec.fieldContext_AnalyticsUpsellReport_completed(ctx, field)
+	case "offers_shown":
+		return ec.fieldContext_AnalyticsUpsellReport_offers_shown(ctx, field)
+	case "accepted":
+		return ec.fieldContext_AnalyticsUpsellReport_accepted(ctx, field)
+	case "declined":
+		return ec.fieldContext_AnalyticsUpsellReport_declined(ctx, field)
+	case "other":
+		return ec.fieldContext_AnalyticsUpsellReport_other(ctx, field)
+	case "take_rate":
+		return ec.fieldContext_AnalyticsUpsellReport_take_rate(ctx, field)
+	case "upsell_lines":
+		return ec.fieldContext_AnalyticsUpsellReport_upsell_lines(ctx, field)
+	case "upsell_orders":
+		return ec.fieldContext_AnalyticsUpsellReport_upsell_orders(ctx, field)
+	case "upsell_revenue_cents":
+		return ec.fieldContext_AnalyticsUpsellReport_upsell_revenue_cents(ctx, field)
+	case "surcharge_cents":
+		return ec.fieldContext_AnalyticsUpsellReport_surcharge_cents(ctx, field)
+	case "by_funnel":
+		return ec.fieldContext_AnalyticsUpsellReport_by_funnel(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsUpsellReport", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsUpsellSeriesPoint(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "bucket":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_bucket(ctx, field)
+	case "entered":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_entered(ctx, field)
+	case "shown":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_shown(ctx, field)
+	case "accepted":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_accepted(ctx, field)
+	case "upsell_cr":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_upsell_cr(ctx, field)
+	case "upsell_orders":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_upsell_orders(ctx, field)
+	case "upsell_revenue_cents":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_upsell_revenue_cents(ctx, field)
+	case "cohort_orders":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_cohort_orders(ctx, field)
+	case "carts":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_carts(ctx, field)
+	case "orders":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_orders(ctx, field)
+	case "order_cr":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_order_cr(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_AnalyticsUpsellSeriesPoint_revenue_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsUpsellSeriesPoint", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsZoneFunnelStat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "zone_id":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_zone_id(ctx, field)
+	case "zone_name":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_zone_name(ctx, field)
+	case "funnel_id":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_funnel_id(ctx, field)
+	case "funnel_name":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_funnel_name(ctx, field)
+	case "carts":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_carts(ctx, field)
+	case "orders":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_orders(ctx, field)
+	case "order_cr":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_order_cr(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_revenue_cents(ctx, field)
+	case "aov_cents":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_aov_cents(ctx, field)
+	case "upsell_orders":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_upsell_orders(ctx, field)
+	case "upsell_revenue_cents":
+		return ec.fieldContext_AnalyticsZoneFunnelStat_upsell_revenue_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsZoneFunnelStat", field.Name)
 }
 
 func (ec *executionContext) childFields_Article(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -25967,6 +27199,66 @@ func (ec *executionContext) field_Query_analyticsTraffic_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_analyticsUpsellReport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "interval",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["interval"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_analyticsUpsell_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_analytics_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -28869,6 +30161,48 @@ func (ec *executionContext) fieldContext_AnalyticsDiscountStat_discount_cents(_ 
 	return graphql.NewScalarFieldContext("AnalyticsDiscountStat", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _AnalyticsFunnelStat_funnel_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.FunnelID)
+}
+func (ec *executionContext) fieldContext_AnalyticsFunnelStat_funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsFunnelStat_name(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsFunnelStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_AnalyticsFunnelStat_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsFunnelStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsFunnelStat_entered(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Entered)
+}
+func (ec *executionContext) fieldContext_AnalyticsFunnelStat_entered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsFunnelStat_accepted(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Accepted)
+}
+func (ec *executionContext) fieldContext_AnalyticsFunnelStat_accepted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsFunnelStat_accepts_per_entry(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsFunnelStat) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.AcceptsPerEntry)
+}
+func (ec *executionContext) fieldContext_AnalyticsFunnelStat_accepts_per_entry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsFunnelStat", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsFunnelStat_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsFunnelStat_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _AnalyticsLandingPageReport_from(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsLandingPageReport) (ret graphql.Marshaler) {
 	return models.StringAt(&obj.From)
 }
@@ -29865,6 +31199,132 @@ func (ec *executionContext) fieldContext_AnalyticsSourceStat_gross_cents(_ conte
 	return graphql.NewScalarFieldContext("AnalyticsSourceStat", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _AnalyticsStepStat_zone_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ZoneID)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_zone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_zone_name(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ZoneName)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_zone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_funnel_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.FunnelID)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_funnel_name(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.FunnelName)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_position(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_step_name(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.StepName)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_step_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_product_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ProductID)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_product_title(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ProductTitle)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_product_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_variant_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.VariantID)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_shown(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Shown)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_shown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_accepted(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Accepted)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_accepted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_declined(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Declined)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_declined(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_unavailable(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Unavailable)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_unavailable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_undecided(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Undecided)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_undecided(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_charged(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Charged)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_charged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_units(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Units)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_units(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_sales_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SalesCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_sales_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsStepStat_add_rate(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsStepStat) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.AddRate)
+}
+func (ec *executionContext) fieldContext_AnalyticsStepStat_add_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsStepStat", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
 func (ec *executionContext) _AnalyticsTrafficDeltas_sessions_pct(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsTrafficDeltas) (ret graphql.Marshaler) {
 	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.SessionsPct)
 }
@@ -30048,6 +31508,639 @@ func (ec *executionContext) _AnalyticsTrafficTotals_revenue_cents(ctx context.Co
 }
 func (ec *executionContext) fieldContext_AnalyticsTrafficTotals_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AnalyticsTrafficTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUTMStat_source(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUTMStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Source)
+}
+func (ec *executionContext) fieldContext_AnalyticsUTMStat_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUTMStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUTMStat_medium(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUTMStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Medium)
+}
+func (ec *executionContext) fieldContext_AnalyticsUTMStat_medium(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUTMStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUTMStat_campaign(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUTMStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Campaign)
+}
+func (ec *executionContext) fieldContext_AnalyticsUTMStat_campaign(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUTMStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUTMStat_term(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUTMStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Term)
+}
+func (ec *executionContext) fieldContext_AnalyticsUTMStat_term(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUTMStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUTMStat_content(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUTMStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Content)
+}
+func (ec *executionContext) fieldContext_AnalyticsUTMStat_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUTMStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUTMStat_order_count(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUTMStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OrderCount)
+}
+func (ec *executionContext) fieldContext_AnalyticsUTMStat_order_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUTMStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUTMStat_gross_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUTMStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.GrossCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUTMStat_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUTMStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_from(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellDeepReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_to(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellDeepReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_interval(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Interval)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellDeepReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_kpis(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsUpsellDeepReport_kpis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KPIs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analytics.AnalyticsUpsellKPIs) graphql.Marshaler {
+			return ec.marshalNAnalyticsUpsellKPIs2storeadminᚋinternalᚋanalyticsᚐAnalyticsUpsellKPIs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_kpis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_series(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsUpsellSeriesPoint, error) {
+		return obj.Series, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsUpsellSeriesPoint2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsUpsellSeriesPointᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_series(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_by_step(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsStepStat, error) {
+		return obj.ByStep, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsStepStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsStepStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_by_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_by_zone_funnel(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsZoneFunnelStat, error) {
+		return obj.ByZoneFunnel, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsZoneFunnelStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsZoneFunnelStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_by_zone_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_utm(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsUTMStat, error) {
+		return obj.UTM, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsUTMStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsUTMStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_utm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsUpsellDeepReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_utm_total_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UTMTotalOrders)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_utm_total_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellDeepReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport_utm_total_gross_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellDeepReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UTMTotalGrossCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellDeepReport_utm_total_gross_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellDeepReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_entered(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Entered)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_entered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_completed(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Completed)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_completed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_offers_shown(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OffersShown)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_offers_shown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_accepted(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Accepted)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_accepted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_declined(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Declined)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_declined(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_unavailable(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Unavailable)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_unavailable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_undecided(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Undecided)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_undecided(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_upsell_cr(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.UpsellCR)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_upsell_cr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_upsell_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellOrders)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_upsell_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_upsell_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellRevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_upsell_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_upsell_order_cr(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.UpsellOrderCR)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_upsell_order_cr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_cohort_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CohortOrders)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_cohort_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_cohort_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CohortRevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_cohort_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SurchargeCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_carts(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Carts)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_carts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Orders)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_order_cr(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.OrderCR)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_order_cr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs_aov_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellKPIs) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AOVCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellKPIs_aov_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellKPIs", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_from(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_to(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_entered(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Entered)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_entered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_completed(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Completed)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_completed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_offers_shown(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.OffersShown)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_offers_shown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_accepted(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Accepted)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_accepted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_declined(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Declined)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_declined(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_other(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Other)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_other(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_take_rate(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.TakeRate)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_take_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_upsell_lines(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellLines)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_upsell_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_upsell_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellOrders)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_upsell_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_upsell_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellRevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_upsell_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SurchargeCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellReport_by_funnel(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "AnalyticsUpsellReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]analytics.AnalyticsFunnelStat, error) {
+		return obj.ByFunnel, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNAnalyticsFunnelStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsFunnelStatᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellReport_by_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnalyticsUpsellReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_bucket(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Bucket)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_bucket(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_entered(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Entered)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_entered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_shown(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Shown)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_shown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_accepted(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Accepted)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_accepted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_upsell_cr(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.UpsellCR)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_upsell_cr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_upsell_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellOrders)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_upsell_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_upsell_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellRevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_upsell_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_cohort_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CohortOrders)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_cohort_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_carts(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Carts)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_carts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Orders)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_order_cr(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.OrderCR)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_order_cr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsUpsellSeriesPoint) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsUpsellSeriesPoint_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsUpsellSeriesPoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_zone_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ZoneID)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_zone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_zone_name(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ZoneName)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_zone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_funnel_id(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.FunnelID)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_funnel_name(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.FunnelName)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_carts(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Carts)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_carts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Orders)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_order_cr(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.OrderCR)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_order_cr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_aov_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AOVCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_aov_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_upsell_orders(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellOrders)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_upsell_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat_upsell_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *analytics.AnalyticsZoneFunnelStat) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.UpsellRevenueCents)
+}
+func (ec *executionContext) fieldContext_AnalyticsZoneFunnelStat_upsell_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsZoneFunnelStat", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Article_id(ctx context.Context, field graphql.CollectedField, obj *models.Article) (ret graphql.Marshaler) {
@@ -45856,6 +47949,124 @@ func (ec *executionContext) fieldContext_Query_insights(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analyticsUpsell(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analyticsUpsell(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AnalyticsUpsell(ctx, fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *analytics.AnalyticsUpsellReport
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *analytics.AnalyticsUpsellReport
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *analytics.AnalyticsUpsellReport) graphql.Marshaler {
+			return ec.marshalNAnalyticsUpsellReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsUpsellReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analyticsUpsell(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_analyticsUpsell_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_analyticsUpsellReport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_analyticsUpsellReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AnalyticsUpsellReport(ctx, fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["interval"].(*string), fc.Args["limit"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "analytics:read")
+				if err != nil {
+					var zeroVal *analytics.AnalyticsUpsellDeepReport
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *analytics.AnalyticsUpsellDeepReport
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *analytics.AnalyticsUpsellDeepReport) graphql.Marshaler {
+			return ec.marshalNAnalyticsUpsellDeepReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsUpsellDeepReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_analyticsUpsellReport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_analyticsUpsellReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -63302,6 +65513,71 @@ func (ec *executionContext) _AnalyticsDiscountStat(ctx context.Context, sel ast.
 	return written
 }
 
+var analyticsFunnelStatImplementors = []string{"AnalyticsFunnelStat"}
+
+func (ec *executionContext) _AnalyticsFunnelStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsFunnelStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsFunnelStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsFunnelStat")
+		case "funnel_id":
+			out.Values[i] = ec._AnalyticsFunnelStat_funnel_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._AnalyticsFunnelStat_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entered":
+			out.Values[i] = ec._AnalyticsFunnelStat_entered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accepted":
+			out.Values[i] = ec._AnalyticsFunnelStat_accepted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accepts_per_entry":
+			out.Values[i] = ec._AnalyticsFunnelStat_accepts_per_entry(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._AnalyticsFunnelStat_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var analyticsLandingPageReportImplementors = []string{"AnalyticsLandingPageReport"}
 
 func (ec *executionContext) _AnalyticsLandingPageReport(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsLandingPageReport) graphql.Marshaler {
@@ -64157,6 +66433,131 @@ func (ec *executionContext) _AnalyticsSourceStat(ctx context.Context, sel ast.Se
 	return written
 }
 
+var analyticsStepStatImplementors = []string{"AnalyticsStepStat"}
+
+func (ec *executionContext) _AnalyticsStepStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsStepStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsStepStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsStepStat")
+		case "zone_id":
+			out.Values[i] = ec._AnalyticsStepStat_zone_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "zone_name":
+			out.Values[i] = ec._AnalyticsStepStat_zone_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "funnel_id":
+			out.Values[i] = ec._AnalyticsStepStat_funnel_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "funnel_name":
+			out.Values[i] = ec._AnalyticsStepStat_funnel_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._AnalyticsStepStat_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "step_name":
+			out.Values[i] = ec._AnalyticsStepStat_step_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "product_id":
+			out.Values[i] = ec._AnalyticsStepStat_product_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "product_title":
+			out.Values[i] = ec._AnalyticsStepStat_product_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variant_id":
+			out.Values[i] = ec._AnalyticsStepStat_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shown":
+			out.Values[i] = ec._AnalyticsStepStat_shown(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accepted":
+			out.Values[i] = ec._AnalyticsStepStat_accepted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "declined":
+			out.Values[i] = ec._AnalyticsStepStat_declined(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unavailable":
+			out.Values[i] = ec._AnalyticsStepStat_unavailable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undecided":
+			out.Values[i] = ec._AnalyticsStepStat_undecided(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "charged":
+			out.Values[i] = ec._AnalyticsStepStat_charged(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "units":
+			out.Values[i] = ec._AnalyticsStepStat_units(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sales_cents":
+			out.Values[i] = ec._AnalyticsStepStat_sales_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "add_rate":
+			out.Values[i] = ec._AnalyticsStepStat_add_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var analyticsTrafficDeltasImplementors = []string{"AnalyticsTrafficDeltas"}
 
 func (ec *executionContext) _AnalyticsTrafficDeltas(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsTrafficDeltas) graphql.Marshaler {
@@ -64321,6 +66722,581 @@ func (ec *executionContext) _AnalyticsTrafficTotals(ctx context.Context, sel ast
 			}
 		case "revenue_cents":
 			out.Values[i] = ec._AnalyticsTrafficTotals_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsUTMStatImplementors = []string{"AnalyticsUTMStat"}
+
+func (ec *executionContext) _AnalyticsUTMStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsUTMStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsUTMStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsUTMStat")
+		case "source":
+			out.Values[i] = ec._AnalyticsUTMStat_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "medium":
+			out.Values[i] = ec._AnalyticsUTMStat_medium(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "campaign":
+			out.Values[i] = ec._AnalyticsUTMStat_campaign(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "term":
+			out.Values[i] = ec._AnalyticsUTMStat_term(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "content":
+			out.Values[i] = ec._AnalyticsUTMStat_content(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_count":
+			out.Values[i] = ec._AnalyticsUTMStat_order_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gross_cents":
+			out.Values[i] = ec._AnalyticsUTMStat_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsUpsellDeepReportImplementors = []string{"AnalyticsUpsellDeepReport"}
+
+func (ec *executionContext) _AnalyticsUpsellDeepReport(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsUpsellDeepReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsUpsellDeepReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsUpsellDeepReport")
+		case "from":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "interval":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_interval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kpis":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_kpis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "series":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_series(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "by_step":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_by_step(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "by_zone_funnel":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_by_zone_funnel(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "utm":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_utm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "utm_total_orders":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_utm_total_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "utm_total_gross_cents":
+			out.Values[i] = ec._AnalyticsUpsellDeepReport_utm_total_gross_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsUpsellKPIsImplementors = []string{"AnalyticsUpsellKPIs"}
+
+func (ec *executionContext) _AnalyticsUpsellKPIs(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsUpsellKPIs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsUpsellKPIsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsUpsellKPIs")
+		case "entered":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_entered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "completed":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_completed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "offers_shown":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_offers_shown(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accepted":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_accepted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "declined":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_declined(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unavailable":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_unavailable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undecided":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_undecided(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_cr":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_upsell_cr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_orders":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_upsell_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_revenue_cents":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_upsell_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_order_cr":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_upsell_order_cr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cohort_orders":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_cohort_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cohort_revenue_cents":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_cohort_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "surcharge_cents":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_surcharge_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "carts":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_carts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_cr":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_order_cr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "aov_cents":
+			out.Values[i] = ec._AnalyticsUpsellKPIs_aov_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsUpsellReportImplementors = []string{"AnalyticsUpsellReport"}
+
+func (ec *executionContext) _AnalyticsUpsellReport(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsUpsellReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsUpsellReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsUpsellReport")
+		case "from":
+			out.Values[i] = ec._AnalyticsUpsellReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._AnalyticsUpsellReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entered":
+			out.Values[i] = ec._AnalyticsUpsellReport_entered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "completed":
+			out.Values[i] = ec._AnalyticsUpsellReport_completed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "offers_shown":
+			out.Values[i] = ec._AnalyticsUpsellReport_offers_shown(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accepted":
+			out.Values[i] = ec._AnalyticsUpsellReport_accepted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "declined":
+			out.Values[i] = ec._AnalyticsUpsellReport_declined(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "other":
+			out.Values[i] = ec._AnalyticsUpsellReport_other(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "take_rate":
+			out.Values[i] = ec._AnalyticsUpsellReport_take_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_lines":
+			out.Values[i] = ec._AnalyticsUpsellReport_upsell_lines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_orders":
+			out.Values[i] = ec._AnalyticsUpsellReport_upsell_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_revenue_cents":
+			out.Values[i] = ec._AnalyticsUpsellReport_upsell_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "surcharge_cents":
+			out.Values[i] = ec._AnalyticsUpsellReport_surcharge_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "by_funnel":
+			out.Values[i] = ec._AnalyticsUpsellReport_by_funnel(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsUpsellSeriesPointImplementors = []string{"AnalyticsUpsellSeriesPoint"}
+
+func (ec *executionContext) _AnalyticsUpsellSeriesPoint(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsUpsellSeriesPoint) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsUpsellSeriesPointImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsUpsellSeriesPoint")
+		case "bucket":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_bucket(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entered":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_entered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shown":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_shown(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accepted":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_accepted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_cr":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_upsell_cr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_orders":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_upsell_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_revenue_cents":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_upsell_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cohort_orders":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_cohort_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "carts":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_carts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_cr":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_order_cr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._AnalyticsUpsellSeriesPoint_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var analyticsZoneFunnelStatImplementors = []string{"AnalyticsZoneFunnelStat"}
+
+func (ec *executionContext) _AnalyticsZoneFunnelStat(ctx context.Context, sel ast.SelectionSet, obj *analytics.AnalyticsZoneFunnelStat) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsZoneFunnelStatImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsZoneFunnelStat")
+		case "zone_id":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_zone_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "zone_name":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_zone_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "funnel_id":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_funnel_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "funnel_name":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_funnel_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "carts":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_carts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order_cr":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_order_cr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "aov_cents":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_aov_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_orders":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_upsell_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsell_revenue_cents":
+			out.Values[i] = ec._AnalyticsZoneFunnelStat_upsell_revenue_cents(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -75297,6 +78273,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Values[i] = rrm(innerCtx)
+		case "analyticsUpsell":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analyticsUpsell(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "analyticsUpsellReport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_analyticsUpsellReport(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
 		case "apiKeys":
 			field := field
 
@@ -83192,6 +86212,26 @@ func (ec *executionContext) marshalNAnalyticsDiscountStat2ᚕstoreadminᚋintern
 	return ret
 }
 
+func (ec *executionContext) marshalNAnalyticsFunnelStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsFunnelStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsFunnelStat) graphql.Marshaler {
+	return ec._AnalyticsFunnelStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsFunnelStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsFunnelStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsFunnelStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsFunnelStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNAnalyticsLandingPageReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsLandingPageReport(ctx context.Context, sel ast.SelectionSet, v *analytics.AnalyticsLandingPageReport) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -83334,6 +86374,26 @@ func (ec *executionContext) marshalNAnalyticsSourceStat2ᚕstoreadminᚋinternal
 	return ret
 }
 
+func (ec *executionContext) marshalNAnalyticsStepStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsStepStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsStepStat) graphql.Marshaler {
+	return ec._AnalyticsStepStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsStepStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsStepStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsStepStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsStepStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNAnalyticsTrafficDeltas2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficDeltas(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsTrafficDeltas) graphql.Marshaler {
 	return ec._AnalyticsTrafficDeltas(ctx, sel, &v)
 }
@@ -83350,6 +86410,90 @@ func (ec *executionContext) marshalNAnalyticsTrafficSummary2ᚖstoreadminᚋinte
 
 func (ec *executionContext) marshalNAnalyticsTrafficTotals2storeadminᚋinternalᚋanalyticsᚐAnalyticsTrafficTotals(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsTrafficTotals) graphql.Marshaler {
 	return ec._AnalyticsTrafficTotals(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsUTMStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsUTMStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsUTMStat) graphql.Marshaler {
+	return ec._AnalyticsUTMStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsUTMStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsUTMStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsUTMStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsUTMStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsUpsellDeepReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsUpsellDeepReport(ctx context.Context, sel ast.SelectionSet, v *analytics.AnalyticsUpsellDeepReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AnalyticsUpsellDeepReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnalyticsUpsellKPIs2storeadminᚋinternalᚋanalyticsᚐAnalyticsUpsellKPIs(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsUpsellKPIs) graphql.Marshaler {
+	return ec._AnalyticsUpsellKPIs(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsUpsellReport2ᚖstoreadminᚋinternalᚋanalyticsᚐAnalyticsUpsellReport(ctx context.Context, sel ast.SelectionSet, v *analytics.AnalyticsUpsellReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AnalyticsUpsellReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnalyticsUpsellSeriesPoint2storeadminᚋinternalᚋanalyticsᚐAnalyticsUpsellSeriesPoint(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsUpsellSeriesPoint) graphql.Marshaler {
+	return ec._AnalyticsUpsellSeriesPoint(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsUpsellSeriesPoint2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsUpsellSeriesPointᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsUpsellSeriesPoint) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsUpsellSeriesPoint(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsZoneFunnelStat2storeadminᚋinternalᚋanalyticsᚐAnalyticsZoneFunnelStat(ctx context.Context, sel ast.SelectionSet, v analytics.AnalyticsZoneFunnelStat) graphql.Marshaler {
+	return ec._AnalyticsZoneFunnelStat(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnalyticsZoneFunnelStat2ᚕstoreadminᚋinternalᚋanalyticsᚐAnalyticsZoneFunnelStatᚄ(ctx context.Context, sel ast.SelectionSet, v []analytics.AnalyticsZoneFunnelStat) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._AnalyticsZoneFunnelStat(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNArticle2storeadminᚋmodelsᚐArticle(ctx context.Context, sel ast.SelectionSet, v models.Article) graphql.Marshaler {

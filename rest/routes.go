@@ -222,6 +222,8 @@ var Routes = []Route{
 	{http.MethodGet, "/store/analytics/sales-by-product/export.csv", "AnalyticsSalesByProductCSV", 0, File},
 	{http.MethodGet, "/store/analytics/sales-by-product/export.xlsx", "AnalyticsSalesByProductXLSX", 0, File},
 	{http.MethodGet, "/store/analytics/live", "AnalyticsLive", 0, Fields},
+	{http.MethodGet, "/store/analytics/upsell", "AnalyticsUpsell", 0, Fields},
+	{http.MethodGet, "/store/analytics/upsell/report", "AnalyticsUpsellReport", 0, Fields},
 	{http.MethodGet, "/store/insights", "ListInsights", 0, Fields},
 	// Sessions, shopper activity and the storefront funnel
 	{http.MethodGet, "/store/sessions", "ListSessions", 0, Fields},
