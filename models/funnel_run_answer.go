@@ -133,6 +133,11 @@ func AnswerRun(ctx context.Context, tx bun.IDB, storeID int64, token string, a R
 		next = step.DeclineNextPosition
 	}
 	offer.Status, offer.DecidedAt = OfferDeclined, &a.Now
+	if offer.ShownAt == nil {
+		// An answer is proof the offer was shown, reported or not: the
+		// reports' shown figures count every answered offer.
+		offer.ShownAt = &a.Now
+	}
 	if a.Verb == AnswerAccept {
 		var reason *string
 		if out.Line, reason, err = acceptOffer(ctx, tx, w, step, a, p); err != nil {
@@ -146,7 +151,7 @@ func AnswerRun(ctx context.Context, tx bun.IDB, storeID int64, token string, a R
 			offer.AmountCents, offer.VariantID = out.Line.PriceCents*out.Line.Quantity, out.Line.VariantID
 		}
 	}
-	if _, err := tx.NewUpdate().Model(offer).Column("status", "decided_at", "line_item_id", "quantity", "amount_cents", "variant_id").
+	if _, err := tx.NewUpdate().Model(offer).Column("status", "shown_at", "decided_at", "line_item_id", "quantity", "amount_cents", "variant_id").
 		WherePK().Exec(ctx); err != nil {
 		return nil, out, err
 	}
