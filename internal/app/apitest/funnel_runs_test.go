@@ -302,6 +302,22 @@ func TestFunnelRunEndToEnd(t *testing.T) {
 	if m["order_count"] != float64(1) || m["gross_cents"] != float64(5960) || m["tip_cents"] != float64(500) || m["tax_cents"] != float64(1192) {
 		t.Fatalf("overview metrics: %v", m)
 	}
+
+	// Both upsell reports trace the run: one entered and completed, two
+	// offers shown (the decline marks its offer shown), the socks' line.
+	up := e.Do(http.MethodGet, "/store/analytics/upsell", f.admin, nil).Expect(t, http.StatusOK).Obj("upsell")
+	for k, want := range map[string]float64{"entered": 1, "completed": 1, "offers_shown": 2, "accepted": 1, "declined": 1, "other": 0,
+		"take_rate": 0.5, "upsell_lines": 1, "upsell_orders": 1, "upsell_revenue_cents": 960, "surcharge_cents": 298} {
+		if up[k] != want {
+			t.Fatalf("upsell report %s: %v, want %v (%v)", k, up[k], want, up)
+		}
+	}
+	deep := e.Do(http.MethodGet, "/store/analytics/upsell/report", f.admin, nil).Expect(t, http.StatusOK).Obj("report")
+	steps := objectsOf(deep["by_step"])
+	if len(steps) != 2 || steps[0]["position"] != float64(1) || steps[0]["accepted"] != float64(1) || steps[0]["charged"] != float64(1) ||
+		steps[0]["sales_cents"] != float64(960) || steps[1]["declined"] != float64(1) || steps[1]["shown"] != float64(1) {
+		t.Fatalf("upsell deep report's steps: %v", steps)
+	}
 }
 
 // frClock is a server clock the test moves: an hour ahead of the machine's,
