@@ -239,12 +239,8 @@ func endCancelledRuns(ctx context.Context, tx bun.IDB, storeID int64, orderIDs [
 }
 
 // TimeOutRuns ends the runs whose expires_at passed by now, at most limit
-// of them, each timed out in a transaction of its own and captured as a
-// completed run is; the offer it was at stays as it was (pending or shown:
-// undecided). It answers how many it ended. Safe to run on several
-// servers at once: a run's order is taken with SKIP LOCKED (another
-// server, or the shopper's answer, has it: it is left for them) and the
-// run is checked again under the lock.
+// of them, each timed out in a transaction of its own (TimeOutRun). It
+// answers how many it ended. Safe to run on several servers at once.
 func TimeOutRuns(ctx context.Context, db *bun.DB, now time.Time, limit int) (int, error) {
 	var due []FunnelRun
 	err := db.NewSelect().Model(&due).Column("id", "store_id", "order_id").
@@ -255,21 +251,34 @@ func TimeOutRuns(ctx context.Context, db *bun.DB, now time.Time, limit int) (int
 	ended := 0
 	for _, d := range due {
 		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			var orders []Order
-			if err := tx.NewSelect().Model(&orders).Where("store_id = ? AND id = ?", d.StoreID, d.OrderID).
-				For("UPDATE SKIP LOCKED").Scan(ctx); err != nil || len(orders) == 0 {
-				return err
+			done, err := TimeOutRun(ctx, tx, d.StoreID, d.OrderID, now)
+			if done {
+				ended++
 			}
-			run, err := lockRunOf(ctx, tx, d.StoreID, d.OrderID)
-			if err != nil || run == nil || run.Status != RunRunning || run.ExpiresAt.After(now) {
-				return err
-			}
-			ended++
-			return (&runWalk{run: run, order: &orders[0]}).end(ctx, tx, RunTimedOut, now)
+			return err
 		})
 		if err != nil {
 			return ended, err
 		}
 	}
 	return ended, nil
+}
+
+// TimeOutRun ends the order's run when its expires_at passed by now,
+// captured as a completed run is; the offer it was at stays as it was
+// (pending or shown: undecided). It says whether it ended the run. The
+// order is taken with SKIP LOCKED (another server, or the shopper's
+// answer, has it: it is left for them) and the run is checked again under
+// the lock. Run it in a transaction.
+func TimeOutRun(ctx context.Context, tx bun.IDB, storeID, orderID int64, now time.Time) (bool, error) {
+	var orders []Order
+	if err := tx.NewSelect().Model(&orders).Where("store_id = ? AND id = ?", storeID, orderID).
+		For("UPDATE SKIP LOCKED").Scan(ctx); err != nil || len(orders) == 0 {
+		return false, err
+	}
+	run, err := lockRunOf(ctx, tx, storeID, orderID)
+	if err != nil || run == nil || run.Status != RunRunning || run.ExpiresAt.After(now) {
+		return false, err
+	}
+	return true, (&runWalk{run: run, order: &orders[0]}).end(ctx, tx, RunTimedOut, now)
 }
