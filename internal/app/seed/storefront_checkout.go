@@ -169,10 +169,20 @@ func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Car
 		return nil
 	}
 	method := []string{"card", "card", "paypal", "apple_pay"}[rng.IntN(4)]
+	// A checkout routed to a funnel is paid by an authorization, which
+	// holds the money while its shopper sees the offers (funnelRun).
+	provider, capture := "stripe", models.CaptureAutomatic
+	if co.UpsellFunnelID != nil {
+		play, err := funnelTurn(ctx, tx, store.ID)
+		if err != nil {
+			return err
+		}
+		provider, capture = funnelProvider(play), models.CaptureManual
+	}
 	attempt := func(status, code, message string) (*models.PaymentAttempt, error) {
 		at = at.Add(time.Duration(1+rng.IntN(4)) * time.Minute)
-		a := &models.PaymentAttempt{StoreID: store.ID, CheckoutID: co.ID, Provider: "stripe", PaymentMethod: &method,
-			CaptureModel: ptr(models.CaptureAutomatic), AmountCents: co.TotalCents, Currency: co.Currency, Status: status, CreatedAt: at}
+		a := &models.PaymentAttempt{StoreID: store.ID, CheckoutID: co.ID, Provider: provider, PaymentMethod: &method,
+			CaptureModel: &capture, AmountCents: co.TotalCents, Currency: co.Currency, Status: status, CreatedAt: at}
 		if code != "" {
 			a.ErrorCode, a.ErrorMessage = &code, &message
 		}
@@ -203,7 +213,10 @@ func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Car
 	if err != nil {
 		return err
 	}
-	return models.CompleteCheckout(ctx, tx, co, o, paid, at)
+	if err := models.CompleteCheckout(ctx, tx, co, o, paid, at); err != nil {
+		return err
+	}
+	return funnelRun(ctx, tx, co, o, at)
 }
 
 // scName is the first and last name of an address.
