@@ -17337,7 +17337,7 @@ type AwaitingCapture {
   authorized_at: Time!
   "manual: captured by the merchant."
   capture_model: String!
-  "The offer of its post-purchase funnel the shopper is at; null without a funnel."
+  "The position of the step the shopper is at in the post-purchase funnel that holds the payment; null when no funnel run holds it."
   current_position: Int
   "The order's number, or the draft order's name when it came from one."
   draft_name: String!
@@ -17349,11 +17349,11 @@ type AwaitingCapture {
   error: String!
   "When the authorization lapses; null when the provider gave no expiry."
   expires_at: Time
-  "The post-purchase funnel the shopper entered; null when none."
+  "The post-purchase funnel whose run holds the payment; null when no run holds it, or once the funnel is deleted."
   funnel_id: Int
-  "That funnel's name; null when none."
+  "That funnel's name as the run entered it; null when no run holds the payment."
   funnel_name: String
-  "Whether the shopper entered a post-purchase funnel."
+  "Whether a post-purchase funnel run holds the payment now: the shopper is in it, and the payment is captured when it ends; false once it ended."
   has_funnel: Boolean!
   "Units on the order."
   item_count: Int!
@@ -17361,7 +17361,7 @@ type AwaitingCapture {
   last_attempt_at: Time
   "A capture failed, or the authorization lapses within 48 hours."
   needs_attention: Boolean!
-  "How many offers its post-purchase funnel holds; null without a funnel."
+  "How many offers the funnel run has reached so far, whatever the shopper did with them (the current one included); null when no run holds the payment."
   offer_count: Int
   "How the shopper paid (visa, paypal, ...); null when unknown."
   payment_method: String
