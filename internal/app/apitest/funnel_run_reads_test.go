@@ -15,7 +15,8 @@ import (
 	"storeadmin/models"
 )
 
-// The reads of funnel runs: the awaiting-capture funnel fields. The run time writes runs; these tests write
+// The reads of funnel runs: the awaiting-capture funnel fields and the
+// graph's Order → funnel_run. The run time writes runs; these tests write
 // them straight through bun, as it would leave them (frInsertRun).
 
 // frFunnel is a funnel of the store as a run records it: its steps, by
@@ -45,8 +46,8 @@ func frMakeFunnel(t *testing.T, e *apitest.Env, storeID int64, admin, name strin
 	return f
 }
 
-// frRun is a run as the test wrote it: the run, its offers and the lines
-// accepted offers added.
+// frRun is a run as the test wrote it, with what GraphQL should answer of
+// it: the run, its offers and the lines accepted offers added.
 type frRun struct {
 	run    models.FunnelRun
 	offers []models.FunnelRunOffer
@@ -121,6 +122,65 @@ func frInsertRun(t *testing.T, e *apitest.Env, o *models.Order, f frFunnel, stat
 		out.offers = append(out.offers, offer)
 	}
 	return out
+}
+
+// frRunFields is the selection of a run that frRunView answers.
+const frRunFields = `id status entered_at expires_at ended_at current_position surcharge_cents funnel_id funnel_name zone_id zone_name
+	funnel { id name } zone { id name }
+	offers { id position step_name status reached_at shown_at decided_at quantity amount_cents charged_at
+		step_id product_id variant_id line_item_id step { id position name } product { id } variant { id product_id }
+		line_item { id source quantity variant_id } }`
+
+// frRunView is what GraphQL answers of r for frRunFields, as JSON decodes
+// it; funnelGone and zoneGone say the funnel (its steps with it) or the
+// zone was deleted since.
+func frRunView(t *testing.T, r frRun, funnelGone, zoneGone bool) map[string]any {
+	t.Helper()
+	ref := func(id *int64, fields map[string]any) any {
+		if id == nil {
+			return nil
+		}
+		fields["id"] = *id
+		return fields
+	}
+	run := r.run
+	funnelID, zoneID := run.FunnelID, run.ZoneID
+	if funnelGone {
+		funnelID = nil
+	}
+	if zoneGone {
+		zoneID = nil
+	}
+	offers := []any{}
+	for _, o := range r.offers {
+		stepID := o.StepID
+		if funnelGone {
+			stepID = nil
+		}
+		var step any
+		if stepID != nil {
+			step = map[string]any{"id": *stepID, "position": o.Position, "name": o.StepName}
+		}
+		var line any
+		if l, ok := r.lines[o.Position]; ok {
+			line = map[string]any{"id": l.ID, "source": l.Source, "quantity": l.Quantity, "variant_id": l.VariantID}
+		}
+		offers = append(offers, map[string]any{
+			"id": o.ID, "position": o.Position, "step_name": o.StepName, "status": o.Status, "reached_at": o.ReachedAt,
+			"shown_at": o.ShownAt, "decided_at": o.DecidedAt, "quantity": o.Quantity, "amount_cents": o.AmountCents,
+			"charged_at": o.ChargedAt, "step_id": stepID, "product_id": o.ProductID, "variant_id": o.VariantID,
+			"line_item_id": o.LineItemID, "step": step, "product": ref(o.ProductID, map[string]any{}),
+			"variant": ref(o.VariantID, map[string]any{"product_id": o.ProductID}), "line_item": line,
+		})
+	}
+	view := map[string]any{
+		"id": run.ID, "status": run.Status, "entered_at": run.EnteredAt, "expires_at": run.ExpiresAt, "ended_at": run.EndedAt,
+		"current_position": run.CurrentPosition, "surcharge_cents": run.SurchargeCents, "funnel_id": funnelID,
+		"funnel_name": run.FunnelName, "zone_id": zoneID, "zone_name": run.ZoneName,
+		"funnel": ref(funnelID, map[string]any{"name": run.FunnelName}), "zone": ref(zoneID, map[string]any{"name": run.ZoneName}),
+		"offers": offers,
+	}
+	return asJSON(t, view)
 }
 
 // asJSON is v as JSON decodes it: numbers float64, times RFC 3339 text.
@@ -245,6 +305,92 @@ func TestAwaitingCaptureFunnelFields(t *testing.T) {
 		[]apitest.Call{{Method: http.MethodGet, Path: "/store/orders/awaiting-capture"}, {Method: http.MethodGet, Path: path}}, nil)
 }
 
+// TestOrderFunnelRun: an order's funnel_run answers the run as the run
+// time left it, in each of its states, with its offers in each of theirs,
+// the funnel, zone, steps, products, variants and the lines accepted
+// offers added; null for an order without one. Once the funnel and the
+// zone are deleted, the run keeps their names and answers them null.
+func TestOrderFunnelRun(t *testing.T) {
+	e, s, admin := newAcme(t)
+	f := frMakeFunnel(t, e, s.ID, admin, "Mugs", 3)
+	query := `query($id: Int!) { order(id: $id) { id funnel_run { ` + frRunFields + ` } } }`
+	runOf := func(key string, o *models.Order) (map[string]any, *apitest.Response) {
+		t.Helper()
+		g := e.GraphQL(key, query, map[string]any{"id": o.ID})
+		order, _ := g.Data()["order"].(map[string]any)
+		if order == nil {
+			t.Fatalf("order %d: %s", o.ID, g.Raw)
+		}
+		run, _ := order["funnel_run"].(map[string]any)
+		return run, g
+	}
+
+	runs := map[*models.Order]frRun{}
+	for _, c := range []struct {
+		status string
+		offers []string
+	}{
+		{models.RunRunning, []string{models.OfferAccepted, models.OfferPending}},
+		{models.RunRunning, []string{models.OfferDeclined, models.OfferShown}},
+		{models.RunCompleted, []string{models.OfferAccepted, models.OfferDeclined}},
+		{models.RunTimedOut, []string{models.OfferUnavailable, models.OfferShown}},
+		{models.RunCancelled, []string{models.OfferPending}},
+	} {
+		o := createOrder(t, e, s.ID, orderSpec{payment: "authorized"})
+		runs[o] = frInsertRun(t, e, o, f, c.status, c.offers...)
+	}
+	for o, r := range runs {
+		got, g := runOf(admin, o)
+		if g.Body["errors"] != nil {
+			t.Fatalf("order %d: %s", o.ID, g.Raw)
+		}
+		if want := frRunView(t, r, false, false); !reflect.DeepEqual(got, want) {
+			gj, _ := json.Marshal(got)
+			wj, _ := json.Marshal(want)
+			t.Fatalf("run of order %d (%s):\n got %s\nwant %s", o.ID, r.run.Status, gj, wj)
+		}
+	}
+
+	// An order without a run.
+	none := createOrder(t, e, s.ID, orderSpec{})
+	if got, g := runOf(admin, none); got != nil || g.Body["errors"] != nil {
+		t.Fatalf("order without a run: %s", g.Raw)
+	}
+
+	// A key without checkout:read and products:read reads the run, with
+	// the funnel, zone, steps, products and variants null and FORBIDDEN.
+	var anyRun *models.Order
+	for o := range runs {
+		anyRun = o
+	}
+	ordersOnly := e.Key(s.ID, auth.RoleAdmin, "orders:read")
+	got, g := runOf(ordersOnly, anyRun)
+	if got == nil || got["funnel"] != nil || got["zone"] != nil || got["funnel_name"] != "Mugs" || g.ErrorCode() != "FORBIDDEN" {
+		t.Fatalf("orders:read alone: %s", g.Raw)
+	}
+	for _, offer := range objectsOf(got["offers"]) {
+		if offer["step"] != nil || offer["product"] != nil || offer["variant"] != nil || offer["status"] == nil {
+			t.Fatalf("orders:read alone, offer %v", offer)
+		}
+	}
+
+	// The funnel and the zone deleted: the names stay, the records go.
+	e.Do(http.MethodDelete, fnPath(f.id), admin, nil).Expect(t, http.StatusOK)
+	e.Do(http.MethodDelete, ckZonePath(f.zoneID), admin, nil).Expect(t, http.StatusOK)
+	for o, r := range runs {
+		got, g := runOf(admin, o)
+		if want := frRunView(t, r, true, true); g.Body["errors"] != nil || !reflect.DeepEqual(got, want) {
+			gj, _ := json.Marshal(got)
+			wj, _ := json.Marshal(want)
+			t.Fatalf("run of order %d after the deletes:\n got %s\nwant %s", o.ID, gj, wj)
+		}
+	}
+
+	// Another store's order, and so its run, is not found.
+	other := e.Store("other")
+	expectGraphQLNotFound(t, e, e.Key(other.ID, auth.RoleAdmin), query, map[string]any{"id": anyRun.ID})
+}
+
 // TestOrderUpsellOnDetail: GET /store/orders/{id} answers orders.upsell,
 // which the run time keeps in step with the run, as the spec's
 // OrderUpsellView (entered_at, funnel_name, status), null when the
@@ -271,11 +417,11 @@ func TestOrderUpsellOnDetail(t *testing.T) {
 	e.SameOnGraphQL(t, r, admin, "GetOrder", map[string]any{"id": without.ID})
 }
 
-// TestAwaitingCaptureFunnelStatementsDoNotGrowWithRows: the
-// awaiting-capture list with its funnel fields costs as many statements
-// for 20 payments held by runs of 5 offers each as for 5, on both
-// surfaces: the runs are joined, not loaded per row.
-func TestAwaitingCaptureFunnelStatementsDoNotGrowWithRows(t *testing.T) {
+// frTwentyRuns starts a store with 20 orders whose payments running
+// runs of a 5-step funnel hold, an offer in each state; it answers the
+// store's admin key.
+func frTwentyRuns(t *testing.T) (*apitest.Env, string) {
+	t.Helper()
 	e, s, admin := newAcme(t)
 	f := frMakeFunnel(t, e, s.ID, admin, "Five", 5)
 	states := []string{models.OfferAccepted, models.OfferDeclined, models.OfferUnavailable, models.OfferShown, models.OfferPending}
@@ -284,6 +430,15 @@ func TestAwaitingCaptureFunnelStatementsDoNotGrowWithRows(t *testing.T) {
 		frInsertRun(t, e, o, f, models.RunRunning, states...)
 	}
 	e.Do(http.MethodGet, "/store", admin, nil).Expect(t, http.StatusOK) // records the key's last use
+	return e, admin
+}
+
+// TestAwaitingCaptureFunnelStatementsDoNotGrowWithRows: the
+// awaiting-capture list with its funnel fields costs as many statements
+// for 20 payments held by runs of 5 offers each as for 5, on both
+// surfaces: the runs are joined, not loaded per row.
+func TestAwaitingCaptureFunnelStatementsDoNotGrowWithRows(t *testing.T) {
+	e, admin := frTwentyRuns(t)
 	count := countStatements(e)
 	rest, awaiting := map[int]int64{}, map[int]int64{}
 	for _, n := range []int{5, 20} {
@@ -304,5 +459,35 @@ func TestAwaitingCaptureFunnelStatementsDoNotGrowWithRows(t *testing.T) {
 	t.Logf("statements: awaiting capture REST %d, GraphQL %d, for 5 rows as for 20", rest[20], awaiting[20])
 	if rest[5] != rest[20] || awaiting[5] != awaiting[20] {
 		t.Fatalf("statements grow with rows: REST 5 → %d, 20 → %d; GraphQL 5 → %d, 20 → %d", rest[5], rest[20], awaiting[5], awaiting[20])
+	}
+}
+
+// TestOrderFunnelRunStatementsDoNotGrowWithRows: a page of orders with
+// their runs of 5 offers each, the runs' funnels and zones, the offers'
+// steps, products, variants and lines costs as many statements for 20
+// orders as for 5.
+func TestOrderFunnelRunStatementsDoNotGrowWithRows(t *testing.T) {
+	e, admin := frTwentyRuns(t)
+	count := countStatements(e)
+	query := `query($n: Int) { orders(limit: $n) { id funnel_run { ` + frRunFields + ` } } }`
+	statements := map[int]int64{}
+	for _, n := range []int{5, 20} {
+		statements[n] = count(func() {
+			g := e.GraphQL(admin, query, map[string]any{"n": n})
+			rows, _ := g.Data()["orders"].([]any)
+			if g.Body["errors"] != nil || len(rows) != n {
+				t.Fatalf("listed %d, want %d: %s", len(rows), n, g.Raw)
+			}
+			run := rows[n-1].(map[string]any)["funnel_run"].(map[string]any)
+			offers := objectsOf(run["offers"])
+			if len(offers) != 5 || run["funnel"] == nil || run["zone"] == nil || offers[0]["line_item"] == nil ||
+				offers[4]["step"] == nil || offers[1]["product"] == nil || offers[0]["variant"] == nil {
+				t.Fatalf("run %v", run)
+			}
+		})
+	}
+	t.Logf("statements: orders with their runs and all the runs lead to: %d, for 5 rows as for 20", statements[20])
+	if statements[5] != statements[20] {
+		t.Fatalf("statements grow with rows: 5 orders → %d, 20 → %d", statements[5], statements[20])
 	}
 }
