@@ -1531,6 +1531,7 @@ var objectReads = map[string]map[string][]string{
 		"name":             {"Name"},
 		"offers":           {"ID"},
 		"pp15":             {"PP15"},
+		"runs_count":       {"ID"},
 		"timeout_seconds":  {"TimeoutSeconds"},
 		"tipping":          {"Tipping"},
 		"updated_at":       {"UpdatedAt"},

@@ -2028,6 +2028,7 @@ type ComplexityRoot struct {
 		Name           func(childComplexity int) int
 		Offers         func(childComplexity int) int
 		PP15           func(childComplexity int) int
+		RunsCount      func(childComplexity int) int
 		TimeoutSeconds func(childComplexity int) int
 		Tipping        func(childComplexity int) int
 		UpdatedAt      func(childComplexity int) int
@@ -2618,6 +2619,8 @@ type UpsellFunnelResolver interface {
 	Offers(ctx context.Context, obj *models.UpsellFunnel) ([]models.FunnelStep, error)
 	CheckoutPage(ctx context.Context, obj *models.UpsellFunnel) (*models.CheckoutPage, error)
 	Zones(ctx context.Context, obj *models.UpsellFunnel) ([]models.UpsellFunnelZone, error)
+
+	RunsCount(ctx context.Context, obj *models.UpsellFunnel) (int64, error)
 }
 type WebhookSubscriptionResolver interface {
 	RecentDeliveries(ctx context.Context, obj *models.WebhookSubscription) ([]models.WebhookDelivery, error)
@@ -13065,6 +13068,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UpsellFunnel.PP15(childComplexity), true
+	case "UpsellFunnel.runs_count":
+		if e.ComplexityRoot.UpsellFunnel.RunsCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.RunsCount(childComplexity), true
 	case "UpsellFunnel.timeout_seconds":
 		if e.ComplexityRoot.UpsellFunnel.TimeoutSeconds == nil {
 			break
@@ -17144,6 +17153,11 @@ extend type Mutation {
 extend type Order {
   "The post-purchase funnel run behind the order; null when the shopper entered none."
   funnel_run: FunnelRun
+}
+
+extend type UpsellFunnel {
+  "How many runs the funnel has had, in every state (running, completed, timed out, cancelled)."
+  runs_count: Int!
 }
 
 """
@@ -23524,6 +23538,8 @@ func (ec *executionContext) childFields_UpsellFunnel(ctx context.Context, field 
 		return ec.fieldContext_UpsellFunnel_created_at(ctx, field)
 	case "updated_at":
 		return ec.fieldContext_UpsellFunnel_updated_at(ctx, field)
+	case "runs_count":
+		return ec.fieldContext_UpsellFunnel_runs_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpsellFunnel", field.Name)
 }
@@ -56939,6 +56955,22 @@ func (ec *executionContext) fieldContext_UpsellFunnel_updated_at(_ context.Conte
 	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _UpsellFunnel_runs_count(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "UpsellFunnel", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.UpsellFunnel().RunsCount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_runs_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _UpsellFunnelZone_zone_id(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnelZone) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.ZoneID)
 }
@@ -83109,6 +83141,58 @@ func (ec *executionContext) _UpsellFunnel(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "runs_count":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._UpsellFunnel_runs_count(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._UpsellFunnel_runs_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

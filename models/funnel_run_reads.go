@@ -54,3 +54,18 @@ func LineItemsByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, 
 		Where("store_id = ? AND id IN (?)", storeID, bun.List(ids)), &out)
 	return out, err
 }
+
+// FunnelRunCount is how many runs a funnel has had, in every state.
+type FunnelRunCount struct {
+	FunnelID int64 `bun:"funnel_id"`
+	Count    int64 `bun:"count"`
+}
+
+// RunCountsByFunnel counts the runs of several funnels, for a dataloader;
+// a funnel without runs has no row (funnel_runs_funnel_idx finds them).
+func RunCountsByFunnel(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]FunnelRunCount, error) {
+	out := make([]FunnelRunCount, 0, len(ids)) // at most one row per id
+	err := db.NewSelect().TableExpr("funnel_runs").ColumnExpr("funnel_id, count(*) AS count").
+		Where("store_id = ? AND funnel_id IN (?)", storeID, bun.List(ids)).Group("funnel_id").Scan(ctx, &out)
+	return out, err
+}

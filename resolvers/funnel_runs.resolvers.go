@@ -43,6 +43,14 @@ func (r *orderResolver) FunnelRun(ctx context.Context, obj *models.Order) (*mode
 	return orderFunnelRun.Answer(ctx, obj, graph.AnswerColumns[models.FunnelRun](ctx))
 }
 
+func (r *upsellFunnelResolver) RunsCount(ctx context.Context, obj *models.UpsellFunnel) (int64, error) {
+	c, err := funnelRunCount.Load(ctx, obj)
+	if err != nil || c == nil {
+		return 0, err
+	}
+	return c.Count, nil
+}
+
 func (r *Resolver) FunnelRun() graph.FunnelRunResolver { return &funnelRunResolver{r} }
 
 func (r *Resolver) FunnelRunOffer() graph.FunnelRunOfferResolver { return &funnelRunOfferResolver{r} }

@@ -139,7 +139,8 @@ var (
 func upsellFunnelID(f *models.UpsellFunnel) int64 { return f.ID }
 
 // Funnel runs: an order's run, the run's funnel, zone and offers; an
-// offer's step, product, variant and the order line it added.
+// offer's step, product, variant and the order line it added; how many
+// runs a funnel has had.
 var (
 	orderFunnelRun = loaders.One(models.FunnelRunsByOrder, func(o *models.Order) *int64 { return &o.ID },
 		func(r *models.FunnelRun) int64 { return r.OrderID })
@@ -154,6 +155,8 @@ var (
 	offerVariant  = loaders.One(models.VariantsByID, func(o *models.FunnelRunOffer) *int64 { return o.VariantID }, variantID)
 	offerLineItem = loaders.One(models.LineItemsByID, func(o *models.FunnelRunOffer) *int64 { return o.LineItemID },
 		func(l *models.OrderLineItem) int64 { return l.ID })
+	funnelRunCount = loaders.One(models.RunCountsByFunnel, func(f *models.UpsellFunnel) *int64 { return &f.ID },
+		func(c *models.FunnelRunCount) int64 { return c.FunnelID })
 )
 
 // Payment gateways.

@@ -308,7 +308,7 @@ func TestAwaitingCaptureFunnelFields(t *testing.T) {
 // TestOrderFunnelRun: an order's funnel_run answers the run as the run
 // time left it, in each of its states, with its offers in each of theirs,
 // the funnel, zone, steps, products, variants and the lines accepted
-// offers added; null for an order without one. Once the funnel and the
+// offers added; null for an order without one. The funnel counts its runs. Once the funnel and the
 // zone are deleted, the run keeps their names and answers them null.
 func TestOrderFunnelRun(t *testing.T) {
 	e, s, admin := newAcme(t)
@@ -349,6 +349,15 @@ func TestOrderFunnelRun(t *testing.T) {
 			wj, _ := json.Marshal(want)
 			t.Fatalf("run of order %d (%s):\n got %s\nwant %s", o.ID, r.run.Status, gj, wj)
 		}
+	}
+
+	// The funnel counts its runs; a funnel without any, 0.
+	idle := frMakeFunnel(t, e, s.ID, admin, "Idle", 1)
+	g := e.GraphQL(admin, `query($a: Int!, $b: Int!) { a: upsellFunnel(id: $a) { runs_count } b: upsellFunnel(id: $b) { runs_count } }`,
+		map[string]any{"a": f.id, "b": idle.id})
+	if g.Body["errors"] != nil || wholeNumber(t, g.Data()["a"].(map[string]any)["runs_count"]) != 5 ||
+		wholeNumber(t, g.Data()["b"].(map[string]any)["runs_count"]) != 0 {
+		t.Fatalf("runs_count: %s", g.Raw)
 	}
 
 	// An order without a run.
@@ -489,5 +498,40 @@ func TestOrderFunnelRunStatementsDoNotGrowWithRows(t *testing.T) {
 	t.Logf("statements: orders with their runs and all the runs lead to: %d, for 5 rows as for 20", statements[20])
 	if statements[5] != statements[20] {
 		t.Fatalf("statements grow with rows: 5 orders → %d, 20 → %d", statements[5], statements[20])
+	}
+}
+
+// TestFunnelRunsCountStatementsDoNotGrowWithRows: a list of funnels with
+// how many runs each has had costs as many statements for 20 funnels as
+// for 5.
+func TestFunnelRunsCountStatementsDoNotGrowWithRows(t *testing.T) {
+	e, s, admin := newAcme(t)
+	want := map[int64]int64{}
+	for i := range 20 {
+		f := frMakeFunnel(t, e, s.ID, admin, fmt.Sprintf("F%d", i), 1)
+		for range i % 3 {
+			frInsertRun(t, e, createOrder(t, e, s.ID, orderSpec{payment: "authorized"}), f, models.RunCompleted, models.OfferDeclined)
+		}
+		want[f.id] = int64(i % 3)
+	}
+	count := countStatements(e)
+	statements := map[int]int64{}
+	for _, n := range []int{5, 20} {
+		statements[n] = count(func() {
+			g := e.GraphQL(admin, `query($n: Int) { upsellFunnels(limit: $n) { id runs_count } }`, map[string]any{"n": n})
+			rows := objectsOf(g.Data()["upsellFunnels"])
+			if g.Body["errors"] != nil || len(rows) != n {
+				t.Fatalf("listed %d, want %d: %s", len(rows), n, g.Raw)
+			}
+			for _, f := range rows {
+				if got := wholeNumber(t, f["runs_count"]); got != want[idOf(t, f)] {
+					t.Fatalf("funnel %v: runs_count %d, want %d", f["id"], got, want[idOf(t, f)])
+				}
+			}
+		})
+	}
+	t.Logf("statements: funnels with their runs_count %d, for 5 rows as for 20", statements[20])
+	if statements[5] != statements[20] {
+		t.Fatalf("statements grow with rows: 5 funnels → %d, 20 → %d", statements[5], statements[20])
 	}
 }
