@@ -17226,7 +17226,7 @@ type FunnelRunOffer {
   charged_at: Time
   "The funnel step's id; null once the step is deleted."
   step_id: Int
-  "The offered product's id; null when the offer named none."
+  "The offered product's id; null when the run recorded none."
   product_id: Int
   "The variant the offer named, or the one an accepted offer sold; null when it named none."
   variant_id: Int
