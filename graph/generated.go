@@ -50,6 +50,8 @@ type ResolverRoot interface {
 	DraftOrderLine() DraftOrderLineResolver
 	FormSubmission() FormSubmissionResolver
 	Fulfillment() FulfillmentResolver
+	FunnelRun() FunnelRunResolver
+	FunnelRunOffer() FunnelRunOfferResolver
 	FunnelStep() FunnelStepResolver
 	MCPActivity() MCPActivityResolver
 	MCPKey() MCPKeyResolver
@@ -1105,6 +1107,44 @@ type ComplexityRoot struct {
 		VariantTitle func(childComplexity int) int
 	}
 
+	FunnelRun struct {
+		CurrentPosition func(childComplexity int) int
+		EndedAt         func(childComplexity int) int
+		EnteredAt       func(childComplexity int) int
+		ExpiresAt       func(childComplexity int) int
+		Funnel          func(childComplexity int) int
+		FunnelID        func(childComplexity int) int
+		FunnelName      func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Offers          func(childComplexity int) int
+		Status          func(childComplexity int) int
+		SurchargeCents  func(childComplexity int) int
+		Zone            func(childComplexity int) int
+		ZoneID          func(childComplexity int) int
+		ZoneName        func(childComplexity int) int
+	}
+
+	FunnelRunOffer struct {
+		AmountCents func(childComplexity int) int
+		ChargedAt   func(childComplexity int) int
+		DecidedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		LineItem    func(childComplexity int) int
+		LineItemID  func(childComplexity int) int
+		Position    func(childComplexity int) int
+		Product     func(childComplexity int) int
+		ProductID   func(childComplexity int) int
+		Quantity    func(childComplexity int) int
+		ReachedAt   func(childComplexity int) int
+		ShownAt     func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Step        func(childComplexity int) int
+		StepID      func(childComplexity int) int
+		StepName    func(childComplexity int) int
+		Variant     func(childComplexity int) int
+		VariantID   func(childComplexity int) int
+	}
+
 	FunnelStep struct {
 		AcceptNextPosition  func(childComplexity int) int
 		Config              func(childComplexity int) int
@@ -1403,6 +1443,7 @@ type ComplexityRoot struct {
 		Fulfilled          func(childComplexity int) int
 		FulfillmentStatus  func(childComplexity int) int
 		Fulfillments       func(childComplexity int) int
+		FunnelRun          func(childComplexity int) int
 		ID                 func(childComplexity int) int
 		LineItems          func(childComplexity int) int
 		Note               func(childComplexity int) int
@@ -2110,6 +2151,7 @@ type ComplexityRoot struct {
 		Name           func(childComplexity int) int
 		Offers         func(childComplexity int) int
 		PP15           func(childComplexity int) int
+		RunsCount      func(childComplexity int) int
 		TimeoutSeconds func(childComplexity int) int
 		Tipping        func(childComplexity int) int
 		UpdatedAt      func(childComplexity int) int
@@ -2326,6 +2368,17 @@ type FormSubmissionResolver interface {
 type FulfillmentResolver interface {
 	Items(ctx context.Context, obj *models.Fulfillment) ([]models.FulfillmentItem, error)
 }
+type FunnelRunResolver interface {
+	Funnel(ctx context.Context, obj *models.FunnelRun) (*models.UpsellFunnel, error)
+	Zone(ctx context.Context, obj *models.FunnelRun) (*models.CheckoutZone, error)
+	Offers(ctx context.Context, obj *models.FunnelRun) ([]models.FunnelRunOffer, error)
+}
+type FunnelRunOfferResolver interface {
+	Step(ctx context.Context, obj *models.FunnelRunOffer) (*models.FunnelStep, error)
+	Product(ctx context.Context, obj *models.FunnelRunOffer) (*models.Product, error)
+	Variant(ctx context.Context, obj *models.FunnelRunOffer) (*models.ProductVariant, error)
+	LineItem(ctx context.Context, obj *models.FunnelRunOffer) (*models.OrderLineItem, error)
+}
 type FunnelStepResolver interface {
 	Config(ctx context.Context, obj *models.FunnelStep) (any, error)
 
@@ -2469,6 +2522,7 @@ type OrderResolver interface {
 	Fulfillments(ctx context.Context, obj *models.Order) ([]models.Fulfillment, error)
 	Fulfilled(ctx context.Context, obj *models.Order) ([]models.FulfilledQuantity, error)
 	Refunds(ctx context.Context, obj *models.Order) ([]models.Refund, error)
+	FunnelRun(ctx context.Context, obj *models.Order) (*models.FunnelRun, error)
 	Session(ctx context.Context, obj *models.Order) (*models.StoreeventsSession, error)
 }
 type OrderLineItemResolver interface {
@@ -2690,6 +2744,8 @@ type UpsellFunnelResolver interface {
 	Offers(ctx context.Context, obj *models.UpsellFunnel) ([]models.FunnelStep, error)
 	CheckoutPage(ctx context.Context, obj *models.UpsellFunnel) (*models.CheckoutPage, error)
 	Zones(ctx context.Context, obj *models.UpsellFunnel) ([]models.UpsellFunnelZone, error)
+
+	RunsCount(ctx context.Context, obj *models.UpsellFunnel) (int64, error)
 }
 type WebhookSubscriptionResolver interface {
 	RecentDeliveries(ctx context.Context, obj *models.WebhookSubscription) ([]models.WebhookDelivery, error)
@@ -7428,6 +7484,200 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FulfillmentItem.VariantTitle(childComplexity), true
 
+	case "FunnelRun.current_position":
+		if e.ComplexityRoot.FunnelRun.CurrentPosition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.CurrentPosition(childComplexity), true
+	case "FunnelRun.ended_at":
+		if e.ComplexityRoot.FunnelRun.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.EndedAt(childComplexity), true
+	case "FunnelRun.entered_at":
+		if e.ComplexityRoot.FunnelRun.EnteredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.EnteredAt(childComplexity), true
+	case "FunnelRun.expires_at":
+		if e.ComplexityRoot.FunnelRun.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.ExpiresAt(childComplexity), true
+	case "FunnelRun.funnel":
+		if e.ComplexityRoot.FunnelRun.Funnel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.Funnel(childComplexity), true
+	case "FunnelRun.funnel_id":
+		if e.ComplexityRoot.FunnelRun.FunnelID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.FunnelID(childComplexity), true
+	case "FunnelRun.funnel_name":
+		if e.ComplexityRoot.FunnelRun.FunnelName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.FunnelName(childComplexity), true
+	case "FunnelRun.id":
+		if e.ComplexityRoot.FunnelRun.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.ID(childComplexity), true
+	case "FunnelRun.offers":
+		if e.ComplexityRoot.FunnelRun.Offers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.Offers(childComplexity), true
+	case "FunnelRun.status":
+		if e.ComplexityRoot.FunnelRun.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.Status(childComplexity), true
+	case "FunnelRun.surcharge_cents":
+		if e.ComplexityRoot.FunnelRun.SurchargeCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.SurchargeCents(childComplexity), true
+	case "FunnelRun.zone":
+		if e.ComplexityRoot.FunnelRun.Zone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.Zone(childComplexity), true
+	case "FunnelRun.zone_id":
+		if e.ComplexityRoot.FunnelRun.ZoneID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.ZoneID(childComplexity), true
+	case "FunnelRun.zone_name":
+		if e.ComplexityRoot.FunnelRun.ZoneName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRun.ZoneName(childComplexity), true
+
+	case "FunnelRunOffer.amount_cents":
+		if e.ComplexityRoot.FunnelRunOffer.AmountCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.AmountCents(childComplexity), true
+	case "FunnelRunOffer.charged_at":
+		if e.ComplexityRoot.FunnelRunOffer.ChargedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.ChargedAt(childComplexity), true
+	case "FunnelRunOffer.decided_at":
+		if e.ComplexityRoot.FunnelRunOffer.DecidedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.DecidedAt(childComplexity), true
+	case "FunnelRunOffer.id":
+		if e.ComplexityRoot.FunnelRunOffer.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.ID(childComplexity), true
+	case "FunnelRunOffer.line_item":
+		if e.ComplexityRoot.FunnelRunOffer.LineItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.LineItem(childComplexity), true
+	case "FunnelRunOffer.line_item_id":
+		if e.ComplexityRoot.FunnelRunOffer.LineItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.LineItemID(childComplexity), true
+	case "FunnelRunOffer.position":
+		if e.ComplexityRoot.FunnelRunOffer.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.Position(childComplexity), true
+	case "FunnelRunOffer.product":
+		if e.ComplexityRoot.FunnelRunOffer.Product == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.Product(childComplexity), true
+	case "FunnelRunOffer.product_id":
+		if e.ComplexityRoot.FunnelRunOffer.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.ProductID(childComplexity), true
+	case "FunnelRunOffer.quantity":
+		if e.ComplexityRoot.FunnelRunOffer.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.Quantity(childComplexity), true
+	case "FunnelRunOffer.reached_at":
+		if e.ComplexityRoot.FunnelRunOffer.ReachedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.ReachedAt(childComplexity), true
+	case "FunnelRunOffer.shown_at":
+		if e.ComplexityRoot.FunnelRunOffer.ShownAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.ShownAt(childComplexity), true
+	case "FunnelRunOffer.status":
+		if e.ComplexityRoot.FunnelRunOffer.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.Status(childComplexity), true
+	case "FunnelRunOffer.step":
+		if e.ComplexityRoot.FunnelRunOffer.Step == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.Step(childComplexity), true
+	case "FunnelRunOffer.step_id":
+		if e.ComplexityRoot.FunnelRunOffer.StepID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.StepID(childComplexity), true
+	case "FunnelRunOffer.step_name":
+		if e.ComplexityRoot.FunnelRunOffer.StepName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.StepName(childComplexity), true
+	case "FunnelRunOffer.variant":
+		if e.ComplexityRoot.FunnelRunOffer.Variant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.Variant(childComplexity), true
+	case "FunnelRunOffer.variant_id":
+		if e.ComplexityRoot.FunnelRunOffer.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelRunOffer.VariantID(childComplexity), true
+
 	case "FunnelStep.accept_next_position":
 		if e.ComplexityRoot.FunnelStep.AcceptNextPosition == nil {
 			break
@@ -9496,6 +9746,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Fulfillments(childComplexity), true
+	case "Order.funnel_run":
+		if e.ComplexityRoot.Order.FunnelRun == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.FunnelRun(childComplexity), true
 	case "Order.id":
 		if e.ComplexityRoot.Order.ID == nil {
 			break
@@ -13549,6 +13805,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UpsellFunnel.PP15(childComplexity), true
+	case "UpsellFunnel.runs_count":
+		if e.ComplexityRoot.UpsellFunnel.RunsCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpsellFunnel.RunsCount(childComplexity), true
 	case "UpsellFunnel.timeout_seconds":
 		if e.ComplexityRoot.UpsellFunnel.TimeoutSeconds == nil {
 			break
@@ -17875,6 +18137,101 @@ extend type Mutation {
   ): FormSubmission! @access(scope: "forms:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/funnel_runs.graphqls", Input: `# Funnel runs: an order's pass through a post-purchase upsell funnel, as
+# the run time records it (README "An order's funnel run"). Read only.
+
+extend type Order {
+  "The post-purchase funnel run behind the order; null when the shopper entered none."
+  funnel_run: FunnelRun
+}
+
+extend type UpsellFunnel {
+  "How many runs the funnel has had, in every state (running, completed, timed out, cancelled)."
+  runs_count: Int!
+}
+
+"""
+One shopper's pass through an upsell funnel, between the authorization of
+the order's payment and its capture. ` + "`" + `status` + "`" + ` is running, then completed
+(the shopper reached the end), timed_out (no answer in time) or cancelled
+(the order was).
+"""
+type FunnelRun {
+  "The run's id."
+  id: Int!
+  "running, completed, timed_out or cancelled."
+  status: String!
+  "When the shopper entered the funnel, as the payment was authorized."
+  entered_at: Time!
+  "When the run times out unless the shopper answers; each answer moves it later."
+  expires_at: Time!
+  "When it ended; null while it runs."
+  ended_at: Time
+  "The position of the step the shopper is at; null once the run ended."
+  current_position: Int
+  "The order's handling surcharge as the run last priced it, in minor units (cents)."
+  surcharge_cents: Int!
+  "The funnel's id; null once the funnel is deleted."
+  funnel_id: Int
+  "The funnel's name when the run entered it; it stays when the funnel is renamed or deleted."
+  funnel_name: String!
+  "The checkout zone's id; null once the zone is deleted."
+  zone_id: Int
+  "The checkout zone's name when the run entered it; it stays when the zone is renamed or deleted."
+  zone_name: String!
+  "The funnel as it is now; null once it is deleted."
+  funnel: UpsellFunnel
+  "The checkout zone that routed the shopper to the funnel, as it is now; null once it is deleted."
+  zone: CheckoutZone @access(scope: "checkout:read")
+  "The steps the run reached, by position: one offer each."
+  offers: [FunnelRunOffer!]!
+}
+
+"""
+One step a funnel run reached, and what the shopper did with it. ` + "`" + `status` + "`" + `
+is pending (reached, not yet shown), shown (shown and not answered:
+undecided), accepted, declined or unavailable (its product could not be
+sold when the run reached it; the run went on as on a decline).
+"""
+type FunnelRunOffer {
+  "The offer's id."
+  id: Int!
+  "The step's position in the funnel, from 1."
+  position: Int!
+  "The step's name when the run reached it."
+  step_name: String!
+  "pending, shown, accepted, declined or unavailable."
+  status: String!
+  "When the run reached the step."
+  reached_at: Time!
+  "When the storefront showed the offer; null until then."
+  shown_at: Time
+  "When the shopper accepted or declined it, or it was found unavailable; null until then."
+  decided_at: Time
+  "Units an accepted offer added to the order; 0 otherwise."
+  quantity: Int!
+  "What an accepted offer charged, after its discount and before tax, in minor units (cents); 0 otherwise."
+  amount_cents: Int!
+  "When the money of an accepted offer was taken (the run's capture, or a second charge); null until then."
+  charged_at: Time
+  "The funnel step's id; null once the step is deleted."
+  step_id: Int
+  "The offered product's id; null when the run recorded none."
+  product_id: Int
+  "The variant the offer named, or the one an accepted offer sold; null when it named none."
+  variant_id: Int
+  "The order line an accepted offer added; null otherwise, or once the line is deleted."
+  line_item_id: Int
+  "The funnel step as it is now, with its availability; null once it is deleted."
+  step: FunnelStep @access(scope: "checkout:read")
+  "The offered product; null once it is deleted."
+  product: Product
+  "That variant; null when none, or once it is deleted."
+  variant: ProductVariant
+  "The order line an accepted offer added; null otherwise."
+  line_item: OrderLineItem
+}
+`, BuiltIn: false},
 	{Name: "../schema/media.graphqls", Input: `"Where and how to send one file: PUT the bytes to url with these headers before expires_at."
 type UploadTicket {
   "Where to send the bytes (a signed URL; no key needed)."
@@ -18327,7 +18684,7 @@ type AwaitingCapture {
   authorized_at: Time!
   "manual: captured by the merchant."
   capture_model: String!
-  "The offer of its post-purchase funnel the shopper is at; null without a funnel."
+  "The position of the step the shopper is at in the post-purchase funnel that holds the payment; null when no funnel run holds it."
   current_position: Int
   "The order's number, or the draft order's name when it came from one."
   draft_name: String!
@@ -18339,11 +18696,11 @@ type AwaitingCapture {
   error: String!
   "When the authorization lapses; null when the provider gave no expiry."
   expires_at: Time
-  "The post-purchase funnel the shopper entered; null when none."
+  "The post-purchase funnel whose run holds the payment; null when no run holds it, or once the funnel is deleted."
   funnel_id: Int
-  "That funnel's name; null when none."
+  "That funnel's name as the run entered it; null when no run holds the payment."
   funnel_name: String
-  "Whether the shopper entered a post-purchase funnel."
+  "Whether a post-purchase funnel run holds the payment now: the shopper is in it, and the payment is captured when it ends; false once it ended."
   has_funnel: Boolean!
   "Units on the order."
   item_count: Int!
@@ -18351,7 +18708,7 @@ type AwaitingCapture {
   last_attempt_at: Time
   "A capture failed, or the authorization lapses within 48 hours."
   needs_attention: Boolean!
-  "How many offers its post-purchase funnel holds; null without a funnel."
+  "How many offers the funnel run has reached so far, whatever the shopper did with them (the current one included); null when no run holds the payment."
   offer_count: Int
   "How the shopper paid (visa, paypal, ...); null when unknown."
   payment_method: String
@@ -22857,6 +23214,82 @@ func (ec *executionContext) childFields_FulfillmentItem(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type FulfillmentItem", field.Name)
 }
 
+func (ec *executionContext) childFields_FunnelRun(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_FunnelRun_id(ctx, field)
+	case "status":
+		return ec.fieldContext_FunnelRun_status(ctx, field)
+	case "entered_at":
+		return ec.fieldContext_FunnelRun_entered_at(ctx, field)
+	case "expires_at":
+		return ec.fieldContext_FunnelRun_expires_at(ctx, field)
+	case "ended_at":
+		return ec.fieldContext_FunnelRun_ended_at(ctx, field)
+	case "current_position":
+		return ec.fieldContext_FunnelRun_current_position(ctx, field)
+	case "surcharge_cents":
+		return ec.fieldContext_FunnelRun_surcharge_cents(ctx, field)
+	case "funnel_id":
+		return ec.fieldContext_FunnelRun_funnel_id(ctx, field)
+	case "funnel_name":
+		return ec.fieldContext_FunnelRun_funnel_name(ctx, field)
+	case "zone_id":
+		return ec.fieldContext_FunnelRun_zone_id(ctx, field)
+	case "zone_name":
+		return ec.fieldContext_FunnelRun_zone_name(ctx, field)
+	case "funnel":
+		return ec.fieldContext_FunnelRun_funnel(ctx, field)
+	case "zone":
+		return ec.fieldContext_FunnelRun_zone(ctx, field)
+	case "offers":
+		return ec.fieldContext_FunnelRun_offers(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FunnelRun", field.Name)
+}
+
+func (ec *executionContext) childFields_FunnelRunOffer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_FunnelRunOffer_id(ctx, field)
+	case "position":
+		return ec.fieldContext_FunnelRunOffer_position(ctx, field)
+	case "step_name":
+		return ec.fieldContext_FunnelRunOffer_step_name(ctx, field)
+	case "status":
+		return ec.fieldContext_FunnelRunOffer_status(ctx, field)
+	case "reached_at":
+		return ec.fieldContext_FunnelRunOffer_reached_at(ctx, field)
+	case "shown_at":
+		return ec.fieldContext_FunnelRunOffer_shown_at(ctx, field)
+	case "decided_at":
+		return ec.fieldContext_FunnelRunOffer_decided_at(ctx, field)
+	case "quantity":
+		return ec.fieldContext_FunnelRunOffer_quantity(ctx, field)
+	case "amount_cents":
+		return ec.fieldContext_FunnelRunOffer_amount_cents(ctx, field)
+	case "charged_at":
+		return ec.fieldContext_FunnelRunOffer_charged_at(ctx, field)
+	case "step_id":
+		return ec.fieldContext_FunnelRunOffer_step_id(ctx, field)
+	case "product_id":
+		return ec.fieldContext_FunnelRunOffer_product_id(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_FunnelRunOffer_variant_id(ctx, field)
+	case "line_item_id":
+		return ec.fieldContext_FunnelRunOffer_line_item_id(ctx, field)
+	case "step":
+		return ec.fieldContext_FunnelRunOffer_step(ctx, field)
+	case "product":
+		return ec.fieldContext_FunnelRunOffer_product(ctx, field)
+	case "variant":
+		return ec.fieldContext_FunnelRunOffer_variant(ctx, field)
+	case "line_item":
+		return ec.fieldContext_FunnelRunOffer_line_item(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FunnelRunOffer", field.Name)
+}
+
 func (ec *executionContext) childFields_FunnelStep(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -23257,6 +23690,8 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_fulfilled(ctx, field)
 	case "refunds":
 		return ec.fieldContext_Order_refunds(ctx, field)
+	case "funnel_run":
+		return ec.fieldContext_Order_funnel_run(ctx, field)
 	case "session":
 		return ec.fieldContext_Order_session(ctx, field)
 	}
@@ -24335,6 +24770,8 @@ func (ec *executionContext) childFields_UpsellFunnel(ctx context.Context, field 
 		return ec.fieldContext_UpsellFunnel_created_at(ctx, field)
 	case "updated_at":
 		return ec.fieldContext_UpsellFunnel_updated_at(ctx, field)
+	case "runs_count":
+		return ec.fieldContext_UpsellFunnel_runs_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpsellFunnel", field.Name)
 }
@@ -36494,6 +36931,385 @@ func (ec *executionContext) fieldContext_FulfillmentItem_variant_title(_ context
 	return graphql.NewScalarFieldContext("FulfillmentItem", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _FunnelRun_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_FunnelRun_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_status(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_FunnelRun_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_entered_at(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.EnteredAt)
+}
+func (ec *executionContext) fieldContext_FunnelRun_entered_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_expires_at(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.ExpiresAt)
+}
+func (ec *executionContext) fieldContext_FunnelRun_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_ended_at(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.EndedAt)
+}
+func (ec *executionContext) fieldContext_FunnelRun_ended_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_current_position(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.CurrentPosition)
+}
+func (ec *executionContext) fieldContext_FunnelRun_current_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_surcharge_cents(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SurchargeCents)
+}
+func (ec *executionContext) fieldContext_FunnelRun_surcharge_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_funnel_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.FunnelID)
+}
+func (ec *executionContext) fieldContext_FunnelRun_funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_funnel_name(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.FunnelName)
+}
+func (ec *executionContext) fieldContext_FunnelRun_funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_zone_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.ZoneID)
+}
+func (ec *executionContext) fieldContext_FunnelRun_zone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_zone_name(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ZoneName)
+}
+func (ec *executionContext) fieldContext_FunnelRun_zone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRun", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRun_funnel(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelRun",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "checkout:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.UpsellFunnel, error) {
+		return ec.Resolvers.FunnelRun().Funnel(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOUpsellFunnel2ᚖstoreadminᚋmodelsᚐUpsellFunnel(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelRun_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelRun",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelRun_zone(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelRun",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "checkout:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.CheckoutZone, error) {
+		return ec.Resolvers.FunnelRun().Zone(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOCheckoutZone2ᚖstoreadminᚋmodelsᚐCheckoutZone(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelRun_zone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelRun",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelRun_offers(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRun) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelRun",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.FunnelRunOffer, error) {
+		return ec.Resolvers.FunnelRun().Offers(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNFunnelRunOffer2ᚕstoreadminᚋmodelsᚐFunnelRunOfferᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelRun_offers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelRun",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelRunOffer_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_position(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_step_name(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.StepName)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_step_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_status(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_reached_at(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.ReachedAt)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_reached_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_shown_at(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.ShownAt)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_shown_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_decided_at(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.DecidedAt)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_decided_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_quantity(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Quantity)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_amount_cents(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.AmountCents)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_amount_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_charged_at(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.ChargedAt)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_charged_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_step_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.StepID)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_step_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_product_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.ProductID)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_product_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.VariantID)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_line_item_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.LineItemID)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_line_item_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelRunOffer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelRunOffer_step(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelRunOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "checkout:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.FunnelStep, error) {
+		return ec.Resolvers.FunnelRunOffer().Step(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOFunnelStep2ᚖstoreadminᚋmodelsᚐFunnelStep(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelRunOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelRunOffer_product(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelRunOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.Product, error) {
+		return ec.Resolvers.FunnelRunOffer().Product(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProduct2ᚖstoreadminᚋmodelsᚐProduct(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelRunOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelRunOffer_variant(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelRunOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	if err := fieldAccess(ctx, "products:read", nil); err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	v, err := func(ctx context.Context) (*models.ProductVariant, error) {
+		return ec.Resolvers.FunnelRunOffer().Variant(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOProductVariant2ᚖstoreadminᚋmodelsᚐProductVariant(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_variant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelRunOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelRunOffer_line_item(ctx context.Context, field graphql.CollectedField, obj *models.FunnelRunOffer) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "FunnelRunOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.OrderLineItem, error) {
+		return ec.Resolvers.FunnelRunOffer().LineItem(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOOrderLineItem2ᚖstoreadminᚋmodelsᚐOrderLineItem(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_FunnelRunOffer_line_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelRunOffer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _FunnelStep_id(ctx context.Context, field graphql.CollectedField, obj *models.FunnelStep) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.ID)
 }
@@ -45554,6 +46370,33 @@ func (ec *executionContext) _Order_refunds(ctx context.Context, field graphql.Co
 	return ec.marshalNRefund2ᚕstoreadminᚋmodelsᚐRefundᚄ(ctx, field.Selections, v)
 }
 func (ec *executionContext) fieldContext_Order_refunds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_funnel_run(ctx context.Context, field graphql.CollectedField, obj *models.Order) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.FunnelRun, error) {
+		return ec.Resolvers.Order().FunnelRun(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOFunnelRun2ᚖstoreadminᚋmodelsᚐFunnelRun(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Order_funnel_run(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Order",
 		Field:      field,
@@ -58321,6 +59164,22 @@ func (ec *executionContext) _UpsellFunnel_updated_at(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_UpsellFunnel_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UpsellFunnel", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UpsellFunnel_runs_count(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnel) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{Object: "UpsellFunnel", Field: field, IsMethod: true, IsResolver: true})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (int64, error) {
+		return ec.Resolvers.UpsellFunnel().RunsCount(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNInt2int64(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_UpsellFunnel_runs_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpsellFunnel", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UpsellFunnelZone_zone_id(ctx context.Context, field graphql.CollectedField, obj *models.UpsellFunnelZone) (ret graphql.Marshaler) {
@@ -73076,6 +73935,565 @@ func (ec *executionContext) _FulfillmentItem(ctx context.Context, sel ast.Select
 	return written
 }
 
+var funnelRunImplementors = []string{"FunnelRun"}
+
+func (ec *executionContext) _FunnelRun(ctx context.Context, sel ast.SelectionSet, obj *models.FunnelRun) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, funnelRunImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FunnelRun")
+		case "id":
+			out.Values[i] = ec._FunnelRun_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._FunnelRun_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "entered_at":
+			out.Values[i] = ec._FunnelRun_entered_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "expires_at":
+			out.Values[i] = ec._FunnelRun_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ended_at":
+			out.Values[i] = ec._FunnelRun_ended_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "current_position":
+			out.Values[i] = ec._FunnelRun_current_position(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "surcharge_cents":
+			out.Values[i] = ec._FunnelRun_surcharge_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "funnel_id":
+			out.Values[i] = ec._FunnelRun_funnel_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "funnel_name":
+			out.Values[i] = ec._FunnelRun_funnel_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "zone_id":
+			out.Values[i] = ec._FunnelRun_zone_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "zone_name":
+			out.Values[i] = ec._FunnelRun_zone_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "funnel":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelRun_funnel(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelRun_funnel(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "zone":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelRun_zone(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelRun_zone(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "offers":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelRun_offers(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelRun_offers(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var funnelRunOfferImplementors = []string{"FunnelRunOffer"}
+
+func (ec *executionContext) _FunnelRunOffer(ctx context.Context, sel ast.SelectionSet, obj *models.FunnelRunOffer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, funnelRunOfferImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FunnelRunOffer")
+		case "id":
+			out.Values[i] = ec._FunnelRunOffer_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "position":
+			out.Values[i] = ec._FunnelRunOffer_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "step_name":
+			out.Values[i] = ec._FunnelRunOffer_step_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._FunnelRunOffer_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reached_at":
+			out.Values[i] = ec._FunnelRunOffer_reached_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shown_at":
+			out.Values[i] = ec._FunnelRunOffer_shown_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "decided_at":
+			out.Values[i] = ec._FunnelRunOffer_decided_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "quantity":
+			out.Values[i] = ec._FunnelRunOffer_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount_cents":
+			out.Values[i] = ec._FunnelRunOffer_amount_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "charged_at":
+			out.Values[i] = ec._FunnelRunOffer_charged_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "step_id":
+			out.Values[i] = ec._FunnelRunOffer_step_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "product_id":
+			out.Values[i] = ec._FunnelRunOffer_product_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variant_id":
+			out.Values[i] = ec._FunnelRunOffer_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "line_item_id":
+			out.Values[i] = ec._FunnelRunOffer_line_item_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "step":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelRunOffer_step(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelRunOffer_step(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "product":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelRunOffer_product(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelRunOffer_product(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "variant":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelRunOffer_variant(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelRunOffer_variant(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "line_item":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._FunnelRunOffer_line_item(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelRunOffer_line_item(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var funnelStepImplementors = []string{"FunnelStep"}
 
 func (ec *executionContext) _FunnelStep(ctx context.Context, sel ast.SelectionSet, obj *models.FunnelStep) graphql.Marshaler {
@@ -75872,6 +77290,58 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 				}()
 				res = ec._Order_refunds(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "funnel_run":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._Order_funnel_run(ctx, field, obj)
+					if res == graphql.RequiredNull {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_funnel_run(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -84691,6 +86161,58 @@ func (ec *executionContext) _UpsellFunnel(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "runs_count":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._UpsellFunnel_runs_count(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._UpsellFunnel_runs_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -87598,6 +89120,26 @@ func (ec *executionContext) unmarshalNFulfillmentLineInput2storeadminᚋgraphᚐ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNFunnelRunOffer2storeadminᚋmodelsᚐFunnelRunOffer(ctx context.Context, sel ast.SelectionSet, v models.FunnelRunOffer) graphql.Marshaler {
+	return ec._FunnelRunOffer(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFunnelRunOffer2ᚕstoreadminᚋmodelsᚐFunnelRunOfferᚄ(ctx context.Context, sel ast.SelectionSet, v []models.FunnelRunOffer) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._FunnelRunOffer(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNFunnelStep2storeadminᚋmodelsᚐFunnelStep(ctx context.Context, sel ast.SelectionSet, v models.FunnelStep) graphql.Marshaler {
 	return ec._FunnelStep(ctx, sel, &v)
 }
@@ -89412,6 +90954,13 @@ func (ec *executionContext) marshalOCheckoutTracking2ᚖstoreadminᚋgraphᚐChe
 	return ec._CheckoutTracking(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCheckoutZone2ᚖstoreadminᚋmodelsᚐCheckoutZone(ctx context.Context, sel ast.SelectionSet, v *models.CheckoutZone) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CheckoutZone(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCheckoutZoneFunnelInput2ᚕstoreadminᚋgraphᚐCheckoutZoneFunnelInputᚄ(ctx context.Context, v any) ([]CheckoutZoneFunnelInput, error) {
 	if v == nil {
 		return nil, nil
@@ -89608,6 +91157,20 @@ func (ec *executionContext) unmarshalOFulfillmentLineInput2ᚕstoreadminᚋgraph
 	return res, nil
 }
 
+func (ec *executionContext) marshalOFunnelRun2ᚖstoreadminᚋmodelsᚐFunnelRun(ctx context.Context, sel ast.SelectionSet, v *models.FunnelRun) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FunnelRun(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOFunnelStep2ᚖstoreadminᚋmodelsᚐFunnelStep(ctx context.Context, sel ast.SelectionSet, v *models.FunnelStep) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FunnelStep(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOID2ᚖint64(ctx context.Context, v any) (*int64, error) {
 	if v == nil {
 		return nil, nil
@@ -89796,6 +91359,13 @@ func (ec *executionContext) unmarshalOOrderFilter2ᚖstoreadminᚋmodelsᚐOrder
 	}
 	res, err := ec.unmarshalInputOrderFilter(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrderLineItem2ᚖstoreadminᚋmodelsᚐOrderLineItem(ctx context.Context, sel ast.SelectionSet, v *models.OrderLineItem) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderLineItem(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOrderUpsell2ᚖstoreadminᚋmodelsᚐOrderUpsell(ctx context.Context, sel ast.SelectionSet, v *models.OrderUpsell) graphql.Marshaler {
@@ -90192,6 +91762,13 @@ func (ec *executionContext) marshalOURLRedirectOwner2ᚖstoreadminᚋmodelsᚐUR
 		return graphql.Null
 	}
 	return ec._URLRedirectOwner(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpsellFunnel2ᚖstoreadminᚋmodelsᚐUpsellFunnel(ctx context.Context, sel ast.SelectionSet, v *models.UpsellFunnel) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpsellFunnel(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

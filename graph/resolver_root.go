@@ -28,6 +28,8 @@ type resolverRoot struct {
 	draftOrderLine         DraftOrderLineResolver
 	formSubmission         FormSubmissionResolver
 	fulfillment            FulfillmentResolver
+	funnelRun              FunnelRunResolver
+	funnelRunOffer         FunnelRunOfferResolver
 	funnelStep             FunnelStepResolver
 	mCPActivity            MCPActivityResolver
 	mCPKey                 MCPKeyResolver
@@ -73,6 +75,8 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		draftOrderLine:         r.DraftOrderLine(),
 		formSubmission:         r.FormSubmission(),
 		fulfillment:            r.Fulfillment(),
+		funnelRun:              r.FunnelRun(),
+		funnelRunOffer:         r.FunnelRunOffer(),
 		funnelStep:             r.FunnelStep(),
 		mCPActivity:            r.MCPActivity(),
 		mCPKey:                 r.MCPKey(),
@@ -139,6 +143,10 @@ func (c *resolverRoot) DraftOrderLine() DraftOrderLineResolver { return c.draftO
 func (c *resolverRoot) FormSubmission() FormSubmissionResolver { return c.formSubmission }
 
 func (c *resolverRoot) Fulfillment() FulfillmentResolver { return c.fulfillment }
+
+func (c *resolverRoot) FunnelRun() FunnelRunResolver { return c.funnelRun }
+
+func (c *resolverRoot) FunnelRunOffer() FunnelRunOfferResolver { return c.funnelRunOffer }
 
 func (c *resolverRoot) FunnelStep() FunnelStepResolver { return c.funnelStep }
 

@@ -35,13 +35,14 @@ type AwaitingCapture struct {
 	TotalCents     int64      `bun:"total_cents" json:"total_cents"`
 	Currency       string     `bun:"currency" json:"currency"`
 
-	// Funnel fields belong to post-purchase funnels: a payment is held
-	// while the shopper is in one.
-	CurrentPosition *int64  `bun:"-" json:"current_position"`
-	FunnelID        *int64  `bun:"-" json:"funnel_id"`
-	FunnelName      *string `bun:"-" json:"funnel_name"`
-	HasFunnel       bool    `bun:"-" json:"has_funnel"`
-	OfferCount      *int64  `bun:"-" json:"offer_count"`
+	// The post-purchase funnel run that holds the payment open (a run of
+	// funnel_runs on this authorization, still running); read by
+	// withRunningFunnel, null and false without one.
+	CurrentPosition *int64  `bun:"current_position" json:"current_position"`
+	FunnelID        *int64  `bun:"funnel_id" json:"funnel_id"`
+	FunnelName      *string `bun:"funnel_name" json:"funnel_name"`
+	HasFunnel       bool    `bun:"has_funnel" json:"has_funnel"`
+	OfferCount      *int64  `bun:"offer_count" json:"offer_count"`
 }
 
 // awaitingCaptureQuery selects the store's open authorizations with their
@@ -73,6 +74,19 @@ func awaitingCaptureQuery(db bun.IDB, storeID int64, now time.Time) *bun.SelectQ
 		ColumnExpr("("+state+") AS state", lastError, now, now.Add(AttentionWindow))
 }
 
+// withRunningFunnel adds to q (awaitingCaptureQuery) the funnel run that
+// holds the authorization open: the run on t whose status is running (a
+// run ended leaves none), and the offers it has reached so far, whatever
+// their state. A join, not a loader: the list keeps its one statement. At
+// most one run holds an authorization, as a run is its order's only one.
+// The counts leave it out: a run changes no state.
+func withRunningFunnel(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
+	offers := db.NewSelect().Table("funnel_offers").ColumnExpr("count(*)").Where("run_id = fr.id")
+	return q.Join("LEFT JOIN funnel_runs AS fr ON fr.transaction_id = t.id AND fr.store_id = t.store_id AND fr.status = ?", RunRunning).
+		ColumnExpr("fr.id IS NOT NULL AS has_funnel, fr.funnel_id, fr.funnel_name, fr.current_position").
+		ColumnExpr("CASE WHEN fr.id IS NOT NULL THEN (?) END AS offer_count", offers)
+}
+
 // awaitingCaptureRows selects the store's open authorizations (t),
 // without columns: what the list, its page of ids and the counts share.
 // Cancelled orders are left out by NOT EXISTS, not by a join: the few
@@ -97,7 +111,7 @@ func ListAwaitingCapture(ctx context.Context, db bun.IDB, storeID int64, now tim
 	// skips.
 	ids := p.Apply(awaitingCaptureRows(db, storeID).ColumnExpr("t.id").OrderExpr("t.created_at, t.id"))
 	var out []AwaitingCapture
-	err := awaitingCaptureQuery(db, storeID, now).Where("t.id IN (?)", ids).OrderExpr("t.created_at, t.id").Scan(ctx, &out)
+	err := withRunningFunnel(db, awaitingCaptureQuery(db, storeID, now)).Where("t.id IN (?)", ids).OrderExpr("t.created_at, t.id").Scan(ctx, &out)
 	return withAttention(out), err
 }
 
@@ -118,7 +132,7 @@ func CountAwaitingCapture(ctx context.Context, db bun.IDB, storeID int64, now ti
 // authorization transaction id.
 func GetAwaitingCapture(ctx context.Context, db bun.IDB, storeID, transactionID int64, now time.Time) (*AwaitingCapture, error) {
 	var out []AwaitingCapture
-	err := awaitingCaptureQuery(db, storeID, now).Where("t.id = ?", transactionID).Scan(ctx, &out)
+	err := withRunningFunnel(db, awaitingCaptureQuery(db, storeID, now)).Where("t.id = ?", transactionID).Scan(ctx, &out)
 	if err != nil {
 		return nil, err
 	}

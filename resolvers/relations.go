@@ -138,6 +138,27 @@ var (
 
 func upsellFunnelID(f *models.UpsellFunnel) int64 { return f.ID }
 
+// Funnel runs: an order's run, the run's funnel, zone and offers; an
+// offer's step, product, variant and the order line it added; how many
+// runs a funnel has had.
+var (
+	orderFunnelRun = loaders.One(models.FunnelRunsByOrder, func(o *models.Order) *int64 { return &o.ID },
+		func(r *models.FunnelRun) int64 { return r.OrderID })
+	runFunnel = loaders.One(models.UpsellFunnelsByID, func(r *models.FunnelRun) *int64 { return r.FunnelID }, upsellFunnelID)
+	runZone   = loaders.One(models.CheckoutZonesByID, func(r *models.FunnelRun) *int64 { return r.ZoneID },
+		func(z *models.CheckoutZone) int64 { return z.ID })
+	runOffers = loaders.Many(models.OffersByRun, func(r *models.FunnelRun) int64 { return r.ID },
+		func(o *models.FunnelRunOffer) int64 { return o.RunID })
+	offerStep = loaders.One(models.FunnelStepsByID, func(o *models.FunnelRunOffer) *int64 { return o.StepID },
+		func(s *models.FunnelStep) int64 { return s.ID })
+	offerProduct  = loaders.One(models.ProductsByID, func(o *models.FunnelRunOffer) *int64 { return o.ProductID }, productID)
+	offerVariant  = loaders.One(models.VariantsByID, func(o *models.FunnelRunOffer) *int64 { return o.VariantID }, variantID)
+	offerLineItem = loaders.One(models.LineItemsByID, func(o *models.FunnelRunOffer) *int64 { return o.LineItemID },
+		func(l *models.OrderLineItem) int64 { return l.ID })
+	funnelRunCount = loaders.One(models.RunCountsByFunnel, func(f *models.UpsellFunnel) *int64 { return &f.ID },
+		func(c *models.FunnelRunCount) int64 { return c.FunnelID })
+)
+
 // Payment gateways.
 var providerWalletDomains = loaders.Many(models.WalletDomainsByProvider, func(p *models.PaymentProvider) int64 { return p.ID },
 	func(w *models.WalletDomain) int64 { return w.ProviderID })
