@@ -214,7 +214,9 @@ func TestFunnelRunEndToEnd(t *testing.T) {
 		t.Helper()
 		return objectsOf(e.Do(http.MethodGet, "/store/orders/awaiting-capture", f.admin, nil).Expect(t, http.StatusOK).Body["awaiting"])
 	}
-	if rows := awaiting(); len(rows) != 1 || rows[0]["total_cents"] != float64(7250) || rows[0]["amount_cents"] != float64(7250) {
+	if rows := awaiting(); len(rows) != 1 || rows[0]["total_cents"] != float64(7250) || rows[0]["amount_cents"] != float64(7250) ||
+		rows[0]["has_funnel"] != true || wholeNumber(t, rows[0]["funnel_id"]) != f.socksFunnel || rows[0]["funnel_name"] != "Socks then mug" ||
+		rows[0]["current_position"] != float64(1) || rows[0]["offer_count"] != float64(1) || rows[0]["surcharge_cents"] != float64(250) {
 		t.Fatalf("awaiting capture while the run runs: %v", rows)
 	}
 
@@ -243,7 +245,8 @@ func TestFunnelRunEndToEnd(t *testing.T) {
 	}
 	frAnswer(e, f, token, "1", "decline", nil).Expect(t, http.StatusConflict)
 	frAnswer(e, f, token, "3", "accept", nil).Expect(t, http.StatusConflict)
-	if rows := awaiting(); len(rows) != 1 || rows[0]["total_cents"] != float64(8450) || rows[0]["amount_cents"] != float64(7250) {
+	if rows := awaiting(); len(rows) != 1 || rows[0]["total_cents"] != float64(8450) || rows[0]["amount_cents"] != float64(7250) ||
+		rows[0]["current_position"] != float64(2) || rows[0]["offer_count"] != float64(2) || rows[0]["surcharge_cents"] != float64(298) {
 		t.Fatalf("awaiting capture after the accept: %v", rows)
 	}
 
@@ -301,6 +304,17 @@ func TestFunnelRunEndToEnd(t *testing.T) {
 	m := e.Do(http.MethodGet, "/store/analytics", f.admin, nil).Expect(t, http.StatusOK).Obj("analytics")["metrics"].(map[string]any)
 	if m["order_count"] != float64(1) || m["gross_cents"] != float64(5960) || m["tip_cents"] != float64(500) || m["tax_cents"] != float64(1192) {
 		t.Fatalf("overview metrics: %v", m)
+	}
+
+	// The graph's Order → funnel run answers what the run time recorded.
+	g := e.GraphQL(f.admin, `query($id: Int!) { order(id: $id) { funnel_run { `+frRunFields+` } } }`, map[string]any{"id": orderID})
+	fr, _ := g.Data()["order"].(map[string]any)["funnel_run"].(map[string]any)
+	if fr == nil || fr["status"] != "completed" || fr["funnel_name"] != "Socks then mug" || fr["surcharge_cents"] != float64(298) {
+		t.Fatalf("order → funnel_run: %s", g.Raw)
+	}
+	if offers := objectsOf(fr["offers"]); len(offers) != 2 || offers[0]["status"] != "accepted" || offers[0]["line_item"].(map[string]any)["source"] != "upsell" ||
+		wholeNumber(t, offers[0]["variant_id"]) != f.socksVariants[1] || offers[0]["charged_at"] == nil || offers[1]["status"] != "declined" || offers[1]["shown_at"] == nil {
+		t.Fatalf("order → funnel_run's offers: %s", g.Raw)
 	}
 
 	// Both upsell reports trace the run: one entered and completed, two
