@@ -10,7 +10,6 @@ import (
 
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/auth"
-	"storeadmin/internal/events"
 	"storeadmin/internal/retention"
 )
 
@@ -169,22 +168,7 @@ func TestEventsRetention(t *testing.T) {
 	s := e.Store("shop")
 	f := newSessionsFixture(t, e, s.ID)
 	key := e.Key(s.ID, auth.RoleAdmin)
-	cfg := apitest.EventsConfig(nil)
-	cfg.Work = []events.Work{retention.Work(e.DB, horizon, time.Now, slog.New(slog.DiscardHandler))}
-	engine, err := events.New(e.DB, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := engine.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := engine.Stop(ctx); err != nil {
-			t.Errorf("stop events: %v", err)
-		}
-	})
+	e.StartEventWorkers(retention.Work(e.DB, horizon, time.Now, slog.New(slog.DiscardHandler)))
 	count := func(session int64) int64 {
 		n, err := e.DB.NewSelect().Table("storefront_events").Where("session_id = ?", session).Count(context.Background())
 		if err != nil {

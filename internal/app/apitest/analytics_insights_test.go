@@ -18,7 +18,6 @@ import (
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/app/benchdata"
 	"storeadmin/internal/auth"
-	"storeadmin/internal/events"
 	"storeadmin/internal/insights"
 	"storeadmin/models"
 )
@@ -280,25 +279,10 @@ func TestInsights(t *testing.T) {
 	insExec(t, e, `INSERT INTO insights (store_id, day, kind, subject_key, headline, metrics, sample_size, z)
 		VALUES (?, ?, 'landing_page_conversion_drop', '/old', 'old', '{}', 500, -9)`, s.ID, old)
 
-	cfg := apitest.EventsConfig(nil)
 	if _, err := analytics.ComputeInsights(ctx, e.DB, s.ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Work = []events.Work{insights.Work(e.DB, time.Now, slog.New(slog.DiscardHandler))}
-	engine, err := events.New(e.DB, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := engine.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := engine.Stop(ctx); err != nil {
-			t.Errorf("stop events: %v", err)
-		}
-	})
+	e.StartEventWorkers(insights.Work(e.DB, time.Now, slog.New(slog.DiscardHandler)))
 	runs := func() (n int) {
 		t.Helper()
 		if err := e.DB.NewRaw("SELECT count(*) FROM insight_runs WHERE store_id = ? AND day > ?", s.ID, old).Scan(ctx, &n); err != nil {

@@ -78,12 +78,15 @@ type setup struct {
 }
 
 // StartEventWorkers starts another events engine on the service's
-// database, as the next serve process would after a crash, and stops it
-// when the test ends.
-func (e *Env) StartEventWorkers() {
+// database, as the next serve process would after a crash, with the
+// periodic work given (a job runs once that engine's River client is
+// leader), and stops it when the test ends.
+func (e *Env) StartEventWorkers(work ...events.Work) {
 	t := e.T
 	t.Helper()
-	next, err := events.New(e.DB, EventsConfig(nil))
+	cfg := EventsConfig(nil)
+	cfg.Work = work
+	next, err := events.New(e.DB, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

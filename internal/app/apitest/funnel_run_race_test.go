@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"storeadmin/internal/app/apitest"
-	"storeadmin/internal/events"
 	"storeadmin/internal/funnelruns"
 )
 
@@ -99,26 +98,10 @@ func TestFunnelRunTimeoutJob(t *testing.T) {
 	e := apitest.New(t, apitest.WithClock(func() time.Time { return hourAgo }), apitest.WithoutEventWorkers())
 	f := frStore(t, e, "Shop")
 	frZone(t, e, f, [2]int64{f.mugFunnel, 1})
-	ctx := context.Background()
 	co := frCheckout(t, e, f, 1, nil)
 	orderID := wholeNumber(t, frComplete(t, e, f, co, "card").Obj("order")["id"])
 
-	cfg := apitest.EventsConfig(nil)
-	cfg.Work = []events.Work{funnelruns.Work(e.DB, time.Now, slog.New(slog.DiscardHandler))}
-	engine, err := events.New(e.DB, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := engine.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := engine.Stop(ctx); err != nil {
-			t.Errorf("stop events: %v", err)
-		}
-	})
+	e.StartEventWorkers(funnelruns.Work(e.DB, time.Now, slog.New(slog.DiscardHandler)))
 	// Wait for the job; the bound only turns a job that never runs into a
 	// failure instead of a hang.
 	for deadline := time.Now().Add(2 * time.Minute); frCount(t, e, `SELECT count(*) FROM funnel_runs WHERE status = 'timed_out'`) == 0; time.Sleep(50 * time.Millisecond) {
