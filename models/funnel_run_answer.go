@@ -246,7 +246,7 @@ func acceptOffer(ctx context.Context, tx bun.IDB, w *runWalk, step *FunnelStep, 
 	}
 	l = lines[len(lines)-1]
 	amount := l.PriceCents * l.Quantity
-	entry := timelineEntry(o, "upsell_accepted", "shopper", a.Now, nil, map[string]any{"funnel_name": w.run.FunnelName,
+	entry := timelineEntry(o, "upsell_accepted", "checkout", a.Now, nil, map[string]any{"funnel_name": w.run.FunnelName,
 		"position": step.Position, "step_name": step.Name, "line_item_id": l.ID, "variant_id": v.ID, "quantity": l.Quantity,
 		"total_cents": o.TotalCents})
 	entry.AmountCents = &amount

@@ -187,7 +187,9 @@ func captureRun(ctx context.Context, tx bun.IDB, run *FunnelRun, o *Order, now t
 	if auth == nil || o.Status == OrderCancelled {
 		return nil
 	}
-	const actor = "upsell"
+	// The service takes the money when the run ends (the shopper's last
+	// answer, or the timeout job): the timeline's source "system".
+	const actor = "system"
 	more := o.TotalCents - auth.AmountCents
 	if more <= 0 || CanCaptureMore(auth.Provider) {
 		if _, err := CapturePayment(ctx, tx, Capture{Order: o, Actor: actor, Now: now, AmountCents: o.TotalCents}); err != nil {

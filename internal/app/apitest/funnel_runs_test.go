@@ -389,7 +389,7 @@ func TestFunnelRunSecondChargeAndTimeout(t *testing.T) {
 		order["upsell"].(map[string]any)["status"] != "timed_out" {
 		t.Fatalf("the order's money: %v, %s, %v", money, status, order["upsell"])
 	}
-	if n := frCount(t, e, `SELECT count(*) FROM order_events WHERE order_id = ? AND name = 'paid' AND source = 'upsell' AND amount_cents = 960`, orderID); n != 1 {
+	if n := frCount(t, e, `SELECT count(*) FROM order_events WHERE order_id = ? AND name = 'paid' AND source = 'system' AND amount_cents = 960`, orderID); n != 1 {
 		t.Fatalf("%d timeline entries of the second charge", n)
 	}
 	if n := frCount(t, e, `SELECT count(*) FROM funnel_offers WHERE (position = 1 AND status = 'accepted' AND charged_at IS NOT NULL)

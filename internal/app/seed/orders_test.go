@@ -392,7 +392,8 @@ func TestOrders(t *testing.T) {
 
 	// Timelines: every order has one, within its life, naming what happened.
 	names := map[string]bool{"created": true, "authorized": true, "paid": true, "payment_failed": true, "captured": true,
-		"voided": true, "refunded": true, "fulfilled": true, "fulfillment_cancelled": true, "cancelled": true, "archived": true, "note_updated": true}
+		"voided": true, "refunded": true, "fulfilled": true, "fulfillment_cancelled": true, "cancelled": true, "archived": true, "note_updated": true,
+		"upsell_accepted": true}
 	var byName []struct {
 		Name string `bun:"name"`
 		N    int64  `bun:"n"`
