@@ -26,6 +26,17 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
+	// Commands run by these tests keep their blobs in a folder of the
+	// run's own, not the machine's default beside /var/lib/storeadmin: a
+	// second run, or anything else using that folder, cannot pull files
+	// from under them.
+	if os.Getenv("STOREADMIN_BLOB_URL") == "" {
+		dir, err := os.MkdirTemp("", "storeadmin-cmd-blobs-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("STOREADMIN_BLOB_URL", "file://"+dir)
+	}
 	testdb.Main(m)
 }
 
