@@ -32,7 +32,8 @@ func OfferPrice(price int64, d *OfferDiscount) int64 {
 // repriceUpsellOrder prices order o again over lines, all its lines (an
 // accepted offer's new line among them, at its offer price), through the
 // pricing engine and the gathering checkouts use (gatherPricing): the
-// order's code, the store's automatic discounts as of now, its shipping
+// order's code and the store's automatic discounts as they stood when the
+// order was placed (a code that ended since still counts), its shipping
 // rate when it still matches (else the shipping it was charged), the tax
 // of its region and the handling surcharge of funnel funnelID (its
 // override, else the store's; the platform p allowing). The tip stays the
@@ -68,7 +69,9 @@ func repriceUpsellOrder(ctx context.Context, tx bun.IDB, o *Order, lines []Order
 	if code, _ := shipping["code"].(string); strings.HasPrefix(code, "rate-") {
 		ask.RateID, _ = strconv.ParseInt(strings.TrimPrefix(code, "rate-"), 10, 64)
 	}
-	in, found, err := gatherPricing(ctx, tx, ask, now)
+	// The discounts as they stood when the order was paid: a code that
+	// ended since must not take back what the shopper was given.
+	in, found, err := gatherPricing(ctx, tx, ask, o.CreatedAt)
 	if err != nil {
 		return err
 	}

@@ -568,3 +568,31 @@ func TestFunnelRunStatements(t *testing.T) {
 		t.Fatalf("statements of an accept for 1 and 3 lines: %v", accepts)
 	}
 }
+
+// TestFunnelRunKeepsTheOrdersDiscounts: an accept prices the order with
+// the discounts as they stood when it was paid, so a code that ended
+// since still takes its share off the goods bought at checkout (and off
+// the offer's line with them), and accepting never raises what the
+// shopper was charged for those.
+func TestFunnelRunKeepsTheOrdersDiscounts(t *testing.T) {
+	clock := newFRClock()
+	e := apitest.New(t, apitest.WithClock(clock.now))
+	f := frStore(t, e, "Shop")
+	frZone(t, e, f, [2]int64{f.socksFunnel, 1})
+	e.Do(http.MethodPost, "/store/discounts", f.admin, map[string]any{"code": "TEN", "type": "percentage", "value": 10,
+		"ends_at": clock.after(time.Minute).Format(time.RFC3339)}).Expect(t, http.StatusCreated)
+
+	// Two tees (5,000) less 10% (500), 5.00 shipping, VAT 900: 5,900.
+	co := frCheckout(t, e, f, 2, map[string]any{"discount_code": "TEN"})
+	done := frComplete(t, e, f, co, "card")
+	if co["discount_cents"] != float64(500) || done.Obj("order")["total_cents"] != float64(5900) {
+		t.Fatalf("checkout %v, completed %s", co, done.Raw)
+	}
+	// The code ends; an hour later the shopper accepts socks M (800).
+	clock.at = clock.after(time.Hour)
+	acc := frAnswer(e, f, co["token"].(string), "1", "accept", map[string]any{"variant_id": f.socksVariants[0]}).Expect(t, http.StatusOK)
+	// Goods 5,800 less 10% (580): 5,220; VAT 1,044; shipping 500: 6,764.
+	if o := acc.Obj("upsell")["order"].(map[string]any); o["discount_cents"] != float64(580) || o["total_cents"] != float64(6764) {
+		t.Fatalf("accepted after the code ended: %v", o)
+	}
+}
