@@ -190,11 +190,8 @@ func checkLineProperties(i int, props map[string]any) error {
 // fill takes the line's catalogue facts and price from v.
 func (l *BasketLine) fill(v CatalogueVariant) {
 	l.VariantID, l.ProductID = &v.ID, &v.ProductID
-	l.Title, l.VariantTitle, l.Handle, l.SKU, l.PriceCents = v.ProductTitle, v.Title, v.ProductHandle, v.SKU, v.PriceCents
+	l.Title, l.VariantTitle, l.Handle, l.SKU, l.PriceCents = v.ProductTitle, v.LineTitle(), v.ProductHandle, v.SKU, v.PriceCents
 	l.RequiresShipping = v.RequiresShipping
-	if l.VariantTitle == "Default Title" {
-		l.VariantTitle = ""
-	}
 }
 
 // RepriceBasket takes every line's price and facts from the catalogue as of

@@ -249,10 +249,19 @@ type CatalogueVariant struct {
 // label names the variant for a shopper: its product's title, and the
 // variant's when it has one.
 func (v CatalogueVariant) label() string {
-	if v.Title == "" || v.Title == "Default Title" {
+	if v.LineTitle() == "" {
 		return v.ProductTitle
 	}
 	return v.ProductTitle + " (" + v.Title + ")"
+}
+
+// LineTitle is the variant's title as a line shows it: empty for the one
+// variant of a product without options ("Default Title").
+func (v CatalogueVariant) LineTitle() string {
+	if v.Title == "Default Title" {
+		return ""
+	}
+	return v.Title
 }
 
 // CatalogueVariants reads variants of the store by id with their product's

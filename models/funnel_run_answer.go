@@ -219,11 +219,8 @@ func acceptOffer(ctx context.Context, tx bun.IDB, w *runWalk, step *FunnelStep, 
 		return nil, nil, err
 	}
 	l := OrderLineItem{StoreID: w.order.StoreID, OrderID: w.order.ID, VariantID: &v.ID, ProductID: &v.ProductID, Title: v.ProductTitle,
-		VariantTitle: v.Title, SKU: v.SKU, PriceCents: OfferPrice(v.PriceCents, step.Offer.Discount), Quantity: step.Offer.Quantity,
+		VariantTitle: v.LineTitle(), SKU: v.SKU, PriceCents: OfferPrice(v.PriceCents, step.Offer.Discount), Quantity: step.Offer.Quantity,
 		RequiresShipping: v.RequiresShipping, Source: "upsell"}
-	if l.VariantTitle == "Default Title" {
-		l.VariantTitle = ""
-	}
 	if l.PriceCents != v.PriceCents {
 		l.OriginalPriceCents = &v.PriceCents
 	}

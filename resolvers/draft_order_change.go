@@ -188,11 +188,8 @@ func draftLine(in graph.DraftLineInput, variants map[int64]models.CatalogueVaria
 			return l, errors.New("variant_id " + strconv.FormatInt(*in.VariantID, 10) + " is not a variant of this store")
 		}
 		l.VariantID, l.ProductID = &v.ID, &v.ProductID
-		l.Title, l.VariantTitle, l.SKU, l.PriceCents = v.ProductTitle, v.Title, v.SKU, v.PriceCents
+		l.Title, l.VariantTitle, l.SKU, l.PriceCents = v.ProductTitle, v.LineTitle(), v.SKU, v.PriceCents
 		l.WeightGrams, l.Taxable, l.RequiresShipping = v.WeightGrams, v.Taxable, v.RequiresShipping
-		if l.VariantTitle == "Default Title" {
-			l.VariantTitle = ""
-		}
 	} else {
 		l.Custom = true
 		if in.Title == nil || in.PriceCents == nil {

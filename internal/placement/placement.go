@@ -93,18 +93,36 @@ type recoveredRecord struct {
 // recovered emits checkout.recovered for r, recovered by order o whose
 // REST view is order.
 func (a Announcer) recovered(ctx context.Context, tx bun.Tx, o *models.Order, order json.RawMessage, r models.Recovered) error {
-	var view struct {
-		Order json.RawMessage `json:"order"`
-	}
-	if err := json.Unmarshal(order, &view); err != nil {
+	object, err := orderObject(order)
+	if err != nil {
 		return fmt.Errorf("render checkout.recovered payload: %w", err)
 	}
 	const at = time.RFC3339
-	data, err := json.Marshal(recoveredView{Order: view.Order, Recovered: recoveredRecord{Resource: r.Resource, Token: r.Token,
+	data, err := json.Marshal(recoveredView{Order: object, Recovered: recoveredRecord{Resource: r.Resource, Token: r.Token,
 		Email: r.Email, AbandonedAt: r.AbandonedAt.UTC().Format(at), RecoveredAt: r.RecoveredAt.UTC().Format(at)}})
 	if err != nil {
 		return err
 	}
 	_, err = a.Events.Emit(ctx, tx, events.Event{StoreID: o.StoreID, Topic: "checkout.recovered", Resource: r.Resource, ResourceID: r.ID, Data: data})
 	return err
+}
+
+// OrderObject is the order as GET /store/orders/{id} answers it, read
+// through tx, without its envelope: what an event carries beside a record
+// of its own (checkout.recovered, upsell.accepted).
+func (a Announcer) OrderObject(ctx context.Context, tx bun.IDB, storeID, orderID int64) (json.RawMessage, error) {
+	view, err := a.OrderView(ctx, tx, storeID, orderID)
+	if err != nil {
+		return nil, err
+	}
+	return orderObject(view)
+}
+
+// orderObject is the object under the "order" key of an order's REST view.
+func orderObject(view json.RawMessage) (json.RawMessage, error) {
+	var v struct {
+		Order json.RawMessage `json:"order"`
+	}
+	err := json.Unmarshal(view, &v)
+	return v.Order, err
 }

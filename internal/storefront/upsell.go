@@ -46,11 +46,7 @@ func runView(p *models.RunPage) map[string]any {
 	variants := make([]map[string]any, len(p.Variants))
 	var product map[string]any
 	for i, cv := range p.Variants {
-		title := cv.Title
-		if title == "Default Title" {
-			title = ""
-		}
-		variants[i] = map[string]any{"id": cv.ID, "title": title, "sku": cv.SKU, "price_cents": cv.PriceCents,
+		variants[i] = map[string]any{"id": cv.ID, "title": cv.LineTitle(), "sku": cv.SKU, "price_cents": cv.PriceCents,
 			"offer_price_cents": models.OfferPrice(cv.PriceCents, s.Offer.Discount), "available": sellable[cv.ID]}
 		product = map[string]any{"id": cv.ProductID, "title": cv.ProductTitle, "handle": cv.ProductHandle}
 	}
@@ -130,14 +126,14 @@ func (s *service) answerUpsell(verb string) http.HandlerFunc {
 			if err != nil {
 				return err
 			}
-			if out.Changed && out.Line != nil {
-				if err := s.upsellAccepted(ctx, tx, run, out, token, now); err != nil {
-					return err
-				}
-			}
 			page, err := models.ReadRunPage(ctx, tx, run)
 			if err != nil {
 				return err
+			}
+			if out.Changed && out.Line != nil {
+				if err := s.upsellAccepted(ctx, tx, run, page.Order, out, token, now); err != nil {
+					return err
+				}
 			}
 			view = runView(page)
 			outcome = map[string]any{"position": position, "status": out.Offer.Status, "changed": out.Changed, "unavailable_reason": out.Unavailable}
@@ -183,34 +179,22 @@ type acceptedOffer struct {
 	AcceptedAt         string `json:"accepted_at"`
 }
 
-// upsellAccepted emits upsell.accepted for the offer out accepted, in tx.
-func (s *service) upsellAccepted(ctx context.Context, tx bun.Tx, run *models.FunnelRun, out models.RunOutcome, token string, now time.Time) error {
+// upsellAccepted emits upsell.accepted for the offer out accepted on
+// order o (as the accept priced it), in tx.
+func (s *service) upsellAccepted(ctx context.Context, tx bun.Tx, run *models.FunnelRun, o *models.Order, out models.RunOutcome, token string, now time.Time) error {
 	a := s.Announce
 	if a.Events == nil {
 		return nil
 	}
-	order, err := a.OrderView(ctx, tx, run.StoreID, run.OrderID)
+	order, err := a.OrderObject(ctx, tx, run.StoreID, run.OrderID)
 	if err != nil {
 		return fmt.Errorf("render upsell.accepted payload: %w", err)
 	}
-	var o struct {
-		Order json.RawMessage `json:"order"`
-	}
-	if err := json.Unmarshal(order, &o); err != nil {
-		return fmt.Errorf("render upsell.accepted payload: %w", err)
-	}
-	var total struct {
-		Total    int64  `json:"total_cents"`
-		Currency string `json:"currency"`
-	}
-	if err := json.Unmarshal(o.Order, &total); err != nil {
-		return fmt.Errorf("render upsell.accepted payload: %w", err)
-	}
 	l := out.Line
-	data, err := json.Marshal(acceptedView{Order: o.Order, Upsell: acceptedOffer{RunID: run.ID, OrderID: run.OrderID, CheckoutToken: token,
+	data, err := json.Marshal(acceptedView{Order: order, Upsell: acceptedOffer{RunID: run.ID, OrderID: run.OrderID, CheckoutToken: token,
 		FunnelID: run.FunnelID, FunnelName: run.FunnelName, ZoneName: run.ZoneName, Position: out.Offer.Position, StepName: out.Offer.StepName,
 		LineItemID: l.ID, ProductID: l.ProductID, VariantID: l.VariantID, Quantity: l.Quantity, PriceCents: l.PriceCents,
-		OriginalPriceCents: l.OriginalPriceCents, AmountCents: out.Offer.AmountCents, OrderTotalCents: total.Total, Currency: total.Currency,
+		OriginalPriceCents: l.OriginalPriceCents, AmountCents: out.Offer.AmountCents, OrderTotalCents: o.TotalCents, Currency: o.Currency,
 		SurchargeCents: run.SurchargeCents, AcceptedAt: now.Format(time.RFC3339)}})
 	if err != nil {
 		return err
