@@ -95,6 +95,7 @@ CREATE TABLE theme_versions (
     UNIQUE (theme_id, version),
     UNIQUE (id, theme_id)
 );
+CREATE INDEX theme_versions_store_idx ON theme_versions (store_id, theme_id);
 CREATE TRIGGER theme_versions_immutable BEFORE UPDATE ON theme_versions
     FOR EACH ROW EXECUTE FUNCTION refuse_version_change();
 
