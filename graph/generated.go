@@ -1284,6 +1284,23 @@ type ComplexityRoot struct {
 		Tools       func(childComplexity int) int
 	}
 
+	MarketTemplate struct {
+		Author        func(childComplexity int) int
+		Category      func(childComplexity int) int
+		Currency      func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Family        func(childComplexity int) int
+		Key           func(childComplexity int) int
+		LatestVersion func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Owned         func(childComplexity int) int
+		PreviewImages func(childComplexity int) int
+		PriceCents    func(childComplexity int) int
+		Tagline       func(childComplexity int) int
+		ThemeVersion  func(childComplexity int) int
+		ThumbnailURL  func(childComplexity int) int
+	}
+
 	MediaImage struct {
 		Bytes       func(childComplexity int) int
 		ContentType func(childComplexity int) int
@@ -1366,6 +1383,7 @@ type ComplexityRoot struct {
 		ImportProducts                 func(childComplexity int, file graphql.Upload) int
 		ImportReviews                  func(childComplexity int, file graphql.Upload) int
 		ImportURLRedirects             func(childComplexity int, file graphql.Upload) int
+		InstallMarketTemplate          func(childComplexity int, key string) int
 		InviteMember                   func(childComplexity int, input MemberInviteInput) int
 		MarkDraftOrderPaid             func(childComplexity int, id int64, input *DraftPaymentInput) int
 		PreviewCollection              func(childComplexity int, input CollectionInput, limit *int64) int
@@ -1715,6 +1733,8 @@ type ComplexityRoot struct {
 		FormSubmissionsExport         func(childComplexity int, filter *models.FormSubmissionFilter, format *SheetFormat) int
 		FormSubmissionsNextCursor     func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
 		Insights                      func(childComplexity int) int
+		MarketTemplate                func(childComplexity int, key string) int
+		MarketTemplates               func(childComplexity int) int
 		McpActivity                   func(childComplexity int, limit *int64, offset *int64) int
 		McpEndpoint                   func(childComplexity int) int
 		McpKeys                       func(childComplexity int, limit *int64, offset *int64) int
@@ -2504,6 +2524,7 @@ type MutationResolver interface {
 	CreateTaxRate(ctx context.Context, input TaxRateInput) (*models.TaxRate, error)
 	UpdateTaxRate(ctx context.Context, id int64, input TaxRateInput) (*models.TaxRate, error)
 	DeleteTaxRate(ctx context.Context, id int64) (bool, error)
+	InstallMarketTemplate(ctx context.Context, key string) (int64, error)
 	CreateUpsellFunnel(ctx context.Context, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	UpdateUpsellFunnel(ctx context.Context, id int64, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	DeleteUpsellFunnel(ctx context.Context, id int64) (bool, error)
@@ -2693,6 +2714,8 @@ type QueryResolver interface {
 	CurrentStoreID(ctx context.Context) (int64, error)
 	TaxRates(ctx context.Context, limit *int64, offset *int64) ([]models.TaxRate, error)
 	TaxRatesCount(ctx context.Context) (int64, error)
+	MarketTemplates(ctx context.Context) ([]models.MarketTemplate, error)
+	MarketTemplate(ctx context.Context, key string) (*models.MarketTemplate, error)
 	UpsellFunnels(ctx context.Context, limit *int64, offset *int64) ([]models.UpsellFunnel, error)
 	UpsellFunnelsCount(ctx context.Context) (int64, error)
 	UpsellFunnel(ctx context.Context, id int64) (*models.UpsellFunnel, error)
@@ -8291,6 +8314,91 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MCPPreset.Tools(childComplexity), true
 
+	case "MarketTemplate.author":
+		if e.ComplexityRoot.MarketTemplate.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Author(childComplexity), true
+	case "MarketTemplate.category":
+		if e.ComplexityRoot.MarketTemplate.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Category(childComplexity), true
+	case "MarketTemplate.currency":
+		if e.ComplexityRoot.MarketTemplate.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Currency(childComplexity), true
+	case "MarketTemplate.description":
+		if e.ComplexityRoot.MarketTemplate.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Description(childComplexity), true
+	case "MarketTemplate.family":
+		if e.ComplexityRoot.MarketTemplate.Family == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Family(childComplexity), true
+	case "MarketTemplate.key":
+		if e.ComplexityRoot.MarketTemplate.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Key(childComplexity), true
+	case "MarketTemplate.latest_version":
+		if e.ComplexityRoot.MarketTemplate.LatestVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.LatestVersion(childComplexity), true
+	case "MarketTemplate.name":
+		if e.ComplexityRoot.MarketTemplate.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Name(childComplexity), true
+	case "MarketTemplate.owned":
+		if e.ComplexityRoot.MarketTemplate.Owned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Owned(childComplexity), true
+	case "MarketTemplate.preview_images":
+		if e.ComplexityRoot.MarketTemplate.PreviewImages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.PreviewImages(childComplexity), true
+	case "MarketTemplate.price_cents":
+		if e.ComplexityRoot.MarketTemplate.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.PriceCents(childComplexity), true
+	case "MarketTemplate.tagline":
+		if e.ComplexityRoot.MarketTemplate.Tagline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Tagline(childComplexity), true
+	case "MarketTemplate.theme_version":
+		if e.ComplexityRoot.MarketTemplate.ThemeVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.ThemeVersion(childComplexity), true
+	case "MarketTemplate.thumbnail_url":
+		if e.ComplexityRoot.MarketTemplate.ThumbnailURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.ThumbnailURL(childComplexity), true
+
 	case "MediaImage.bytes":
 		if e.ComplexityRoot.MediaImage.Bytes == nil {
 			break
@@ -9016,6 +9124,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportURLRedirects(childComplexity, args["file"].(graphql.Upload)), true
+	case "Mutation.installMarketTemplate":
+		if e.ComplexityRoot.Mutation.InstallMarketTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installMarketTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallMarketTemplate(childComplexity, args["key"].(string)), true
 	case "Mutation.inviteMember":
 		if e.ComplexityRoot.Mutation.InviteMember == nil {
 			break
@@ -11468,6 +11587,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Insights(childComplexity), true
 
+	case "Query.marketTemplate":
+		if e.ComplexityRoot.Query.MarketTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_marketTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MarketTemplate(childComplexity, args["key"].(string)), true
+	case "Query.marketTemplates":
+		if e.ComplexityRoot.Query.MarketTemplates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MarketTemplates(childComplexity), true
 	case "Query.mcpActivity":
 		if e.ComplexityRoot.Query.McpActivity == nil {
 			break
@@ -20872,6 +21008,63 @@ extend type Mutation {
   ): Boolean! @access(scope: "tax:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/themes.graphqls", Input: `"""
+A template of the theme market, the same for every store: installing it makes
+a theme of the store from its latest release. README "Themes".
+"""
+type MarketTemplate {
+  "The template's key, its id in the market (atelier-classic)."
+  key: String!
+  "The family of templates it belongs to: templates of a family share a storefront renderer."
+  family: String!
+  "Its name."
+  name: String!
+  "Who made it."
+  author: String!
+  "What kind of shop it suits (fashion, food, general)."
+  category: String!
+  "One line about it."
+  tagline: String!
+  "A paragraph about it."
+  description: String!
+  "Its price in cents of currency; 0: free."
+  price_cents: Int!
+  "ISO 4217 code of the price."
+  currency: String!
+  "Image URLs of its previews, a list."
+  preview_images: JSON!
+  "The URL of its thumbnail."
+  thumbnail_url: String!
+  "The number of its latest release (1, 2, …)."
+  latest_version: Int!
+  "The author's label of its latest release (2.1.0)."
+  theme_version: String!
+  "Whether the store owns it (bought, or installed when free); a paid template installs only when owned."
+  owned: Boolean!
+}
+
+extend type Query {
+  "The theme market's templates, by family, name and key."
+  marketTemplates: [MarketTemplate!]! @access(scope: "themes:read")
+  "One template of the theme market."
+  marketTemplate(
+    "The template's key."
+    key: String!
+  ): MarketTemplate! @access(scope: "themes:read")
+}
+
+extend type Mutation {
+  """
+  Installs a template's latest release as a new theme of the store (its draft the
+  release's default settings) and answers the theme's id. A free template becomes
+  the store's own; a paid one installs only when the store owns it (409 otherwise).
+  """
+  installMarketTemplate(
+    "The template's key."
+    key: String!
+  ): Int! @access(scope: "themes:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/upsell_funnels.graphqls", Input: `# Upsell funnels: post-purchase offers as a graph of steps (README
 # "Checkout and post-purchase", "Upsell funnels").
 
@@ -23568,6 +23761,40 @@ func (ec *executionContext) childFields_MCPPreset(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type MCPPreset", field.Name)
 }
 
+func (ec *executionContext) childFields_MarketTemplate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_MarketTemplate_key(ctx, field)
+	case "family":
+		return ec.fieldContext_MarketTemplate_family(ctx, field)
+	case "name":
+		return ec.fieldContext_MarketTemplate_name(ctx, field)
+	case "author":
+		return ec.fieldContext_MarketTemplate_author(ctx, field)
+	case "category":
+		return ec.fieldContext_MarketTemplate_category(ctx, field)
+	case "tagline":
+		return ec.fieldContext_MarketTemplate_tagline(ctx, field)
+	case "description":
+		return ec.fieldContext_MarketTemplate_description(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_MarketTemplate_price_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_MarketTemplate_currency(ctx, field)
+	case "preview_images":
+		return ec.fieldContext_MarketTemplate_preview_images(ctx, field)
+	case "thumbnail_url":
+		return ec.fieldContext_MarketTemplate_thumbnail_url(ctx, field)
+	case "latest_version":
+		return ec.fieldContext_MarketTemplate_latest_version(ctx, field)
+	case "theme_version":
+		return ec.fieldContext_MarketTemplate_theme_version(ctx, field)
+	case "owned":
+		return ec.fieldContext_MarketTemplate_owned(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MarketTemplate", field.Name)
+}
+
 func (ec *executionContext) childFields_MediaImage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "src":
@@ -26057,6 +26284,20 @@ func (ec *executionContext) field_Mutation_importURLRedirects_args(ctx context.C
 		return nil, err
 	}
 	args["file"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_installMarketTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg0
 	return args, nil
 }
 
@@ -28609,6 +28850,20 @@ func (ec *executionContext) field_Query_formSubmissions_args(ctx context.Context
 		return nil, err
 	}
 	args["cursor"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_marketTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg0
 	return args, nil
 }
 
@@ -38413,6 +38668,120 @@ func (ec *executionContext) fieldContext_MCPPreset_tools(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _MarketTemplate_key(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_family(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Family)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_family(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_name(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_author(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Author)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_category(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Category)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_tagline(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Tagline)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_tagline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_description(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Description)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PriceCents)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_currency(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_preview_images(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MarketTemplate_preview_images(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviewImages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_preview_images(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_thumbnail_url(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ThumbnailURL)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_thumbnail_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_latest_version(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.LatestVersion)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_latest_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_theme_version(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ThemeVersion)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_theme_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_owned(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Owned)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_owned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _MediaImage_src(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
 	return models.StringAt(&obj.Src)
 }
@@ -45287,6 +45656,68 @@ func (ec *executionContext) fieldContext_Mutation_deleteTaxRate(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteTaxRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installMarketTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installMarketTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallMarketTemplate(ctx, fc.Args["key"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installMarketTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installMarketTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -55832,6 +56263,112 @@ func (ec *executionContext) _Query_taxRatesCount(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Query_taxRatesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_marketTemplates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_marketTemplates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().MarketTemplates(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal []models.MarketTemplate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.MarketTemplate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.MarketTemplate) graphql.Marshaler {
+			return ec.marshalNMarketTemplate2ᚕstoreadminᚋmodelsᚐMarketTemplateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_marketTemplates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_marketTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_marketTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MarketTemplate(ctx, fc.Args["key"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal *models.MarketTemplate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.MarketTemplate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.MarketTemplate) graphql.Marshaler {
+			return ec.marshalNMarketTemplate2ᚖstoreadminᚋmodelsᚐMarketTemplate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_marketTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_marketTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_upsellFunnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -75731,6 +76268,111 @@ func (ec *executionContext) _MCPPreset(ctx context.Context, sel ast.SelectionSet
 	return written
 }
 
+var marketTemplateImplementors = []string{"MarketTemplate"}
+
+func (ec *executionContext) _MarketTemplate(ctx context.Context, sel ast.SelectionSet, obj *models.MarketTemplate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, marketTemplateImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MarketTemplate")
+		case "key":
+			out.Values[i] = ec._MarketTemplate_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "family":
+			out.Values[i] = ec._MarketTemplate_family(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._MarketTemplate_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "author":
+			out.Values[i] = ec._MarketTemplate_author(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._MarketTemplate_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tagline":
+			out.Values[i] = ec._MarketTemplate_tagline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._MarketTemplate_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price_cents":
+			out.Values[i] = ec._MarketTemplate_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._MarketTemplate_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "preview_images":
+			out.Values[i] = ec._MarketTemplate_preview_images(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "thumbnail_url":
+			out.Values[i] = ec._MarketTemplate_thumbnail_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latest_version":
+			out.Values[i] = ec._MarketTemplate_latest_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "theme_version":
+			out.Values[i] = ec._MarketTemplate_theme_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "owned":
+			out.Values[i] = ec._MarketTemplate_owned(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var mediaImageImplementors = []string{"MediaImage"}
 
 func (ec *executionContext) _MediaImage(ctx context.Context, sel ast.SelectionSet, obj *MediaImage) graphql.Marshaler {
@@ -76708,6 +77350,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteTaxRate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteTaxRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installMarketTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installMarketTemplate(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -82393,6 +83042,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_taxRatesCount(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "marketTemplates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_marketTemplates(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "marketTemplate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_marketTemplate(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -89460,6 +90153,36 @@ func (ec *executionContext) marshalNMCPPreset2ᚕstoreadminᚋmodelsᚐMCPPreset
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNMarketTemplate2storeadminᚋmodelsᚐMarketTemplate(ctx context.Context, sel ast.SelectionSet, v models.MarketTemplate) graphql.Marshaler {
+	return ec._MarketTemplate(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMarketTemplate2ᚕstoreadminᚋmodelsᚐMarketTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []models.MarketTemplate) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._MarketTemplate(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMarketTemplate2ᚖstoreadminᚋmodelsᚐMarketTemplate(ctx context.Context, sel ast.SelectionSet, v *models.MarketTemplate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MarketTemplate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMediaImage2ᚖstoreadminᚋgraphᚐMediaImage(ctx context.Context, sel ast.SelectionSet, v *MediaImage) graphql.Marshaler {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -18,17 +19,18 @@ import (
 type MarketTemplate struct {
 	bun.BaseModel `bun:"table:market_templates,alias:mt"`
 
-	Key           string `bun:"key,pk" json:"key"`
-	Family        string `bun:"family" json:"family"`
-	Name          string `bun:"name" json:"name"`
-	Author        string `bun:"author" json:"author"`
-	Category      string `bun:"category" json:"category"`
-	Tagline       string `bun:"tagline" json:"tagline"`
-	Description   string `bun:"description" json:"description"`
-	PriceCents    int64  `bun:"price_cents" json:"price_cents"`
-	Currency      string `bun:"currency" json:"currency"`
-	PreviewImages any    `bun:"preview_images,type:jsonb" json:"preview_images"`
-	ThumbnailURL  string `bun:"thumbnail_url" json:"thumbnail_url"`
+	Key           string    `bun:"key,pk" json:"key"`
+	Family        string    `bun:"family" json:"family"`
+	Name          string    `bun:"name" json:"name"`
+	Author        string    `bun:"author" json:"author"`
+	Category      string    `bun:"category" json:"category"`
+	Tagline       string    `bun:"tagline" json:"tagline"`
+	Description   string    `bun:"description" json:"description"`
+	PriceCents    int64     `bun:"price_cents" json:"price_cents"`
+	Currency      string    `bun:"currency" json:"currency"`
+	PreviewImages any       `bun:"preview_images,type:jsonb" json:"preview_images"`
+	ThumbnailURL  string    `bun:"thumbnail_url" json:"thumbnail_url"`
+	CreatedAt     time.Time `bun:"created_at,nullzero,default:now()" json:"-"`
 	// The latest release's number and label, and ownership by the reading
 	// store: computed by the query that reads the template.
 	LatestVersion int64  `bun:"latest_version,scanonly" json:"latest_version"`

@@ -113,6 +113,11 @@ var Routes = []Route{
 	{http.MethodPut, "/store/shipping/rates/{id}", "UpdateShippingRate", 0, Fields},
 	{http.MethodDelete, "/store/shipping/rates/{id}", "DeleteShippingRate", 0, Bare},
 
+	// Themes: the market
+	{http.MethodGet, "/store/theme-market", "ListMarketTemplates", 0, Fields},
+	{http.MethodPost, "/store/theme-market/install", "InstallMarketTemplate", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/theme-market/{key}", "GetMarketTemplate", 0, Fields},
+
 	// Tax
 	{http.MethodGet, "/store/tax/rates", "ListTaxRates", 0, Fields},
 	{http.MethodPost, "/store/tax/rates", "CreateTaxRate", http.StatusCreated, Fields},
