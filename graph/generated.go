@@ -1354,6 +1354,7 @@ type ComplexityRoot struct {
 		CreateShippingRate             func(childComplexity int, zoneID int64, input ShippingRateInput) int
 		CreateShippingZone             func(childComplexity int, input ShippingZoneInput) int
 		CreateTaxRate                  func(childComplexity int, input TaxRateInput) int
+		CreateTheme                    func(childComplexity int, input ThemeInput) int
 		CreateURLRedirect              func(childComplexity int, input URLRedirectInput) int
 		CreateUpsellFunnel             func(childComplexity int, input UpsellFunnelInput) int
 		CreateWebhook                  func(childComplexity int, input WebhookInput) int
@@ -1374,10 +1375,12 @@ type ComplexityRoot struct {
 		DeleteShippingRate             func(childComplexity int, id int64) int
 		DeleteShippingZone             func(childComplexity int, id int64) int
 		DeleteTaxRate                  func(childComplexity int, id int64) int
+		DeleteTheme                    func(childComplexity int, id int64) int
 		DeleteURLRedirect              func(childComplexity int, id int64) int
 		DeleteUpsellFunnel             func(childComplexity int, id int64) int
 		DeleteWebhook                  func(childComplexity int, id int64) int
 		DisconnectMcpKey               func(childComplexity int, id int64) int
+		DuplicateTheme                 func(childComplexity int, id int64) int
 		EnsureUpsellFunnelCheckoutPage func(childComplexity int, id int64) int
 		FinalizeUpload                 func(childComplexity int, input UploadFinalizeInput) int
 		ImportProducts                 func(childComplexity int, file graphql.Upload) int
@@ -1394,6 +1397,7 @@ type ComplexityRoot struct {
 		RemoveCollectionProduct        func(childComplexity int, id int64, pid int64) int
 		RemoveDraftOrderLine           func(childComplexity int, id int64, lineID int64) int
 		RemoveMember                   func(childComplexity int, userID int64) int
+		RenameTheme                    func(childComplexity int, id int64, name string) int
 		ReorderCollectionProducts      func(childComplexity int, id int64, input CollectionReorderInput) int
 		ReplyToReview                  func(childComplexity int, id int64, input ReviewReplyInput) int
 		RequestUpload                  func(childComplexity int, input UploadRequestInput) int
@@ -1425,6 +1429,7 @@ type ComplexityRoot struct {
 		UpdateDiscount                 func(childComplexity int, id int64, input DiscountInput) int
 		UpdateDraftOrderContact        func(childComplexity int, id int64, input DraftContactInput) int
 		UpdateEmailSettings            func(childComplexity int, input EmailSettingsInput) int
+		UpdateLiveThemeSettings        func(childComplexity int, draftSettings any) int
 		UpdateMember                   func(childComplexity int, userID int64, input MemberUpdateInput) int
 		UpdateOrder                    func(childComplexity int, id int64, input OrderUpdateInput) int
 		UpdatePage                     func(childComplexity int, id int64, input ContentPageInput) int
@@ -1436,6 +1441,7 @@ type ComplexityRoot struct {
 		UpdateShippingZone             func(childComplexity int, id int64, input ShippingZoneInput) int
 		UpdateStore                    func(childComplexity int, input StoreUpdateInput) int
 		UpdateTaxRate                  func(childComplexity int, id int64, input TaxRateInput) int
+		UpdateThemeSettings            func(childComplexity int, id int64, draftSettings any) int
 		UpdateTipping                  func(childComplexity int, input TippingConfigInput) int
 		UpdateURLRedirect              func(childComplexity int, id int64, input URLRedirectInput) int
 		UpdateUpsellFunnel             func(childComplexity int, id int64, input UpsellFunnelInput) int
@@ -1733,6 +1739,8 @@ type ComplexityRoot struct {
 		FormSubmissionsExport         func(childComplexity int, filter *models.FormSubmissionFilter, format *SheetFormat) int
 		FormSubmissionsNextCursor     func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
 		Insights                      func(childComplexity int) int
+		LiveTheme                     func(childComplexity int) int
+		LiveThemeID                   func(childComplexity int) int
 		MarketTemplate                func(childComplexity int, key string) int
 		MarketTemplates               func(childComplexity int) int
 		McpActivity                   func(childComplexity int, limit *int64, offset *int64) int
@@ -1788,6 +1796,8 @@ type ComplexityRoot struct {
 		StorefrontFunnel              func(childComplexity int, filter *models.SessionFilter) int
 		TaxRates                      func(childComplexity int, limit *int64, offset *int64) int
 		TaxRatesCount                 func(childComplexity int) int
+		Theme                         func(childComplexity int, id int64) int
+		Themes                        func(childComplexity int) int
 		Tipping                       func(childComplexity int) int
 		URLRedirect                   func(childComplexity int, id int64) int
 		URLRedirects                  func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
@@ -2118,6 +2128,20 @@ type ComplexityRoot struct {
 		Province      func(childComplexity int) int
 		RateBps       func(childComplexity int) int
 		RegionWarning func(childComplexity int) int
+	}
+
+	Theme struct {
+		BaseKey            func(childComplexity int) int
+		DraftSettings      func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		LatestThemeVersion func(childComplexity int) int
+		Live               func(childComplexity int) int
+		Name               func(childComplexity int) int
+		SourceTemplateKey  func(childComplexity int) int
+		SourceThemeVersion func(childComplexity int) int
+		ThumbnailURL       func(childComplexity int) int
+		UpdateAvailable    func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
 	}
 
 	TippingConfig struct {
@@ -2525,6 +2549,12 @@ type MutationResolver interface {
 	UpdateTaxRate(ctx context.Context, id int64, input TaxRateInput) (*models.TaxRate, error)
 	DeleteTaxRate(ctx context.Context, id int64) (bool, error)
 	InstallMarketTemplate(ctx context.Context, key string) (int64, error)
+	CreateTheme(ctx context.Context, input ThemeInput) (int64, error)
+	UpdateThemeSettings(ctx context.Context, id int64, draftSettings any) (*time.Time, error)
+	UpdateLiveThemeSettings(ctx context.Context, draftSettings any) (*time.Time, error)
+	RenameTheme(ctx context.Context, id int64, name string) (string, error)
+	DuplicateTheme(ctx context.Context, id int64) (int64, error)
+	DeleteTheme(ctx context.Context, id int64) (bool, error)
 	CreateUpsellFunnel(ctx context.Context, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	UpdateUpsellFunnel(ctx context.Context, id int64, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	DeleteUpsellFunnel(ctx context.Context, id int64) (bool, error)
@@ -2716,6 +2746,10 @@ type QueryResolver interface {
 	TaxRatesCount(ctx context.Context) (int64, error)
 	MarketTemplates(ctx context.Context) ([]models.MarketTemplate, error)
 	MarketTemplate(ctx context.Context, key string) (*models.MarketTemplate, error)
+	Themes(ctx context.Context) ([]models.Theme, error)
+	LiveThemeID(ctx context.Context) (*int64, error)
+	Theme(ctx context.Context, id int64) (*models.Theme, error)
+	LiveTheme(ctx context.Context) (*models.Theme, error)
 	UpsellFunnels(ctx context.Context, limit *int64, offset *int64) ([]models.UpsellFunnel, error)
 	UpsellFunnelsCount(ctx context.Context) (int64, error)
 	UpsellFunnel(ctx context.Context, id int64) (*models.UpsellFunnel, error)
@@ -8805,6 +8839,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTaxRate(childComplexity, args["input"].(TaxRateInput)), true
+	case "Mutation.createTheme":
+		if e.ComplexityRoot.Mutation.CreateTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTheme(childComplexity, args["input"].(ThemeInput)), true
 	case "Mutation.createURLRedirect":
 		if e.ComplexityRoot.Mutation.CreateURLRedirect == nil {
 			break
@@ -9025,6 +9070,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTaxRate(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteTheme":
+		if e.ComplexityRoot.Mutation.DeleteTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTheme(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteURLRedirect":
 		if e.ComplexityRoot.Mutation.DeleteURLRedirect == nil {
 			break
@@ -9069,6 +9125,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DisconnectMcpKey(childComplexity, args["id"].(int64)), true
+	case "Mutation.duplicateTheme":
+		if e.ComplexityRoot.Mutation.DuplicateTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_duplicateTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DuplicateTheme(childComplexity, args["id"].(int64)), true
 	case "Mutation.ensureUpsellFunnelCheckoutPage":
 		if e.ComplexityRoot.Mutation.EnsureUpsellFunnelCheckoutPage == nil {
 			break
@@ -9245,6 +9312,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["userId"].(int64)), true
+	case "Mutation.renameTheme":
+		if e.ComplexityRoot.Mutation.RenameTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_renameTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RenameTheme(childComplexity, args["id"].(int64), args["name"].(string)), true
 	case "Mutation.reorderCollectionProducts":
 		if e.ComplexityRoot.Mutation.ReorderCollectionProducts == nil {
 			break
@@ -9586,6 +9664,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateEmailSettings(childComplexity, args["input"].(EmailSettingsInput)), true
+	case "Mutation.updateLiveThemeSettings":
+		if e.ComplexityRoot.Mutation.UpdateLiveThemeSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateLiveThemeSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateLiveThemeSettings(childComplexity, args["draft_settings"].(any)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -9707,6 +9796,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTaxRate(childComplexity, args["id"].(int64), args["input"].(TaxRateInput)), true
+	case "Mutation.updateThemeSettings":
+		if e.ComplexityRoot.Mutation.UpdateThemeSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateThemeSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateThemeSettings(childComplexity, args["id"].(int64), args["draft_settings"].(any)), true
 	case "Mutation.updateTipping":
 		if e.ComplexityRoot.Mutation.UpdateTipping == nil {
 			break
@@ -11587,6 +11687,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Insights(childComplexity), true
 
+	case "Query.liveTheme":
+		if e.ComplexityRoot.Query.LiveTheme == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.LiveTheme(childComplexity), true
+	case "Query.liveThemeId":
+		if e.ComplexityRoot.Query.LiveThemeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.LiveThemeID(childComplexity), true
 	case "Query.marketTemplate":
 		if e.ComplexityRoot.Query.MarketTemplate == nil {
 			break
@@ -12132,6 +12244,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.TaxRatesCount(childComplexity), true
+	case "Query.theme":
+		if e.ComplexityRoot.Query.Theme == nil {
+			break
+		}
+
+		args, err := ec.field_Query_theme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Theme(childComplexity, args["id"].(int64)), true
+	case "Query.themes":
+		if e.ComplexityRoot.Query.Themes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Themes(childComplexity), true
 	case "Query.tipping":
 		if e.ComplexityRoot.Query.Tipping == nil {
 			break
@@ -13726,6 +13855,73 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TaxRate.RegionWarning(childComplexity), true
 
+	case "Theme.base_key":
+		if e.ComplexityRoot.Theme.BaseKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.BaseKey(childComplexity), true
+	case "Theme.draft_settings":
+		if e.ComplexityRoot.Theme.DraftSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.DraftSettings(childComplexity), true
+	case "Theme.id":
+		if e.ComplexityRoot.Theme.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.ID(childComplexity), true
+	case "Theme.latest_theme_version":
+		if e.ComplexityRoot.Theme.LatestThemeVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.LatestThemeVersion(childComplexity), true
+	case "Theme.live":
+		if e.ComplexityRoot.Theme.Live == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.Live(childComplexity), true
+	case "Theme.name":
+		if e.ComplexityRoot.Theme.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.Name(childComplexity), true
+	case "Theme.source_template_key":
+		if e.ComplexityRoot.Theme.SourceTemplateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.SourceTemplateKey(childComplexity), true
+	case "Theme.source_theme_version":
+		if e.ComplexityRoot.Theme.SourceThemeVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.SourceThemeVersion(childComplexity), true
+	case "Theme.thumbnail_url":
+		if e.ComplexityRoot.Theme.ThumbnailURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.ThumbnailURL(childComplexity), true
+	case "Theme.update_available":
+		if e.ComplexityRoot.Theme.UpdateAvailable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.UpdateAvailable(childComplexity), true
+	case "Theme.updated_at":
+		if e.ComplexityRoot.Theme.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.UpdatedAt(childComplexity), true
+
 	case "TippingConfig.allow_custom":
 		if e.ComplexityRoot.TippingConfig.AllowCustom == nil {
 			break
@@ -14601,6 +14797,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputStoreSettingInput,
 		ec.unmarshalInputStoreUpdateInput,
 		ec.unmarshalInputTaxRateInput,
+		ec.unmarshalInputThemeInput,
 		ec.unmarshalInputTippingConfigInput,
 		ec.unmarshalInputURLRedirectBulkDeleteInput,
 		ec.unmarshalInputURLRedirectFilter,
@@ -21064,6 +21261,96 @@ extend type Mutation {
     key: String!
   ): Int! @access(scope: "themes:write")
 }
+
+"""
+A theme of the store: a draft edited freely, checked against the settings schema
+of the template release it follows, and its published versions. README "Themes".
+"""
+type Theme {
+  "The theme's id."
+  id: Int!
+  "Its name."
+  name: String!
+  "The market template whose renderer draws it and whose settings schema its draft follows."
+  base_key: String!
+  "The draft settings, an object the schema of its template release accepts."
+  draft_settings: JSON!
+  "The market template it was installed from; null when made otherwise."
+  source_template_key: String
+  "The label of the release it was installed from (2.1.0); null when made otherwise."
+  source_theme_version: String
+  "The URL of its template's thumbnail."
+  thumbnail_url: String
+  "Whether it is the store's live theme."
+  live: Boolean!
+  "The label of its source template's latest release; null when it has no source template."
+  latest_theme_version: String
+  "Whether its source template has a newer release than the one it follows; null when it has no source template."
+  update_available: Boolean
+  "When it was last changed."
+  updated_at: Time!
+}
+
+"A theme to make from a market template's latest release."
+input ThemeInput {
+  "Its name."
+  name: String!
+  "The market template (free, or owned by the store) whose latest release it follows."
+  base_key: String!
+  "Its draft settings; left out: the release's default settings."
+  draft_settings: JSON
+}
+
+extend type Query {
+  "The store's themes, by id."
+  themes: [Theme!]! @access(scope: "themes:read")
+  "The id of the store's live theme; null until a theme is first published."
+  liveThemeId: Int @access(scope: "themes:read")
+  "One of the store's themes."
+  theme(
+    "The theme's id."
+    id: Int!
+  ): Theme! @access(scope: "themes:read")
+  "The store's live theme; null until a theme is first published."
+  liveTheme: Theme @access(scope: "themes:read")
+}
+
+extend type Mutation {
+  "Makes a theme from a market template's latest release and answers its id."
+  createTheme(
+    "The theme."
+    input: ThemeInput!
+  ): Int! @access(scope: "themes:write")
+  "Replaces a theme's draft settings (checked against its schema) and answers when."
+  updateThemeSettings(
+    "The theme's id."
+    id: Int!
+    "The whole draft."
+    draft_settings: JSON!
+  ): Time! @access(scope: "themes:write")
+  "Replaces the live theme's draft settings (checked against its schema) and answers when."
+  updateLiveThemeSettings(
+    "The whole draft."
+    draft_settings: JSON!
+  ): Time! @access(scope: "themes:write")
+  "Renames a theme and answers the new name."
+  renameTheme(
+    "The theme's id."
+    id: Int!
+    "Its new name."
+    name: String!
+  ): String! @access(scope: "themes:write")
+  "Copies a theme (its draft, not its published versions) and answers the copy's id."
+  duplicateTheme(
+    "The theme's id."
+    id: Int!
+  ): Int! @access(scope: "themes:write")
+  "Deletes a theme and its published versions; the live theme cannot be deleted (409)."
+  deleteTheme(
+    "The theme's id."
+    id: Int!
+  ): Boolean! @access(scope: "themes:write")
+}
 `, BuiltIn: false},
 	{Name: "../schema/upsell_funnels.graphqls", Input: `# Upsell funnels: post-purchase offers as a graph of steps (README
 # "Checkout and post-purchase", "Upsell funnels").
@@ -24885,6 +25172,34 @@ func (ec *executionContext) childFields_TaxRate(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type TaxRate", field.Name)
 }
 
+func (ec *executionContext) childFields_Theme(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Theme_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Theme_name(ctx, field)
+	case "base_key":
+		return ec.fieldContext_Theme_base_key(ctx, field)
+	case "draft_settings":
+		return ec.fieldContext_Theme_draft_settings(ctx, field)
+	case "source_template_key":
+		return ec.fieldContext_Theme_source_template_key(ctx, field)
+	case "source_theme_version":
+		return ec.fieldContext_Theme_source_theme_version(ctx, field)
+	case "thumbnail_url":
+		return ec.fieldContext_Theme_thumbnail_url(ctx, field)
+	case "live":
+		return ec.fieldContext_Theme_live(ctx, field)
+	case "latest_theme_version":
+		return ec.fieldContext_Theme_latest_theme_version(ctx, field)
+	case "update_available":
+		return ec.fieldContext_Theme_update_available(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_Theme_updated_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Theme", field.Name)
+}
+
 func (ec *executionContext) childFields_TippingConfig(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "enabled":
@@ -25881,6 +26196,20 @@ func (ec *executionContext) field_Mutation_createTaxRate_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ThemeInput, error) {
+			return ec.unmarshalNThemeInput2storeadminᚋgraphᚐThemeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createURLRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -26161,6 +26490,20 @@ func (ec *executionContext) field_Mutation_deleteTaxRate_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteURLRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -26204,6 +26547,20 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Mutation_disconnectMcpKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_duplicateTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -26486,6 +26843,28 @@ func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_renameTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
 	return args, nil
 }
 
@@ -27099,6 +27478,20 @@ func (ec *executionContext) field_Mutation_updateEmailSettings_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateLiveThemeSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "draft_settings",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft_settings"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -27314,6 +27707,28 @@ func (ec *executionContext) field_Mutation_updateTaxRate_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateThemeSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "draft_settings",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft_settings"] = arg1
 	return args, nil
 }
 
@@ -29772,6 +30187,20 @@ func (ec *executionContext) field_Query_taxRates_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_theme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -45724,6 +46153,390 @@ func (ec *executionContext) fieldContext_Mutation_installMarketTemplate(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTheme(ctx, fc.Args["input"].(ThemeInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateThemeSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateThemeSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateThemeSettings(ctx, fc.Args["id"].(int64),
+				func() any {
+					if fc.Args["draft_settings"] == nil {
+						return nil
+					}
+					return fc.Args["draft_settings"].(any)
+				}())
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *time.Time
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *time.Time
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateThemeSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Time does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateThemeSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateLiveThemeSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateLiveThemeSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateLiveThemeSettings(ctx,
+				func() any {
+					if fc.Args["draft_settings"] == nil {
+						return nil
+					}
+					return fc.Args["draft_settings"].(any)
+				}())
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *time.Time
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *time.Time
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateLiveThemeSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Time does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateLiveThemeSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_renameTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_renameTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RenameTheme(ctx, fc.Args["id"].(int64), fc.Args["name"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_renameTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_renameTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_duplicateTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_duplicateTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DuplicateTheme(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_duplicateTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_duplicateTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTheme(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createUpsellFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -56371,6 +57184,200 @@ func (ec *executionContext) fieldContext_Query_marketTemplate(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_themes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_themes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Themes(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal []models.Theme
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Theme
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Theme) graphql.Marshaler {
+			return ec.marshalNTheme2ᚕstoreadminᚋmodelsᚐThemeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_themes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_liveThemeId(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_liveThemeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().LiveThemeID(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal *int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_liveThemeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_theme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_theme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Theme(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal *models.Theme
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Theme
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Theme) graphql.Marshaler {
+			return ec.marshalNTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_theme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_theme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_liveTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_liveTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().LiveTheme(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal *models.Theme
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Theme
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Theme) graphql.Marshaler {
+			return ec.marshalOTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_liveTheme(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_upsellFunnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -59250,6 +60257,99 @@ func (ec *executionContext) _TaxRate_region_warning(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_TaxRate_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_id(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_Theme_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_name(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_Theme_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_base_key(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.BaseKey)
+}
+func (ec *executionContext) fieldContext_Theme_base_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_draft_settings(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Theme_draft_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftSettings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Theme_draft_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_source_template_key(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.SourceTemplateKey)
+}
+func (ec *executionContext) fieldContext_Theme_source_template_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_source_theme_version(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.SourceThemeVersion)
+}
+func (ec *executionContext) fieldContext_Theme_source_theme_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_thumbnail_url(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.ThumbnailURL)
+}
+func (ec *executionContext) fieldContext_Theme_thumbnail_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_live(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Live)
+}
+func (ec *executionContext) fieldContext_Theme_live(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_latest_theme_version(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.LatestThemeVersion)
+}
+func (ec *executionContext) fieldContext_Theme_latest_theme_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_update_available(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return ec.marshalOBoolean2ᚖbool(ctx, field.Selections, obj.UpdateAvailable)
+}
+func (ec *executionContext) fieldContext_Theme_update_available(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_Theme_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _TippingConfig_enabled(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
@@ -65302,6 +66402,50 @@ func (ec *executionContext) unmarshalInputTaxRateInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputThemeInput(ctx context.Context, obj any) (ThemeInput, error) {
+	var it ThemeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "base_key", "draft_settings"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "base_key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("base_key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseKey = data
+		case "draft_settings":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft_settings"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DraftSettings = data
 		}
 	}
 	return it, nil
@@ -77361,6 +78505,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateThemeSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateThemeSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateLiveThemeSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateLiveThemeSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "renameTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_renameTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "duplicateTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_duplicateTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createUpsellFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createUpsellFunnel(ctx, field)
@@ -83098,6 +84284,94 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Values[i] = rrm(innerCtx)
+		case "themes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_themes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "liveThemeId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_liveThemeId(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "theme":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_theme(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "liveTheme":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_liveTheme(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
 		case "upsellFunnels":
 			field := field
 
@@ -86254,6 +87528,96 @@ func (ec *executionContext) _TaxRate(ctx context.Context, sel ast.SelectionSet, 
 		case "region_warning":
 			out.Values[i] = ec._TaxRate_region_warning(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var themeImplementors = []string{"Theme"}
+
+func (ec *executionContext) _Theme(ctx context.Context, sel ast.SelectionSet, obj *models.Theme) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themeImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Theme")
+		case "id":
+			out.Values[i] = ec._Theme_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Theme_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "base_key":
+			out.Values[i] = ec._Theme_base_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft_settings":
+			out.Values[i] = ec._Theme_draft_settings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source_template_key":
+			out.Values[i] = ec._Theme_source_template_key(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "source_theme_version":
+			out.Values[i] = ec._Theme_source_theme_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "thumbnail_url":
+			out.Values[i] = ec._Theme_thumbnail_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "live":
+			out.Values[i] = ec._Theme_live(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latest_theme_version":
+			out.Values[i] = ec._Theme_latest_theme_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "update_available":
+			out.Values[i] = ec._Theme_update_available(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updated_at":
+			out.Values[i] = ec._Theme_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -91043,6 +92407,41 @@ func (ec *executionContext) unmarshalNTaxRateInput2storeadminᚋgraphᚐTaxRateI
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNTheme2storeadminᚋmodelsᚐTheme(ctx context.Context, sel ast.SelectionSet, v models.Theme) graphql.Marshaler {
+	return ec._Theme(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTheme2ᚕstoreadminᚋmodelsᚐThemeᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Theme) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._Theme(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx context.Context, sel ast.SelectionSet, v *models.Theme) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Theme(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNThemeInput2storeadminᚋgraphᚐThemeInput(ctx context.Context, v any) (ThemeInput, error) {
+	res, err := ec.unmarshalInputThemeInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := models.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -92437,6 +93836,13 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := models.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx context.Context, sel ast.SelectionSet, v *models.Theme) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Theme(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {

@@ -87,22 +87,14 @@ func GetMarketTemplate(ctx context.Context, db bun.IDB, storeID int64, key strin
 // is recorded by an operator or the seed, OwnMarketTemplate). Run it in a
 // transaction.
 func InstallMarketTemplate(ctx context.Context, tx bun.IDB, storeID int64, key string) (themeID int64, err error) {
-	t, err := GetMarketTemplate(ctx, tx, storeID, key)
+	t, release, err := TemplateReleaseForStore(ctx, tx, storeID, key)
 	if err != nil {
 		return 0, err
-	}
-	if t.PriceCents > 0 && !t.Owned {
-		return 0, apperr.Conflictf("the template %q costs %s %s and the store does not own it: a paid template is installed only once the store owns it",
-			key, formatCents(t.PriceCents), t.Currency)
 	}
 	if err := OwnMarketTemplate(ctx, tx, storeID, key); err != nil {
 		return 0, err
 	}
-	err = tx.NewRaw(`INSERT INTO themes (store_id, name, base_key, template_version, draft_settings, source_template_key, source_theme_version)
-		SELECT ?, ?, template_key, version, default_settings, template_key, theme_version
-		FROM market_template_versions WHERE template_key = ? AND version = ?
-		RETURNING id`, storeID, t.Name, key, t.LatestVersion).Scan(ctx, &themeID)
-	return themeID, err
+	return CreateTheme(ctx, tx, storeID, t.Name, release, nil, true)
 }
 
 // OwnMarketTemplate records that a store owns a template (again: no-op).

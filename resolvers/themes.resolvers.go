@@ -7,8 +7,11 @@ package resolvers
 
 import (
 	"context"
+	"encoding/json"
+	"storeadmin/graph"
 	"storeadmin/internal/audit"
 	"storeadmin/models"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -30,6 +33,100 @@ func (r *mutationResolver) InstallMarketTemplate(ctx context.Context, key string
 	return themeID, nil
 }
 
+func (r *mutationResolver) CreateTheme(ctx context.Context, input graph.ThemeInput) (int64, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return 0, err
+	}
+	name, err := themeName(input.Name)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		_, release, err := models.TemplateReleaseForStore(ctx, tx, sid, input.BaseKey)
+		if err != nil {
+			return err
+		}
+		var draft []byte
+		if input.DraftSettings != nil {
+			schema, err := json.Marshal(release.SettingsSchema)
+			if err != nil {
+				return err
+			}
+			if draft, err = themeDraft(schema, input.DraftSettings); err != nil {
+				return err
+			}
+		}
+		if err := models.OwnMarketTemplate(ctx, tx, sid, input.BaseKey); err != nil {
+			return err
+		}
+		id, err = models.CreateTheme(ctx, tx, sid, name, release, draft, false)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	audit.Touch(ctx, "theme", id)
+	return id, nil
+}
+
+func (r *mutationResolver) UpdateThemeSettings(ctx context.Context, id int64, draftSettings any) (*time.Time, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.setThemeDraft(ctx, sid, func(bun.Tx) (int64, error) { return id, nil }, draftSettings)
+}
+
+func (r *mutationResolver) UpdateLiveThemeSettings(ctx context.Context, draftSettings any) (*time.Time, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.setThemeDraft(ctx, sid, func(tx bun.Tx) (int64, error) { return models.LiveThemeIDForUpdate(ctx, tx, sid) }, draftSettings)
+}
+
+func (r *mutationResolver) RenameTheme(ctx context.Context, id int64, name string) (string, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return "", err
+	}
+	if name, err = themeName(name); err != nil {
+		return "", err
+	}
+	if err := models.RenameTheme(ctx, r.db(ctx), sid, id, name); err != nil {
+		return "", err
+	}
+	audit.Touch(ctx, "theme", id)
+	return name, nil
+}
+
+func (r *mutationResolver) DuplicateTheme(ctx context.Context, id int64) (int64, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var copyID int64
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		t, err := models.GetTheme(ctx, tx, sid, id)
+		if err != nil {
+			return err
+		}
+		copyID, err = models.DuplicateTheme(ctx, tx, sid, id, copyName(t.Name))
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	audit.Touch(ctx, "theme", copyID)
+	return copyID, nil
+}
+
+func (r *mutationResolver) DeleteTheme(ctx context.Context, id int64) (bool, error) {
+	return deleteRecord(ctx, "theme", id, func(sid int64) error { return models.DeleteTheme(ctx, r.db(ctx), sid, id) })
+}
+
 func (r *queryResolver) MarketTemplates(ctx context.Context) ([]models.MarketTemplate, error) {
 	return inStore(ctx, func(sid int64) ([]models.MarketTemplate, error) {
 		return models.ListMarketTemplates(ctx, r.db(ctx), sid)
@@ -40,4 +137,20 @@ func (r *queryResolver) MarketTemplate(ctx context.Context, key string) (*models
 	return inStore(ctx, func(sid int64) (*models.MarketTemplate, error) {
 		return models.GetMarketTemplate(ctx, r.db(ctx), sid, key)
 	})
+}
+
+func (r *queryResolver) Themes(ctx context.Context) ([]models.Theme, error) {
+	return inStore(ctx, func(sid int64) ([]models.Theme, error) { return models.ListThemes(ctx, r.db(ctx), sid) })
+}
+
+func (r *queryResolver) LiveThemeID(ctx context.Context) (*int64, error) {
+	return inStore(ctx, func(sid int64) (*int64, error) { return models.LiveThemeID(ctx, r.db(ctx), sid) })
+}
+
+func (r *queryResolver) Theme(ctx context.Context, id int64) (*models.Theme, error) {
+	return inStore(ctx, func(sid int64) (*models.Theme, error) { return models.GetTheme(ctx, r.db(ctx), sid, id) })
+}
+
+func (r *queryResolver) LiveTheme(ctx context.Context) (*models.Theme, error) {
+	return inStore(ctx, func(sid int64) (*models.Theme, error) { return models.GetLiveTheme(ctx, r.db(ctx), sid) })
 }

@@ -118,6 +118,17 @@ var Routes = []Route{
 	{http.MethodPost, "/store/theme-market/install", "InstallMarketTemplate", http.StatusCreated, Fields},
 	{http.MethodGet, "/store/theme-market/{key}", "GetMarketTemplate", 0, Fields},
 
+	// Themes: the store's
+	{http.MethodGet, "/store/themes", "ListThemes", 0, Fields},
+	{http.MethodPost, "/store/themes", "CreateTheme", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/themes/{id}", "GetTheme", 0, Fields},
+	{http.MethodPut, "/store/themes/{id}", "UpdateThemeSettings", 0, Fields},
+	{http.MethodPatch, "/store/themes/{id}", "RenameTheme", 0, Fields},
+	{http.MethodDelete, "/store/themes/{id}", "DeleteTheme", 0, Bare},
+	{http.MethodPost, "/store/themes/{id}/duplicate", "DuplicateTheme", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/theme", "GetLiveTheme", 0, Fields},
+	{http.MethodPut, "/store/theme", "UpdateLiveThemeSettings", 0, Fields},
+
 	// Tax
 	{http.MethodGet, "/store/tax/rates", "ListTaxRates", 0, Fields},
 	{http.MethodPost, "/store/tax/rates", "CreateTaxRate", http.StatusCreated, Fields},

@@ -1,0 +1,89 @@
+package resolvers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/uptrace/bun"
+
+	"storeadmin/internal/audit"
+	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/themesettings"
+	"storeadmin/models"
+)
+
+// maxThemeName is the longest theme name, in characters.
+const maxThemeName = 100
+
+// maxDraftBytes bounds a theme's draft settings as stored: a theme's
+// settings are a page of choices, not content.
+const maxDraftBytes = 64 << 10
+
+// themeName checks a theme's name.
+func themeName(v string) (string, error) { return text("name", v, maxThemeName, true) }
+
+// copyName is the name of a theme's copy, within the limit.
+func copyName(name string) string {
+	n := "Copy of " + name
+	if utf8.RuneCountInString(n) > maxThemeName {
+		n = string([]rune(n)[:maxThemeName])
+	}
+	return strings.TrimSpace(n)
+}
+
+// themeDraft checks draft settings against a theme's settings schema (as
+// stored) and answers them as JSON to store; a failure names the setting
+// path under draft_settings.
+func themeDraft(schema []byte, draft any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(draft); err != nil {
+		return nil, apperr.InvalidField("draft_settings", "is not a JSON value")
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if len(b) > maxDraftBytes {
+		return nil, apperr.InvalidField("draft_settings", "must be at most %d bytes of JSON", maxDraftBytes)
+	}
+	s, err := themesettings.Parse(schema)
+	if err != nil {
+		return nil, err // a stored schema is checked when released: this is ours
+	}
+	if err := s.Validate("draft_settings", b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// setThemeDraft replaces the draft of the theme which picks (in the
+// transaction, its row locked) after checking it against the theme's
+// schema, and answers when.
+func (r *mutationResolver) setThemeDraft(ctx context.Context, sid int64, which func(bun.Tx) (int64, error), draft any) (*time.Time, error) {
+	var at time.Time
+	var id int64
+	err := r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if id, err = which(tx); err != nil {
+			return err
+		}
+		schema, err := models.ThemeSettingsSchema(ctx, tx, sid, id)
+		if err != nil {
+			return err
+		}
+		b, err := themeDraft(schema, draft)
+		if err != nil {
+			return err
+		}
+		at, err = models.SetThemeDraft(ctx, tx, sid, id, b)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "theme", id)
+	return &at, nil
+}
