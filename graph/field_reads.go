@@ -1627,6 +1627,16 @@ var objectReads = map[string]map[string][]string{
 		"update_available":     {"UpdateAvailable"},
 		"updated_at":           {"UpdatedAt"},
 	},
+	"ThemePublication": {
+		"publication_id": {"PublicationID"},
+		"version":        {"Version"},
+	},
+	"ThemeVersion": {
+		"publication_id": {"ID"},
+		"published_at":   {"PublishedAt"},
+		"settings":       {"Settings"},
+		"version":        {"Version"},
+	},
 	"TippingConfig": {
 		"allow_custom":   {"AllowCustom"},
 		"default_preset": {"DefaultPreset"},

@@ -1390,6 +1390,8 @@ type ComplexityRoot struct {
 		InviteMember                   func(childComplexity int, input MemberInviteInput) int
 		MarkDraftOrderPaid             func(childComplexity int, id int64, input *DraftPaymentInput) int
 		PreviewCollection              func(childComplexity int, input CollectionInput, limit *int64) int
+		PublishLiveTheme               func(childComplexity int) int
+		PublishTheme                   func(childComplexity int, id int64) int
 		PutMenu                        func(childComplexity int, handle string, input MenuInput) int
 		PutStoreSetting                func(childComplexity int, input StoreSettingInput) int
 		RefundOrder                    func(childComplexity int, id int64, input RefundInput) int
@@ -1404,6 +1406,8 @@ type ComplexityRoot struct {
 		ResendAbandonedCart            func(childComplexity int, token string) int
 		ResendAbandonedCheckout        func(childComplexity int, token string) int
 		RevokeAPIKey                   func(childComplexity int, id int64) int
+		RollbackLiveTheme              func(childComplexity int, version *int64) int
+		RollbackTheme                  func(childComplexity int, id int64, version *int64) int
 		SaveBillingCard                func(childComplexity int, input BillingCardInput) int
 		SetCheckoutPageSections        func(childComplexity int, id int64, input CheckoutPageSectionsInput) int
 		SetDefaultCheckoutPage         func(childComplexity int, id int64) int
@@ -1741,6 +1745,7 @@ type ComplexityRoot struct {
 		Insights                      func(childComplexity int) int
 		LiveTheme                     func(childComplexity int) int
 		LiveThemeID                   func(childComplexity int) int
+		LiveThemeVersions             func(childComplexity int) int
 		MarketTemplate                func(childComplexity int, key string) int
 		MarketTemplates               func(childComplexity int) int
 		McpActivity                   func(childComplexity int, limit *int64, offset *int64) int
@@ -1797,6 +1802,7 @@ type ComplexityRoot struct {
 		TaxRates                      func(childComplexity int, limit *int64, offset *int64) int
 		TaxRatesCount                 func(childComplexity int) int
 		Theme                         func(childComplexity int, id int64) int
+		ThemeVersions                 func(childComplexity int, id int64) int
 		Themes                        func(childComplexity int) int
 		Tipping                       func(childComplexity int) int
 		URLRedirect                   func(childComplexity int, id int64) int
@@ -2142,6 +2148,18 @@ type ComplexityRoot struct {
 		ThumbnailURL       func(childComplexity int) int
 		UpdateAvailable    func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
+	}
+
+	ThemePublication struct {
+		PublicationID func(childComplexity int) int
+		Version       func(childComplexity int) int
+	}
+
+	ThemeVersion struct {
+		ID          func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Settings    func(childComplexity int) int
+		Version     func(childComplexity int) int
 	}
 
 	TippingConfig struct {
@@ -2555,6 +2573,10 @@ type MutationResolver interface {
 	RenameTheme(ctx context.Context, id int64, name string) (string, error)
 	DuplicateTheme(ctx context.Context, id int64) (int64, error)
 	DeleteTheme(ctx context.Context, id int64) (bool, error)
+	PublishTheme(ctx context.Context, id int64) (*models.ThemePublication, error)
+	PublishLiveTheme(ctx context.Context) (*models.ThemePublication, error)
+	RollbackTheme(ctx context.Context, id int64, version *int64) (int64, error)
+	RollbackLiveTheme(ctx context.Context, version *int64) (int64, error)
 	CreateUpsellFunnel(ctx context.Context, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	UpdateUpsellFunnel(ctx context.Context, id int64, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	DeleteUpsellFunnel(ctx context.Context, id int64) (bool, error)
@@ -2750,6 +2772,8 @@ type QueryResolver interface {
 	LiveThemeID(ctx context.Context) (*int64, error)
 	Theme(ctx context.Context, id int64) (*models.Theme, error)
 	LiveTheme(ctx context.Context) (*models.Theme, error)
+	ThemeVersions(ctx context.Context, id int64) ([]models.ThemeVersion, error)
+	LiveThemeVersions(ctx context.Context) ([]models.ThemeVersion, error)
 	UpsellFunnels(ctx context.Context, limit *int64, offset *int64) ([]models.UpsellFunnel, error)
 	UpsellFunnelsCount(ctx context.Context) (int64, error)
 	UpsellFunnel(ctx context.Context, id int64) (*models.UpsellFunnel, error)
@@ -9235,6 +9259,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PreviewCollection(childComplexity, args["input"].(CollectionInput), args["limit"].(*int64)), true
+	case "Mutation.publishLiveTheme":
+		if e.ComplexityRoot.Mutation.PublishLiveTheme == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.PublishLiveTheme(childComplexity), true
+	case "Mutation.publishTheme":
+		if e.ComplexityRoot.Mutation.PublishTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishTheme(childComplexity, args["id"].(int64)), true
 	case "Mutation.putMenu":
 		if e.ComplexityRoot.Mutation.PutMenu == nil {
 			break
@@ -9389,6 +9430,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(int64)), true
+	case "Mutation.rollbackLiveTheme":
+		if e.ComplexityRoot.Mutation.RollbackLiveTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rollbackLiveTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RollbackLiveTheme(childComplexity, args["version"].(*int64)), true
+	case "Mutation.rollbackTheme":
+		if e.ComplexityRoot.Mutation.RollbackTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rollbackTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RollbackTheme(childComplexity, args["id"].(int64), args["version"].(*int64)), true
 	case "Mutation.saveBillingCard":
 		if e.ComplexityRoot.Mutation.SaveBillingCard == nil {
 			break
@@ -11699,6 +11762,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.LiveThemeID(childComplexity), true
+	case "Query.liveThemeVersions":
+		if e.ComplexityRoot.Query.LiveThemeVersions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.LiveThemeVersions(childComplexity), true
 	case "Query.marketTemplate":
 		if e.ComplexityRoot.Query.MarketTemplate == nil {
 			break
@@ -12255,6 +12324,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Theme(childComplexity, args["id"].(int64)), true
+	case "Query.themeVersions":
+		if e.ComplexityRoot.Query.ThemeVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_themeVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ThemeVersions(childComplexity, args["id"].(int64)), true
 	case "Query.themes":
 		if e.ComplexityRoot.Query.Themes == nil {
 			break
@@ -13921,6 +14001,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Theme.UpdatedAt(childComplexity), true
+
+	case "ThemePublication.publication_id":
+		if e.ComplexityRoot.ThemePublication.PublicationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemePublication.PublicationID(childComplexity), true
+	case "ThemePublication.version":
+		if e.ComplexityRoot.ThemePublication.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemePublication.Version(childComplexity), true
+
+	case "ThemeVersion.publication_id":
+		if e.ComplexityRoot.ThemeVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeVersion.ID(childComplexity), true
+	case "ThemeVersion.published_at":
+		if e.ComplexityRoot.ThemeVersion.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeVersion.PublishedAt(childComplexity), true
+	case "ThemeVersion.settings":
+		if e.ComplexityRoot.ThemeVersion.Settings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeVersion.Settings(childComplexity), true
+	case "ThemeVersion.version":
+		if e.ComplexityRoot.ThemeVersion.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeVersion.Version(childComplexity), true
 
 	case "TippingConfig.allow_custom":
 		if e.ComplexityRoot.TippingConfig.AllowCustom == nil {
@@ -21351,6 +21469,62 @@ extend type Mutation {
     id: Int!
   ): Boolean! @access(scope: "themes:write")
 }
+
+"A published version of a theme: its draft as it was, never changed after."
+type ThemeVersion {
+  "The publication's id."
+  publication_id: Int!
+  "When it was published."
+  published_at: Time!
+  "Its number among the theme's versions (1, 2, …)."
+  version: Int!
+  "The settings published, exactly as the draft was."
+  settings: JSON!
+}
+
+"What a publish made: the new version, now live."
+type ThemePublication {
+  "The publication's id."
+  publication_id: Int!
+  "Its number among the theme's versions."
+  version: Int!
+}
+
+extend type Query {
+  "A theme's published versions, newest first."
+  themeVersions(
+    "The theme's id."
+    id: Int!
+  ): [ThemeVersion!]! @access(scope: "themes:read")
+  "The live theme's published versions, newest first; empty until a theme is first published."
+  liveThemeVersions: [ThemeVersion!]! @access(scope: "themes:read")
+}
+
+extend type Mutation {
+  "Publishes a theme's draft as its next version and makes the theme live."
+  publishTheme(
+    "The theme's id."
+    id: Int!
+  ): ThemePublication! @access(scope: "themes:write")
+  "Publishes the live theme's draft as its next version (404 until a theme is published)."
+  publishLiveTheme: ThemePublication! @access(scope: "themes:write")
+  """
+  Makes an earlier published version of a theme live again and answers its number;
+  recorded, no version rewritten. Left out, version is the one before the theme's live
+  version (the theme must then be live).
+  """
+  rollbackTheme(
+    "The theme's id."
+    id: Int!
+    "The version to make live."
+    version: Int
+  ): Int! @access(scope: "themes:write")
+  "Rolls the live theme back, as rollbackTheme does for it."
+  rollbackLiveTheme(
+    "The version to make live; left out, the one before the live version."
+    version: Int
+  ): Int! @access(scope: "themes:write")
+}
 `, BuiltIn: false},
 	{Name: "../schema/upsell_funnels.graphqls", Input: `# Upsell funnels: post-purchase offers as a graph of steps (README
 # "Checkout and post-purchase", "Upsell funnels").
@@ -25200,6 +25374,30 @@ func (ec *executionContext) childFields_Theme(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Theme", field.Name)
 }
 
+func (ec *executionContext) childFields_ThemePublication(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publication_id":
+		return ec.fieldContext_ThemePublication_publication_id(ctx, field)
+	case "version":
+		return ec.fieldContext_ThemePublication_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ThemePublication", field.Name)
+}
+
+func (ec *executionContext) childFields_ThemeVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publication_id":
+		return ec.fieldContext_ThemeVersion_publication_id(ctx, field)
+	case "published_at":
+		return ec.fieldContext_ThemeVersion_published_at(ctx, field)
+	case "version":
+		return ec.fieldContext_ThemeVersion_version(ctx, field)
+	case "settings":
+		return ec.fieldContext_ThemeVersion_settings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ThemeVersion", field.Name)
+}
+
 func (ec *executionContext) childFields_TippingConfig(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "enabled":
@@ -26716,6 +26914,20 @@ func (ec *executionContext) field_Mutation_previewCollection_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_publishTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_putMenu_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -26965,6 +27177,42 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rollbackLiveTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "version",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["version"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rollbackTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "version",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["version"] = arg1
 	return args, nil
 }
 
@@ -30187,6 +30435,20 @@ func (ec *executionContext) field_Query_taxRates_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_themeVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -46537,6 +46799,236 @@ func (ec *executionContext) fieldContext_Mutation_deleteTheme(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_publishTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishTheme(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *models.ThemePublication
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ThemePublication
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ThemePublication) graphql.Marshaler {
+			return ec.marshalNThemePublication2ᚖstoreadminᚋmodelsᚐThemePublication(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishLiveTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishLiveTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().PublishLiveTheme(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *models.ThemePublication
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ThemePublication
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ThemePublication) graphql.Marshaler {
+			return ec.marshalNThemePublication2ᚖstoreadminᚋmodelsᚐThemePublication(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishLiveTheme(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rollbackTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rollbackTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RollbackTheme(ctx, fc.Args["id"].(int64), fc.Args["version"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rollbackTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rollbackTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rollbackLiveTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rollbackLiveTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RollbackLiveTheme(ctx, fc.Args["version"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rollbackLiveTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rollbackLiveTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createUpsellFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -57378,6 +57870,112 @@ func (ec *executionContext) fieldContext_Query_liveTheme(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_themeVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_themeVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ThemeVersions(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal []models.ThemeVersion
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ThemeVersion
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.ThemeVersion) graphql.Marshaler {
+			return ec.marshalNThemeVersion2ᚕstoreadminᚋmodelsᚐThemeVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_themeVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_themeVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_liveThemeVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_liveThemeVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().LiveThemeVersions(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal []models.ThemeVersion
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ThemeVersion
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.ThemeVersion) graphql.Marshaler {
+			return ec.marshalNThemeVersion2ᚕstoreadminᚋmodelsᚐThemeVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_liveThemeVersions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_upsellFunnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -60350,6 +60948,64 @@ func (ec *executionContext) _Theme_updated_at(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Theme_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ThemePublication_publication_id(ctx context.Context, field graphql.CollectedField, obj *models.ThemePublication) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PublicationID)
+}
+func (ec *executionContext) fieldContext_ThemePublication_publication_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemePublication", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemePublication_version(ctx context.Context, field graphql.CollectedField, obj *models.ThemePublication) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Version)
+}
+func (ec *executionContext) fieldContext_ThemePublication_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemePublication", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeVersion_publication_id(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_ThemeVersion_publication_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeVersion_published_at(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.PublishedAt)
+}
+func (ec *executionContext) fieldContext_ThemeVersion_published_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeVersion_version(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Version)
+}
+func (ec *executionContext) fieldContext_ThemeVersion_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeVersion_settings(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ThemeVersion_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Settings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ThemeVersion_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeVersion", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _TippingConfig_enabled(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
@@ -78547,6 +79203,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "publishTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishLiveTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishLiveTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rollbackTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rollbackTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rollbackLiveTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rollbackLiveTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createUpsellFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createUpsellFunnel(ctx, field)
@@ -84372,6 +85056,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Values[i] = rrm(innerCtx)
+		case "themeVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_themeVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "liveThemeVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_liveThemeVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
 		case "upsellFunnels":
 			field := field
 
@@ -87617,6 +88345,106 @@ func (ec *executionContext) _Theme(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "updated_at":
 			out.Values[i] = ec._Theme_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var themePublicationImplementors = []string{"ThemePublication"}
+
+func (ec *executionContext) _ThemePublication(ctx context.Context, sel ast.SelectionSet, obj *models.ThemePublication) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themePublicationImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ThemePublication")
+		case "publication_id":
+			out.Values[i] = ec._ThemePublication_publication_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._ThemePublication_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var themeVersionImplementors = []string{"ThemeVersion"}
+
+func (ec *executionContext) _ThemeVersion(ctx context.Context, sel ast.SelectionSet, obj *models.ThemeVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themeVersionImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ThemeVersion")
+		case "publication_id":
+			out.Values[i] = ec._ThemeVersion_publication_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "published_at":
+			out.Values[i] = ec._ThemeVersion_published_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._ThemeVersion_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "settings":
+			out.Values[i] = ec._ThemeVersion_settings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -92440,6 +93268,36 @@ func (ec *executionContext) marshalNTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx con
 func (ec *executionContext) unmarshalNThemeInput2storeadminᚋgraphᚐThemeInput(ctx context.Context, v any) (ThemeInput, error) {
 	res, err := ec.unmarshalInputThemeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNThemePublication2ᚖstoreadminᚋmodelsᚐThemePublication(ctx context.Context, sel ast.SelectionSet, v *models.ThemePublication) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ThemePublication(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNThemeVersion2storeadminᚋmodelsᚐThemeVersion(ctx context.Context, sel ast.SelectionSet, v models.ThemeVersion) graphql.Marshaler {
+	return ec._ThemeVersion(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNThemeVersion2ᚕstoreadminᚋmodelsᚐThemeVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ThemeVersion) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ThemeVersion(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {

@@ -127,6 +127,22 @@ func (r *mutationResolver) DeleteTheme(ctx context.Context, id int64) (bool, err
 	return deleteRecord(ctx, "theme", id, func(sid int64) error { return models.DeleteTheme(ctx, r.db(ctx), sid, id) })
 }
 
+func (r *mutationResolver) PublishTheme(ctx context.Context, id int64) (*models.ThemePublication, error) {
+	return r.publishTheme(ctx, &id)
+}
+
+func (r *mutationResolver) PublishLiveTheme(ctx context.Context) (*models.ThemePublication, error) {
+	return r.publishTheme(ctx, nil)
+}
+
+func (r *mutationResolver) RollbackTheme(ctx context.Context, id int64, version *int64) (int64, error) {
+	return r.rollbackTheme(ctx, &id, version)
+}
+
+func (r *mutationResolver) RollbackLiveTheme(ctx context.Context, version *int64) (int64, error) {
+	return r.rollbackTheme(ctx, nil, version)
+}
+
 func (r *queryResolver) MarketTemplates(ctx context.Context) ([]models.MarketTemplate, error) {
 	return inStore(ctx, func(sid int64) ([]models.MarketTemplate, error) {
 		return models.ListMarketTemplates(ctx, r.db(ctx), sid)
@@ -153,4 +169,16 @@ func (r *queryResolver) Theme(ctx context.Context, id int64) (*models.Theme, err
 
 func (r *queryResolver) LiveTheme(ctx context.Context) (*models.Theme, error) {
 	return inStore(ctx, func(sid int64) (*models.Theme, error) { return models.GetLiveTheme(ctx, r.db(ctx), sid) })
+}
+
+func (r *queryResolver) ThemeVersions(ctx context.Context, id int64) ([]models.ThemeVersion, error) {
+	return inStore(ctx, func(sid int64) ([]models.ThemeVersion, error) {
+		return models.ListThemeVersions(ctx, r.db(ctx), sid, id)
+	})
+}
+
+func (r *queryResolver) LiveThemeVersions(ctx context.Context) ([]models.ThemeVersion, error) {
+	return inStore(ctx, func(sid int64) ([]models.ThemeVersion, error) {
+		return models.ListLiveThemeVersions(ctx, r.db(ctx), sid)
+	})
 }

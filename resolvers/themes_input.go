@@ -87,3 +87,44 @@ func (r *mutationResolver) setThemeDraft(ctx context.Context, sid int64, which f
 	audit.Touch(ctx, "theme", id)
 	return &at, nil
 }
+
+// publishTheme publishes the theme id names, or the live one when nil.
+func (r *mutationResolver) publishTheme(ctx context.Context, id *int64) (*models.ThemePublication, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var p *models.ThemePublication
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		p, err = models.PublishTheme(ctx, tx, sid, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "theme_version", p.PublicationID)
+	return p, nil
+}
+
+// rollbackTheme rolls back the theme id names, or the live one when nil.
+func (r *mutationResolver) rollbackTheme(ctx context.Context, id, version *int64) (int64, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if version != nil && *version < 1 {
+		return 0, apperr.InvalidField("version", "must be a version number, 1 or more, not %d", *version)
+	}
+	var v int64
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		v, err = models.RollbackTheme(ctx, tx, sid, id, version)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	if id != nil {
+		audit.Touch(ctx, "theme", *id)
+	}
+	return v, nil
+}

@@ -126,8 +126,14 @@ var Routes = []Route{
 	{http.MethodPatch, "/store/themes/{id}", "RenameTheme", 0, Fields},
 	{http.MethodDelete, "/store/themes/{id}", "DeleteTheme", 0, Bare},
 	{http.MethodPost, "/store/themes/{id}/duplicate", "DuplicateTheme", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/themes/{id}/publish", "PublishTheme", 0, Spread},
+	{http.MethodPost, "/store/themes/{id}/rollback", "RollbackTheme", 0, Fields},
+	{http.MethodGet, "/store/themes/{id}/versions", "ListThemeVersions", 0, Fields},
 	{http.MethodGet, "/store/theme", "GetLiveTheme", 0, Fields},
 	{http.MethodPut, "/store/theme", "UpdateLiveThemeSettings", 0, Fields},
+	{http.MethodPost, "/store/theme/publish", "PublishLiveTheme", 0, Spread},
+	{http.MethodPost, "/store/theme/rollback", "RollbackLiveTheme", 0, Fields},
+	{http.MethodGet, "/store/theme/versions", "ListLiveThemeVersions", 0, Fields},
 
 	// Tax
 	{http.MethodGet, "/store/tax/rates", "ListTaxRates", 0, Fields},
