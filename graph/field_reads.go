@@ -1631,6 +1631,12 @@ var objectReads = map[string]map[string][]string{
 		"publication_id": {"PublicationID"},
 		"version":        {"Version"},
 	},
+	"ThemeTemplateUpdate": {
+		"dropped":  {"Dropped"},
+		"name":     {"Name"},
+		"reset":    {"Reset"},
+		"theme_id": {"ThemeID"},
+	},
 	"ThemeVersion": {
 		"publication_id": {"ID"},
 		"published_at":   {"PublishedAt"},

@@ -1445,6 +1445,7 @@ type ComplexityRoot struct {
 		UpdateShippingZone             func(childComplexity int, id int64, input ShippingZoneInput) int
 		UpdateStore                    func(childComplexity int, input StoreUpdateInput) int
 		UpdateTaxRate                  func(childComplexity int, id int64, input TaxRateInput) int
+		UpdateThemeFromTemplate        func(childComplexity int, id int64) int
 		UpdateThemeSettings            func(childComplexity int, id int64, draftSettings any) int
 		UpdateTipping                  func(childComplexity int, input TippingConfigInput) int
 		UpdateURLRedirect              func(childComplexity int, id int64, input URLRedirectInput) int
@@ -2155,6 +2156,13 @@ type ComplexityRoot struct {
 		Version       func(childComplexity int) int
 	}
 
+	ThemeTemplateUpdate struct {
+		Dropped func(childComplexity int) int
+		Name    func(childComplexity int) int
+		Reset   func(childComplexity int) int
+		ThemeID func(childComplexity int) int
+	}
+
 	ThemeVersion struct {
 		ID          func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
@@ -2577,6 +2585,7 @@ type MutationResolver interface {
 	PublishLiveTheme(ctx context.Context) (*models.ThemePublication, error)
 	RollbackTheme(ctx context.Context, id int64, version *int64) (int64, error)
 	RollbackLiveTheme(ctx context.Context, version *int64) (int64, error)
+	UpdateThemeFromTemplate(ctx context.Context, id int64) (*models.ThemeTemplateUpdate, error)
 	CreateUpsellFunnel(ctx context.Context, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	UpdateUpsellFunnel(ctx context.Context, id int64, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	DeleteUpsellFunnel(ctx context.Context, id int64) (bool, error)
@@ -9859,6 +9868,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTaxRate(childComplexity, args["id"].(int64), args["input"].(TaxRateInput)), true
+	case "Mutation.updateThemeFromTemplate":
+		if e.ComplexityRoot.Mutation.UpdateThemeFromTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateThemeFromTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateThemeFromTemplate(childComplexity, args["id"].(int64)), true
 	case "Mutation.updateThemeSettings":
 		if e.ComplexityRoot.Mutation.UpdateThemeSettings == nil {
 			break
@@ -14014,6 +14034,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ThemePublication.Version(childComplexity), true
+
+	case "ThemeTemplateUpdate.dropped":
+		if e.ComplexityRoot.ThemeTemplateUpdate.Dropped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeTemplateUpdate.Dropped(childComplexity), true
+	case "ThemeTemplateUpdate.name":
+		if e.ComplexityRoot.ThemeTemplateUpdate.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeTemplateUpdate.Name(childComplexity), true
+	case "ThemeTemplateUpdate.reset":
+		if e.ComplexityRoot.ThemeTemplateUpdate.Reset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeTemplateUpdate.Reset(childComplexity), true
+	case "ThemeTemplateUpdate.theme_id":
+		if e.ComplexityRoot.ThemeTemplateUpdate.ThemeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeTemplateUpdate.ThemeID(childComplexity), true
 
 	case "ThemeVersion.publication_id":
 		if e.ComplexityRoot.ThemeVersion.ID == nil {
@@ -21525,6 +21570,29 @@ extend type Mutation {
     version: Int
   ): Int! @access(scope: "themes:write")
 }
+
+"A theme made from its template's latest release, and what of the old draft did not carry over."
+type ThemeTemplateUpdate {
+  "The new theme's id."
+  theme_id: Int!
+  "The new theme's name."
+  name: String!
+  "Paths of the old draft's settings the new release does not have."
+  dropped: [String!]!
+  "Paths of settings the new release refuses as they were, set to its defaults."
+  reset: [String!]!
+}
+
+extend type Mutation {
+  """
+  Makes a new theme from the latest release of a theme's source template, carrying the
+  draft's settings over where the new schema accepts them; the theme itself is unchanged.
+  """
+  updateThemeFromTemplate(
+    "The theme's id."
+    id: Int!
+  ): ThemeTemplateUpdate! @access(scope: "themes:write")
+}
 `, BuiltIn: false},
 	{Name: "../schema/upsell_funnels.graphqls", Input: `# Upsell funnels: post-purchase offers as a graph of steps (README
 # "Checkout and post-purchase", "Upsell funnels").
@@ -25384,6 +25452,20 @@ func (ec *executionContext) childFields_ThemePublication(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ThemePublication", field.Name)
 }
 
+func (ec *executionContext) childFields_ThemeTemplateUpdate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "theme_id":
+		return ec.fieldContext_ThemeTemplateUpdate_theme_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ThemeTemplateUpdate_name(ctx, field)
+	case "dropped":
+		return ec.fieldContext_ThemeTemplateUpdate_dropped(ctx, field)
+	case "reset":
+		return ec.fieldContext_ThemeTemplateUpdate_reset(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ThemeTemplateUpdate", field.Name)
+}
+
 func (ec *executionContext) childFields_ThemeVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "publication_id":
@@ -27955,6 +28037,20 @@ func (ec *executionContext) field_Mutation_updateTaxRate_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateThemeFromTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -47029,6 +47125,65 @@ func (ec *executionContext) fieldContext_Mutation_rollbackLiveTheme(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateThemeFromTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateThemeFromTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateThemeFromTemplate(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *models.ThemeTemplateUpdate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ThemeTemplateUpdate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ThemeTemplateUpdate) graphql.Marshaler {
+			return ec.marshalNThemeTemplateUpdate2ᚖstoreadminᚋmodelsᚐThemeTemplateUpdate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateThemeFromTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateThemeFromTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createUpsellFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -60962,6 +61117,34 @@ func (ec *executionContext) _ThemePublication_version(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_ThemePublication_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ThemePublication", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeTemplateUpdate_theme_id(ctx context.Context, field graphql.CollectedField, obj *models.ThemeTemplateUpdate) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ThemeID)
+}
+func (ec *executionContext) fieldContext_ThemeTemplateUpdate_theme_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeTemplateUpdate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeTemplateUpdate_name(ctx context.Context, field graphql.CollectedField, obj *models.ThemeTemplateUpdate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_ThemeTemplateUpdate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeTemplateUpdate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeTemplateUpdate_dropped(ctx context.Context, field graphql.CollectedField, obj *models.ThemeTemplateUpdate) (ret graphql.Marshaler) {
+	return models.StringsAt(&obj.Dropped)
+}
+func (ec *executionContext) fieldContext_ThemeTemplateUpdate_dropped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeTemplateUpdate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeTemplateUpdate_reset(ctx context.Context, field graphql.CollectedField, obj *models.ThemeTemplateUpdate) (ret graphql.Marshaler) {
+	return models.StringsAt(&obj.Reset)
+}
+func (ec *executionContext) fieldContext_ThemeTemplateUpdate_reset(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeTemplateUpdate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ThemeVersion_publication_id(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
@@ -79231,6 +79414,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateThemeFromTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateThemeFromTemplate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createUpsellFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createUpsellFunnel(ctx, field)
@@ -88416,6 +88606,61 @@ func (ec *executionContext) _ThemePublication(ctx context.Context, sel ast.Selec
 	return written
 }
 
+var themeTemplateUpdateImplementors = []string{"ThemeTemplateUpdate"}
+
+func (ec *executionContext) _ThemeTemplateUpdate(ctx context.Context, sel ast.SelectionSet, obj *models.ThemeTemplateUpdate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themeTemplateUpdateImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ThemeTemplateUpdate")
+		case "theme_id":
+			out.Values[i] = ec._ThemeTemplateUpdate_theme_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ThemeTemplateUpdate_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dropped":
+			out.Values[i] = ec._ThemeTemplateUpdate_dropped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reset":
+			out.Values[i] = ec._ThemeTemplateUpdate_reset(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var themeVersionImplementors = []string{"ThemeVersion"}
 
 func (ec *executionContext) _ThemeVersion(ctx context.Context, sel ast.SelectionSet, obj *models.ThemeVersion) graphql.Marshaler {
@@ -93278,6 +93523,16 @@ func (ec *executionContext) marshalNThemePublication2ᚖstoreadminᚋmodelsᚐTh
 		return graphql.Null
 	}
 	return ec._ThemePublication(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNThemeTemplateUpdate2ᚖstoreadminᚋmodelsᚐThemeTemplateUpdate(ctx context.Context, sel ast.SelectionSet, v *models.ThemeTemplateUpdate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ThemeTemplateUpdate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNThemeVersion2storeadminᚋmodelsᚐThemeVersion(ctx context.Context, sel ast.SelectionSet, v models.ThemeVersion) graphql.Marshaler {

@@ -182,3 +182,19 @@ func DeleteTheme(ctx context.Context, db bun.IDB, storeID, id int64) error {
 	}
 	return notFoundIfNone(res, err, "the theme")
 }
+
+// ThemeDraft is a theme's draft settings as stored.
+func ThemeDraft(ctx context.Context, db bun.IDB, storeID, id int64) ([]byte, error) {
+	var draft []byte
+	err := db.NewRaw("SELECT draft_settings::text FROM themes WHERE store_id = ? AND id = ?", storeID, id).Scan(ctx, &draft)
+	return draft, classify(err, "the theme")
+}
+
+// ThemeTemplateUpdate is a theme made from its template's latest release
+// and the old draft's settings that did not carry over.
+type ThemeTemplateUpdate struct {
+	ThemeID int64    `json:"theme_id"`
+	Name    string   `json:"name"`
+	Dropped []string `json:"dropped"`
+	Reset   []string `json:"reset"`
+}

@@ -143,6 +143,10 @@ func (r *mutationResolver) RollbackLiveTheme(ctx context.Context, version *int64
 	return r.rollbackTheme(ctx, nil, version)
 }
 
+func (r *mutationResolver) UpdateThemeFromTemplate(ctx context.Context, id int64) (*models.ThemeTemplateUpdate, error) {
+	return r.updateThemeFromTemplate(ctx, id)
+}
+
 func (r *queryResolver) MarketTemplates(ctx context.Context) ([]models.MarketTemplate, error) {
 	return inStore(ctx, func(sid int64) ([]models.MarketTemplate, error) {
 		return models.ListMarketTemplates(ctx, r.db(ctx), sid)

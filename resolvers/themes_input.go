@@ -128,3 +128,68 @@ func (r *mutationResolver) rollbackTheme(ctx context.Context, id, version *int64
 	}
 	return v, nil
 }
+
+// updateThemeFromTemplate makes a new theme from the latest release of a
+// theme's source template, the draft carried over (themesettings'
+// CarryOver), and reports what did not carry.
+func (r *mutationResolver) updateThemeFromTemplate(ctx context.Context, id int64) (*models.ThemeTemplateUpdate, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var u *models.ThemeTemplateUpdate
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		t, err := models.GetTheme(ctx, tx, sid, id)
+		if err != nil {
+			return err
+		}
+		if t.SourceTemplateKey == nil {
+			return apperr.Conflictf("the theme was not installed from the theme market: it has no template to update from")
+		}
+		if t.UpdateAvailable == nil || !*t.UpdateAvailable {
+			return apperr.Conflictf("the theme follows the latest release of %q already (%s)", *t.SourceTemplateKey, *t.LatestThemeVersion)
+		}
+		_, release, err := models.TemplateReleaseForStore(ctx, tx, sid, *t.SourceTemplateKey)
+		if err != nil {
+			return err
+		}
+		draft, err := models.ThemeDraft(ctx, tx, sid, id)
+		if err != nil {
+			return err
+		}
+		schemaJSON, err := json.Marshal(release.SettingsSchema)
+		if err != nil {
+			return err
+		}
+		defaults, err := json.Marshal(release.DefaultSettings)
+		if err != nil {
+			return err
+		}
+		schema, err := themesettings.Parse(schemaJSON)
+		if err != nil {
+			return err
+		}
+		settings, dropped, reset, err := schema.CarryOver(defaults, draft)
+		if err != nil {
+			return err
+		}
+		u = &models.ThemeTemplateUpdate{Name: updatedName(t.Name, release.ThemeVersion), Dropped: dropped, Reset: reset}
+		u.ThemeID, err = models.CreateTheme(ctx, tx, sid, u.Name, release, settings, true)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	audit.Touch(ctx, "theme", u.ThemeID)
+	return u, nil
+}
+
+// updatedName is the name of a theme updated to a release: the old name
+// and the release's label, within the limit.
+func updatedName(name, themeVersion string) string {
+	suffix := " (" + themeVersion + ")"
+	if max := maxThemeName - utf8.RuneCountInString(suffix); utf8.RuneCountInString(name) > max {
+		name = string([]rune(name)[:max])
+	}
+	return name + suffix
+}

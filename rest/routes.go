@@ -129,6 +129,7 @@ var Routes = []Route{
 	{http.MethodPost, "/store/themes/{id}/publish", "PublishTheme", 0, Spread},
 	{http.MethodPost, "/store/themes/{id}/rollback", "RollbackTheme", 0, Fields},
 	{http.MethodGet, "/store/themes/{id}/versions", "ListThemeVersions", 0, Fields},
+	{http.MethodPost, "/store/themes/{id}/update-from-template", "UpdateThemeFromTemplate", http.StatusCreated, Spread},
 	{http.MethodGet, "/store/theme", "GetLiveTheme", 0, Fields},
 	{http.MethodPut, "/store/theme", "UpdateLiveThemeSettings", 0, Fields},
 	{http.MethodPost, "/store/theme/publish", "PublishLiveTheme", 0, Spread},
