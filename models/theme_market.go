@@ -178,3 +178,10 @@ func labelAbove(a, b string) bool {
 	}
 	return false
 }
+
+// GetTemplateRelease reads one release of a template.
+func GetTemplateRelease(ctx context.Context, db bun.IDB, key string, version int64) (*MarketTemplateVersion, error) {
+	v := new(MarketTemplateVersion)
+	err := db.NewSelect().Model(v).Where("template_key = ? AND version = ?", key, version).Scan(ctx)
+	return v, classify(err, "the template release")
+}
