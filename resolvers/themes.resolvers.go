@@ -54,7 +54,7 @@ func (r *mutationResolver) CreateTheme(ctx context.Context, input graph.ThemeInp
 			if err != nil {
 				return err
 			}
-			if draft, err = themeDraft(schema, input.DraftSettings); err != nil {
+			if draft, err = themeDraft(ctx, tx, sid, schema, input.DraftSettings); err != nil {
 				return err
 			}
 		}

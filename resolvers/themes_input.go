@@ -36,9 +36,10 @@ func copyName(name string) string {
 }
 
 // themeDraft checks draft settings against a theme's settings schema (as
-// stored) and answers them as JSON to store; a failure names the setting
-// path under draft_settings.
-func themeDraft(schema []byte, draft any) ([]byte, error) {
+// stored), and that each image setting names one of the store's uploads,
+// and answers them as JSON to store; a failure names the setting path
+// under draft_settings.
+func themeDraft(ctx context.Context, db bun.IDB, sid int64, schema []byte, draft any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -55,6 +56,23 @@ func themeDraft(schema []byte, draft any) ([]byte, error) {
 	}
 	if err := s.Validate("draft_settings", b); err != nil {
 		return nil, err
+	}
+	images, err := s.Images("draft_settings", b)
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]string, len(images))
+	for i, img := range images {
+		srcs[i] = img.Src
+	}
+	uploaded, err := models.MediaBySrc(ctx, db, sid, srcs)
+	if err != nil {
+		return nil, err
+	}
+	for _, img := range images {
+		if _, ok := uploaded[img.Src]; !ok {
+			return nil, apperr.InvalidField(img.Path, "names no image uploaded to this store (%q): upload it first (POST /store/uploads/request) and use the src it answers", img.Src)
+		}
 	}
 	return b, nil
 }
@@ -74,7 +92,7 @@ func (r *mutationResolver) setThemeDraft(ctx context.Context, sid int64, which f
 		if err != nil {
 			return err
 		}
-		b, err := themeDraft(schema, draft)
+		b, err := themeDraft(ctx, tx, sid, schema, draft)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package themesettings_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -190,4 +191,24 @@ func deep(n int) string {
 		s = `{"type": "object", "properties": {"a": ` + s + `}}`
 	}
 	return s
+}
+
+// TestImages lists every image reference with the path of its src, in the
+// order Validate checks settings; null images are none.
+func TestImages(t *testing.T) {
+	s := parse(t)
+	settings := `{"colors": {"accent": "#000000"}, "typography": {}, "logo": {"src": "a.png"},
+		"sections": [{"kind": "hero", "image": {"src": "b.png"}}, {"kind": "hero", "image": null}, {"kind": "featured", "image": {"src": "c.png"}}]}`
+	got, err := s.Images("draft_settings", []byte(settings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []themesettings.ImageRef{
+		{Path: "draft_settings.logo.src", Src: "a.png"},
+		{Path: "draft_settings.sections[0].image.src", Src: "b.png"},
+		{Path: "draft_settings.sections[2].image.src", Src: "c.png"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Images = %v, want %v", got, want)
+	}
 }

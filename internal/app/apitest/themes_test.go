@@ -10,6 +10,7 @@ import (
 
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/auth"
+	"storeadmin/models"
 )
 
 // The fields of the spec's theme views, exactly.
@@ -219,4 +220,36 @@ func TestThemesAccessAndOtherStore(t *testing.T) {
 		t.Fatalf("another store's writes reached this one: %v", themes)
 	}
 	e.Do(http.MethodPatch, themePath(id), k.writer, map[string]any{"name": "y"}).Expect(t, 200)
+}
+
+// TestThemeImageSettings: an image setting must name one of the store's
+// uploads (another store's is unknown here); a 400 names its path.
+func TestThemeImageSettings(t *testing.T) {
+	e, s, admin := newAcme(t)
+	ctx := context.Background()
+	id := installTheme(t, e, admin, "harbor")
+	draft := themeDetail(t, e, admin, id)["draft_settings"].(map[string]any)
+	other := e.Store("Bolt")
+	for _, m := range []*models.Media{
+		{StoreID: s.ID, Key: "acme/hero.jpg", Src: "https://cdn.example/acme/hero.jpg", Filename: "hero.jpg", ContentType: "image/jpeg", Width: 10, Height: 10, Bytes: 100},
+		{StoreID: other.ID, Key: "bolt/hero.jpg", Src: "https://cdn.example/bolt/hero.jpg", Filename: "hero.jpg", ContentType: "image/jpeg", Width: 10, Height: 10, Bytes: 100},
+	} {
+		if err := models.InsertMedia(ctx, e.DB, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sections := draft["sections"].([]any)
+	sections[0].(map[string]any)["image"] = map[string]any{"src": "https://cdn.example/acme/hero.jpg"}
+	e.Do(http.MethodPut, themePath(id), admin, map[string]any{"draft_settings": draft}).Expect(t, 200)
+	for _, src := range []string{"https://cdn.example/bolt/hero.jpg", "https://elsewhere.example/x.jpg"} {
+		sections[0].(map[string]any)["image"] = map[string]any{"src": src}
+		r := e.Do(http.MethodPut, themePath(id), admin, map[string]any{"draft_settings": draft}).Expect(t, 400)
+		if !strings.HasPrefix(r.Message(), `draft_settings.sections[0].image.src names no image uploaded to this store ("`+src+`")`) {
+			t.Fatalf("an image not uploaded here: %s", r.Raw)
+		}
+	}
+	got := themeDetail(t, e, admin, id)["draft_settings"].(map[string]any)["sections"].([]any)[0].(map[string]any)["image"]
+	if !reflect.DeepEqual(got, map[string]any{"src": "https://cdn.example/acme/hero.jpg"}) {
+		t.Fatalf("the draft's image is %v", got)
+	}
 }
