@@ -1284,6 +1284,23 @@ type ComplexityRoot struct {
 		Tools       func(childComplexity int) int
 	}
 
+	MarketTemplate struct {
+		Author        func(childComplexity int) int
+		Category      func(childComplexity int) int
+		Currency      func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Family        func(childComplexity int) int
+		Key           func(childComplexity int) int
+		LatestVersion func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Owned         func(childComplexity int) int
+		PreviewImages func(childComplexity int) int
+		PriceCents    func(childComplexity int) int
+		Tagline       func(childComplexity int) int
+		ThemeVersion  func(childComplexity int) int
+		ThumbnailURL  func(childComplexity int) int
+	}
+
 	MediaImage struct {
 		Bytes       func(childComplexity int) int
 		ContentType func(childComplexity int) int
@@ -1337,6 +1354,7 @@ type ComplexityRoot struct {
 		CreateShippingRate             func(childComplexity int, zoneID int64, input ShippingRateInput) int
 		CreateShippingZone             func(childComplexity int, input ShippingZoneInput) int
 		CreateTaxRate                  func(childComplexity int, input TaxRateInput) int
+		CreateTheme                    func(childComplexity int, input ThemeInput) int
 		CreateURLRedirect              func(childComplexity int, input URLRedirectInput) int
 		CreateUpsellFunnel             func(childComplexity int, input UpsellFunnelInput) int
 		CreateWebhook                  func(childComplexity int, input WebhookInput) int
@@ -1357,18 +1375,23 @@ type ComplexityRoot struct {
 		DeleteShippingRate             func(childComplexity int, id int64) int
 		DeleteShippingZone             func(childComplexity int, id int64) int
 		DeleteTaxRate                  func(childComplexity int, id int64) int
+		DeleteTheme                    func(childComplexity int, id int64) int
 		DeleteURLRedirect              func(childComplexity int, id int64) int
 		DeleteUpsellFunnel             func(childComplexity int, id int64) int
 		DeleteWebhook                  func(childComplexity int, id int64) int
 		DisconnectMcpKey               func(childComplexity int, id int64) int
+		DuplicateTheme                 func(childComplexity int, id int64) int
 		EnsureUpsellFunnelCheckoutPage func(childComplexity int, id int64) int
 		FinalizeUpload                 func(childComplexity int, input UploadFinalizeInput) int
 		ImportProducts                 func(childComplexity int, file graphql.Upload) int
 		ImportReviews                  func(childComplexity int, file graphql.Upload) int
 		ImportURLRedirects             func(childComplexity int, file graphql.Upload) int
+		InstallMarketTemplate          func(childComplexity int, key string) int
 		InviteMember                   func(childComplexity int, input MemberInviteInput) int
 		MarkDraftOrderPaid             func(childComplexity int, id int64, input *DraftPaymentInput) int
 		PreviewCollection              func(childComplexity int, input CollectionInput, limit *int64) int
+		PublishLiveTheme               func(childComplexity int) int
+		PublishTheme                   func(childComplexity int, id int64) int
 		PutMenu                        func(childComplexity int, handle string, input MenuInput) int
 		PutStoreSetting                func(childComplexity int, input StoreSettingInput) int
 		RefundOrder                    func(childComplexity int, id int64, input RefundInput) int
@@ -1376,12 +1399,15 @@ type ComplexityRoot struct {
 		RemoveCollectionProduct        func(childComplexity int, id int64, pid int64) int
 		RemoveDraftOrderLine           func(childComplexity int, id int64, lineID int64) int
 		RemoveMember                   func(childComplexity int, userID int64) int
+		RenameTheme                    func(childComplexity int, id int64, name string) int
 		ReorderCollectionProducts      func(childComplexity int, id int64, input CollectionReorderInput) int
 		ReplyToReview                  func(childComplexity int, id int64, input ReviewReplyInput) int
 		RequestUpload                  func(childComplexity int, input UploadRequestInput) int
 		ResendAbandonedCart            func(childComplexity int, token string) int
 		ResendAbandonedCheckout        func(childComplexity int, token string) int
 		RevokeAPIKey                   func(childComplexity int, id int64) int
+		RollbackLiveTheme              func(childComplexity int, version *int64) int
+		RollbackTheme                  func(childComplexity int, id int64, version *int64) int
 		SaveBillingCard                func(childComplexity int, input BillingCardInput) int
 		SetCheckoutPageSections        func(childComplexity int, id int64, input CheckoutPageSectionsInput) int
 		SetDefaultCheckoutPage         func(childComplexity int, id int64) int
@@ -1407,6 +1433,7 @@ type ComplexityRoot struct {
 		UpdateDiscount                 func(childComplexity int, id int64, input DiscountInput) int
 		UpdateDraftOrderContact        func(childComplexity int, id int64, input DraftContactInput) int
 		UpdateEmailSettings            func(childComplexity int, input EmailSettingsInput) int
+		UpdateLiveThemeSettings        func(childComplexity int, draftSettings any) int
 		UpdateMember                   func(childComplexity int, userID int64, input MemberUpdateInput) int
 		UpdateOrder                    func(childComplexity int, id int64, input OrderUpdateInput) int
 		UpdatePage                     func(childComplexity int, id int64, input ContentPageInput) int
@@ -1418,6 +1445,8 @@ type ComplexityRoot struct {
 		UpdateShippingZone             func(childComplexity int, id int64, input ShippingZoneInput) int
 		UpdateStore                    func(childComplexity int, input StoreUpdateInput) int
 		UpdateTaxRate                  func(childComplexity int, id int64, input TaxRateInput) int
+		UpdateThemeFromTemplate        func(childComplexity int, id int64) int
+		UpdateThemeSettings            func(childComplexity int, id int64, draftSettings any) int
 		UpdateTipping                  func(childComplexity int, input TippingConfigInput) int
 		UpdateURLRedirect              func(childComplexity int, id int64, input URLRedirectInput) int
 		UpdateUpsellFunnel             func(childComplexity int, id int64, input UpsellFunnelInput) int
@@ -1715,6 +1744,11 @@ type ComplexityRoot struct {
 		FormSubmissionsExport         func(childComplexity int, filter *models.FormSubmissionFilter, format *SheetFormat) int
 		FormSubmissionsNextCursor     func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
 		Insights                      func(childComplexity int) int
+		LiveTheme                     func(childComplexity int) int
+		LiveThemeID                   func(childComplexity int) int
+		LiveThemeVersions             func(childComplexity int) int
+		MarketTemplate                func(childComplexity int, key string) int
+		MarketTemplates               func(childComplexity int) int
 		McpActivity                   func(childComplexity int, limit *int64, offset *int64) int
 		McpEndpoint                   func(childComplexity int) int
 		McpKeys                       func(childComplexity int, limit *int64, offset *int64) int
@@ -1768,6 +1802,9 @@ type ComplexityRoot struct {
 		StorefrontFunnel              func(childComplexity int, filter *models.SessionFilter) int
 		TaxRates                      func(childComplexity int, limit *int64, offset *int64) int
 		TaxRatesCount                 func(childComplexity int) int
+		Theme                         func(childComplexity int, id int64) int
+		ThemeVersions                 func(childComplexity int, id int64) int
+		Themes                        func(childComplexity int) int
 		Tipping                       func(childComplexity int) int
 		URLRedirect                   func(childComplexity int, id int64) int
 		URLRedirects                  func(childComplexity int, filter *models.URLRedirectFilter, limit *int64, offset *int64) int
@@ -2098,6 +2135,39 @@ type ComplexityRoot struct {
 		Province      func(childComplexity int) int
 		RateBps       func(childComplexity int) int
 		RegionWarning func(childComplexity int) int
+	}
+
+	Theme struct {
+		BaseKey            func(childComplexity int) int
+		DraftSettings      func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		LatestThemeVersion func(childComplexity int) int
+		Live               func(childComplexity int) int
+		Name               func(childComplexity int) int
+		SourceTemplateKey  func(childComplexity int) int
+		SourceThemeVersion func(childComplexity int) int
+		ThumbnailURL       func(childComplexity int) int
+		UpdateAvailable    func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+	}
+
+	ThemePublication struct {
+		PublicationID func(childComplexity int) int
+		Version       func(childComplexity int) int
+	}
+
+	ThemeTemplateUpdate struct {
+		Dropped func(childComplexity int) int
+		Name    func(childComplexity int) int
+		Reset   func(childComplexity int) int
+		ThemeID func(childComplexity int) int
+	}
+
+	ThemeVersion struct {
+		ID          func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Settings    func(childComplexity int) int
+		Version     func(childComplexity int) int
 	}
 
 	TippingConfig struct {
@@ -2504,6 +2574,18 @@ type MutationResolver interface {
 	CreateTaxRate(ctx context.Context, input TaxRateInput) (*models.TaxRate, error)
 	UpdateTaxRate(ctx context.Context, id int64, input TaxRateInput) (*models.TaxRate, error)
 	DeleteTaxRate(ctx context.Context, id int64) (bool, error)
+	InstallMarketTemplate(ctx context.Context, key string) (int64, error)
+	CreateTheme(ctx context.Context, input ThemeInput) (int64, error)
+	UpdateThemeSettings(ctx context.Context, id int64, draftSettings any) (*time.Time, error)
+	UpdateLiveThemeSettings(ctx context.Context, draftSettings any) (*time.Time, error)
+	RenameTheme(ctx context.Context, id int64, name string) (string, error)
+	DuplicateTheme(ctx context.Context, id int64) (int64, error)
+	DeleteTheme(ctx context.Context, id int64) (bool, error)
+	PublishTheme(ctx context.Context, id int64) (*models.ThemePublication, error)
+	PublishLiveTheme(ctx context.Context) (*models.ThemePublication, error)
+	RollbackTheme(ctx context.Context, id int64, version *int64) (int64, error)
+	RollbackLiveTheme(ctx context.Context, version *int64) (int64, error)
+	UpdateThemeFromTemplate(ctx context.Context, id int64) (*models.ThemeTemplateUpdate, error)
 	CreateUpsellFunnel(ctx context.Context, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	UpdateUpsellFunnel(ctx context.Context, id int64, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	DeleteUpsellFunnel(ctx context.Context, id int64) (bool, error)
@@ -2693,6 +2775,14 @@ type QueryResolver interface {
 	CurrentStoreID(ctx context.Context) (int64, error)
 	TaxRates(ctx context.Context, limit *int64, offset *int64) ([]models.TaxRate, error)
 	TaxRatesCount(ctx context.Context) (int64, error)
+	MarketTemplates(ctx context.Context) ([]models.MarketTemplate, error)
+	MarketTemplate(ctx context.Context, key string) (*models.MarketTemplate, error)
+	Themes(ctx context.Context) ([]models.Theme, error)
+	LiveThemeID(ctx context.Context) (*int64, error)
+	Theme(ctx context.Context, id int64) (*models.Theme, error)
+	LiveTheme(ctx context.Context) (*models.Theme, error)
+	ThemeVersions(ctx context.Context, id int64) ([]models.ThemeVersion, error)
+	LiveThemeVersions(ctx context.Context) ([]models.ThemeVersion, error)
 	UpsellFunnels(ctx context.Context, limit *int64, offset *int64) ([]models.UpsellFunnel, error)
 	UpsellFunnelsCount(ctx context.Context) (int64, error)
 	UpsellFunnel(ctx context.Context, id int64) (*models.UpsellFunnel, error)
@@ -8291,6 +8381,91 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MCPPreset.Tools(childComplexity), true
 
+	case "MarketTemplate.author":
+		if e.ComplexityRoot.MarketTemplate.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Author(childComplexity), true
+	case "MarketTemplate.category":
+		if e.ComplexityRoot.MarketTemplate.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Category(childComplexity), true
+	case "MarketTemplate.currency":
+		if e.ComplexityRoot.MarketTemplate.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Currency(childComplexity), true
+	case "MarketTemplate.description":
+		if e.ComplexityRoot.MarketTemplate.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Description(childComplexity), true
+	case "MarketTemplate.family":
+		if e.ComplexityRoot.MarketTemplate.Family == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Family(childComplexity), true
+	case "MarketTemplate.key":
+		if e.ComplexityRoot.MarketTemplate.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Key(childComplexity), true
+	case "MarketTemplate.latest_version":
+		if e.ComplexityRoot.MarketTemplate.LatestVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.LatestVersion(childComplexity), true
+	case "MarketTemplate.name":
+		if e.ComplexityRoot.MarketTemplate.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Name(childComplexity), true
+	case "MarketTemplate.owned":
+		if e.ComplexityRoot.MarketTemplate.Owned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Owned(childComplexity), true
+	case "MarketTemplate.preview_images":
+		if e.ComplexityRoot.MarketTemplate.PreviewImages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.PreviewImages(childComplexity), true
+	case "MarketTemplate.price_cents":
+		if e.ComplexityRoot.MarketTemplate.PriceCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.PriceCents(childComplexity), true
+	case "MarketTemplate.tagline":
+		if e.ComplexityRoot.MarketTemplate.Tagline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Tagline(childComplexity), true
+	case "MarketTemplate.theme_version":
+		if e.ComplexityRoot.MarketTemplate.ThemeVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.ThemeVersion(childComplexity), true
+	case "MarketTemplate.thumbnail_url":
+		if e.ComplexityRoot.MarketTemplate.ThumbnailURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.ThumbnailURL(childComplexity), true
+
 	case "MediaImage.bytes":
 		if e.ComplexityRoot.MediaImage.Bytes == nil {
 			break
@@ -8697,6 +8872,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTaxRate(childComplexity, args["input"].(TaxRateInput)), true
+	case "Mutation.createTheme":
+		if e.ComplexityRoot.Mutation.CreateTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTheme(childComplexity, args["input"].(ThemeInput)), true
 	case "Mutation.createURLRedirect":
 		if e.ComplexityRoot.Mutation.CreateURLRedirect == nil {
 			break
@@ -8917,6 +9103,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTaxRate(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteTheme":
+		if e.ComplexityRoot.Mutation.DeleteTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTheme(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteURLRedirect":
 		if e.ComplexityRoot.Mutation.DeleteURLRedirect == nil {
 			break
@@ -8961,6 +9158,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DisconnectMcpKey(childComplexity, args["id"].(int64)), true
+	case "Mutation.duplicateTheme":
+		if e.ComplexityRoot.Mutation.DuplicateTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_duplicateTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DuplicateTheme(childComplexity, args["id"].(int64)), true
 	case "Mutation.ensureUpsellFunnelCheckoutPage":
 		if e.ComplexityRoot.Mutation.EnsureUpsellFunnelCheckoutPage == nil {
 			break
@@ -9016,6 +9224,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportURLRedirects(childComplexity, args["file"].(graphql.Upload)), true
+	case "Mutation.installMarketTemplate":
+		if e.ComplexityRoot.Mutation.InstallMarketTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installMarketTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallMarketTemplate(childComplexity, args["key"].(string)), true
 	case "Mutation.inviteMember":
 		if e.ComplexityRoot.Mutation.InviteMember == nil {
 			break
@@ -9049,6 +9268,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PreviewCollection(childComplexity, args["input"].(CollectionInput), args["limit"].(*int64)), true
+	case "Mutation.publishLiveTheme":
+		if e.ComplexityRoot.Mutation.PublishLiveTheme == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.PublishLiveTheme(childComplexity), true
+	case "Mutation.publishTheme":
+		if e.ComplexityRoot.Mutation.PublishTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishTheme(childComplexity, args["id"].(int64)), true
 	case "Mutation.putMenu":
 		if e.ComplexityRoot.Mutation.PutMenu == nil {
 			break
@@ -9126,6 +9362,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["userId"].(int64)), true
+	case "Mutation.renameTheme":
+		if e.ComplexityRoot.Mutation.RenameTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_renameTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RenameTheme(childComplexity, args["id"].(int64), args["name"].(string)), true
 	case "Mutation.reorderCollectionProducts":
 		if e.ComplexityRoot.Mutation.ReorderCollectionProducts == nil {
 			break
@@ -9192,6 +9439,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(int64)), true
+	case "Mutation.rollbackLiveTheme":
+		if e.ComplexityRoot.Mutation.RollbackLiveTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rollbackLiveTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RollbackLiveTheme(childComplexity, args["version"].(*int64)), true
+	case "Mutation.rollbackTheme":
+		if e.ComplexityRoot.Mutation.RollbackTheme == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rollbackTheme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RollbackTheme(childComplexity, args["id"].(int64), args["version"].(*int64)), true
 	case "Mutation.saveBillingCard":
 		if e.ComplexityRoot.Mutation.SaveBillingCard == nil {
 			break
@@ -9467,6 +9736,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateEmailSettings(childComplexity, args["input"].(EmailSettingsInput)), true
+	case "Mutation.updateLiveThemeSettings":
+		if e.ComplexityRoot.Mutation.UpdateLiveThemeSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateLiveThemeSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateLiveThemeSettings(childComplexity, args["draft_settings"].(any)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -9588,6 +9868,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTaxRate(childComplexity, args["id"].(int64), args["input"].(TaxRateInput)), true
+	case "Mutation.updateThemeFromTemplate":
+		if e.ComplexityRoot.Mutation.UpdateThemeFromTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateThemeFromTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateThemeFromTemplate(childComplexity, args["id"].(int64)), true
+	case "Mutation.updateThemeSettings":
+		if e.ComplexityRoot.Mutation.UpdateThemeSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateThemeSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateThemeSettings(childComplexity, args["id"].(int64), args["draft_settings"].(any)), true
 	case "Mutation.updateTipping":
 		if e.ComplexityRoot.Mutation.UpdateTipping == nil {
 			break
@@ -11468,6 +11770,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Insights(childComplexity), true
 
+	case "Query.liveTheme":
+		if e.ComplexityRoot.Query.LiveTheme == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.LiveTheme(childComplexity), true
+	case "Query.liveThemeId":
+		if e.ComplexityRoot.Query.LiveThemeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.LiveThemeID(childComplexity), true
+	case "Query.liveThemeVersions":
+		if e.ComplexityRoot.Query.LiveThemeVersions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.LiveThemeVersions(childComplexity), true
+	case "Query.marketTemplate":
+		if e.ComplexityRoot.Query.MarketTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_marketTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MarketTemplate(childComplexity, args["key"].(string)), true
+	case "Query.marketTemplates":
+		if e.ComplexityRoot.Query.MarketTemplates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MarketTemplates(childComplexity), true
 	case "Query.mcpActivity":
 		if e.ComplexityRoot.Query.McpActivity == nil {
 			break
@@ -11996,6 +12333,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.TaxRatesCount(childComplexity), true
+	case "Query.theme":
+		if e.ComplexityRoot.Query.Theme == nil {
+			break
+		}
+
+		args, err := ec.field_Query_theme_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Theme(childComplexity, args["id"].(int64)), true
+	case "Query.themeVersions":
+		if e.ComplexityRoot.Query.ThemeVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_themeVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ThemeVersions(childComplexity, args["id"].(int64)), true
+	case "Query.themes":
+		if e.ComplexityRoot.Query.Themes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Themes(childComplexity), true
 	case "Query.tipping":
 		if e.ComplexityRoot.Query.Tipping == nil {
 			break
@@ -13590,6 +13955,136 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TaxRate.RegionWarning(childComplexity), true
 
+	case "Theme.base_key":
+		if e.ComplexityRoot.Theme.BaseKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.BaseKey(childComplexity), true
+	case "Theme.draft_settings":
+		if e.ComplexityRoot.Theme.DraftSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.DraftSettings(childComplexity), true
+	case "Theme.id":
+		if e.ComplexityRoot.Theme.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.ID(childComplexity), true
+	case "Theme.latest_theme_version":
+		if e.ComplexityRoot.Theme.LatestThemeVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.LatestThemeVersion(childComplexity), true
+	case "Theme.live":
+		if e.ComplexityRoot.Theme.Live == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.Live(childComplexity), true
+	case "Theme.name":
+		if e.ComplexityRoot.Theme.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.Name(childComplexity), true
+	case "Theme.source_template_key":
+		if e.ComplexityRoot.Theme.SourceTemplateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.SourceTemplateKey(childComplexity), true
+	case "Theme.source_theme_version":
+		if e.ComplexityRoot.Theme.SourceThemeVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.SourceThemeVersion(childComplexity), true
+	case "Theme.thumbnail_url":
+		if e.ComplexityRoot.Theme.ThumbnailURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.ThumbnailURL(childComplexity), true
+	case "Theme.update_available":
+		if e.ComplexityRoot.Theme.UpdateAvailable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.UpdateAvailable(childComplexity), true
+	case "Theme.updated_at":
+		if e.ComplexityRoot.Theme.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.UpdatedAt(childComplexity), true
+
+	case "ThemePublication.publication_id":
+		if e.ComplexityRoot.ThemePublication.PublicationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemePublication.PublicationID(childComplexity), true
+	case "ThemePublication.version":
+		if e.ComplexityRoot.ThemePublication.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemePublication.Version(childComplexity), true
+
+	case "ThemeTemplateUpdate.dropped":
+		if e.ComplexityRoot.ThemeTemplateUpdate.Dropped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeTemplateUpdate.Dropped(childComplexity), true
+	case "ThemeTemplateUpdate.name":
+		if e.ComplexityRoot.ThemeTemplateUpdate.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeTemplateUpdate.Name(childComplexity), true
+	case "ThemeTemplateUpdate.reset":
+		if e.ComplexityRoot.ThemeTemplateUpdate.Reset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeTemplateUpdate.Reset(childComplexity), true
+	case "ThemeTemplateUpdate.theme_id":
+		if e.ComplexityRoot.ThemeTemplateUpdate.ThemeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeTemplateUpdate.ThemeID(childComplexity), true
+
+	case "ThemeVersion.publication_id":
+		if e.ComplexityRoot.ThemeVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeVersion.ID(childComplexity), true
+	case "ThemeVersion.published_at":
+		if e.ComplexityRoot.ThemeVersion.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeVersion.PublishedAt(childComplexity), true
+	case "ThemeVersion.settings":
+		if e.ComplexityRoot.ThemeVersion.Settings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeVersion.Settings(childComplexity), true
+	case "ThemeVersion.version":
+		if e.ComplexityRoot.ThemeVersion.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemeVersion.Version(childComplexity), true
+
 	case "TippingConfig.allow_custom":
 		if e.ComplexityRoot.TippingConfig.AllowCustom == nil {
 			break
@@ -14465,6 +14960,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputStoreSettingInput,
 		ec.unmarshalInputStoreUpdateInput,
 		ec.unmarshalInputTaxRateInput,
+		ec.unmarshalInputThemeInput,
 		ec.unmarshalInputTippingConfigInput,
 		ec.unmarshalInputURLRedirectBulkDeleteInput,
 		ec.unmarshalInputURLRedirectFilter,
@@ -20872,6 +21368,232 @@ extend type Mutation {
   ): Boolean! @access(scope: "tax:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/themes.graphqls", Input: `"""
+A template of the theme market, the same for every store: installing it makes
+a theme of the store from its latest release. README "Themes".
+"""
+type MarketTemplate {
+  "The template's key, its id in the market (atelier-classic)."
+  key: String!
+  "The family of templates it belongs to: templates of a family share a storefront renderer."
+  family: String!
+  "Its name."
+  name: String!
+  "Who made it."
+  author: String!
+  "What kind of shop it suits (fashion, food, general)."
+  category: String!
+  "One line about it."
+  tagline: String!
+  "A paragraph about it."
+  description: String!
+  "Its price in cents of currency; 0: free."
+  price_cents: Int!
+  "ISO 4217 code of the price."
+  currency: String!
+  "Image URLs of its previews, a list."
+  preview_images: JSON!
+  "The URL of its thumbnail."
+  thumbnail_url: String!
+  "The number of its latest release (1, 2, …)."
+  latest_version: Int!
+  "The author's label of its latest release (2.1.0)."
+  theme_version: String!
+  "Whether the store owns it (bought, or installed when free); a paid template installs only when owned."
+  owned: Boolean!
+}
+
+extend type Query {
+  "The theme market's templates, by family, name and key."
+  marketTemplates: [MarketTemplate!]! @access(scope: "themes:read")
+  "One template of the theme market."
+  marketTemplate(
+    "The template's key."
+    key: String!
+  ): MarketTemplate! @access(scope: "themes:read")
+}
+
+extend type Mutation {
+  """
+  Installs a template's latest release as a new theme of the store (its draft the
+  release's default settings) and answers the theme's id. A free template becomes
+  the store's own; a paid one installs only when the store owns it (409 otherwise).
+  """
+  installMarketTemplate(
+    "The template's key."
+    key: String!
+  ): Int! @access(scope: "themes:write")
+}
+
+"""
+A theme of the store: a draft edited freely, checked against the settings schema
+of the template release it follows, and its published versions. README "Themes".
+"""
+type Theme {
+  "The theme's id."
+  id: Int!
+  "Its name."
+  name: String!
+  "The market template whose renderer draws it and whose settings schema its draft follows."
+  base_key: String!
+  "The draft settings, an object the schema of its template release accepts."
+  draft_settings: JSON!
+  "The market template it was installed from; null when made otherwise."
+  source_template_key: String
+  "The label of the release it was installed from (2.1.0); null when made otherwise."
+  source_theme_version: String
+  "The URL of its template's thumbnail."
+  thumbnail_url: String
+  "Whether it is the store's live theme."
+  live: Boolean!
+  "The label of its source template's latest release; null when it has no source template."
+  latest_theme_version: String
+  "Whether its source template has a newer release than the one it follows; null when it has no source template."
+  update_available: Boolean
+  "When it was last changed."
+  updated_at: Time!
+}
+
+"A theme to make from a market template's latest release."
+input ThemeInput {
+  "Its name."
+  name: String!
+  "The market template (free, or owned by the store) whose latest release it follows."
+  base_key: String!
+  "Its draft settings; left out: the release's default settings."
+  draft_settings: JSON
+}
+
+extend type Query {
+  "The store's themes, by id."
+  themes: [Theme!]! @access(scope: "themes:read")
+  "The id of the store's live theme; null until a theme is first published."
+  liveThemeId: Int @access(scope: "themes:read")
+  "One of the store's themes."
+  theme(
+    "The theme's id."
+    id: Int!
+  ): Theme! @access(scope: "themes:read")
+  "The store's live theme; null until a theme is first published."
+  liveTheme: Theme @access(scope: "themes:read")
+}
+
+extend type Mutation {
+  "Makes a theme from a market template's latest release and answers its id."
+  createTheme(
+    "The theme."
+    input: ThemeInput!
+  ): Int! @access(scope: "themes:write")
+  "Replaces a theme's draft settings (checked against its schema) and answers when."
+  updateThemeSettings(
+    "The theme's id."
+    id: Int!
+    "The whole draft."
+    draft_settings: JSON!
+  ): Time! @access(scope: "themes:write")
+  "Replaces the live theme's draft settings (checked against its schema) and answers when."
+  updateLiveThemeSettings(
+    "The whole draft."
+    draft_settings: JSON!
+  ): Time! @access(scope: "themes:write")
+  "Renames a theme and answers the new name."
+  renameTheme(
+    "The theme's id."
+    id: Int!
+    "Its new name."
+    name: String!
+  ): String! @access(scope: "themes:write")
+  "Copies a theme (its draft, not its published versions) and answers the copy's id."
+  duplicateTheme(
+    "The theme's id."
+    id: Int!
+  ): Int! @access(scope: "themes:write")
+  "Deletes a theme and its published versions; the live theme cannot be deleted (409)."
+  deleteTheme(
+    "The theme's id."
+    id: Int!
+  ): Boolean! @access(scope: "themes:write")
+}
+
+"A published version of a theme: its draft as it was, never changed after."
+type ThemeVersion {
+  "The publication's id."
+  publication_id: Int!
+  "When it was published."
+  published_at: Time!
+  "Its number among the theme's versions (1, 2, …)."
+  version: Int!
+  "The settings published, exactly as the draft was."
+  settings: JSON!
+}
+
+"What a publish made: the new version, now live."
+type ThemePublication {
+  "The publication's id."
+  publication_id: Int!
+  "Its number among the theme's versions."
+  version: Int!
+}
+
+extend type Query {
+  "A theme's published versions, newest first."
+  themeVersions(
+    "The theme's id."
+    id: Int!
+  ): [ThemeVersion!]! @access(scope: "themes:read")
+  "The live theme's published versions, newest first; empty until a theme is first published."
+  liveThemeVersions: [ThemeVersion!]! @access(scope: "themes:read")
+}
+
+extend type Mutation {
+  "Publishes a theme's draft as its next version and makes the theme live."
+  publishTheme(
+    "The theme's id."
+    id: Int!
+  ): ThemePublication! @access(scope: "themes:write")
+  "Publishes the live theme's draft as its next version (404 until a theme is published)."
+  publishLiveTheme: ThemePublication! @access(scope: "themes:write")
+  """
+  Makes an earlier published version of a theme live again and answers its number;
+  recorded, no version rewritten. Left out, version is the one before the theme's live
+  version (the theme must then be live).
+  """
+  rollbackTheme(
+    "The theme's id."
+    id: Int!
+    "The version to make live."
+    version: Int
+  ): Int! @access(scope: "themes:write")
+  "Rolls the live theme back, as rollbackTheme does for it."
+  rollbackLiveTheme(
+    "The version to make live; left out, the one before the live version."
+    version: Int
+  ): Int! @access(scope: "themes:write")
+}
+
+"A theme made from its template's latest release, and what of the old draft did not carry over."
+type ThemeTemplateUpdate {
+  "The new theme's id."
+  theme_id: Int!
+  "The new theme's name."
+  name: String!
+  "Paths of the old draft's settings the new release does not have."
+  dropped: [String!]!
+  "Paths of settings the new release refuses as they were, set to its defaults."
+  reset: [String!]!
+}
+
+extend type Mutation {
+  """
+  Makes a new theme from the latest release of a theme's source template, carrying the
+  draft's settings over where the new schema accepts them; the theme itself is unchanged.
+  """
+  updateThemeFromTemplate(
+    "The theme's id."
+    id: Int!
+  ): ThemeTemplateUpdate! @access(scope: "themes:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/upsell_funnels.graphqls", Input: `# Upsell funnels: post-purchase offers as a graph of steps (README
 # "Checkout and post-purchase", "Upsell funnels").
 
@@ -23568,6 +24290,40 @@ func (ec *executionContext) childFields_MCPPreset(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type MCPPreset", field.Name)
 }
 
+func (ec *executionContext) childFields_MarketTemplate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_MarketTemplate_key(ctx, field)
+	case "family":
+		return ec.fieldContext_MarketTemplate_family(ctx, field)
+	case "name":
+		return ec.fieldContext_MarketTemplate_name(ctx, field)
+	case "author":
+		return ec.fieldContext_MarketTemplate_author(ctx, field)
+	case "category":
+		return ec.fieldContext_MarketTemplate_category(ctx, field)
+	case "tagline":
+		return ec.fieldContext_MarketTemplate_tagline(ctx, field)
+	case "description":
+		return ec.fieldContext_MarketTemplate_description(ctx, field)
+	case "price_cents":
+		return ec.fieldContext_MarketTemplate_price_cents(ctx, field)
+	case "currency":
+		return ec.fieldContext_MarketTemplate_currency(ctx, field)
+	case "preview_images":
+		return ec.fieldContext_MarketTemplate_preview_images(ctx, field)
+	case "thumbnail_url":
+		return ec.fieldContext_MarketTemplate_thumbnail_url(ctx, field)
+	case "latest_version":
+		return ec.fieldContext_MarketTemplate_latest_version(ctx, field)
+	case "theme_version":
+		return ec.fieldContext_MarketTemplate_theme_version(ctx, field)
+	case "owned":
+		return ec.fieldContext_MarketTemplate_owned(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MarketTemplate", field.Name)
+}
+
 func (ec *executionContext) childFields_MediaImage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "src":
@@ -24658,6 +25414,72 @@ func (ec *executionContext) childFields_TaxRate(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type TaxRate", field.Name)
 }
 
+func (ec *executionContext) childFields_Theme(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Theme_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Theme_name(ctx, field)
+	case "base_key":
+		return ec.fieldContext_Theme_base_key(ctx, field)
+	case "draft_settings":
+		return ec.fieldContext_Theme_draft_settings(ctx, field)
+	case "source_template_key":
+		return ec.fieldContext_Theme_source_template_key(ctx, field)
+	case "source_theme_version":
+		return ec.fieldContext_Theme_source_theme_version(ctx, field)
+	case "thumbnail_url":
+		return ec.fieldContext_Theme_thumbnail_url(ctx, field)
+	case "live":
+		return ec.fieldContext_Theme_live(ctx, field)
+	case "latest_theme_version":
+		return ec.fieldContext_Theme_latest_theme_version(ctx, field)
+	case "update_available":
+		return ec.fieldContext_Theme_update_available(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_Theme_updated_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Theme", field.Name)
+}
+
+func (ec *executionContext) childFields_ThemePublication(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publication_id":
+		return ec.fieldContext_ThemePublication_publication_id(ctx, field)
+	case "version":
+		return ec.fieldContext_ThemePublication_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ThemePublication", field.Name)
+}
+
+func (ec *executionContext) childFields_ThemeTemplateUpdate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "theme_id":
+		return ec.fieldContext_ThemeTemplateUpdate_theme_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ThemeTemplateUpdate_name(ctx, field)
+	case "dropped":
+		return ec.fieldContext_ThemeTemplateUpdate_dropped(ctx, field)
+	case "reset":
+		return ec.fieldContext_ThemeTemplateUpdate_reset(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ThemeTemplateUpdate", field.Name)
+}
+
+func (ec *executionContext) childFields_ThemeVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publication_id":
+		return ec.fieldContext_ThemeVersion_publication_id(ctx, field)
+	case "published_at":
+		return ec.fieldContext_ThemeVersion_published_at(ctx, field)
+	case "version":
+		return ec.fieldContext_ThemeVersion_version(ctx, field)
+	case "settings":
+		return ec.fieldContext_ThemeVersion_settings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ThemeVersion", field.Name)
+}
+
 func (ec *executionContext) childFields_TippingConfig(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "enabled":
@@ -25654,6 +26476,20 @@ func (ec *executionContext) field_Mutation_createTaxRate_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ThemeInput, error) {
+			return ec.unmarshalNThemeInput2storeadminᚋgraphᚐThemeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createURLRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -25934,6 +26770,20 @@ func (ec *executionContext) field_Mutation_deleteTaxRate_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteURLRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -25977,6 +26827,20 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Mutation_disconnectMcpKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_duplicateTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -26060,6 +26924,20 @@ func (ec *executionContext) field_Mutation_importURLRedirects_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_installMarketTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_inviteMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -26115,6 +26993,20 @@ func (ec *executionContext) field_Mutation_previewCollection_args(ctx context.Co
 		return nil, err
 	}
 	args["limit"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -26248,6 +27140,28 @@ func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_renameTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_reorderCollectionProducts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -26345,6 +27259,42 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rollbackLiveTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "version",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["version"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rollbackTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "version",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["version"] = arg1
 	return args, nil
 }
 
@@ -26858,6 +27808,20 @@ func (ec *executionContext) field_Mutation_updateEmailSettings_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateLiveThemeSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "draft_settings",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft_settings"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -27073,6 +28037,42 @@ func (ec *executionContext) field_Mutation_updateTaxRate_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateThemeFromTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateThemeSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "draft_settings",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft_settings"] = arg1
 	return args, nil
 }
 
@@ -28612,6 +29612,20 @@ func (ec *executionContext) field_Query_formSubmissions_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_marketTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_mcpActivity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -29517,6 +30531,34 @@ func (ec *executionContext) field_Query_taxRates_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["offset"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_themeVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_theme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -38413,6 +39455,120 @@ func (ec *executionContext) fieldContext_MCPPreset_tools(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("MCPPreset", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _MarketTemplate_key(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_family(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Family)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_family(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_name(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_author(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Author)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_category(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Category)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_tagline(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Tagline)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_tagline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_description(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Description)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_price_cents(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PriceCents)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_price_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_currency(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_preview_images(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MarketTemplate_preview_images(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviewImages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_preview_images(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_thumbnail_url(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ThumbnailURL)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_thumbnail_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_latest_version(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.LatestVersion)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_latest_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_theme_version(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ThemeVersion)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_theme_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_owned(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Owned)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_owned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _MediaImage_src(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
 	return models.StringAt(&obj.Src)
 }
@@ -45287,6 +46443,741 @@ func (ec *executionContext) fieldContext_Mutation_deleteTaxRate(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteTaxRate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installMarketTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installMarketTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallMarketTemplate(ctx, fc.Args["key"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installMarketTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installMarketTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTheme(ctx, fc.Args["input"].(ThemeInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateThemeSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateThemeSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateThemeSettings(ctx, fc.Args["id"].(int64),
+				func() any {
+					if fc.Args["draft_settings"] == nil {
+						return nil
+					}
+					return fc.Args["draft_settings"].(any)
+				}())
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *time.Time
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *time.Time
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateThemeSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Time does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateThemeSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateLiveThemeSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateLiveThemeSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateLiveThemeSettings(ctx,
+				func() any {
+					if fc.Args["draft_settings"] == nil {
+						return nil
+					}
+					return fc.Args["draft_settings"].(any)
+				}())
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *time.Time
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *time.Time
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateLiveThemeSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Time does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateLiveThemeSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_renameTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_renameTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RenameTheme(ctx, fc.Args["id"].(int64), fc.Args["name"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal string
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_renameTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_renameTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_duplicateTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_duplicateTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DuplicateTheme(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_duplicateTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_duplicateTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTheme(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishTheme(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *models.ThemePublication
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ThemePublication
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ThemePublication) graphql.Marshaler {
+			return ec.marshalNThemePublication2ᚖstoreadminᚋmodelsᚐThemePublication(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishLiveTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishLiveTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().PublishLiveTheme(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *models.ThemePublication
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ThemePublication
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ThemePublication) graphql.Marshaler {
+			return ec.marshalNThemePublication2ᚖstoreadminᚋmodelsᚐThemePublication(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishLiveTheme(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rollbackTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rollbackTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RollbackTheme(ctx, fc.Args["id"].(int64), fc.Args["version"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rollbackTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rollbackTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rollbackLiveTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rollbackLiveTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RollbackLiveTheme(ctx, fc.Args["version"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rollbackLiveTheme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rollbackLiveTheme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateThemeFromTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateThemeFromTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateThemeFromTemplate(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *models.ThemeTemplateUpdate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.ThemeTemplateUpdate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.ThemeTemplateUpdate) graphql.Marshaler {
+			return ec.marshalNThemeTemplateUpdate2ᚖstoreadminᚋmodelsᚐThemeTemplateUpdate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateThemeFromTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateThemeFromTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -55834,6 +57725,412 @@ func (ec *executionContext) fieldContext_Query_taxRatesCount(_ context.Context, 
 	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Query_marketTemplates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_marketTemplates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().MarketTemplates(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal []models.MarketTemplate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.MarketTemplate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.MarketTemplate) graphql.Marshaler {
+			return ec.marshalNMarketTemplate2ᚕstoreadminᚋmodelsᚐMarketTemplateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_marketTemplates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_marketTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_marketTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MarketTemplate(ctx, fc.Args["key"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal *models.MarketTemplate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.MarketTemplate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.MarketTemplate) graphql.Marshaler {
+			return ec.marshalNMarketTemplate2ᚖstoreadminᚋmodelsᚐMarketTemplate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_marketTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_marketTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_themes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_themes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Themes(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal []models.Theme
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Theme
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Theme) graphql.Marshaler {
+			return ec.marshalNTheme2ᚕstoreadminᚋmodelsᚐThemeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_themes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_liveThemeId(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_liveThemeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().LiveThemeID(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal *int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_liveThemeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_theme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_theme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Theme(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal *models.Theme
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Theme
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Theme) graphql.Marshaler {
+			return ec.marshalNTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_theme(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_theme_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_liveTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_liveTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().LiveTheme(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal *models.Theme
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Theme
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Theme) graphql.Marshaler {
+			return ec.marshalOTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_liveTheme(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_themeVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_themeVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ThemeVersions(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal []models.ThemeVersion
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ThemeVersion
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.ThemeVersion) graphql.Marshaler {
+			return ec.marshalNThemeVersion2ᚕstoreadminᚋmodelsᚐThemeVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_themeVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_themeVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_liveThemeVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_liveThemeVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().LiveThemeVersions(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:read")
+				if err != nil {
+					var zeroVal []models.ThemeVersion
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ThemeVersion
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.ThemeVersion) graphql.Marshaler {
+			return ec.marshalNThemeVersion2ᚕstoreadminᚋmodelsᚐThemeVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_liveThemeVersions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_upsellFunnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -58713,6 +61010,185 @@ func (ec *executionContext) _TaxRate_region_warning(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_TaxRate_region_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaxRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_id(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_Theme_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_name(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_Theme_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_base_key(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.BaseKey)
+}
+func (ec *executionContext) fieldContext_Theme_base_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_draft_settings(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Theme_draft_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftSettings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Theme_draft_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_source_template_key(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.SourceTemplateKey)
+}
+func (ec *executionContext) fieldContext_Theme_source_template_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_source_theme_version(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.SourceThemeVersion)
+}
+func (ec *executionContext) fieldContext_Theme_source_theme_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_thumbnail_url(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.ThumbnailURL)
+}
+func (ec *executionContext) fieldContext_Theme_thumbnail_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_live(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Live)
+}
+func (ec *executionContext) fieldContext_Theme_live(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_latest_theme_version(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.LatestThemeVersion)
+}
+func (ec *executionContext) fieldContext_Theme_latest_theme_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_update_available(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return ec.marshalOBoolean2ᚖbool(ctx, field.Selections, obj.UpdateAvailable)
+}
+func (ec *executionContext) fieldContext_Theme_update_available(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Theme_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_Theme_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ThemePublication_publication_id(ctx context.Context, field graphql.CollectedField, obj *models.ThemePublication) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PublicationID)
+}
+func (ec *executionContext) fieldContext_ThemePublication_publication_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemePublication", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemePublication_version(ctx context.Context, field graphql.CollectedField, obj *models.ThemePublication) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Version)
+}
+func (ec *executionContext) fieldContext_ThemePublication_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemePublication", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeTemplateUpdate_theme_id(ctx context.Context, field graphql.CollectedField, obj *models.ThemeTemplateUpdate) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ThemeID)
+}
+func (ec *executionContext) fieldContext_ThemeTemplateUpdate_theme_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeTemplateUpdate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeTemplateUpdate_name(ctx context.Context, field graphql.CollectedField, obj *models.ThemeTemplateUpdate) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_ThemeTemplateUpdate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeTemplateUpdate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeTemplateUpdate_dropped(ctx context.Context, field graphql.CollectedField, obj *models.ThemeTemplateUpdate) (ret graphql.Marshaler) {
+	return models.StringsAt(&obj.Dropped)
+}
+func (ec *executionContext) fieldContext_ThemeTemplateUpdate_dropped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeTemplateUpdate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeTemplateUpdate_reset(ctx context.Context, field graphql.CollectedField, obj *models.ThemeTemplateUpdate) (ret graphql.Marshaler) {
+	return models.StringsAt(&obj.Reset)
+}
+func (ec *executionContext) fieldContext_ThemeTemplateUpdate_reset(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeTemplateUpdate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeVersion_publication_id(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_ThemeVersion_publication_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeVersion_published_at(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.PublishedAt)
+}
+func (ec *executionContext) fieldContext_ThemeVersion_published_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeVersion_version(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Version)
+}
+func (ec *executionContext) fieldContext_ThemeVersion_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ThemeVersion_settings(ctx context.Context, field graphql.CollectedField, obj *models.ThemeVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ThemeVersion_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Settings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ThemeVersion_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemeVersion", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _TippingConfig_enabled(ctx context.Context, field graphql.CollectedField, obj *models.TippingConfig) (ret graphql.Marshaler) {
@@ -64765,6 +67241,50 @@ func (ec *executionContext) unmarshalInputTaxRateInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputThemeInput(ctx context.Context, obj any) (ThemeInput, error) {
+	var it ThemeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "base_key", "draft_settings"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "base_key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("base_key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseKey = data
+		case "draft_settings":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft_settings"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DraftSettings = data
 		}
 	}
 	return it, nil
@@ -75731,6 +78251,111 @@ func (ec *executionContext) _MCPPreset(ctx context.Context, sel ast.SelectionSet
 	return written
 }
 
+var marketTemplateImplementors = []string{"MarketTemplate"}
+
+func (ec *executionContext) _MarketTemplate(ctx context.Context, sel ast.SelectionSet, obj *models.MarketTemplate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, marketTemplateImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MarketTemplate")
+		case "key":
+			out.Values[i] = ec._MarketTemplate_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "family":
+			out.Values[i] = ec._MarketTemplate_family(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._MarketTemplate_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "author":
+			out.Values[i] = ec._MarketTemplate_author(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._MarketTemplate_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tagline":
+			out.Values[i] = ec._MarketTemplate_tagline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._MarketTemplate_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price_cents":
+			out.Values[i] = ec._MarketTemplate_price_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._MarketTemplate_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "preview_images":
+			out.Values[i] = ec._MarketTemplate_preview_images(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "thumbnail_url":
+			out.Values[i] = ec._MarketTemplate_thumbnail_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latest_version":
+			out.Values[i] = ec._MarketTemplate_latest_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "theme_version":
+			out.Values[i] = ec._MarketTemplate_theme_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "owned":
+			out.Values[i] = ec._MarketTemplate_owned(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var mediaImageImplementors = []string{"MediaImage"}
 
 func (ec *executionContext) _MediaImage(ctx context.Context, sel ast.SelectionSet, obj *MediaImage) graphql.Marshaler {
@@ -76708,6 +79333,90 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteTaxRate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteTaxRate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installMarketTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installMarketTemplate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateThemeSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateThemeSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateLiveThemeSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateLiveThemeSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "renameTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_renameTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "duplicateTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_duplicateTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishLiveTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishLiveTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rollbackTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rollbackTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rollbackLiveTheme":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rollbackLiveTheme(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateThemeFromTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateThemeFromTemplate(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -82405,6 +85114,182 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Values[i] = rrm(innerCtx)
+		case "marketTemplates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_marketTemplates(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "marketTemplate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_marketTemplate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "themes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_themes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "liveThemeId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_liveThemeId(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "theme":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_theme(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "liveTheme":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_liveTheme(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "themeVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_themeVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "liveThemeVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_liveThemeVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
 		case "upsellFunnels":
 			field := field
 
@@ -85561,6 +88446,251 @@ func (ec *executionContext) _TaxRate(ctx context.Context, sel ast.SelectionSet, 
 		case "region_warning":
 			out.Values[i] = ec._TaxRate_region_warning(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var themeImplementors = []string{"Theme"}
+
+func (ec *executionContext) _Theme(ctx context.Context, sel ast.SelectionSet, obj *models.Theme) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themeImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Theme")
+		case "id":
+			out.Values[i] = ec._Theme_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Theme_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "base_key":
+			out.Values[i] = ec._Theme_base_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft_settings":
+			out.Values[i] = ec._Theme_draft_settings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source_template_key":
+			out.Values[i] = ec._Theme_source_template_key(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "source_theme_version":
+			out.Values[i] = ec._Theme_source_theme_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "thumbnail_url":
+			out.Values[i] = ec._Theme_thumbnail_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "live":
+			out.Values[i] = ec._Theme_live(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latest_theme_version":
+			out.Values[i] = ec._Theme_latest_theme_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "update_available":
+			out.Values[i] = ec._Theme_update_available(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updated_at":
+			out.Values[i] = ec._Theme_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var themePublicationImplementors = []string{"ThemePublication"}
+
+func (ec *executionContext) _ThemePublication(ctx context.Context, sel ast.SelectionSet, obj *models.ThemePublication) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themePublicationImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ThemePublication")
+		case "publication_id":
+			out.Values[i] = ec._ThemePublication_publication_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._ThemePublication_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var themeTemplateUpdateImplementors = []string{"ThemeTemplateUpdate"}
+
+func (ec *executionContext) _ThemeTemplateUpdate(ctx context.Context, sel ast.SelectionSet, obj *models.ThemeTemplateUpdate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themeTemplateUpdateImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ThemeTemplateUpdate")
+		case "theme_id":
+			out.Values[i] = ec._ThemeTemplateUpdate_theme_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ThemeTemplateUpdate_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dropped":
+			out.Values[i] = ec._ThemeTemplateUpdate_dropped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reset":
+			out.Values[i] = ec._ThemeTemplateUpdate_reset(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var themeVersionImplementors = []string{"ThemeVersion"}
+
+func (ec *executionContext) _ThemeVersion(ctx context.Context, sel ast.SelectionSet, obj *models.ThemeVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themeVersionImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ThemeVersion")
+		case "publication_id":
+			out.Values[i] = ec._ThemeVersion_publication_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "published_at":
+			out.Values[i] = ec._ThemeVersion_published_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._ThemeVersion_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "settings":
+			out.Values[i] = ec._ThemeVersion_settings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -89462,6 +92592,36 @@ func (ec *executionContext) marshalNMCPPreset2ᚕstoreadminᚋmodelsᚐMCPPreset
 	return ret
 }
 
+func (ec *executionContext) marshalNMarketTemplate2storeadminᚋmodelsᚐMarketTemplate(ctx context.Context, sel ast.SelectionSet, v models.MarketTemplate) graphql.Marshaler {
+	return ec._MarketTemplate(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMarketTemplate2ᚕstoreadminᚋmodelsᚐMarketTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []models.MarketTemplate) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._MarketTemplate(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMarketTemplate2ᚖstoreadminᚋmodelsᚐMarketTemplate(ctx context.Context, sel ast.SelectionSet, v *models.MarketTemplate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MarketTemplate(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNMediaImage2ᚖstoreadminᚋgraphᚐMediaImage(ctx context.Context, sel ast.SelectionSet, v *MediaImage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -90318,6 +93478,81 @@ func (ec *executionContext) marshalNTaxRate2ᚖstoreadminᚋmodelsᚐTaxRate(ctx
 func (ec *executionContext) unmarshalNTaxRateInput2storeadminᚋgraphᚐTaxRateInput(ctx context.Context, v any) (TaxRateInput, error) {
 	res, err := ec.unmarshalInputTaxRateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTheme2storeadminᚋmodelsᚐTheme(ctx context.Context, sel ast.SelectionSet, v models.Theme) graphql.Marshaler {
+	return ec._Theme(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTheme2ᚕstoreadminᚋmodelsᚐThemeᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Theme) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._Theme(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx context.Context, sel ast.SelectionSet, v *models.Theme) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Theme(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNThemeInput2storeadminᚋgraphᚐThemeInput(ctx context.Context, v any) (ThemeInput, error) {
+	res, err := ec.unmarshalInputThemeInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNThemePublication2ᚖstoreadminᚋmodelsᚐThemePublication(ctx context.Context, sel ast.SelectionSet, v *models.ThemePublication) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ThemePublication(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNThemeTemplateUpdate2ᚖstoreadminᚋmodelsᚐThemeTemplateUpdate(ctx context.Context, sel ast.SelectionSet, v *models.ThemeTemplateUpdate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ThemeTemplateUpdate(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNThemeVersion2storeadminᚋmodelsᚐThemeVersion(ctx context.Context, sel ast.SelectionSet, v models.ThemeVersion) graphql.Marshaler {
+	return ec._ThemeVersion(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNThemeVersion2ᚕstoreadminᚋmodelsᚐThemeVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ThemeVersion) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ThemeVersion(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -91714,6 +94949,13 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := models.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx context.Context, sel ast.SelectionSet, v *models.Theme) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Theme(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {

@@ -1152,6 +1152,16 @@ type TaxRateInput struct {
 	Position *int64 `json:"position,omitempty"`
 }
 
+// A theme to make from a market template's latest release.
+type ThemeInput struct {
+	// Its name.
+	Name string `json:"name"`
+	// The market template (free, or owned by the store) whose latest release it follows.
+	BaseKey string `json:"base_key"`
+	// Its draft settings; left out: the release's default settings.
+	DraftSettings any `json:"draft_settings,omitempty"`
+}
+
 // A tipping config, whole.
 type TippingConfigInput struct {
 	// Whether checkouts offer tipping; true needs a mode and 1 to 5 presets.

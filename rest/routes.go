@@ -113,6 +113,29 @@ var Routes = []Route{
 	{http.MethodPut, "/store/shipping/rates/{id}", "UpdateShippingRate", 0, Fields},
 	{http.MethodDelete, "/store/shipping/rates/{id}", "DeleteShippingRate", 0, Bare},
 
+	// Themes: the market
+	{http.MethodGet, "/store/theme-market", "ListMarketTemplates", 0, Fields},
+	{http.MethodPost, "/store/theme-market/install", "InstallMarketTemplate", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/theme-market/{key}", "GetMarketTemplate", 0, Fields},
+
+	// Themes: the store's
+	{http.MethodGet, "/store/themes", "ListThemes", 0, Fields},
+	{http.MethodPost, "/store/themes", "CreateTheme", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/themes/{id}", "GetTheme", 0, Fields},
+	{http.MethodPut, "/store/themes/{id}", "UpdateThemeSettings", 0, Fields},
+	{http.MethodPatch, "/store/themes/{id}", "RenameTheme", 0, Fields},
+	{http.MethodDelete, "/store/themes/{id}", "DeleteTheme", 0, Bare},
+	{http.MethodPost, "/store/themes/{id}/duplicate", "DuplicateTheme", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/themes/{id}/publish", "PublishTheme", 0, Spread},
+	{http.MethodPost, "/store/themes/{id}/rollback", "RollbackTheme", 0, Fields},
+	{http.MethodGet, "/store/themes/{id}/versions", "ListThemeVersions", 0, Fields},
+	{http.MethodPost, "/store/themes/{id}/update-from-template", "UpdateThemeFromTemplate", http.StatusCreated, Spread},
+	{http.MethodGet, "/store/theme", "GetLiveTheme", 0, Fields},
+	{http.MethodPut, "/store/theme", "UpdateLiveThemeSettings", 0, Fields},
+	{http.MethodPost, "/store/theme/publish", "PublishLiveTheme", 0, Spread},
+	{http.MethodPost, "/store/theme/rollback", "RollbackLiveTheme", 0, Fields},
+	{http.MethodGet, "/store/theme/versions", "ListLiveThemeVersions", 0, Fields},
+
 	// Tax
 	{http.MethodGet, "/store/tax/rates", "ListTaxRates", 0, Fields},
 	{http.MethodPost, "/store/tax/rates", "CreateTaxRate", http.StatusCreated, Fields},

@@ -14,6 +14,8 @@
 //	storeadmin insights run --store H
 //	storeadmin analytics check --store H [--from D] [--to D]
 //	storeadmin analytics rebuild --store H
+//	storeadmin market add FILE
+//	storeadmin market release KEY FILE
 //
 // Every flag has an environment twin, named in its help text.
 package main
@@ -49,6 +51,8 @@ Usage:
   storeadmin analytics check --store H [--from D] [--to D]
                                                       compare the analytics rollups with the raw rows; exit 1 on a difference
   storeadmin analytics rebuild --store H              recompute the store's analytics rollups from the raw rows
+  storeadmin market add FILE                          add a template to the theme market (JSON: its fields and first release)
+  storeadmin market release KEY FILE                  add a template's next release (JSON: theme_version, settings_schema, default_settings)
 
 Without DATABASE_URL an embedded PostgreSQL runs in --data-dir.
 Run "storeadmin <command> --help" for a command's flags.
@@ -81,7 +85,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	}
 	cmd, rest := args[0], args[1:]
 	sub := ""
-	if len(rest) > 0 && (cmd == "stores" || cmd == "keys" || cmd == "events" || cmd == "insights" || cmd == "analytics") {
+	if len(rest) > 0 && (cmd == "stores" || cmd == "keys" || cmd == "events" || cmd == "insights" || cmd == "analytics" || cmd == "market") {
 		sub, rest = rest[0], rest[1:]
 	}
 	switch cmd + " " + sub {
@@ -109,6 +113,10 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return analyticsCheck(ctx, rest, stdout, log)
 	case "analytics rebuild":
 		return analyticsRebuild(ctx, rest, stdout, log)
+	case "market add":
+		return marketAdd(ctx, rest, stdout, log)
+	case "market release":
+		return marketRelease(ctx, rest, stdout, log)
 	case "help ", "-h ", "--help ":
 		fmt.Fprint(stdout, usage)
 		return nil

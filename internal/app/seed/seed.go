@@ -73,6 +73,7 @@ var mediaAreas = []mediaArea{
 	{"billing", withoutMedia(billing)},
 	// Pages, the blog and the menus, which link to the catalogue.
 	{"content", content},
+	{"themes", withoutMedia(themes)},
 	// After the storefront's carts and checkouts: flags the old open ones.
 	{"abandoned carts and checkouts", withoutMedia(abandoned)},
 	// After abandonment: reminds the abandoned carts and checkouts.
