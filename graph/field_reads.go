@@ -1627,6 +1627,11 @@ var objectReads = map[string]map[string][]string{
 		"update_available":     {"UpdateAvailable"},
 		"updated_at":           {"UpdatedAt"},
 	},
+	"ThemePreviewToken": {
+		"expires_at": {"ExpiresAt"},
+		"token":      {"Token"},
+		"url":        {"URL"},
+	},
 	"ThemePublication": {
 		"publication_id": {"PublicationID"},
 		"version":        {"Version"},

@@ -1355,6 +1355,7 @@ type ComplexityRoot struct {
 		CreateShippingZone             func(childComplexity int, input ShippingZoneInput) int
 		CreateTaxRate                  func(childComplexity int, input TaxRateInput) int
 		CreateTheme                    func(childComplexity int, input ThemeInput) int
+		CreateThemePreviewToken        func(childComplexity int, id int64, expiresIn *int64) int
 		CreateURLRedirect              func(childComplexity int, input URLRedirectInput) int
 		CreateUpsellFunnel             func(childComplexity int, input UpsellFunnelInput) int
 		CreateWebhook                  func(childComplexity int, input WebhookInput) int
@@ -2151,6 +2152,12 @@ type ComplexityRoot struct {
 		UpdatedAt          func(childComplexity int) int
 	}
 
+	ThemePreviewToken struct {
+		ExpiresAt func(childComplexity int) int
+		Token     func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
 	ThemePublication struct {
 		PublicationID func(childComplexity int) int
 		Version       func(childComplexity int) int
@@ -2586,6 +2593,7 @@ type MutationResolver interface {
 	RollbackTheme(ctx context.Context, id int64, version *int64) (int64, error)
 	RollbackLiveTheme(ctx context.Context, version *int64) (int64, error)
 	UpdateThemeFromTemplate(ctx context.Context, id int64) (*models.ThemeTemplateUpdate, error)
+	CreateThemePreviewToken(ctx context.Context, id int64, expiresIn *int64) (*ThemePreviewToken, error)
 	CreateUpsellFunnel(ctx context.Context, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	UpdateUpsellFunnel(ctx context.Context, id int64, input UpsellFunnelInput) (*models.UpsellFunnel, error)
 	DeleteUpsellFunnel(ctx context.Context, id int64) (bool, error)
@@ -8883,6 +8891,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTheme(childComplexity, args["input"].(ThemeInput)), true
+	case "Mutation.createThemePreviewToken":
+		if e.ComplexityRoot.Mutation.CreateThemePreviewToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createThemePreviewToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateThemePreviewToken(childComplexity, args["id"].(int64), args["expires_in"].(*int64)), true
 	case "Mutation.createURLRedirect":
 		if e.ComplexityRoot.Mutation.CreateURLRedirect == nil {
 			break
@@ -14021,6 +14040,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Theme.UpdatedAt(childComplexity), true
+
+	case "ThemePreviewToken.expires_at":
+		if e.ComplexityRoot.ThemePreviewToken.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemePreviewToken.ExpiresAt(childComplexity), true
+	case "ThemePreviewToken.token":
+		if e.ComplexityRoot.ThemePreviewToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemePreviewToken.Token(childComplexity), true
+	case "ThemePreviewToken.url":
+		if e.ComplexityRoot.ThemePreviewToken.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ThemePreviewToken.URL(childComplexity), true
 
 	case "ThemePublication.publication_id":
 		if e.ComplexityRoot.ThemePublication.PublicationID == nil {
@@ -21593,6 +21631,30 @@ extend type Mutation {
     id: Int!
   ): ThemeTemplateUpdate! @access(scope: "themes:write")
 }
+
+"""
+A preview token of a theme: whoever holds it reads the theme's draft from the storefront
+surface (GET /storefront/v1/theme-preview/{token}) until it expires; no key is needed, the
+signed token is the credential. README "Theme previews".
+"""
+type ThemePreviewToken {
+  "The token: the theme, the store and the expiry, signed with the service's secret."
+  token: String!
+  "When it stops working."
+  expires_at: Time!
+  "The storefront surface's URL that answers the theme's draft for the token."
+  url: String!
+}
+
+extend type Mutation {
+  "Makes a preview token of a theme, live or not, that opens its draft until it expires."
+  createThemePreviewToken(
+    "The theme's id."
+    id: Int!
+    "Seconds the token works, 300 to 604800 (7 days); left out, 86400 (a day)."
+    expires_in: Int
+  ): ThemePreviewToken! @access(scope: "themes:write")
+}
 `, BuiltIn: false},
 	{Name: "../schema/upsell_funnels.graphqls", Input: `# Upsell funnels: post-purchase offers as a graph of steps (README
 # "Checkout and post-purchase", "Upsell funnels").
@@ -25442,6 +25504,18 @@ func (ec *executionContext) childFields_Theme(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Theme", field.Name)
 }
 
+func (ec *executionContext) childFields_ThemePreviewToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_ThemePreviewToken_token(ctx, field)
+	case "expires_at":
+		return ec.fieldContext_ThemePreviewToken_expires_at(ctx, field)
+	case "url":
+		return ec.fieldContext_ThemePreviewToken_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ThemePreviewToken", field.Name)
+}
+
 func (ec *executionContext) childFields_ThemePublication(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "publication_id":
@@ -26473,6 +26547,28 @@ func (ec *executionContext) field_Mutation_createTaxRate_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createThemePreviewToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "expires_in",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["expires_in"] = arg1
 	return args, nil
 }
 
@@ -47184,6 +47280,65 @@ func (ec *executionContext) fieldContext_Mutation_updateThemeFromTemplate(ctx co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createThemePreviewToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createThemePreviewToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateThemePreviewToken(ctx, fc.Args["id"].(int64), fc.Args["expires_in"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "themes:write")
+				if err != nil {
+					var zeroVal *ThemePreviewToken
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *ThemePreviewToken
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ThemePreviewToken) graphql.Marshaler {
+			return ec.marshalNThemePreviewToken2ᚖstoreadminᚋgraphᚐThemePreviewToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createThemePreviewToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createThemePreviewToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createUpsellFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -61103,6 +61258,27 @@ func (ec *executionContext) _Theme_updated_at(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Theme_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ThemePreviewToken_token(ctx context.Context, field graphql.CollectedField, obj *ThemePreviewToken) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Token)
+}
+func (ec *executionContext) fieldContext_ThemePreviewToken_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemePreviewToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ThemePreviewToken_expires_at(ctx context.Context, field graphql.CollectedField, obj *ThemePreviewToken) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.ExpiresAt)
+}
+func (ec *executionContext) fieldContext_ThemePreviewToken_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemePreviewToken", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ThemePreviewToken_url(ctx context.Context, field graphql.CollectedField, obj *ThemePreviewToken) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.URL)
+}
+func (ec *executionContext) fieldContext_ThemePreviewToken_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ThemePreviewToken", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ThemePublication_publication_id(ctx context.Context, field graphql.CollectedField, obj *models.ThemePublication) (ret graphql.Marshaler) {
@@ -79421,6 +79597,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createThemePreviewToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createThemePreviewToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createUpsellFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createUpsellFunnel(ctx, field)
@@ -88561,6 +88744,56 @@ func (ec *executionContext) _Theme(ctx context.Context, sel ast.SelectionSet, ob
 	return written
 }
 
+var themePreviewTokenImplementors = []string{"ThemePreviewToken"}
+
+func (ec *executionContext) _ThemePreviewToken(ctx context.Context, sel ast.SelectionSet, obj *ThemePreviewToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, themePreviewTokenImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ThemePreviewToken")
+		case "token":
+			out.Values[i] = ec._ThemePreviewToken_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expires_at":
+			out.Values[i] = ec._ThemePreviewToken_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._ThemePreviewToken_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var themePublicationImplementors = []string{"ThemePublication"}
 
 func (ec *executionContext) _ThemePublication(ctx context.Context, sel ast.SelectionSet, obj *models.ThemePublication) graphql.Marshaler {
@@ -93513,6 +93746,16 @@ func (ec *executionContext) marshalNTheme2ᚖstoreadminᚋmodelsᚐTheme(ctx con
 func (ec *executionContext) unmarshalNThemeInput2storeadminᚋgraphᚐThemeInput(ctx context.Context, v any) (ThemeInput, error) {
 	res, err := ec.unmarshalInputThemeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNThemePreviewToken2ᚖstoreadminᚋgraphᚐThemePreviewToken(ctx context.Context, sel ast.SelectionSet, v *ThemePreviewToken) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ThemePreviewToken(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNThemePublication2ᚖstoreadminᚋmodelsᚐThemePublication(ctx context.Context, sel ast.SelectionSet, v *models.ThemePublication) graphql.Marshaler {

@@ -1162,6 +1162,18 @@ type ThemeInput struct {
 	DraftSettings any `json:"draft_settings,omitempty"`
 }
 
+// A preview token of a theme: whoever holds it reads the theme's draft from the storefront
+// surface (GET /storefront/v1/theme-preview/{token}) until it expires; no key is needed, the
+// signed token is the credential. README "Theme previews".
+type ThemePreviewToken struct {
+	// The token: the theme, the store and the expiry, signed with the service's secret.
+	Token string `json:"token"`
+	// When it stops working.
+	ExpiresAt time.Time `json:"expires_at"`
+	// The storefront surface's URL that answers the theme's draft for the token.
+	URL string `json:"url"`
+}
+
 // A tipping config, whole.
 type TippingConfigInput struct {
 	// Whether checkouts offer tipping; true needs a mode and 1 to 5 presets.

@@ -23,6 +23,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/media"
 	"storeadmin/internal/payments"
+	"storeadmin/internal/previews"
 	"storeadmin/internal/recovery"
 	"storeadmin/models"
 )
@@ -74,4 +75,7 @@ type Resolver struct {
 	// Platform is what the deployment allows every store (serve
 	// --surcharges): the pp15 endpoints' platform and their 409.
 	Platform models.Platform
+	// Previews signs the preview tokens of themes, which the storefront
+	// surface checks.
+	Previews *previews.Signer
 }

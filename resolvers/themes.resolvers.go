@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"storeadmin/graph"
 	"storeadmin/internal/audit"
+	"storeadmin/internal/previews"
 	"storeadmin/models"
 	"time"
 
@@ -145,6 +146,26 @@ func (r *mutationResolver) RollbackLiveTheme(ctx context.Context, version *int64
 
 func (r *mutationResolver) UpdateThemeFromTemplate(ctx context.Context, id int64) (*models.ThemeTemplateUpdate, error) {
 	return r.updateThemeFromTemplate(ctx, id)
+}
+
+func (r *mutationResolver) CreateThemePreviewToken(ctx context.Context, id int64, expiresIn *int64) (*graph.ThemePreviewToken, error) {
+	sid, err := storeID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lifetime, err := previews.Lifetime(expiresIn)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := models.ThemeDraft(ctx, r.db(ctx), sid, id); err != nil {
+		return nil, err
+	}
+	// Whole seconds: the token keeps its expiry in seconds, and the answer
+	// says the expiry the token has.
+	expires := r.Now().Add(lifetime).Truncate(time.Second)
+	token := r.Previews.ThemeToken(previews.Theme{StoreID: sid, ThemeID: id, Expires: expires})
+	audit.Touch(ctx, "theme", id)
+	return &graph.ThemePreviewToken{Token: token, ExpiresAt: expires, URL: r.PublicURL + "/storefront/v1" + previews.ThemePath + token}, nil
 }
 
 func (r *queryResolver) MarketTemplates(ctx context.Context) ([]models.MarketTemplate, error) {

@@ -126,6 +126,7 @@ var Routes = []Route{
 	{http.MethodPatch, "/store/themes/{id}", "RenameTheme", 0, Fields},
 	{http.MethodDelete, "/store/themes/{id}", "DeleteTheme", 0, Bare},
 	{http.MethodPost, "/store/themes/{id}/duplicate", "DuplicateTheme", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/themes/{id}/preview-token", "CreateThemePreviewToken", 0, Spread},
 	{http.MethodPost, "/store/themes/{id}/publish", "PublishTheme", 0, Spread},
 	{http.MethodPost, "/store/themes/{id}/rollback", "RollbackTheme", 0, Fields},
 	{http.MethodGet, "/store/themes/{id}/versions", "ListThemeVersions", 0, Fields},

@@ -30,6 +30,7 @@ import (
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/insights"
 	"storeadmin/internal/media"
+	"storeadmin/internal/previews"
 	"storeadmin/internal/retention"
 	"storeadmin/internal/storefront"
 	"storeadmin/models"
@@ -163,6 +164,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ln.Close()
 		return err
 	}
+	signer, err := previews.Open(ctx, bdb)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	// The abandonment job runs on the engine and emits through it.
 	flagging := &abandonment.Job{DB: bdb, Log: log, Now: time.Now}
 	hooks, err := events.New(bdb, events.Config{AllowPrivate: *allowPrivate, Workers: *webhookWorkers, Log: log, Metrics: counts,
@@ -177,6 +183,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		Events:               hooks,
 		Domains:              custom,
 		Recovery:             reminders,
+		Previews:             signer,
 		Media:                files,
 		Payments:             pay,
 		Billing:              bill,

@@ -3,6 +3,7 @@ package storefront
 import (
 	"github.com/go-chi/chi/v5"
 
+	"storeadmin/internal/previews"
 	"storeadmin/internal/recovery"
 	"storeadmin/models"
 )
@@ -33,12 +34,13 @@ func (s *service) routes(r chi.Router) {
 	r.Post("/checkouts/{token}/upsell/{position}/decline", s.answerUpsell(models.AnswerDecline))
 }
 
-// signedRoutes are the calls a link in an email makes: no key, the
-// signature in the link is the credential (recovery reminders' links).
+// signedRoutes are the calls whose signed token is the credential, not a
+// key: the links of recovery reminders' emails, and preview tokens.
 func (s *service) signedRoutes(r chi.Router) {
 	r.Get(recovery.RecoverPath+"{token}", s.recover)
 	r.Get(recovery.OptOutPath+"{token}", s.confirmOptOut)
 	r.Post(recovery.OptOutPath+"{token}", s.optOut)
+	r.Get(previews.ThemePath+"{token}", s.themePreview)
 }
 
 // The surface's limits, which GET /config tells a tracker.

@@ -25,6 +25,7 @@ import (
 	"storeadmin/internal/base/failure"
 	"storeadmin/internal/base/geoip"
 	"storeadmin/internal/placement"
+	"storeadmin/internal/previews"
 	"storeadmin/internal/recovery"
 	"storeadmin/models"
 )
@@ -58,6 +59,8 @@ type Config struct {
 	Announce placement.Announcer
 	// Recovery serves the links of recovery emails (signedRoutes).
 	Recovery *recovery.Service
+	// Previews checks the preview tokens of themes (signedRoutes).
+	Previews *previews.Signer
 	// Platform is what the deployment allows every store: checkouts carry
 	// the handling surcharge only when it allows surcharges.
 	Platform models.Platform

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,15 +38,9 @@ const (
 	liveNewYorkIP = "192.0.2.7"
 )
 
-// liveClock is the service's clock, set by the test.
-type liveClock struct{ ns atomic.Int64 }
-
-func (c *liveClock) set(t time.Time) { c.ns.Store(t.UnixNano()) }
-func (c *liveClock) now() time.Time  { return time.Unix(0, c.ns.Load()) }
-
 // liveEnv is a service whose geo database is places (none: nil) and
 // whose clock the test sets.
-func liveEnv(t *testing.T, places map[string]geoip.Place) (*apitest.Env, *liveClock) {
+func liveEnv(t *testing.T, places map[string]geoip.Place) (*apitest.Env, *apitest.Clock) {
 	t.Helper()
 	var geo *geoip.DB
 	if places != nil {
@@ -58,9 +51,8 @@ func liveEnv(t *testing.T, places map[string]geoip.Place) (*apitest.Env, *liveCl
 		t.Cleanup(func() { db.Close() })
 		geo = db
 	}
-	clock := &liveClock{}
-	clock.set(time.Now())
-	e := apitest.New(t, apitest.WithClock(clock.now), apitest.WithClientIPHeader("X-Forwarded-For"),
+	clock := apitest.NewClock(time.Now())
+	e := apitest.New(t, apitest.WithClock(clock.Now), apitest.WithClientIPHeader("X-Forwarded-For"),
 		apitest.WithStorefront(0, nil, geo, storefront.IPTruncated))
 	return e, clock
 }
@@ -68,10 +60,10 @@ func liveEnv(t *testing.T, places map[string]geoip.Place) (*apitest.Env, *liveCl
 // liveVisit posts a page view of visitor at each of times, from ip with
 // user agent ua, the clock set to each; one visit when they are less than
 // 30 minutes apart.
-func liveVisit(t *testing.T, e *apitest.Env, clock *liveClock, pub, visitor, ip, ua string, times ...time.Time) {
+func liveVisit(t *testing.T, e *apitest.Env, clock *apitest.Clock, pub, visitor, ip, ua string, times ...time.Time) {
 	t.Helper()
 	for _, at := range times {
-		clock.set(at)
+		clock.Set(at)
 		e.Storefront(http.MethodPost, "/events", pub, sfBatch(sfEvent(visitor+at.UTC().Format(time.RFC3339), "page_view", visitor, at, nil)),
 			map[string]string{"User-Agent": ua, "X-Forwarded-For": ip}).Expect(t, http.StatusOK)
 	}
@@ -79,9 +71,9 @@ func liveVisit(t *testing.T, e *apitest.Env, clock *liveClock, pub, visitor, ip,
 
 // liveBuy places an order of one tee at at, through a checkout of
 // visitor's visit: email, a French address, the Standard rate, paid.
-func liveBuy(t *testing.T, e *apitest.Env, clock *liveClock, ds draftOrderStore, pub, visitor, email string, at time.Time) {
+func liveBuy(t *testing.T, e *apitest.Env, clock *apitest.Clock, ds draftOrderStore, pub, visitor, email string, at time.Time) {
 	t.Helper()
-	clock.set(at)
+	clock.Set(at)
 	co := e.Storefront(http.MethodPost, "/checkouts", pub, map[string]any{
 		"lines": []any{map[string]any{"variant_id": ds.variantID, "quantity": 1}}, "email": email,
 		"visitor_id": visitor, "session_id": "cs-" + visitor, "shipping_address": parisAddress,
@@ -159,7 +151,7 @@ func TestAnalyticsLive(t *testing.T) {
 	liveBuy(t, e, clock, ds, pub, "p-buyer", "buyer@example.com", at(2, 10, 28))
 	liveVisit(t, e, clock, pub, "p-bot", liveBerlinIP, googlebotUA, at(2, 10, 29))
 
-	clock.set(at(2, 10, 30))
+	clock.Set(at(2, 10, 30))
 	v := liveRead(t, e, key)
 
 	// What the figures must be, counted by hand.
@@ -212,7 +204,7 @@ func TestAnalyticsLive(t *testing.T) {
 
 	// At 10:30 yesterday, today is this view's yesterday: the 25-hour day
 	// has 12 hours by 10:30 (two of them 01:00).
-	clock.set(at(1, 10, 30))
+	clock.Set(at(1, 10, 30))
 	y := liveRead(t, e, key)
 	if y.Today.From != "2026-11-01T00:00:00-04:00" || y.Today.To != "2026-11-01T10:30:00-05:00" {
 		t.Fatalf("yesterday's today: %s .. %s", y.Today.From, y.Today.To)
@@ -230,9 +222,9 @@ func TestAnalyticsLive(t *testing.T) {
 	// As many statements whatever the rows: yesterday morning had none of
 	// today's.
 	count := countStatements(e)
-	clock.set(at(1, 10, 30))
+	clock.Set(at(1, 10, 30))
 	before := count(func() { e.Do(http.MethodGet, "/store/analytics/live", key, nil).Expect(t, http.StatusOK) })
-	clock.set(at(2, 10, 30))
+	clock.Set(at(2, 10, 30))
 	after := count(func() { e.Do(http.MethodGet, "/store/analytics/live", key, nil).Expect(t, http.StatusOK) })
 	if before != after {
 		t.Errorf("statements: %d for yesterday morning, %d for today", before, after)
@@ -256,7 +248,7 @@ func TestAnalyticsLiveWithoutCoordinates(t *testing.T) {
 			now := time.Now().UTC().Truncate(time.Second)
 			liveVisit(t, e, clock, pub, "v1", liveBerlinIP, chromeUA, now.Add(-time.Minute))
 			liveBuy(t, e, clock, ds, pub, "v1", "v1@example.com", now.Add(-30*time.Second))
-			clock.set(now)
+			clock.Set(now)
 			v := liveRead(t, e, key)
 			wantGeo := name == "wrong networks" // it has coordinates, for other addresses
 			if v.GeoEnabled != wantGeo || len(v.Presence.Pins) != 0 || len(v.Today.OrderPins) != 0 || v.Presence.VisitorsNow != 1 ||

@@ -38,6 +38,7 @@ import (
 	"storeadmin/internal/events"
 	"storeadmin/internal/idempotency"
 	"storeadmin/internal/media"
+	"storeadmin/internal/previews"
 	"storeadmin/internal/recovery"
 	"storeadmin/internal/retention"
 	"storeadmin/internal/storefront"
@@ -239,6 +240,9 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	if st.Recovery, err = recovery.Open(context.Background(), db, st.smtpURL, st.domains.PlatformDomain, base, log); err != nil {
 		t.Fatalf("recovery: %v", err)
+	}
+	if st.Previews, err = previews.Open(context.Background(), db); err != nil {
+		t.Fatalf("previews: %v", err)
 	}
 	st.Events = startEvents(t, db, log, st.Metrics, !st.idleEvents,
 		st.Domains.Work(db, time.Now), retention.Work(db, st.EventsRetention, time.Now, log), st.Recovery.Work(db, time.Now))

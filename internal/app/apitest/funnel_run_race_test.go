@@ -19,7 +19,7 @@ import (
 // captures once too. Each race is run 20 times, on fresh orders.
 func TestFunnelRunRaces(t *testing.T) {
 	clock := newFRClock()
-	e := apitest.New(t, apitest.WithClock(clock.now))
+	e := apitest.New(t, apitest.WithClock(clock.Now))
 	f := frStore(t, e, "Shop")
 	frZone(t, e, f, [2]int64{f.socksFunnel, 1})
 	ctx := context.Background()
@@ -67,7 +67,7 @@ func TestFunnelRunRaces(t *testing.T) {
 				decline = frAnswer(e, f, token, "2", "decline", nil)
 				return
 			}
-			if _, err := funnelruns.TimeOut(ctx, e.DB, clock.after(time.Hour)); err != nil {
+			if _, err := funnelruns.TimeOut(ctx, e.DB, clock.After(time.Hour)); err != nil {
 				t.Errorf("round %d: timeout: %v", round, err)
 			}
 		})

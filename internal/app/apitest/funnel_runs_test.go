@@ -334,16 +334,12 @@ func TestFunnelRunEndToEnd(t *testing.T) {
 	}
 }
 
-// frClock is a server clock the test moves: an hour ahead of the machine's,
-// so that the periodic timeout job (on the machine's clock) never ends a
-// run of the test before the test does.
-type frClock struct{ at time.Time }
-
-func newFRClock() *frClock {
-	return &frClock{at: time.Now().UTC().Add(time.Hour).Truncate(time.Second)}
+// newFRClock is a server clock the test moves: an hour ahead of the
+// machine's, so that the periodic timeout job (on the machine's clock)
+// never ends a run of the test before the test does.
+func newFRClock() *apitest.Clock {
+	return apitest.NewClock(time.Now().UTC().Add(time.Hour).Truncate(time.Second))
 }
-func (c *frClock) now() time.Time                  { return c.at }
-func (c *frClock) after(d time.Duration) time.Time { return c.at.Add(d) }
 
 // TestFunnelRunSecondChargeAndTimeout: a provider kind without
 // features.upsell (wallet) cannot capture more than it authorized: the run
@@ -353,7 +349,7 @@ func (c *frClock) after(d time.Duration) time.Time { return c.at.Add(d) }
 // the shopper was at stays pending (undecided).
 func TestFunnelRunSecondChargeAndTimeout(t *testing.T) {
 	clock := newFRClock()
-	e := apitest.New(t, apitest.WithClock(clock.now))
+	e := apitest.New(t, apitest.WithClock(clock.Now))
 	f := frStore(t, e, "Shop")
 	frZone(t, e, f, [2]int64{f.socksFunnel, 1})
 	ctx := context.Background()
@@ -371,13 +367,13 @@ func TestFunnelRunSecondChargeAndTimeout(t *testing.T) {
 	if acc["order"].(map[string]any)["total_cents"] != float64(7460) || acc["current_position"] != float64(2) {
 		t.Fatalf("accepted: %v", acc)
 	}
-	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.after(599*time.Second)); err != nil || n != 0 {
+	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.After(599*time.Second)); err != nil || n != 0 {
 		t.Fatalf("before the timeout (moved by the accept): %d ended, %v", n, err)
 	}
-	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.after(600*time.Second)); err != nil || n != 1 {
+	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.After(600*time.Second)); err != nil || n != 1 {
 		t.Fatalf("at the timeout: %d ended, %v", n, err)
 	}
-	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.after(time.Hour)); err != nil || n != 0 {
+	if n, err := funnelruns.TimeOut(ctx, e.DB, clock.After(time.Hour)); err != nil || n != 0 {
 		t.Fatalf("after: %d ended, %v", n, err)
 	}
 	got := e.Storefront(http.MethodGet, "/checkouts/"+token+"/upsell", f.pub, nil, nil).Expect(t, http.StatusOK).Obj("upsell")
@@ -576,11 +572,11 @@ func TestFunnelRunStatements(t *testing.T) {
 // shopper was charged for those.
 func TestFunnelRunKeepsTheOrdersDiscounts(t *testing.T) {
 	clock := newFRClock()
-	e := apitest.New(t, apitest.WithClock(clock.now))
+	e := apitest.New(t, apitest.WithClock(clock.Now))
 	f := frStore(t, e, "Shop")
 	frZone(t, e, f, [2]int64{f.socksFunnel, 1})
 	e.Do(http.MethodPost, "/store/discounts", f.admin, map[string]any{"code": "TEN", "type": "percentage", "value": 10,
-		"ends_at": clock.after(time.Minute).Format(time.RFC3339)}).Expect(t, http.StatusCreated)
+		"ends_at": clock.After(time.Minute).Format(time.RFC3339)}).Expect(t, http.StatusCreated)
 
 	// Two tees (5,000) less 10% (500), 5.00 shipping, VAT 900: 5,900.
 	co := frCheckout(t, e, f, 2, map[string]any{"discount_code": "TEN"})
@@ -589,7 +585,7 @@ func TestFunnelRunKeepsTheOrdersDiscounts(t *testing.T) {
 		t.Fatalf("checkout %v, completed %s", co, done.Raw)
 	}
 	// The code ends; an hour later the shopper accepts socks M (800).
-	clock.at = clock.after(time.Hour)
+	clock.Set(clock.After(time.Hour))
 	acc := frAnswer(e, f, co["token"].(string), "1", "accept", map[string]any{"variant_id": f.socksVariants[0]}).Expect(t, http.StatusOK)
 	// Goods 5,800 less 10% (580): 5,220; VAT 1,044; shipping 500: 6,764.
 	if o := acc.Obj("upsell")["order"].(map[string]any); o["discount_cents"] != float64(580) || o["total_cents"] != float64(6764) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -202,6 +203,7 @@ func TestThemesAccessAndOtherStore(t *testing.T) {
 		{Method: http.MethodPost, Path: themePath(id) + "/duplicate"},
 		{Method: http.MethodDelete, Path: themePath(id)},
 		{Method: http.MethodPut, Path: "/store/theme", Body: map[string]any{"draft_settings": draft}},
+		{Method: http.MethodPost, Path: themePath(id) + "/preview-token"},
 	}
 	k := checkAccess(t, e, s.ID, "themes", map[string]string{"other scope": otherScope}, reads, writes)
 	expectGraphQLCode(t, e, k.staffWrite, "FORBIDDEN", map[string]any{"id": id}, `mutation($id: Int!) { renameTheme(id: $id, name: "x") }`)
@@ -211,7 +213,7 @@ func TestThemesAccessAndOtherStore(t *testing.T) {
 
 	other := e.Store("Bolt")
 	bKey := e.Key(other.ID, auth.RoleAdmin)
-	e.ExpectEach(t, 404, map[string]string{"another store's key": bKey}, append([]apitest.Call{{Method: http.MethodGet, Path: themePath(id)}}, writes[1:5]...))
+	e.ExpectEach(t, 404, map[string]string{"another store's key": bKey}, slices.Concat([]apitest.Call{{Method: http.MethodGet, Path: themePath(id)}}, writes[1:5], writes[6:]))
 	expectGraphQLCode(t, e, bKey, "NOT_FOUND", map[string]any{"id": id}, `query($id: Int!) { theme(id: $id) { id } }`, `mutation($id: Int!) { deleteTheme(id: $id) }`)
 	if _, themes := themeList(t, e, bKey); len(themes) != 0 {
 		t.Fatalf("another store lists %v", themes)

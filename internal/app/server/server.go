@@ -44,6 +44,7 @@ import (
 	"storeadmin/internal/media"
 	"storeadmin/internal/payments"
 	"storeadmin/internal/placement"
+	"storeadmin/internal/previews"
 	"storeadmin/internal/ratelimit"
 	"storeadmin/internal/recovery"
 	"storeadmin/internal/storefront"
@@ -128,6 +129,9 @@ type Config struct {
 	// the pp15 endpoints answer it and storefront checkouts are priced
 	// with it.
 	Platform models.Platform
+	// Previews signs preview tokens (the admin surface) and checks them
+	// (the storefront surface); required.
+	Previews *previews.Signer
 }
 
 // Server is the assembled service.
@@ -152,6 +156,9 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 	if cfg.Recovery == nil {
 		return nil, errors.New("server: no recovery service (Config.Recovery)")
 	}
+	if cfg.Previews == nil {
+		return nil, errors.New("server: no preview token signer (Config.Previews)")
+	}
 	log = slog.New(requestid.LogHandler(log.Handler())) // every line of a request names it
 	res := &resolvers.Resolver{
 		DB:                   db,
@@ -168,6 +175,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		Recovery:             cfg.Recovery,
 		GeoCoordinates:       cfg.GeoIP.Locates(),
 		Platform:             cfg.Platform,
+		Previews:             cfg.Previews,
 	}
 	exec := graph.NewExecutor(res, log, cfg.GraphQLTimeout)
 	exec.Use(audit.Extension{})
@@ -262,7 +270,7 @@ func New(db *bun.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Serve
 		ClientIP: cfg.Audit.ClientIP, GeoIP: cfg.GeoIP, IPPolicy: cfg.StorefrontIP, Origins: cfg.StorefrontOrigins,
 		Limit:    shopLimiter.Handler,
 		Announce: placement.Announcer{Events: res.Events, OrderView: res.OrderView},
-		Recovery: cfg.Recovery, Platform: cfg.Platform}))
+		Recovery: cfg.Recovery, Previews: cfg.Previews, Platform: cfg.Platform}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, apperr.NotFoundf("there is nothing at %s; the API lives under /api/v1 and /graphql", r.URL.Path))
 	})
