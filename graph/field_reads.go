@@ -1116,6 +1116,14 @@ var objectReads = map[string]map[string][]string{
 		"tagline":        {"Tagline"},
 		"theme_version":  {"ThemeVersion"},
 		"thumbnail_url":  {"ThumbnailURL"},
+		"versions":       {"ID"},
+	},
+	"MarketTemplateRelease": {
+		"default_settings": {"DefaultSettings"},
+		"released_at":      {"ReleasedAt"},
+		"settings_schema":  {"SettingsSchema"},
+		"theme_version":    {"ThemeVersion"},
+		"version":          {"Version"},
 	},
 	"MediaImage": {
 		"bytes":        {"Bytes"},
@@ -1623,9 +1631,11 @@ var objectReads = map[string]map[string][]string{
 		"name":                 {"Name"},
 		"source_template_key":  {"SourceTemplateKey"},
 		"source_theme_version": {"SourceThemeVersion"},
+		"template":             {"TemplateID"},
 		"thumbnail_url":        {"ThumbnailURL"},
 		"update_available":     {"UpdateAvailable"},
 		"updated_at":           {"UpdatedAt"},
+		"versions":             {"ID"},
 	},
 	"ThemePreviewToken": {
 		"expires_at": {"ExpiresAt"},
@@ -1858,6 +1868,9 @@ var answerKeys = map[string]map[string][]string{
 		"product": {"ID"},
 		"variant": {"ID"},
 	},
+	"MarketTemplate": {
+		"versions": {"TemplateID"},
+	},
 	"Order": {
 		"customer":     {"ID"},
 		"fulfillments": {"OrderID"},
@@ -1899,6 +1912,9 @@ var answerKeys = map[string]map[string][]string{
 	},
 	"StorefrontCheckoutLine": {
 		"variant": {"ID"},
+	},
+	"Theme": {
+		"versions": {"ThemeID"},
 	},
 	"URLRedirect": {
 		"shadowed_by": {"RedirectID"},

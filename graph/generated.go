@@ -55,6 +55,7 @@ type ResolverRoot interface {
 	FunnelStep() FunnelStepResolver
 	MCPActivity() MCPActivityResolver
 	MCPKey() MCPKeyResolver
+	MarketTemplate() MarketTemplateResolver
 	Menu() MenuResolver
 	Mutation() MutationResolver
 	Order() OrderResolver
@@ -71,6 +72,7 @@ type ResolverRoot interface {
 	StorefrontCartLine() StorefrontCartLineResolver
 	StorefrontCheckout() StorefrontCheckoutResolver
 	StorefrontCheckoutLine() StorefrontCheckoutLineResolver
+	Theme() ThemeResolver
 	URLRedirect() URLRedirectResolver
 	UpsellFunnel() UpsellFunnelResolver
 	WebhookSubscription() WebhookSubscriptionResolver
@@ -1299,6 +1301,15 @@ type ComplexityRoot struct {
 		Tagline       func(childComplexity int) int
 		ThemeVersion  func(childComplexity int) int
 		ThumbnailURL  func(childComplexity int) int
+		Versions      func(childComplexity int) int
+	}
+
+	MarketTemplateRelease struct {
+		DefaultSettings func(childComplexity int) int
+		ReleasedAt      func(childComplexity int) int
+		SettingsSchema  func(childComplexity int) int
+		ThemeVersion    func(childComplexity int) int
+		Version         func(childComplexity int) int
 	}
 
 	MediaImage struct {
@@ -2147,9 +2158,11 @@ type ComplexityRoot struct {
 		Name               func(childComplexity int) int
 		SourceTemplateKey  func(childComplexity int) int
 		SourceThemeVersion func(childComplexity int) int
+		Template           func(childComplexity int) int
 		ThumbnailURL       func(childComplexity int) int
 		UpdateAvailable    func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
+		Versions           func(childComplexity int) int
 	}
 
 	ThemePreviewToken struct {
@@ -2469,6 +2482,9 @@ type MCPKeyResolver interface {
 	Status(ctx context.Context, obj *models.MCPKey) (string, error)
 
 	CreatedByEmail(ctx context.Context, obj *models.MCPKey) (*string, error)
+}
+type MarketTemplateResolver interface {
+	Versions(ctx context.Context, obj *models.MarketTemplate) ([]models.MarketTemplateRelease, error)
 }
 type MenuResolver interface {
 	Items(ctx context.Context, obj *models.Menu) (any, error)
@@ -2834,6 +2850,10 @@ type StorefrontCheckoutResolver interface {
 }
 type StorefrontCheckoutLineResolver interface {
 	Variant(ctx context.Context, obj *models.StorefrontCheckoutLine) (*models.ProductVariant, error)
+}
+type ThemeResolver interface {
+	Template(ctx context.Context, obj *models.Theme) (*models.MarketTemplate, error)
+	Versions(ctx context.Context, obj *models.Theme) ([]models.ThemeVersion, error)
 }
 type URLRedirectResolver interface {
 	ShadowedBy(ctx context.Context, obj *models.URLRedirect) (*models.URLRedirectOwner, error)
@@ -8473,6 +8493,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MarketTemplate.ThumbnailURL(childComplexity), true
+	case "MarketTemplate.versions":
+		if e.ComplexityRoot.MarketTemplate.Versions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplate.Versions(childComplexity), true
+
+	case "MarketTemplateRelease.default_settings":
+		if e.ComplexityRoot.MarketTemplateRelease.DefaultSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplateRelease.DefaultSettings(childComplexity), true
+	case "MarketTemplateRelease.released_at":
+		if e.ComplexityRoot.MarketTemplateRelease.ReleasedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplateRelease.ReleasedAt(childComplexity), true
+	case "MarketTemplateRelease.settings_schema":
+		if e.ComplexityRoot.MarketTemplateRelease.SettingsSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplateRelease.SettingsSchema(childComplexity), true
+	case "MarketTemplateRelease.theme_version":
+		if e.ComplexityRoot.MarketTemplateRelease.ThemeVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplateRelease.ThemeVersion(childComplexity), true
+	case "MarketTemplateRelease.version":
+		if e.ComplexityRoot.MarketTemplateRelease.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MarketTemplateRelease.Version(childComplexity), true
 
 	case "MediaImage.bytes":
 		if e.ComplexityRoot.MediaImage.Bytes == nil {
@@ -14022,6 +14079,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Theme.SourceThemeVersion(childComplexity), true
+	case "Theme.template":
+		if e.ComplexityRoot.Theme.Template == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.Template(childComplexity), true
 	case "Theme.thumbnail_url":
 		if e.ComplexityRoot.Theme.ThumbnailURL == nil {
 			break
@@ -14040,6 +14103,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Theme.UpdatedAt(childComplexity), true
+	case "Theme.versions":
+		if e.ComplexityRoot.Theme.Versions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Theme.Versions(childComplexity), true
 
 	case "ThemePreviewToken.expires_at":
 		if e.ComplexityRoot.ThemePreviewToken.ExpiresAt == nil {
@@ -21439,6 +21508,22 @@ type MarketTemplate {
   theme_version: String!
   "Whether the store owns it (bought, or installed when free); a paid template installs only when owned."
   owned: Boolean!
+  "Its releases, newest first."
+  versions: [MarketTemplateRelease!]!
+}
+
+"A released version of a market template: never changed after its release."
+type MarketTemplateRelease {
+  "Its number among the template's releases (1, 2, …)."
+  version: Int!
+  "The author's label (2.1.0)."
+  theme_version: String!
+  "The settings schema its themes' drafts follow (README \"Settings schemas\")."
+  settings_schema: JSON!
+  "The draft a theme installed from it starts with."
+  default_settings: JSON!
+  "When it was released."
+  released_at: Time!
 }
 
 extend type Query {
@@ -21490,6 +21575,10 @@ type Theme {
   update_available: Boolean
   "When it was last changed."
   updated_at: Time!
+  "The market template whose renderer draws it and whose settings schema its draft follows (base_key)."
+  template: MarketTemplate!
+  "Its published versions, newest first."
+  versions: [ThemeVersion!]!
 }
 
 "A theme to make from a market template's latest release."
@@ -24382,8 +24471,26 @@ func (ec *executionContext) childFields_MarketTemplate(ctx context.Context, fiel
 		return ec.fieldContext_MarketTemplate_theme_version(ctx, field)
 	case "owned":
 		return ec.fieldContext_MarketTemplate_owned(ctx, field)
+	case "versions":
+		return ec.fieldContext_MarketTemplate_versions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MarketTemplate", field.Name)
+}
+
+func (ec *executionContext) childFields_MarketTemplateRelease(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_MarketTemplateRelease_version(ctx, field)
+	case "theme_version":
+		return ec.fieldContext_MarketTemplateRelease_theme_version(ctx, field)
+	case "settings_schema":
+		return ec.fieldContext_MarketTemplateRelease_settings_schema(ctx, field)
+	case "default_settings":
+		return ec.fieldContext_MarketTemplateRelease_default_settings(ctx, field)
+	case "released_at":
+		return ec.fieldContext_MarketTemplateRelease_released_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MarketTemplateRelease", field.Name)
 }
 
 func (ec *executionContext) childFields_MediaImage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -25500,6 +25607,10 @@ func (ec *executionContext) childFields_Theme(ctx context.Context, field graphql
 		return ec.fieldContext_Theme_update_available(ctx, field)
 	case "updated_at":
 		return ec.fieldContext_Theme_updated_at(ctx, field)
+	case "template":
+		return ec.fieldContext_Theme_template(ctx, field)
+	case "versions":
+		return ec.fieldContext_Theme_versions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Theme", field.Name)
 }
@@ -39663,6 +39774,100 @@ func (ec *executionContext) _MarketTemplate_owned(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_MarketTemplate_owned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MarketTemplate", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplate_versions(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplate) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "MarketTemplate",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.MarketTemplateRelease, error) {
+		return ec.Resolvers.MarketTemplate().Versions(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNMarketTemplateRelease2ᚕstoreadminᚋmodelsᚐMarketTemplateReleaseᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_MarketTemplate_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MarketTemplate",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MarketTemplateRelease_version(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplateRelease) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Version)
+}
+func (ec *executionContext) fieldContext_MarketTemplateRelease_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplateRelease", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplateRelease_theme_version(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplateRelease) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.ThemeVersion)
+}
+func (ec *executionContext) fieldContext_MarketTemplateRelease_theme_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplateRelease", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplateRelease_settings_schema(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplateRelease) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MarketTemplateRelease_settings_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SettingsSchema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MarketTemplateRelease_settings_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplateRelease", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplateRelease_default_settings(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplateRelease) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MarketTemplateRelease_default_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DefaultSettings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MarketTemplateRelease_default_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplateRelease", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _MarketTemplateRelease_released_at(ctx context.Context, field graphql.CollectedField, obj *models.MarketTemplateRelease) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.ReleasedAt)
+}
+func (ec *executionContext) fieldContext_MarketTemplateRelease_released_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MarketTemplateRelease", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MediaImage_src(ctx context.Context, field graphql.CollectedField, obj *MediaImage) (ret graphql.Marshaler) {
@@ -61260,6 +61465,60 @@ func (ec *executionContext) fieldContext_Theme_updated_at(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Theme", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Theme_template(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Theme",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.MarketTemplate, error) {
+		return ec.Resolvers.Theme().Template(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNMarketTemplate2ᚖstoreadminᚋmodelsᚐMarketTemplate(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Theme_template(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Theme",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Theme_versions(ctx context.Context, field graphql.CollectedField, obj *models.Theme) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Theme",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.ThemeVersion, error) {
+		return ec.Resolvers.Theme().Versions(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNThemeVersion2ᚕstoreadminᚋmodelsᚐThemeVersionᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Theme_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Theme",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ThemePreviewToken_token(ctx context.Context, field graphql.CollectedField, obj *ThemePreviewToken) (ret graphql.Marshaler) {
 	return models.StringAt(&obj.Token)
 }
@@ -78442,70 +78701,182 @@ func (ec *executionContext) _MarketTemplate(ctx context.Context, sel ast.Selecti
 		case "key":
 			out.Values[i] = ec._MarketTemplate_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "family":
 			out.Values[i] = ec._MarketTemplate_family(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._MarketTemplate_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "author":
 			out.Values[i] = ec._MarketTemplate_author(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "category":
 			out.Values[i] = ec._MarketTemplate_category(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tagline":
 			out.Values[i] = ec._MarketTemplate_tagline(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "description":
 			out.Values[i] = ec._MarketTemplate_description(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "price_cents":
 			out.Values[i] = ec._MarketTemplate_price_cents(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "currency":
 			out.Values[i] = ec._MarketTemplate_currency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "preview_images":
 			out.Values[i] = ec._MarketTemplate_preview_images(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "thumbnail_url":
 			out.Values[i] = ec._MarketTemplate_thumbnail_url(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "latest_version":
 			out.Values[i] = ec._MarketTemplate_latest_version(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "theme_version":
 			out.Values[i] = ec._MarketTemplate_theme_version(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "owned":
 			out.Values[i] = ec._MarketTemplate_owned(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versions":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._MarketTemplate_versions(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MarketTemplate_versions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var marketTemplateReleaseImplementors = []string{"MarketTemplateRelease"}
+
+func (ec *executionContext) _MarketTemplateRelease(ctx context.Context, sel ast.SelectionSet, obj *models.MarketTemplateRelease) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, marketTemplateReleaseImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MarketTemplateRelease")
+		case "version":
+			out.Values[i] = ec._MarketTemplateRelease_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "theme_version":
+			out.Values[i] = ec._MarketTemplateRelease_theme_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "settings_schema":
+			out.Values[i] = ec._MarketTemplateRelease_settings_schema(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "default_settings":
+			out.Values[i] = ec._MarketTemplateRelease_default_settings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "released_at":
+			out.Values[i] = ec._MarketTemplateRelease_released_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -88669,58 +89040,162 @@ func (ec *executionContext) _Theme(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Theme_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Theme_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "base_key":
 			out.Values[i] = ec._Theme_base_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "draft_settings":
 			out.Values[i] = ec._Theme_draft_settings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "source_template_key":
 			out.Values[i] = ec._Theme_source_template_key(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "source_theme_version":
 			out.Values[i] = ec._Theme_source_theme_version(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "thumbnail_url":
 			out.Values[i] = ec._Theme_thumbnail_url(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "live":
 			out.Values[i] = ec._Theme_live(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "latest_theme_version":
 			out.Values[i] = ec._Theme_latest_theme_version(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "update_available":
 			out.Values[i] = ec._Theme_update_available(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updated_at":
 			out.Values[i] = ec._Theme_updated_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "template":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._Theme_template(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Theme_template(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "versions":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._Theme_versions(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Theme_versions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -92853,6 +93328,26 @@ func (ec *executionContext) marshalNMarketTemplate2ᚖstoreadminᚋmodelsᚐMark
 		return graphql.Null
 	}
 	return ec._MarketTemplate(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMarketTemplateRelease2storeadminᚋmodelsᚐMarketTemplateRelease(ctx context.Context, sel ast.SelectionSet, v models.MarketTemplateRelease) graphql.Marshaler {
+	return ec._MarketTemplateRelease(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMarketTemplateRelease2ᚕstoreadminᚋmodelsᚐMarketTemplateReleaseᚄ(ctx context.Context, sel ast.SelectionSet, v []models.MarketTemplateRelease) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._MarketTemplateRelease(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNMediaImage2ᚖstoreadminᚋgraphᚐMediaImage(ctx context.Context, sel ast.SelectionSet, v *MediaImage) graphql.Marshaler {

@@ -33,6 +33,7 @@ type resolverRoot struct {
 	funnelStep             FunnelStepResolver
 	mCPActivity            MCPActivityResolver
 	mCPKey                 MCPKeyResolver
+	marketTemplate         MarketTemplateResolver
 	menu                   MenuResolver
 	mutation               MutationResolver
 	order                  OrderResolver
@@ -49,6 +50,7 @@ type resolverRoot struct {
 	storefrontCartLine     StorefrontCartLineResolver
 	storefrontCheckout     StorefrontCheckoutResolver
 	storefrontCheckoutLine StorefrontCheckoutLineResolver
+	theme                  ThemeResolver
 	uRLRedirect            URLRedirectResolver
 	upsellFunnel           UpsellFunnelResolver
 	webhookSubscription    WebhookSubscriptionResolver
@@ -80,6 +82,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		funnelStep:             r.FunnelStep(),
 		mCPActivity:            r.MCPActivity(),
 		mCPKey:                 r.MCPKey(),
+		marketTemplate:         r.MarketTemplate(),
 		menu:                   r.Menu(),
 		mutation:               r.Mutation(),
 		order:                  r.Order(),
@@ -96,6 +99,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		storefrontCartLine:     r.StorefrontCartLine(),
 		storefrontCheckout:     r.StorefrontCheckout(),
 		storefrontCheckoutLine: r.StorefrontCheckoutLine(),
+		theme:                  r.Theme(),
 		uRLRedirect:            r.URLRedirect(),
 		upsellFunnel:           r.UpsellFunnel(),
 		webhookSubscription:    r.WebhookSubscription(),
@@ -154,6 +158,8 @@ func (c *resolverRoot) MCPActivity() MCPActivityResolver { return c.mCPActivity 
 
 func (c *resolverRoot) MCPKey() MCPKeyResolver { return c.mCPKey }
 
+func (c *resolverRoot) MarketTemplate() MarketTemplateResolver { return c.marketTemplate }
+
 func (c *resolverRoot) Menu() MenuResolver { return c.menu }
 
 func (c *resolverRoot) Mutation() MutationResolver { return c.mutation }
@@ -187,6 +193,8 @@ func (c *resolverRoot) StorefrontCheckout() StorefrontCheckoutResolver { return 
 func (c *resolverRoot) StorefrontCheckoutLine() StorefrontCheckoutLineResolver {
 	return c.storefrontCheckoutLine
 }
+
+func (c *resolverRoot) Theme() ThemeResolver { return c.theme }
 
 func (c *resolverRoot) URLRedirect() URLRedirectResolver { return c.uRLRedirect }
 

@@ -28,9 +28,11 @@ type Theme struct {
 	CreatedAt          time.Time `bun:"created_at,nullzero,default:now()" json:"-"`
 	UpdatedAt          time.Time `bun:"updated_at,nullzero,default:now()" json:"updated_at"`
 	// Computed by the query that reads the theme: whether it is live, its
-	// template's thumbnail, and its source template's latest release.
+	// template's thumbnail and number, and its source template's latest
+	// release.
 	Live               bool    `bun:"live,scanonly" json:"live"`
 	ThumbnailURL       *string `bun:"thumbnail_url,scanonly" json:"thumbnail_url"`
+	TemplateID         int64   `bun:"template_id,scanonly" json:"-"`
 	LatestThemeVersion *string `bun:"latest_theme_version,scanonly" json:"latest_theme_version"`
 	UpdateAvailable    *bool   `bun:"update_available,scanonly" json:"update_available"`
 }
@@ -39,7 +41,8 @@ type Theme struct {
 func selectThemes(db bun.IDB, storeID int64, out any) *bun.SelectQuery {
 	return db.NewSelect().Model(out).ColumnExpr("th.*").
 		ColumnExpr("EXISTS (SELECT 1 FROM store_live_themes AS l WHERE l.store_id = th.store_id AND l.theme_id = th.id) AS live").
-		ColumnExpr("(SELECT mt.thumbnail_url FROM market_templates AS mt WHERE mt.key = th.base_key) AS thumbnail_url").
+		ColumnExpr("mt.thumbnail_url, mt.id AS template_id").
+		Join("JOIN market_templates AS mt ON mt.key = th.base_key").
 		ColumnExpr("lv.theme_version AS latest_theme_version").
 		ColumnExpr("CASE WHEN lv.version IS NOT NULL THEN lv.version > th.template_version END AS update_available").
 		Join(`LEFT JOIN LATERAL (SELECT v.version, v.theme_version FROM market_template_versions AS v
@@ -114,7 +117,7 @@ func ThemeSettingsSchema(ctx context.Context, tx bun.IDB, storeID, id int64) ([]
 // TemplateReleaseForStore is the latest release of a template the store
 // may use: a free one, or one it owns; a paid template it does not own is
 // a 409.
-func TemplateReleaseForStore(ctx context.Context, db bun.IDB, storeID int64, key string) (*MarketTemplate, *MarketTemplateVersion, error) {
+func TemplateReleaseForStore(ctx context.Context, db bun.IDB, storeID int64, key string) (*MarketTemplate, *MarketTemplateRelease, error) {
 	t, err := GetMarketTemplate(ctx, db, storeID, key)
 	if err != nil {
 		return nil, nil, err
@@ -123,7 +126,7 @@ func TemplateReleaseForStore(ctx context.Context, db bun.IDB, storeID int64, key
 		return nil, nil, apperr.Conflictf("the template %q costs %s %s and the store does not own it: a paid template is installed only once the store owns it",
 			key, formatCents(t.PriceCents), t.Currency)
 	}
-	v := new(MarketTemplateVersion)
+	v := new(MarketTemplateRelease)
 	err = db.NewSelect().Model(v).Where("template_key = ? AND version = ?", key, t.LatestVersion).Scan(ctx)
 	return t, v, err
 }
@@ -132,7 +135,7 @@ func TemplateReleaseForStore(ctx context.Context, db bun.IDB, storeID int64, key
 // draft the given settings (checked by the caller) or, when nil, the
 // release's defaults as stored (byte for byte: they never pass through Go
 // values). fromMarket records the release as the theme's source.
-func CreateTheme(ctx context.Context, db bun.IDB, storeID int64, name string, release *MarketTemplateVersion, draft []byte, fromMarket bool) (int64, error) {
+func CreateTheme(ctx context.Context, db bun.IDB, storeID int64, name string, release *MarketTemplateRelease, draft []byte, fromMarket bool) (int64, error) {
 	var id int64
 	var d *string
 	if draft != nil {

@@ -19,7 +19,10 @@ import (
 type MarketTemplate struct {
 	bun.BaseModel `bun:"table:market_templates,alias:mt"`
 
-	Key           string    `bun:"key,pk" json:"key"`
+	Key string `bun:"key,pk" json:"key"`
+	// ID is the template's number, which the graph's loaders batch on;
+	// the API names templates by key.
+	ID            int64     `bun:"id,autoincrement" json:"-"`
 	Family        string    `bun:"family" json:"family"`
 	Name          string    `bun:"name" json:"name"`
 	Author        string    `bun:"author" json:"author"`
@@ -38,16 +41,19 @@ type MarketTemplate struct {
 	Owned         bool   `bun:"owned,scanonly" json:"owned"`
 }
 
-// MarketTemplateVersion is a released version of a template: immutable
+// MarketTemplateRelease is a released version of a template: immutable
 // (the database refuses updates).
-type MarketTemplateVersion struct {
+type MarketTemplateRelease struct {
 	bun.BaseModel `bun:"table:market_template_versions,alias:mtv"`
 
-	TemplateKey     string `bun:"template_key,pk" json:"template_key"`
-	Version         int64  `bun:"version,pk" json:"version"`
-	ThemeVersion    string `bun:"theme_version" json:"theme_version"`
-	SettingsSchema  any    `bun:"settings_schema,type:jsonb" json:"settings_schema"`
-	DefaultSettings any    `bun:"default_settings,type:jsonb" json:"default_settings"`
+	TemplateKey     string    `bun:"template_key,pk" json:"template_key"`
+	Version         int64     `bun:"version,pk" json:"version"`
+	ThemeVersion    string    `bun:"theme_version" json:"theme_version"`
+	SettingsSchema  any       `bun:"settings_schema,type:jsonb" json:"settings_schema"`
+	DefaultSettings any       `bun:"default_settings,type:jsonb" json:"default_settings"`
+	ReleasedAt      time.Time `bun:"released_at,nullzero,default:now()" json:"released_at"`
+	// TemplateID is its template's number, read by the graph's loader.
+	TemplateID int64 `bun:"template_id,scanonly" json:"-"`
 }
 
 // selectMarketTemplates reads templates with their latest release and
@@ -109,7 +115,7 @@ func formatCents(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
 
 // AddMarketTemplate adds a template to the market with its first release
 // (version 1). The caller has checked the release's schema and defaults.
-func AddMarketTemplate(ctx context.Context, db bun.IDB, t *MarketTemplate, first *MarketTemplateVersion) error {
+func AddMarketTemplate(ctx context.Context, db bun.IDB, t *MarketTemplate, first *MarketTemplateRelease) error {
 	if !themeVersionLabel(first.ThemeVersion) {
 		return apperr.Invalidf("theme_version must be a version such as 2.1.0, not %q", first.ThemeVersion)
 	}
@@ -127,13 +133,13 @@ func AddMarketTemplate(ctx context.Context, db bun.IDB, t *MarketTemplate, first
 // follows the latest, and its label must be above the latest's ("1.10.0"
 // after "1.9.2"), so the market's order of releases is the authors' too.
 // The caller has checked the release's schema and defaults.
-func ReleaseMarketTemplate(ctx context.Context, db bun.IDB, v *MarketTemplateVersion) error {
+func ReleaseMarketTemplate(ctx context.Context, db bun.IDB, v *MarketTemplateRelease) error {
 	if !themeVersionLabel(v.ThemeVersion) {
 		return apperr.Invalidf("theme_version must be a version such as 2.1.0, not %q", v.ThemeVersion)
 	}
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		// The template's row is the lock two releases of it queue on.
-		var latest MarketTemplateVersion
+		var latest MarketTemplateRelease
 		err := tx.NewRaw(`SELECT v.version, v.theme_version FROM market_templates AS t
 			JOIN market_template_versions AS v ON v.template_key = t.key
 			WHERE t.key = ? ORDER BY v.version DESC LIMIT 1 FOR UPDATE OF t`, v.TemplateKey).Scan(ctx, &latest.Version, &latest.ThemeVersion)
@@ -180,8 +186,27 @@ func labelAbove(a, b string) bool {
 }
 
 // GetTemplateRelease reads one release of a template.
-func GetTemplateRelease(ctx context.Context, db bun.IDB, key string, version int64) (*MarketTemplateVersion, error) {
-	v := new(MarketTemplateVersion)
+func GetTemplateRelease(ctx context.Context, db bun.IDB, key string, version int64) (*MarketTemplateRelease, error) {
+	v := new(MarketTemplateRelease)
 	err := db.NewSelect().Model(v).Where("template_key = ? AND version = ?", key, version).Scan(ctx)
 	return v, classify(err, "the template release")
+}
+
+// MarketTemplatesByID loads templates by number, as storeID sees them
+// (owned or not), for a dataloader (a theme's template).
+func MarketTemplatesByID(ctx context.Context, db bun.IDB, storeID int64, ids []int64, _ Columns) ([]MarketTemplate, error) {
+	out := make([]MarketTemplate, 0, len(ids)) // at most one row per id
+	err := scanRows(ctx, db, selectMarketTemplates(db, storeID, &out).Where("mt.id IN (?)", bun.List(ids)), &out)
+	return out, err
+}
+
+// ReleasesByTemplate loads the releases of templates by the templates'
+// numbers, newest first, for a dataloader: the market is the same for
+// every store, so storeID reads nothing.
+func ReleasesByTemplate(ctx context.Context, db bun.IDB, _ int64, ids []int64, _ Columns) ([]MarketTemplateRelease, error) {
+	out := manyRows[MarketTemplateRelease](len(ids))
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).ColumnExpr("mtv.*, mt.id AS template_id").
+		Join("JOIN market_templates AS mt ON mt.key = mtv.template_key").
+		Where("mt.id IN (?)", bun.List(ids)).Order("mt.id", "mtv.version DESC"), &out)
+	return out, err
 }

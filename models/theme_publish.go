@@ -173,3 +173,12 @@ func ListLiveThemeVersions(ctx context.Context, db bun.IDB, storeID int64) ([]Th
 	}
 	return ListThemeVersions(ctx, db, storeID, *id)
 }
+
+// VersionsByTheme loads the published versions of the store's themes,
+// newest first, for a dataloader.
+func VersionsByTheme(ctx context.Context, db bun.IDB, storeID int64, themeIDs []int64, cols Columns) ([]ThemeVersion, error) {
+	out := manyRows[ThemeVersion](len(themeIDs))
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).
+		Where("store_id = ? AND theme_id IN (?)", storeID, bun.List(themeIDs)).Order("theme_id", "version DESC"), &out)
+	return out, err
+}

@@ -187,3 +187,13 @@ func nonZero(k *int64) *int64 {
 	}
 	return k
 }
+
+// Themes: a theme's template and published versions, a template's
+// releases.
+var (
+	themeTemplate = loaders.One(models.MarketTemplatesByID, func(t *models.Theme) *int64 { return &t.TemplateID },
+		func(m *models.MarketTemplate) int64 { return m.ID })
+	themeVersions    = loaders.Many(models.VersionsByTheme, func(t *models.Theme) int64 { return t.ID }, func(v *models.ThemeVersion) int64 { return v.ThemeID })
+	templateReleases = loaders.Many(models.ReleasesByTemplate, func(m *models.MarketTemplate) int64 { return m.ID },
+		func(v *models.MarketTemplateRelease) int64 { return v.TemplateID })
+)

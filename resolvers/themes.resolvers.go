@@ -17,6 +17,10 @@ import (
 	"github.com/uptrace/bun"
 )
 
+func (r *marketTemplateResolver) Versions(ctx context.Context, obj *models.MarketTemplate) ([]models.MarketTemplateRelease, error) {
+	return templateReleases.Load(ctx, obj)
+}
+
 func (r *mutationResolver) InstallMarketTemplate(ctx context.Context, key string) (int64, error) {
 	sid, err := storeID(ctx)
 	if err != nil {
@@ -207,3 +211,20 @@ func (r *queryResolver) LiveThemeVersions(ctx context.Context) ([]models.ThemeVe
 		return models.ListLiveThemeVersions(ctx, r.db(ctx), sid)
 	})
 }
+
+func (r *themeResolver) Template(ctx context.Context, obj *models.Theme) (*models.MarketTemplate, error) {
+	return themeTemplate.Require(ctx, obj, "the theme's template")
+}
+
+func (r *themeResolver) Versions(ctx context.Context, obj *models.Theme) ([]models.ThemeVersion, error) {
+	return themeVersions.Answer(ctx, obj, graph.AnswerColumns[models.ThemeVersion](ctx))
+}
+
+func (r *Resolver) MarketTemplate() graph.MarketTemplateResolver { return &marketTemplateResolver{r} }
+
+func (r *Resolver) Theme() graph.ThemeResolver { return &themeResolver{r} }
+
+type (
+	marketTemplateResolver struct{ *Resolver }
+	themeResolver          struct{ *Resolver }
+)

@@ -140,7 +140,7 @@ func readJSONFile(path string, v any) error {
 
 // checkRelease checks a release's schema and that its defaults pass it,
 // and returns it ready to store.
-func checkRelease(path string, f *releaseFile) (*models.MarketTemplateVersion, error) {
+func checkRelease(path string, f *releaseFile) (*models.MarketTemplateRelease, error) {
 	if len(f.SettingsSchema) == 0 || len(f.DefaultSettings) == 0 {
 		return nil, fmt.Errorf("%s: settings_schema and default_settings are required", path)
 	}
@@ -152,5 +152,5 @@ func checkRelease(path string, f *releaseFile) (*models.MarketTemplateVersion, e
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	// Stored as written: the numbers exactly, no round trip through float64.
-	return &models.MarketTemplateVersion{ThemeVersion: f.ThemeVersion, SettingsSchema: f.SettingsSchema, DefaultSettings: f.DefaultSettings}, nil
+	return &models.MarketTemplateRelease{ThemeVersion: f.ThemeVersion, SettingsSchema: f.SettingsSchema, DefaultSettings: f.DefaultSettings}, nil
 }
