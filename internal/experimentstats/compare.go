@@ -85,7 +85,7 @@ func (c Count) valid() bool { return c.Trials > 0 && c.Events >= 0 && c.Events <
 // for each visitor, num is its revenue in cents and den its sessions;
 // SumNum2, SumDen2 and SumNumDen are the sums of num², den² and num·den.
 type Ratio struct {
-	Units                                      int64
+	Units                                       int64
 	SumNum, SumNum2, SumDen, SumDen2, SumNumDen float64
 }
 

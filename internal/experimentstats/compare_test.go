@@ -35,7 +35,7 @@ func TestTwoProportions(t *testing.T) {
 	// interval: confint_proportions_2indep(xt, nt, xc, nc, method='wald',
 	// compare='diff', alpha=alpha).
 	for _, r := range []struct {
-		control, treatment       Count
+		control, treatment        Count
 		alpha, diff, p, low, high float64
 	}{
 		{Count{500, 10000}, Count{560, 10000}, 0.05, 0.005999999999999998, 0.05825780603351623, -0.00020922034622822532, 0.012209220346228223},
@@ -87,7 +87,7 @@ func TestRatioDifferenceWelch(t *testing.T) {
 // ν) and scipy.stats.t.ppf(1 − alpha/2, ν).
 func TestRatioDifferenceDelta(t *testing.T) {
 	for _, r := range []struct {
-		control, treatment               Ratio
+		control, treatment              Ratio
 		alpha, diff, lift, p, low, high float64
 	}{
 		{

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// close reports whether got is want to within rel, relative (absolute
+// nearRel reports whether got is want to within rel, relative (absolute
 // below 1e-300, where a tail has underflowed in both).
-func close(got, want, rel float64) bool {
+func nearRel(got, want, rel float64) bool {
 	if math.IsNaN(got) || math.IsInf(got, 0) {
 		return false
 	}
@@ -34,7 +34,7 @@ func TestNormalCDF(t *testing.T) {
 		{4, 0.9999683287581669},
 		{9, 1.0},
 	} {
-		if got := NormalCDF(c[0]); !close(got, c[1], 1e-12) {
+		if got := NormalCDF(c[0]); !nearRel(got, c[1], 1e-12) {
 			t.Errorf("NormalCDF(%g) = %.17g, want %.17g", c[0], got, c[1])
 		}
 	}
@@ -56,13 +56,13 @@ func TestNormalQuantile(t *testing.T) {
 		{0.999, 3.090232306167813},
 		{0.9999999999, 6.361340889697422},
 	} {
-		if got := NormalQuantile(c[0]); !(c[1] == 0 && got == 0) && !close(got, c[1], 1e-12) {
+		if got := NormalQuantile(c[0]); !(c[1] == 0 && got == 0) && !nearRel(got, c[1], 1e-12) {
 			t.Errorf("NormalQuantile(%g) = %.17g, want %.17g", c[0], got, c[1])
 		}
 	}
 	// The inverse of NormalCDF across the whole range of Acklam's regions.
 	for p := 1e-6; p < 1; p += 0.0137 {
-		if got := NormalCDF(NormalQuantile(p)); !close(got, p, 1e-12) {
+		if got := NormalCDF(NormalQuantile(p)); !nearRel(got, p, 1e-12) {
 			t.Errorf("NormalCDF(NormalQuantile(%g)) = %.17g", p, got)
 		}
 	}
@@ -86,12 +86,12 @@ func TestStudentTCDF(t *testing.T) {
 		{3, 10000000.0, 0.9986500986444814},
 		{-40, 30, 6.863022597203181e-28},
 	} {
-		if got := StudentTCDF(c[0], c[1]); !close(got, c[2], 1e-9) {
+		if got := StudentTCDF(c[0], c[1]); !nearRel(got, c[2], 1e-9) {
 			t.Errorf("StudentTCDF(%g, %g) = %.17g, want %.17g", c[0], c[1], got, c[2])
 		}
 	}
 	// scipy.stats.t.sf(2.1, 17.3)*2
-	if got := StudentTTwoSided(-2.1, 17.3); !close(got, 0.05068822302286755, 1e-9) {
+	if got := StudentTTwoSided(-2.1, 17.3); !nearRel(got, 0.05068822302286755, 1e-9) {
 		t.Errorf("StudentTTwoSided(-2.1, 17.3) = %.17g", got)
 	}
 }
@@ -111,7 +111,7 @@ func TestStudentTQuantile(t *testing.T) {
 		{0.975, 250000, 1.9599734736701351913},
 		{1e-12, 40, -9.987885004868848992},
 	} {
-		if got := StudentTQuantile(c[0], c[1]); !close(got, c[2], 1e-10) {
+		if got := StudentTQuantile(c[0], c[1]); !nearRel(got, c[2], 1e-10) {
 			t.Errorf("StudentTQuantile(%g, %g) = %.17g, want %.17g", c[0], c[1], got, c[2])
 		}
 	}
@@ -133,7 +133,7 @@ func TestChiSquareSF(t *testing.T) {
 		{150, 100, 0.0009039320423540184},
 		{60, 50, 0.1572420272383916},
 	} {
-		if got := ChiSquareSF(c[0], c[1]); !close(got, c[2], 1e-9) {
+		if got := ChiSquareSF(c[0], c[1]); !nearRel(got, c[2], 1e-9) {
 			t.Errorf("ChiSquareSF(%g, %g) = %.17g, want %.17g", c[0], c[1], got, c[2])
 		}
 	}
