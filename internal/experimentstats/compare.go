@@ -107,14 +107,12 @@ func (r Ratio) estimate() (ratio, variance float64, ok bool) {
 	cov := (r.SumNumDen - n*meanNum*meanDen) / (n - 1)
 	ratio = r.SumNum / r.SumDen
 	variance = (varNum - 2*ratio*cov + ratio*ratio*varDen) / (n * meanDen * meanDen)
-	if !(variance > 0) || math.IsInf(variance, 0) {
-		// Rounding of sums whose variance is 0 (every visitor alike) can
-		// leave a tiny negative; sums that are not numbers are no data.
-		if math.IsNaN(variance) || math.IsInf(variance, 0) || math.IsNaN(ratio) || math.IsInf(ratio, 0) {
-			return 0, 0, false
-		}
-		variance = 0
+	if math.IsNaN(ratio) || math.IsInf(ratio, 0) || math.IsNaN(variance) || math.IsInf(variance, 0) {
+		return 0, 0, false // sums that are not numbers are no data
 	}
+	// Rounding of sums whose variance is 0 (every visitor alike) can leave
+	// a tiny negative.
+	variance = math.Max(variance, 0)
 	return ratio, variance, true
 }
 
@@ -150,7 +148,10 @@ func RatioDifference(control, treatment Ratio, alpha float64) Comparison {
 	if !(se > 0) {
 		return c
 	}
-	df := (vc + vt) * (vc + vt) / (vc*vc/float64(control.Units-1) + vt*vt/float64(treatment.Units-1))
+	// ν in terms of each arm's share of the variance, so that tiny
+	// variances cannot underflow it to 0/0.
+	wc, wt := vc/(vc+vt), vt/(vc+vt)
+	df := 1 / (wc*wc/float64(control.Units-1) + wt*wt/float64(treatment.Units-1))
 	c.PValue = StudentTTwoSided(c.Diff/se, df)
 	half := StudentTQuantile(1-alpha/2, df) * se
 	c.Low, c.High = c.Diff-half, c.Diff+half

@@ -144,6 +144,10 @@ func TestDegenerateInputs(t *testing.T) {
 		{Units: 10, SumNum: math.NaN(), SumDen: 10},
 		{Units: 10, SumNum: math.Inf(1), SumNum2: math.Inf(1), SumDen: 10, SumDen2: 10},
 		{Units: 10, SumNum: 1000, SumNum2: -5, SumDen: 10, SumDen2: 10, SumNumDen: 1000},
+		// Variances whose squares underflow (Welch–Satterthwaite's ν must not
+		// become 0/0).
+		{Units: 10, SumNum: 1e-147, SumNum2: 9e-295, SumDen: 15, SumDen2: 25, SumNumDen: 2e-147},
+		{Units: 12, SumNum: 2e-147, SumNum2: 7e-295, SumDen: 15, SumDen2: 25, SumNumDen: 3e-147},
 	}
 	check := func(what string, c Comparison) {
 		t.Helper()
@@ -183,7 +187,7 @@ func TestDegenerateInputs(t *testing.T) {
 	if c := TwoProportions(Count{0, 100}, Count{100, 100}, 0.05); c.Lift != nil || c.Low != 1 || c.High != 1 || !c.Significant {
 		t.Errorf("0 of 100 against 100 of 100: %+v", c)
 	}
-	for _, srm := range []SRM{SampleRatio(nil, nil), SampleRatio([]int64{0}, []int64{100}), SampleRatio([]int64{0, 0}, []int64{0, 0}), SampleRatio([]int64{1 << 62, 0}, []int64{50, 50})} {
+	for _, srm := range []SRM{SampleRatio([]int64{-5, 10}, []int64{50, 50}), SampleRatio(nil, nil), SampleRatio([]int64{0}, []int64{100}), SampleRatio([]int64{0, 0}, []int64{0, 0}), SampleRatio([]int64{1 << 62, 0}, []int64{50, 50})} {
 		if _, err := json.Marshal(srm); err != nil || !(srm.PValue >= 0 && srm.PValue <= 1) {
 			t.Errorf("SRM %+v: %v", srm, err)
 		}

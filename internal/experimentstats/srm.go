@@ -24,8 +24,8 @@ type SRM struct {
 // is p < SRMThreshold.
 //
 // Degenerate answers: no units at all, fewer than two arms, no positive
-// split, or lists of different lengths (nothing to check against) give
-// p = 1, not failed. Units in an arm configured at 0% are a mismatch
+// split, a negative count, or lists of different lengths (nothing to
+// check against) give p = 1, not failed. Units in an arm configured at 0% are a mismatch
 // however few: p = 0, failed. An arm at 0% with no units adds nothing,
 // not even a degree of freedom.
 func SampleRatio(observed []int64, splitPct []int64) SRM {
@@ -35,6 +35,9 @@ func SampleRatio(observed []int64, splitPct []int64) SRM {
 	}
 	var total, splits float64
 	for i, o := range observed {
+		if o < 0 {
+			return pass
+		}
 		total += float64(o)
 		if splitPct[i] > 0 {
 			splits += float64(splitPct[i])

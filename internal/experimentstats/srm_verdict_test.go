@@ -38,6 +38,7 @@ func TestSampleRatio(t *testing.T) {
 		{[]int64{40}, []int64{100}, SRM{PValue: 1}},
 		{[]int64{40, 50}, []int64{100}, SRM{PValue: 1}},
 		{[]int64{40, 50}, []int64{0, 0}, SRM{PValue: 1}},
+		{[]int64{-5, 50}, []int64{50, 50}, SRM{PValue: 1}},
 		{[]int64{40, 1}, []int64{100, 0}, SRM{PValue: 0, Failed: true}},
 		{[]int64{40, 0, 41}, []int64{50, 0, 50}, SampleRatio([]int64{40, 41}, []int64{50, 50})},
 	} {
