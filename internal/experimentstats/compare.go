@@ -66,7 +66,7 @@ func TwoProportions(control, treatment Count, alpha float64) Comparison {
 	pc, pt := float64(control.Events)/nc, float64(treatment.Events)/nt
 	c.Diff = pt - pc
 	c.Lift = relative(c.Diff, pc)
-	pooled := float64(control.Events+treatment.Events) / (nc + nt)
+	pooled := (float64(control.Events) + float64(treatment.Events)) / (nc + nt)
 	if se := math.Sqrt(pooled * (1 - pooled) * (1/nc + 1/nt)); se > 0 {
 		c.PValue = math.Min(1, 2*NormalCDF(-math.Abs(c.Diff)/se))
 	}

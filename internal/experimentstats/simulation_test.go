@@ -133,7 +133,7 @@ func TestSimulationVerdicts(t *testing.T) {
 // in [0, 1] and intervals are ordered: zeros, empty arms, one arm,
 // identical arms, arms without variance, counts the SQL should never give.
 func TestDegenerateInputs(t *testing.T) {
-	counts := []Count{{0, 0}, {0, 10}, {10, 10}, {5, 10}, {1, 1}, {11, 10}, {-1, 10}, {3, -2}, {math.MaxInt64 / 4, math.MaxInt64 / 2}}
+	counts := []Count{{0, 0}, {0, 10}, {10, 10}, {5, 10}, {1, 1}, {11, 10}, {-1, 10}, {3, -2}, {math.MaxInt64 / 4, math.MaxInt64 / 2}, {math.MaxInt64 - 1, math.MaxInt64}}
 	ratios := []Ratio{
 		{},
 		{Units: 1, SumNum: 500, SumNum2: 250000, SumDen: 1, SumDen2: 1, SumNumDen: 500},
