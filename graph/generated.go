@@ -48,6 +48,8 @@ type ResolverRoot interface {
 	Domain() DomainResolver
 	DraftOrder() DraftOrderResolver
 	DraftOrderLine() DraftOrderLineResolver
+	Experiment() ExperimentResolver
+	ExperimentPool() ExperimentPoolResolver
 	FormSubmission() FormSubmissionResolver
 	Fulfillment() FulfillmentResolver
 	FunnelRun() FunnelRunResolver
@@ -1044,6 +1046,65 @@ type ComplexityRoot struct {
 		ReplyTo  func(childComplexity int) int
 	}
 
+	Experiment struct {
+		CreatedAt       func(childComplexity int) int
+		EndedAt         func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Key             func(childComplexity int) int
+		Kind            func(childComplexity int) int
+		Metric          func(childComplexity int) int
+		Name            func(childComplexity int) int
+		PauseLog        func(childComplexity int) int
+		PausedAt        func(childComplexity int) int
+		PausedReason    func(childComplexity int) int
+		PoolKey         func(childComplexity int) int
+		StartedAt       func(childComplexity int) int
+		Status          func(childComplexity int) int
+		Surface         func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		Variants        func(childComplexity int) int
+		WinnerVariantID func(childComplexity int) int
+	}
+
+	ExperimentPauseInterval struct {
+		From   func(childComplexity int) int
+		Reason func(childComplexity int) int
+		To     func(childComplexity int) int
+	}
+
+	ExperimentPool struct {
+		CreatedAt  func(childComplexity int) int
+		CreatedBy  func(childComplexity int) int
+		EndedAt    func(childComplexity int) int
+		Key        func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		MaxShare   func(childComplexity int) int
+		Metric     func(childComplexity int) int
+		MinStores  func(childComplexity int) int
+		Name       func(childComplexity int) int
+		StartedAt  func(childComplexity int) int
+		Status     func(childComplexity int) int
+		StoreFloor func(childComplexity int) int
+		Surface    func(childComplexity int) int
+		Variants   func(childComplexity int) int
+	}
+
+	ExperimentPoolVariant struct {
+		Key      func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Payload  func(childComplexity int) int
+		SplitPct func(childComplexity int) int
+	}
+
+	ExperimentVariant struct {
+		ID       func(childComplexity int) int
+		Key      func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Payload  func(childComplexity int) int
+		Position func(childComplexity int) int
+		SplitPct func(childComplexity int) int
+	}
+
 	FeatureflagsPP15Config struct {
 		Active   func(childComplexity int) int
 		CapCents func(childComplexity int) int
@@ -1331,6 +1392,11 @@ type ComplexityRoot struct {
 		Handle func(childComplexity int) int
 		Items  func(childComplexity int) int
 		Title  func(childComplexity int) int
+	}
+
+	MoneyGate struct {
+		OptIn    func(childComplexity int) int
+		Platform func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -2451,6 +2517,13 @@ type DraftOrderResolver interface {
 type DraftOrderLineResolver interface {
 	Variant(ctx context.Context, obj *models.DraftOrderLine) (*models.ProductVariant, error)
 	Product(ctx context.Context, obj *models.DraftOrderLine) (*models.Product, error)
+}
+type ExperimentResolver interface {
+	Variants(ctx context.Context, obj *models.Experiment) ([]models.ExperimentVariant, error)
+	PauseLog(ctx context.Context, obj *models.Experiment) ([]models.ExperimentPauseInterval, error)
+}
+type ExperimentPoolResolver interface {
+	Variants(ctx context.Context, obj *models.ExperimentPool) ([]models.ExperimentPoolVariant, error)
 }
 type FormSubmissionResolver interface {
 	Read(ctx context.Context, obj *models.FormSubmission) (bool, error)
@@ -7365,6 +7438,275 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EmailSettings.ReplyTo(childComplexity), true
 
+	case "Experiment.created_at":
+		if e.ComplexityRoot.Experiment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.CreatedAt(childComplexity), true
+	case "Experiment.ended_at":
+		if e.ComplexityRoot.Experiment.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.EndedAt(childComplexity), true
+	case "Experiment.id":
+		if e.ComplexityRoot.Experiment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.ID(childComplexity), true
+	case "Experiment.key":
+		if e.ComplexityRoot.Experiment.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.Key(childComplexity), true
+	case "Experiment.kind":
+		if e.ComplexityRoot.Experiment.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.Kind(childComplexity), true
+	case "Experiment.metric":
+		if e.ComplexityRoot.Experiment.Metric == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.Metric(childComplexity), true
+	case "Experiment.name":
+		if e.ComplexityRoot.Experiment.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.Name(childComplexity), true
+	case "Experiment.pause_log":
+		if e.ComplexityRoot.Experiment.PauseLog == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.PauseLog(childComplexity), true
+	case "Experiment.paused_at":
+		if e.ComplexityRoot.Experiment.PausedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.PausedAt(childComplexity), true
+	case "Experiment.paused_reason":
+		if e.ComplexityRoot.Experiment.PausedReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.PausedReason(childComplexity), true
+	case "Experiment.pool_key":
+		if e.ComplexityRoot.Experiment.PoolKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.PoolKey(childComplexity), true
+	case "Experiment.started_at":
+		if e.ComplexityRoot.Experiment.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.StartedAt(childComplexity), true
+	case "Experiment.status":
+		if e.ComplexityRoot.Experiment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.Status(childComplexity), true
+	case "Experiment.surface":
+		if e.ComplexityRoot.Experiment.Surface == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.Surface(childComplexity), true
+	case "Experiment.updated_at":
+		if e.ComplexityRoot.Experiment.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.UpdatedAt(childComplexity), true
+	case "Experiment.variants":
+		if e.ComplexityRoot.Experiment.Variants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.Variants(childComplexity), true
+	case "Experiment.winner_variant_id":
+		if e.ComplexityRoot.Experiment.WinnerVariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.WinnerVariantID(childComplexity), true
+
+	case "ExperimentPauseInterval.from":
+		if e.ComplexityRoot.ExperimentPauseInterval.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPauseInterval.From(childComplexity), true
+	case "ExperimentPauseInterval.reason":
+		if e.ComplexityRoot.ExperimentPauseInterval.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPauseInterval.Reason(childComplexity), true
+	case "ExperimentPauseInterval.to":
+		if e.ComplexityRoot.ExperimentPauseInterval.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPauseInterval.To(childComplexity), true
+
+	case "ExperimentPool.created_at":
+		if e.ComplexityRoot.ExperimentPool.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.CreatedAt(childComplexity), true
+	case "ExperimentPool.created_by":
+		if e.ComplexityRoot.ExperimentPool.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.CreatedBy(childComplexity), true
+	case "ExperimentPool.ended_at":
+		if e.ComplexityRoot.ExperimentPool.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.EndedAt(childComplexity), true
+	case "ExperimentPool.key":
+		if e.ComplexityRoot.ExperimentPool.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.Key(childComplexity), true
+	case "ExperimentPool.kind":
+		if e.ComplexityRoot.ExperimentPool.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.Kind(childComplexity), true
+	case "ExperimentPool.max_share":
+		if e.ComplexityRoot.ExperimentPool.MaxShare == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.MaxShare(childComplexity), true
+	case "ExperimentPool.metric":
+		if e.ComplexityRoot.ExperimentPool.Metric == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.Metric(childComplexity), true
+	case "ExperimentPool.min_stores":
+		if e.ComplexityRoot.ExperimentPool.MinStores == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.MinStores(childComplexity), true
+	case "ExperimentPool.name":
+		if e.ComplexityRoot.ExperimentPool.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.Name(childComplexity), true
+	case "ExperimentPool.started_at":
+		if e.ComplexityRoot.ExperimentPool.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.StartedAt(childComplexity), true
+	case "ExperimentPool.status":
+		if e.ComplexityRoot.ExperimentPool.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.Status(childComplexity), true
+	case "ExperimentPool.store_floor":
+		if e.ComplexityRoot.ExperimentPool.StoreFloor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.StoreFloor(childComplexity), true
+	case "ExperimentPool.surface":
+		if e.ComplexityRoot.ExperimentPool.Surface == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.Surface(childComplexity), true
+	case "ExperimentPool.variants":
+		if e.ComplexityRoot.ExperimentPool.Variants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.Variants(childComplexity), true
+
+	case "ExperimentPoolVariant.key":
+		if e.ComplexityRoot.ExperimentPoolVariant.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPoolVariant.Key(childComplexity), true
+	case "ExperimentPoolVariant.name":
+		if e.ComplexityRoot.ExperimentPoolVariant.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPoolVariant.Name(childComplexity), true
+	case "ExperimentPoolVariant.payload":
+		if e.ComplexityRoot.ExperimentPoolVariant.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPoolVariant.Payload(childComplexity), true
+	case "ExperimentPoolVariant.split_pct":
+		if e.ComplexityRoot.ExperimentPoolVariant.SplitPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPoolVariant.SplitPct(childComplexity), true
+
+	case "ExperimentVariant.id":
+		if e.ComplexityRoot.ExperimentVariant.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentVariant.ID(childComplexity), true
+	case "ExperimentVariant.key":
+		if e.ComplexityRoot.ExperimentVariant.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentVariant.Key(childComplexity), true
+	case "ExperimentVariant.name":
+		if e.ComplexityRoot.ExperimentVariant.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentVariant.Name(childComplexity), true
+	case "ExperimentVariant.payload":
+		if e.ComplexityRoot.ExperimentVariant.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentVariant.Payload(childComplexity), true
+	case "ExperimentVariant.position":
+		if e.ComplexityRoot.ExperimentVariant.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentVariant.Position(childComplexity), true
+	case "ExperimentVariant.split_pct":
+		if e.ComplexityRoot.ExperimentVariant.SplitPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentVariant.SplitPct(childComplexity), true
+
 	case "FeatureflagsPP15Config.active":
 		if e.ComplexityRoot.FeatureflagsPP15Config.Active == nil {
 			break
@@ -8605,6 +8947,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Menu.Title(childComplexity), true
+
+	case "MoneyGate.opt_in":
+		if e.ComplexityRoot.MoneyGate.OptIn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyGate.OptIn(childComplexity), true
+	case "MoneyGate.platform":
+		if e.ComplexityRoot.MoneyGate.Platform == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyGate.Platform(childComplexity), true
 
 	case "Mutation.addCollectionProduct":
 		if e.ComplexityRoot.Mutation.AddCollectionProduct == nil {
@@ -18618,6 +18973,126 @@ extend type Mutation {
   ): EmailSettings! @access(scope: "email:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/experiments.graphqls", Input: `"""
+A store's A/B test: visitors of the storefront are assigned to one of its arms
+(variants) by a hash of the test's key and their visitor id, and the arms are
+compared on its metric. README "A/B tests".
+"""
+type Experiment {
+  "The experiment's id."
+  id: Int!
+  "Its key: the name the storefront and the assignment hash know it by, made from its first name and never changed."
+  key: String!
+  "Its name."
+  name: String!
+  "What it changes: theme, content, price or shipping."
+  kind: String!
+  "What decides it: conversion, add_to_cart, checkout or revenue_per_session."
+  metric: String!
+  "Where it applies, an object whose shape its kind sets (README \"A/B tests\")."
+  surface: JSON!
+  "draft, running, paused or ended."
+  status: String!
+  "When it first started; null while a draft."
+  started_at: Time
+  "When its current pause began; null unless paused."
+  paused_at: Time
+  "Why it is paused; empty unless paused."
+  paused_reason: String!
+  "When it ended; null until then."
+  ended_at: Time
+  "The arm declared the winner when it ended; null when none was."
+  winner_variant_id: Int
+  "The pooled test it runs for the store; null for the store's own tests."
+  pool_key: String
+  "When it was created."
+  created_at: Time!
+  "When it was last changed."
+  updated_at: Time!
+  "Its arms by position; position 1 is the control."
+  variants: [ExperimentVariant!]!
+  "Every pause it had, oldest first."
+  pause_log: [ExperimentPauseInterval!]!
+}
+
+"An arm of an experiment."
+type ExperimentVariant {
+  "The arm's id."
+  id: Int!
+  "Its key, unique in the experiment (a, b, …)."
+  key: String!
+  "Its name."
+  name: String!
+  "What it changes, an object whose shape the experiment's kind sets."
+  payload: JSON!
+  "Its place: 1 is the control the others are compared with."
+  position: Int!
+  "The percentage of visitors it gets; the arms' sum to 100."
+  split_pct: Int!
+}
+
+"A pause of an experiment."
+type ExperimentPauseInterval {
+  "When it began."
+  from: Time!
+  "When it ended (resumed or ended the test); null while it lasts."
+  to: Time
+  "Why it was paused; null when no reason was given."
+  reason: String
+}
+
+"Whether the store may run price and shipping tests: its own opt-in and the platform's switch must both allow them."
+type MoneyGate {
+  "The store accepted price and shipping tests."
+  opt_in: Boolean!
+  "The platform allows them (serve --money-experiments)."
+  platform: Boolean!
+}
+
+"A pooled test of the platform: every store that joins runs its arms as an experiment of its own."
+type ExperimentPool {
+  "The pool's key."
+  key: String!
+  "Its name."
+  name: String!
+  "What its arms change: theme or content."
+  kind: String!
+  "What decides it."
+  metric: String!
+  "Where it applies, as an experiment's surface."
+  surface: JSON!
+  "running or ended."
+  status: String!
+  "Exposed visitors per arm a member store needs to count in the pooled report."
+  store_floor: Int!
+  "The most of any arm's exposed visitors one store may weigh in the pooled report (0 to 1)."
+  max_share: Float!
+  "Member stores needed before the pooled report gives a verdict."
+  min_stores: Int!
+  "The platform user who created it; null when made from the CLI."
+  created_by: Int
+  "When it was created."
+  created_at: Time!
+  "When it started."
+  started_at: Time
+  "When an operator ended it; null until then."
+  ended_at: Time
+  "Its arms by position."
+  variants: [ExperimentPoolVariant!]!
+}
+
+"An arm of a pooled test."
+type ExperimentPoolVariant {
+  "Its key."
+  key: String!
+  "Its name."
+  name: String!
+  "What it changes."
+  payload: JSON!
+  "The percentage of visitors it gets."
+  split_pct: Int!
+}
+`, BuiltIn: false},
 	{Name: "../schema/forms.graphqls", Input: `"What a shopper sent through one of the storefront's forms."
 type FormSubmission {
   "The submission's id."
@@ -23955,6 +24430,50 @@ func (ec *executionContext) childFields_EmailSettings(ctx context.Context, field
 		return ec.fieldContext_EmailSettings_reply_to(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type EmailSettings", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentPauseInterval(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_ExperimentPauseInterval_from(ctx, field)
+	case "to":
+		return ec.fieldContext_ExperimentPauseInterval_to(ctx, field)
+	case "reason":
+		return ec.fieldContext_ExperimentPauseInterval_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPauseInterval", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentPoolVariant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_ExperimentPoolVariant_key(ctx, field)
+	case "name":
+		return ec.fieldContext_ExperimentPoolVariant_name(ctx, field)
+	case "payload":
+		return ec.fieldContext_ExperimentPoolVariant_payload(ctx, field)
+	case "split_pct":
+		return ec.fieldContext_ExperimentPoolVariant_split_pct(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPoolVariant", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentVariant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ExperimentVariant_id(ctx, field)
+	case "key":
+		return ec.fieldContext_ExperimentVariant_key(ctx, field)
+	case "name":
+		return ec.fieldContext_ExperimentVariant_name(ctx, field)
+	case "payload":
+		return ec.fieldContext_ExperimentVariant_payload(ctx, field)
+	case "position":
+		return ec.fieldContext_ExperimentVariant_position(ctx, field)
+	case "split_pct":
+		return ec.fieldContext_ExperimentVariant_split_pct(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentVariant", field.Name)
 }
 
 func (ec *executionContext) childFields_FeatureflagsPP15Config(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -37822,6 +38341,438 @@ func (ec *executionContext) fieldContext_EmailSettings_reply_to(_ context.Contex
 	return graphql.NewScalarFieldContext("EmailSettings", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Experiment_id(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_Experiment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_key(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_Experiment_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_name(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_Experiment_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_kind(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Kind)
+}
+func (ec *executionContext) fieldContext_Experiment_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_metric(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Metric)
+}
+func (ec *executionContext) fieldContext_Experiment_metric(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_surface(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Experiment_surface(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Surface, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Experiment_surface(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_status(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_Experiment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_started_at(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.StartedAt)
+}
+func (ec *executionContext) fieldContext_Experiment_started_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_paused_at(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.PausedAt)
+}
+func (ec *executionContext) fieldContext_Experiment_paused_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_paused_reason(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.PausedReason)
+}
+func (ec *executionContext) fieldContext_Experiment_paused_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_ended_at(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.EndedAt)
+}
+func (ec *executionContext) fieldContext_Experiment_ended_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_winner_variant_id(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.WinnerVariantID)
+}
+func (ec *executionContext) fieldContext_Experiment_winner_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_pool_key(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.PoolKey)
+}
+func (ec *executionContext) fieldContext_Experiment_pool_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_created_at(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_Experiment_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_updated_at(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.UpdatedAt)
+}
+func (ec *executionContext) fieldContext_Experiment_updated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Experiment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Experiment_variants(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Experiment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.ExperimentVariant, error) {
+		return ec.Resolvers.Experiment().Variants(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentVariant2ᚕstoreadminᚋmodelsᚐExperimentVariantᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Experiment_variants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Experiment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Experiment_pause_log(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Experiment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.ExperimentPauseInterval, error) {
+		return ec.Resolvers.Experiment().PauseLog(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentPauseInterval2ᚕstoreadminᚋmodelsᚐExperimentPauseIntervalᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Experiment_pause_log(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Experiment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPauseInterval_from(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPauseInterval) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_ExperimentPauseInterval_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPauseInterval", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPauseInterval_to(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPauseInterval) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.To)
+}
+func (ec *executionContext) fieldContext_ExperimentPauseInterval_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPauseInterval", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPauseInterval_reason(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPauseInterval) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Reason)
+}
+func (ec *executionContext) fieldContext_ExperimentPauseInterval_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPauseInterval", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_key(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_name(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_kind(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Kind)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_metric(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Metric)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_metric(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_surface(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExperimentPool_surface(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Surface, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_surface(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_status(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_store_floor(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.StoreFloor)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_store_floor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_max_share(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.MaxShare)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_max_share(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_min_stores(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.MinStores)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_min_stores(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_created_by(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.CreatedBy)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_created_by(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_created_at(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.CreatedAt)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_created_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_started_at(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.StartedAt)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_started_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_ended_at(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	return models.TimeOrNull(obj.EndedAt)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_ended_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPool", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPool_variants(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentPool",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.ExperimentPoolVariant, error) {
+		return ec.Resolvers.ExperimentPool().Variants(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentPoolVariant2ᚕstoreadminᚋmodelsᚐExperimentPoolVariantᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_variants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPool",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPoolVariant_key(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPoolVariant) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_ExperimentPoolVariant_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPoolVariant", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPoolVariant_name(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPoolVariant) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_ExperimentPoolVariant_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPoolVariant", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPoolVariant_payload(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPoolVariant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExperimentPoolVariant_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payload, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExperimentPoolVariant_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPoolVariant", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPoolVariant_split_pct(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPoolVariant) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SplitPct)
+}
+func (ec *executionContext) fieldContext_ExperimentPoolVariant_split_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPoolVariant", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentVariant_id(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ID)
+}
+func (ec *executionContext) fieldContext_ExperimentVariant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentVariant", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentVariant_key(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_ExperimentVariant_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentVariant", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentVariant_name(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_ExperimentVariant_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentVariant", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentVariant_payload(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExperimentVariant_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payload, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExperimentVariant_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentVariant", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentVariant_position(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_ExperimentVariant_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentVariant", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentVariant_split_pct(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SplitPct)
+}
+func (ec *executionContext) fieldContext_ExperimentVariant_split_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentVariant", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _FeatureflagsPP15Config_active(ctx context.Context, field graphql.CollectedField, obj *models.PP15Config) (ret graphql.Marshaler) {
 	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Active)
 }
@@ -39988,6 +40939,20 @@ func (ec *executionContext) _Menu_items(ctx context.Context, field graphql.Colle
 }
 func (ec *executionContext) fieldContext_Menu_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Menu", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _MoneyGate_opt_in(ctx context.Context, field graphql.CollectedField, obj *models.MoneyGate) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.OptIn)
+}
+func (ec *executionContext) fieldContext_MoneyGate_opt_in(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyGate", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MoneyGate_platform(ctx context.Context, field graphql.CollectedField, obj *models.MoneyGate) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Platform)
+}
+func (ec *executionContext) fieldContext_MoneyGate_platform(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyGate", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -76291,6 +77256,542 @@ func (ec *executionContext) _EmailSettings(ctx context.Context, sel ast.Selectio
 	return written
 }
 
+var experimentImplementors = []string{"Experiment"}
+
+func (ec *executionContext) _Experiment(ctx context.Context, sel ast.SelectionSet, obj *models.Experiment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Experiment")
+		case "id":
+			out.Values[i] = ec._Experiment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "key":
+			out.Values[i] = ec._Experiment_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Experiment_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._Experiment_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "metric":
+			out.Values[i] = ec._Experiment_metric(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "surface":
+			out.Values[i] = ec._Experiment_surface(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Experiment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "started_at":
+			out.Values[i] = ec._Experiment_started_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paused_at":
+			out.Values[i] = ec._Experiment_paused_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paused_reason":
+			out.Values[i] = ec._Experiment_paused_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ended_at":
+			out.Values[i] = ec._Experiment_ended_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "winner_variant_id":
+			out.Values[i] = ec._Experiment_winner_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pool_key":
+			out.Values[i] = ec._Experiment_pool_key(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._Experiment_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated_at":
+			out.Values[i] = ec._Experiment_updated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variants":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._Experiment_variants(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Experiment_variants(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "pause_log":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._Experiment_pause_log(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Experiment_pause_log(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentPauseIntervalImplementors = []string{"ExperimentPauseInterval"}
+
+func (ec *executionContext) _ExperimentPauseInterval(ctx context.Context, sel ast.SelectionSet, obj *models.ExperimentPauseInterval) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPauseIntervalImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPauseInterval")
+		case "from":
+			out.Values[i] = ec._ExperimentPauseInterval_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._ExperimentPauseInterval_to(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._ExperimentPauseInterval_reason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentPoolImplementors = []string{"ExperimentPool"}
+
+func (ec *executionContext) _ExperimentPool(ctx context.Context, sel ast.SelectionSet, obj *models.ExperimentPool) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPoolImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPool")
+		case "key":
+			out.Values[i] = ec._ExperimentPool_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._ExperimentPool_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._ExperimentPool_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "metric":
+			out.Values[i] = ec._ExperimentPool_metric(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "surface":
+			out.Values[i] = ec._ExperimentPool_surface(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._ExperimentPool_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "store_floor":
+			out.Values[i] = ec._ExperimentPool_store_floor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "max_share":
+			out.Values[i] = ec._ExperimentPool_max_share(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "min_stores":
+			out.Values[i] = ec._ExperimentPool_min_stores(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_by":
+			out.Values[i] = ec._ExperimentPool_created_by(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "created_at":
+			out.Values[i] = ec._ExperimentPool_created_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "started_at":
+			out.Values[i] = ec._ExperimentPool_started_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ended_at":
+			out.Values[i] = ec._ExperimentPool_ended_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variants":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._ExperimentPool_variants(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ExperimentPool_variants(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentPoolVariantImplementors = []string{"ExperimentPoolVariant"}
+
+func (ec *executionContext) _ExperimentPoolVariant(ctx context.Context, sel ast.SelectionSet, obj *models.ExperimentPoolVariant) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPoolVariantImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPoolVariant")
+		case "key":
+			out.Values[i] = ec._ExperimentPoolVariant_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ExperimentPoolVariant_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payload":
+			out.Values[i] = ec._ExperimentPoolVariant_payload(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "split_pct":
+			out.Values[i] = ec._ExperimentPoolVariant_split_pct(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentVariantImplementors = []string{"ExperimentVariant"}
+
+func (ec *executionContext) _ExperimentVariant(ctx context.Context, sel ast.SelectionSet, obj *models.ExperimentVariant) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentVariantImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentVariant")
+		case "id":
+			out.Values[i] = ec._ExperimentVariant_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._ExperimentVariant_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ExperimentVariant_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payload":
+			out.Values[i] = ec._ExperimentVariant_payload(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._ExperimentVariant_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "split_pct":
+			out.Values[i] = ec._ExperimentVariant_split_pct(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var featureflagsPP15ConfigImplementors = []string{"FeatureflagsPP15Config"}
 
 func (ec *executionContext) _FeatureflagsPP15Config(ctx context.Context, sel ast.SelectionSet, obj *models.PP15Config) graphql.Marshaler {
@@ -79092,6 +80593,51 @@ func (ec *executionContext) _Menu(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				return res
 			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var moneyGateImplementors = []string{"MoneyGate"}
+
+func (ec *executionContext) _MoneyGate(ctx context.Context, sel ast.SelectionSet, obj *models.MoneyGate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, moneyGateImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MoneyGate")
+		case "opt_in":
+			out.Values[i] = ec._MoneyGate_opt_in(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "platform":
+			out.Values[i] = ec._MoneyGate_platform(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -92775,6 +94321,66 @@ func (ec *executionContext) marshalNEmailSettings2ᚖstoreadminᚋmodelsᚐEmail
 func (ec *executionContext) unmarshalNEmailSettingsInput2storeadminᚋgraphᚐEmailSettingsInput(ctx context.Context, v any) (EmailSettingsInput, error) {
 	res, err := ec.unmarshalInputEmailSettingsInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExperimentPauseInterval2storeadminᚋmodelsᚐExperimentPauseInterval(ctx context.Context, sel ast.SelectionSet, v models.ExperimentPauseInterval) graphql.Marshaler {
+	return ec._ExperimentPauseInterval(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentPauseInterval2ᚕstoreadminᚋmodelsᚐExperimentPauseIntervalᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ExperimentPauseInterval) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentPauseInterval(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentPoolVariant2storeadminᚋmodelsᚐExperimentPoolVariant(ctx context.Context, sel ast.SelectionSet, v models.ExperimentPoolVariant) graphql.Marshaler {
+	return ec._ExperimentPoolVariant(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentPoolVariant2ᚕstoreadminᚋmodelsᚐExperimentPoolVariantᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ExperimentPoolVariant) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentPoolVariant(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentVariant2storeadminᚋmodelsᚐExperimentVariant(ctx context.Context, sel ast.SelectionSet, v models.ExperimentVariant) graphql.Marshaler {
+	return ec._ExperimentVariant(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentVariant2ᚕstoreadminᚋmodelsᚐExperimentVariantᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ExperimentVariant) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentVariant(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNFeatureflagsPP15Config2ᚖstoreadminᚋmodelsᚐPP15Config(ctx context.Context, sel ast.SelectionSet, v *models.PP15Config) graphql.Marshaler {

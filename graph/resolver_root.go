@@ -26,6 +26,8 @@ type resolverRoot struct {
 	domain                 DomainResolver
 	draftOrder             DraftOrderResolver
 	draftOrderLine         DraftOrderLineResolver
+	experiment             ExperimentResolver
+	experimentPool         ExperimentPoolResolver
 	formSubmission         FormSubmissionResolver
 	fulfillment            FulfillmentResolver
 	funnelRun              FunnelRunResolver
@@ -75,6 +77,8 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		domain:                 r.Domain(),
 		draftOrder:             r.DraftOrder(),
 		draftOrderLine:         r.DraftOrderLine(),
+		experiment:             r.Experiment(),
+		experimentPool:         r.ExperimentPool(),
 		formSubmission:         r.FormSubmission(),
 		fulfillment:            r.Fulfillment(),
 		funnelRun:              r.FunnelRun(),
@@ -143,6 +147,10 @@ func (c *resolverRoot) Domain() DomainResolver { return c.domain }
 func (c *resolverRoot) DraftOrder() DraftOrderResolver { return c.draftOrder }
 
 func (c *resolverRoot) DraftOrderLine() DraftOrderLineResolver { return c.draftOrderLine }
+
+func (c *resolverRoot) Experiment() ExperimentResolver { return c.experiment }
+
+func (c *resolverRoot) ExperimentPool() ExperimentPoolResolver { return c.experimentPool }
 
 func (c *resolverRoot) FormSubmission() FormSubmissionResolver { return c.formSubmission }
 

@@ -83,6 +83,9 @@ type Platform struct {
 	// --surcharges=false). Stores keep their configs; checkouts carry none,
 	// and switching a surcharge on is refused.
 	SurchargesOff bool
+	// MoneyExperimentsOff: no store runs price or shipping tests (serve
+	// --money-experiments=false), whatever its own opt-in says.
+	MoneyExperimentsOff bool
 }
 
 // PP15PlatformOf is what the platform allows the store: the surcharge when

@@ -197,3 +197,15 @@ var (
 	templateReleases = loaders.Many(models.ReleasesByTemplate, func(m *models.MarketTemplate) int64 { return m.ID },
 		func(v *models.MarketTemplateRelease) int64 { return v.TemplateID })
 )
+
+// A/B tests: an experiment's arms and pauses, a pool's arms.
+var (
+	experimentVariants = loaders.Many(models.VariantsByExperiment, experimentID,
+		func(v *models.ExperimentVariant) int64 { return v.ExperimentID })
+	experimentPauses = loaders.Many(models.PausesByExperiment, experimentID,
+		func(p *models.ExperimentPauseInterval) int64 { return p.ExperimentID })
+	poolVariants = loaders.Many(models.PoolVariantsByPool, func(p *models.ExperimentPool) int64 { return p.ID },
+		func(v *models.ExperimentPoolVariant) int64 { return v.PoolID })
+)
+
+func experimentID(e *models.Experiment) int64 { return e.ID }

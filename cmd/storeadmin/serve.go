@@ -98,6 +98,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"the SMTP server of mail to shoppers (recovery reminders): smtp://user:pass@host:587 (STARTTLS when offered) or smtps://...:465, ?from=address for the sender (default no-reply@<platform domain>); default none: mail goes to the mail_outbox table and the log (env STOREADMIN_SMTP_URL)")
 	surcharges := fs.Bool("surcharges", os.Getenv("STOREADMIN_SURCHARGES") != "0",
 		"let stores charge the handling surcharge (pp15) at checkout; false: none is charged and switching one on is refused (env STOREADMIN_SURCHARGES=0 turns them off)")
+	moneyExperiments := fs.Bool("money-experiments", os.Getenv("STOREADMIN_MONEY_EXPERIMENTS") != "0",
+		"let stores that opt in run price and shipping A/B tests; false: none runs and starting one is refused (env STOREADMIN_MONEY_EXPERIMENTS=0 turns them off)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -200,7 +202,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		StorefrontOrigins:    splitList(*shopOrigins),
 		StorefrontIP:         ipPolicy,
 		GeoIP:                geo,
-		Platform:             models.Platform{SurchargesOff: !*surcharges},
+		Platform:             models.Platform{SurchargesOff: !*surcharges, MoneyExperimentsOff: !*moneyExperiments},
 	}
 	srv, err := server.New(bdb, cfg, log, time.Now)
 	if err != nil {

@@ -1,0 +1,10 @@
+DROP TABLE experiment_money_opt_ins;
+ALTER TABLE storefront_sessions DROP COLUMN analytics_consent;
+DROP TABLE experiment_exposures;
+DROP TABLE experiment_price_products;
+DROP TABLE experiment_pauses;
+ALTER TABLE experiments DROP CONSTRAINT experiments_winner_variant_id_id_fkey;
+DROP TABLE experiment_variants;
+DROP TABLE experiments;
+DROP TABLE experiment_pool_variants;
+DROP TABLE experiment_pools;
