@@ -10,6 +10,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/models"
+
+	"storeadmin/internal/experimentstats"
 )
 
 // Insights are findings a merchant can act on, made once a day per store
@@ -191,7 +193,7 @@ func insightsSignificant(x1, n1, x2, n2, minTrials int64, higher bool) (insights
 	}
 	t.z, t.p = z, lower
 	if higher {
-		t.p = insightsNormalCDF(-z)
+		t.p = experimentstats.NormalCDF(-z)
 	}
 	return t, t.p < InsightsAlpha
 }

@@ -3,6 +3,8 @@ package analytics
 import (
 	"math"
 	"testing"
+
+	"storeadmin/internal/experimentstats"
 )
 
 // The z-test against values worked by hand (the pooled formula, Φ through
@@ -29,7 +31,7 @@ func TestInsightsZTest(t *testing.T) {
 		}
 	}
 	for z, want := range map[float64]float64{0: 0.5, -1.6448536269514722: 0.05, -2.3263478740408408: 0.01, -1.959963984540054: 0.025} {
-		if got := insightsNormalCDF(z); math.Abs(got-want) > 1e-12 {
+		if got := experimentstats.NormalCDF(z); math.Abs(got-want) > 1e-12 {
 			t.Errorf("Φ(%g) = %.15g, want %g", z, got, want)
 		}
 	}

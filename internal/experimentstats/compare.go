@@ -66,14 +66,30 @@ func TwoProportions(control, treatment Count, alpha float64) Comparison {
 	pc, pt := float64(control.Events)/nc, float64(treatment.Events)/nt
 	c.Diff = pt - pc
 	c.Lift = relative(c.Diff, pc)
-	pooled := (float64(control.Events) + float64(treatment.Events)) / (nc + nt)
-	if se := math.Sqrt(pooled * (1 - pooled) * (1/nc + 1/nt)); se > 0 {
-		c.PValue = math.Min(1, 2*NormalCDF(-math.Abs(c.Diff)/se))
+	if z, ok := PooledZ(control, treatment); ok {
+		c.PValue = math.Min(1, 2*NormalCDF(-math.Abs(z)))
 	}
 	half := NormalQuantile(1-alpha/2) * math.Sqrt(pc*(1-pc)/nc+pt*(1-pt)/nt)
 	c.Low, c.High = c.Diff-half, c.Diff+half
 	c.Significant = c.PValue < alpha
 	return c
+}
+
+// PooledZ is the statistic of the two-proportion z-test (TwoProportions):
+// treatment's rate minus control's over the pooled standard error. ok is
+// false when the test says nothing: an arm without trials, or no variance
+// (every trial of both a success, or none).
+func PooledZ(control, treatment Count) (z float64, ok bool) {
+	if !control.valid() || !treatment.valid() {
+		return 0, false
+	}
+	nc, nt := float64(control.Trials), float64(treatment.Trials)
+	pooled := (float64(control.Events) + float64(treatment.Events)) / (nc + nt)
+	se := math.Sqrt(pooled * (1 - pooled) * (1/nc + 1/nt))
+	if se == 0 {
+		return 0, false
+	}
+	return (float64(treatment.Events)/nt - float64(control.Events)/nc) / se, true
 }
 
 func (c Count) valid() bool { return c.Trials > 0 && c.Events >= 0 && c.Events <= c.Trials }

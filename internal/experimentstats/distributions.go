@@ -212,30 +212,11 @@ func betaContinuedFraction(a, b, x float64) float64 {
 	for m := 1; m <= incompleteIter; m++ {
 		fm := float64(m)
 		m2 := 2 * fm
-		// The even step.
-		aa := fm * (b - fm) * x / ((qam + m2) * (a + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < lentzTiny {
-			d = lentzTiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < lentzTiny {
-			c = lentzTiny
-		}
-		d = 1 / d
-		h *= d * c
-		// The odd step.
-		aa = -(a + fm) * (qab + fm) * x / ((a + m2) * (qap + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < lentzTiny {
-			d = lentzTiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < lentzTiny {
-			c = lentzTiny
-		}
-		d = 1 / d
-		del := d * c
+		var del float64
+		// The even step, then the odd one.
+		c, d, del = lentzStep(fm*(b-fm)*x/((qam+m2)*(a+m2)), 1, c, d)
+		h *= del
+		c, d, del = lentzStep(-(a+fm)*(qab+fm)*x/((a+m2)*(qap+m2)), 1, c, d)
 		h *= del
 		if math.Abs(del-1) <= incompleteEps {
 			break
@@ -269,22 +250,29 @@ func regUpperGamma(a, x float64) float64 {
 	d := 1 / b
 	h := d
 	for i := 1.0; i <= incompleteIter; i++ {
-		an := -i * (i - a)
 		b += 2
-		d = an*d + b
-		if math.Abs(d) < lentzTiny {
-			d = lentzTiny
-		}
-		c = b + an/c
-		if math.Abs(c) < lentzTiny {
-			c = lentzTiny
-		}
-		d = 1 / d
-		del := d * c
+		var del float64
+		c, d, del = lentzStep(-i*(i-a), b, c, d)
 		h *= del
 		if math.Abs(del-1) <= incompleteEps {
 			break
 		}
 	}
 	return front * h
+}
+
+// lentzStep is one step of the modified Lentz method (Numerical Recipes,
+// 3rd ed., §5.2) for a continued fraction's next term an/(bn + …): the
+// next c and d, and the factor c·d the fraction's value takes.
+func lentzStep(an, bn, c, d float64) (float64, float64, float64) {
+	d = bn + an*d
+	if math.Abs(d) < lentzTiny {
+		d = lentzTiny
+	}
+	c = bn + an/c
+	if math.Abs(c) < lentzTiny {
+		c = lentzTiny
+	}
+	d = 1 / d
+	return c, d, c * d
 }
