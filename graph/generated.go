@@ -22069,14 +22069,14 @@ input ThemeInput {
 extend type Query {
   "The store's themes, by id."
   themes: [Theme!]! @access(scope: "themes:read")
-  "The id of the store's live theme; null until a theme is first published."
+  "The id of the store's live theme: every store has one from its creation (README \"Themes\", the default theme)."
   liveThemeId: Int @access(scope: "themes:read")
   "One of the store's themes."
   theme(
     "The theme's id."
     id: Int!
   ): Theme! @access(scope: "themes:read")
-  "The store's live theme; null until a theme is first published."
+  "The store's live theme: every store has one from its creation."
   liveTheme: Theme @access(scope: "themes:read")
 }
 
@@ -22143,7 +22143,7 @@ extend type Query {
     "The theme's id."
     id: Int!
   ): [ThemeVersion!]! @access(scope: "themes:read")
-  "The live theme's published versions, newest first; empty until a theme is first published."
+  "The live theme's published versions, newest first."
   liveThemeVersions: [ThemeVersion!]! @access(scope: "themes:read")
 }
 
@@ -22153,7 +22153,7 @@ extend type Mutation {
     "The theme's id."
     id: Int!
   ): ThemePublication! @access(scope: "themes:write")
-  "Publishes the live theme's draft as its next version (404 until a theme is published)."
+  "Publishes the live theme's draft as its next version."
   publishLiveTheme: ThemePublication! @access(scope: "themes:write")
   """
   Makes an earlier published version of a theme live again and answers its number;

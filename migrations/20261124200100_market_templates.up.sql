@@ -254,3 +254,39 @@ SELECT 'harbor-market', 1, '1.0.0', body, $${
     {"kind": "map", "heading": "Find our shop"}
   ]
 }$$::jsonb FROM harbor_2;
+
+-- Every store has a live theme from its first moment, as storefronts need
+-- one to draw: a new store gets the default template (harbor, free, at its
+-- latest release) installed, owned, and published as version 1, live. The
+-- stores that exist already get it here, new ones from the trigger: the one
+-- path of a default theme. Its draft is the release's defaults, copied in
+-- the database as an install and a publish copy them.
+CREATE FUNCTION install_default_theme(p_store bigint) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    v_theme bigint;
+    v_publication bigint;
+BEGIN
+    INSERT INTO store_templates (store_id, template_key) VALUES (p_store, 'harbor')
+        ON CONFLICT (store_id, template_key) DO NOTHING;
+    INSERT INTO themes (store_id, name, base_key, template_version, draft_settings, source_template_key, source_theme_version)
+        SELECT p_store, t.name, v.template_key, v.version, v.default_settings, v.template_key, v.theme_version
+        FROM market_templates AS t JOIN market_template_versions AS v ON v.template_key = t.key
+        WHERE t.key = 'harbor' ORDER BY v.version DESC LIMIT 1
+        RETURNING id INTO v_theme;
+    INSERT INTO theme_versions (store_id, theme_id, version, settings)
+        SELECT store_id, id, 1, draft_settings FROM themes WHERE id = v_theme
+        RETURNING id INTO v_publication;
+    INSERT INTO store_live_themes (store_id, theme_id, publication_id) VALUES (p_store, v_theme, v_publication);
+    INSERT INTO theme_live_changes (store_id, theme_id, publication_id, reason) VALUES (p_store, v_theme, v_publication, 'publish');
+END $$;
+
+CREATE FUNCTION stores_default_theme() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM install_default_theme(NEW.id);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER stores_default_theme AFTER INSERT ON stores
+    FOR EACH ROW EXECUTE FUNCTION stores_default_theme();
+
+SELECT install_default_theme(id) FROM stores
+    WHERE NOT EXISTS (SELECT 1 FROM store_live_themes AS l WHERE l.store_id = stores.id);

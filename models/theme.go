@@ -65,8 +65,8 @@ func GetTheme(ctx context.Context, db bun.IDB, storeID, id int64) (*Theme, error
 	return t, classify(err, "the theme")
 }
 
-// LiveThemeID is the id of the store's live theme; nil until a theme is
-// first published.
+// LiveThemeID is the id of the store's live theme; nil only for a store
+// without one, which the default theme every store starts with rules out.
 func LiveThemeID(ctx context.Context, db bun.IDB, storeID int64) (*int64, error) {
 	var id int64
 	err := db.NewRaw("SELECT theme_id FROM store_live_themes WHERE store_id = ?", storeID).Scan(ctx, &id)
@@ -79,12 +79,12 @@ func LiveThemeID(ctx context.Context, db bun.IDB, storeID int64) (*int64, error)
 	return &id, nil
 }
 
-// errNoLiveTheme is the answer of the live theme's writes before any
-// theme was published.
-var errNoLiveTheme = apperr.NotFoundf("the store has no live theme yet: publish a theme first")
+// errNoLiveTheme is the answer of the live theme's writes for a store
+// without one (see LiveThemeID).
+var errNoLiveTheme = apperr.NotFoundf("the store has no live theme: publish a theme")
 
-// GetLiveTheme reads the store's live theme; nil until a theme is first
-// published.
+// GetLiveTheme reads the store's live theme (nil for a store without
+// one: see LiveThemeID).
 func GetLiveTheme(ctx context.Context, db bun.IDB, storeID int64) (*Theme, error) {
 	id, err := LiveThemeID(ctx, db, storeID)
 	if err != nil || id == nil {

@@ -165,7 +165,7 @@ func ListThemeVersions(ctx context.Context, db bun.IDB, storeID, themeID int64) 
 }
 
 // ListLiveThemeVersions lists the live theme's published versions, newest
-// first; none until a theme is first published.
+// first.
 func ListLiveThemeVersions(ctx context.Context, db bun.IDB, storeID int64) ([]ThemeVersion, error) {
 	id, err := LiveThemeID(ctx, db, storeID)
 	if err != nil || id == nil {

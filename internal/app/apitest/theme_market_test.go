@@ -70,6 +70,9 @@ func TestThemeMarket(t *testing.T) {
 		classic["owned"] != false || classic["family"] != "atelier" || len(classic["preview_images"].([]any)) != 2 {
 		t.Fatalf("atelier-classic: %v", classic)
 	}
+	if byKey["harbor"]["owned"] != true {
+		t.Fatalf("harbor, the default theme's template, is not owned: %v", byKey["harbor"])
+	}
 	if noir := byKey["atelier-noir"]; noir["price_cents"] != float64(18000) || noir["currency"] != "USD" || noir["owned"] != false {
 		t.Fatalf("atelier-noir: %v", noir)
 	}
@@ -93,15 +96,15 @@ func TestThemeMarket(t *testing.T) {
 	expectGraphQLCode(t, e, admin, "NOT_FOUND", nil, `{ marketTemplate(key: "nope") { key } }`)
 
 	// A free template: a theme from its latest release, and owned.
-	r = e.Do(http.MethodPost, "/store/theme-market/install", admin, map[string]any{"key": "harbor"}).Expect(t, 201)
-	harborID := wholeNumber(t, r.Body["theme_id"])
-	th := readInstalledTheme(t, e, s.ID, harborID)
-	if th.Name != "Harbor" || th.BaseKey != "harbor" || th.TemplateVersion != 2 || th.SourceTemplateKey != "harbor" ||
-		th.SourceThemeVersion != "3.1.0" || th.Draft != th.Defaults {
-		t.Fatalf("installed harbor: %+v", th)
+	r = e.Do(http.MethodPost, "/store/theme-market/install", admin, map[string]any{"key": "atelier-classic"}).Expect(t, 201)
+	classicID := wholeNumber(t, r.Body["theme_id"])
+	th := readInstalledTheme(t, e, s.ID, classicID)
+	if th.Name != "Atelier Classic" || th.BaseKey != "atelier-classic" || th.TemplateVersion != 2 || th.SourceTemplateKey != "atelier-classic" ||
+		th.SourceThemeVersion != "1.1.0" || th.Draft != th.Defaults {
+		t.Fatalf("installed atelier-classic: %+v", th)
 	}
-	if _, byKey = marketList(t, e, admin); byKey["harbor"]["owned"] != true || byKey["harbor-market"]["owned"] != false {
-		t.Fatalf("owned after installing harbor: %v, harbor-market %v", byKey["harbor"]["owned"], byKey["harbor-market"]["owned"])
+	if _, byKey = marketList(t, e, admin); byKey["atelier-classic"]["owned"] != true || byKey["harbor-market"]["owned"] != false {
+		t.Fatalf("owned after installing atelier-classic: %v, harbor-market %v", byKey["atelier-classic"]["owned"], byKey["harbor-market"]["owned"])
 	}
 
 	// A paid template the store does not own: 409 on both surfaces, nothing written.
@@ -111,8 +114,8 @@ func TestThemeMarket(t *testing.T) {
 	}
 	expectGraphQLCode(t, e, admin, "CONFLICT", nil, `mutation { installMarketTemplate(key: "atelier-noir") }`)
 	var themes int
-	if err := e.DB.NewRaw("SELECT count(*) FROM themes WHERE store_id = ?", s.ID).Scan(context.Background(), &themes); err != nil || themes != 1 {
-		t.Fatalf("%d themes after refused installs (%v), want 1", themes, err)
+	if err := e.DB.NewRaw("SELECT count(*) FROM themes WHERE store_id = ?", s.ID).Scan(context.Background(), &themes); err != nil || themes != 2 {
+		t.Fatalf("%d themes after refused installs (%v), want 2 (the default and atelier-classic)", themes, err)
 	}
 	// Once owned (recorded; there is no payment flow), it installs.
 	if err := models.OwnMarketTemplate(context.Background(), e.DB, s.ID, "atelier-noir"); err != nil {
@@ -120,7 +123,7 @@ func TestThemeMarket(t *testing.T) {
 	}
 	g := e.GraphQL(admin, `mutation { installMarketTemplate(key: "atelier-noir") }`, nil)
 	noirID, ok := asWhole(g.Data()["installMarketTemplate"])
-	if !ok || noirID == harborID {
+	if !ok || noirID == classicID {
 		t.Fatalf("installing owned atelier-noir: %s", g.Raw)
 	}
 	if th := readInstalledTheme(t, e, s.ID, noirID); th.SourceThemeVersion != "2.1.0" || th.Name != "Atelier Noir" || th.Draft != th.Defaults {
@@ -146,17 +149,17 @@ func TestThemeMarketAccess(t *testing.T) {
 		{Method: http.MethodGet, Path: "/store/theme-market"},
 		{Method: http.MethodGet, Path: "/store/theme-market/harbor"},
 	}
-	writes := []apitest.Call{{Method: http.MethodPost, Path: "/store/theme-market/install", Body: map[string]any{"key": "harbor"}}}
+	writes := []apitest.Call{{Method: http.MethodPost, Path: "/store/theme-market/install", Body: map[string]any{"key": "atelier-classic"}}}
 	k := checkAccess(t, e, s.ID, "themes", map[string]string{"other scope": otherScope}, reads, writes)
-	expectGraphQLCode(t, e, k.staffWrite, "FORBIDDEN", nil, `mutation { installMarketTemplate(key: "harbor") }`)
+	expectGraphQLCode(t, e, k.staffWrite, "FORBIDDEN", nil, `mutation { installMarketTemplate(key: "atelier-classic") }`)
 	expectGraphQLCode(t, e, otherScope, "FORBIDDEN", nil, `{ marketTemplates { key } }`)
-	if _, byKey := marketList(t, e, admin); byKey["harbor"]["owned"] != false {
+	if _, byKey := marketList(t, e, admin); byKey["atelier-classic"]["owned"] != false {
 		t.Fatal("a refused install recorded ownership")
 	}
-	e.Do(http.MethodPost, "/store/theme-market/install", k.writer, map[string]any{"key": "harbor"}).Expect(t, 201)
+	e.Do(http.MethodPost, "/store/theme-market/install", k.writer, map[string]any{"key": "atelier-classic"}).Expect(t, 201)
 
 	other := e.Store("Bolt")
-	if _, byKey := marketList(t, e, e.Key(other.ID, auth.RoleAdmin)); byKey["harbor"]["owned"] != false {
+	if _, byKey := marketList(t, e, e.Key(other.ID, auth.RoleAdmin)); byKey["atelier-classic"]["owned"] != false {
 		t.Fatal("another store owns what Acme installed")
 	}
 }

@@ -63,14 +63,15 @@ func liveThemeID(t *testing.T, e *apitest.Env, key string) any {
 func TestThemePublishing(t *testing.T) {
 	e, s, admin := newAcme(t)
 	ctx := context.Background()
+	defaultID := defaultTheme(t, e, admin)
 	harbor := installTheme(t, e, admin, "harbor")
 	classic := installTheme(t, e, admin, "atelier-classic")
 
-	if v := themeVersions(t, e, admin, "/store/theme/versions", "ListLiveThemeVersions", nil); len(v) != 0 {
-		t.Fatalf("live versions before any publish: %v", v)
+	// The default theme is live at its one version: nothing to roll back to.
+	if v := themeVersions(t, e, admin, "/store/theme/versions", "ListLiveThemeVersions", nil); !reflect.DeepEqual(v, []int64{1}) {
+		t.Fatalf("the default theme's versions: %v", v)
 	}
-	e.Do(http.MethodPost, "/store/theme/publish", admin, nil).Expect(t, 404)
-	e.Do(http.MethodPost, "/store/theme/rollback", admin, map[string]any{}).Expect(t, 404)
+	e.Do(http.MethodPost, "/store/theme/rollback", admin, map[string]any{}).Expect(t, 409)
 
 	r := e.Do(http.MethodPost, themePath(harbor)+"/publish", admin, nil).Expect(t, 200)
 	first := objectWithKeys(t, "publication", map[string]any{"publication_id": r.Body["publication_id"], "version": r.Body["version"]}, []string{"publication_id", "version"})
@@ -136,7 +137,7 @@ func TestThemePublishing(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := fmt.Sprint(harbor)
-	if want := []string{"publish " + h, "publish " + h, "rollback " + h, "rollback " + h}; !reflect.DeepEqual(changes, want) {
+	if want := []string{"publish " + fmt.Sprint(defaultID), "publish " + h, "publish " + h, "rollback " + h, "rollback " + h}; !reflect.DeepEqual(changes, want) {
 		t.Fatalf("live changes %v, want %v", changes, want)
 	}
 
@@ -146,7 +147,7 @@ func TestThemePublishing(t *testing.T) {
 		t.Fatalf("publishTheme: %s", g.Raw)
 	}
 	_, themes := themeList(t, e, admin)
-	if wholeNumber(t, liveThemeID(t, e, admin)) != classic || themes[0]["live"] != false || themes[1]["live"] != true {
+	if wholeNumber(t, liveThemeID(t, e, admin)) != classic || themes[1]["live"] != false || themes[2]["live"] != true {
 		t.Fatalf("after publishing classic: %v", themes)
 	}
 	// The theme that was live can go now, with its versions.
@@ -200,8 +201,9 @@ func TestConcurrentPublishesLeaveOneLiveTheme(t *testing.T) {
 		s.ID, s.ID, s.ID).Scan(ctx, &lives, &versions, &changes); err != nil {
 		t.Fatal(err)
 	}
-	if lives != 1 || versions != n+1 || changes != n+1 {
-		t.Fatalf("%d live rows, %d versions, %d live changes; want 1, %d, %d", lives, versions, changes, n+1, n+1)
+	// The default theme's version and live change, the first publish's, and n more.
+	if lives != 1 || versions != n+2 || changes != n+2 {
+		t.Fatalf("%d live rows, %d versions, %d live changes; want 1, %d, %d", lives, versions, changes, n+2, n+2)
 	}
 	var atLatest bool
 	if err := e.DB.NewRaw(`SELECT v.version = (SELECT max(version) FROM theme_versions WHERE theme_id = l.theme_id)

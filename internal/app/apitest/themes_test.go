@@ -30,17 +30,15 @@ func installTheme(t *testing.T, e *apitest.Env, key, template string) int64 {
 	return wholeNumber(t, r.Body["theme_id"])
 }
 
-// makeLive publishes a theme's draft straight in the database, as the
-// publishing calls will, so the live theme's calls have one.
-func makeLive(t *testing.T, e *apitest.Env, storeID, themeID int64) {
+// defaultTheme is the id of the theme every store starts with, live: the
+// first theme of the list, checked to be the live one.
+func defaultTheme(t *testing.T, e *apitest.Env, key string) int64 {
 	t.Helper()
-	_, err := e.DB.ExecContext(context.Background(), `WITH v AS (
-			INSERT INTO theme_versions (store_id, theme_id, version, settings)
-			SELECT store_id, id, 1, draft_settings FROM themes WHERE id = ? RETURNING id, store_id, theme_id)
-		INSERT INTO store_live_themes (store_id, theme_id, publication_id) SELECT store_id, theme_id, id FROM v`, themeID)
-	if err != nil {
-		t.Fatal(err)
+	liveID, themes := themeList(t, e, key)
+	if len(themes) == 0 || themes[0]["live"] != true || themes[0]["name"] != "Harbor" || liveID != themes[0]["id"] {
+		t.Fatalf("the store's default theme: live_id %v, %v", liveID, themes)
 	}
+	return idOf(t, themes[0])
 }
 
 // themeList is GET /store/themes, the same on GraphQL: live_id and the
@@ -69,8 +67,9 @@ func themeDetail(t *testing.T, e *apitest.Env, key string, id int64) map[string]
 // (checked against the theme's schema, 400s naming the setting), rename,
 // duplicate, delete, and the live theme's draft.
 func TestThemes(t *testing.T) {
-	e, s, admin := newAcme(t)
+	e, _, admin := newAcme(t)
 	ctx := context.Background()
+	first := defaultTheme(t, e, admin)
 	harbor := installTheme(t, e, admin, "harbor")
 	r := e.Do(http.MethodPost, "/store/themes", admin, map[string]any{"name": " Mine ", "base_key": "atelier-classic"}).Expect(t, 201)
 	mine := wholeNumber(t, r.Body["id"])
@@ -87,10 +86,10 @@ func TestThemes(t *testing.T) {
 	}
 
 	liveID, themes := themeList(t, e, admin)
-	if liveID != nil || len(themes) != 2 || idOf(t, themes[0]) != harbor || idOf(t, themes[1]) != mine {
+	if wholeNumber(t, liveID) != first || len(themes) != 3 || idOf(t, themes[0]) != first || idOf(t, themes[1]) != harbor || idOf(t, themes[2]) != mine {
 		t.Fatalf("list: live %v, %v", liveID, themes)
 	}
-	h, m := themes[0], themes[1]
+	h, m := themes[1], themes[2]
 	if h["name"] != "Harbor" || h["source_template_key"] != "harbor" || h["source_theme_version"] != "3.1.0" || h["latest_theme_version"] != "3.2.0" ||
 		h["update_available"] != true || h["live"] != false || h["thumbnail_url"] != "https://themes.storeadmin.dev/harbor/thumb.jpg" {
 		t.Fatalf("installed harbor: %v", h)
@@ -149,18 +148,14 @@ func TestThemes(t *testing.T) {
 	e.Do(http.MethodDelete, themePath(dup), admin, nil).Expect(t, 200)
 	e.Do(http.MethodGet, themePath(dup), admin, nil).Expect(t, 404)
 
-	// The live theme: none until published; then its draft reads and
-	// writes at /store/theme, and it cannot be deleted.
+	// The live theme: the default one until another is published; its
+	// draft reads and writes at /store/theme, and it cannot be deleted.
 	r = e.Do(http.MethodGet, "/store/theme", admin, nil).Expect(t, 200)
 	e.SameOnGraphQL(t, r, admin, "GetLiveTheme", nil)
-	if th, ok := r.Body["theme"]; !ok || th != nil {
-		t.Fatalf("no live theme: %s", r.Raw)
+	if lv := objectWithKeys(t, "theme", r.Body["theme"], themeDraftKeys); idOf(t, lv) != first || lv["name"] != "Harbor" {
+		t.Fatalf("the default live theme: %s", r.Raw)
 	}
-	r = e.Do(http.MethodPut, "/store/theme", admin, map[string]any{"draft_settings": draft}).Expect(t, 404)
-	if r.Message() != "the store has no live theme yet: publish a theme first" {
-		t.Fatalf("no live theme to write: %s", r.Raw)
-	}
-	makeLive(t, e, s.ID, harbor)
+	e.Do(http.MethodPost, themePath(harbor)+"/publish", admin, nil).Expect(t, 200)
 	r = e.Do(http.MethodGet, "/store/theme", admin, nil).Expect(t, 200)
 	e.SameOnGraphQL(t, r, admin, "GetLiveTheme", nil)
 	lv := objectWithKeys(t, "theme", r.Body["theme"], themeDraftKeys)
@@ -176,7 +171,7 @@ func TestThemes(t *testing.T) {
 	if got := themeDetail(t, e, admin, harbor)["draft_settings"]; !reflect.DeepEqual(got, draft) {
 		t.Fatalf("live draft %v\nwant %v", got, draft)
 	}
-	if liveID, themes = themeList(t, e, admin); wholeNumber(t, liveID) != harbor || themes[0]["live"] != true || themes[1]["live"] != false {
+	if liveID, themes = themeList(t, e, admin); wholeNumber(t, liveID) != harbor || themes[0]["live"] != false || themes[1]["live"] != true {
 		t.Fatalf("list with a live theme: %v %v", liveID, themes)
 	}
 	r = e.Do(http.MethodDelete, themePath(harbor), admin, nil).Expect(t, 409)
@@ -185,6 +180,7 @@ func TestThemes(t *testing.T) {
 	}
 	expectGraphQLCode(t, e, admin, "CONFLICT", map[string]any{"id": harbor}, `mutation($id: Int!) { deleteTheme(id: $id) }`)
 	e.Do(http.MethodDelete, themePath(mine), admin, nil).Expect(t, 200)
+	e.Do(http.MethodDelete, themePath(first), admin, nil).Expect(t, 200) // no longer live
 }
 
 // TestThemesAccessAndOtherStore: reads are themes:read (any role), writes
@@ -207,7 +203,7 @@ func TestThemesAccessAndOtherStore(t *testing.T) {
 	}
 	k := checkAccess(t, e, s.ID, "themes", map[string]string{"other scope": otherScope}, reads, writes)
 	expectGraphQLCode(t, e, k.staffWrite, "FORBIDDEN", map[string]any{"id": id}, `mutation($id: Int!) { renameTheme(id: $id, name: "x") }`)
-	if _, themes := themeList(t, e, admin); len(themes) != 1 || themes[0]["name"] != "Harbor" {
+	if _, themes := themeList(t, e, admin); len(themes) != 2 || themes[1]["name"] != "Harbor" {
 		t.Fatalf("a refused write was written: %v", themes)
 	}
 
@@ -215,10 +211,10 @@ func TestThemesAccessAndOtherStore(t *testing.T) {
 	bKey := e.Key(other.ID, auth.RoleAdmin)
 	e.ExpectEach(t, 404, map[string]string{"another store's key": bKey}, slices.Concat([]apitest.Call{{Method: http.MethodGet, Path: themePath(id)}}, writes[1:5], writes[6:]))
 	expectGraphQLCode(t, e, bKey, "NOT_FOUND", map[string]any{"id": id}, `query($id: Int!) { theme(id: $id) { id } }`, `mutation($id: Int!) { deleteTheme(id: $id) }`)
-	if _, themes := themeList(t, e, bKey); len(themes) != 0 {
+	if _, themes := themeList(t, e, bKey); len(themes) != 1 || idOf(t, themes[0]) == id {
 		t.Fatalf("another store lists %v", themes)
 	}
-	if _, themes := themeList(t, e, admin); len(themes) != 1 || themes[0]["name"] != "Harbor" {
+	if _, themes := themeList(t, e, admin); len(themes) != 2 || themes[1]["name"] != "Harbor" {
 		t.Fatalf("another store's writes reached this one: %v", themes)
 	}
 	e.Do(http.MethodPatch, themePath(id), k.writer, map[string]any{"name": "y"}).Expect(t, 200)

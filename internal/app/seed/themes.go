@@ -12,16 +12,22 @@ import (
 )
 
 // themes seeds the store's themes: it owns two templates (Atelier Noir,
-// paid and recorded as owned, and Harbor, free); Atelier Noir is installed
-// and live with four published versions, each a new accent colour; Harbor
-// is installed at its latest release as a draft never published; and a
+// paid and recorded as owned, and Harbor, free, the default theme's);
+// Atelier Noir is installed and live with four published versions, each a
+// new accent colour, in place of the default theme, which goes; Harbor is
+// installed at its latest release as a draft never published; and a
 // second Harbor theme follows the older release 3.0.0, so it has an update
 // available. Written as the API writes them (install, draft checked
-// against its schema, publish).
+// against its schema, publish, delete).
 func themes(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) error {
 	existing, err := models.ListThemes(ctx, tx, storeID)
-	if err != nil || len(existing) > 0 {
+	if err != nil {
 		return err
+	}
+	for _, th := range existing {
+		if th.BaseKey == "atelier-noir" {
+			return nil // seeded already
+		}
 	}
 	if err := models.OwnMarketTemplate(ctx, tx, storeID, "atelier-noir"); err != nil {
 		return err
@@ -35,6 +41,11 @@ func themes(ctx context.Context, tx bun.Tx, storeID int64, _ time.Time) error {
 			return err
 		}
 		if _, err := models.PublishTheme(ctx, tx, storeID, &noir); err != nil {
+			return err
+		}
+	}
+	for _, th := range existing {
+		if err := models.DeleteTheme(ctx, tx, storeID, th.ID); err != nil {
 			return err
 		}
 	}
