@@ -912,7 +912,7 @@ var objectReads = map[string]map[string][]string{
 		"created_at":  {"CreatedAt"},
 		"created_by":  {"CreatedBy"},
 		"ended_at":    {"EndedAt"},
-		"experiments": {},
+		"experiments": {"ID"},
 		"key":         {"Key"},
 		"kind":        {"Kind"},
 		"max_share":   {"MaxShare"},

@@ -19436,8 +19436,8 @@ extend type Query {
     "The experiment's id."
     id: Int!
   ): [Int!]! @access(scope: "experiments:read")
-  "The live theme's live published version: what theme tests change (404 when the store has no live theme)."
-  experimentTheme: PublishedTheme! @access(scope: "experiments:read")
+  "The live theme's live published version: what theme tests change; null until a theme is first published."
+  experimentTheme: PublishedTheme @access(scope: "experiments:read")
   "The smallest min_stores of the running pools; 0 when none runs."
   experimentPoolsMinStores: Int! @access(scope: "experiments:read")
   "The platform's pools, running ones first, each with the store's membership."
@@ -57077,10 +57077,10 @@ func (ec *executionContext) _Query_experimentTheme(ctx context.Context, field gr
 			return next
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *models.PublishedTheme) graphql.Marshaler {
-			return ec.marshalNPublishedTheme2ᚖstoreadminᚋmodelsᚐPublishedTheme(ctx, selections, v)
+			return ec.marshalOPublishedTheme2ᚖstoreadminᚋmodelsᚐPublishedTheme(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_experimentTheme(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -88127,7 +88127,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_experimentTheme(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -97779,16 +97779,6 @@ func (ec *executionContext) unmarshalNProductVariantInput2storeadminᚋgraphᚐP
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNPublishedTheme2ᚖstoreadminᚋmodelsᚐPublishedTheme(ctx context.Context, sel ast.SelectionSet, v *models.PublishedTheme) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._PublishedTheme(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNRefund2storeadminᚋmodelsᚐRefund(ctx context.Context, sel ast.SelectionSet, v models.Refund) graphql.Marshaler {
 	return ec._Refund(ctx, sel, &v)
 }
@@ -99555,6 +99545,13 @@ func (ec *executionContext) unmarshalOProductVariantInput2ᚕstoreadminᚋgraph�
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOPublishedTheme2ᚖstoreadminᚋmodelsᚐPublishedTheme(ctx context.Context, sel ast.SelectionSet, v *models.PublishedTheme) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedTheme(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalORefundLineInput2ᚕstoreadminᚋgraphᚐRefundLineInputᚄ(ctx context.Context, v any) ([]RefundLineInput, error) {

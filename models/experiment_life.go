@@ -61,13 +61,14 @@ type PublishedTheme struct {
 }
 
 // LivePublishedTheme reads the settings and number of the store's live
-// theme's live version; 404 when the store has no live theme.
+// theme's live version; nil until a theme is first published (as the live
+// theme's reads answer).
 func LivePublishedTheme(ctx context.Context, db bun.IDB, storeID int64) (*PublishedTheme, error) {
 	p := new(PublishedTheme)
 	err := db.NewRaw(`SELECT tv.settings, tv.version FROM store_live_themes AS l
 		JOIN theme_versions AS tv ON tv.id = l.publication_id WHERE l.store_id = ?`, storeID).Scan(ctx, p)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errNoLiveTheme
+		return nil, nil
 	}
 	return p, err
 }
@@ -77,29 +78,31 @@ func LivePublishedTheme(ctx context.Context, db bun.IDB, storeID int64) (*Publis
 // schema the theme follows. A theme that is not live, or a version it
 // never published, is a 400 naming the surface.
 func ThemeTestBase(ctx context.Context, db bun.IDB, storeID, themeID, version int64) (settings, schema []byte, err error) {
+	var s, sch string // text: bun scans a []byte destination as a list
 	err = db.NewRaw(`SELECT tv.settings::text, mv.settings_schema::text FROM store_live_themes AS l
 		JOIN themes AS th ON th.store_id = l.store_id AND th.id = l.theme_id
 		JOIN theme_versions AS tv ON tv.theme_id = th.id AND tv.version = ?
 		JOIN market_template_versions AS mv ON mv.template_key = th.base_key AND mv.version = th.template_version
-		WHERE l.store_id = ? AND l.theme_id = ?`, version, storeID, themeID).Scan(ctx, &settings, &schema)
+		WHERE l.store_id = ? AND l.theme_id = ?`, version, storeID, themeID).Scan(ctx, &s, &sch)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, apperr.InvalidField("surface", "must name a published version of the store's live theme: theme %d has no version %d live or published", themeID, version)
 	}
-	return settings, schema, err
+	return []byte(s), []byte(sch), err
 }
 
 // LiveThemeTestBase is ThemeTestBase of the live theme's live version,
 // for a pooled theme test; 409 when the store has no live theme.
 func LiveThemeTestBase(ctx context.Context, db bun.IDB, storeID int64) (themeID, version int64, settings, schema []byte, err error) {
+	var s, sch string // text: bun scans a []byte destination as a list
 	err = db.NewRaw(`SELECT th.id, tv.version, tv.settings::text, mv.settings_schema::text FROM store_live_themes AS l
 		JOIN themes AS th ON th.store_id = l.store_id AND th.id = l.theme_id
 		JOIN theme_versions AS tv ON tv.id = l.publication_id
 		JOIN market_template_versions AS mv ON mv.template_key = th.base_key AND mv.version = th.template_version
-		WHERE l.store_id = ?`, storeID).Scan(ctx, &themeID, &version, &settings, &schema)
+		WHERE l.store_id = ?`, storeID).Scan(ctx, &themeID, &version, &s, &sch)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = apperr.Conflictf("the store has no live theme yet: publish a theme before joining a theme test")
 	}
-	return themeID, version, settings, schema, err
+	return themeID, version, []byte(s), []byte(sch), err
 }
 
 // PageIDByHandle is the id of the store's page of the handle, for a pooled
@@ -211,7 +214,7 @@ func CreateExperiment(ctx context.Context, tx bun.IDB, storeID int64, name strin
 	}
 	e := &Experiment{StoreID: storeID, Key: key, Name: name, Kind: sh.Kind, Metric: sh.Metric, Surface: sh.Surface,
 		Status: ExperimentDraft, PoolKey: poolKey}
-	if _, err := tx.NewInsert().Model(e).ExcludeColumn("started_at", "paused_at", "ended_at", "winner_variant_id").Returning("*").Exec(ctx); err != nil {
+	if _, err := tx.NewInsert().Model(e).ExcludeColumn("started_at", "paused_at", "ended_at", "winner_variant_id").Returning("id, created_at, updated_at").Exec(ctx); err != nil {
 		return nil, classify(err, "an experiment of that key")
 	}
 	return e, writeArms(ctx, tx, e, sh)

@@ -87,7 +87,7 @@ func LockPool(ctx context.Context, tx bun.IDB, key string) (*ExperimentPool, []E
 // the caller checked (CheckExperimentShape, pooled).
 func CreatePool(ctx context.Context, tx bun.IDB, p *ExperimentPool, sh *ExperimentShape) error {
 	p.Kind, p.Metric, p.Surface, p.Status = sh.Kind, sh.Metric, sh.Surface, PoolRunning
-	if _, err := tx.NewInsert().Model(p).ExcludeColumn("id", "ended_at", "created_at", "started_at").Returning("*").Exec(ctx); err != nil {
+	if _, err := tx.NewInsert().Model(p).ExcludeColumn("id", "ended_at", "created_at", "started_at").Returning("id, created_at, started_at").Exec(ctx); err != nil {
 		return classify(err, "the pool "+p.Key)
 	}
 	arms := make([]ExperimentPoolVariant, len(sh.Arms))
