@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
 	"strings"
 	"time"
 
@@ -14,6 +15,9 @@ import (
 
 	"storeadmin/models"
 )
+
+// poolKey is the form of a pool's key (the table's CHECK).
+var poolKey = regexp.MustCompile(`^[a-z][a-z0-9-]{1,62}$`)
 
 // poolVariantFile is a pool's arm as an operator writes it.
 type poolVariantFile struct {
@@ -54,6 +58,9 @@ func poolCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.
 	var f poolFile
 	if err := readJSONFile(fs.Arg(0), &f); err != nil {
 		return err
+	}
+	if !poolKey.MatchString(f.Key) {
+		return fmt.Errorf("%s: key must be 2 to 63 lower-case letters, digits and dashes, starting with a letter, not %q", fs.Arg(0), f.Key)
 	}
 	if strings.TrimSpace(f.Name) == "" {
 		return fmt.Errorf("%s: name is required", fs.Arg(0))

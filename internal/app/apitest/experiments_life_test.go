@@ -321,16 +321,18 @@ func TestExperimentValidation(t *testing.T) {
 		"bad setting": {with(theme, func(b map[string]any) {
 			arm(b, 1)["payload"] = map[string]any{"settings": map[string]any{"colors": map[string]any{"primary": "navy"}}}
 		}), "variants[1].payload.settings.colors.primary "},
-		"payload extra key":  {with(theme, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"css": "x"} }), "variants[1].payload.css is not a known key"},
-		"control changes":    {with(theme, func(b map[string]any) { arm(b, 0)["payload"] = arm(b, 1)["payload"] }), "variants[0].payload must be {}"},
-		"arm changes none":   {with(content, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{} }), "variants[1].payload must change something"},
-		"another's page":     {with(content, func(b map[string]any) { b["surface"] = map[string]any{"page_id": other.page} }), "surface.page_id must be a page of the store"},
-		"title not text":     {with(content, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"title": 5} }), "variants[1].payload.title must be text"},
-		"another's rate":     {with(ship, func(b map[string]any) { b["surface"] = map[string]any{"shipping_rate_id": other.rate} }), "surface.shipping_rate_id must be a shipping rate of the store"},
-		"negative shipping":  {with(ship, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"price_cents": -1} }), "variants[1].payload.price_cents must be"},
-		"no products":        {with(price, func(b map[string]any) { b["surface"] = map[string]any{"product_ids": []any{}} }), "surface.product_ids must be a list of 1 to 50"},
-		"another's product":  {with(price, func(b map[string]any) { b["surface"] = map[string]any{"product_ids": []any{other.products[0]}} }), "surface.product_ids must be products of the store"},
-		"repeated product":   {with(price, func(b map[string]any) { b["surface"] = map[string]any{"product_ids": []any{f.products[0], f.products[0]}} }), "surface.product_ids[1] repeats"},
+		"payload extra key": {with(theme, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"css": "x"} }), "variants[1].payload.css is not a known key"},
+		"control changes":   {with(theme, func(b map[string]any) { arm(b, 0)["payload"] = arm(b, 1)["payload"] }), "variants[0].payload must be {}"},
+		"arm changes none":  {with(content, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{} }), "variants[1].payload must change something"},
+		"another's page":    {with(content, func(b map[string]any) { b["surface"] = map[string]any{"page_id": other.page} }), "surface.page_id must be a page of the store"},
+		"title not text":    {with(content, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"title": 5} }), "variants[1].payload.title must be text"},
+		"another's rate":    {with(ship, func(b map[string]any) { b["surface"] = map[string]any{"shipping_rate_id": other.rate} }), "surface.shipping_rate_id must be a shipping rate of the store"},
+		"negative shipping": {with(ship, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"price_cents": -1} }), "variants[1].payload.price_cents must be"},
+		"no products":       {with(price, func(b map[string]any) { b["surface"] = map[string]any{"product_ids": []any{}} }), "surface.product_ids must be a list of 1 to 50"},
+		"another's product": {with(price, func(b map[string]any) { b["surface"] = map[string]any{"product_ids": []any{other.products[0]}} }), "surface.product_ids must be products of the store"},
+		"repeated product": {with(price, func(b map[string]any) {
+			b["surface"] = map[string]any{"product_ids": []any{f.products[0], f.products[0]}}
+		}), "surface.product_ids[1] repeats"},
 		"price change -91":   {with(price, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"price_change_pct": -91} }), "variants[1].payload.price_change_pct must be an integer from -90 to 100"},
 		"price change 1.5":   {with(price, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"price_change_pct": 1.5} }), "variants[1].payload.price_change_pct must be an integer"},
 		"control price move": {with(price, func(b map[string]any) { arm(b, 0)["payload"] = map[string]any{"price_change_pct": 5} }), "variants[0].payload.price_change_pct must be 0"},
