@@ -31,14 +31,13 @@ func experimentPath(id int64, action ...string) string {
 // experimentFixture is a store ready for every kind of test: a live theme
 // (harbor, version 1), a page, a shipping rate and three products.
 type experimentFixture struct {
-	store                   *models.Store
-	admin                   string
-	theme, page, rate       int64
-	products                []int64
-	themeSurface            map[string]any
-	contentSurface          map[string]any
-	shippingSurface         map[string]any
-	otherTheme, otherRecord int64
+	store             *models.Store
+	admin             string
+	theme, page, rate int64
+	products          []int64
+	themeSurface      map[string]any
+	contentSurface    map[string]any
+	shippingSurface   map[string]any
 }
 
 func newExperimentFixture(t *testing.T, e *apitest.Env, name string) experimentFixture {
