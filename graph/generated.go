@@ -50,6 +50,7 @@ type ResolverRoot interface {
 	DraftOrderLine() DraftOrderLineResolver
 	Experiment() ExperimentResolver
 	ExperimentPool() ExperimentPoolResolver
+	ExperimentStorePool() ExperimentStorePoolResolver
 	FormSubmission() FormSubmissionResolver
 	Fulfillment() FulfillmentResolver
 	FunnelRun() FunnelRunResolver
@@ -2557,6 +2558,9 @@ type ExperimentResolver interface {
 type ExperimentPoolResolver interface {
 	Variants(ctx context.Context, obj *models.ExperimentPool) ([]models.ExperimentPoolVariant, error)
 	Experiments(ctx context.Context, obj *models.ExperimentPool) ([]models.Experiment, error)
+}
+type ExperimentStorePoolResolver interface {
+	Pool(ctx context.Context, obj *models.ExperimentStorePool) (*models.ExperimentPool, error)
 }
 type FormSubmissionResolver interface {
 	Read(ctx context.Context, obj *models.FormSubmission) (bool, error)
@@ -39508,12 +39512,12 @@ func (ec *executionContext) _ExperimentStorePool_pool(ctx context.Context, field
 	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
 		Object:     "ExperimentStorePool",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 	})
 	defer recoverField(ctx, ec.OperationContext, &ret)
 	v, err := func(ctx context.Context) (*models.ExperimentPool, error) {
-		return obj.Pool, nil
+		return ec.Resolvers.ExperimentStorePool().Pool(ctx, obj)
 	}(ctx)
 	if err != nil {
 		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
@@ -39525,8 +39529,8 @@ func (ec *executionContext) fieldContext_ExperimentStorePool_pool(_ context.Cont
 	fc = &graphql.FieldContext{
 		Object:     "ExperimentStorePool",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 	}
 	return fc, nil
 }
@@ -79788,23 +79792,70 @@ func (ec *executionContext) _ExperimentStorePool(ctx context.Context, sel ast.Se
 		case "changes_nothing":
 			out.Values[i] = ec._ExperimentStorePool_changes_nothing(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "experiment_id":
 			out.Values[i] = ec._ExperimentStorePool_experiment_id(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "membership":
 			out.Values[i] = ec._ExperimentStorePool_membership(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pool":
-			out.Values[i] = ec._ExperimentStorePool_pool(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._ExperimentStorePool_pool(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
 			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ExperimentStorePool_pool(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -22,12 +22,24 @@ const (
 
 // ExperimentStorePool is a pool as one store sees it.
 type ExperimentStorePool struct {
-	// ChangesNothing is not known without rendering the store's surface
-	// under each arm: always nil (README "Pools").
+	// ChangesNothing: every arm would show the store the same thing (its
+	// live theme or page already is what the arms set); nil when the store
+	// has no live theme or no such page (README "Pools").
 	ChangesNothing *bool           `json:"changes_nothing"`
 	ExperimentID   *int64          `json:"experiment_id"`
 	Membership     string          `json:"membership"`
-	Pool           *ExperimentPool `json:"pool"`
+	// PoolID is the pool's number, the graph's relation's key; Read is the
+	// pool as the list's statement read it, which primes that relation.
+	PoolID int64           `json:"-"`
+	Read   *ExperimentPool `json:"-"`
+}
+
+// PoolsByID loads pools by their numbers, for a dataloader: pools are the
+// same for every store, so storeID reads nothing.
+func PoolsByID(ctx context.Context, db bun.IDB, _ int64, ids []int64, _ Columns) ([]ExperimentPool, error) {
+	out := manyRows[ExperimentPool](len(ids))
+	err := db.NewSelect().Model(&out).Where("id IN (?)", bun.List(ids)).Scan(ctx)
+	return out, err
 }
 
 // storePoolRow is a pool with the store's latest experiment of it.
@@ -57,7 +69,7 @@ func ListStorePools(ctx context.Context, db bun.IDB, storeID int64) ([]Experimen
 				membership = PoolLeft
 			}
 		}
-		out[i] = ExperimentStorePool{ExperimentID: r.ExperimentID, Membership: membership, Pool: &r.ExperimentPool}
+		out[i] = ExperimentStorePool{ExperimentID: r.ExperimentID, Membership: membership, PoolID: r.ID, Read: &r.ExperimentPool}
 	}
 	return out, err
 }
@@ -152,5 +164,27 @@ func ExperimentsByPool(ctx context.Context, db bun.IDB, storeID int64, ids []int
 	err := db.NewSelect().Model(&out).ColumnExpr("ex.*, xp.id AS pool_id").
 		Join("JOIN experiment_pools AS xp ON xp.key = ex.pool_key").
 		Where("ex.store_id = ? AND xp.id IN (?)", storeID, bun.List(ids)).Order("xp.id", "ex.id DESC").Scan(ctx)
+	return out, err
+}
+
+// PageText is what a content test changes of a page.
+type PageText struct {
+	Handle   string `bun:"handle"`
+	Title    string `bun:"title"`
+	BodyHTML string `bun:"body_html"`
+}
+
+// PagesByHandle reads the title and body of the store's pages of the
+// handles, in one statement.
+func PagesByHandle(ctx context.Context, db bun.IDB, storeID int64, handles []string) (map[string]PageText, error) {
+	out := map[string]PageText{}
+	if len(handles) == 0 {
+		return out, nil
+	}
+	var rows []PageText
+	err := db.NewRaw("SELECT handle, title, body_html FROM pages WHERE store_id = ? AND handle IN (?)", storeID, bun.List(handles)).Scan(ctx, &rows)
+	for _, r := range rows {
+		out[r.Handle] = r
+	}
 	return out, err
 }

@@ -19,6 +19,10 @@ func (r *experimentPoolResolver) Experiments(ctx context.Context, obj *models.Ex
 	return poolExperiments.Load(ctx, obj)
 }
 
+func (r *experimentStorePoolResolver) Pool(ctx context.Context, obj *models.ExperimentStorePool) (*models.ExperimentPool, error) {
+	return storePoolPool.Require(ctx, obj, "the pool")
+}
+
 func (r *mutationResolver) CreateExperiment(ctx context.Context, input graph.ExperimentInput) (*models.Experiment, error) {
 	sid, err := storeID(ctx)
 	if err != nil {
@@ -219,6 +223,12 @@ func (r *queryResolver) ExperimentPoolsMinStores(ctx context.Context) (int64, er
 
 func (r *queryResolver) ExperimentStorePools(ctx context.Context) ([]models.ExperimentStorePool, error) {
 	return inStore(ctx, func(sid int64) ([]models.ExperimentStorePool, error) {
-		return models.ListStorePools(ctx, r.db(ctx), sid)
+		return storePools(ctx, r.db(ctx), sid)
 	})
 }
+
+func (r *Resolver) ExperimentStorePool() graph.ExperimentStorePoolResolver {
+	return &experimentStorePoolResolver{r}
+}
+
+type experimentStorePoolResolver struct{ *Resolver }

@@ -546,10 +546,24 @@ func TestExperimentPools(t *testing.T) {
 	createPool(t, e, "hero", "theme", map[string]any{}, map[string]any{"settings": map[string]any{"colors": map[string]any{"primary": "#123456"}}}, 5)
 	createPool(t, e, "about-copy", "content", map[string]any{"page_handle": "about"}, map[string]any{"title": "About us"}, 3)
 	createPool(t, e, "nowhere", "content", map[string]any{"page_handle": "missing"}, map[string]any{"title": "x"}, 9)
+	createPool(t, e, "same-title", "content", map[string]any{"page_handle": "about"}, map[string]any{"title": "About"}, 4)
 
-	minStores, pools := storePools(t, e, admin)
-	if minStores != 3 || len(pools) != 3 || pools["hero"]["membership"] != "not_joined" || pools["hero"]["experiment_id"] != nil || pools["hero"]["changes_nothing"] != nil {
+	count := countStatements(e)
+	var minStores int64
+	var pools map[string]map[string]any
+	statements := count(func() { minStores, pools = storePools(t, e, admin) })
+	if minStores != 3 || len(pools) != 4 || pools["hero"]["membership"] != "not_joined" || pools["hero"]["experiment_id"] != nil {
 		t.Fatalf("pools: %d %v", minStores, pools)
+	}
+	// changes_nothing: the arms over the store's live theme or page.
+	for key, want := range map[string]any{"hero": false, "about-copy": false, "same-title": true, "nowhere": nil} {
+		if got := pools[key]["changes_nothing"]; got != want {
+			t.Errorf("%s: changes_nothing %v, want %v", key, got, want)
+		}
+	}
+	createPool(t, e, "more", "theme", map[string]any{}, map[string]any{"settings": map[string]any{"layout": map[string]any{"products_per_row": 3}}}, 5)
+	if more := count(func() { storePools(t, e, admin) }); more != statements {
+		t.Fatalf("the pools' list ran %d statements for 4 pools, %d for 5", statements, more)
 	}
 
 	r := e.Do(http.MethodPost, "/store/experiments/pooled/hero/join", admin, nil).Expect(t, 201)
