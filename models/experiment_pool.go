@@ -25,9 +25,9 @@ type ExperimentStorePool struct {
 	// ChangesNothing: every arm would show the store the same thing (its
 	// live theme or page already is what the arms set); nil when the store
 	// has no live theme or no such page (README "Pools").
-	ChangesNothing *bool           `json:"changes_nothing"`
-	ExperimentID   *int64          `json:"experiment_id"`
-	Membership     string          `json:"membership"`
+	ChangesNothing *bool  `json:"changes_nothing"`
+	ExperimentID   *int64 `json:"experiment_id"`
+	Membership     string `json:"membership"`
 	// PoolID is the pool's number, the graph's relation's key; Read is the
 	// pool as the list's statement read it, which primes that relation.
 	PoolID int64           `json:"-"`
