@@ -935,7 +935,7 @@ var objectReads = map[string]map[string][]string{
 		"changes_nothing": {"ChangesNothing"},
 		"experiment_id":   {"ExperimentID"},
 		"membership":      {"Membership"},
-		"pool":            {},
+		"pool":            {"PoolID"},
 	},
 	"ExperimentVariant": {
 		"id":        {"ID"},
