@@ -912,6 +912,7 @@ var objectReads = map[string]map[string][]string{
 		"created_at":  {"CreatedAt"},
 		"created_by":  {"CreatedBy"},
 		"ended_at":    {"EndedAt"},
+		"experiments": {"ID"},
 		"key":         {"Key"},
 		"kind":        {"Kind"},
 		"max_share":   {"MaxShare"},
@@ -929,6 +930,12 @@ var objectReads = map[string]map[string][]string{
 		"name":      {"Name"},
 		"payload":   {"Payload"},
 		"split_pct": {"SplitPct"},
+	},
+	"ExperimentStorePool": {
+		"changes_nothing": {"ChangesNothing"},
+		"experiment_id":   {"ExperimentID"},
+		"membership":      {"Membership"},
+		"pool":            {"PoolID"},
 	},
 	"ExperimentVariant": {
 		"id":        {"ID"},
@@ -1392,6 +1399,10 @@ var objectReads = map[string]map[string][]string{
 		"title":                  {"Title"},
 		"track_inventory":        {"TrackInventory"},
 		"weight_grams":           {"WeightGrams"},
+	},
+	"PublishedTheme": {
+		"settings": {"Settings"},
+		"version":  {"Version"},
 	},
 	"Refund": {
 		"amount_cents":           {"AmountCents"},

@@ -50,6 +50,7 @@ type ResolverRoot interface {
 	DraftOrderLine() DraftOrderLineResolver
 	Experiment() ExperimentResolver
 	ExperimentPool() ExperimentPoolResolver
+	ExperimentStorePool() ExperimentStorePoolResolver
 	FormSubmission() FormSubmissionResolver
 	Fulfillment() FulfillmentResolver
 	FunnelRun() FunnelRunResolver
@@ -1073,20 +1074,21 @@ type ComplexityRoot struct {
 	}
 
 	ExperimentPool struct {
-		CreatedAt  func(childComplexity int) int
-		CreatedBy  func(childComplexity int) int
-		EndedAt    func(childComplexity int) int
-		Key        func(childComplexity int) int
-		Kind       func(childComplexity int) int
-		MaxShare   func(childComplexity int) int
-		Metric     func(childComplexity int) int
-		MinStores  func(childComplexity int) int
-		Name       func(childComplexity int) int
-		StartedAt  func(childComplexity int) int
-		Status     func(childComplexity int) int
-		StoreFloor func(childComplexity int) int
-		Surface    func(childComplexity int) int
-		Variants   func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		CreatedBy   func(childComplexity int) int
+		EndedAt     func(childComplexity int) int
+		Experiments func(childComplexity int) int
+		Key         func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		MaxShare    func(childComplexity int) int
+		Metric      func(childComplexity int) int
+		MinStores   func(childComplexity int) int
+		Name        func(childComplexity int) int
+		StartedAt   func(childComplexity int) int
+		Status      func(childComplexity int) int
+		StoreFloor  func(childComplexity int) int
+		Surface     func(childComplexity int) int
+		Variants    func(childComplexity int) int
 	}
 
 	ExperimentPoolVariant struct {
@@ -1094,6 +1096,13 @@ type ComplexityRoot struct {
 		Name     func(childComplexity int) int
 		Payload  func(childComplexity int) int
 		SplitPct func(childComplexity int) int
+	}
+
+	ExperimentStorePool struct {
+		ChangesNothing func(childComplexity int) int
+		ExperimentID   func(childComplexity int) int
+		Membership     func(childComplexity int) int
+		Pool           func(childComplexity int) int
 	}
 
 	ExperimentVariant struct {
@@ -1424,6 +1433,7 @@ type ComplexityRoot struct {
 		CreateCollection               func(childComplexity int, input CollectionInput) int
 		CreateDiscount                 func(childComplexity int, input DiscountInput) int
 		CreateDraftOrder               func(childComplexity int, input DraftOrderInput) int
+		CreateExperiment               func(childComplexity int, input ExperimentInput) int
 		CreateFulfillment              func(childComplexity int, id int64, input *FulfillmentInput) int
 		CreatePage                     func(childComplexity int, input ContentPageInput) int
 		CreatePaymentProvider          func(childComplexity int, input PaymentProviderInput) int
@@ -1444,6 +1454,7 @@ type ComplexityRoot struct {
 		DeleteCollection               func(childComplexity int, id int64) int
 		DeleteDiscount                 func(childComplexity int, id int64) int
 		DeleteDomain                   func(childComplexity int, id int64) int
+		DeleteExperiment               func(childComplexity int, id int64) int
 		DeleteFormSubmission           func(childComplexity int, id int64) int
 		DeleteMenu                     func(childComplexity int, handle string) int
 		DeletePage                     func(childComplexity int, id int64) int
@@ -1459,6 +1470,7 @@ type ComplexityRoot struct {
 		DeleteWebhook                  func(childComplexity int, id int64) int
 		DisconnectMcpKey               func(childComplexity int, id int64) int
 		DuplicateTheme                 func(childComplexity int, id int64) int
+		EndExperiment                  func(childComplexity int, id int64, winnerVariantID *int64) int
 		EnsureUpsellFunnelCheckoutPage func(childComplexity int, id int64) int
 		FinalizeUpload                 func(childComplexity int, input UploadFinalizeInput) int
 		ImportProducts                 func(childComplexity int, file graphql.Upload) int
@@ -1466,7 +1478,10 @@ type ComplexityRoot struct {
 		ImportURLRedirects             func(childComplexity int, file graphql.Upload) int
 		InstallMarketTemplate          func(childComplexity int, key string) int
 		InviteMember                   func(childComplexity int, input MemberInviteInput) int
+		JoinExperimentPool             func(childComplexity int, key string) int
+		LeaveExperimentPool            func(childComplexity int, key string) int
 		MarkDraftOrderPaid             func(childComplexity int, id int64, input *DraftPaymentInput) int
+		PauseExperiment                func(childComplexity int, id int64, reason *string) int
 		PreviewCollection              func(childComplexity int, input CollectionInput, limit *int64) int
 		PublishLiveTheme               func(childComplexity int) int
 		PublishTheme                   func(childComplexity int, id int64) int
@@ -1477,12 +1492,14 @@ type ComplexityRoot struct {
 		RemoveCollectionProduct        func(childComplexity int, id int64, pid int64) int
 		RemoveDraftOrderLine           func(childComplexity int, id int64, lineID int64) int
 		RemoveMember                   func(childComplexity int, userID int64) int
+		RenameExperiment               func(childComplexity int, id int64, name string) int
 		RenameTheme                    func(childComplexity int, id int64, name string) int
 		ReorderCollectionProducts      func(childComplexity int, id int64, input CollectionReorderInput) int
 		ReplyToReview                  func(childComplexity int, id int64, input ReviewReplyInput) int
 		RequestUpload                  func(childComplexity int, input UploadRequestInput) int
 		ResendAbandonedCart            func(childComplexity int, token string) int
 		ResendAbandonedCheckout        func(childComplexity int, token string) int
+		ResumeExperiment               func(childComplexity int, id int64) int
 		RevokeAPIKey                   func(childComplexity int, id int64) int
 		RollbackLiveTheme              func(childComplexity int, version *int64) int
 		RollbackTheme                  func(childComplexity int, id int64, version *int64) int
@@ -1491,6 +1508,7 @@ type ComplexityRoot struct {
 		SetDefaultCheckoutPage         func(childComplexity int, id int64) int
 		SetDraftOrderDiscount          func(childComplexity int, id int64, input DraftDiscountInput) int
 		SetDraftOrderShippingRate      func(childComplexity int, id int64, input DraftShippingRateInput) int
+		SetExperimentMoneyOptIn        func(childComplexity int, enabled bool) int
 		SetFormSubmissionRead          func(childComplexity int, id int64, input *FormSubmissionReadInput) int
 		SetFunnelStepUpsellPage        func(childComplexity int, id int64, stepID int64, upsellPage any) int
 		SetPaymentCardFields           func(childComplexity int, id int64, enabled bool) int
@@ -1502,6 +1520,7 @@ type ComplexityRoot struct {
 		SetUpsellFunnelPage            func(childComplexity int, id int64, upsellPage any) int
 		SetUpsellFunnelPp15            func(childComplexity int, id int64, input *PP15ConfigInput) int
 		SetUpsellFunnelTipping         func(childComplexity int, id int64, input *TippingConfigInput) int
+		StartExperiment                func(childComplexity int, id int64) int
 		TestPaymentCredentials         func(childComplexity int, input PaymentCredentialsInput) int
 		UpdateArticle                  func(childComplexity int, id int64, input ArticleInput) int
 		UpdateBundle                   func(childComplexity int, id int64, input BundleInput) int
@@ -1511,6 +1530,7 @@ type ComplexityRoot struct {
 		UpdateDiscount                 func(childComplexity int, id int64, input DiscountInput) int
 		UpdateDraftOrderContact        func(childComplexity int, id int64, input DraftContactInput) int
 		UpdateEmailSettings            func(childComplexity int, input EmailSettingsInput) int
+		UpdateExperiment               func(childComplexity int, id int64, input ExperimentInput) int
 		UpdateLiveThemeSettings        func(childComplexity int, draftSettings any) int
 		UpdateMember                   func(childComplexity int, userID int64, input MemberUpdateInput) int
 		UpdateOrder                    func(childComplexity int, id int64, input OrderUpdateInput) int
@@ -1740,6 +1760,11 @@ type ComplexityRoot struct {
 		WeightGrams         func(childComplexity int) int
 	}
 
+	PublishedTheme struct {
+		Settings func(childComplexity int) int
+		Version  func(childComplexity int) int
+	}
+
 	Query struct {
 		APIKeyScopeActions            func(childComplexity int) int
 		APIKeyScopeResources          func(childComplexity int) int
@@ -1816,6 +1841,14 @@ type ComplexityRoot struct {
 		DraftOrdersCount              func(childComplexity int, filter *models.DraftOrderFilter) int
 		DraftOrdersNextCursor         func(childComplexity int, filter *models.DraftOrderFilter, limit *int64, offset *int64, cursor *string) int
 		EmailSettings                 func(childComplexity int) int
+		Experiment                    func(childComplexity int, id int64) int
+		ExperimentMoneyGate           func(childComplexity int) int
+		ExperimentPoolsMinStores      func(childComplexity int) int
+		ExperimentPriceProducts       func(childComplexity int, id int64) int
+		ExperimentStorePools          func(childComplexity int) int
+		ExperimentTheme               func(childComplexity int) int
+		Experiments                   func(childComplexity int) int
+		ExperimentsEnabled            func(childComplexity int) int
 		FormSubmissionCounts          func(childComplexity int, filter *models.FormSubmissionFilter) int
 		FormSubmissions               func(childComplexity int, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) int
 		FormSubmissionsCount          func(childComplexity int, filter *models.FormSubmissionFilter) int
@@ -2524,6 +2557,10 @@ type ExperimentResolver interface {
 }
 type ExperimentPoolResolver interface {
 	Variants(ctx context.Context, obj *models.ExperimentPool) ([]models.ExperimentPoolVariant, error)
+	Experiments(ctx context.Context, obj *models.ExperimentPool) ([]models.Experiment, error)
+}
+type ExperimentStorePoolResolver interface {
+	Pool(ctx context.Context, obj *models.ExperimentStorePool) (*models.ExperimentPool, error)
 }
 type FormSubmissionResolver interface {
 	Read(ctx context.Context, obj *models.FormSubmission) (bool, error)
@@ -2615,6 +2652,17 @@ type MutationResolver interface {
 	SetDraftOrderDiscount(ctx context.Context, id int64, input DraftDiscountInput) (*models.DraftOrder, error)
 	MarkDraftOrderPaid(ctx context.Context, id int64, input *DraftPaymentInput) (*DraftOrderPaid, error)
 	UpdateEmailSettings(ctx context.Context, input EmailSettingsInput) (*models.EmailSettings, error)
+	CreateExperiment(ctx context.Context, input ExperimentInput) (*models.Experiment, error)
+	UpdateExperiment(ctx context.Context, id int64, input ExperimentInput) (*models.Experiment, error)
+	RenameExperiment(ctx context.Context, id int64, name string) (*models.Experiment, error)
+	DeleteExperiment(ctx context.Context, id int64) (bool, error)
+	StartExperiment(ctx context.Context, id int64) (*models.Experiment, error)
+	PauseExperiment(ctx context.Context, id int64, reason *string) (*models.Experiment, error)
+	ResumeExperiment(ctx context.Context, id int64) (*models.Experiment, error)
+	EndExperiment(ctx context.Context, id int64, winnerVariantID *int64) (*models.Experiment, error)
+	SetExperimentMoneyOptIn(ctx context.Context, enabled bool) (*models.MoneyGate, error)
+	JoinExperimentPool(ctx context.Context, key string) (*models.Experiment, error)
+	LeaveExperimentPool(ctx context.Context, key string) (bool, error)
 	DeleteFormSubmission(ctx context.Context, id int64) (bool, error)
 	SetFormSubmissionRead(ctx context.Context, id int64, input *FormSubmissionReadInput) (*models.FormSubmission, error)
 	RequestUpload(ctx context.Context, input UploadRequestInput) (*UploadTicket, error)
@@ -2807,6 +2855,14 @@ type QueryResolver interface {
 	DraftOrder(ctx context.Context, id int64) (*models.DraftOrder, error)
 	DraftOrderShippingRates(ctx context.Context, id int64, limit *int64, offset *int64) ([]DraftShippingRate, error)
 	EmailSettings(ctx context.Context) (*models.EmailSettings, error)
+	ExperimentsEnabled(ctx context.Context) (bool, error)
+	Experiments(ctx context.Context) ([]models.Experiment, error)
+	ExperimentMoneyGate(ctx context.Context) (*models.MoneyGate, error)
+	Experiment(ctx context.Context, id int64) (*models.Experiment, error)
+	ExperimentPriceProducts(ctx context.Context, id int64) ([]int64, error)
+	ExperimentTheme(ctx context.Context) (*models.PublishedTheme, error)
+	ExperimentPoolsMinStores(ctx context.Context) (int64, error)
+	ExperimentStorePools(ctx context.Context) ([]models.ExperimentStorePool, error)
 	FormSubmissions(ctx context.Context, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) ([]models.FormSubmission, error)
 	FormSubmissionsNextCursor(ctx context.Context, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	FormSubmissionsCount(ctx context.Context, filter *models.FormSubmissionFilter) (int64, error)
@@ -7578,6 +7634,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ExperimentPool.EndedAt(childComplexity), true
+	case "ExperimentPool.experiments":
+		if e.ComplexityRoot.ExperimentPool.Experiments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPool.Experiments(childComplexity), true
 	case "ExperimentPool.key":
 		if e.ComplexityRoot.ExperimentPool.Key == nil {
 			break
@@ -7669,6 +7731,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ExperimentPoolVariant.SplitPct(childComplexity), true
+
+	case "ExperimentStorePool.changes_nothing":
+		if e.ComplexityRoot.ExperimentStorePool.ChangesNothing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStorePool.ChangesNothing(childComplexity), true
+	case "ExperimentStorePool.experiment_id":
+		if e.ComplexityRoot.ExperimentStorePool.ExperimentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStorePool.ExperimentID(childComplexity), true
+	case "ExperimentStorePool.membership":
+		if e.ComplexityRoot.ExperimentStorePool.Membership == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStorePool.Membership(childComplexity), true
+	case "ExperimentStorePool.pool":
+		if e.ComplexityRoot.ExperimentStorePool.Pool == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStorePool.Pool(childComplexity), true
 
 	case "ExperimentVariant.id":
 		if e.ComplexityRoot.ExperimentVariant.ID == nil {
@@ -9215,6 +9302,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateDraftOrder(childComplexity, args["input"].(DraftOrderInput)), true
+	case "Mutation.createExperiment":
+		if e.ComplexityRoot.Mutation.CreateExperiment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createExperiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateExperiment(childComplexity, args["input"].(ExperimentInput)), true
 	case "Mutation.createFulfillment":
 		if e.ComplexityRoot.Mutation.CreateFulfillment == nil {
 			break
@@ -9435,6 +9533,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteDomain(childComplexity, args["id"].(int64)), true
+	case "Mutation.deleteExperiment":
+		if e.ComplexityRoot.Mutation.DeleteExperiment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteExperiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteExperiment(childComplexity, args["id"].(int64)), true
 	case "Mutation.deleteFormSubmission":
 		if e.ComplexityRoot.Mutation.DeleteFormSubmission == nil {
 			break
@@ -9600,6 +9709,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateTheme(childComplexity, args["id"].(int64)), true
+	case "Mutation.endExperiment":
+		if e.ComplexityRoot.Mutation.EndExperiment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endExperiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndExperiment(childComplexity, args["id"].(int64), args["winner_variant_id"].(*int64)), true
 	case "Mutation.ensureUpsellFunnelCheckoutPage":
 		if e.ComplexityRoot.Mutation.EnsureUpsellFunnelCheckoutPage == nil {
 			break
@@ -9677,6 +9797,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InviteMember(childComplexity, args["input"].(MemberInviteInput)), true
+	case "Mutation.joinExperimentPool":
+		if e.ComplexityRoot.Mutation.JoinExperimentPool == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinExperimentPool_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinExperimentPool(childComplexity, args["key"].(string)), true
+	case "Mutation.leaveExperimentPool":
+		if e.ComplexityRoot.Mutation.LeaveExperimentPool == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_leaveExperimentPool_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LeaveExperimentPool(childComplexity, args["key"].(string)), true
 	case "Mutation.markDraftOrderPaid":
 		if e.ComplexityRoot.Mutation.MarkDraftOrderPaid == nil {
 			break
@@ -9688,6 +9830,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MarkDraftOrderPaid(childComplexity, args["id"].(int64), args["input"].(*DraftPaymentInput)), true
+	case "Mutation.pauseExperiment":
+		if e.ComplexityRoot.Mutation.PauseExperiment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pauseExperiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PauseExperiment(childComplexity, args["id"].(int64), args["reason"].(*string)), true
 	case "Mutation.previewCollection":
 		if e.ComplexityRoot.Mutation.PreviewCollection == nil {
 			break
@@ -9793,6 +9946,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["userId"].(int64)), true
+	case "Mutation.renameExperiment":
+		if e.ComplexityRoot.Mutation.RenameExperiment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_renameExperiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RenameExperiment(childComplexity, args["id"].(int64), args["name"].(string)), true
 	case "Mutation.renameTheme":
 		if e.ComplexityRoot.Mutation.RenameTheme == nil {
 			break
@@ -9859,6 +10023,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResendAbandonedCheckout(childComplexity, args["token"].(string)), true
+	case "Mutation.resumeExperiment":
+		if e.ComplexityRoot.Mutation.ResumeExperiment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resumeExperiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResumeExperiment(childComplexity, args["id"].(int64)), true
 	case "Mutation.revokeApiKey":
 		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
 			break
@@ -9947,6 +10122,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetDraftOrderShippingRate(childComplexity, args["id"].(int64), args["input"].(DraftShippingRateInput)), true
+	case "Mutation.setExperimentMoneyOptIn":
+		if e.ComplexityRoot.Mutation.SetExperimentMoneyOptIn == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setExperimentMoneyOptIn_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetExperimentMoneyOptIn(childComplexity, args["enabled"].(bool)), true
 	case "Mutation.setFormSubmissionRead":
 		if e.ComplexityRoot.Mutation.SetFormSubmissionRead == nil {
 			break
@@ -10068,6 +10254,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetUpsellFunnelTipping(childComplexity, args["id"].(int64), args["input"].(*TippingConfigInput)), true
+	case "Mutation.startExperiment":
+		if e.ComplexityRoot.Mutation.StartExperiment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_startExperiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StartExperiment(childComplexity, args["id"].(int64)), true
 	case "Mutation.testPaymentCredentials":
 		if e.ComplexityRoot.Mutation.TestPaymentCredentials == nil {
 			break
@@ -10167,6 +10364,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateEmailSettings(childComplexity, args["input"].(EmailSettingsInput)), true
+	case "Mutation.updateExperiment":
+		if e.ComplexityRoot.Mutation.UpdateExperiment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateExperiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateExperiment(childComplexity, args["id"].(int64), args["input"].(ExperimentInput)), true
 	case "Mutation.updateLiveThemeSettings":
 		if e.ComplexityRoot.Mutation.UpdateLiveThemeSettings == nil {
 			break
@@ -11409,6 +11617,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProductVariant.WeightGrams(childComplexity), true
 
+	case "PublishedTheme.settings":
+		if e.ComplexityRoot.PublishedTheme.Settings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedTheme.Settings(childComplexity), true
+	case "PublishedTheme.version":
+		if e.ComplexityRoot.PublishedTheme.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedTheme.Version(childComplexity), true
+
 	case "Query.apiKeyScopeActions":
 		if e.ComplexityRoot.Query.APIKeyScopeActions == nil {
 			break
@@ -12139,6 +12360,64 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.EmailSettings(childComplexity), true
+	case "Query.experiment":
+		if e.ComplexityRoot.Query.Experiment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_experiment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Experiment(childComplexity, args["id"].(int64)), true
+	case "Query.experimentMoneyGate":
+		if e.ComplexityRoot.Query.ExperimentMoneyGate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ExperimentMoneyGate(childComplexity), true
+	case "Query.experimentPoolsMinStores":
+		if e.ComplexityRoot.Query.ExperimentPoolsMinStores == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ExperimentPoolsMinStores(childComplexity), true
+	case "Query.experimentPriceProducts":
+		if e.ComplexityRoot.Query.ExperimentPriceProducts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_experimentPriceProducts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ExperimentPriceProducts(childComplexity, args["id"].(int64)), true
+	case "Query.experimentStorePools":
+		if e.ComplexityRoot.Query.ExperimentStorePools == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ExperimentStorePools(childComplexity), true
+	case "Query.experimentTheme":
+		if e.ComplexityRoot.Query.ExperimentTheme == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ExperimentTheme(childComplexity), true
+	case "Query.experiments":
+		if e.ComplexityRoot.Query.Experiments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Experiments(childComplexity), true
+	case "Query.experimentsEnabled":
+		if e.ComplexityRoot.Query.ExperimentsEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ExperimentsEnabled(childComplexity), true
 	case "Query.formSubmissionCounts":
 		if e.ComplexityRoot.Query.FormSubmissionCounts == nil {
 			break
@@ -15388,6 +15667,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDraftPaymentInput,
 		ec.unmarshalInputDraftShippingRateInput,
 		ec.unmarshalInputEmailSettingsInput,
+		ec.unmarshalInputExperimentInput,
+		ec.unmarshalInputExperimentVariantInput,
 		ec.unmarshalInputFormSubmissionFilter,
 		ec.unmarshalInputFormSubmissionReadInput,
 		ec.unmarshalInputFulfillmentInput,
@@ -19091,6 +19372,146 @@ type ExperimentPoolVariant {
   payload: JSON!
   "The percentage of visitors it gets."
   split_pct: Int!
+}
+`, BuiltIn: false},
+	{Name: "../schema/experiments_life.graphqls", Input: `"An arm of an experiment to create or edit."
+input ExperimentVariantInput {
+  "Its name."
+  name: String!
+  "What it changes, an object whose shape the experiment's kind sets (README \"A/B tests\")."
+  payload: JSON!
+  "The percentage of visitors it gets, 1 to 99; the arms' sum to 100."
+  split_pct: Int!
+}
+
+"An experiment to create, or a draft's whole new content."
+input ExperimentInput {
+  "What it changes: theme, content, price or shipping."
+  kind: String!
+  "What decides it: conversion, add_to_cart, checkout or revenue_per_session."
+  metric: String!
+  "Its name; its key is made from it when it is created."
+  name: String!
+  "Where it applies, an object whose shape its kind sets."
+  surface: JSON!
+  "Its 2 to 4 arms, the control first."
+  variants: [ExperimentVariantInput!]!
+}
+
+"The settings of the store's live theme as published: what a theme test's arms are merged over."
+type PublishedTheme {
+  "The live version's settings."
+  settings: JSON!
+  "The live version's number."
+  version: Int!
+}
+
+"A pooled test as one store sees it."
+type ExperimentStorePool {
+  "Whether the pool's arms would show this store the same thing; null: not known (README \"Pools\")."
+  changes_nothing: Boolean
+  "The store's experiment of the pool, its latest; null when it never joined."
+  experiment_id: Int
+  "joined (its experiment of the pool runs or is paused), left (it ended), or not_joined."
+  membership: String!
+  "The pool."
+  pool: ExperimentPool!
+}
+
+extend type ExperimentPool {
+  "The caller's store's experiments of the pool, newest first; never another store's."
+  experiments: [Experiment!]!
+}
+
+extend type Query {
+  "Whether the store's storefront takes calls (not closed, storefront on): tests run only through it."
+  experimentsEnabled: Boolean! @access(scope: "experiments:read")
+  "The store's experiments, newest first (at most 500: README \"Endpoints\")."
+  experiments: [Experiment!]! @access(scope: "experiments:read")
+  "Whether the store may run price and shipping tests."
+  experimentMoneyGate: MoneyGate! @access(scope: "experiments:read")
+  "One of the store's experiments."
+  experiment(
+    "The experiment's id."
+    id: Int!
+  ): Experiment! @access(scope: "experiments:read")
+  "The products a price test touches, by id; empty for other kinds."
+  experimentPriceProducts(
+    "The experiment's id."
+    id: Int!
+  ): [Int!]! @access(scope: "experiments:read")
+  "The live theme's live published version: what theme tests change; null until a theme is first published."
+  experimentTheme: PublishedTheme @access(scope: "experiments:read")
+  "The smallest min_stores of the running pools; 0 when none runs."
+  experimentPoolsMinStores: Int! @access(scope: "experiments:read")
+  "The platform's pools, running ones first, each with the store's membership."
+  experimentStorePools: [ExperimentStorePool!]! @access(scope: "experiments:read")
+}
+
+extend type Mutation {
+  "Creates a draft experiment."
+  createExperiment(
+    "The experiment."
+    input: ExperimentInput!
+  ): Experiment! @access(scope: "experiments:write")
+  "Replaces a draft's content whole, its arms too; its key stays (409 unless a draft)."
+  updateExperiment(
+    "The experiment's id."
+    id: Int!
+    "Its new content."
+    input: ExperimentInput!
+  ): Experiment! @access(scope: "experiments:write")
+  "Renames an experiment, in any status; its key stays."
+  renameExperiment(
+    "The experiment's id."
+    id: Int!
+    "Its new name."
+    name: String!
+  ): Experiment! @access(scope: "experiments:write")
+  "Deletes a draft or an ended experiment (409 otherwise)."
+  deleteExperiment(
+    "The experiment's id."
+    id: Int!
+  ): Boolean! @access(scope: "experiments:write")
+  "Starts a draft; a price test holds its products."
+  startExperiment(
+    "The experiment's id."
+    id: Int!
+  ): Experiment! @access(scope: "experiments:write")
+  "Pauses a running experiment."
+  pauseExperiment(
+    "The experiment's id."
+    id: Int!
+    "Why."
+    reason: String
+  ): Experiment! @access(scope: "experiments:write")
+  "Resumes a paused experiment."
+  resumeExperiment(
+    "The experiment's id."
+    id: Int!
+  ): Experiment! @access(scope: "experiments:write")
+  "Ends a running or paused experiment, releasing what it holds."
+  endExperiment(
+    "The experiment's id."
+    id: Int!
+    "The arm declared the winner; left out: none."
+    winner_variant_id: Int
+  ): Experiment! @access(scope: "experiments:write")
+  "Accepts or withdraws price and shipping tests (withdrawing while one runs or is paused is a 409 naming it)."
+  setExperimentMoneyOptIn(
+    "Whether the store accepts them."
+    enabled: Boolean!
+  ): MoneyGate! @access(scope: "experiments:write")
+  "Joins a running pool: a new experiment of the store runs the pool's arms at once."
+  joinExperimentPool(
+    "The pool's key."
+    key: String!
+  ): Experiment! @access(scope: "experiments:write")
+  "Leaves a pool: ends the store's experiment of it (404 when the store is not in it)."
+  leaveExperimentPool(
+    "The pool's key."
+    key: String!
+  ): Boolean! @access(scope: "experiments:write")
 }
 `, BuiltIn: false},
 	{Name: "../schema/forms.graphqls", Input: `"What a shopper sent through one of the storefront's forms."
@@ -24432,6 +24853,46 @@ func (ec *executionContext) childFields_EmailSettings(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type EmailSettings", field.Name)
 }
 
+func (ec *executionContext) childFields_Experiment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Experiment_id(ctx, field)
+	case "key":
+		return ec.fieldContext_Experiment_key(ctx, field)
+	case "name":
+		return ec.fieldContext_Experiment_name(ctx, field)
+	case "kind":
+		return ec.fieldContext_Experiment_kind(ctx, field)
+	case "metric":
+		return ec.fieldContext_Experiment_metric(ctx, field)
+	case "surface":
+		return ec.fieldContext_Experiment_surface(ctx, field)
+	case "status":
+		return ec.fieldContext_Experiment_status(ctx, field)
+	case "started_at":
+		return ec.fieldContext_Experiment_started_at(ctx, field)
+	case "paused_at":
+		return ec.fieldContext_Experiment_paused_at(ctx, field)
+	case "paused_reason":
+		return ec.fieldContext_Experiment_paused_reason(ctx, field)
+	case "ended_at":
+		return ec.fieldContext_Experiment_ended_at(ctx, field)
+	case "winner_variant_id":
+		return ec.fieldContext_Experiment_winner_variant_id(ctx, field)
+	case "pool_key":
+		return ec.fieldContext_Experiment_pool_key(ctx, field)
+	case "created_at":
+		return ec.fieldContext_Experiment_created_at(ctx, field)
+	case "updated_at":
+		return ec.fieldContext_Experiment_updated_at(ctx, field)
+	case "variants":
+		return ec.fieldContext_Experiment_variants(ctx, field)
+	case "pause_log":
+		return ec.fieldContext_Experiment_pause_log(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Experiment", field.Name)
+}
+
 func (ec *executionContext) childFields_ExperimentPauseInterval(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "from":
@@ -24442,6 +24903,42 @@ func (ec *executionContext) childFields_ExperimentPauseInterval(ctx context.Cont
 		return ec.fieldContext_ExperimentPauseInterval_reason(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ExperimentPauseInterval", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentPool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_ExperimentPool_key(ctx, field)
+	case "name":
+		return ec.fieldContext_ExperimentPool_name(ctx, field)
+	case "kind":
+		return ec.fieldContext_ExperimentPool_kind(ctx, field)
+	case "metric":
+		return ec.fieldContext_ExperimentPool_metric(ctx, field)
+	case "surface":
+		return ec.fieldContext_ExperimentPool_surface(ctx, field)
+	case "status":
+		return ec.fieldContext_ExperimentPool_status(ctx, field)
+	case "store_floor":
+		return ec.fieldContext_ExperimentPool_store_floor(ctx, field)
+	case "max_share":
+		return ec.fieldContext_ExperimentPool_max_share(ctx, field)
+	case "min_stores":
+		return ec.fieldContext_ExperimentPool_min_stores(ctx, field)
+	case "created_by":
+		return ec.fieldContext_ExperimentPool_created_by(ctx, field)
+	case "created_at":
+		return ec.fieldContext_ExperimentPool_created_at(ctx, field)
+	case "started_at":
+		return ec.fieldContext_ExperimentPool_started_at(ctx, field)
+	case "ended_at":
+		return ec.fieldContext_ExperimentPool_ended_at(ctx, field)
+	case "variants":
+		return ec.fieldContext_ExperimentPool_variants(ctx, field)
+	case "experiments":
+		return ec.fieldContext_ExperimentPool_experiments(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPool", field.Name)
 }
 
 func (ec *executionContext) childFields_ExperimentPoolVariant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -24456,6 +24953,20 @@ func (ec *executionContext) childFields_ExperimentPoolVariant(ctx context.Contex
 		return ec.fieldContext_ExperimentPoolVariant_split_pct(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ExperimentPoolVariant", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentStorePool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "changes_nothing":
+		return ec.fieldContext_ExperimentStorePool_changes_nothing(ctx, field)
+	case "experiment_id":
+		return ec.fieldContext_ExperimentStorePool_experiment_id(ctx, field)
+	case "membership":
+		return ec.fieldContext_ExperimentStorePool_membership(ctx, field)
+	case "pool":
+		return ec.fieldContext_ExperimentStorePool_pool(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentStorePool", field.Name)
 }
 
 func (ec *executionContext) childFields_ExperimentVariant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -25054,6 +25565,16 @@ func (ec *executionContext) childFields_Menu(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Menu", field.Name)
 }
 
+func (ec *executionContext) childFields_MoneyGate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "opt_in":
+		return ec.fieldContext_MoneyGate_opt_in(ctx, field)
+	case "platform":
+		return ec.fieldContext_MoneyGate_platform(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MoneyGate", field.Name)
+}
+
 func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -25468,6 +25989,16 @@ func (ec *executionContext) childFields_ProductVariant(ctx context.Context, fiel
 		return ec.fieldContext_ProductVariant_product(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProductVariant", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedTheme(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "settings":
+		return ec.fieldContext_PublishedTheme_settings(ctx, field)
+	case "version":
+		return ec.fieldContext_PublishedTheme_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedTheme", field.Name)
 }
 
 func (ec *executionContext) childFields_Refund(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -27066,6 +27597,20 @@ func (ec *executionContext) field_Mutation_createDraftOrder_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createExperiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ExperimentInput, error) {
+			return ec.unmarshalNExperimentInput2storeadminᚋgraphᚐExperimentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createFulfillment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -27370,6 +27915,20 @@ func (ec *executionContext) field_Mutation_deleteDomain_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteExperiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteFormSubmission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -27580,6 +28139,28 @@ func (ec *executionContext) field_Mutation_duplicateTheme_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_endExperiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "winner_variant_id",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["winner_variant_id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_ensureUpsellFunnelCheckoutPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -27678,6 +28259,34 @@ func (ec *executionContext) field_Mutation_inviteMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_joinExperimentPool_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_leaveExperimentPool_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_markDraftOrderPaid_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -27697,6 +28306,28 @@ func (ec *executionContext) field_Mutation_markDraftOrderPaid_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_pauseExperiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
 	return args, nil
 }
 
@@ -27866,6 +28497,28 @@ func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_renameExperiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_renameTheme_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -27971,6 +28624,20 @@ func (ec *executionContext) field_Mutation_resendAbandonedCheckout_args(ctx cont
 		return nil, err
 	}
 	args["token"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resumeExperiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -28115,6 +28782,20 @@ func (ec *executionContext) field_Mutation_setDraftOrderShippingRate_args(ctx co
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setExperimentMoneyOptIn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg0
 	return args, nil
 }
 
@@ -28352,6 +29033,20 @@ func (ec *executionContext) field_Mutation_setUpsellFunnelTipping_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_startExperiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_testPaymentCredentials_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -28531,6 +29226,28 @@ func (ec *executionContext) field_Mutation_updateEmailSettings_args(ctx context.
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateExperiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ExperimentInput, error) {
+			return ec.unmarshalNExperimentInput2storeadminᚋgraphᚐExperimentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -30209,6 +30926,34 @@ func (ec *executionContext) field_Query_draftOrders_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["cursor"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_experimentPriceProducts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_experiment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -38671,6 +39416,33 @@ func (ec *executionContext) fieldContext_ExperimentPool_variants(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _ExperimentPool_experiments(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPool) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentPool",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]models.Experiment, error) {
+		return ec.Resolvers.ExperimentPool().Experiments(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperiment2ᚕstoreadminᚋmodelsᚐExperimentᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentPool_experiments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPool",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ExperimentPoolVariant_key(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPoolVariant) (ret graphql.Marshaler) {
 	return models.StringAt(&obj.Key)
 }
@@ -38713,6 +39485,54 @@ func (ec *executionContext) _ExperimentPoolVariant_split_pct(ctx context.Context
 }
 func (ec *executionContext) fieldContext_ExperimentPoolVariant_split_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ExperimentPoolVariant", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentStorePool_changes_nothing(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentStorePool) (ret graphql.Marshaler) {
+	return ec.marshalOBoolean2ᚖbool(ctx, field.Selections, obj.ChangesNothing)
+}
+func (ec *executionContext) fieldContext_ExperimentStorePool_changes_nothing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentStorePool", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentStorePool_experiment_id(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentStorePool) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.ExperimentID)
+}
+func (ec *executionContext) fieldContext_ExperimentStorePool_experiment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentStorePool", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentStorePool_membership(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentStorePool) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Membership)
+}
+func (ec *executionContext) fieldContext_ExperimentStorePool_membership(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentStorePool", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentStorePool_pool(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentStorePool) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentStorePool",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*models.ExperimentPool, error) {
+		return ec.Resolvers.ExperimentStorePool().Pool(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentPool2ᚖstoreadminᚋmodelsᚐExperimentPool(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentStorePool_pool(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentStorePool",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ExperimentVariant_id(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
@@ -44229,6 +45049,661 @@ func (ec *executionContext) fieldContext_Mutation_updateEmailSettings(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateEmailSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createExperiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createExperiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateExperiment(ctx, fc.Args["input"].(ExperimentInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createExperiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createExperiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateExperiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateExperiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateExperiment(ctx, fc.Args["id"].(int64), fc.Args["input"].(ExperimentInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateExperiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateExperiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_renameExperiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_renameExperiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RenameExperiment(ctx, fc.Args["id"].(int64), fc.Args["name"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_renameExperiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_renameExperiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteExperiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteExperiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteExperiment(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteExperiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteExperiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_startExperiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_startExperiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StartExperiment(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_startExperiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_startExperiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pauseExperiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pauseExperiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PauseExperiment(ctx, fc.Args["id"].(int64), fc.Args["reason"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pauseExperiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pauseExperiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resumeExperiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resumeExperiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResumeExperiment(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resumeExperiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resumeExperiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endExperiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endExperiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndExperiment(ctx, fc.Args["id"].(int64), fc.Args["winner_variant_id"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endExperiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endExperiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setExperimentMoneyOptIn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setExperimentMoneyOptIn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetExperimentMoneyOptIn(ctx, fc.Args["enabled"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.MoneyGate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.MoneyGate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.MoneyGate) graphql.Marshaler {
+			return ec.marshalNMoneyGate2ᚖstoreadminᚋmodelsᚐMoneyGate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setExperimentMoneyOptIn(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setExperimentMoneyOptIn_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_joinExperimentPool(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_joinExperimentPool(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().JoinExperimentPool(ctx, fc.Args["key"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_joinExperimentPool(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_joinExperimentPool_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_leaveExperimentPool(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_leaveExperimentPool(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().LeaveExperimentPool(ctx, fc.Args["key"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_leaveExperimentPool(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_leaveExperimentPool_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -50962,6 +52437,36 @@ func (ec *executionContext) fieldContext_ProductVariant_product(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _PublishedTheme_settings(ctx context.Context, field graphql.CollectedField, obj *models.PublishedTheme) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedTheme_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Settings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedTheme_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedTheme", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedTheme_version(ctx context.Context, field graphql.CollectedField, obj *models.PublishedTheme) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Version)
+}
+func (ec *executionContext) fieldContext_PublishedTheme_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedTheme", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Query_abandonedCarts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -55280,6 +56785,397 @@ func (ec *executionContext) _Query_emailSettings(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Query_emailSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experimentsEnabled(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentsEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ExperimentsEnabled(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentsEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Query_experiments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experiments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Experiments(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal []models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚕstoreadminᚋmodelsᚐExperimentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experiments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experimentMoneyGate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentMoneyGate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ExperimentMoneyGate(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal *models.MoneyGate
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.MoneyGate
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.MoneyGate) graphql.Marshaler {
+			return ec.marshalNMoneyGate2ᚖstoreadminᚋmodelsᚐMoneyGate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentMoneyGate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experiment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experiment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Experiment(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal *models.Experiment
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.Experiment
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+			return ec.marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experiment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_experiment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experimentPriceProducts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentPriceProducts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExperimentPriceProducts(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal []int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []int64) graphql.Marshaler {
+			return ec.marshalNInt2ᚕint64ᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentPriceProducts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_experimentPriceProducts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experimentTheme(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentTheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ExperimentTheme(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal *models.PublishedTheme
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *models.PublishedTheme
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *models.PublishedTheme) graphql.Marshaler {
+			return ec.marshalOPublishedTheme2ᚖstoreadminᚋmodelsᚐPublishedTheme(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentTheme(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experimentPoolsMinStores(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentPoolsMinStores(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ExperimentPoolsMinStores(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal int64
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal int64
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentPoolsMinStores(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Query_experimentStorePools(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentStorePools(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ExperimentStorePools(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal []models.ExperimentStorePool
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal []models.ExperimentStorePool
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []models.ExperimentStorePool) graphql.Marshaler {
+			return ec.marshalNExperimentStorePool2ᚕstoreadminᚋmodelsᚐExperimentStorePoolᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentStorePools(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -66744,6 +68640,108 @@ func (ec *executionContext) unmarshalInputEmailSettingsInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputExperimentInput(ctx context.Context, obj any) (ExperimentInput, error) {
+	var it ExperimentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "metric", "name", "surface", "variants"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "metric":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metric"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metric = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "surface":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("surface"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Surface = data
+		case "variants":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variants"))
+			data, err := ec.unmarshalNExperimentVariantInput2ᚕstoreadminᚋgraphᚐExperimentVariantInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Variants = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputExperimentVariantInput(ctx context.Context, obj any) (ExperimentVariantInput, error) {
+	var it ExperimentVariantInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "payload", "split_pct"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "payload":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payload"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Payload = data
+		case "split_pct":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("split_pct"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SplitPct = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputFormSubmissionFilter(ctx context.Context, obj any) (models.FormSubmissionFilter, error) {
 	var it models.FormSubmissionFilter
 	if obj == nil {
@@ -77649,6 +79647,58 @@ func (ec *executionContext) _ExperimentPool(ctx context.Context, sel ast.Selecti
 				}
 				return res
 			}(ctx, out)
+		case "experiments":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._ExperimentPool_experiments(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ExperimentPool_experiments(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -77704,6 +79754,108 @@ func (ec *executionContext) _ExperimentPoolVariant(ctx context.Context, sel ast.
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentStorePoolImplementors = []string{"ExperimentStorePool"}
+
+func (ec *executionContext) _ExperimentStorePool(ctx context.Context, sel ast.SelectionSet, obj *models.ExperimentStorePool) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentStorePoolImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentStorePool")
+		case "changes_nothing":
+			out.Values[i] = ec._ExperimentStorePool_changes_nothing(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "experiment_id":
+			out.Values[i] = ec._ExperimentStorePool_experiment_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "membership":
+			out.Values[i] = ec._ExperimentStorePool_membership(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pool":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._ExperimentStorePool_pool(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ExperimentStorePool_pool(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -81045,6 +83197,83 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createExperiment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createExperiment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateExperiment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateExperiment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "renameExperiment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_renameExperiment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteExperiment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteExperiment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startExperiment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_startExperiment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pauseExperiment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pauseExperiment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resumeExperiment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resumeExperiment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endExperiment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endExperiment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setExperimentMoneyOptIn":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setExperimentMoneyOptIn(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "joinExperimentPool":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_joinExperimentPool(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "leaveExperimentPool":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_leaveExperimentPool(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "deleteFormSubmission":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteFormSubmission(ctx, field)
@@ -84136,6 +86365,51 @@ func (ec *executionContext) _ProductVariant(ctx context.Context, sel ast.Selecti
 	return written
 }
 
+var publishedThemeImplementors = []string{"PublishedTheme"}
+
+func (ec *executionContext) _PublishedTheme(ctx context.Context, sel ast.SelectionSet, obj *models.PublishedTheme) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedThemeImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedTheme")
+		case "settings":
+			out.Values[i] = ec._PublishedTheme_settings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._PublishedTheme_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -85772,6 +88046,182 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_emailSettings(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentsEnabled":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentsEnabled(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experiments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experiments(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentMoneyGate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentMoneyGate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experiment":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experiment(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentPriceProducts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentPriceProducts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentTheme":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentTheme(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentPoolsMinStores":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentPoolsMinStores(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentStorePools":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentStorePools(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -94323,6 +96773,41 @@ func (ec *executionContext) unmarshalNEmailSettingsInput2storeadminᚋgraphᚐEm
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNExperiment2storeadminᚋmodelsᚐExperiment(ctx context.Context, sel ast.SelectionSet, v models.Experiment) graphql.Marshaler {
+	return ec._Experiment(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperiment2ᚕstoreadminᚋmodelsᚐExperimentᚄ(ctx context.Context, sel ast.SelectionSet, v []models.Experiment) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._Experiment(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperiment(ctx context.Context, sel ast.SelectionSet, v *models.Experiment) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Experiment(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExperimentInput2storeadminᚋgraphᚐExperimentInput(ctx context.Context, v any) (ExperimentInput, error) {
+	res, err := ec.unmarshalInputExperimentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNExperimentPauseInterval2storeadminᚋmodelsᚐExperimentPauseInterval(ctx context.Context, sel ast.SelectionSet, v models.ExperimentPauseInterval) graphql.Marshaler {
 	return ec._ExperimentPauseInterval(ctx, sel, &v)
 }
@@ -94343,6 +96828,16 @@ func (ec *executionContext) marshalNExperimentPauseInterval2ᚕstoreadminᚋmode
 	return ret
 }
 
+func (ec *executionContext) marshalNExperimentPool2ᚖstoreadminᚋmodelsᚐExperimentPool(ctx context.Context, sel ast.SelectionSet, v *models.ExperimentPool) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExperimentPool(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNExperimentPoolVariant2storeadminᚋmodelsᚐExperimentPoolVariant(ctx context.Context, sel ast.SelectionSet, v models.ExperimentPoolVariant) graphql.Marshaler {
 	return ec._ExperimentPoolVariant(ctx, sel, &v)
 }
@@ -94352,6 +96847,26 @@ func (ec *executionContext) marshalNExperimentPoolVariant2ᚕstoreadminᚋmodels
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec._ExperimentPoolVariant(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentStorePool2storeadminᚋmodelsᚐExperimentStorePool(ctx context.Context, sel ast.SelectionSet, v models.ExperimentStorePool) graphql.Marshaler {
+	return ec._ExperimentStorePool(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentStorePool2ᚕstoreadminᚋmodelsᚐExperimentStorePoolᚄ(ctx context.Context, sel ast.SelectionSet, v []models.ExperimentStorePool) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentStorePool(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -94381,6 +96896,25 @@ func (ec *executionContext) marshalNExperimentVariant2ᚕstoreadminᚋmodelsᚐE
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNExperimentVariantInput2storeadminᚋgraphᚐExperimentVariantInput(ctx context.Context, v any) (ExperimentVariantInput, error) {
+	res, err := ec.unmarshalInputExperimentVariantInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNExperimentVariantInput2ᚕstoreadminᚋgraphᚐExperimentVariantInputᚄ(ctx context.Context, v any) ([]ExperimentVariantInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]ExperimentVariantInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExperimentVariantInput2storeadminᚋgraphᚐExperimentVariantInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNFeatureflagsPP15Config2ᚖstoreadminᚋmodelsᚐPP15Config(ctx context.Context, sel ast.SelectionSet, v *models.PP15Config) graphql.Marshaler {
@@ -95024,6 +97558,16 @@ func (ec *executionContext) unmarshalNMenuInput2storeadminᚋgraphᚐMenuInput(c
 func (ec *executionContext) unmarshalNMenuItemInput2storeadminᚋgraphᚐMenuItemInput(ctx context.Context, v any) (MenuItemInput, error) {
 	res, err := ec.unmarshalInputMenuItemInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMoneyGate2ᚖstoreadminᚋmodelsᚐMoneyGate(ctx context.Context, sel ast.SelectionSet, v *models.MoneyGate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MoneyGate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOrder2storeadminᚋmodelsᚐOrder(ctx context.Context, sel ast.SelectionSet, v models.Order) graphql.Marshaler {
@@ -97052,6 +99596,13 @@ func (ec *executionContext) unmarshalOProductVariantInput2ᚕstoreadminᚋgraph�
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOPublishedTheme2ᚖstoreadminᚋmodelsᚐPublishedTheme(ctx context.Context, sel ast.SelectionSet, v *models.PublishedTheme) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedTheme(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalORefundLineInput2ᚕstoreadminᚋgraphᚐRefundLineInputᚄ(ctx context.Context, v any) ([]RefundLineInput, error) {

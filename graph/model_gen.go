@@ -702,6 +702,30 @@ type EmailSettingsInput struct {
 	ReplyTo *string `json:"reply_to,omitempty"`
 }
 
+// An experiment to create, or a draft's whole new content.
+type ExperimentInput struct {
+	// What it changes: theme, content, price or shipping.
+	Kind string `json:"kind"`
+	// What decides it: conversion, add_to_cart, checkout or revenue_per_session.
+	Metric string `json:"metric"`
+	// Its name; its key is made from it when it is created.
+	Name string `json:"name"`
+	// Where it applies, an object whose shape its kind sets.
+	Surface any `json:"surface"`
+	// Its 2 to 4 arms, the control first.
+	Variants []ExperimentVariantInput `json:"variants"`
+}
+
+// An arm of an experiment to create or edit.
+type ExperimentVariantInput struct {
+	// Its name.
+	Name string `json:"name"`
+	// What it changes, an object whose shape the experiment's kind sets (README "A/B tests").
+	Payload any `json:"payload"`
+	// The percentage of visitors it gets, 1 to 99; the arms' sum to 100.
+	SplitPct int64 `json:"split_pct"`
+}
+
 // Marks a submission read or unread.
 type FormSubmissionReadInput struct {
 	// true (when left out): read, setting read_at unless it is set; false: unread again, clearing read_at.

@@ -28,6 +28,7 @@ type resolverRoot struct {
 	draftOrderLine         DraftOrderLineResolver
 	experiment             ExperimentResolver
 	experimentPool         ExperimentPoolResolver
+	experimentStorePool    ExperimentStorePoolResolver
 	formSubmission         FormSubmissionResolver
 	fulfillment            FulfillmentResolver
 	funnelRun              FunnelRunResolver
@@ -79,6 +80,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		draftOrderLine:         r.DraftOrderLine(),
 		experiment:             r.Experiment(),
 		experimentPool:         r.ExperimentPool(),
+		experimentStorePool:    r.ExperimentStorePool(),
 		formSubmission:         r.FormSubmission(),
 		fulfillment:            r.Fulfillment(),
 		funnelRun:              r.FunnelRun(),
@@ -151,6 +153,10 @@ func (c *resolverRoot) DraftOrderLine() DraftOrderLineResolver { return c.draftO
 func (c *resolverRoot) Experiment() ExperimentResolver { return c.experiment }
 
 func (c *resolverRoot) ExperimentPool() ExperimentPoolResolver { return c.experimentPool }
+
+func (c *resolverRoot) ExperimentStorePool() ExperimentStorePoolResolver {
+	return c.experimentStorePool
+}
 
 func (c *resolverRoot) FormSubmission() FormSubmissionResolver { return c.formSubmission }
 

@@ -209,3 +209,12 @@ var (
 )
 
 func experimentID(e *models.Experiment) int64 { return e.ID }
+
+// A/B tests' pools: a store's view's pool, the caller's store's
+// experiments of a pool.
+var (
+	storePoolPool = loaders.One(models.PoolsByID, func(p *models.ExperimentStorePool) *int64 { return &p.PoolID },
+		func(p *models.ExperimentPool) int64 { return p.ID })
+	poolExperiments = loaders.ManyThrough(models.ExperimentsByPool, func(p *models.ExperimentPool) int64 { return p.ID },
+		func(r *models.PoolExperiment) (int64, models.Experiment) { return r.PoolID, r.Experiment })
+)

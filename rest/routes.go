@@ -137,6 +137,23 @@ var Routes = []Route{
 	{http.MethodPost, "/store/theme/rollback", "RollbackLiveTheme", 0, Fields},
 	{http.MethodGet, "/store/theme/versions", "ListLiveThemeVersions", 0, Fields},
 
+	// A/B tests: the lifecycle, the money opt-in, the live theme, pools
+	{http.MethodGet, "/store/experiments", "ListExperiments", 0, Fields},
+	{http.MethodPost, "/store/experiments", "CreateExperiment", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/experiments/money-opt-in", "SetExperimentMoneyOptIn", 0, Fields},
+	{http.MethodGet, "/store/experiments/pooled", "ListExperimentPools", 0, Fields},
+	{http.MethodPost, "/store/experiments/pooled/{key}/join", "JoinExperimentPool", http.StatusCreated, Fields},
+	{http.MethodPost, "/store/experiments/pooled/{key}/leave", "LeaveExperimentPool", 0, Bare},
+	{http.MethodGet, "/store/experiments/theme", "GetExperimentTheme", 0, Fields},
+	{http.MethodGet, "/store/experiments/{id}", "GetExperiment", 0, Fields},
+	{http.MethodPut, "/store/experiments/{id}", "UpdateExperiment", 0, Fields},
+	{http.MethodPatch, "/store/experiments/{id}", "RenameExperiment", 0, Fields},
+	{http.MethodDelete, "/store/experiments/{id}", "DeleteExperiment", 0, Bare},
+	{http.MethodPost, "/store/experiments/{id}/start", "StartExperiment", 0, Fields},
+	{http.MethodPost, "/store/experiments/{id}/pause", "PauseExperiment", 0, Fields},
+	{http.MethodPost, "/store/experiments/{id}/resume", "ResumeExperiment", 0, Fields},
+	{http.MethodPost, "/store/experiments/{id}/end", "EndExperiment", 0, Fields},
+
 	// Tax
 	{http.MethodGet, "/store/tax/rates", "ListTaxRates", 0, Fields},
 	{http.MethodPost, "/store/tax/rates", "CreateTaxRate", http.StatusCreated, Fields},

@@ -16,6 +16,8 @@
 //	storeadmin analytics rebuild --store H
 //	storeadmin market add FILE
 //	storeadmin market release KEY FILE
+//	storeadmin experiments pool create FILE
+//	storeadmin experiments pool end KEY
 //
 // Every flag has an environment twin, named in its help text.
 package main
@@ -53,6 +55,8 @@ Usage:
   storeadmin analytics rebuild --store H              recompute the store's analytics rollups from the raw rows
   storeadmin market add FILE                          add a template to the theme market (JSON: its fields and first release)
   storeadmin market release KEY FILE                  add a template's next release (JSON: theme_version, settings_schema, default_settings)
+  storeadmin experiments pool create FILE             create a pooled A/B test, running now (JSON: key, name, kind, metric, surface, variants, store_floor?, max_share?, min_stores?)
+  storeadmin experiments pool end KEY                 end a pooled A/B test and every member store's experiment of it
 
 Without DATABASE_URL an embedded PostgreSQL runs in --data-dir.
 Run "storeadmin <command> --help" for a command's flags.
@@ -88,6 +92,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	if len(rest) > 0 && (cmd == "stores" || cmd == "keys" || cmd == "events" || cmd == "insights" || cmd == "analytics" || cmd == "market") {
 		sub, rest = rest[0], rest[1:]
 	}
+	if cmd == "experiments" && len(rest) > 1 { // two words: experiments pool create|end
+		sub, rest = rest[0]+" "+rest[1], rest[2:]
+	}
 	switch cmd + " " + sub {
 	case "serve ":
 		return serve(ctx, rest, stdout, log)
@@ -117,6 +124,10 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return marketAdd(ctx, rest, stdout, log)
 	case "market release":
 		return marketRelease(ctx, rest, stdout, log)
+	case "experiments pool create":
+		return poolCreate(ctx, rest, stdout, log)
+	case "experiments pool end":
+		return poolEnd(ctx, rest, stdout, log)
 	case "help ", "-h ", "--help ":
 		fmt.Fprint(stdout, usage)
 		return nil
