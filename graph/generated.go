@@ -1096,6 +1096,14 @@ type ComplexityRoot struct {
 		SplitPct func(childComplexity int) int
 	}
 
+	ExperimentPreviewToken struct {
+		ExperimentID func(childComplexity int) int
+		ExpiresAt    func(childComplexity int) int
+		Token        func(childComplexity int) int
+		URL          func(childComplexity int) int
+		VariantID    func(childComplexity int) int
+	}
+
 	ExperimentVariant struct {
 		ID       func(childComplexity int) int
 		Key      func(childComplexity int) int
@@ -1424,6 +1432,7 @@ type ComplexityRoot struct {
 		CreateCollection               func(childComplexity int, input CollectionInput) int
 		CreateDiscount                 func(childComplexity int, input DiscountInput) int
 		CreateDraftOrder               func(childComplexity int, input DraftOrderInput) int
+		CreateExperimentPreviewToken   func(childComplexity int, id int64, variantID *int64, position *int64, expiresIn *int64) int
 		CreateFulfillment              func(childComplexity int, id int64, input *FulfillmentInput) int
 		CreatePage                     func(childComplexity int, input ContentPageInput) int
 		CreatePaymentProvider          func(childComplexity int, input PaymentProviderInput) int
@@ -2615,6 +2624,7 @@ type MutationResolver interface {
 	SetDraftOrderDiscount(ctx context.Context, id int64, input DraftDiscountInput) (*models.DraftOrder, error)
 	MarkDraftOrderPaid(ctx context.Context, id int64, input *DraftPaymentInput) (*DraftOrderPaid, error)
 	UpdateEmailSettings(ctx context.Context, input EmailSettingsInput) (*models.EmailSettings, error)
+	CreateExperimentPreviewToken(ctx context.Context, id int64, variantID *int64, position *int64, expiresIn *int64) (*ExperimentPreviewToken, error)
 	DeleteFormSubmission(ctx context.Context, id int64) (bool, error)
 	SetFormSubmissionRead(ctx context.Context, id int64, input *FormSubmissionReadInput) (*models.FormSubmission, error)
 	RequestUpload(ctx context.Context, input UploadRequestInput) (*UploadTicket, error)
@@ -7670,6 +7680,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ExperimentPoolVariant.SplitPct(childComplexity), true
 
+	case "ExperimentPreviewToken.experiment_id":
+		if e.ComplexityRoot.ExperimentPreviewToken.ExperimentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.ExperimentID(childComplexity), true
+	case "ExperimentPreviewToken.expires_at":
+		if e.ComplexityRoot.ExperimentPreviewToken.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.ExpiresAt(childComplexity), true
+	case "ExperimentPreviewToken.token":
+		if e.ComplexityRoot.ExperimentPreviewToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.Token(childComplexity), true
+	case "ExperimentPreviewToken.url":
+		if e.ComplexityRoot.ExperimentPreviewToken.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.URL(childComplexity), true
+	case "ExperimentPreviewToken.variant_id":
+		if e.ComplexityRoot.ExperimentPreviewToken.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.VariantID(childComplexity), true
+
 	case "ExperimentVariant.id":
 		if e.ComplexityRoot.ExperimentVariant.ID == nil {
 			break
@@ -9215,6 +9256,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateDraftOrder(childComplexity, args["input"].(DraftOrderInput)), true
+	case "Mutation.createExperimentPreviewToken":
+		if e.ComplexityRoot.Mutation.CreateExperimentPreviewToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createExperimentPreviewToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateExperimentPreviewToken(childComplexity, args["id"].(int64), args["variant_id"].(*int64), args["position"].(*int64), args["expires_in"].(*int64)), true
 	case "Mutation.createFulfillment":
 		if e.ComplexityRoot.Mutation.CreateFulfillment == nil {
 			break
@@ -19093,6 +19145,42 @@ type ExperimentPoolVariant {
   split_pct: Int!
 }
 `, BuiltIn: false},
+	{Name: "../schema/experiments_preview.graphqls", Input: `"""
+A preview token of an A/B test's arm: the storefront's GET /storefront/v1/experiments
+answers that arm for that test to the browser that sends it (` + "`" + `preview=TOKEN` + "`" + `), and events
+carrying it are never exposures. Signed with the service's secret, it works until it
+expires. README "Storefront: assignment and exposures".
+"""
+type ExperimentPreviewToken {
+  "The token: the store, the experiment, the arm and the expiry, signed."
+  token: String!
+  "When it stops working."
+  expires_at: Time!
+  "The storefront surface's call that answers the arm for the token (add key and visitor_id)."
+  url: String!
+  "The experiment it previews."
+  experiment_id: Int!
+  "The arm it forces."
+  variant_id: Int!
+}
+
+extend type Mutation {
+  """
+  Makes a preview token of an arm of an experiment, in any status (a draft too: that is
+  what previews are for). Name the arm by variant_id or by position, not both.
+  """
+  createExperimentPreviewToken(
+    "The experiment's id."
+    id: Int!
+    "The arm's id."
+    variant_id: Int
+    "The arm's position, 1 to 4."
+    position: Int
+    "Seconds the token works, 300 to 604800 (7 days); left out, 86400 (a day)."
+    expires_in: Int
+  ): ExperimentPreviewToken! @access(scope: "experiments:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/forms.graphqls", Input: `"What a shopper sent through one of the storefront's forms."
 type FormSubmission {
   "The submission's id."
@@ -24458,6 +24546,22 @@ func (ec *executionContext) childFields_ExperimentPoolVariant(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type ExperimentPoolVariant", field.Name)
 }
 
+func (ec *executionContext) childFields_ExperimentPreviewToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_ExperimentPreviewToken_token(ctx, field)
+	case "expires_at":
+		return ec.fieldContext_ExperimentPreviewToken_expires_at(ctx, field)
+	case "url":
+		return ec.fieldContext_ExperimentPreviewToken_url(ctx, field)
+	case "experiment_id":
+		return ec.fieldContext_ExperimentPreviewToken_experiment_id(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_ExperimentPreviewToken_variant_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPreviewToken", field.Name)
+}
+
 func (ec *executionContext) childFields_ExperimentVariant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -27063,6 +27167,44 @@ func (ec *executionContext) field_Mutation_createDraftOrder_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createExperimentPreviewToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "variant_id",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["variant_id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "position",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["position"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "expires_in",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["expires_in"] = arg3
 	return args, nil
 }
 
@@ -38715,6 +38857,41 @@ func (ec *executionContext) fieldContext_ExperimentPoolVariant_split_pct(_ conte
 	return graphql.NewScalarFieldContext("ExperimentPoolVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _ExperimentPreviewToken_token(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Token)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPreviewToken_expires_at(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.ExpiresAt)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPreviewToken_url(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.URL)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPreviewToken_experiment_id(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ExperimentID)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_experiment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPreviewToken_variant_id(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.VariantID)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _ExperimentVariant_id(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
 	return models.IntAt(&obj.ID)
 }
@@ -44229,6 +44406,65 @@ func (ec *executionContext) fieldContext_Mutation_updateEmailSettings(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateEmailSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createExperimentPreviewToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createExperimentPreviewToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateExperimentPreviewToken(ctx, fc.Args["id"].(int64), fc.Args["variant_id"].(*int64), fc.Args["position"].(*int64), fc.Args["expires_in"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *ExperimentPreviewToken
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *ExperimentPreviewToken
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ExperimentPreviewToken) graphql.Marshaler {
+			return ec.marshalNExperimentPreviewToken2ᚖstoreadminᚋgraphᚐExperimentPreviewToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createExperimentPreviewToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createExperimentPreviewToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -77727,6 +77963,66 @@ func (ec *executionContext) _ExperimentPoolVariant(ctx context.Context, sel ast.
 	return written
 }
 
+var experimentPreviewTokenImplementors = []string{"ExperimentPreviewToken"}
+
+func (ec *executionContext) _ExperimentPreviewToken(ctx context.Context, sel ast.SelectionSet, obj *ExperimentPreviewToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPreviewTokenImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPreviewToken")
+		case "token":
+			out.Values[i] = ec._ExperimentPreviewToken_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expires_at":
+			out.Values[i] = ec._ExperimentPreviewToken_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._ExperimentPreviewToken_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "experiment_id":
+			out.Values[i] = ec._ExperimentPreviewToken_experiment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variant_id":
+			out.Values[i] = ec._ExperimentPreviewToken_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var experimentVariantImplementors = []string{"ExperimentVariant"}
 
 func (ec *executionContext) _ExperimentVariant(ctx context.Context, sel ast.SelectionSet, obj *models.ExperimentVariant) graphql.Marshaler {
@@ -81041,6 +81337,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateEmailSettings":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateEmailSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createExperimentPreviewToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createExperimentPreviewToken(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -94361,6 +94664,16 @@ func (ec *executionContext) marshalNExperimentPoolVariant2ᚕstoreadminᚋmodels
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNExperimentPreviewToken2ᚖstoreadminᚋgraphᚐExperimentPreviewToken(ctx context.Context, sel ast.SelectionSet, v *ExperimentPreviewToken) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExperimentPreviewToken(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNExperimentVariant2storeadminᚋmodelsᚐExperimentVariant(ctx context.Context, sel ast.SelectionSet, v models.ExperimentVariant) graphql.Marshaler {

@@ -137,6 +137,9 @@ var Routes = []Route{
 	{http.MethodPost, "/store/theme/rollback", "RollbackLiveTheme", 0, Fields},
 	{http.MethodGet, "/store/theme/versions", "ListLiveThemeVersions", 0, Fields},
 
+	// A/B tests: preview tokens of arms
+	{http.MethodPost, "/store/experiments/{id}/preview-token", "CreateExperimentPreviewToken", 0, Spread},
+
 	// Tax
 	{http.MethodGet, "/store/tax/rates", "ListTaxRates", 0, Fields},
 	{http.MethodPost, "/store/tax/rates", "CreateTaxRate", http.StatusCreated, Fields},
