@@ -3,6 +3,7 @@ package models
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"math"
 	"slices"
 
@@ -124,19 +125,31 @@ func SurfaceIDs(object any, field string) []int64 {
 	list, _ := m[field].([]any)
 	out := make([]int64, 0, len(list))
 	for _, v := range list {
-		if f, ok := v.(float64); ok && f == math.Trunc(f) {
+		if f, ok := jsonNumber(v); ok && f == math.Trunc(f) {
 			out = append(out, int64(f))
 		}
 	}
 	return out
 }
 
+// jsonNumber reads a decoded JSON number: a float64, or a json.Number
+// (what bun decodes jsonb numbers into).
+func jsonNumber(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
 // SurfaceNumber is the number field of an object holds, and whether it
 // holds one.
 func SurfaceNumber(object any, field string) (float64, bool) {
 	m, _ := object.(map[string]any)
-	f, ok := m[field].(float64)
-	return f, ok
+	return jsonNumber(m[field])
 }
 
 // ArmPriceCents is price_cents changed by pct percent (−90 to +100; the
