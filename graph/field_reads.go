@@ -931,6 +931,13 @@ var objectReads = map[string]map[string][]string{
 		"payload":   {"Payload"},
 		"split_pct": {"SplitPct"},
 	},
+	"ExperimentPreviewToken": {
+		"experiment_id": {"ExperimentID"},
+		"expires_at":    {"ExpiresAt"},
+		"token":         {"Token"},
+		"url":           {"URL"},
+		"variant_id":    {"VariantID"},
+	},
 	"ExperimentStorePool": {
 		"changes_nothing": {"ChangesNothing"},
 		"experiment_id":   {"ExperimentID"},

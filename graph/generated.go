@@ -1098,6 +1098,14 @@ type ComplexityRoot struct {
 		SplitPct func(childComplexity int) int
 	}
 
+	ExperimentPreviewToken struct {
+		ExperimentID func(childComplexity int) int
+		ExpiresAt    func(childComplexity int) int
+		Token        func(childComplexity int) int
+		URL          func(childComplexity int) int
+		VariantID    func(childComplexity int) int
+	}
+
 	ExperimentStorePool struct {
 		ChangesNothing func(childComplexity int) int
 		ExperimentID   func(childComplexity int) int
@@ -1434,6 +1442,7 @@ type ComplexityRoot struct {
 		CreateDiscount                 func(childComplexity int, input DiscountInput) int
 		CreateDraftOrder               func(childComplexity int, input DraftOrderInput) int
 		CreateExperiment               func(childComplexity int, input ExperimentInput) int
+		CreateExperimentPreviewToken   func(childComplexity int, id int64, variantID *int64, position *int64, expiresIn *int64) int
 		CreateFulfillment              func(childComplexity int, id int64, input *FulfillmentInput) int
 		CreatePage                     func(childComplexity int, input ContentPageInput) int
 		CreatePaymentProvider          func(childComplexity int, input PaymentProviderInput) int
@@ -2663,6 +2672,7 @@ type MutationResolver interface {
 	SetExperimentMoneyOptIn(ctx context.Context, enabled bool) (*models.MoneyGate, error)
 	JoinExperimentPool(ctx context.Context, key string) (*models.Experiment, error)
 	LeaveExperimentPool(ctx context.Context, key string) (bool, error)
+	CreateExperimentPreviewToken(ctx context.Context, id int64, variantID *int64, position *int64, expiresIn *int64) (*ExperimentPreviewToken, error)
 	DeleteFormSubmission(ctx context.Context, id int64) (bool, error)
 	SetFormSubmissionRead(ctx context.Context, id int64, input *FormSubmissionReadInput) (*models.FormSubmission, error)
 	RequestUpload(ctx context.Context, input UploadRequestInput) (*UploadTicket, error)
@@ -7732,6 +7742,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ExperimentPoolVariant.SplitPct(childComplexity), true
 
+	case "ExperimentPreviewToken.experiment_id":
+		if e.ComplexityRoot.ExperimentPreviewToken.ExperimentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.ExperimentID(childComplexity), true
+	case "ExperimentPreviewToken.expires_at":
+		if e.ComplexityRoot.ExperimentPreviewToken.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.ExpiresAt(childComplexity), true
+	case "ExperimentPreviewToken.token":
+		if e.ComplexityRoot.ExperimentPreviewToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.Token(childComplexity), true
+	case "ExperimentPreviewToken.url":
+		if e.ComplexityRoot.ExperimentPreviewToken.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.URL(childComplexity), true
+	case "ExperimentPreviewToken.variant_id":
+		if e.ComplexityRoot.ExperimentPreviewToken.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPreviewToken.VariantID(childComplexity), true
+
 	case "ExperimentStorePool.changes_nothing":
 		if e.ComplexityRoot.ExperimentStorePool.ChangesNothing == nil {
 			break
@@ -9313,6 +9354,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateExperiment(childComplexity, args["input"].(ExperimentInput)), true
+	case "Mutation.createExperimentPreviewToken":
+		if e.ComplexityRoot.Mutation.CreateExperimentPreviewToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createExperimentPreviewToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateExperimentPreviewToken(childComplexity, args["id"].(int64), args["variant_id"].(*int64), args["position"].(*int64), args["expires_in"].(*int64)), true
 	case "Mutation.createFulfillment":
 		if e.ComplexityRoot.Mutation.CreateFulfillment == nil {
 			break
@@ -19514,6 +19566,42 @@ extend type Mutation {
   ): Boolean! @access(scope: "experiments:write")
 }
 `, BuiltIn: false},
+	{Name: "../schema/experiments_preview.graphqls", Input: `"""
+A preview token of an A/B test's arm: the storefront's GET /storefront/v1/experiments
+answers that arm for that test to the browser that sends it (` + "`" + `preview=TOKEN` + "`" + `), and events
+carrying it are never exposures. Signed with the service's secret, it works until it
+expires. README "Storefront: assignment and exposures".
+"""
+type ExperimentPreviewToken {
+  "The token: the store, the experiment, the arm and the expiry, signed."
+  token: String!
+  "When it stops working."
+  expires_at: Time!
+  "The storefront surface's call that answers the arm for the token (add key and visitor_id)."
+  url: String!
+  "The experiment it previews."
+  experiment_id: Int!
+  "The arm it forces."
+  variant_id: Int!
+}
+
+extend type Mutation {
+  """
+  Makes a preview token of an arm of an experiment, in any status (a draft too: that is
+  what previews are for). Name the arm by variant_id or by position, not both.
+  """
+  createExperimentPreviewToken(
+    "The experiment's id."
+    id: Int!
+    "The arm's id."
+    variant_id: Int
+    "The arm's position, 1 to 4."
+    position: Int
+    "Seconds the token works, 300 to 604800 (7 days); left out, 86400 (a day)."
+    expires_in: Int
+  ): ExperimentPreviewToken! @access(scope: "experiments:write")
+}
+`, BuiltIn: false},
 	{Name: "../schema/forms.graphqls", Input: `"What a shopper sent through one of the storefront's forms."
 type FormSubmission {
   "The submission's id."
@@ -24955,6 +25043,22 @@ func (ec *executionContext) childFields_ExperimentPoolVariant(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type ExperimentPoolVariant", field.Name)
 }
 
+func (ec *executionContext) childFields_ExperimentPreviewToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_ExperimentPreviewToken_token(ctx, field)
+	case "expires_at":
+		return ec.fieldContext_ExperimentPreviewToken_expires_at(ctx, field)
+	case "url":
+		return ec.fieldContext_ExperimentPreviewToken_url(ctx, field)
+	case "experiment_id":
+		return ec.fieldContext_ExperimentPreviewToken_experiment_id(ctx, field)
+	case "variant_id":
+		return ec.fieldContext_ExperimentPreviewToken_variant_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPreviewToken", field.Name)
+}
+
 func (ec *executionContext) childFields_ExperimentStorePool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "changes_nothing":
@@ -27594,6 +27698,44 @@ func (ec *executionContext) field_Mutation_createDraftOrder_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createExperimentPreviewToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "variant_id",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["variant_id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "position",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["position"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "expires_in",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["expires_in"] = arg3
 	return args, nil
 }
 
@@ -39487,6 +39629,41 @@ func (ec *executionContext) fieldContext_ExperimentPoolVariant_split_pct(_ conte
 	return graphql.NewScalarFieldContext("ExperimentPoolVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _ExperimentPreviewToken_token(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Token)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPreviewToken_expires_at(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.ExpiresAt)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_expires_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPreviewToken_url(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.URL)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPreviewToken_experiment_id(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ExperimentID)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_experiment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPreviewToken_variant_id(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.VariantID)
+}
+func (ec *executionContext) fieldContext_ExperimentPreviewToken_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _ExperimentStorePool_changes_nothing(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentStorePool) (ret graphql.Marshaler) {
 	return ec.marshalOBoolean2ᚖbool(ctx, field.Selections, obj.ChangesNothing)
 }
@@ -45704,6 +45881,65 @@ func (ec *executionContext) fieldContext_Mutation_leaveExperimentPool(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_leaveExperimentPool_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createExperimentPreviewToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createExperimentPreviewToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateExperimentPreviewToken(ctx, fc.Args["id"].(int64), fc.Args["variant_id"].(*int64), fc.Args["position"].(*int64), fc.Args["expires_in"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:write")
+				if err != nil {
+					var zeroVal *ExperimentPreviewToken
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *ExperimentPreviewToken
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ExperimentPreviewToken) graphql.Marshaler {
+			return ec.marshalNExperimentPreviewToken2ᚖstoreadminᚋgraphᚐExperimentPreviewToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createExperimentPreviewToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createExperimentPreviewToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -79777,6 +80013,66 @@ func (ec *executionContext) _ExperimentPoolVariant(ctx context.Context, sel ast.
 	return written
 }
 
+var experimentPreviewTokenImplementors = []string{"ExperimentPreviewToken"}
+
+func (ec *executionContext) _ExperimentPreviewToken(ctx context.Context, sel ast.SelectionSet, obj *ExperimentPreviewToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPreviewTokenImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPreviewToken")
+		case "token":
+			out.Values[i] = ec._ExperimentPreviewToken_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expires_at":
+			out.Values[i] = ec._ExperimentPreviewToken_expires_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._ExperimentPreviewToken_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "experiment_id":
+			out.Values[i] = ec._ExperimentPreviewToken_experiment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variant_id":
+			out.Values[i] = ec._ExperimentPreviewToken_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var experimentStorePoolImplementors = []string{"ExperimentStorePool"}
 
 func (ec *executionContext) _ExperimentStorePool(ctx context.Context, sel ast.SelectionSet, obj *models.ExperimentStorePool) graphql.Marshaler {
@@ -83270,6 +83566,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "leaveExperimentPool":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_leaveExperimentPool(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createExperimentPreviewToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createExperimentPreviewToken(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -96856,6 +97159,16 @@ func (ec *executionContext) marshalNExperimentPoolVariant2ᚕstoreadminᚋmodels
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNExperimentPreviewToken2ᚖstoreadminᚋgraphᚐExperimentPreviewToken(ctx context.Context, sel ast.SelectionSet, v *ExperimentPreviewToken) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExperimentPreviewToken(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNExperimentStorePool2storeadminᚋmodelsᚐExperimentStorePool(ctx context.Context, sel ast.SelectionSet, v models.ExperimentStorePool) graphql.Marshaler {

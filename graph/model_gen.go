@@ -716,6 +716,23 @@ type ExperimentInput struct {
 	Variants []ExperimentVariantInput `json:"variants"`
 }
 
+// A preview token of an A/B test's arm: the storefront's GET /storefront/v1/experiments
+// answers that arm for that test to the browser that sends it (`preview=TOKEN`), and events
+// carrying it are never exposures. Signed with the service's secret, it works until it
+// expires. README "Storefront: assignment and exposures".
+type ExperimentPreviewToken struct {
+	// The token: the store, the experiment, the arm and the expiry, signed.
+	Token string `json:"token"`
+	// When it stops working.
+	ExpiresAt time.Time `json:"expires_at"`
+	// The storefront surface's call that answers the arm for the token (add key and visitor_id).
+	URL string `json:"url"`
+	// The experiment it previews.
+	ExperimentID int64 `json:"experiment_id"`
+	// The arm it forces.
+	VariantID int64 `json:"variant_id"`
+}
+
 // An arm of an experiment to create or edit.
 type ExperimentVariantInput struct {
 	// Its name.

@@ -195,9 +195,11 @@ func (l *BasketLine) fill(v CatalogueVariant) {
 }
 
 // RepriceBasket takes every line's price and facts from the catalogue as of
-// now and answers the engine's lines for them. A line whose variant is no
-// longer sold is a conflict: the shopper must remove it.
-func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []BasketLine) ([]pricing.Line, error) {
+// now, with the price the arms of the shopper's running price tests
+// charge (so a test's arm charges the price it shows), and answers the
+// engine's lines for them. A line whose variant is no longer sold is a
+// conflict: the shopper must remove it.
+func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []BasketLine, arms MoneyArms) ([]pricing.Line, error) {
 	ids := make([]int64, 0, len(lines))
 	for _, l := range lines {
 		if l.VariantID != nil {
@@ -222,6 +224,7 @@ func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []Baske
 		if !ok || v.ProductStatus != ProductActive {
 			return nil, apperr.Conflictf("%s is no longer sold; remove it from the lines", l.Title)
 		}
+		v.PriceCents = arms.Price(v.ProductID, v.PriceCents)
 		l.fill(v)
 		out[i] = pricing.Line{Key: int64(i), ProductID: v.ProductID, PriceCents: v.PriceCents, Quantity: l.Quantity,
 			WeightGrams: v.WeightGrams, Taxable: v.Taxable, RequiresShipping: v.RequiresShipping}
@@ -258,15 +261,19 @@ type CartLine struct {
 	CartID int64 `bun:"cart_id" json:"-"`
 }
 
-// PriceCart reprices the cart's lines from the catalogue and sets its
-// item count and subtotal (a cart knows no code, shipping or tax yet: its
-// checkout does).
+// PriceCart reprices the cart's lines from the catalogue (at its
+// visitor's arms of running price tests) and sets its item count and
+// subtotal (a cart knows no code, shipping or tax yet: its checkout does).
 func PriceCart(ctx context.Context, db bun.IDB, c *Cart, lines []CartLine) error {
 	basket := make([]BasketLine, len(lines))
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
 	}
-	in, err := RepriceBasket(ctx, db, c.StoreID, basket)
+	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID)
+	if err != nil {
+		return err
+	}
+	in, err := RepriceBasket(ctx, db, c.StoreID, basket, arms)
 	if err != nil {
 		return err
 	}

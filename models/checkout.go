@@ -177,7 +177,11 @@ func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
 	}
-	pl, err := RepriceBasket(ctx, db, c.StoreID, basket)
+	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID)
+	if err != nil {
+		return pricing.Result{}, err
+	}
+	pl, err := RepriceBasket(ctx, db, c.StoreID, basket, arms)
 	if err != nil {
 		return pricing.Result{}, err
 	}
@@ -185,7 +189,7 @@ func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines
 		lines[i].BasketLine = basket[i]
 	}
 	country, province := c.Region()
-	ask := PricingAsk{StoreID: c.StoreID, Lines: pl, Code: c.DiscountCode, Country: country, Province: province}
+	ask := PricingAsk{StoreID: c.StoreID, Lines: pl, Code: c.DiscountCode, Country: country, Province: province, Arms: arms}
 	if c.ShippingLine != nil {
 		ask.RateID = c.ShippingLine.RateID
 	}
@@ -245,18 +249,25 @@ func CheckoutTipping(ctx context.Context, db bun.IDB, c *StorefrontCheckout) err
 	return err
 }
 
-// CheckoutRates lists the shipping rates the checkout can choose now.
+// CheckoutRates lists the shipping rates the checkout can choose now, at
+// the prices its visitor's arms of running tests charge.
 func CheckoutRates(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine) ([]ShippingRate, error) {
 	basket := make([]BasketLine, len(lines))
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
 	}
-	pl, err := RepriceBasket(ctx, db, c.StoreID, basket)
+	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := RepriceBasket(ctx, db, c.StoreID, basket, arms)
 	if err != nil {
 		return nil, err
 	}
 	country, _ := c.Region()
-	return RatesFor(ctx, db, c.StoreID, country, pl)
+	rates, err := RatesFor(ctx, db, c.StoreID, country, pl)
+	arms.Rates(rates)
+	return rates, err
 }
 
 // InsertCheckout stores a new checkout with its token (a new one when

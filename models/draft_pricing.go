@@ -140,6 +140,9 @@ type PricingAsk struct {
 	Code              string // "" for none
 	RateID            int64  // 0 for none
 	Country, Province string
+	// Arms are the shopper's arms of running price and shipping tests
+	// (the lines' prices carry the price ones already); zero for none.
+	Arms MoneyArms
 }
 
 // pricingFound is what gathering found of the ask's code and rate.
@@ -200,6 +203,7 @@ func gatherPricing(ctx context.Context, db bun.IDB, ask PricingAsk, now time.Tim
 		if err != nil {
 			return in, found, err
 		}
+		ask.Arms.Rates(rates)
 		if i := slices.IndexFunc(rates, func(r ShippingRate) bool { return r.ID == ask.RateID }); i >= 0 {
 			found.Rate = &rates[i]
 			in.Shipping = &pricing.Shipping{RateID: rates[i].ID, Title: rates[i].Name, PriceCents: rates[i].PriceCents}

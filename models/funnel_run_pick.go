@@ -1,7 +1,5 @@
 package models
 
-import "hash/fnv"
-
 // PickFunnel is the funnel route gives the checkout of token: the route's
 // funnels share the checkouts by weight, and a token always falls on the
 // same one, so a reload (or the next pricing) sees the funnel the last
@@ -19,9 +17,7 @@ func PickFunnel(route *CheckoutRoute, token string) *CheckoutZoneFunnel {
 	if sum == 0 {
 		return nil
 	}
-	h := fnv.New64a()
-	h.Write([]byte(token))
-	at := h.Sum64() % sum
+	at := fnv1a(token) % sum
 	for i, f := range route.Funnels {
 		w := uint64(max(f.Weight, 0))
 		if at < w {

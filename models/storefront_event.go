@@ -66,6 +66,14 @@ type StagedEvent struct {
 	ScreenH         *int64    `json:"screen_h,omitempty"`
 	ViewportW       *int64    `json:"viewport_w,omitempty"`
 	ViewportH       *int64    `json:"viewport_h,omitempty"`
+
+	// What the events of POST /events say beyond what is stored with
+	// them (internal/storefront: experiments_exposures.go): the A/B test an
+	// experiment_view saw, whether the browser holds an arm's preview
+	// token, the shopper's analytics consent. Never staged.
+	Experiment string `json:"-"`
+	Preview    bool   `json:"-"`
+	Consent    *bool  `json:"-"`
 }
 
 // StagingColumns are the staging relation's columns, in StagedEvent's

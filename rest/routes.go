@@ -153,6 +153,8 @@ var Routes = []Route{
 	{http.MethodPost, "/store/experiments/{id}/pause", "PauseExperiment", 0, Fields},
 	{http.MethodPost, "/store/experiments/{id}/resume", "ResumeExperiment", 0, Fields},
 	{http.MethodPost, "/store/experiments/{id}/end", "EndExperiment", 0, Fields},
+	// A/B tests: preview tokens of arms
+	{http.MethodPost, "/store/experiments/{id}/preview-token", "CreateExperimentPreviewToken", 0, Spread},
 
 	// Tax
 	{http.MethodGet, "/store/tax/rates", "ListTaxRates", 0, Fields},

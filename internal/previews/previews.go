@@ -5,7 +5,8 @@
 // kept in the database, so every replica, and every later day, checks the
 // tokens any of them made. Nothing is stored per token: the signature is
 // the credential, and a token works until its expiry (delete the theme to
-// end its previews earlier).
+// end its previews earlier). An A/B test's arm has tokens too: they force
+// that arm for the browser holding one.
 package previews
 
 import (
@@ -40,6 +41,7 @@ const (
 // other kind of preview.
 const (
 	purposeTheme = "theme"
+	purposeArm   = "experiment-arm"
 )
 
 // Signer makes and checks tokens with one key.
@@ -83,6 +85,30 @@ func (s *Signer) CheckTheme(token string, now time.Time) (Theme, error) {
 		return Theme{}, err
 	}
 	return Theme{StoreID: ids[0], ThemeID: ids[1], Expires: expires}, nil
+}
+
+// Arm is what an experiment arm's preview token opens: one arm of one
+// experiment of one store, until Expires.
+type Arm struct {
+	StoreID      int64
+	ExperimentID int64
+	VariantID    int64
+	Expires      time.Time
+}
+
+// ArmToken is the token of a.
+func (s *Signer) ArmToken(a Arm) string {
+	return s.sign(purposeArm, a.Expires, a.StoreID, a.ExperimentID, a.VariantID)
+}
+
+// CheckArm reads an arm's preview token: 401 when it is not one of ours
+// (altered, cut, made for something else, a theme's) or has expired.
+func (s *Signer) CheckArm(token string, now time.Time) (Arm, error) {
+	ids, expires, err := s.check(purposeArm, token, 3, now)
+	if err != nil {
+		return Arm{}, err
+	}
+	return Arm{StoreID: ids[0], ExperimentID: ids[1], VariantID: ids[2], Expires: expires}, nil
 }
 
 // Lifetime is the lifetime a caller asks for in seconds (nil: the
@@ -153,6 +179,14 @@ func (s *Signer) check(purpose, token string, n int, now time.Time) ([]int64, ti
 	}
 	return nums[:n], expires, nil
 }
+
+// ArmPath is the storefront surface's call (/storefront/v1) that answers
+// a visitor's arms; ArmParam is its query parameter that carries an arm's
+// token.
+const (
+	ArmPath  = "/experiments"
+	ArmParam = "preview"
+)
 
 // ThemePath is where the storefront surface (/storefront/v1) answers a
 // theme's draft for a token: ThemePath + token.

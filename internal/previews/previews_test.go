@@ -84,3 +84,34 @@ func isUnauthenticated(err error) bool {
 }
 
 func TestMain(m *testing.M) { testdb.Main(m) }
+
+// An arm's token opens that arm, and the purposes do not cross: a theme's
+// token never opens an arm (nor an arm's a theme), even one whose ids
+// would read as an arm's.
+func TestArmTokensAreTheirOwn(t *testing.T) {
+	s, err := New([]byte(strings.Repeat("k", 32)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1_800_000_000, 0).UTC()
+	want := Arm{StoreID: 3, ExperimentID: 44, VariantID: 555, Expires: now.Add(time.Hour)}
+	arm := s.ArmToken(want)
+	if got, err := s.CheckArm(arm, now); err != nil || got != want {
+		t.Fatalf("the arm's token read %+v, %v; want %+v", got, err, want)
+	}
+	if _, err := s.CheckTheme(arm, now); !isUnauthenticated(err) {
+		t.Fatalf("an arm's token opened a theme: %v", err)
+	}
+	theme := s.ThemeToken(Theme{StoreID: 3, ThemeID: 44, Expires: now.Add(time.Hour)})
+	if _, err := s.CheckArm(theme, now); !isUnauthenticated(err) {
+		t.Fatalf("a theme's token opened an arm: %v", err)
+	}
+	// The same ids signed as a theme's (the body an arm's would have).
+	forged := s.sign(purposeTheme, want.Expires, 3, 44, 555)
+	if _, err := s.CheckArm(forged, now); !isUnauthenticated(err) {
+		t.Fatalf("ids signed for a theme opened an arm: %v", err)
+	}
+	if _, err := s.CheckArm(arm, want.Expires); !isUnauthenticated(err) || !strings.Contains(err.Error(), "expired") {
+		t.Fatalf("at its expiry: %v", err)
+	}
+}

@@ -38,9 +38,12 @@ const (
 	EventAddToCart      = "add_to_cart"
 	EventRemoveFromCart = "remove_from_cart"
 	EventCheckoutStep   = "checkout_step"
+	// EventExperimentView: the shopper saw an A/B test's surface (its
+	// experiment, the test's key), an exposure (experiments_exposures.go).
+	EventExperimentView = "experiment_view"
 )
 
-var eventNames = []string{EventPageView, EventProductView, EventSearch, EventClick, EventAddToCart, EventRemoveFromCart, EventCheckoutStep}
+var eventNames = []string{EventPageView, EventProductView, EventSearch, EventClick, EventAddToCart, EventRemoveFromCart, EventCheckoutStep, EventExperimentView}
 
 // utmKeys and clickIDKeys are the campaign parameters and advertising
 // click ids a landing URL carries and sessions keep.
@@ -76,6 +79,9 @@ type EventInput struct {
 	CartToken     *string           `json:"cart_token"`
 	CheckoutToken *string           `json:"checkout_token"`
 	Device        *DeviceInput      `json:"device"`
+	Experiment    *string           `json:"experiment"`
+	Preview       *string           `json:"preview"`
+	Consent       *bool             `json:"consent"`
 }
 
 // ElementInput is the element a click event clicked.
@@ -149,6 +155,8 @@ func kindOf(goType string) string {
 		return "a string"
 	case strings.HasSuffix(goType, "int64"):
 		return "an integer"
+	case strings.HasSuffix(goType, "bool"):
+		return "true or false"
 	case strings.HasPrefix(goType, "[]"):
 		return "a list"
 	}
@@ -317,6 +325,7 @@ func (e *EventInput) stage(at string, ord int, w window) (models.StagedEvent, er
 			c.fail("device.timezone", "must be an IANA time zone such as Europe/Berlin")
 		}
 	}
+	e.stageExperiment(c, &s)
 	// What each kind of event must say.
 	switch e.Name {
 	case EventPageView:
@@ -335,6 +344,8 @@ func (e *EventInput) stage(at string, ord int, w window) (models.StagedEvent, er
 		}
 	case EventCheckoutStep:
 		c.required("step", s.Step != nil && *s.Step != "", e.Name)
+	case EventExperimentView:
+		c.required("experiment", s.Experiment != "", e.Name)
 	}
 	return s, c.err
 }

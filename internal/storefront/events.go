@@ -87,8 +87,13 @@ func (s *service) postEvents(w http.ResponseWriter, r *http.Request) error {
 }
 
 // Ingest stores events, checked and enriched, in the store, sessionised
-// (models.IngestEvents): what POST /events does with a batch, and what the
-// seed's traffic goes through.
+// (models.IngestEvents), and records what they say of A/B tests
+// (exposures, consent: recordExperiments): what POST /events does with a
+// batch, and what the seed's traffic goes through.
 func Ingest(ctx context.Context, tx bun.Tx, storeID int64, events []models.StagedEvent) (models.Ingested, error) {
-	return models.IngestEvents(ctx, tx, storeID, events, SessionIdleMinutes*time.Minute)
+	got, err := models.IngestEvents(ctx, tx, storeID, events, SessionIdleMinutes*time.Minute)
+	if err != nil {
+		return got, err
+	}
+	return got, recordExperiments(ctx, tx, storeID, events)
 }

@@ -27,6 +27,9 @@ func (s *service) routes(r chi.Router) {
 	r.Post("/checkouts/{token}/complete", s.completeCheckout)
 	r.Post("/forms/{type}", s.submitForm)
 
+	// A/B tests: the visitor's arms (experiments.go).
+	r.Get(previews.ArmPath, s.experiments)
+
 	// The post-purchase funnel a completed checkout runs (upsell.go).
 	r.Get("/checkouts/{token}/upsell", s.getUpsell)
 	r.Post("/checkouts/{token}/upsell/{position}/shown", s.answerUpsell(models.AnswerShown))

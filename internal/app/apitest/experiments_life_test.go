@@ -45,8 +45,7 @@ func newExperimentFixture(t *testing.T, e *apitest.Env, name string) experimentF
 	ctx := context.Background()
 	s := e.Store(name)
 	f := experimentFixture{store: s, admin: e.Key(s.ID, auth.RoleAdmin)}
-	f.theme = installTheme(t, e, f.admin, "harbor")
-	makeLive(t, e, s.ID, f.theme)
+	f.theme = defaultTheme(t, e, f.admin)
 	if err := e.DB.NewRaw("INSERT INTO pages (store_id, handle, title) VALUES (?, 'about', 'About') RETURNING id", s.ID).Scan(ctx, &f.page); err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +439,7 @@ func TestExperimentMoneyGate(t *testing.T) {
 }
 
 // TestExperimentThemeAndAccess: GET /store/experiments/theme answers the
-// live theme's published version (null without one); every endpoint of the
+// live theme's published version; every endpoint of the
 // area refuses without a key (401), with another scope or role (403), and
 // the list's statements do not grow with experiments.
 func TestExperimentThemeAndAccess(t *testing.T) {
@@ -453,9 +452,10 @@ func TestExperimentThemeAndAccess(t *testing.T) {
 	if wholeNumber(t, r.Obj("theme")["version"]) != 1 || r.Obj("theme")["settings"].(map[string]any)["colors"] == nil {
 		t.Fatalf("theme: %s", r.Raw)
 	}
+	// A new store's is its default theme's first version.
 	bare := e.Store("Bare")
-	if r := e.Do(http.MethodGet, "/store/experiments/theme", e.Key(bare.ID, auth.RoleAdmin), nil).Expect(t, 200); r.Body["theme"] != nil {
-		t.Fatalf("the theme of a store without a live theme: %s", r.Raw)
+	if r := e.Do(http.MethodGet, "/store/experiments/theme", e.Key(bare.ID, auth.RoleAdmin), nil).Expect(t, 200); wholeNumber(t, r.Obj("theme")["version"]) != 1 {
+		t.Fatalf("the theme of a new store: %s", r.Raw)
 	}
 
 	id := idOf(t, createExperiment(t, e, admin, themeBody(f, "Access", "#000080")))

@@ -1,0 +1,95 @@
+package storefront
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+
+	"github.com/uptrace/bun"
+
+	"storeadmin/models"
+)
+
+// experimentKeyPattern is an A/B test's key (experiments.key).
+var experimentKeyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
+
+// stageExperiment checks and stages what an event says of A/B tests: the
+// test an experiment_view saw (experiment, its key; kept in the event's
+// detail), the arm preview token of a preview browser (preview: its
+// events are marked so and are never exposures, whatever the token says,
+// since the browser shows a forced arm), and the shopper's analytics
+// consent (consent, on any event: the session keeps the last reported).
+func (e *EventInput) stageExperiment(c *checker, s *models.StagedEvent) {
+	detail := map[string]any{}
+	if e.Experiment != nil {
+		if !experimentKeyPattern.MatchString(*e.Experiment) {
+			c.fail("experiment", "must be an A/B test's key: lowercase letters, digits and dashes, at most 63")
+		} else if e.Name != EventExperimentView {
+			c.fail("experiment", "is sent on experiment_view events only")
+		} else {
+			s.Experiment, detail["experiment"] = *e.Experiment, *e.Experiment
+		}
+	}
+	if e.Preview != nil {
+		if !previewTokenPattern.MatchString(*e.Preview) {
+			c.fail("preview", "must be an arm's preview token, as POST /store/experiments/{id}/preview-token made it")
+		} else {
+			s.Preview, detail["preview"] = true, true
+		}
+	}
+	s.Consent = e.Consent
+	if len(detail) > 0 {
+		buf, _ := json.Marshal(detail)
+		text := string(buf)
+		s.Detail = &text
+	}
+}
+
+// previewTokenPattern is the shape of a preview token (internal/previews):
+// base 36 ids and expiry, then a base64url signature.
+var previewTokenPattern = regexp.MustCompile(`^[0-9a-z]{1,14}(\.[0-9a-z]{1,14}){1,4}\.[A-Za-z0-9_-]{22}$`)
+
+// recordExperiments records what the batch's events, once stored, say of
+// A/B tests: the exposures of its experiment_view events, and the
+// sessions' analytics consent. Two statements at most per batch, plus one
+// when it has experiment_view events.
+func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, events []models.StagedEvent) error {
+	var keys []string
+	var consents []models.ConsentReport
+	for _, e := range events {
+		if e.Experiment != "" && !e.Preview && !e.IsBot && !contains(keys, e.Experiment) {
+			keys = append(keys, e.Experiment)
+		}
+		if e.Consent != nil {
+			consents = append(consents, models.ConsentReport{ClientEventID: e.ClientEventID, Ord: e.Ord, Consent: *e.Consent})
+		}
+	}
+	if err := models.RecordConsent(ctx, tx, storeID, consents); err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	tests, err := models.ExperimentsByKey(ctx, tx, storeID, keys)
+	if err != nil {
+		return err
+	}
+	running := map[string]*models.LiveExperiment{}
+	for i := range tests {
+		if tests[i].Status == models.ExperimentRunning {
+			running[tests[i].Key] = &tests[i]
+		}
+	}
+	var seen []models.ExposureSeen
+	for _, e := range events {
+		t := running[e.Experiment]
+		if t == nil || e.Preview || e.IsBot {
+			continue // unknown, paused or ended tests, previews, bots: the event is stored, no exposure
+		}
+		// The server's arm, never the browser's word.
+		if arm := t.Assign(e.AnonID); arm != nil {
+			seen = append(seen, models.ExposureSeen{ClientEventID: e.ClientEventID, ExperimentID: t.ID, VariantID: arm.ID})
+		}
+	}
+	return models.RecordExposures(ctx, tx, storeID, seen)
+}
