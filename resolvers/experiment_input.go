@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 
 	"github.com/uptrace/bun"
 
@@ -84,7 +83,7 @@ func checkThemeArms(sh *models.ExperimentShape, settings, schema []byte) error {
 	for i, p := range sh.Payloads {
 		merged := base
 		if over, ok := p["settings"]; ok {
-			merged = mergeSettings(base, over)
+			merged = themesettings.Merge(base, over)
 		}
 		b, err := json.Marshal(merged)
 		if err != nil {
@@ -95,21 +94,6 @@ func checkThemeArms(sh *models.ExperimentShape, settings, schema []byte) error {
 		}
 	}
 	return nil
-}
-
-// mergeSettings lays over on base: objects merge key by key, anything
-// else (lists too) replaces whole; base is never modified.
-func mergeSettings(base, over any) any {
-	b, ok := base.(map[string]any)
-	o, ok2 := over.(map[string]any)
-	if !ok || !ok2 {
-		return over
-	}
-	out := maps.Clone(b)
-	for k, v := range o {
-		out[k] = mergeSettings(b[k], v)
-	}
-	return out
 }
 
 // experimentWinner is the arm an ending experiment declares the winner:

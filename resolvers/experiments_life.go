@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/internal/audit"
+	"storeadmin/internal/themesettings"
 	"storeadmin/models"
 )
 
@@ -83,7 +84,7 @@ func storePools(ctx context.Context, db bun.IDB, sid int64) ([]models.Experiment
 				if !ok {
 					over = map[string]any{}
 				}
-				shown = append(shown, mergeSettings(live.Settings, over))
+				shown = append(shown, themesettings.Merge(live.Settings, over))
 			case models.ExperimentKindContent:
 				handle, _ := p.Surface.(map[string]any)["page_handle"].(string)
 				page, ok := pages[handle]

@@ -11,6 +11,7 @@ import (
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/base/failure"
 	"storeadmin/internal/previews"
+	"storeadmin/internal/themesettings"
 	"storeadmin/models"
 )
 
@@ -256,7 +257,7 @@ func (rec surfaceRecords) show(e models.LiveExperiment, payload any) any {
 		v, _ := models.SurfaceNumber(e.Surface, "version")
 		settings := rec.versions[[2]int64{int64(id), int64(v)}]
 		over, _ := payload.(map[string]any)
-		return map[string]any{"theme_id": int64(id), "version": int64(v), "settings": mergeSettings(settings, over["settings"])}
+		return map[string]any{"theme_id": int64(id), "version": int64(v), "settings": themesettings.Merge(settings, over["settings"])}
 	case models.ExperimentKindContent:
 		id, _ := models.SurfaceNumber(e.Surface, "page_id")
 		p := rec.pages[int64(id)]
@@ -289,29 +290,4 @@ func (rec surfaceRecords) show(e models.LiveExperiment, payload any) any {
 		return map[string]any{"shipping_rate_id": int64(id), "rate_price_cents": own, "price_cents": price}
 	}
 	return nil
-}
-
-// mergeSettings is over merged onto base as a theme test's arm changes
-// its version's settings: objects key by key (recursively), anything else
-// (a list, a text, a number) replaced whole.
-func mergeSettings(base, over any) any {
-	b, okB := base.(map[string]any)
-	o, okO := over.(map[string]any)
-	if !okO {
-		if over == nil {
-			return base
-		}
-		return over
-	}
-	if !okB {
-		b = map[string]any{}
-	}
-	out := make(map[string]any, len(b)+len(o))
-	for k, v := range b {
-		out[k] = v
-	}
-	for k, v := range o {
-		out[k] = mergeSettings(out[k], v)
-	}
-	return out
 }
