@@ -144,7 +144,13 @@ type window struct {
 // countedSQL defines, after the CTE ex (the experiments read: id,
 // store_id, until), the report's rows:
 //
-//   - x: the exposures before their experiment's until;
+//   - x: the exposures before their experiment's until, materialized so
+//     that the plan starts from the experiment's exposures (by its index)
+//     and reaches their visitors' sessions by theirs, whatever else the
+//     store has; without statistics the planner would scan every session
+//     of the store instead (and the sessions are matched by visitor alone,
+//     a visitor being one store's: with the store in the condition too
+//     the planner ANDs the store's whole index into every lookup);
 //   - cs: each exposed visitor's human sessions that count: the exposure
 //     session, and those that began from exposed_at on and before until;
 //     in_pause marks those (never the exposure session) that began in a
@@ -158,7 +164,7 @@ type window struct {
 const countedSQL = `pauses AS (
 	SELECT p.experiment_id, p.paused_at, coalesce(p.resumed_at, 'infinity') AS resumed_at
 	FROM experiment_pauses p JOIN ex ON ex.id = p.experiment_id AND ex.store_id = p.store_id),
-x AS (
+x AS MATERIALIZED (
 	SELECT e.experiment_id, e.store_id, ex.until, e.variant_id, e.visitor_id, e.session_id, e.exposed_at
 	FROM experiment_exposures e JOIN ex ON ex.id = e.experiment_id AND ex.store_id = e.store_id
 	WHERE e.exposed_at < ex.until),
@@ -168,7 +174,7 @@ cs AS (
 		s.id <> x.session_id AND EXISTS (SELECT 1 FROM pauses p WHERE p.experiment_id = x.experiment_id
 			AND s.first_seen_at >= p.paused_at AND s.first_seen_at < p.resumed_at) AS in_pause
 	FROM x JOIN storefront_sessions s ON s.visitor_id = x.visitor_id
-	WHERE s.store_id = x.store_id AND NOT s.is_bot
+	WHERE NOT s.is_bot
 		AND (s.id = x.session_id OR (s.first_seen_at >= x.exposed_at AND s.first_seen_at < x.until))),
 ord AS (
 	SELECT o.session_id, count(*) AS orders, sum(o.total_cents) AS revenue

@@ -177,7 +177,7 @@ func TestExperimentReportSimulation(t *testing.T) {
 	noDifference := 0
 	for i := range 20 {
 		id, arms := xrExperiment(t, e, s.ID, fmt.Sprintf("aa-%d", i), "conversion", []int64{50, 50}, start, "running", nil)
-		xrInsertSims(t, e, s.ID, id, arms, at, fmt.Sprintf("aa%d-", i), xrSimulate(rng, 4000, []float64{0.5, 0.5}, []float64{0.05, 0.05}))
+		xrInsertSims(t, e, s.ID, id, arms, at, fmt.Sprintf("aa%d-", i), xrSimulate(rng, 1000, []float64{0.5, 0.5}, []float64{0.05, 0.05}))
 		if v := xrReport(t, e, key, id)["verdict"]; v == "no_difference" {
 			noDifference++
 		} else if v != "winner" && v != "loser" {
@@ -256,7 +256,7 @@ func TestExperimentReportSimulation(t *testing.T) {
 
 	// 60/40 traffic configured as 50/50.
 	id, arms = xrExperiment(t, e, s.ID, "srm", "conversion", []int64{50, 50}, start, "running", nil)
-	xrInsertSims(t, e, s.ID, id, arms, at, "srm-", xrSimulate(rng, 4000, []float64{0.6, 0.4}, []float64{0.05, 0.05}))
+	xrInsertSims(t, e, s.ID, id, arms, at, "srm-", xrSimulate(rng, 2000, []float64{0.6, 0.4}, []float64{0.05, 0.05}))
 	rep = xrReport(t, e, key, id)
 	if srm := rep["srm"].(map[string]any); srm["failed"] != true || rep["verdict"] != "srm_failed" {
 		t.Fatalf("60/40: srm %v, verdict %v", srm, rep["verdict"])
