@@ -16,10 +16,6 @@ import (
 // value is folded into its dimension's "other" row (README "The report").
 const SegmentFloor = 50
 
-// ReportStatements is the statements Report runs, whatever the traffic
-// (the experiment and its arms are read by the caller).
-const ReportStatements = 5
-
 // The timeline's kinds.
 const (
 	MarkStarted        = "started"
