@@ -10,6 +10,7 @@ import (
 	"math"
 	"storeadmin/internal/analytics"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/experimentreport"
 	"storeadmin/models"
 	"strconv"
 	"sync/atomic"
@@ -1059,12 +1060,89 @@ type ComplexityRoot struct {
 		PausedAt        func(childComplexity int) int
 		PausedReason    func(childComplexity int) int
 		PoolKey         func(childComplexity int) int
+		Report          func(childComplexity int) int
 		StartedAt       func(childComplexity int) int
 		Status          func(childComplexity int) int
 		Surface         func(childComplexity int) int
 		UpdatedAt       func(childComplexity int) int
 		Variants        func(childComplexity int) int
 		WinnerVariantID func(childComplexity int) int
+	}
+
+	ExperimentArmCompared struct {
+		Alpha       func(childComplexity int) int
+		Diff        func(childComplexity int) int
+		High        func(childComplexity int) int
+		Lift        func(childComplexity int) int
+		Low         func(childComplexity int) int
+		PValue      func(childComplexity int) int
+		Position    func(childComplexity int) int
+		Significant func(childComplexity int) int
+	}
+
+	ExperimentArmCurrency struct {
+		AOVCents                             func(childComplexity int) int
+		CancelledOrders                      func(childComplexity int) int
+		Currency                             func(childComplexity int) int
+		LargestOrderCents                    func(childComplexity int) int
+		Orders                               func(childComplexity int) int
+		RefundedOrders                       func(childComplexity int) int
+		RevenueCents                         func(childComplexity int) int
+		RevenuePerSessionCents               func(childComplexity int) int
+		RevenuePerSessionWithoutLargestCents func(childComplexity int) int
+	}
+
+	ExperimentArmReport struct {
+		AddRate        func(childComplexity int) int
+		Added          func(childComplexity int) int
+		Checkout       func(childComplexity int) int
+		CheckoutRate   func(childComplexity int) int
+		ConversionRate func(childComplexity int) int
+		Converted      func(childComplexity int) int
+		Exposed        func(childComplexity int) int
+		Key            func(childComplexity int) int
+		MetricEvents   func(childComplexity int) int
+		MetricRate     func(childComplexity int) int
+		Money          func(childComplexity int) int
+		Name           func(childComplexity int) int
+		Position       func(childComplexity int) int
+		ReturnShare    func(childComplexity int) int
+		Sessions       func(childComplexity int) int
+		SplitPct       func(childComplexity int) int
+	}
+
+	ExperimentConsentCoverage struct {
+		Banner           func(childComplexity int) int
+		Coverage         func(childComplexity int) int
+		PageViewSessions func(childComplexity int) int
+	}
+
+	ExperimentGuardrails struct {
+		Banner             func(childComplexity int) int
+		CartSessionDiffers func(childComplexity int) int
+		ConsentCoverage    func(childComplexity int) int
+		ExcludedInPauses   func(childComplexity int) int
+		MatchedOrders      func(childComplexity int) int
+		MatchedShare       func(childComplexity int) int
+		PaidOrders         func(childComplexity int) int
+	}
+
+	ExperimentHorizonRow struct {
+		Days              func(childComplexity int) int
+		MinDetectableLift func(childComplexity int) int
+	}
+
+	ExperimentLiftRow struct {
+		Days           func(childComplexity int) int
+		Lift           func(childComplexity int) int
+		SessionsPerArm func(childComplexity int) int
+		TotalSessions  func(childComplexity int) int
+	}
+
+	ExperimentMatchedOrders struct {
+		Matched func(childComplexity int) int
+		Paid    func(childComplexity int) int
+		Share   func(childComplexity int) int
 	}
 
 	ExperimentPauseInterval struct {
@@ -1098,6 +1176,59 @@ type ComplexityRoot struct {
 		SplitPct func(childComplexity int) int
 	}
 
+	ExperimentPooledArm struct {
+		Exposed      func(childComplexity int) int
+		Key          func(childComplexity int) int
+		MetricEvents func(childComplexity int) int
+		MetricRate   func(childComplexity int) int
+		Name         func(childComplexity int) int
+		Position     func(childComplexity int) int
+		SplitPct     func(childComplexity int) int
+	}
+
+	ExperimentPooledReport struct {
+		Arms             func(childComplexity int) int
+		Comparisons      func(childComplexity int) int
+		From             func(childComplexity int) int
+		Key              func(childComplexity int) int
+		MaxShare         func(childComplexity int) int
+		Metric           func(childComplexity int) int
+		MinExposedPerArm func(childComplexity int) int
+		MinStores        func(childComplexity int) int
+		Name             func(childComplexity int) int
+		SRM              func(childComplexity int) int
+		Status           func(childComplexity int) int
+		StoreFloor       func(childComplexity int) int
+		Stores           func(childComplexity int) int
+		To               func(childComplexity int) int
+		Verdict          func(childComplexity int) int
+		WinnerPosition   func(childComplexity int) int
+	}
+
+	ExperimentPowerReport struct {
+		Consent               func(childComplexity int) int
+		MatchedOrders         func(childComplexity int) int
+		Refusal               func(childComplexity int) int
+		ReturnSessionShareMax func(childComplexity int) int
+		Steps                 func(childComplexity int) int
+		Traffic               func(childComplexity int) int
+		Window                func(childComplexity int) int
+	}
+
+	ExperimentPowerTraffic struct {
+		Sessions       func(childComplexity int) int
+		SessionsPerDay func(childComplexity int) int
+		Visitors       func(childComplexity int) int
+	}
+
+	ExperimentPowerWindow struct {
+		DataFrom      func(childComplexity int) int
+		DaysWithData  func(childComplexity int) int
+		From          func(childComplexity int) int
+		RequestedDays func(childComplexity int) int
+		To            func(childComplexity int) int
+	}
+
 	ExperimentPreviewToken struct {
 		ExperimentID func(childComplexity int) int
 		ExpiresAt    func(childComplexity int) int
@@ -1106,11 +1237,63 @@ type ComplexityRoot struct {
 		VariantID    func(childComplexity int) int
 	}
 
+	ExperimentReport struct {
+		Arms             func(childComplexity int) int
+		Broken           func(childComplexity int) int
+		Comparisons      func(childComplexity int) int
+		From             func(childComplexity int) int
+		Guardrails       func(childComplexity int) int
+		Metric           func(childComplexity int) int
+		MinExposedPerArm func(childComplexity int) int
+		SRM              func(childComplexity int) int
+		SegmentFloor     func(childComplexity int) int
+		Segments         func(childComplexity int) int
+		Timeline         func(childComplexity int) int
+		To               func(childComplexity int) int
+		Verdict          func(childComplexity int) int
+		WinnerPosition   func(childComplexity int) int
+	}
+
+	ExperimentSRMResult struct {
+		Failed func(childComplexity int) int
+		PValue func(childComplexity int) int
+	}
+
+	ExperimentSegmentArm struct {
+		Exposed      func(childComplexity int) int
+		MetricEvents func(childComplexity int) int
+		MetricRate   func(childComplexity int) int
+		Position     func(childComplexity int) int
+	}
+
+	ExperimentSegmentRow struct {
+		Arms      func(childComplexity int) int
+		Dimension func(childComplexity int) int
+		Folded    func(childComplexity int) int
+		Hidden    func(childComplexity int) int
+		Value     func(childComplexity int) int
+	}
+
+	ExperimentStep struct {
+		BaseRate func(childComplexity int) int
+		Events   func(childComplexity int) int
+		Horizons func(childComplexity int) int
+		Lifts    func(childComplexity int) int
+		Metric   func(childComplexity int) int
+		Verdict  func(childComplexity int) int
+	}
+
 	ExperimentStorePool struct {
 		ChangesNothing func(childComplexity int) int
 		ExperimentID   func(childComplexity int) int
 		Membership     func(childComplexity int) int
 		Pool           func(childComplexity int) int
+	}
+
+	ExperimentTimelineMark struct {
+		At   func(childComplexity int) int
+		Kind func(childComplexity int) int
+		Note func(childComplexity int) int
 	}
 
 	ExperimentVariant struct {
@@ -1852,8 +2035,11 @@ type ComplexityRoot struct {
 		EmailSettings                 func(childComplexity int) int
 		Experiment                    func(childComplexity int, id int64) int
 		ExperimentMoneyGate           func(childComplexity int) int
+		ExperimentPooledReport        func(childComplexity int, id int64) int
 		ExperimentPoolsMinStores      func(childComplexity int) int
+		ExperimentPower               func(childComplexity int, days *int64) int
 		ExperimentPriceProducts       func(childComplexity int, id int64) int
+		ExperimentReport              func(childComplexity int, id int64) int
 		ExperimentStorePools          func(childComplexity int) int
 		ExperimentTheme               func(childComplexity int) int
 		Experiments                   func(childComplexity int) int
@@ -2563,6 +2749,7 @@ type DraftOrderLineResolver interface {
 type ExperimentResolver interface {
 	Variants(ctx context.Context, obj *models.Experiment) ([]models.ExperimentVariant, error)
 	PauseLog(ctx context.Context, obj *models.Experiment) ([]models.ExperimentPauseInterval, error)
+	Report(ctx context.Context, obj *models.Experiment) (*experimentreport.ExperimentReport, error)
 }
 type ExperimentPoolResolver interface {
 	Variants(ctx context.Context, obj *models.ExperimentPool) ([]models.ExperimentPoolVariant, error)
@@ -2873,6 +3060,9 @@ type QueryResolver interface {
 	ExperimentTheme(ctx context.Context) (*models.PublishedTheme, error)
 	ExperimentPoolsMinStores(ctx context.Context) (int64, error)
 	ExperimentStorePools(ctx context.Context) ([]models.ExperimentStorePool, error)
+	ExperimentReport(ctx context.Context, id int64) (*experimentreport.ExperimentReport, error)
+	ExperimentPower(ctx context.Context, days *int64) (*experimentreport.ExperimentPowerReport, error)
+	ExperimentPooledReport(ctx context.Context, id int64) (*experimentreport.ExperimentPooledReport, error)
 	FormSubmissions(ctx context.Context, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) ([]models.FormSubmission, error)
 	FormSubmissionsNextCursor(ctx context.Context, filter *models.FormSubmissionFilter, limit *int64, offset *int64, cursor *string) (*string, error)
 	FormSubmissionsCount(ctx context.Context, filter *models.FormSubmissionFilter) (int64, error)
@@ -7570,6 +7760,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Experiment.PoolKey(childComplexity), true
+	case "Experiment.report":
+		if e.ComplexityRoot.Experiment.Report == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Experiment.Report(childComplexity), true
 	case "Experiment.started_at":
 		if e.ComplexityRoot.Experiment.StartedAt == nil {
 			break
@@ -7606,6 +7802,326 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Experiment.WinnerVariantID(childComplexity), true
+
+	case "ExperimentArmCompared.alpha":
+		if e.ComplexityRoot.ExperimentArmCompared.Alpha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCompared.Alpha(childComplexity), true
+	case "ExperimentArmCompared.diff":
+		if e.ComplexityRoot.ExperimentArmCompared.Diff == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCompared.Diff(childComplexity), true
+	case "ExperimentArmCompared.high":
+		if e.ComplexityRoot.ExperimentArmCompared.High == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCompared.High(childComplexity), true
+	case "ExperimentArmCompared.lift":
+		if e.ComplexityRoot.ExperimentArmCompared.Lift == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCompared.Lift(childComplexity), true
+	case "ExperimentArmCompared.low":
+		if e.ComplexityRoot.ExperimentArmCompared.Low == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCompared.Low(childComplexity), true
+	case "ExperimentArmCompared.p_value":
+		if e.ComplexityRoot.ExperimentArmCompared.PValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCompared.PValue(childComplexity), true
+	case "ExperimentArmCompared.position":
+		if e.ComplexityRoot.ExperimentArmCompared.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCompared.Position(childComplexity), true
+	case "ExperimentArmCompared.significant":
+		if e.ComplexityRoot.ExperimentArmCompared.Significant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCompared.Significant(childComplexity), true
+
+	case "ExperimentArmCurrency.aov_cents":
+		if e.ComplexityRoot.ExperimentArmCurrency.AOVCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.AOVCents(childComplexity), true
+	case "ExperimentArmCurrency.cancelled_orders":
+		if e.ComplexityRoot.ExperimentArmCurrency.CancelledOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.CancelledOrders(childComplexity), true
+	case "ExperimentArmCurrency.currency":
+		if e.ComplexityRoot.ExperimentArmCurrency.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.Currency(childComplexity), true
+	case "ExperimentArmCurrency.largest_order_cents":
+		if e.ComplexityRoot.ExperimentArmCurrency.LargestOrderCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.LargestOrderCents(childComplexity), true
+	case "ExperimentArmCurrency.orders":
+		if e.ComplexityRoot.ExperimentArmCurrency.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.Orders(childComplexity), true
+	case "ExperimentArmCurrency.refunded_orders":
+		if e.ComplexityRoot.ExperimentArmCurrency.RefundedOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.RefundedOrders(childComplexity), true
+	case "ExperimentArmCurrency.revenue_cents":
+		if e.ComplexityRoot.ExperimentArmCurrency.RevenueCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.RevenueCents(childComplexity), true
+	case "ExperimentArmCurrency.revenue_per_session_cents":
+		if e.ComplexityRoot.ExperimentArmCurrency.RevenuePerSessionCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.RevenuePerSessionCents(childComplexity), true
+	case "ExperimentArmCurrency.revenue_per_session_without_largest_cents":
+		if e.ComplexityRoot.ExperimentArmCurrency.RevenuePerSessionWithoutLargestCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmCurrency.RevenuePerSessionWithoutLargestCents(childComplexity), true
+
+	case "ExperimentArmReport.add_rate":
+		if e.ComplexityRoot.ExperimentArmReport.AddRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.AddRate(childComplexity), true
+	case "ExperimentArmReport.added":
+		if e.ComplexityRoot.ExperimentArmReport.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Added(childComplexity), true
+	case "ExperimentArmReport.checkout":
+		if e.ComplexityRoot.ExperimentArmReport.Checkout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Checkout(childComplexity), true
+	case "ExperimentArmReport.checkout_rate":
+		if e.ComplexityRoot.ExperimentArmReport.CheckoutRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.CheckoutRate(childComplexity), true
+	case "ExperimentArmReport.conversion_rate":
+		if e.ComplexityRoot.ExperimentArmReport.ConversionRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.ConversionRate(childComplexity), true
+	case "ExperimentArmReport.converted":
+		if e.ComplexityRoot.ExperimentArmReport.Converted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Converted(childComplexity), true
+	case "ExperimentArmReport.exposed":
+		if e.ComplexityRoot.ExperimentArmReport.Exposed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Exposed(childComplexity), true
+	case "ExperimentArmReport.key":
+		if e.ComplexityRoot.ExperimentArmReport.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Key(childComplexity), true
+	case "ExperimentArmReport.metric_events":
+		if e.ComplexityRoot.ExperimentArmReport.MetricEvents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.MetricEvents(childComplexity), true
+	case "ExperimentArmReport.metric_rate":
+		if e.ComplexityRoot.ExperimentArmReport.MetricRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.MetricRate(childComplexity), true
+	case "ExperimentArmReport.money":
+		if e.ComplexityRoot.ExperimentArmReport.Money == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Money(childComplexity), true
+	case "ExperimentArmReport.name":
+		if e.ComplexityRoot.ExperimentArmReport.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Name(childComplexity), true
+	case "ExperimentArmReport.position":
+		if e.ComplexityRoot.ExperimentArmReport.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Position(childComplexity), true
+	case "ExperimentArmReport.return_share":
+		if e.ComplexityRoot.ExperimentArmReport.ReturnShare == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.ReturnShare(childComplexity), true
+	case "ExperimentArmReport.sessions":
+		if e.ComplexityRoot.ExperimentArmReport.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.Sessions(childComplexity), true
+	case "ExperimentArmReport.split_pct":
+		if e.ComplexityRoot.ExperimentArmReport.SplitPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentArmReport.SplitPct(childComplexity), true
+
+	case "ExperimentConsentCoverage.banner":
+		if e.ComplexityRoot.ExperimentConsentCoverage.Banner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentConsentCoverage.Banner(childComplexity), true
+	case "ExperimentConsentCoverage.coverage":
+		if e.ComplexityRoot.ExperimentConsentCoverage.Coverage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentConsentCoverage.Coverage(childComplexity), true
+	case "ExperimentConsentCoverage.page_view_sessions":
+		if e.ComplexityRoot.ExperimentConsentCoverage.PageViewSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentConsentCoverage.PageViewSessions(childComplexity), true
+
+	case "ExperimentGuardrails.banner":
+		if e.ComplexityRoot.ExperimentGuardrails.Banner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentGuardrails.Banner(childComplexity), true
+	case "ExperimentGuardrails.cart_session_differs":
+		if e.ComplexityRoot.ExperimentGuardrails.CartSessionDiffers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentGuardrails.CartSessionDiffers(childComplexity), true
+	case "ExperimentGuardrails.consent_coverage":
+		if e.ComplexityRoot.ExperimentGuardrails.ConsentCoverage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentGuardrails.ConsentCoverage(childComplexity), true
+	case "ExperimentGuardrails.excluded_in_pauses":
+		if e.ComplexityRoot.ExperimentGuardrails.ExcludedInPauses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentGuardrails.ExcludedInPauses(childComplexity), true
+	case "ExperimentGuardrails.matched_orders":
+		if e.ComplexityRoot.ExperimentGuardrails.MatchedOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentGuardrails.MatchedOrders(childComplexity), true
+	case "ExperimentGuardrails.matched_share":
+		if e.ComplexityRoot.ExperimentGuardrails.MatchedShare == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentGuardrails.MatchedShare(childComplexity), true
+	case "ExperimentGuardrails.paid_orders":
+		if e.ComplexityRoot.ExperimentGuardrails.PaidOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentGuardrails.PaidOrders(childComplexity), true
+
+	case "ExperimentHorizonRow.days":
+		if e.ComplexityRoot.ExperimentHorizonRow.Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentHorizonRow.Days(childComplexity), true
+	case "ExperimentHorizonRow.min_detectable_lift":
+		if e.ComplexityRoot.ExperimentHorizonRow.MinDetectableLift == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentHorizonRow.MinDetectableLift(childComplexity), true
+
+	case "ExperimentLiftRow.days":
+		if e.ComplexityRoot.ExperimentLiftRow.Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentLiftRow.Days(childComplexity), true
+	case "ExperimentLiftRow.lift":
+		if e.ComplexityRoot.ExperimentLiftRow.Lift == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentLiftRow.Lift(childComplexity), true
+	case "ExperimentLiftRow.sessions_per_arm":
+		if e.ComplexityRoot.ExperimentLiftRow.SessionsPerArm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentLiftRow.SessionsPerArm(childComplexity), true
+	case "ExperimentLiftRow.total_sessions":
+		if e.ComplexityRoot.ExperimentLiftRow.TotalSessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentLiftRow.TotalSessions(childComplexity), true
+
+	case "ExperimentMatchedOrders.matched":
+		if e.ComplexityRoot.ExperimentMatchedOrders.Matched == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentMatchedOrders.Matched(childComplexity), true
+	case "ExperimentMatchedOrders.paid":
+		if e.ComplexityRoot.ExperimentMatchedOrders.Paid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentMatchedOrders.Paid(childComplexity), true
+	case "ExperimentMatchedOrders.share":
+		if e.ComplexityRoot.ExperimentMatchedOrders.Share == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentMatchedOrders.Share(childComplexity), true
 
 	case "ExperimentPauseInterval.from":
 		if e.ComplexityRoot.ExperimentPauseInterval.From == nil {
@@ -7742,6 +8258,239 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ExperimentPoolVariant.SplitPct(childComplexity), true
 
+	case "ExperimentPooledArm.exposed":
+		if e.ComplexityRoot.ExperimentPooledArm.Exposed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledArm.Exposed(childComplexity), true
+	case "ExperimentPooledArm.key":
+		if e.ComplexityRoot.ExperimentPooledArm.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledArm.Key(childComplexity), true
+	case "ExperimentPooledArm.metric_events":
+		if e.ComplexityRoot.ExperimentPooledArm.MetricEvents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledArm.MetricEvents(childComplexity), true
+	case "ExperimentPooledArm.metric_rate":
+		if e.ComplexityRoot.ExperimentPooledArm.MetricRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledArm.MetricRate(childComplexity), true
+	case "ExperimentPooledArm.name":
+		if e.ComplexityRoot.ExperimentPooledArm.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledArm.Name(childComplexity), true
+	case "ExperimentPooledArm.position":
+		if e.ComplexityRoot.ExperimentPooledArm.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledArm.Position(childComplexity), true
+	case "ExperimentPooledArm.split_pct":
+		if e.ComplexityRoot.ExperimentPooledArm.SplitPct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledArm.SplitPct(childComplexity), true
+
+	case "ExperimentPooledReport.arms":
+		if e.ComplexityRoot.ExperimentPooledReport.Arms == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.Arms(childComplexity), true
+	case "ExperimentPooledReport.comparisons":
+		if e.ComplexityRoot.ExperimentPooledReport.Comparisons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.Comparisons(childComplexity), true
+	case "ExperimentPooledReport.from":
+		if e.ComplexityRoot.ExperimentPooledReport.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.From(childComplexity), true
+	case "ExperimentPooledReport.key":
+		if e.ComplexityRoot.ExperimentPooledReport.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.Key(childComplexity), true
+	case "ExperimentPooledReport.max_share":
+		if e.ComplexityRoot.ExperimentPooledReport.MaxShare == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.MaxShare(childComplexity), true
+	case "ExperimentPooledReport.metric":
+		if e.ComplexityRoot.ExperimentPooledReport.Metric == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.Metric(childComplexity), true
+	case "ExperimentPooledReport.min_exposed_per_arm":
+		if e.ComplexityRoot.ExperimentPooledReport.MinExposedPerArm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.MinExposedPerArm(childComplexity), true
+	case "ExperimentPooledReport.min_stores":
+		if e.ComplexityRoot.ExperimentPooledReport.MinStores == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.MinStores(childComplexity), true
+	case "ExperimentPooledReport.name":
+		if e.ComplexityRoot.ExperimentPooledReport.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.Name(childComplexity), true
+	case "ExperimentPooledReport.srm":
+		if e.ComplexityRoot.ExperimentPooledReport.SRM == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.SRM(childComplexity), true
+	case "ExperimentPooledReport.status":
+		if e.ComplexityRoot.ExperimentPooledReport.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.Status(childComplexity), true
+	case "ExperimentPooledReport.store_floor":
+		if e.ComplexityRoot.ExperimentPooledReport.StoreFloor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.StoreFloor(childComplexity), true
+	case "ExperimentPooledReport.stores":
+		if e.ComplexityRoot.ExperimentPooledReport.Stores == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.Stores(childComplexity), true
+	case "ExperimentPooledReport.to":
+		if e.ComplexityRoot.ExperimentPooledReport.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.To(childComplexity), true
+	case "ExperimentPooledReport.verdict":
+		if e.ComplexityRoot.ExperimentPooledReport.Verdict == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.Verdict(childComplexity), true
+	case "ExperimentPooledReport.winner_position":
+		if e.ComplexityRoot.ExperimentPooledReport.WinnerPosition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPooledReport.WinnerPosition(childComplexity), true
+
+	case "ExperimentPowerReport.consent":
+		if e.ComplexityRoot.ExperimentPowerReport.Consent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerReport.Consent(childComplexity), true
+	case "ExperimentPowerReport.matched_orders":
+		if e.ComplexityRoot.ExperimentPowerReport.MatchedOrders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerReport.MatchedOrders(childComplexity), true
+	case "ExperimentPowerReport.refusal":
+		if e.ComplexityRoot.ExperimentPowerReport.Refusal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerReport.Refusal(childComplexity), true
+	case "ExperimentPowerReport.return_session_share_max":
+		if e.ComplexityRoot.ExperimentPowerReport.ReturnSessionShareMax == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerReport.ReturnSessionShareMax(childComplexity), true
+	case "ExperimentPowerReport.steps":
+		if e.ComplexityRoot.ExperimentPowerReport.Steps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerReport.Steps(childComplexity), true
+	case "ExperimentPowerReport.traffic":
+		if e.ComplexityRoot.ExperimentPowerReport.Traffic == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerReport.Traffic(childComplexity), true
+	case "ExperimentPowerReport.window":
+		if e.ComplexityRoot.ExperimentPowerReport.Window == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerReport.Window(childComplexity), true
+
+	case "ExperimentPowerTraffic.sessions":
+		if e.ComplexityRoot.ExperimentPowerTraffic.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerTraffic.Sessions(childComplexity), true
+	case "ExperimentPowerTraffic.sessions_per_day":
+		if e.ComplexityRoot.ExperimentPowerTraffic.SessionsPerDay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerTraffic.SessionsPerDay(childComplexity), true
+	case "ExperimentPowerTraffic.visitors":
+		if e.ComplexityRoot.ExperimentPowerTraffic.Visitors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerTraffic.Visitors(childComplexity), true
+
+	case "ExperimentPowerWindow.data_from":
+		if e.ComplexityRoot.ExperimentPowerWindow.DataFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerWindow.DataFrom(childComplexity), true
+	case "ExperimentPowerWindow.days_with_data":
+		if e.ComplexityRoot.ExperimentPowerWindow.DaysWithData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerWindow.DaysWithData(childComplexity), true
+	case "ExperimentPowerWindow.from":
+		if e.ComplexityRoot.ExperimentPowerWindow.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerWindow.From(childComplexity), true
+	case "ExperimentPowerWindow.requested_days":
+		if e.ComplexityRoot.ExperimentPowerWindow.RequestedDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerWindow.RequestedDays(childComplexity), true
+	case "ExperimentPowerWindow.to":
+		if e.ComplexityRoot.ExperimentPowerWindow.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentPowerWindow.To(childComplexity), true
+
 	case "ExperimentPreviewToken.experiment_id":
 		if e.ComplexityRoot.ExperimentPreviewToken.ExperimentID == nil {
 			break
@@ -7773,6 +8522,197 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ExperimentPreviewToken.VariantID(childComplexity), true
 
+	case "ExperimentReport.arms":
+		if e.ComplexityRoot.ExperimentReport.Arms == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.Arms(childComplexity), true
+	case "ExperimentReport.broken":
+		if e.ComplexityRoot.ExperimentReport.Broken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.Broken(childComplexity), true
+	case "ExperimentReport.comparisons":
+		if e.ComplexityRoot.ExperimentReport.Comparisons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.Comparisons(childComplexity), true
+	case "ExperimentReport.from":
+		if e.ComplexityRoot.ExperimentReport.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.From(childComplexity), true
+	case "ExperimentReport.guardrails":
+		if e.ComplexityRoot.ExperimentReport.Guardrails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.Guardrails(childComplexity), true
+	case "ExperimentReport.metric":
+		if e.ComplexityRoot.ExperimentReport.Metric == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.Metric(childComplexity), true
+	case "ExperimentReport.min_exposed_per_arm":
+		if e.ComplexityRoot.ExperimentReport.MinExposedPerArm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.MinExposedPerArm(childComplexity), true
+	case "ExperimentReport.srm":
+		if e.ComplexityRoot.ExperimentReport.SRM == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.SRM(childComplexity), true
+	case "ExperimentReport.segment_floor":
+		if e.ComplexityRoot.ExperimentReport.SegmentFloor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.SegmentFloor(childComplexity), true
+	case "ExperimentReport.segments":
+		if e.ComplexityRoot.ExperimentReport.Segments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.Segments(childComplexity), true
+	case "ExperimentReport.timeline":
+		if e.ComplexityRoot.ExperimentReport.Timeline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.Timeline(childComplexity), true
+	case "ExperimentReport.to":
+		if e.ComplexityRoot.ExperimentReport.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.To(childComplexity), true
+	case "ExperimentReport.verdict":
+		if e.ComplexityRoot.ExperimentReport.Verdict == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.Verdict(childComplexity), true
+	case "ExperimentReport.winner_position":
+		if e.ComplexityRoot.ExperimentReport.WinnerPosition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentReport.WinnerPosition(childComplexity), true
+
+	case "ExperimentSRMResult.failed":
+		if e.ComplexityRoot.ExperimentSRMResult.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSRMResult.Failed(childComplexity), true
+	case "ExperimentSRMResult.p_value":
+		if e.ComplexityRoot.ExperimentSRMResult.PValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSRMResult.PValue(childComplexity), true
+
+	case "ExperimentSegmentArm.exposed":
+		if e.ComplexityRoot.ExperimentSegmentArm.Exposed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentArm.Exposed(childComplexity), true
+	case "ExperimentSegmentArm.metric_events":
+		if e.ComplexityRoot.ExperimentSegmentArm.MetricEvents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentArm.MetricEvents(childComplexity), true
+	case "ExperimentSegmentArm.metric_rate":
+		if e.ComplexityRoot.ExperimentSegmentArm.MetricRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentArm.MetricRate(childComplexity), true
+	case "ExperimentSegmentArm.position":
+		if e.ComplexityRoot.ExperimentSegmentArm.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentArm.Position(childComplexity), true
+
+	case "ExperimentSegmentRow.arms":
+		if e.ComplexityRoot.ExperimentSegmentRow.Arms == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentRow.Arms(childComplexity), true
+	case "ExperimentSegmentRow.dimension":
+		if e.ComplexityRoot.ExperimentSegmentRow.Dimension == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentRow.Dimension(childComplexity), true
+	case "ExperimentSegmentRow.folded":
+		if e.ComplexityRoot.ExperimentSegmentRow.Folded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentRow.Folded(childComplexity), true
+	case "ExperimentSegmentRow.hidden":
+		if e.ComplexityRoot.ExperimentSegmentRow.Hidden == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentRow.Hidden(childComplexity), true
+	case "ExperimentSegmentRow.value":
+		if e.ComplexityRoot.ExperimentSegmentRow.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentSegmentRow.Value(childComplexity), true
+
+	case "ExperimentStep.base_rate":
+		if e.ComplexityRoot.ExperimentStep.BaseRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStep.BaseRate(childComplexity), true
+	case "ExperimentStep.events":
+		if e.ComplexityRoot.ExperimentStep.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStep.Events(childComplexity), true
+	case "ExperimentStep.horizons":
+		if e.ComplexityRoot.ExperimentStep.Horizons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStep.Horizons(childComplexity), true
+	case "ExperimentStep.lifts":
+		if e.ComplexityRoot.ExperimentStep.Lifts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStep.Lifts(childComplexity), true
+	case "ExperimentStep.metric":
+		if e.ComplexityRoot.ExperimentStep.Metric == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStep.Metric(childComplexity), true
+	case "ExperimentStep.verdict":
+		if e.ComplexityRoot.ExperimentStep.Verdict == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentStep.Verdict(childComplexity), true
+
 	case "ExperimentStorePool.changes_nothing":
 		if e.ComplexityRoot.ExperimentStorePool.ChangesNothing == nil {
 			break
@@ -7797,6 +8737,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ExperimentStorePool.Pool(childComplexity), true
+
+	case "ExperimentTimelineMark.at":
+		if e.ComplexityRoot.ExperimentTimelineMark.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentTimelineMark.At(childComplexity), true
+	case "ExperimentTimelineMark.kind":
+		if e.ComplexityRoot.ExperimentTimelineMark.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentTimelineMark.Kind(childComplexity), true
+	case "ExperimentTimelineMark.note":
+		if e.ComplexityRoot.ExperimentTimelineMark.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExperimentTimelineMark.Note(childComplexity), true
 
 	case "ExperimentVariant.id":
 		if e.ComplexityRoot.ExperimentVariant.ID == nil {
@@ -12429,12 +13388,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ExperimentMoneyGate(childComplexity), true
+	case "Query.experimentPooledReport":
+		if e.ComplexityRoot.Query.ExperimentPooledReport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_experimentPooledReport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ExperimentPooledReport(childComplexity, args["id"].(int64)), true
 	case "Query.experimentPoolsMinStores":
 		if e.ComplexityRoot.Query.ExperimentPoolsMinStores == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.ExperimentPoolsMinStores(childComplexity), true
+	case "Query.experimentPower":
+		if e.ComplexityRoot.Query.ExperimentPower == nil {
+			break
+		}
+
+		args, err := ec.field_Query_experimentPower_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ExperimentPower(childComplexity, args["days"].(*int64)), true
 	case "Query.experimentPriceProducts":
 		if e.ComplexityRoot.Query.ExperimentPriceProducts == nil {
 			break
@@ -12446,6 +13427,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ExperimentPriceProducts(childComplexity, args["id"].(int64)), true
+	case "Query.experimentReport":
+		if e.ComplexityRoot.Query.ExperimentReport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_experimentReport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ExperimentReport(childComplexity, args["id"].(int64)), true
 	case "Query.experimentStorePools":
 		if e.ComplexityRoot.Query.ExperimentStorePools == nil {
 			break
@@ -19546,7 +20538,7 @@ extend type Mutation {
   endExperiment(
     "The experiment's id."
     id: Int!
-    "The arm declared the winner; left out: none."
+    "The arm declared the winner; left out: the arm the report names (its winner_position), if any."
     winner_variant_id: Int
   ): Experiment! @access(scope: "experiments:write")
   "Accepts or withdraws price and shipping tests (withdrawing while one runs or is paused is a 409 naming it)."
@@ -19600,6 +20592,350 @@ extend type Mutation {
     "Seconds the token works, 300 to 604800 (7 days); left out, 86400 (a day)."
     expires_in: Int
   ): ExperimentPreviewToken! @access(scope: "experiments:write")
+}
+`, BuiltIn: false},
+	{Name: "../schema/experiments_report.graphqls", Input: `# A/B tests' reports: an experiment's report, the store's power and a
+# pooled test's report (README "The report", "Power", "The pooled report";
+# internal/experimentreport).
+
+extend type Experiment {
+  "Its report as of now (README \"The report\"): about 5 statements per experiment, so a list that asks it pays them per experiment."
+  report: ExperimentReport!
+}
+
+"An experiment's report: its arms over their exposed visitors, compared with the control."
+type ExperimentReport {
+  "The arms by position."
+  arms: [ExperimentArmReport!]!
+  "The positions of arms whose surface no longer exists (the storefront shows them the control)."
+  broken: [Int!]!
+  "Each arm after the first compared with the control on the metric."
+  comparisons: [ExperimentArmCompared!]!
+  "Its start."
+  from: Time!
+  "Whether the data can be trusted."
+  guardrails: ExperimentGuardrails!
+  "The metric compared."
+  metric: String!
+  "Exposed visitors every arm needs before a verdict."
+  min_exposed_per_arm: Int!
+  "Exposed visitors every arm needs in a segment's value to show it on its own."
+  segment_floor: Int!
+  "The arms by device, country, source and new or returning visitor."
+  segments: [ExperimentSegmentRow!]!
+  "The sample ratio mismatch check."
+  srm: ExperimentSRMResult!
+  "Its start, pauses, resumptions, end and its theme's publishes."
+  timeline: [ExperimentTimelineMark!]!
+  "Its end, or now while it runs."
+  to: Time!
+  "srm_failed, insufficient_data, winner, loser or no_difference."
+  verdict: String!
+  "The winning arm's position (1 for loser); null otherwise."
+  winner_position: Int
+}
+
+"An arm's figures over its exposed visitors."
+type ExperimentArmReport {
+  "Visitors who added to cart, over exposed."
+  add_rate: Float!
+  "Exposed visitors who added to cart."
+  added: Int!
+  "Exposed visitors who reached checkout."
+  checkout: Int!
+  "Visitors who reached checkout, over exposed."
+  checkout_rate: Float!
+  "Visitors who ordered, over exposed."
+  conversion_rate: Float!
+  "Exposed visitors who ordered."
+  converted: Int!
+  "Visitors exposed to it."
+  exposed: Int!
+  "Its key."
+  key: String!
+  "The metric's events: visitors for a rate, orders in the store's currency for revenue per session."
+  metric_events: Int!
+  "The metric's value: a share of exposed visitors, or cents of revenue per session."
+  metric_rate: Float!
+  "Its orders per currency."
+  money: [ExperimentArmCurrency!]!
+  "Its name."
+  name: String!
+  "Its position; 1 is the control."
+  position: Int!
+  "Share of exposed visitors with a session after the exposure session."
+  return_share: Float!
+  "Its exposed visitors' counted sessions."
+  sessions: Int!
+  "Its configured split."
+  split_pct: Int!
+}
+
+"An arm's orders in one currency."
+type ExperimentArmCurrency {
+  "Revenue over orders."
+  aov_cents: Float!
+  "Orders cancelled."
+  cancelled_orders: Int!
+  "The currency."
+  currency: String!
+  "The largest order."
+  largest_order_cents: Int!
+  "Orders not cancelled."
+  orders: Int!
+  "Orders refunded in whole or in part."
+  refunded_orders: Int!
+  "Total of the orders not cancelled."
+  revenue_cents: Int!
+  "Revenue over the arm's sessions."
+  revenue_per_session_cents: Float!
+  "Revenue without the largest order, over the arm's sessions."
+  revenue_per_session_without_largest_cents: Float!
+}
+
+"An arm compared with the control (README \"Statistics\")."
+type ExperimentArmCompared {
+  "The level it was tested at."
+  alpha: Float!
+  "The arm's figure minus the control's."
+  diff: Float!
+  "The interval's upper end."
+  high: Float!
+  "diff over the control's figure; null when that is 0."
+  lift: Float
+  "The interval's lower end."
+  low: Float!
+  "The two-sided p-value."
+  p_value: Float!
+  "The arm compared."
+  position: Int!
+  "p_value below alpha."
+  significant: Boolean!
+}
+
+"Whether the report's data can be trusted."
+type ExperimentGuardrails {
+  "A session in the window reported a consent answer."
+  banner: Boolean!
+  "Of the exposed visitors' carts, the share whose session is not the exposure session."
+  cart_session_differs: Float!
+  "Share of the exposed visitors' sessions with analytics consent."
+  consent_coverage: Float!
+  "Sessions left out because they began in a pause."
+  excluded_in_pauses: Int!
+  "Paid storefront orders whose visitor was exposed."
+  matched_orders: Int!
+  "matched_orders over paid_orders."
+  matched_share: Float!
+  "Storefront orders paid in the window."
+  paid_orders: Int!
+}
+
+"One value of a segment dimension."
+type ExperimentSegmentRow {
+  "The arms' figures (zero when hidden)."
+  arms: [ExperimentSegmentArm!]!
+  "device, country, source or visitor."
+  dimension: String!
+  "On the other row: how many values it holds; null otherwise."
+  folded: Int
+  "The row is below the floor: its figures are not shown."
+  hidden: Boolean!
+  "The value."
+  value: String!
+}
+
+"An arm's figures in a segment."
+type ExperimentSegmentArm {
+  "Exposed visitors."
+  exposed: Int!
+  "The metric's events."
+  metric_events: Int!
+  "The metric's value."
+  metric_rate: Float!
+  "The arm."
+  position: Int!
+}
+
+"The sample ratio mismatch check."
+type ExperimentSRMResult {
+  "p_value below 0.001."
+  failed: Boolean!
+  "The chi-square test's p-value."
+  p_value: Float!
+}
+
+"A moment of an experiment's life."
+type ExperimentTimelineMark {
+  "When."
+  at: Time!
+  "started, paused, resumed, ended or theme_published."
+  kind: String!
+  "The pause's reason, or the version published."
+  note: String
+}
+
+"What the store's recent traffic can test (README \"Power\")."
+type ExperimentPowerReport {
+  "The consent answers of the window's sessions; null without page views."
+  consent: ExperimentConsentCoverage
+  "The window's paid orders linked to a session; null without paid orders."
+  matched_orders: ExperimentMatchedOrders
+  "Why nothing can be tested; null when something can."
+  refusal: String
+  "Share of the window's sessions that were a visitor's second or later in it."
+  return_session_share_max: Float!
+  "Per metric."
+  steps: [ExperimentStep!]!
+  "The window's human traffic."
+  traffic: ExperimentPowerTraffic!
+  "The window read."
+  window: ExperimentPowerWindow!
+}
+
+"One metric's power."
+type ExperimentStep {
+  "Its rate per session (revenue per session in cents)."
+  base_rate: Float!
+  "Its events in the window."
+  events: Int!
+  "Minimum detectable lifts at 7, 14, 28 and 56 days."
+  horizons: [ExperimentHorizonRow!]!
+  "What 5%, 10% and 20% lifts take."
+  lifts: [ExperimentLiftRow!]!
+  "The metric."
+  metric: String!
+  "ready, large_lifts_only or not_testable."
+  verdict: String!
+}
+
+"A horizon's minimum detectable lift."
+type ExperimentHorizonRow {
+  "The test's days."
+  days: Int!
+  "The relative lift it detects at 80% power."
+  min_detectable_lift: Float!
+}
+
+"What a lift takes."
+type ExperimentLiftRow {
+  "Days of the store's traffic."
+  days: Float!
+  "The relative lift."
+  lift: Float!
+  "Sessions each arm needs."
+  sessions_per_arm: Int!
+  "Sessions over both arms."
+  total_sessions: Int!
+}
+
+"Consent answers of the window's sessions with page views."
+type ExperimentConsentCoverage {
+  "A session reported a consent answer."
+  banner: Boolean!
+  "Share of them that consented."
+  coverage: Float!
+  "Sessions with page views."
+  page_view_sessions: Int!
+}
+
+"Paid orders a test could attribute."
+type ExperimentMatchedOrders {
+  "Those linked to a storefront session."
+  matched: Int!
+  "Orders paid in the window."
+  paid: Int!
+  "matched over paid."
+  share: Float!
+}
+
+"The power report's traffic."
+type ExperimentPowerTraffic {
+  "Human sessions."
+  sessions: Int!
+  "Sessions per day since the window's first session."
+  sessions_per_day: Float!
+  "Distinct visitors."
+  visitors: Int!
+}
+
+"The power report's window."
+type ExperimentPowerWindow {
+  "The window's first session (from without one)."
+  data_from: Time!
+  "UTC days with a session."
+  days_with_data: Float!
+  "Its start."
+  from: Time!
+  "Days asked for."
+  requested_days: Float!
+  "Its end, now."
+  to: Time!
+}
+
+"A pooled test's report over its member stores, never naming one."
+type ExperimentPooledReport {
+  "The arms over the counted stores."
+  arms: [ExperimentPooledArm!]!
+  "Each arm after the first compared with the control."
+  comparisons: [ExperimentArmCompared!]!
+  "The pool's start."
+  from: Time!
+  "The pool's key."
+  key: String!
+  "The most one store weighs."
+  max_share: Float!
+  "The metric."
+  metric: String!
+  "Exposed visitors every arm needs before a verdict."
+  min_exposed_per_arm: Int!
+  "Counted stores needed before a verdict."
+  min_stores: Int!
+  "The pool's name."
+  name: String!
+  "The sample ratio mismatch check."
+  srm: ExperimentSRMResult!
+  "running or ended."
+  status: String!
+  "Exposed visitors per arm a store needs to count."
+  store_floor: Int!
+  "Stores counted."
+  stores: Int!
+  "Its end, or now."
+  to: Time!
+  "As a report's, insufficient_data below min_stores."
+  verdict: String!
+  "The winning arm's position; null otherwise."
+  winner_position: Int
+}
+
+"A pooled test's arm over the counted stores (weighted)."
+type ExperimentPooledArm {
+  "Exposed visitors."
+  exposed: Int!
+  "Its key."
+  key: String!
+  "The metric's events."
+  metric_events: Int!
+  "The metric's value."
+  metric_rate: Float!
+  "Its name."
+  name: String!
+  "Its position."
+  position: Int!
+  "Its configured split."
+  split_pct: Int!
+}
+
+extend type Query {
+  "An experiment's report (README \"The report\"); a draft's is a 409."
+  experimentReport("The experiment's id." id: Int!): ExperimentReport! @access(scope: "experiments:read")
+
+  "What the store's traffic of the last days can test (README \"Power\")."
+  experimentPower("Days back from now, 7 to 90; 28 when left out." days: Int): ExperimentPowerReport! @access(scope: "experiments:read")
+
+  "The pooled report of the pool an experiment runs (README \"The pooled report\"); an experiment of no pool is a 409."
+  experimentPooledReport("The experiment's id." id: Int!): ExperimentPooledReport! @access(scope: "experiments:read")
 }
 `, BuiltIn: false},
 	{Name: "../schema/forms.graphqls", Input: `"What a shopper sent through one of the storefront's forms."
@@ -24977,8 +26313,162 @@ func (ec *executionContext) childFields_Experiment(ctx context.Context, field gr
 		return ec.fieldContext_Experiment_variants(ctx, field)
 	case "pause_log":
 		return ec.fieldContext_Experiment_pause_log(ctx, field)
+	case "report":
+		return ec.fieldContext_Experiment_report(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Experiment", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentArmCompared(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "alpha":
+		return ec.fieldContext_ExperimentArmCompared_alpha(ctx, field)
+	case "diff":
+		return ec.fieldContext_ExperimentArmCompared_diff(ctx, field)
+	case "high":
+		return ec.fieldContext_ExperimentArmCompared_high(ctx, field)
+	case "lift":
+		return ec.fieldContext_ExperimentArmCompared_lift(ctx, field)
+	case "low":
+		return ec.fieldContext_ExperimentArmCompared_low(ctx, field)
+	case "p_value":
+		return ec.fieldContext_ExperimentArmCompared_p_value(ctx, field)
+	case "position":
+		return ec.fieldContext_ExperimentArmCompared_position(ctx, field)
+	case "significant":
+		return ec.fieldContext_ExperimentArmCompared_significant(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentArmCompared", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentArmCurrency(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "aov_cents":
+		return ec.fieldContext_ExperimentArmCurrency_aov_cents(ctx, field)
+	case "cancelled_orders":
+		return ec.fieldContext_ExperimentArmCurrency_cancelled_orders(ctx, field)
+	case "currency":
+		return ec.fieldContext_ExperimentArmCurrency_currency(ctx, field)
+	case "largest_order_cents":
+		return ec.fieldContext_ExperimentArmCurrency_largest_order_cents(ctx, field)
+	case "orders":
+		return ec.fieldContext_ExperimentArmCurrency_orders(ctx, field)
+	case "refunded_orders":
+		return ec.fieldContext_ExperimentArmCurrency_refunded_orders(ctx, field)
+	case "revenue_cents":
+		return ec.fieldContext_ExperimentArmCurrency_revenue_cents(ctx, field)
+	case "revenue_per_session_cents":
+		return ec.fieldContext_ExperimentArmCurrency_revenue_per_session_cents(ctx, field)
+	case "revenue_per_session_without_largest_cents":
+		return ec.fieldContext_ExperimentArmCurrency_revenue_per_session_without_largest_cents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentArmCurrency", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentArmReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "add_rate":
+		return ec.fieldContext_ExperimentArmReport_add_rate(ctx, field)
+	case "added":
+		return ec.fieldContext_ExperimentArmReport_added(ctx, field)
+	case "checkout":
+		return ec.fieldContext_ExperimentArmReport_checkout(ctx, field)
+	case "checkout_rate":
+		return ec.fieldContext_ExperimentArmReport_checkout_rate(ctx, field)
+	case "conversion_rate":
+		return ec.fieldContext_ExperimentArmReport_conversion_rate(ctx, field)
+	case "converted":
+		return ec.fieldContext_ExperimentArmReport_converted(ctx, field)
+	case "exposed":
+		return ec.fieldContext_ExperimentArmReport_exposed(ctx, field)
+	case "key":
+		return ec.fieldContext_ExperimentArmReport_key(ctx, field)
+	case "metric_events":
+		return ec.fieldContext_ExperimentArmReport_metric_events(ctx, field)
+	case "metric_rate":
+		return ec.fieldContext_ExperimentArmReport_metric_rate(ctx, field)
+	case "money":
+		return ec.fieldContext_ExperimentArmReport_money(ctx, field)
+	case "name":
+		return ec.fieldContext_ExperimentArmReport_name(ctx, field)
+	case "position":
+		return ec.fieldContext_ExperimentArmReport_position(ctx, field)
+	case "return_share":
+		return ec.fieldContext_ExperimentArmReport_return_share(ctx, field)
+	case "sessions":
+		return ec.fieldContext_ExperimentArmReport_sessions(ctx, field)
+	case "split_pct":
+		return ec.fieldContext_ExperimentArmReport_split_pct(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentArmReport", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentConsentCoverage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "banner":
+		return ec.fieldContext_ExperimentConsentCoverage_banner(ctx, field)
+	case "coverage":
+		return ec.fieldContext_ExperimentConsentCoverage_coverage(ctx, field)
+	case "page_view_sessions":
+		return ec.fieldContext_ExperimentConsentCoverage_page_view_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentConsentCoverage", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentGuardrails(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "banner":
+		return ec.fieldContext_ExperimentGuardrails_banner(ctx, field)
+	case "cart_session_differs":
+		return ec.fieldContext_ExperimentGuardrails_cart_session_differs(ctx, field)
+	case "consent_coverage":
+		return ec.fieldContext_ExperimentGuardrails_consent_coverage(ctx, field)
+	case "excluded_in_pauses":
+		return ec.fieldContext_ExperimentGuardrails_excluded_in_pauses(ctx, field)
+	case "matched_orders":
+		return ec.fieldContext_ExperimentGuardrails_matched_orders(ctx, field)
+	case "matched_share":
+		return ec.fieldContext_ExperimentGuardrails_matched_share(ctx, field)
+	case "paid_orders":
+		return ec.fieldContext_ExperimentGuardrails_paid_orders(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentGuardrails", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentHorizonRow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "days":
+		return ec.fieldContext_ExperimentHorizonRow_days(ctx, field)
+	case "min_detectable_lift":
+		return ec.fieldContext_ExperimentHorizonRow_min_detectable_lift(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentHorizonRow", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentLiftRow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "days":
+		return ec.fieldContext_ExperimentLiftRow_days(ctx, field)
+	case "lift":
+		return ec.fieldContext_ExperimentLiftRow_lift(ctx, field)
+	case "sessions_per_arm":
+		return ec.fieldContext_ExperimentLiftRow_sessions_per_arm(ctx, field)
+	case "total_sessions":
+		return ec.fieldContext_ExperimentLiftRow_total_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentLiftRow", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentMatchedOrders(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "matched":
+		return ec.fieldContext_ExperimentMatchedOrders_matched(ctx, field)
+	case "paid":
+		return ec.fieldContext_ExperimentMatchedOrders_paid(ctx, field)
+	case "share":
+		return ec.fieldContext_ExperimentMatchedOrders_share(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentMatchedOrders", field.Name)
 }
 
 func (ec *executionContext) childFields_ExperimentPauseInterval(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -25043,6 +26533,112 @@ func (ec *executionContext) childFields_ExperimentPoolVariant(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type ExperimentPoolVariant", field.Name)
 }
 
+func (ec *executionContext) childFields_ExperimentPooledArm(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "exposed":
+		return ec.fieldContext_ExperimentPooledArm_exposed(ctx, field)
+	case "key":
+		return ec.fieldContext_ExperimentPooledArm_key(ctx, field)
+	case "metric_events":
+		return ec.fieldContext_ExperimentPooledArm_metric_events(ctx, field)
+	case "metric_rate":
+		return ec.fieldContext_ExperimentPooledArm_metric_rate(ctx, field)
+	case "name":
+		return ec.fieldContext_ExperimentPooledArm_name(ctx, field)
+	case "position":
+		return ec.fieldContext_ExperimentPooledArm_position(ctx, field)
+	case "split_pct":
+		return ec.fieldContext_ExperimentPooledArm_split_pct(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPooledArm", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentPooledReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "arms":
+		return ec.fieldContext_ExperimentPooledReport_arms(ctx, field)
+	case "comparisons":
+		return ec.fieldContext_ExperimentPooledReport_comparisons(ctx, field)
+	case "from":
+		return ec.fieldContext_ExperimentPooledReport_from(ctx, field)
+	case "key":
+		return ec.fieldContext_ExperimentPooledReport_key(ctx, field)
+	case "max_share":
+		return ec.fieldContext_ExperimentPooledReport_max_share(ctx, field)
+	case "metric":
+		return ec.fieldContext_ExperimentPooledReport_metric(ctx, field)
+	case "min_exposed_per_arm":
+		return ec.fieldContext_ExperimentPooledReport_min_exposed_per_arm(ctx, field)
+	case "min_stores":
+		return ec.fieldContext_ExperimentPooledReport_min_stores(ctx, field)
+	case "name":
+		return ec.fieldContext_ExperimentPooledReport_name(ctx, field)
+	case "srm":
+		return ec.fieldContext_ExperimentPooledReport_srm(ctx, field)
+	case "status":
+		return ec.fieldContext_ExperimentPooledReport_status(ctx, field)
+	case "store_floor":
+		return ec.fieldContext_ExperimentPooledReport_store_floor(ctx, field)
+	case "stores":
+		return ec.fieldContext_ExperimentPooledReport_stores(ctx, field)
+	case "to":
+		return ec.fieldContext_ExperimentPooledReport_to(ctx, field)
+	case "verdict":
+		return ec.fieldContext_ExperimentPooledReport_verdict(ctx, field)
+	case "winner_position":
+		return ec.fieldContext_ExperimentPooledReport_winner_position(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPooledReport", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentPowerReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "consent":
+		return ec.fieldContext_ExperimentPowerReport_consent(ctx, field)
+	case "matched_orders":
+		return ec.fieldContext_ExperimentPowerReport_matched_orders(ctx, field)
+	case "refusal":
+		return ec.fieldContext_ExperimentPowerReport_refusal(ctx, field)
+	case "return_session_share_max":
+		return ec.fieldContext_ExperimentPowerReport_return_session_share_max(ctx, field)
+	case "steps":
+		return ec.fieldContext_ExperimentPowerReport_steps(ctx, field)
+	case "traffic":
+		return ec.fieldContext_ExperimentPowerReport_traffic(ctx, field)
+	case "window":
+		return ec.fieldContext_ExperimentPowerReport_window(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPowerReport", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentPowerTraffic(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sessions":
+		return ec.fieldContext_ExperimentPowerTraffic_sessions(ctx, field)
+	case "sessions_per_day":
+		return ec.fieldContext_ExperimentPowerTraffic_sessions_per_day(ctx, field)
+	case "visitors":
+		return ec.fieldContext_ExperimentPowerTraffic_visitors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPowerTraffic", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentPowerWindow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "data_from":
+		return ec.fieldContext_ExperimentPowerWindow_data_from(ctx, field)
+	case "days_with_data":
+		return ec.fieldContext_ExperimentPowerWindow_days_with_data(ctx, field)
+	case "from":
+		return ec.fieldContext_ExperimentPowerWindow_from(ctx, field)
+	case "requested_days":
+		return ec.fieldContext_ExperimentPowerWindow_requested_days(ctx, field)
+	case "to":
+		return ec.fieldContext_ExperimentPowerWindow_to(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentPowerWindow", field.Name)
+}
+
 func (ec *executionContext) childFields_ExperimentPreviewToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "token":
@@ -25059,6 +26655,98 @@ func (ec *executionContext) childFields_ExperimentPreviewToken(ctx context.Conte
 	return nil, fmt.Errorf("no field named %q was found under type ExperimentPreviewToken", field.Name)
 }
 
+func (ec *executionContext) childFields_ExperimentReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "arms":
+		return ec.fieldContext_ExperimentReport_arms(ctx, field)
+	case "broken":
+		return ec.fieldContext_ExperimentReport_broken(ctx, field)
+	case "comparisons":
+		return ec.fieldContext_ExperimentReport_comparisons(ctx, field)
+	case "from":
+		return ec.fieldContext_ExperimentReport_from(ctx, field)
+	case "guardrails":
+		return ec.fieldContext_ExperimentReport_guardrails(ctx, field)
+	case "metric":
+		return ec.fieldContext_ExperimentReport_metric(ctx, field)
+	case "min_exposed_per_arm":
+		return ec.fieldContext_ExperimentReport_min_exposed_per_arm(ctx, field)
+	case "segment_floor":
+		return ec.fieldContext_ExperimentReport_segment_floor(ctx, field)
+	case "segments":
+		return ec.fieldContext_ExperimentReport_segments(ctx, field)
+	case "srm":
+		return ec.fieldContext_ExperimentReport_srm(ctx, field)
+	case "timeline":
+		return ec.fieldContext_ExperimentReport_timeline(ctx, field)
+	case "to":
+		return ec.fieldContext_ExperimentReport_to(ctx, field)
+	case "verdict":
+		return ec.fieldContext_ExperimentReport_verdict(ctx, field)
+	case "winner_position":
+		return ec.fieldContext_ExperimentReport_winner_position(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentReport", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentSRMResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "failed":
+		return ec.fieldContext_ExperimentSRMResult_failed(ctx, field)
+	case "p_value":
+		return ec.fieldContext_ExperimentSRMResult_p_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentSRMResult", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentSegmentArm(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "exposed":
+		return ec.fieldContext_ExperimentSegmentArm_exposed(ctx, field)
+	case "metric_events":
+		return ec.fieldContext_ExperimentSegmentArm_metric_events(ctx, field)
+	case "metric_rate":
+		return ec.fieldContext_ExperimentSegmentArm_metric_rate(ctx, field)
+	case "position":
+		return ec.fieldContext_ExperimentSegmentArm_position(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentSegmentArm", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentSegmentRow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "arms":
+		return ec.fieldContext_ExperimentSegmentRow_arms(ctx, field)
+	case "dimension":
+		return ec.fieldContext_ExperimentSegmentRow_dimension(ctx, field)
+	case "folded":
+		return ec.fieldContext_ExperimentSegmentRow_folded(ctx, field)
+	case "hidden":
+		return ec.fieldContext_ExperimentSegmentRow_hidden(ctx, field)
+	case "value":
+		return ec.fieldContext_ExperimentSegmentRow_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentSegmentRow", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentStep(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "base_rate":
+		return ec.fieldContext_ExperimentStep_base_rate(ctx, field)
+	case "events":
+		return ec.fieldContext_ExperimentStep_events(ctx, field)
+	case "horizons":
+		return ec.fieldContext_ExperimentStep_horizons(ctx, field)
+	case "lifts":
+		return ec.fieldContext_ExperimentStep_lifts(ctx, field)
+	case "metric":
+		return ec.fieldContext_ExperimentStep_metric(ctx, field)
+	case "verdict":
+		return ec.fieldContext_ExperimentStep_verdict(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentStep", field.Name)
+}
+
 func (ec *executionContext) childFields_ExperimentStorePool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "changes_nothing":
@@ -25071,6 +26759,18 @@ func (ec *executionContext) childFields_ExperimentStorePool(ctx context.Context,
 		return ec.fieldContext_ExperimentStorePool_pool(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ExperimentStorePool", field.Name)
+}
+
+func (ec *executionContext) childFields_ExperimentTimelineMark(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "at":
+		return ec.fieldContext_ExperimentTimelineMark_at(ctx, field)
+	case "kind":
+		return ec.fieldContext_ExperimentTimelineMark_kind(ctx, field)
+	case "note":
+		return ec.fieldContext_ExperimentTimelineMark_note(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExperimentTimelineMark", field.Name)
 }
 
 func (ec *executionContext) childFields_ExperimentVariant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -31071,7 +32771,49 @@ func (ec *executionContext) field_Query_draftOrders_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_experimentPooledReport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_experimentPower_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "days",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["days"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_experimentPriceProducts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNInt2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_experimentReport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -39403,6 +41145,417 @@ func (ec *executionContext) fieldContext_Experiment_pause_log(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Experiment_report(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "Experiment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*experimentreport.ExperimentReport, error) {
+		return ec.Resolvers.Experiment().Report(ctx, obj)
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentReport2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentReport(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Experiment_report(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Experiment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentArmCompared_alpha(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCompared) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Alpha)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCompared_alpha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCompared", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCompared_diff(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCompared) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Diff)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCompared_diff(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCompared", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCompared_high(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCompared) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.High)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCompared_high(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCompared", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCompared_lift(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCompared) (ret graphql.Marshaler) {
+	return ec.marshalOFloat2ᚖfloat64(ctx, field.Selections, obj.Lift)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCompared_lift(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCompared", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCompared_low(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCompared) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Low)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCompared_low(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCompared", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCompared_p_value(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCompared) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.PValue)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCompared_p_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCompared", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCompared_position(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCompared) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCompared_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCompared", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCompared_significant(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCompared) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Significant)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCompared_significant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCompared", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_aov_cents(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.AOVCents)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_aov_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_cancelled_orders(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.CancelledOrders)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_cancelled_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_currency(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Currency)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_largest_order_cents(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.LargestOrderCents)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_largest_order_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_orders(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Orders)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_refunded_orders(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RefundedOrders)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_refunded_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_revenue_cents(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.RevenueCents)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_revenue_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_revenue_per_session_cents(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.RevenuePerSessionCents)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_revenue_per_session_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmCurrency_revenue_per_session_without_largest_cents(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmCurrency) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.RevenuePerSessionWithoutLargestCents)
+}
+func (ec *executionContext) fieldContext_ExperimentArmCurrency_revenue_per_session_without_largest_cents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmCurrency", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_add_rate(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.AddRate)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_add_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_added(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Added)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_checkout(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Checkout)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_checkout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_checkout_rate(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.CheckoutRate)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_checkout_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_conversion_rate(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.ConversionRate)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_conversion_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_converted(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Converted)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_converted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_exposed(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Exposed)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_exposed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_key(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_metric_events(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.MetricEvents)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_metric_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_metric_rate(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.MetricRate)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_metric_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_money(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentArmReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentArmCurrency, error) {
+		return obj.Money, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentArmCurrency2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentArmCurrencyᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_money(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentArmReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentArmReport_name(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_position(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_return_share(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.ReturnShare)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_return_share(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_sessions(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sessions)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentArmReport_split_pct(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentArmReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SplitPct)
+}
+func (ec *executionContext) fieldContext_ExperimentArmReport_split_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentArmReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentConsentCoverage_banner(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentConsentCoverage) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Banner)
+}
+func (ec *executionContext) fieldContext_ExperimentConsentCoverage_banner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentConsentCoverage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentConsentCoverage_coverage(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentConsentCoverage) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Coverage)
+}
+func (ec *executionContext) fieldContext_ExperimentConsentCoverage_coverage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentConsentCoverage", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentConsentCoverage_page_view_sessions(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentConsentCoverage) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PageViewSessions)
+}
+func (ec *executionContext) fieldContext_ExperimentConsentCoverage_page_view_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentConsentCoverage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentGuardrails_banner(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentGuardrails) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Banner)
+}
+func (ec *executionContext) fieldContext_ExperimentGuardrails_banner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentGuardrails", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentGuardrails_cart_session_differs(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentGuardrails) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.CartSessionDiffers)
+}
+func (ec *executionContext) fieldContext_ExperimentGuardrails_cart_session_differs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentGuardrails", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentGuardrails_consent_coverage(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentGuardrails) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.ConsentCoverage)
+}
+func (ec *executionContext) fieldContext_ExperimentGuardrails_consent_coverage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentGuardrails", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentGuardrails_excluded_in_pauses(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentGuardrails) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.ExcludedInPauses)
+}
+func (ec *executionContext) fieldContext_ExperimentGuardrails_excluded_in_pauses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentGuardrails", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentGuardrails_matched_orders(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentGuardrails) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.MatchedOrders)
+}
+func (ec *executionContext) fieldContext_ExperimentGuardrails_matched_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentGuardrails", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentGuardrails_matched_share(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentGuardrails) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.MatchedShare)
+}
+func (ec *executionContext) fieldContext_ExperimentGuardrails_matched_share(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentGuardrails", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentGuardrails_paid_orders(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentGuardrails) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.PaidOrders)
+}
+func (ec *executionContext) fieldContext_ExperimentGuardrails_paid_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentGuardrails", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentHorizonRow_days(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentHorizonRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Days)
+}
+func (ec *executionContext) fieldContext_ExperimentHorizonRow_days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentHorizonRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentHorizonRow_min_detectable_lift(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentHorizonRow) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.MinDetectableLift)
+}
+func (ec *executionContext) fieldContext_ExperimentHorizonRow_min_detectable_lift(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentHorizonRow", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentLiftRow_days(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentLiftRow) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Days)
+}
+func (ec *executionContext) fieldContext_ExperimentLiftRow_days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentLiftRow", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentLiftRow_lift(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentLiftRow) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Lift)
+}
+func (ec *executionContext) fieldContext_ExperimentLiftRow_lift(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentLiftRow", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentLiftRow_sessions_per_arm(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentLiftRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SessionsPerArm)
+}
+func (ec *executionContext) fieldContext_ExperimentLiftRow_sessions_per_arm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentLiftRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentLiftRow_total_sessions(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentLiftRow) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.TotalSessions)
+}
+func (ec *executionContext) fieldContext_ExperimentLiftRow_total_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentLiftRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentMatchedOrders_matched(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentMatchedOrders) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Matched)
+}
+func (ec *executionContext) fieldContext_ExperimentMatchedOrders_matched(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentMatchedOrders", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentMatchedOrders_paid(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentMatchedOrders) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Paid)
+}
+func (ec *executionContext) fieldContext_ExperimentMatchedOrders_paid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentMatchedOrders", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentMatchedOrders_share(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentMatchedOrders) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.Share)
+}
+func (ec *executionContext) fieldContext_ExperimentMatchedOrders_share(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentMatchedOrders", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
 func (ec *executionContext) _ExperimentPauseInterval_from(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentPauseInterval) (ret graphql.Marshaler) {
 	return models.TimeAt(&obj.From)
 }
@@ -39629,6 +41782,438 @@ func (ec *executionContext) fieldContext_ExperimentPoolVariant_split_pct(_ conte
 	return graphql.NewScalarFieldContext("ExperimentPoolVariant", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _ExperimentPooledArm_exposed(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledArm) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Exposed)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledArm_exposed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledArm", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledArm_key(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledArm) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledArm_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledArm", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledArm_metric_events(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledArm) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.MetricEvents)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledArm_metric_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledArm", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledArm_metric_rate(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledArm) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.MetricRate)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledArm_metric_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledArm", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledArm_name(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledArm) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledArm_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledArm", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledArm_position(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledArm) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledArm_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledArm", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledArm_split_pct(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledArm) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SplitPct)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledArm_split_pct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledArm", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_arms(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentPooledReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentPooledArm, error) {
+		return obj.Arms, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentPooledArm2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentPooledArmᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_arms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPooledReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPooledReport_comparisons(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentPooledReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentArmCompared, error) {
+		return obj.Comparisons, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentArmCompared2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentArmComparedᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_comparisons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPooledReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPooledReport_from(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_key(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Key)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_max_share(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.MaxShare)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_max_share(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_metric(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Metric)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_metric(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_min_exposed_per_arm(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.MinExposedPerArm)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_min_exposed_per_arm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_min_stores(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.MinStores)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_min_stores(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_name(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Name)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_srm(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExperimentPooledReport_srm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SRM, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v experimentreport.ExperimentSRMResult) graphql.Marshaler {
+			return ec.marshalNExperimentSRMResult2storeadminᚋinternalᚋexperimentreportᚐExperimentSRMResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_srm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPooledReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPooledReport_status(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Status)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_store_floor(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.StoreFloor)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_store_floor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_stores(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Stores)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_stores(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_to(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_verdict(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Verdict)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_verdict(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPooledReport_winner_position(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPooledReport) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.WinnerPosition)
+}
+func (ec *executionContext) fieldContext_ExperimentPooledReport_winner_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPooledReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerReport_consent(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentPowerReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*experimentreport.ExperimentConsentCoverage, error) {
+		return obj.Consent, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOExperimentConsentCoverage2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentConsentCoverage(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerReport_consent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPowerReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPowerReport_matched_orders(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentPowerReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*experimentreport.ExperimentMatchedOrders, error) {
+		return obj.MatchedOrders, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, false)
+	}
+	fc.Result = v
+	return ec.marshalOExperimentMatchedOrders2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentMatchedOrders(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerReport_matched_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPowerReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPowerReport_refusal(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerReport) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Refusal)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerReport_refusal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerReport_return_session_share_max(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerReport) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.ReturnSessionShareMax)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerReport_return_session_share_max(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerReport", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerReport_steps(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentPowerReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentStep, error) {
+		return obj.Steps, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentStep2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentStepᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerReport_steps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPowerReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPowerReport_traffic(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExperimentPowerReport_traffic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Traffic, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v experimentreport.ExperimentPowerTraffic) graphql.Marshaler {
+			return ec.marshalNExperimentPowerTraffic2storeadminᚋinternalᚋexperimentreportᚐExperimentPowerTraffic(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerReport_traffic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPowerReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPowerReport_window(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExperimentPowerReport_window(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Window, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v experimentreport.ExperimentPowerWindow) graphql.Marshaler {
+			return ec.marshalNExperimentPowerWindow2storeadminᚋinternalᚋexperimentreportᚐExperimentPowerWindow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerReport_window(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentPowerReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentPowerTraffic_sessions(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerTraffic) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Sessions)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerTraffic_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerTraffic", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerTraffic_sessions_per_day(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerTraffic) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.SessionsPerDay)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerTraffic_sessions_per_day(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerTraffic", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerTraffic_visitors(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerTraffic) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Visitors)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerTraffic_visitors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerTraffic", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerWindow_data_from(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerWindow) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.DataFrom)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerWindow_data_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerWindow", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerWindow_days_with_data(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerWindow) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.DaysWithData)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerWindow_days_with_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerWindow", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerWindow_from(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerWindow) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerWindow_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerWindow", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerWindow_requested_days(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerWindow) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.RequestedDays)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerWindow_requested_days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerWindow", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentPowerWindow_to(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentPowerWindow) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_ExperimentPowerWindow_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentPowerWindow", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _ExperimentPreviewToken_token(ctx context.Context, field graphql.CollectedField, obj *ExperimentPreviewToken) (ret graphql.Marshaler) {
 	return models.StringAt(&obj.Token)
 }
@@ -39662,6 +42247,407 @@ func (ec *executionContext) _ExperimentPreviewToken_variant_id(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_ExperimentPreviewToken_variant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ExperimentPreviewToken", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentReport_arms(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentArmReport, error) {
+		return obj.Arms, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentArmReport2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentArmReportᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_arms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentReport_broken(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return models.IntsAt(&obj.Broken)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_broken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentReport_comparisons(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentArmCompared, error) {
+		return obj.Comparisons, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentArmCompared2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentArmComparedᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_comparisons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentReport_from(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.From)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentReport", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentReport_guardrails(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExperimentReport_guardrails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Guardrails, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v experimentreport.ExperimentGuardrails) graphql.Marshaler {
+			return ec.marshalNExperimentGuardrails2storeadminᚋinternalᚋexperimentreportᚐExperimentGuardrails(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_guardrails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentReport_metric(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Metric)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_metric(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentReport_min_exposed_per_arm(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.MinExposedPerArm)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_min_exposed_per_arm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentReport_segment_floor(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.SegmentFloor)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_segment_floor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentReport_segments(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentSegmentRow, error) {
+		return obj.Segments, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentSegmentRow2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentSegmentRowᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_segments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentReport_srm(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExperimentReport_srm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SRM, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v experimentreport.ExperimentSRMResult) graphql.Marshaler {
+			return ec.marshalNExperimentSRMResult2storeadminᚋinternalᚋexperimentreportᚐExperimentSRMResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_srm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentReport_timeline(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentTimelineMark, error) {
+		return obj.Timeline, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentTimelineMark2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentTimelineMarkᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_timeline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentReport_to(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.To)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentReport", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentReport_verdict(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Verdict)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_verdict(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentReport_winner_position(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentReport) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.WinnerPosition)
+}
+func (ec *executionContext) fieldContext_ExperimentReport_winner_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSRMResult_failed(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSRMResult) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Failed)
+}
+func (ec *executionContext) fieldContext_ExperimentSRMResult_failed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSRMResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSRMResult_p_value(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSRMResult) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.PValue)
+}
+func (ec *executionContext) fieldContext_ExperimentSRMResult_p_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSRMResult", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSegmentArm_exposed(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentArm) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Exposed)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentArm_exposed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSegmentArm", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSegmentArm_metric_events(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentArm) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.MetricEvents)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentArm_metric_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSegmentArm", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSegmentArm_metric_rate(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentArm) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.MetricRate)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentArm_metric_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSegmentArm", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSegmentArm_position(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentArm) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Position)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentArm_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSegmentArm", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSegmentRow_arms(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentRow) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentSegmentRow",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentSegmentArm, error) {
+		return obj.Arms, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentSegmentArm2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentSegmentArmᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentRow_arms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentSegmentRow",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentSegmentRow_dimension(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Dimension)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentRow_dimension(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSegmentRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSegmentRow_folded(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentRow) (ret graphql.Marshaler) {
+	return models.IntOrNull(obj.Folded)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentRow_folded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSegmentRow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSegmentRow_hidden(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentRow) (ret graphql.Marshaler) {
+	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Hidden)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentRow_hidden(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSegmentRow", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentSegmentRow_value(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentSegmentRow) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Value)
+}
+func (ec *executionContext) fieldContext_ExperimentSegmentRow_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentSegmentRow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentStep_base_rate(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentStep) (ret graphql.Marshaler) {
+	return ec.marshalNFloat2float64(ctx, field.Selections, obj.BaseRate)
+}
+func (ec *executionContext) fieldContext_ExperimentStep_base_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentStep", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentStep_events(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentStep) (ret graphql.Marshaler) {
+	return models.IntAt(&obj.Events)
+}
+func (ec *executionContext) fieldContext_ExperimentStep_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentStep", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentStep_horizons(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentStep) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentStep",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentHorizonRow, error) {
+		return obj.Horizons, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentHorizonRow2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentHorizonRowᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentStep_horizons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentStep",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentStep_lifts(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentStep) (ret graphql.Marshaler) {
+	ctx, fc := withFieldContext(ctx, graphql.FieldContext{
+		Object:     "ExperimentStep",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	})
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) ([]experimentreport.ExperimentLiftRow, error) {
+		return obj.Lifts, nil
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentLiftRow2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentLiftRowᚄ(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_ExperimentStep_lifts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExperimentStep",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentStep_metric(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentStep) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Metric)
+}
+func (ec *executionContext) fieldContext_ExperimentStep_metric(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentStep", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentStep_verdict(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentStep) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Verdict)
+}
+func (ec *executionContext) fieldContext_ExperimentStep_verdict(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentStep", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ExperimentStorePool_changes_nothing(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentStorePool) (ret graphql.Marshaler) {
@@ -39710,6 +42696,27 @@ func (ec *executionContext) fieldContext_ExperimentStorePool_pool(_ context.Cont
 		IsResolver: true,
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ExperimentTimelineMark_at(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentTimelineMark) (ret graphql.Marshaler) {
+	return models.TimeAt(&obj.At)
+}
+func (ec *executionContext) fieldContext_ExperimentTimelineMark_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentTimelineMark", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentTimelineMark_kind(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentTimelineMark) (ret graphql.Marshaler) {
+	return models.StringAt(&obj.Kind)
+}
+func (ec *executionContext) fieldContext_ExperimentTimelineMark_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentTimelineMark", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExperimentTimelineMark_note(ctx context.Context, field graphql.CollectedField, obj *experimentreport.ExperimentTimelineMark) (ret graphql.Marshaler) {
+	return models.StringOrNull(obj.Note)
+}
+func (ec *executionContext) fieldContext_ExperimentTimelineMark_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExperimentTimelineMark", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ExperimentVariant_id(ctx context.Context, field graphql.CollectedField, obj *models.ExperimentVariant) (ret graphql.Marshaler) {
@@ -57417,6 +60424,183 @@ func (ec *executionContext) fieldContext_Query_experimentStorePools(_ context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experimentReport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExperimentReport(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal *experimentreport.ExperimentReport
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *experimentreport.ExperimentReport
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *experimentreport.ExperimentReport) graphql.Marshaler {
+			return ec.marshalNExperimentReport2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentReport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_experimentReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experimentPower(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentPower(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExperimentPower(ctx, fc.Args["days"].(*int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal *experimentreport.ExperimentPowerReport
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *experimentreport.ExperimentPowerReport
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *experimentreport.ExperimentPowerReport) graphql.Marshaler {
+			return ec.marshalNExperimentPowerReport2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentPowerReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentPower(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_experimentPower_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_experimentPooledReport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_experimentPooledReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExperimentPooledReport(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				scope, err := ec.unmarshalNString2string(ctx, "experiments:read")
+				if err != nil {
+					var zeroVal *experimentreport.ExperimentPooledReport
+					return zeroVal, err
+				}
+				if ec.Directives.Access == nil {
+					var zeroVal *experimentreport.ExperimentPooledReport
+					return zeroVal, errors.New("directive access is not implemented")
+				}
+				return ec.Directives.Access(ctx, nil, directive0, scope, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *experimentreport.ExperimentPooledReport) graphql.Marshaler {
+			return ec.marshalNExperimentPooledReport2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentPooledReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_experimentPooledReport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_experimentPooledReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -79681,6 +82865,598 @@ func (ec *executionContext) _Experiment(ctx context.Context, sel ast.SelectionSe
 				}
 				return res
 			}(ctx, out)
+		case "report":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._Experiment_report(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Experiment_report(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentArmComparedImplementors = []string{"ExperimentArmCompared"}
+
+func (ec *executionContext) _ExperimentArmCompared(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentArmCompared) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentArmComparedImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentArmCompared")
+		case "alpha":
+			out.Values[i] = ec._ExperimentArmCompared_alpha(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "diff":
+			out.Values[i] = ec._ExperimentArmCompared_diff(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "high":
+			out.Values[i] = ec._ExperimentArmCompared_high(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lift":
+			out.Values[i] = ec._ExperimentArmCompared_lift(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "low":
+			out.Values[i] = ec._ExperimentArmCompared_low(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "p_value":
+			out.Values[i] = ec._ExperimentArmCompared_p_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._ExperimentArmCompared_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "significant":
+			out.Values[i] = ec._ExperimentArmCompared_significant(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentArmCurrencyImplementors = []string{"ExperimentArmCurrency"}
+
+func (ec *executionContext) _ExperimentArmCurrency(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentArmCurrency) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentArmCurrencyImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentArmCurrency")
+		case "aov_cents":
+			out.Values[i] = ec._ExperimentArmCurrency_aov_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelled_orders":
+			out.Values[i] = ec._ExperimentArmCurrency_cancelled_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._ExperimentArmCurrency_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "largest_order_cents":
+			out.Values[i] = ec._ExperimentArmCurrency_largest_order_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._ExperimentArmCurrency_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunded_orders":
+			out.Values[i] = ec._ExperimentArmCurrency_refunded_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_cents":
+			out.Values[i] = ec._ExperimentArmCurrency_revenue_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_per_session_cents":
+			out.Values[i] = ec._ExperimentArmCurrency_revenue_per_session_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue_per_session_without_largest_cents":
+			out.Values[i] = ec._ExperimentArmCurrency_revenue_per_session_without_largest_cents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentArmReportImplementors = []string{"ExperimentArmReport"}
+
+func (ec *executionContext) _ExperimentArmReport(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentArmReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentArmReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentArmReport")
+		case "add_rate":
+			out.Values[i] = ec._ExperimentArmReport_add_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "added":
+			out.Values[i] = ec._ExperimentArmReport_added(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkout":
+			out.Values[i] = ec._ExperimentArmReport_checkout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkout_rate":
+			out.Values[i] = ec._ExperimentArmReport_checkout_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conversion_rate":
+			out.Values[i] = ec._ExperimentArmReport_conversion_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "converted":
+			out.Values[i] = ec._ExperimentArmReport_converted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exposed":
+			out.Values[i] = ec._ExperimentArmReport_exposed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._ExperimentArmReport_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric_events":
+			out.Values[i] = ec._ExperimentArmReport_metric_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric_rate":
+			out.Values[i] = ec._ExperimentArmReport_metric_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "money":
+			out.Values[i] = ec._ExperimentArmReport_money(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ExperimentArmReport_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._ExperimentArmReport_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "return_share":
+			out.Values[i] = ec._ExperimentArmReport_return_share(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._ExperimentArmReport_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "split_pct":
+			out.Values[i] = ec._ExperimentArmReport_split_pct(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentConsentCoverageImplementors = []string{"ExperimentConsentCoverage"}
+
+func (ec *executionContext) _ExperimentConsentCoverage(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentConsentCoverage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentConsentCoverageImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentConsentCoverage")
+		case "banner":
+			out.Values[i] = ec._ExperimentConsentCoverage_banner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "coverage":
+			out.Values[i] = ec._ExperimentConsentCoverage_coverage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page_view_sessions":
+			out.Values[i] = ec._ExperimentConsentCoverage_page_view_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentGuardrailsImplementors = []string{"ExperimentGuardrails"}
+
+func (ec *executionContext) _ExperimentGuardrails(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentGuardrails) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentGuardrailsImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentGuardrails")
+		case "banner":
+			out.Values[i] = ec._ExperimentGuardrails_banner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cart_session_differs":
+			out.Values[i] = ec._ExperimentGuardrails_cart_session_differs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "consent_coverage":
+			out.Values[i] = ec._ExperimentGuardrails_consent_coverage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "excluded_in_pauses":
+			out.Values[i] = ec._ExperimentGuardrails_excluded_in_pauses(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "matched_orders":
+			out.Values[i] = ec._ExperimentGuardrails_matched_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "matched_share":
+			out.Values[i] = ec._ExperimentGuardrails_matched_share(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paid_orders":
+			out.Values[i] = ec._ExperimentGuardrails_paid_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentHorizonRowImplementors = []string{"ExperimentHorizonRow"}
+
+func (ec *executionContext) _ExperimentHorizonRow(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentHorizonRow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentHorizonRowImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentHorizonRow")
+		case "days":
+			out.Values[i] = ec._ExperimentHorizonRow_days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "min_detectable_lift":
+			out.Values[i] = ec._ExperimentHorizonRow_min_detectable_lift(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentLiftRowImplementors = []string{"ExperimentLiftRow"}
+
+func (ec *executionContext) _ExperimentLiftRow(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentLiftRow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentLiftRowImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentLiftRow")
+		case "days":
+			out.Values[i] = ec._ExperimentLiftRow_days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lift":
+			out.Values[i] = ec._ExperimentLiftRow_lift(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions_per_arm":
+			out.Values[i] = ec._ExperimentLiftRow_sessions_per_arm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total_sessions":
+			out.Values[i] = ec._ExperimentLiftRow_total_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentMatchedOrdersImplementors = []string{"ExperimentMatchedOrders"}
+
+func (ec *executionContext) _ExperimentMatchedOrders(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentMatchedOrders) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentMatchedOrdersImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentMatchedOrders")
+		case "matched":
+			out.Values[i] = ec._ExperimentMatchedOrders_matched(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paid":
+			out.Values[i] = ec._ExperimentMatchedOrders_paid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "share":
+			out.Values[i] = ec._ExperimentMatchedOrders_share(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -80013,6 +83789,371 @@ func (ec *executionContext) _ExperimentPoolVariant(ctx context.Context, sel ast.
 	return written
 }
 
+var experimentPooledArmImplementors = []string{"ExperimentPooledArm"}
+
+func (ec *executionContext) _ExperimentPooledArm(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentPooledArm) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPooledArmImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPooledArm")
+		case "exposed":
+			out.Values[i] = ec._ExperimentPooledArm_exposed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._ExperimentPooledArm_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric_events":
+			out.Values[i] = ec._ExperimentPooledArm_metric_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric_rate":
+			out.Values[i] = ec._ExperimentPooledArm_metric_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ExperimentPooledArm_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._ExperimentPooledArm_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "split_pct":
+			out.Values[i] = ec._ExperimentPooledArm_split_pct(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentPooledReportImplementors = []string{"ExperimentPooledReport"}
+
+func (ec *executionContext) _ExperimentPooledReport(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentPooledReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPooledReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPooledReport")
+		case "arms":
+			out.Values[i] = ec._ExperimentPooledReport_arms(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "comparisons":
+			out.Values[i] = ec._ExperimentPooledReport_comparisons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._ExperimentPooledReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._ExperimentPooledReport_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "max_share":
+			out.Values[i] = ec._ExperimentPooledReport_max_share(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric":
+			out.Values[i] = ec._ExperimentPooledReport_metric(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "min_exposed_per_arm":
+			out.Values[i] = ec._ExperimentPooledReport_min_exposed_per_arm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "min_stores":
+			out.Values[i] = ec._ExperimentPooledReport_min_stores(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ExperimentPooledReport_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "srm":
+			out.Values[i] = ec._ExperimentPooledReport_srm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._ExperimentPooledReport_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "store_floor":
+			out.Values[i] = ec._ExperimentPooledReport_store_floor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stores":
+			out.Values[i] = ec._ExperimentPooledReport_stores(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._ExperimentPooledReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "verdict":
+			out.Values[i] = ec._ExperimentPooledReport_verdict(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "winner_position":
+			out.Values[i] = ec._ExperimentPooledReport_winner_position(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentPowerReportImplementors = []string{"ExperimentPowerReport"}
+
+func (ec *executionContext) _ExperimentPowerReport(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentPowerReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPowerReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPowerReport")
+		case "consent":
+			out.Values[i] = ec._ExperimentPowerReport_consent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "matched_orders":
+			out.Values[i] = ec._ExperimentPowerReport_matched_orders(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "refusal":
+			out.Values[i] = ec._ExperimentPowerReport_refusal(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "return_session_share_max":
+			out.Values[i] = ec._ExperimentPowerReport_return_session_share_max(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "steps":
+			out.Values[i] = ec._ExperimentPowerReport_steps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "traffic":
+			out.Values[i] = ec._ExperimentPowerReport_traffic(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "window":
+			out.Values[i] = ec._ExperimentPowerReport_window(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentPowerTrafficImplementors = []string{"ExperimentPowerTraffic"}
+
+func (ec *executionContext) _ExperimentPowerTraffic(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentPowerTraffic) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPowerTrafficImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPowerTraffic")
+		case "sessions":
+			out.Values[i] = ec._ExperimentPowerTraffic_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions_per_day":
+			out.Values[i] = ec._ExperimentPowerTraffic_sessions_per_day(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visitors":
+			out.Values[i] = ec._ExperimentPowerTraffic_visitors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentPowerWindowImplementors = []string{"ExperimentPowerWindow"}
+
+func (ec *executionContext) _ExperimentPowerWindow(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentPowerWindow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentPowerWindowImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentPowerWindow")
+		case "data_from":
+			out.Values[i] = ec._ExperimentPowerWindow_data_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "days_with_data":
+			out.Values[i] = ec._ExperimentPowerWindow_days_with_data(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._ExperimentPowerWindow_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requested_days":
+			out.Values[i] = ec._ExperimentPowerWindow_requested_days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._ExperimentPowerWindow_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
 var experimentPreviewTokenImplementors = []string{"ExperimentPreviewToken"}
 
 func (ec *executionContext) _ExperimentPreviewToken(ctx context.Context, sel ast.SelectionSet, obj *ExperimentPreviewToken) graphql.Marshaler {
@@ -80047,6 +84188,336 @@ func (ec *executionContext) _ExperimentPreviewToken(ctx context.Context, sel ast
 			}
 		case "variant_id":
 			out.Values[i] = ec._ExperimentPreviewToken_variant_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentReportImplementors = []string{"ExperimentReport"}
+
+func (ec *executionContext) _ExperimentReport(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentReportImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentReport")
+		case "arms":
+			out.Values[i] = ec._ExperimentReport_arms(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "broken":
+			out.Values[i] = ec._ExperimentReport_broken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "comparisons":
+			out.Values[i] = ec._ExperimentReport_comparisons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._ExperimentReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "guardrails":
+			out.Values[i] = ec._ExperimentReport_guardrails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric":
+			out.Values[i] = ec._ExperimentReport_metric(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "min_exposed_per_arm":
+			out.Values[i] = ec._ExperimentReport_min_exposed_per_arm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "segment_floor":
+			out.Values[i] = ec._ExperimentReport_segment_floor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "segments":
+			out.Values[i] = ec._ExperimentReport_segments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "srm":
+			out.Values[i] = ec._ExperimentReport_srm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "timeline":
+			out.Values[i] = ec._ExperimentReport_timeline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._ExperimentReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "verdict":
+			out.Values[i] = ec._ExperimentReport_verdict(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "winner_position":
+			out.Values[i] = ec._ExperimentReport_winner_position(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentSRMResultImplementors = []string{"ExperimentSRMResult"}
+
+func (ec *executionContext) _ExperimentSRMResult(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentSRMResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentSRMResultImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentSRMResult")
+		case "failed":
+			out.Values[i] = ec._ExperimentSRMResult_failed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "p_value":
+			out.Values[i] = ec._ExperimentSRMResult_p_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentSegmentArmImplementors = []string{"ExperimentSegmentArm"}
+
+func (ec *executionContext) _ExperimentSegmentArm(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentSegmentArm) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentSegmentArmImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentSegmentArm")
+		case "exposed":
+			out.Values[i] = ec._ExperimentSegmentArm_exposed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric_events":
+			out.Values[i] = ec._ExperimentSegmentArm_metric_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric_rate":
+			out.Values[i] = ec._ExperimentSegmentArm_metric_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._ExperimentSegmentArm_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentSegmentRowImplementors = []string{"ExperimentSegmentRow"}
+
+func (ec *executionContext) _ExperimentSegmentRow(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentSegmentRow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentSegmentRowImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentSegmentRow")
+		case "arms":
+			out.Values[i] = ec._ExperimentSegmentRow_arms(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dimension":
+			out.Values[i] = ec._ExperimentSegmentRow_dimension(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "folded":
+			out.Values[i] = ec._ExperimentSegmentRow_folded(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hidden":
+			out.Values[i] = ec._ExperimentSegmentRow_hidden(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._ExperimentSegmentRow_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentStepImplementors = []string{"ExperimentStep"}
+
+func (ec *executionContext) _ExperimentStep(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentStep) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentStepImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentStep")
+		case "base_rate":
+			out.Values[i] = ec._ExperimentStep_base_rate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "events":
+			out.Values[i] = ec._ExperimentStep_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "horizons":
+			out.Values[i] = ec._ExperimentStep_horizons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lifts":
+			out.Values[i] = ec._ExperimentStep_lifts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metric":
+			out.Values[i] = ec._ExperimentStep_metric(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "verdict":
+			out.Values[i] = ec._ExperimentStep_verdict(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -80152,6 +84623,56 @@ func (ec *executionContext) _ExperimentStorePool(ctx context.Context, sel ast.Se
 				}
 				return res
 			}(ctx, out)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	if len(deferLabelToView) > 0 {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return written
+}
+
+var experimentTimelineMarkImplementors = []string{"ExperimentTimelineMark"}
+
+func (ec *executionContext) _ExperimentTimelineMark(ctx context.Context, sel ast.SelectionSet, obj *experimentreport.ExperimentTimelineMark) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, experimentTimelineMarkImplementors)
+
+	out, written := newObject(fields)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExperimentTimelineMark")
+		case "at":
+			out.Values[i] = ec._ExperimentTimelineMark_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._ExperimentTimelineMark_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._ExperimentTimelineMark_note(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -88525,6 +93046,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_experimentStorePools(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentReport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentReport(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentPower":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentPower(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Values[i] = rrm(innerCtx)
+		case "experimentPooledReport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_experimentPooledReport(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -97106,9 +101693,113 @@ func (ec *executionContext) marshalNExperiment2ᚖstoreadminᚋmodelsᚐExperime
 	return ec._Experiment(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNExperimentArmCompared2storeadminᚋinternalᚋexperimentreportᚐExperimentArmCompared(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentArmCompared) graphql.Marshaler {
+	return ec._ExperimentArmCompared(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentArmCompared2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentArmComparedᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentArmCompared) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentArmCompared(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentArmCurrency2storeadminᚋinternalᚋexperimentreportᚐExperimentArmCurrency(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentArmCurrency) graphql.Marshaler {
+	return ec._ExperimentArmCurrency(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentArmCurrency2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentArmCurrencyᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentArmCurrency) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentArmCurrency(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentArmReport2storeadminᚋinternalᚋexperimentreportᚐExperimentArmReport(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentArmReport) graphql.Marshaler {
+	return ec._ExperimentArmReport(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentArmReport2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentArmReportᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentArmReport) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentArmReport(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentGuardrails2storeadminᚋinternalᚋexperimentreportᚐExperimentGuardrails(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentGuardrails) graphql.Marshaler {
+	return ec._ExperimentGuardrails(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentHorizonRow2storeadminᚋinternalᚋexperimentreportᚐExperimentHorizonRow(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentHorizonRow) graphql.Marshaler {
+	return ec._ExperimentHorizonRow(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentHorizonRow2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentHorizonRowᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentHorizonRow) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentHorizonRow(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNExperimentInput2storeadminᚋgraphᚐExperimentInput(ctx context.Context, v any) (ExperimentInput, error) {
 	res, err := ec.unmarshalInputExperimentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExperimentLiftRow2storeadminᚋinternalᚋexperimentreportᚐExperimentLiftRow(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentLiftRow) graphql.Marshaler {
+	return ec._ExperimentLiftRow(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentLiftRow2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentLiftRowᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentLiftRow) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentLiftRow(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNExperimentPauseInterval2storeadminᚋmodelsᚐExperimentPauseInterval(ctx context.Context, sel ast.SelectionSet, v models.ExperimentPauseInterval) graphql.Marshaler {
@@ -97161,6 +101852,54 @@ func (ec *executionContext) marshalNExperimentPoolVariant2ᚕstoreadminᚋmodels
 	return ret
 }
 
+func (ec *executionContext) marshalNExperimentPooledArm2storeadminᚋinternalᚋexperimentreportᚐExperimentPooledArm(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentPooledArm) graphql.Marshaler {
+	return ec._ExperimentPooledArm(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentPooledArm2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentPooledArmᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentPooledArm) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentPooledArm(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentPooledReport2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentPooledReport(ctx context.Context, sel ast.SelectionSet, v *experimentreport.ExperimentPooledReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExperimentPooledReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExperimentPowerReport2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentPowerReport(ctx context.Context, sel ast.SelectionSet, v *experimentreport.ExperimentPowerReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExperimentPowerReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExperimentPowerTraffic2storeadminᚋinternalᚋexperimentreportᚐExperimentPowerTraffic(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentPowerTraffic) graphql.Marshaler {
+	return ec._ExperimentPowerTraffic(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentPowerWindow2storeadminᚋinternalᚋexperimentreportᚐExperimentPowerWindow(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentPowerWindow) graphql.Marshaler {
+	return ec._ExperimentPowerWindow(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNExperimentPreviewToken2ᚖstoreadminᚋgraphᚐExperimentPreviewToken(ctx context.Context, sel ast.SelectionSet, v *ExperimentPreviewToken) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -97169,6 +101908,80 @@ func (ec *executionContext) marshalNExperimentPreviewToken2ᚖstoreadminᚋgraph
 		return graphql.Null
 	}
 	return ec._ExperimentPreviewToken(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExperimentReport2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentReport(ctx context.Context, sel ast.SelectionSet, v *experimentreport.ExperimentReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExperimentReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExperimentSRMResult2storeadminᚋinternalᚋexperimentreportᚐExperimentSRMResult(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentSRMResult) graphql.Marshaler {
+	return ec._ExperimentSRMResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentSegmentArm2storeadminᚋinternalᚋexperimentreportᚐExperimentSegmentArm(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentSegmentArm) graphql.Marshaler {
+	return ec._ExperimentSegmentArm(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentSegmentArm2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentSegmentArmᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentSegmentArm) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentSegmentArm(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentSegmentRow2storeadminᚋinternalᚋexperimentreportᚐExperimentSegmentRow(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentSegmentRow) graphql.Marshaler {
+	return ec._ExperimentSegmentRow(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentSegmentRow2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentSegmentRowᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentSegmentRow) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentSegmentRow(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentStep2storeadminᚋinternalᚋexperimentreportᚐExperimentStep(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentStep) graphql.Marshaler {
+	return ec._ExperimentStep(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentStep2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentStepᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentStep) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentStep(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNExperimentStorePool2storeadminᚋmodelsᚐExperimentStorePool(ctx context.Context, sel ast.SelectionSet, v models.ExperimentStorePool) graphql.Marshaler {
@@ -97180,6 +101993,26 @@ func (ec *executionContext) marshalNExperimentStorePool2ᚕstoreadminᚋmodels�
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec._ExperimentStorePool(ctx, sel, &v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExperimentTimelineMark2storeadminᚋinternalᚋexperimentreportᚐExperimentTimelineMark(ctx context.Context, sel ast.SelectionSet, v experimentreport.ExperimentTimelineMark) graphql.Marshaler {
+	return ec._ExperimentTimelineMark(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExperimentTimelineMark2ᚕstoreadminᚋinternalᚋexperimentreportᚐExperimentTimelineMarkᚄ(ctx context.Context, sel ast.SelectionSet, v []experimentreport.ExperimentTimelineMark) graphql.Marshaler {
+	ret := marshalInOrder(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec._ExperimentTimelineMark(ctx, sel, &v[i])
 	})
 
 	for _, e := range ret {
@@ -99526,6 +104359,20 @@ func (ec *executionContext) unmarshalODraftPaymentInput2ᚖstoreadminᚋgraphᚐ
 	}
 	res, err := ec.unmarshalInputDraftPaymentInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExperimentConsentCoverage2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentConsentCoverage(ctx context.Context, sel ast.SelectionSet, v *experimentreport.ExperimentConsentCoverage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ExperimentConsentCoverage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOExperimentMatchedOrders2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentMatchedOrders(ctx context.Context, sel ast.SelectionSet, v *experimentreport.ExperimentMatchedOrders) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ExperimentMatchedOrders(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOFeatureflagsPP15Config2ᚖstoreadminᚋmodelsᚐPP15Config(ctx context.Context, sel ast.SelectionSet, v *models.PP15Config) graphql.Marshaler {

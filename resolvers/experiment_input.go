@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/experimentreport"
 	"storeadmin/internal/themesettings"
 	"storeadmin/models"
 )
@@ -97,15 +99,26 @@ func checkThemeArms(sh *models.ExperimentShape, settings, schema []byte) error {
 }
 
 // experimentWinner is the arm an ending experiment declares the winner:
-// the caller's, which must be one of its arms (400 otherwise), or none.
-// The report's winner when the caller names none goes here.
-func experimentWinner(ctx context.Context, tx bun.IDB, e *models.Experiment, given *int64) (*int64, error) {
-	if given == nil {
-		return nil, nil
-	}
+// the caller's, which must be one of its arms (400 otherwise); or, when
+// the caller names none, the arm its report names (a winner, or the
+// control when every other arm lost), read in the ending's transaction;
+// none when the report has no verdict either way.
+func experimentWinner(ctx context.Context, tx bun.IDB, e *models.Experiment, given *int64, now time.Time) (*int64, error) {
 	arms, err := models.ExperimentArms(ctx, tx, e.StoreID, e.ID)
 	if err != nil {
 		return nil, err
+	}
+	if given == nil {
+		report, err := experimentreport.Report(ctx, tx, e, arms, now)
+		if err != nil || report.WinnerPosition == nil {
+			return nil, err
+		}
+		for _, a := range arms {
+			if a.Position == *report.WinnerPosition {
+				return &a.ID, nil
+			}
+		}
+		return nil, nil
 	}
 	for _, a := range arms {
 		if a.ID == *given {

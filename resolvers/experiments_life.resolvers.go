@@ -108,7 +108,7 @@ func (r *mutationResolver) EndExperiment(ctx context.Context, id int64, winnerVa
 		if e.Status != models.ExperimentRunning && e.Status != models.ExperimentPaused {
 			return models.EndExperiment(ctx, tx, e, nil, r.Now()) // the 409 naming the status
 		}
-		winner, err := experimentWinner(ctx, tx, e, winnerVariantID)
+		winner, err := experimentWinner(ctx, tx, e, winnerVariantID, r.Now())
 		if err != nil {
 			return err
 		}

@@ -343,4 +343,9 @@ var Routes = []Route{
 	{http.MethodPut, "/store/tipping", "UpdateTipping", 0, Fields},
 	{http.MethodPut, "/store/upsell-funnels/{id}/pp15", "SetUpsellFunnelPP15", 0, Bare},
 	{http.MethodPut, "/store/upsell-funnels/{id}/tipping", "SetUpsellFunnelTipping", 0, Bare},
+
+	// A/B tests' reports: an experiment's, the store's power, a pooled test's
+	{http.MethodGet, "/store/experiments/power", "GetExperimentPower", 0, Fields},
+	{http.MethodGet, "/store/experiments/{id}/report", "GetExperimentReport", 0, Fields},
+	{http.MethodGet, "/store/experiments/{id}/pooled", "GetExperimentPooledReport", 0, Fields},
 }
