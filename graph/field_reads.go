@@ -896,6 +896,7 @@ var objectReads = map[string]map[string][]string{
 		"paused_at":         {"PausedAt"},
 		"paused_reason":     {"PausedReason"},
 		"pool_key":          {"PoolKey"},
+		"power":             {},
 		"report":            {"ID"},
 		"started_at":        {"StartedAt"},
 		"status":            {"Status"},

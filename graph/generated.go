@@ -1060,6 +1060,7 @@ type ComplexityRoot struct {
 		PausedAt        func(childComplexity int) int
 		PausedReason    func(childComplexity int) int
 		PoolKey         func(childComplexity int) int
+		Power           func(childComplexity int, days *int64) int
 		Report          func(childComplexity int) int
 		StartedAt       func(childComplexity int) int
 		Status          func(childComplexity int) int
@@ -2750,6 +2751,7 @@ type ExperimentResolver interface {
 	Variants(ctx context.Context, obj *models.Experiment) ([]models.ExperimentVariant, error)
 	PauseLog(ctx context.Context, obj *models.Experiment) ([]models.ExperimentPauseInterval, error)
 	Report(ctx context.Context, obj *models.Experiment) (*experimentreport.ExperimentReport, error)
+	Power(ctx context.Context, obj *models.Experiment, days *int64) (*experimentreport.ExperimentPowerReport, error)
 }
 type ExperimentPoolResolver interface {
 	Variants(ctx context.Context, obj *models.ExperimentPool) ([]models.ExperimentPoolVariant, error)
@@ -7760,6 +7762,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Experiment.PoolKey(childComplexity), true
+	case "Experiment.power":
+		if e.ComplexityRoot.Experiment.Power == nil {
+			break
+		}
+
+		args, err := ec.field_Experiment_power_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Experiment.Power(childComplexity, args["days"].(*int64)), true
 	case "Experiment.report":
 		if e.ComplexityRoot.Experiment.Report == nil {
 			break
@@ -20601,6 +20614,8 @@ extend type Mutation {
 extend type Experiment {
   "Its report as of now (README \"The report\"): about 5 statements per experiment, so a list that asks it pays them per experiment."
   report: ExperimentReport!
+  "What the store's traffic of the last days can test (README \"Power\"): the store's, as experimentPower answers it, the same for each of its experiments."
+  power("Days back from now, 7 to 90; 28 when left out." days: Int): ExperimentPowerReport!
 }
 
 "An experiment's report: its arms over their exposed visitors, compared with the control."
@@ -20934,7 +20949,7 @@ extend type Query {
   "What the store's traffic of the last days can test (README \"Power\")."
   experimentPower("Days back from now, 7 to 90; 28 when left out." days: Int): ExperimentPowerReport! @access(scope: "experiments:read")
 
-  "The pooled report of the pool an experiment runs (README \"The pooled report\"); an experiment of no pool is a 409."
+  "The pooled report of the pool an experiment runs (README \"The pooled report\"); an experiment of no pool is a 404."
   experimentPooledReport("The experiment's id." id: Int!): ExperimentPooledReport! @access(scope: "experiments:read")
 }
 `, BuiltIn: false},
@@ -26315,6 +26330,8 @@ func (ec *executionContext) childFields_Experiment(ctx context.Context, field gr
 		return ec.fieldContext_Experiment_pause_log(ctx, field)
 	case "report":
 		return ec.fieldContext_Experiment_report(ctx, field)
+	case "power":
+		return ec.fieldContext_Experiment_power(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Experiment", field.Name)
 }
@@ -29058,6 +29075,20 @@ func (ec *executionContext) field_Customer_orders_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["limit"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Experiment_power_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "days",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["days"] = arg0
 	return args, nil
 }
 
@@ -41168,6 +41199,44 @@ func (ec *executionContext) fieldContext_Experiment_report(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Experiment_power(ctx context.Context, field graphql.CollectedField, obj *models.Experiment) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Experiment_power(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer recoverField(ctx, ec.OperationContext, &ret)
+	v, err := func(ctx context.Context) (*experimentreport.ExperimentPowerReport, error) {
+		fc := graphql.GetFieldContext(ctx)
+		return ec.Resolvers.Experiment().Power(ctx, obj, fc.Args["days"].(*int64))
+	}(ctx)
+	if err != nil {
+		return fieldFailed(ctx, ec.OperationContext, fc, err, true)
+	}
+	fc.Result = v
+	return ec.marshalNExperimentPowerReport2ᚖstoreadminᚋinternalᚋexperimentreportᚐExperimentPowerReport(ctx, field.Selections, v)
+}
+func (ec *executionContext) fieldContext_Experiment_power(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Experiment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Experiment_power_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -82912,6 +82981,58 @@ func (ec *executionContext) _Experiment(ctx context.Context, sel ast.SelectionSe
 					}
 				}()
 				res = ec._Experiment_report(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}(ctx, out)
+		case "power":
+			field := field
+
+			if field.IsDeferred() {
+				innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+					defer func() {
+						if r := recover(); r != nil {
+							ec.Error(ctx, ec.Recover(ctx, r))
+						}
+					}()
+					res = ec._Experiment_power(ctx, field, obj)
+					if res == graphql.Null {
+						atomic.AddUint32(&fs.Invalids, 1)
+					}
+					return res
+				}
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				set := deferredFieldSet
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, set)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Values[i] = func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Experiment_power(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

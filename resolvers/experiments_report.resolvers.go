@@ -17,6 +17,10 @@ func (r *experimentResolver) Report(ctx context.Context, obj *models.Experiment)
 	})
 }
 
+func (r *experimentResolver) Power(ctx context.Context, obj *models.Experiment, days *int64) (*experimentreport.ExperimentPowerReport, error) {
+	return r.storePower(ctx, days)
+}
+
 func (r *queryResolver) ExperimentReport(ctx context.Context, id int64) (*experimentreport.ExperimentReport, error) {
 	return inStore(ctx, func(sid int64) (*experimentreport.ExperimentReport, error) {
 		return experimentreport.Of(ctx, r.db(ctx), sid, id, r.Now())
@@ -24,13 +28,7 @@ func (r *queryResolver) ExperimentReport(ctx context.Context, id int64) (*experi
 }
 
 func (r *queryResolver) ExperimentPower(ctx context.Context, days *int64) (*experimentreport.ExperimentPowerReport, error) {
-	n, err := experimentreport.CheckPowerDays(days)
-	if err != nil {
-		return nil, err
-	}
-	return inStore(ctx, func(sid int64) (*experimentreport.ExperimentPowerReport, error) {
-		return experimentreport.Power(ctx, r.db(ctx), sid, n, r.Now())
-	})
+	return r.storePower(ctx, days)
 }
 
 func (r *queryResolver) ExperimentPooledReport(ctx context.Context, id int64) (*experimentreport.ExperimentPooledReport, error) {

@@ -3,6 +3,7 @@ package apitest_test
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -37,6 +38,12 @@ func TestExperimentPower(t *testing.T) {
 	if wholeNumber(t, traffic["sessions"]) != 5980 || wholeNumber(t, traffic["visitors"]) != 5980 ||
 		window["requested_days"] != 28.0 || window["days_with_data"] != 20.0 || p["refusal"] != nil {
 		t.Fatalf("power: traffic %v window %v refusal %v", traffic, window, p["refusal"])
+	}
+	// An experiment's power is the store's.
+	id, _ := xrExperiment(t, e, s.ID, "pw", "conversion", []int64{50, 50}, time.Time{}, "draft", nil)
+	g := e.GraphQL(key, `query($id: Int!) { experiment(id: $id) { power { traffic { sessions visitors } } } }`, map[string]any{"id": id})
+	if got := g.Data()["experiment"].(map[string]any)["power"].(map[string]any)["traffic"]; !reflect.DeepEqual(got, map[string]any{"sessions": traffic["sessions"], "visitors": traffic["visitors"]}) {
+		t.Fatalf("the experiment's power: %s", g.Raw)
 	}
 	steps := objectsOf(p["steps"])
 	if len(steps) != 4 || steps[0]["metric"] != "conversion" || wholeNumber(t, steps[0]["events"]) != 300 ||
