@@ -12,8 +12,10 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/base/handle"
 )
 
 // The lifecycle of a store's experiments (README "A/B tests", "Endpoints"):
@@ -129,7 +131,7 @@ func CheckExperimentRecords(ctx context.Context, db bun.IDB, storeID int64, sh *
 		var missing []int64
 		err := db.NewRaw(`SELECT id FROM unnest(?::bigint[]) AS want (id)
 			WHERE NOT EXISTS (SELECT 1 FROM products AS p WHERE p.store_id = ? AND p.id = want.id) ORDER BY id`,
-			pgArray(sh.ProductIDs), storeID).Scan(ctx, &missing)
+			pgdialect.Array(sh.ProductIDs), storeID).Scan(ctx, &missing)
 		if err != nil {
 			return err
 		}
@@ -150,26 +152,16 @@ func recordOfStore(ctx context.Context, db bun.IDB, table string, storeID, id in
 	return err
 }
 
-// pgArray formats ids as a PostgreSQL array literal.
-func pgArray(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprint(id)
-	}
-	return "{" + strings.Join(parts, ",") + "}"
-}
-
-var notKeyChars = regexp.MustCompile(`[^a-z0-9]+`)
-
 // maxKeyBase leaves room for a "-NNN" suffix within the key's 63
 // characters.
 const maxKeyBase = 50
 
-// experimentKey makes a key from a name, free among the store's keys:
-// "Hero colour" is hero-colour, then hero-colour-2, hero-colour-3, …
-// Two creates racing for one key: the unique index makes the second a 409.
+// experimentKey makes a key from a name by the house's handle rule
+// (handle.From), free among the store's keys: "Hero colour" is
+// hero-colour, then hero-colour-2, hero-colour-3, … Two creates racing
+// for one key: the unique index makes the second a 409.
 func experimentKey(ctx context.Context, db bun.IDB, storeID int64, name string) (string, error) {
-	base := strings.Trim(notKeyChars.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	base := handle.From(name)
 	if len(base) > maxKeyBase {
 		base = strings.TrimRight(base[:maxKeyBase], "-")
 	}
@@ -248,7 +240,7 @@ func writeArms(ctx context.Context, tx bun.IDB, e *Experiment, sh *ExperimentSha
 		return nil
 	}
 	_, err := tx.NewRaw(`INSERT INTO experiment_price_products (store_id, experiment_id, product_id)
-		SELECT ?, ?, unnest(?::bigint[])`, e.StoreID, e.ID, pgArray(sh.ProductIDs)).Exec(ctx)
+		SELECT ?, ?, unnest(?::bigint[])`, e.StoreID, e.ID, pgdialect.Array(sh.ProductIDs)).Exec(ctx)
 	return err
 }
 
