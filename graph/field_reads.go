@@ -897,7 +897,6 @@ var objectReads = map[string]map[string][]string{
 		"paused_reason":     {"PausedReason"},
 		"pool_key":          {"PoolKey"},
 		"power":             {},
-		"report":            {"ID"},
 		"started_at":        {"StartedAt"},
 		"status":            {"Status"},
 		"surface":           {"Surface"},

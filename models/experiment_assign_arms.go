@@ -125,8 +125,8 @@ func SurfaceIDs(object any, field string) []int64 {
 	list, _ := m[field].([]any)
 	out := make([]int64, 0, len(list))
 	for _, v := range list {
-		if f, ok := jsonNumber(v); ok && f == math.Trunc(f) {
-			out = append(out, int64(f))
+		if n, ok := wholeJSON(v); ok {
+			out = append(out, n)
 		}
 	}
 	return out

@@ -12,9 +12,13 @@ import (
 )
 
 func (r *experimentResolver) Report(ctx context.Context, obj *models.Experiment) (*experimentreport.ExperimentReport, error) {
-	return inStore(ctx, func(sid int64) (*experimentreport.ExperimentReport, error) {
-		return experimentreport.Of(ctx, r.db(ctx), sid, obj.ID, r.Now())
-	})
+	// The experiment is read already, and its arms load with every
+	// experiment's of the list at once.
+	arms, err := experimentVariants.Load(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return experimentreport.Report(ctx, r.db(ctx), obj, arms, r.Now())
 }
 
 func (r *experimentResolver) Power(ctx context.Context, obj *models.Experiment, days *int64) (*experimentreport.ExperimentPowerReport, error) {
