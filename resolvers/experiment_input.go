@@ -38,7 +38,7 @@ func (r *Resolver) experimentShape(ctx context.Context, tx bun.IDB, sid int64, i
 		if err != nil {
 			return "", nil, err
 		}
-		if err := checkThemeArms(sh, settings, schema); err != nil {
+		if err := checkThemeArms(ctx, tx, sid, sh, settings, schema); err != nil {
 			return "", nil, err
 		}
 	} else if err := models.CheckExperimentRecords(ctx, tx, sid, sh); err != nil {
@@ -71,27 +71,16 @@ func (r *Resolver) moneyGateOpen(ctx context.Context, tx bun.IDB, sid int64, kin
 
 // checkThemeArms checks each arm of a theme test: its settings merged over
 // the version's (objects key by key, lists whole) must be settings the
-// theme's schema accepts, a failure naming the path under the arm's
-// payload (variants[1].payload.settings.colors.primary).
-func checkThemeArms(sh *models.ExperimentShape, settings, schema []byte) error {
-	s, err := themesettings.Parse(schema)
-	if err != nil {
-		return err // a stored schema was checked when released: this is ours
-	}
+// theme's schema accepts, their images uploads of the store, as a draft's
+// (themeSettings), a failure naming the path under the arm's payload
+// (variants[1].payload.settings.colors.primary).
+func checkThemeArms(ctx context.Context, db bun.IDB, sid int64, sh *models.ExperimentShape, settings, schema []byte) error {
 	var base any
 	if err := json.Unmarshal(settings, &base); err != nil {
 		return err
 	}
 	for i, p := range sh.Payloads {
-		merged := base
-		if over, ok := p["settings"]; ok {
-			merged = themesettings.Merge(base, over)
-		}
-		b, err := json.Marshal(merged)
-		if err != nil {
-			return apperr.InvalidField(fmt.Sprintf("variants[%d].payload.settings", i), "is not JSON")
-		}
-		if err := s.Validate(fmt.Sprintf("variants[%d].payload.settings", i), b); err != nil {
+		if _, err := themeSettings(ctx, db, sid, schema, fmt.Sprintf("variants[%d].payload.settings", i), themesettings.Merge(base, p["settings"])); err != nil {
 			return err
 		}
 	}
@@ -163,7 +152,10 @@ func poolShape(ctx context.Context, tx bun.IDB, sid int64, p *models.ExperimentP
 		return nil, err
 	}
 	if p.Kind == models.ExperimentKindTheme {
-		if err := checkThemeArms(sh, settings, schema); err != nil {
+		if err := checkThemeArms(ctx, tx, sid, sh, settings, schema); err != nil {
+			if apperr.CodeOf(err) != apperr.Invalid {
+				return nil, err
+			}
 			return nil, apperr.Conflictf("the store's live theme cannot take this pool's arms: %s", err.Error())
 		}
 	}

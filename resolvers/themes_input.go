@@ -36,28 +36,35 @@ func copyName(name string) string {
 }
 
 // themeDraft checks draft settings against a theme's settings schema (as
-// stored), and that each image setting names one of the store's uploads,
-// and answers them as JSON to store; a failure names the setting path
-// under draft_settings.
+// stored) and answers them as JSON to store (themeSettings at
+// draft_settings).
 func themeDraft(ctx context.Context, db bun.IDB, sid int64, schema []byte, draft any) ([]byte, error) {
+	return themeSettings(ctx, db, sid, schema, "draft_settings", draft)
+}
+
+// themeSettings checks settings (a theme's draft, a theme test's arm
+// merged over its version) against a theme's settings schema (as stored),
+// and that each image setting names one of the store's uploads, and
+// answers them as JSON; a failure names the setting's path under at.
+func themeSettings(ctx context.Context, db bun.IDB, sid int64, schema []byte, at string, settings any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(draft); err != nil {
-		return nil, apperr.InvalidField("draft_settings", "is not a JSON value")
+	if err := enc.Encode(settings); err != nil {
+		return nil, apperr.InvalidField(at, "is not a JSON value")
 	}
 	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if len(b) > maxDraftBytes {
-		return nil, apperr.InvalidField("draft_settings", "must be at most %d bytes of JSON", maxDraftBytes)
+		return nil, apperr.InvalidField(at, "must be at most %d bytes of JSON", maxDraftBytes)
 	}
 	s, err := themesettings.Parse(schema)
 	if err != nil {
 		return nil, err // a stored schema is checked when released: this is ours
 	}
-	if err := s.Validate("draft_settings", b); err != nil {
+	if err := s.Validate(at, b); err != nil {
 		return nil, err
 	}
-	images, err := s.Images("draft_settings", b)
+	images, err := s.Images(at, b)
 	if err != nil {
 		return nil, err
 	}

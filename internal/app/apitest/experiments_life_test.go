@@ -319,6 +319,10 @@ func TestExperimentValidation(t *testing.T) {
 		"bad setting": {with(theme, func(b map[string]any) {
 			arm(b, 1)["payload"] = map[string]any{"settings": map[string]any{"colors": map[string]any{"primary": "navy"}}}
 		}), "variants[1].payload.settings.colors.primary "},
+		"image not uploaded": {with(theme, func(b map[string]any) {
+			arm(b, 1)["payload"] = map[string]any{"settings": map[string]any{"sections": []any{
+				map[string]any{"kind": "slideshow", "image": map[string]any{"src": "https://elsewhere.example/x.jpg"}}}}}
+		}), "variants[1].payload.settings.sections[0].image.src names no image uploaded to this store"},
 		"payload extra key": {with(theme, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{"css": "x"} }), "variants[1].payload.css is not a known key"},
 		"control changes":   {with(theme, func(b map[string]any) { arm(b, 0)["payload"] = arm(b, 1)["payload"] }), "variants[0].payload must be {}"},
 		"arm changes none":  {with(content, func(b map[string]any) { arm(b, 1)["payload"] = map[string]any{} }), "variants[1].payload must change something"},
