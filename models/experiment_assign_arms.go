@@ -253,3 +253,17 @@ func (m MoneyArms) Rates(rates []ShippingRate) {
 		slices.SortStableFunc(rates, func(a, b ShippingRate) int { return cmp.Compare(a.PriceCents, b.PriceCents) })
 	}
 }
+
+// ContentShown is what a content test's arm of payload shows in place of a
+// page's title and body: its own where it gives them, the page's
+// otherwise.
+func ContentShown(title, bodyHTML string, payload any) (string, string) {
+	over, _ := payload.(map[string]any)
+	if t, ok := over["title"].(string); ok {
+		title = t
+	}
+	if b, ok := over["body_html"].(string); ok {
+		bodyHTML = b
+	}
+	return title, bodyHTML
+}

@@ -80,24 +80,14 @@ func storePools(ctx context.Context, db bun.IDB, sid int64) ([]models.Experiment
 				if live == nil {
 					break
 				}
-				over, ok := payload["settings"]
-				if !ok {
-					over = map[string]any{}
-				}
-				shown = append(shown, themesettings.Merge(live.Settings, over))
+				shown = append(shown, themesettings.Merge(live.Settings, payload["settings"]))
 			case models.ExperimentKindContent:
 				handle, _ := p.Surface.(map[string]any)["page_handle"].(string)
 				page, ok := pages[handle]
 				if !ok {
 					break
 				}
-				title, body := page.Title, page.BodyHTML
-				if t, ok := payload["title"].(string); ok {
-					title = t
-				}
-				if b, ok := payload["body_html"].(string); ok {
-					body = b
-				}
+				title, body := models.ContentShown(page.Title, page.BodyHTML, payload)
 				shown = append(shown, []string{title, body})
 			}
 		}

@@ -261,14 +261,7 @@ func (rec surfaceRecords) show(e models.LiveExperiment, payload any) any {
 	case models.ExperimentKindContent:
 		id, _ := models.SurfaceNumber(e.Surface, "page_id")
 		p := rec.pages[int64(id)]
-		over, _ := payload.(map[string]any)
-		title, body := p.Title, p.BodyHTML
-		if t, ok := over["title"].(string); ok {
-			title = t
-		}
-		if b, ok := over["body_html"].(string); ok {
-			body = b
-		}
+		title, body := models.ContentShown(p.Title, p.BodyHTML, payload)
 		return map[string]any{"page_id": p.ID, "title": title, "body_html": body}
 	case models.ExperimentKindPrice:
 		pct, _ := models.SurfaceNumber(payload, "price_change_pct")
