@@ -13,7 +13,6 @@ import (
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/previews"
 	"storeadmin/models"
-	"time"
 )
 
 func (r *mutationResolver) CreateExperimentPreviewToken(ctx context.Context, id int64, variantID *int64, position *int64, expiresIn *int64) (*graph.ExperimentPreviewToken, error) {
@@ -24,7 +23,7 @@ func (r *mutationResolver) CreateExperimentPreviewToken(ctx context.Context, id 
 	if (variantID == nil) == (position == nil) {
 		return nil, apperr.Invalidf("name the arm to preview by variant_id or by position, one of the two")
 	}
-	lifetime, err := previews.Lifetime(expiresIn)
+	expires, err := previews.Expiry(r.Now(), expiresIn)
 	if err != nil {
 		return nil, err
 	}
@@ -47,9 +46,6 @@ func (r *mutationResolver) CreateExperimentPreviewToken(ctx context.Context, id 
 		}
 		return nil, apperr.InvalidField("position", "must be the position of one of the experiment's %d arms, not %d", len(arms), *position)
 	}
-	// Whole seconds: the token keeps its expiry in seconds, and the answer
-	// says the expiry the token has.
-	expires := r.Now().Add(lifetime).Truncate(time.Second)
 	token := r.Previews.ArmToken(previews.Arm{StoreID: sid, ExperimentID: id, VariantID: arm.ID, Expires: expires})
 	audit.Touch(ctx, "experiment", id)
 	return &graph.ExperimentPreviewToken{Token: token, ExpiresAt: expires, ExperimentID: id, VariantID: arm.ID,

@@ -157,16 +157,13 @@ func (r *mutationResolver) CreateThemePreviewToken(ctx context.Context, id int64
 	if err != nil {
 		return nil, err
 	}
-	lifetime, err := previews.Lifetime(expiresIn)
+	expires, err := previews.Expiry(r.Now(), expiresIn)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := models.ThemeDraft(ctx, r.db(ctx), sid, id); err != nil {
 		return nil, err
 	}
-	// Whole seconds: the token keeps its expiry in seconds, and the answer
-	// says the expiry the token has.
-	expires := r.Now().Add(lifetime).Truncate(time.Second)
 	token := r.Previews.ThemeToken(previews.Theme{StoreID: sid, ThemeID: id, Expires: expires})
 	audit.Touch(ctx, "theme", id)
 	return &graph.ThemePreviewToken{Token: token, ExpiresAt: expires, URL: r.PublicURL + "/storefront/v1" + previews.ThemePath + token}, nil

@@ -124,6 +124,17 @@ func Lifetime(seconds *int64) (time.Duration, error) {
 	return time.Duration(*seconds) * time.Second, nil
 }
 
+// Expiry is when a token made at now for the lifetime asked for in
+// seconds (nil: the default) expires, in whole seconds: a token keeps its
+// expiry in seconds, so the expiry answered beside it is the one it has.
+func Expiry(now time.Time, seconds *int64) (time.Time, error) {
+	lifetime, err := Lifetime(seconds)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return now.Add(lifetime).Truncate(time.Second), nil
+}
+
 // A token is its ids and its expiry (Unix seconds), each in base 36, then
 // its signature: "id.id.expiry.signature". The signature is the first 128
 // bits of the HMAC of the purpose and the rest, in base64url: every part
