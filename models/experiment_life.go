@@ -195,7 +195,7 @@ func arms(e *Experiment, sh *ExperimentShape) []ExperimentVariant {
 // CreateExperiment writes a new draft of the store with its arms and, for
 // a price test, its products: e's key is made from its name. poolKey: the
 // pool it runs for a member store (nil for the store's own tests).
-func CreateExperiment(ctx context.Context, tx bun.IDB, storeID int64, name string, sh *ExperimentShape, poolKey *string) (*Experiment, error) {
+func CreateExperiment(ctx context.Context, tx bun.IDB, storeID int64, name string, sh *ExperimentShape, poolKey *string, now time.Time) (*Experiment, error) {
 	base := name
 	if poolKey != nil {
 		base = *poolKey
@@ -205,8 +205,8 @@ func CreateExperiment(ctx context.Context, tx bun.IDB, storeID int64, name strin
 		return nil, err
 	}
 	e := &Experiment{StoreID: storeID, Key: key, Name: name, Kind: sh.Kind, Metric: sh.Metric, Surface: sh.Surface,
-		Status: ExperimentDraft, PoolKey: poolKey}
-	if _, err := tx.NewInsert().Model(e).ExcludeColumn("started_at", "paused_at", "ended_at", "winner_variant_id").Returning("id, created_at, updated_at").Exec(ctx); err != nil {
+		Status: ExperimentDraft, PoolKey: poolKey, CreatedAt: now, UpdatedAt: now}
+	if _, err := tx.NewInsert().Model(e).ExcludeColumn("started_at", "paused_at", "ended_at", "winner_variant_id").Returning("id").Exec(ctx); err != nil {
 		return nil, classify(err, "an experiment of that key")
 	}
 	return e, writeArms(ctx, tx, e, sh)

@@ -97,9 +97,10 @@ func LockPool(ctx context.Context, tx bun.IDB, key string) (*ExperimentPool, []E
 
 // CreatePool writes a pool (running from now) and its arms, whose shape
 // the caller checked (CheckExperimentShape, pooled).
-func CreatePool(ctx context.Context, tx bun.IDB, p *ExperimentPool, sh *ExperimentShape) error {
+func CreatePool(ctx context.Context, tx bun.IDB, p *ExperimentPool, sh *ExperimentShape, now time.Time) error {
 	p.Kind, p.Metric, p.Surface, p.Status = sh.Kind, sh.Metric, sh.Surface, PoolRunning
-	if _, err := tx.NewInsert().Model(p).ExcludeColumn("id", "ended_at", "created_at", "started_at").Returning("id, created_at, started_at").Exec(ctx); err != nil {
+	p.CreatedAt, p.StartedAt = now, &now
+	if _, err := tx.NewInsert().Model(p).ExcludeColumn("id", "ended_at").Returning("id").Exec(ctx); err != nil {
 		return classify(err, "the pool "+p.Key)
 	}
 	arms := make([]ExperimentPoolVariant, len(sh.Arms))

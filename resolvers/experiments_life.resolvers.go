@@ -9,7 +9,7 @@ import (
 	"context"
 	"storeadmin/graph"
 	"storeadmin/internal/audit"
-	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/experiments"
 	"storeadmin/models"
 
 	"github.com/uptrace/bun"
@@ -34,7 +34,7 @@ func (r *mutationResolver) CreateExperiment(ctx context.Context, input graph.Exp
 		if err != nil {
 			return err
 		}
-		e, err = models.CreateExperiment(ctx, tx, sid, name, sh, nil)
+		e, err = models.CreateExperiment(ctx, tx, sid, name, sh, nil, r.Now())
 		return err
 	})
 	if err != nil {
@@ -77,12 +77,7 @@ func (r *mutationResolver) DeleteExperiment(ctx context.Context, id int64) (bool
 
 func (r *mutationResolver) StartExperiment(ctx context.Context, id int64) (*models.Experiment, error) {
 	return r.changeExperiment(ctx, id, func(tx bun.Tx, e *models.Experiment) error {
-		if e.Status == models.ExperimentDraft {
-			if err := r.moneyGateOpen(ctx, tx, e.StoreID, e.Kind); err != nil {
-				return err
-			}
-		}
-		return models.StartExperiment(ctx, tx, e, r.Now())
+		return experiments.Start(ctx, tx, e, r.Platform, r.Now())
 	})
 }
 
@@ -105,14 +100,7 @@ func (r *mutationResolver) ResumeExperiment(ctx context.Context, id int64) (*mod
 
 func (r *mutationResolver) EndExperiment(ctx context.Context, id int64, winnerVariantID *int64) (*models.Experiment, error) {
 	return r.changeExperiment(ctx, id, func(tx bun.Tx, e *models.Experiment) error {
-		if e.Status != models.ExperimentRunning && e.Status != models.ExperimentPaused {
-			return models.EndExperiment(ctx, tx, e, nil, r.Now()) // the 409 naming the status
-		}
-		winner, err := experimentWinner(ctx, tx, e, winnerVariantID, r.Now())
-		if err != nil {
-			return err
-		}
-		return models.EndExperiment(ctx, tx, e, winner, r.Now())
+		return experiments.End(ctx, tx, e, winnerVariantID, r.Now())
 	})
 }
 
@@ -142,25 +130,9 @@ func (r *mutationResolver) JoinExperimentPool(ctx context.Context, key string) (
 		return nil, err
 	}
 	var e *models.Experiment
-	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		p, arms, err := models.LockPool(ctx, tx, key)
-		if err != nil {
-			return err
-		}
-		if p.Status != models.PoolRunning {
-			return apperr.Conflictf("the pool %s is %s: only a running pool can be joined", key, p.Status)
-		}
-		sh, err := poolShape(ctx, tx, sid, p, arms)
-		if err != nil {
-			return err
-		}
-		if e, err = models.CreateExperiment(ctx, tx, sid, p.Name, sh, &p.Key); err != nil {
-			if apperr.CodeOf(err) == apperr.Conflict {
-				return apperr.Conflictf("the store is in the pool %s already", key)
-			}
-			return err
-		}
-		return models.StartExperiment(ctx, tx, e, r.Now())
+	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) (err error) {
+		e, err = experiments.Join(ctx, tx, sid, key, r.Now())
+		return err
 	})
 	if err != nil {
 		return nil, err

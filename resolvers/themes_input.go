@@ -1,7 +1,6 @@
 package resolvers
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -19,10 +18,6 @@ import (
 // maxThemeName is the longest theme name, in characters.
 const maxThemeName = 100
 
-// maxDraftBytes bounds a theme's draft settings as stored: a theme's
-// settings are a page of choices, not content.
-const maxDraftBytes = 64 << 10
-
 // themeName checks a theme's name.
 func themeName(v string) (string, error) { return text("name", v, maxThemeName, true) }
 
@@ -36,52 +31,10 @@ func copyName(name string) string {
 }
 
 // themeDraft checks draft settings against a theme's settings schema (as
-// stored) and answers them as JSON to store (themeSettings at
+// stored) and answers them as JSON to store (themesettings.Check at
 // draft_settings).
 func themeDraft(ctx context.Context, db bun.IDB, sid int64, schema []byte, draft any) ([]byte, error) {
-	return themeSettings(ctx, db, sid, schema, "draft_settings", draft)
-}
-
-// themeSettings checks settings (a theme's draft, a theme test's arm
-// merged over its version) against a theme's settings schema (as stored),
-// and that each image setting names one of the store's uploads, and
-// answers them as JSON; a failure names the setting's path under at.
-func themeSettings(ctx context.Context, db bun.IDB, sid int64, schema []byte, at string, settings any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(settings); err != nil {
-		return nil, apperr.InvalidField(at, "is not a JSON value")
-	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	if len(b) > maxDraftBytes {
-		return nil, apperr.InvalidField(at, "must be at most %d bytes of JSON", maxDraftBytes)
-	}
-	s, err := themesettings.Parse(schema)
-	if err != nil {
-		return nil, err // a stored schema is checked when released: this is ours
-	}
-	if err := s.Validate(at, b); err != nil {
-		return nil, err
-	}
-	images, err := s.Images(at, b)
-	if err != nil {
-		return nil, err
-	}
-	srcs := make([]string, len(images))
-	for i, img := range images {
-		srcs[i] = img.Src
-	}
-	uploaded, err := models.MediaBySrc(ctx, db, sid, srcs)
-	if err != nil {
-		return nil, err
-	}
-	for _, img := range images {
-		if _, ok := uploaded[img.Src]; !ok {
-			return nil, apperr.InvalidField(img.Path, "names no image uploaded to this store (%q): upload it first (POST /store/uploads/request) and use the src it answers", img.Src)
-		}
-	}
-	return b, nil
+	return themesettings.Check(ctx, db, sid, schema, "draft_settings", draft)
 }
 
 // setThemeDraft replaces the draft of the theme which picks (in the

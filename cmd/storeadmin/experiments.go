@@ -7,17 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"storeadmin/internal/experiments"
 	"storeadmin/models"
 )
-
-// poolKey is the form of a pool's key (the table's CHECK).
-var poolKey = regexp.MustCompile(`^[a-z][a-z0-9-]{1,62}$`)
 
 // poolVariantFile is a pool's arm as an operator writes it.
 type poolVariantFile struct {
@@ -27,8 +23,7 @@ type poolVariantFile struct {
 }
 
 // poolFile is a pooled test as an operator writes it (README "Pools"):
-// store_floor, max_share and min_stores left out take the database's
-// defaults.
+// store_floor, max_share and min_stores left out take the defaults.
 type poolFile struct {
 	Key        string            `json:"key"`
 	Name       string            `json:"name"`
@@ -59,47 +54,25 @@ func poolCreate(ctx context.Context, args []string, stdout io.Writer, log *slog.
 	if err := readJSONFile(fs.Arg(0), &f); err != nil {
 		return err
 	}
-	if !poolKey.MatchString(f.Key) {
-		return fmt.Errorf("%s: key must be 2 to 63 lower-case letters, digits and dashes, starting with a letter, not %q", fs.Arg(0), f.Key)
-	}
-	if strings.TrimSpace(f.Name) == "" {
-		return fmt.Errorf("%s: name is required", fs.Arg(0))
-	}
-	arms := make([]models.ExperimentArmSpec, len(f.Variants))
-	for i, v := range f.Variants {
-		arms[i] = models.ExperimentArmSpec{Name: strings.TrimSpace(v.Name), Payload: v.Payload, SplitPct: v.SplitPct}
-	}
-	sh, err := models.CheckExperimentShape(f.Kind, f.Metric, f.Surface, arms, true)
-	if err != nil {
-		return fmt.Errorf("%s: %v", fs.Arg(0), err)
-	}
-	p := &models.ExperimentPool{Key: f.Key, Name: strings.TrimSpace(f.Name), StoreFloor: 100, MaxShare: 0.25, MinStores: 5}
-	if f.StoreFloor != nil {
-		p.StoreFloor = *f.StoreFloor
-	}
-	if f.MaxShare != nil {
-		p.MaxShare = *f.MaxShare
-	}
-	if f.MinStores != nil {
-		p.MinStores = *f.MinStores
-	}
-	switch {
-	case p.StoreFloor < 0:
-		return fmt.Errorf("%s: store_floor must be 0 or more", fs.Arg(0))
-	case !(p.MaxShare > 0 && p.MaxShare <= 1):
-		return fmt.Errorf("%s: max_share must be above 0 and at most 1", fs.Arg(0))
-	case p.MinStores < 1:
-		return fmt.Errorf("%s: min_stores must be 1 or more", fs.Arg(0))
+	d := experiments.PoolDefinition{Key: f.Key, Name: f.Name, Kind: f.Kind, Metric: f.Metric, Surface: f.Surface,
+		StoreFloor: f.StoreFloor, MaxShare: f.MaxShare, MinStores: f.MinStores}
+	for _, v := range f.Variants {
+		d.Arms = append(d.Arms, models.ExperimentArmSpec{Name: v.Name, Payload: v.Payload, SplitPct: v.SplitPct})
 	}
 	bdb, closeDB, err := db.openDB(ctx, log)
 	if err != nil {
 		return err
 	}
 	defer closeDB()
-	if err := bdb.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return models.CreatePool(ctx, tx, p, sh) }); err != nil {
+	var p *models.ExperimentPool
+	err = bdb.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) (err error) {
+		p, err = experiments.CreatePool(ctx, tx, d, time.Now())
 		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %v", fs.Arg(0), err)
 	}
-	fmt.Fprintf(stdout, "%s\t%s\t%d arms\n", p.Key, p.Status, len(arms))
+	fmt.Fprintf(stdout, "%s\t%s\t%d arms\n", p.Key, p.Status, len(d.Arms))
 	return nil
 }
 

@@ -10,8 +10,9 @@
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
 //  3. internal/... (abandonment, analytics, auth, audit, billing, domains, events,
-//     funnelruns, idempotency, insights, loaders, mail, media, payments, placement,
-//     ratelimit, recovery, retention, themesettings): the subsystems the surfaces are built from.
+//     experimentreport, experiments, experimentstats, funnelruns, idempotency,
+//     insights, loaders, mail, media, payments, placement, previews, ratelimit,
+//     recovery, retention, themesettings): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
 //     and reference page): the API; and internal/storefront, the surface
 //     shoppers' browsers call.

@@ -13,6 +13,7 @@ import (
 
 	"storeadmin/internal/app/apitest"
 	"storeadmin/internal/auth"
+	"storeadmin/internal/experiments"
 	"storeadmin/models"
 )
 
@@ -442,6 +443,36 @@ func TestExperimentMoneyGate(t *testing.T) {
 	createExperiment(t, off, g.admin, themeBody(g, "Theme", "#000080")) // other kinds run
 }
 
+// TestExperimentSurfaceGone: a draft whose surface was deleted after it
+// was written (a product of a price test, a content test's page) cannot
+// start: a 409 naming what went, and nothing held; the draft edited onto
+// what exists starts.
+func TestExperimentSurfaceGone(t *testing.T) {
+	e := apitest.New(t)
+	f := newExperimentFixture(t, e, "Acme")
+	admin := f.admin
+	e.Do(http.MethodPut, "/store/experiments/money-opt-in", admin, map[string]any{"enabled": true}).Expect(t, 200)
+	price := idOf(t, createExperiment(t, e, admin, priceBody("Price", f.products[0], f.products[1])))
+	content := idOf(t, createExperiment(t, e, admin, experimentBody("Copy", "content", f.contentSurface, map[string]any{"title": "New"})))
+
+	e.Do(http.MethodDelete, "/store/products/"+strconv.FormatInt(f.products[1], 10), admin, nil).Expect(t, 200)
+	if r := experimentAction(t, e, admin, price, "start", nil, 409); r.Message() !=
+		"the test cannot start: its surface.product_ids must be products of the store: "+strconv.FormatInt(f.products[1], 10)+" is not one; edit the draft first" {
+		t.Fatalf("starting a price test of a deleted product: %s", r.Raw)
+	}
+	if x, _ := getExperiment(t, e, admin, price); x["status"] != "draft" {
+		t.Fatalf("after a refused start: %v", x["status"])
+	}
+	if _, err := e.DB.NewRaw("DELETE FROM pages WHERE id = ?", f.page).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := experimentAction(t, e, admin, content, "start", nil, 409); !strings.Contains(r.Message(), "surface.page_id must be a page of the store") {
+		t.Fatalf("starting a content test of a deleted page: %s", r.Raw)
+	}
+	e.Do(http.MethodPut, experimentPath(price), admin, priceBody("Price", f.products[0])).Expect(t, 200)
+	experimentAction(t, e, admin, price, "start", nil, 200)
+}
+
 // TestExperimentThemeAndAccess: GET /store/experiments/theme answers the
 // live theme's published version; every endpoint of the
 // area refuses without a key (401), with another scope or role (403), and
@@ -510,14 +541,14 @@ func TestExperimentThemeAndAccess(t *testing.T) {
 // createPool makes a pool through what the CLI runs.
 func createPool(t *testing.T, e *apitest.Env, key, kind string, surface any, payload map[string]any, minStores int64) {
 	t.Helper()
-	arms := []models.ExperimentArmSpec{{Name: "Control", Payload: map[string]any{}, SplitPct: 50}, {Name: "New", Payload: payload, SplitPct: 50}}
-	sh, err := models.CheckExperimentShape(kind, "conversion", surface, arms, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &models.ExperimentPool{Key: key, Name: "Pool " + key, StoreFloor: 100, MaxShare: 0.25, MinStores: minStores}
+	d := experiments.PoolDefinition{Key: key, Name: "Pool " + key, Kind: kind, Metric: "conversion", Surface: surface, MinStores: &minStores,
+		Arms: []models.ExperimentArmSpec{{Name: "Control", Payload: map[string]any{}, SplitPct: 50}, {Name: "New", Payload: payload, SplitPct: 50}}}
 	ctx := context.Background()
-	if err := e.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return models.CreatePool(ctx, tx, p, sh) }); err != nil {
+	err := e.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := experiments.CreatePool(ctx, tx, d, time.Now())
+		return err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }
