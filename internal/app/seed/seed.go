@@ -78,6 +78,9 @@ var mediaAreas = []mediaArea{
 	{"abandoned carts and checkouts", withoutMedia(abandoned)},
 	// After abandonment: reminds the abandoned carts and checkouts.
 	{"recovery", withoutMedia(recoveryReminders)},
+	// On the themes, pages, catalogue and rates; their orders are the
+	// storefront checkout's, after it (its carts are drawn as before).
+	{"a/b tests", withoutMedia(experimentTests)},
 	// Last: the findings of what every area before made.
 	{"insights", withoutMedia(insights)},
 }

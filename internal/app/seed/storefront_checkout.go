@@ -42,23 +42,8 @@ func storefrontCheckout(ctx context.Context, tx bun.Tx, storeID int64, now time.
 	if err != nil || n > 0 {
 		return err
 	}
-	store, err := models.GetStore(ctx, tx, storeID)
-	if err != nil {
-		return err
-	}
-	buyers, err := models.ListOrders(ctx, tx, storeID, models.OrderFilter{}, models.Paging{Limit: 200})
-	if err != nil || len(buyers) == 0 {
-		return err
-	}
-	var variantIDs []int64
-	if err := tx.NewSelect().Table("product_variants").Column("product_variants.id").
-		Join("JOIN products AS p ON p.id = product_variants.product_id").
-		Where("product_variants.store_id = ? AND p.status = ?", storeID, models.ProductActive).
-		Order("product_variants.id").Limit(400).Scan(ctx, &variantIDs); err != nil || len(variantIDs) == 0 {
-		return err
-	}
-	variants, err := models.CatalogueVariants(ctx, tx, storeID, variantIDs)
-	if err != nil {
+	shop, err := scShopOf(ctx, tx, storeID)
+	if err != nil || shop == nil {
 		return err
 	}
 	var visits []struct {
@@ -71,15 +56,11 @@ func storefrontCheckout(ctx context.Context, tx bun.Tx, storeID int64, now time.
 		OrderExpr("first_seen_at DESC, id DESC").Limit(scBaskets).Scan(ctx, &visits); err != nil {
 		return err
 	}
-	_, tipping, err := models.EffectiveFees(ctx, tx, storeID, nil)
-	if err != nil {
-		return err
-	}
 	rng := rand.New(rand.NewPCG(16, 2))
 	for i := range scBaskets {
-		buyer := buyers[rng.IntN(len(buyers))]
+		buyer := shop.buyers[rng.IntN(len(shop.buyers))]
 		at := now.Add(-time.Duration(1+rng.IntN(30*24)) * time.Hour)
-		c := &models.Cart{StoreID: storeID, Currency: store.Currency}
+		c := &models.Cart{StoreID: storeID, Currency: shop.store.Currency}
 		if i < len(visits) {
 			at = visits[i].At.Add(time.Duration(2+rng.IntN(20)) * time.Minute)
 			c.VisitorID, c.SessionID = &visits[i].VisitorID, &visits[i].ID
@@ -88,24 +69,68 @@ func storefrontCheckout(ctx context.Context, tx bun.Tx, storeID int64, now time.
 		if stage >= scCartEmail {
 			c.Email, c.MarketingConsent = buyer.Email, rng.IntN(3) > 0
 		}
-		if err := scBasket(ctx, tx, store, c, buyer, variants, variantIDs, stage, tipping, rng, at); err != nil {
+		if err := scBasket(ctx, tx, shop, c, buyer, shop.asks(rng), stage, rng, at); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// scBasket makes the cart c at its time and, from the contact stage on,
-// its checkout, carried to stage; from the shipping stage on, a third of
-// the shoppers tip the store's first suggestion (tipping's default preset).
-func scBasket(ctx context.Context, tx bun.Tx, store *models.Store, c *models.Cart, buyer models.Order,
-	variants map[int64]models.CatalogueVariant, ids []int64, stage int, tipping models.TippingConfig, rng *rand.Rand, at time.Time) error {
+// scShop is what the storefront's shoppers buy from and as: the store,
+// buyers of its orders (their emails and addresses), its active variants
+// and its tipping.
+type scShop struct {
+	store      *models.Store
+	buyers     []models.Order
+	variantIDs []int64
+	variants   map[int64]models.CatalogueVariant
+	tipping    models.TippingConfig
+}
+
+// scShopOf reads the store's shop; nil when it has no orders or no active
+// variants yet.
+func scShopOf(ctx context.Context, tx bun.IDB, storeID int64) (*scShop, error) {
+	var shop scShop
+	var err error
+	if shop.store, err = models.GetStore(ctx, tx, storeID); err != nil {
+		return nil, err
+	}
+	shop.buyers, err = models.ListOrders(ctx, tx, storeID, models.OrderFilter{}, models.Paging{Limit: 200})
+	if err != nil || len(shop.buyers) == 0 {
+		return nil, err
+	}
+	if err := tx.NewSelect().Table("product_variants").Column("product_variants.id").
+		Join("JOIN products AS p ON p.id = product_variants.product_id").
+		Where("product_variants.store_id = ? AND p.status = ?", storeID, models.ProductActive).
+		Order("product_variants.id").Limit(400).Scan(ctx, &shop.variantIDs); err != nil || len(shop.variantIDs) == 0 {
+		return nil, err
+	}
+	if shop.variants, err = models.CatalogueVariants(ctx, tx, storeID, shop.variantIDs); err != nil {
+		return nil, err
+	}
+	_, shop.tipping, err = models.EffectiveFees(ctx, tx, storeID, nil)
+	return &shop, err
+}
+
+// asks is what a shopper puts in a cart: one to three lines of active
+// variants in stock.
+func (shop *scShop) asks(rng *rand.Rand) []models.LineAsk {
 	var asks []models.LineAsk
 	for range 1 + rng.IntN(3) {
-		if v, q, ok := inStock(variants, ids, rng); ok && v.ProductStatus == models.ProductActive {
+		if v, q, ok := inStock(shop.variants, shop.variantIDs, rng); ok && v.ProductStatus == models.ProductActive {
 			asks = append(asks, models.LineAsk{VariantID: v.ID, Quantity: q})
 		}
 	}
+	return asks
+}
+
+// scBasket makes the cart c of asks at its time and, from the contact
+// stage on, its checkout, carried to stage; from the shipping stage on, a
+// third of the shoppers tip the store's first suggestion (tipping's
+// default preset).
+func scBasket(ctx context.Context, tx bun.Tx, shop *scShop, c *models.Cart, buyer models.Order,
+	asks []models.LineAsk, stage int, rng *rand.Rand, at time.Time) error {
+	store, tipping := shop.store, shop.tipping
 	basket, err := models.BasketLines(ctx, tx, store.ID, asks)
 	if err != nil || len(basket) == 0 {
 		return err

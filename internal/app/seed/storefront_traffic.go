@@ -83,20 +83,6 @@ func storefrontTraffic(ctx context.Context, tx bun.Tx, storeID int64, now time.T
 		return err
 	}
 	rng := rand.New(rand.NewPCG(uint64(storeID), 16))
-	pick := func(weights func(int) float64, n int) int {
-		var sum float64
-		for i := range n {
-			sum += weights(i)
-		}
-		r := rng.Float64() * sum
-		for i := range n {
-			if r < weights(i) {
-				return i
-			}
-			r -= weights(i)
-		}
-		return n - 1
-	}
 	start := now.Add(-trafficDays * 24 * time.Hour)
 	span := now.Add(-time.Hour).Sub(start)
 	var chunk []models.StagedEvent
@@ -112,24 +98,9 @@ func storefrontTraffic(ctx context.Context, tx bun.Tx, storeID int64, now time.T
 		visitor := rng.IntN(trafficVisitors)
 		// Later days have more visits: the store is growing.
 		at := start.Add(time.Duration(float64(span) * (1 - rng.Float64()*rng.Float64())))
-		agent := trafficAgents[pick(func(i int) float64 { return trafficAgents[i].weight }, len(trafficAgents))]
+		agent := trafficAgents[weighted(rng, len(trafficAgents), func(i int) float64 { return trafficAgents[i].weight })]
 		place := trafficPlaces[visitor%len(trafficPlaces)]
-		ch := ordChannels[pick(func(i int) float64 { return ordChannels[i].weight }, len(ordChannels))]
-		utm := map[string]string{}
-		if ch.source != "direct" {
-			utm["utm_source"], utm["utm_medium"] = ch.source, ch.medium
-			if len(ch.campaigns) > 0 {
-				utm["utm_campaign"] = ch.campaigns[rng.IntN(len(ch.campaigns))]
-			}
-		}
-		var utmText, referrer *string
-		if len(utm) > 0 {
-			b, _ := json.Marshal(utm)
-			utmText = ptr(string(b))
-		}
-		if ch.referrer != "" {
-			referrer = ptr(ch.referrer)
-		}
+		utmText, referrer := trafficLanding(rng)
 		vid, sid := fmt.Sprintf("seed-v%d", visitor), fmt.Sprintf("seed-s%d", v)
 		p := products[min(rng.IntN(len(products)), rng.IntN(len(products)))] // popular ones first
 		n := 1 + rng.IntN(4)
@@ -162,4 +133,42 @@ func storefrontTraffic(ctx context.Context, tx bun.Tx, storeID int64, now time.T
 		}
 	}
 	return flush()
+}
+
+// weighted draws one of n choices, each as likely as its weight.
+func weighted(rng *rand.Rand, n int, weight func(int) float64) int {
+	var sum float64
+	for i := range n {
+		sum += weight(i)
+	}
+	r := rng.Float64() * sum
+	for i := range n {
+		if r < weight(i) {
+			return i
+		}
+		r -= weight(i)
+	}
+	return n - 1
+}
+
+// trafficLanding draws the way a visit came (a channel of the orders'
+// attribution, ordChannels, and one of its campaigns): the landing's utm
+// (JSON) and referrer, nil for none.
+func trafficLanding(rng *rand.Rand) (utm, referrer *string) {
+	ch := ordChannels[weighted(rng, len(ordChannels), func(i int) float64 { return ordChannels[i].weight })]
+	params := map[string]string{}
+	if ch.source != "direct" {
+		params["utm_source"], params["utm_medium"] = ch.source, ch.medium
+		if len(ch.campaigns) > 0 {
+			params["utm_campaign"] = ch.campaigns[rng.IntN(len(ch.campaigns))]
+		}
+	}
+	if len(params) > 0 {
+		b, _ := json.Marshal(params)
+		utm = ptr(string(b))
+	}
+	if ch.referrer != "" {
+		referrer = ptr(ch.referrer)
+	}
+	return utm, referrer
 }

@@ -72,19 +72,12 @@ func setAccent(ctx context.Context, tx bun.Tx, storeID, themeID int64, accent st
 		return err
 	}
 	draft["colors"].(map[string]any)["accent"] = accent
-	b, err := json.Marshal(draft)
+	schema, err := models.ThemeSettingsSchema(ctx, tx, storeID, themeID)
 	if err != nil {
 		return err
 	}
-	schemaJSON, err := models.ThemeSettingsSchema(ctx, tx, storeID, themeID)
+	b, err := themesettings.Check(ctx, tx, storeID, schema, "draft_settings", draft)
 	if err != nil {
-		return err
-	}
-	schema, err := themesettings.Parse(schemaJSON)
-	if err != nil {
-		return err
-	}
-	if err := schema.Validate("draft_settings", b); err != nil {
 		return err
 	}
 	_, err = models.SetThemeDraft(ctx, tx, storeID, themeID, b)
