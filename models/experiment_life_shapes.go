@@ -66,6 +66,11 @@ func CheckExperimentShape(kind, metric string, surface any, arms []ExperimentArm
 	if !slices.Contains(ExperimentMetrics, metric) {
 		return nil, apperr.InvalidField("metric", "must be one of %s, not %q", strings.Join(ExperimentMetrics, ", "), metric)
 	}
+	if pooled && metric == MetricRevenuePerSession {
+		// Member stores sell in their own currencies: revenue summed
+		// across them would add yen to cents.
+		return nil, apperr.InvalidField("metric", "must be a rate for a pool (conversion, add_to_cart or checkout): member stores' revenue is in different currencies")
+	}
 	sh := &ExperimentShape{Kind: kind, Metric: metric, Arms: arms}
 	s, err := jsonObject("surface", surface)
 	if err != nil {

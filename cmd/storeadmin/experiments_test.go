@@ -10,8 +10,8 @@ import (
 
 // experiments pool create makes a running pool and its arms from a JSON
 // file, the shape checked as an experiment's (a misspelt field, a kind a
-// pool cannot have, splits that do not sum to 100, a bad max_share and a
-// key taken are refused, naming the fault, and write nothing); pool end
+// pool cannot have, splits that do not sum to 100, a bad max_share, a
+// min_stores below 3, a revenue metric and a key taken are refused, naming the fault, and write nothing); pool end
 // ends it, once.
 func TestExperimentsPoolCreateAndEnd(t *testing.T) {
 	db, url := testdb.New(t)
@@ -35,6 +35,8 @@ func TestExperimentsPoolCreateAndEnd(t *testing.T) {
 		{strings.Replace(pool(""), `"split_pct": 50}]`, `"split_pct": 40}]`, 1), "variants split_pct must sum to 100, not 90"},
 		{strings.Replace(pool(""), `"surface": {}`, `"surface": {"theme_id": 1}`, 1), "surface.theme_id is not a known key"},
 		{pool(`, "max_share": 1.5`), "max_share must be above 0 and at most 1"},
+		{pool(`, "min_stores": 2`), "min_stores must be 3 or more"},
+		{strings.Replace(pool(""), `"conversion"`, `"revenue_per_session"`, 1), "metric must be a rate for a pool"},
 		{strings.Replace(pool(""), `"hero-colour"`, `"Hero"`, 1), `key must be 2 to 63 lower-case letters`},
 		{pool(""), "the pool hero-colour already exists"},
 	} {

@@ -102,17 +102,31 @@ func Pooled(ctx context.Context, db bun.IDB, e *models.Experiment, now time.Time
 		exposed[i], split[i] = s.Exposed, a.SplitPct
 		variants[i] = models.ExperimentVariant{ID: int64(i), Position: a.Position}
 	}
+	if out.Stores < max(pool.MinStores, MinPooledStores) {
+		// Too few stores for sums that hide each: a member would read
+		// another's figures (one store counted) or work them out from
+		// its own (two). The arms' names and splits only.
+		for i := range out.Arms {
+			a := &out.Arms[i]
+			a.Exposed, a.MetricEvents, a.MetricRate = 0, 0, 0
+		}
+		out.SRM = ExperimentSRMResult{PValue: 1}
+		out.Comparisons = []ExperimentArmCompared{}
+		out.Verdict = experimentstats.VerdictInsufficientData
+		return out, nil
+	}
 	cs := compare(pool.Metric, variants, func(v models.ExperimentVariant) armSum { return sums[v.ID] })
 	srm := experimentstats.SampleRatio(exposed, split)
 	out.SRM = ExperimentSRMResult{Failed: srm.Failed, PValue: srm.PValue}
 	out.Comparisons = compared(cs)
-	if out.Stores < pool.MinStores {
-		out.Verdict = experimentstats.VerdictInsufficientData
-	} else {
-		out.Verdict, out.WinnerPosition = verdictOf(exposed, srm, cs)
-	}
+	out.Verdict, out.WinnerPosition = verdictOf(exposed, srm, cs)
 	return out, nil
 }
+
+// MinPooledStores is the fewest counted stores whose pooled sums a member
+// store may read, whatever a pool's min_stores: with one, the sums are that
+// store's; with two, each can subtract its own to read the other's.
+const MinPooledStores = 3
 
 // capWeights is the weight of each store of totals (its exposed visitors)
 // so that no store weighs more than maxShare of the weighted total: the

@@ -140,7 +140,10 @@ type window struct {
 // countedSQL defines, after the CTE ex (the experiments read: id,
 // store_id, until), the report's rows:
 //
-//   - x: the exposures before their experiment's until, materialized so
+//   - x: the exposures before their experiment's until, but the store's
+//     staff's (a visitor identified since its exposure with the email of
+//     one of the store's members: recording leaves out those identified
+//     then, this the rest), materialized so
 //     that the plan starts from the experiment's exposures (by its index)
 //     and reaches their visitors' sessions by theirs, whatever else the
 //     store has; without statistics the planner would scan every session
@@ -151,7 +154,12 @@ type window struct {
 //     session, and those that began from exposed_at on and before until;
 //     in_pause marks those (never the exposure session) that began in a
 //     pause of the experiment, which count nowhere but in
-//     excluded_in_pauses;
+//     excluded_in_pauses; a row per experiment and session (a pool's
+//     report reads all of a store's experiments of the pool, and a
+//     session may count for the one the store left and the one it
+//     rejoined with);
+//   - ord: the orders of each counted session, per experiment, so that an
+//     order counts once for each experiment whose session it is in;
 //   - v: per exposed visitor, its counted sessions, whether it added to
 //     cart, reached checkout, ordered (the sessions' steps, as traffic
 //     reads them), came back (a counted session after the exposure
@@ -163,9 +171,12 @@ const countedSQL = `pauses AS (
 x AS MATERIALIZED (
 	SELECT e.experiment_id, e.store_id, ex.until, e.variant_id, e.visitor_id, e.session_id, e.exposed_at
 	FROM experiment_exposures e JOIN ex ON ex.id = e.experiment_id AND ex.store_id = e.store_id
-	WHERE e.exposed_at < ex.until),
+	WHERE e.exposed_at < ex.until AND NOT EXISTS (
+		SELECT 1 FROM visitors v JOIN users u ON lower(u.email) = lower(v.email)
+		JOIN store_members m ON m.user_id = u.id AND m.store_id = e.store_id
+		WHERE v.id = e.visitor_id AND v.email <> '')),
 cs AS (
-	SELECT x.store_id, x.variant_id, x.visitor_id, x.session_id AS exposure_session, s.id, s.carted, s.reached_checkout,
+	SELECT x.experiment_id, x.store_id, x.variant_id, x.visitor_id, x.session_id AS exposure_session, s.id, s.carted, s.reached_checkout,
 		s.orders > 0 AS ordered, s.analytics_consent,
 		s.id <> x.session_id AND EXISTS (SELECT 1 FROM pauses p WHERE p.experiment_id = x.experiment_id
 			AND s.first_seen_at >= p.paused_at AND s.first_seen_at < p.resumed_at) AS in_pause
@@ -173,10 +184,10 @@ cs AS (
 	WHERE NOT s.is_bot
 		AND (s.id = x.session_id OR (s.first_seen_at >= x.exposed_at AND s.first_seen_at < x.until))),
 ord AS (
-	SELECT o.session_id, count(*) AS orders, sum(o.total_cents) AS revenue
+	SELECT cs.experiment_id, o.session_id, count(*) AS orders, sum(o.total_cents) AS revenue
 	FROM cs JOIN orders o ON o.store_id = cs.store_id AND o.session_id = cs.id
 	WHERE NOT cs.in_pause AND o.status <> 'cancelled' AND o.currency = (SELECT currency FROM stores WHERE id = cs.store_id)
-	GROUP BY o.session_id),
+	GROUP BY cs.experiment_id, o.session_id),
 v AS (
 	SELECT cs.variant_id, cs.visitor_id, min(cs.exposure_session) AS exposure_session,
 		count(*) FILTER (WHERE NOT in_pause) AS sessions,
@@ -188,7 +199,7 @@ v AS (
 		coalesce(bool_or(cs.id <> exposure_session) FILTER (WHERE NOT in_pause), false) AS returned,
 		coalesce(sum(ord.orders), 0)::bigint AS orders,
 		coalesce(sum(ord.revenue), 0)::float8 AS revenue
-	FROM cs LEFT JOIN ord ON ord.session_id = cs.id
+	FROM cs LEFT JOIN ord ON ord.experiment_id = cs.experiment_id AND ord.session_id = cs.id
 	GROUP BY cs.variant_id, cs.visitor_id)`
 
 // oneSQL is the CTEs of one experiment's report (arguments ?0 store, ?1

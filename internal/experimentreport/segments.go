@@ -28,10 +28,12 @@ var dimensions = []string{DimensionDevice, DimensionCountry, DimensionSource, Di
 // dimension, value and arm; then each value with fewer than SegmentFloor
 // exposed visitors in any arm is folded into the dimension's "other" row
 // (folded says how many values it holds; null on the other rows). An
-// "other" row that is itself below the floor in any arm is hidden: listed
-// with hidden true and its arms' figures zero, so a small group of
-// visitors cannot be read off it. Rows by dimension, then by exposed
-// visitors (most first), then value; "other" last.
+// "other" row below the floor in any arm takes in the smallest shown
+// values until it is above it, so that it cannot be read off as the
+// arms' totals less the rows shown; one still below (the dimension's
+// values all folded) is hidden: listed with hidden true and its arms'
+// figures zero. Rows by dimension, then by exposed visitors (most first),
+// then value; "other" last.
 func segmentRows(ctx context.Context, db bun.IDB, q window, metric string, arms []models.ExperimentVariant) ([]ExperimentSegmentRow, error) {
 	var rows []struct {
 		Dimension, Value string
@@ -41,7 +43,7 @@ func segmentRows(ctx context.Context, db bun.IDB, q window, metric string, arms 
 		SELECT d.dimension, d.value, v.variant_id, `+armSumsSQL+`
 		FROM v JOIN storefront_sessions s ON s.id = v.exposure_session CROSS JOIN LATERAL `+segmentSQL+`
 		GROUP BY d.dimension, d.value, v.variant_id
-		ORDER BY d.dimension, count(*) OVER (PARTITION BY d.dimension, d.value) DESC, d.value`,
+		ORDER BY d.dimension, sum(count(*)) OVER (PARTITION BY d.dimension, d.value) DESC, d.value`,
 		q.store, q.experiment, q.to).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
@@ -83,15 +85,29 @@ func segmentRows(ctx context.Context, db bun.IDB, q window, metric string, arms 
 	out := []ExperimentSegmentRow{}
 	for _, dim := range dimensions {
 		other, folded := map[int64]armSum{}, int64(0)
-		for _, v := range byDim[dim] {
-			if above(v.sums) {
-				out = append(out, row(dim, v.name, v.sums, false))
-				continue
-			}
+		fold := func(v *value) {
 			folded++
 			for id, s := range v.sums {
 				other[id] = s.add(other[id])
 			}
+		}
+		var shown []*value
+		for _, v := range byDim[dim] {
+			if above(v.sums) {
+				shown = append(shown, v)
+			} else {
+				fold(v)
+			}
+		}
+		// An "other" below the floor could be read off as the arms' totals
+		// less the values shown: the smallest shown values join it until
+		// it is above the floor (or none is left).
+		for folded > 0 && !above(other) && len(shown) > 0 {
+			fold(shown[len(shown)-1])
+			shown = shown[:len(shown)-1]
+		}
+		for _, v := range shown {
+			out = append(out, row(dim, v.name, v.sums, false))
 		}
 		if folded > 0 {
 			r := row(dim, OtherValue, other, !above(other))

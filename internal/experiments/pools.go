@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/experimentreport"
 	"storeadmin/models"
 )
 
@@ -67,8 +68,8 @@ func CreatePool(ctx context.Context, tx bun.IDB, d PoolDefinition, now time.Time
 		return nil, apperr.InvalidField("store_floor", "must be 0 or more")
 	case !(p.MaxShare > 0 && p.MaxShare <= 1):
 		return nil, apperr.InvalidField("max_share", "must be above 0 and at most 1")
-	case p.MinStores < 1:
-		return nil, apperr.InvalidField("min_stores", "must be 1 or more")
+	case p.MinStores < experimentreport.MinPooledStores:
+		return nil, apperr.InvalidField("min_stores", "must be %d or more: with fewer, a member could read another store's figures off the pooled report", experimentreport.MinPooledStores)
 	}
 	return p, models.CreatePool(ctx, tx, p, sh, now)
 }

@@ -89,7 +89,24 @@ func TestExperimentPooledReport(t *testing.T) {
 	if _, err := e.DB.ExecContext(ctx, `UPDATE experiment_pools SET min_stores = 4`); err != nil {
 		t.Fatal(err)
 	}
-	if v := e.Do(http.MethodGet, path(ids[0]), keys[0], nil).Expect(t, 200).Obj("pooled")["verdict"]; v != "insufficient_data" {
-		t.Fatalf("3 stores of 4 needed: verdict %v", v)
+	// Below min_stores: no figures either (a member could otherwise read
+	// one store's, or subtract its own from two stores' sums).
+	below := e.Do(http.MethodGet, path(ids[0]), keys[0], nil).Expect(t, 200).Obj("pooled")
+	if below["verdict"] != "insufficient_data" || len(objectsOf(below["comparisons"])) != 0 || below["srm"].(map[string]any)["p_value"] != 1.0 {
+		t.Fatalf("3 stores of 4 needed: %v", below)
+	}
+	for _, a := range objectsOf(below["arms"]) {
+		if wholeNumber(t, a["exposed"]) != 0 || wholeNumber(t, a["metric_events"]) != 0 || a["metric_rate"] != 0.0 || a["name"] == "" {
+			t.Fatalf("3 stores of 4 needed: arm %v", a)
+		}
+	}
+	// A pool that says 1 (written before the CLI refused it) is held to 3
+	// all the same: its one counted store's figures stay hidden.
+	if _, err := e.DB.ExecContext(ctx, `UPDATE experiment_pools SET min_stores = 1, store_floor = 1000`); err != nil {
+		t.Fatal(err)
+	}
+	if p := e.Do(http.MethodGet, path(ids[0]), keys[0], nil).Expect(t, 200).Obj("pooled"); wholeNumber(t, p["stores"]) != 1 ||
+		wholeNumber(t, objectsOf(p["arms"])[0]["exposed"]) != 0 {
+		t.Fatalf("1 store counted: %v", p)
 	}
 }

@@ -235,8 +235,14 @@ func TestExperimentReportSimulation(t *testing.T) {
 			t.Fatalf("arm %d: %v, want %+v", i+1, a, want[i])
 		}
 	}
-	// Segments: desktop and mobile shown, tablet and tv (20 and 20
-	// visitors) folded into a hidden "other".
+	// Segments: tablet and tv (about 20 visitors an arm) are folded into
+	// "other", which, below the floor, takes in the smaller of desktop and
+	// mobile so that it cannot be read off as the arms' totals less the
+	// rows shown: the larger is shown, "other" holds the rest.
+	larger, smaller := "desktop", "mobile"
+	if dev["mobile"][0]+dev["mobile"][1] > dev["desktop"][0]+dev["desktop"][1] {
+		larger, smaller = smaller, larger
+	}
 	var devices []string
 	for _, row := range objectsOf(rep["segments"]) {
 		if row["dimension"] != "device" {
@@ -244,24 +250,62 @@ func TestExperimentReportSimulation(t *testing.T) {
 		}
 		value := row["value"].(string)
 		devices = append(devices, value)
-		segArms := objectsOf(row["arms"])
-		if value == "other" {
-			if row["hidden"] != true || wholeNumber(t, row["folded"]) != 2 || wholeNumber(t, segArms[0]["exposed"]) != 0 {
-				t.Fatalf("other: %v", row)
+		for i, sa := range objectsOf(row["arms"]) {
+			want := dev[value][i]
+			if value == "other" {
+				want = dev[smaller][i] + dev["tablet"][i] + dev["tv"][i]
+				if row["hidden"] != false || wholeNumber(t, row["folded"]) != 3 {
+					t.Fatalf("other: %v", row)
+				}
+			} else if row["hidden"] != false || row["folded"] != nil {
+				t.Fatalf("%s: %v", value, row)
 			}
-			continue
-		}
-		if row["hidden"] != false || row["folded"] != nil {
-			t.Fatalf("%s: %v", value, row)
-		}
-		for i, sa := range segArms {
-			if wholeNumber(t, sa["exposed"]) != dev[value][i] {
-				t.Fatalf("%s arm %d: %v, want %d", value, i+1, sa, dev[value][i])
+			if wholeNumber(t, sa["exposed"]) != want {
+				t.Fatalf("%s arm %d: %v, want %d", value, i+1, sa, want)
 			}
 		}
 	}
-	if fmt.Sprint(devices) != "[desktop mobile other]" && fmt.Sprint(devices) != "[mobile desktop other]" {
-		t.Fatalf("device segments: %v", devices)
+	if fmt.Sprint(devices) != "["+larger+" other]" {
+		t.Fatalf("device segments: %v, want %s and other", devices, larger)
+	}
+
+	// A visitor identified after its exposure as one of the store's staff
+	// leaves the report: its exposure stays recorded, it counts nowhere.
+	staffed, staffedArms := xrExperiment(t, e, s.ID, "staffed", "conversion", []int64{50, 50}, start, "running", nil)
+	xrInsertSims(t, e, s.ID, staffed, staffedArms, at, "staffed-", xrSimulate(rng, 10, []float64{0.5, 0.5}, []float64{0.05, 0.05}))
+	exposedOf := func() (n int64) {
+		for _, a := range xrArms(t, xrReport(t, e, key, staffed)) {
+			n += wholeNumber(t, a["exposed"])
+		}
+		return n
+	}
+	if n := exposedOf(); n != 10 {
+		t.Fatalf("10 visitors exposed, the report says %d", n)
+	}
+	ctx := context.Background()
+	var userID int64
+	if err := e.DB.NewRaw(`INSERT INTO users (email) VALUES ('Clerk@Acme.example') RETURNING id`).Scan(ctx, &userID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DB.NewRaw(`INSERT INTO store_members (store_id, user_id, role) VALUES (?, ?, 'staff')`, s.ID, userID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DB.NewRaw(`UPDATE visitors SET email = 'clerk@acme.example', identified_at = now() WHERE store_id = ? AND anon_id = 'staffed-3'`, s.ID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := exposedOf(); n != 9 {
+		t.Fatalf("a staff member's exposure: the report counts %d of 10", n)
+	}
+
+	// An experiment whose every segment is below the floor: the one
+	// device folded into "other", hidden.
+	small, smallArms := xrExperiment(t, e, s.ID, "small", "conversion", []int64{50, 50}, start, "running", nil)
+	xrInsertSims(t, e, s.ID, small, smallArms, at, "small-", xrSimulate(rng, 40, []float64{0.5, 0.5}, []float64{0.05, 0.05}))
+	for _, row := range objectsOf(xrReport(t, e, key, small)["segments"]) {
+		if row["dimension"] == "device" && (row["value"] != "other" || row["hidden"] != true || wholeNumber(t, row["folded"]) != 1 ||
+			wholeNumber(t, objectsOf(row["arms"])[0]["exposed"]) != 0) {
+			t.Fatalf("a device segment of 40 visitors: %v", row)
+		}
 	}
 
 	// 60/40 traffic configured as 50/50.
