@@ -146,6 +146,18 @@ func PrepareBulkIngest(ctx context.Context, tx bun.Tx) error {
 	return nil
 }
 
+// EndBulkIngest ends what PrepareBulkIngest began, for the rest of tx:
+// foreign keys are checked again (a seed that goes on to place orders in
+// the same transaction).
+func EndBulkIngest(ctx context.Context, tx bun.Tx) error {
+	var superuser string
+	if err := tx.QueryRowContext(ctx, "SHOW is_superuser").Scan(&superuser); err != nil || superuser != "on" {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "SET LOCAL session_replication_role = origin")
+	return err
+}
+
 // Ingested is what one sessionise did.
 type Ingested struct {
 	// Stored events: new ones. The others were duplicates, of an event

@@ -69,18 +69,19 @@ var mediaAreas = []mediaArea{
 	// Carts and checkouts of recent buyers (after the orders and drafts:
 	// their completed checkouts are orders too); to the traffic's sessions.
 	{"storefront checkout", withoutMedia(storefrontCheckout)},
-	// The transaction fees its invoices bill are the orders'.
-	{"billing", withoutMedia(billing)},
 	// Pages, the blog and the menus, which link to the catalogue.
 	{"content", content},
 	{"themes", withoutMedia(themes)},
+	// On the themes, pages, catalogue and rates; it places orders of its
+	// own through the checkout, after the storefront checkout's.
+	{"a/b tests", withoutMedia(experimentTests)},
+	// The transaction fees its invoices bill are every order's, placed
+	// before it.
+	{"billing", withoutMedia(billing)},
 	// After the storefront's carts and checkouts: flags the old open ones.
 	{"abandoned carts and checkouts", withoutMedia(abandoned)},
 	// After abandonment: reminds the abandoned carts and checkouts.
 	{"recovery", withoutMedia(recoveryReminders)},
-	// On the themes, pages, catalogue and rates; their orders are the
-	// storefront checkout's, after it (its carts are drawn as before).
-	{"a/b tests", withoutMedia(experimentTests)},
 	// Last: the findings of what every area before made.
 	{"insights", withoutMedia(insights)},
 }
