@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
 
 	"storeadmin/internal/app/apitest"
@@ -118,5 +119,66 @@ func TestExperimentMoneySwitchOff(t *testing.T) {
 	}
 	if got := wholeNumber(t, cart(e)["subtotal_cents"]); got != 2*2000 {
 		t.Fatalf("the cart with the switch on again: %d", got)
+	}
+}
+
+// TestExperimentShippingRateHeld: a shipping test holds its rate while it
+// runs or is paused, as a price test holds its products: a second start
+// on the rate is a 409 naming the rate and the test holding it, nothing
+// changed; of two starts at once one wins; ending the holder frees the
+// rate; a test of another rate starts beside it.
+func TestExperimentShippingRateHeld(t *testing.T) {
+	e := apitest.New(t)
+	f := newExperimentFixture(t, e, "Acme")
+	admin, ctx := f.admin, context.Background()
+	e.Do(http.MethodPut, "/store/experiments/money-opt-in", admin, map[string]any{"enabled": true}).Expect(t, 200)
+	shipBody := func(name string, rate, cents int64) map[string]any {
+		return experimentBody(name, models.ExperimentKindShipping, map[string]any{"shipping_rate_id": rate}, map[string]any{"price_cents": cents})
+	}
+	first := idOf(t, createExperiment(t, e, admin, shipBody("Ship one", f.rate, 0)))
+	second := idOf(t, createExperiment(t, e, admin, shipBody("Ship two", f.rate, 250)))
+	third := idOf(t, createExperiment(t, e, admin, shipBody("Ship three", f.rate, 350)))
+	var otherRate int64
+	if err := e.DB.NewRaw(`INSERT INTO shipping_rates (store_id, zone_id, name, price_cents)
+		SELECT store_id, zone_id, 'Express', 900 FROM shipping_rates WHERE id = ? RETURNING id`, f.rate).Scan(ctx, &otherRate); err != nil {
+		t.Fatal(err)
+	}
+	express := idOf(t, createExperiment(t, e, admin, shipBody("Express", otherRate, 500)))
+
+	rate, firstID := strconv.FormatInt(f.rate, 10), strconv.FormatInt(first, 10)
+	experimentAction(t, e, admin, first, "start", nil, 200)
+	if r := experimentAction(t, e, admin, second, "start", nil, 409); r.Message() !=
+		"shipping rate "+rate+" is already in another running or paused shipping test, Ship one (id "+firstID+", running): end that test first" {
+		t.Fatalf("a second start on the rate: %s", r.Raw)
+	}
+	if x, _ := getExperiment(t, e, admin, second); x["status"] != models.ExperimentDraft || x["started_at"] != nil {
+		t.Fatalf("after a refused start: %v", x)
+	}
+	experimentAction(t, e, admin, express, "start", nil, 200) // another rate
+	experimentAction(t, e, admin, first, "pause", nil, 200)
+	if r := experimentAction(t, e, admin, second, "start", nil, 409); r.Message() !=
+		"shipping rate "+rate+" is already in another running or paused shipping test, Ship one (id "+firstID+", paused): end that test first" {
+		t.Fatalf("a start on a rate a paused test holds: %s", r.Raw)
+	}
+	experimentAction(t, e, admin, first, "end", nil, 200)
+
+	// Freed: two drafts on it start at once, one wins.
+	statuses := make([]int, 2)
+	var wg sync.WaitGroup
+	for i, id := range []int64{second, third} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = e.Do(http.MethodPost, experimentPath(id, "start"), admin, nil).Status
+		}()
+	}
+	wg.Wait()
+	if !(statuses[0] == 200 && statuses[1] == 409 || statuses[0] == 409 && statuses[1] == 200) {
+		t.Fatalf("concurrent starts of tests sharing a rate: %v", statuses)
+	}
+	var running int
+	if err := e.DB.NewRaw(`SELECT count(*) FROM experiments WHERE store_id = ? AND kind = 'shipping' AND status = 'running'
+		AND surface ->> 'shipping_rate_id' = ?`, f.store.ID, rate).Scan(ctx, &running); err != nil || running != 1 {
+		t.Fatalf("%d running shipping tests on the rate, %v", running, err)
 	}
 }
