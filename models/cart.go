@@ -262,14 +262,15 @@ type CartLine struct {
 }
 
 // PriceCart reprices the cart's lines from the catalogue (at its
-// visitor's arms of running price tests) and sets its item count and
-// subtotal (a cart knows no code, shipping or tax yet: its checkout does).
-func PriceCart(ctx context.Context, db bun.IDB, c *Cart, lines []CartLine) error {
+// visitor's arms of running price tests, as the platform p allows them)
+// and sets its item count and subtotal (a cart knows no code, shipping or
+// tax yet: its checkout does).
+func PriceCart(ctx context.Context, db bun.IDB, c *Cart, lines []CartLine, p Platform) error {
 	basket := make([]BasketLine, len(lines))
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
 	}
-	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID)
+	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID, p)
 	if err != nil {
 		return err
 	}

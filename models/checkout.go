@@ -165,7 +165,8 @@ var (
 // PriceCheckout reprices the checkout as of now with the pricing engine
 // (the catalogue's prices, its code, the store's automatic discounts, its
 // rate when it still matches, the tax of its region, the handling
-// surcharge when the platform p allows it, the tip its shopper chose) and
+// surcharge and its visitor's arms of running price and shipping tests
+// when the platform p allows them, the tip its shopper chose) and
 // sets its totals, the engine's. The surcharge and tipping are those of
 // its route (CheckoutZoneFor its shipping country, PickFunnel there: the
 // funnel's overrides, else the store's), which it records as
@@ -177,7 +178,7 @@ func PriceCheckout(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
 	}
-	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID)
+	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID, p)
 	if err != nil {
 		return pricing.Result{}, err
 	}
@@ -250,13 +251,14 @@ func CheckoutTipping(ctx context.Context, db bun.IDB, c *StorefrontCheckout) err
 }
 
 // CheckoutRates lists the shipping rates the checkout can choose now, at
-// the prices its visitor's arms of running tests charge.
-func CheckoutRates(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine) ([]ShippingRate, error) {
+// the prices its visitor's arms of running tests charge (as the platform p
+// allows them).
+func CheckoutRates(ctx context.Context, db bun.IDB, c *StorefrontCheckout, lines []StorefrontCheckoutLine, p Platform) ([]ShippingRate, error) {
 	basket := make([]BasketLine, len(lines))
 	for i := range lines {
 		basket[i] = lines[i].BasketLine
 	}
-	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID)
+	arms, err := MoneyArmsOf(ctx, db, c.StoreID, c.VisitorID, p)
 	if err != nil {
 		return nil, err
 	}

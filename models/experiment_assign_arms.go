@@ -77,6 +77,16 @@ func liveExperiments(db bun.IDB, storeID int64, out *[]LiveExperiment) *bun.Sele
 	return liveColumns(db.NewSelect().Model(out)).Where("ex.store_id = ?", storeID).Order("ex.id")
 }
 
+// StorefrontKinds are the kinds of test the storefront runs under the
+// platform p: every kind, but price and shipping tests while its switch is
+// off, so what the storefront shows is what MoneyArmsOf charges.
+func (p Platform) StorefrontKinds() []string {
+	if !p.MoneyExperimentsOff {
+		return ExperimentKinds
+	}
+	return slices.DeleteFunc(slices.Clone(ExperimentKinds), IsMoneyKind)
+}
+
 // RunningExperiments reads the store's running experiments with their
 // arms, of the kinds given (all when none), oldest first: what the
 // storefront assigns visitors to. Paused and ended tests show the shopper
@@ -174,11 +184,13 @@ type MoneyArms struct {
 }
 
 // MoneyArmsOf reads the arms of the store's running price and shipping
-// tests that visitorID (visitors.id) sees; nothing without a visitor. One
+// tests that visitorID (visitors.id) sees; nothing without a visitor, and
+// nothing while the platform p switches money tests off (they stay
+// running in the database, changing no price until it is on again). One
 // statement.
-func MoneyArmsOf(ctx context.Context, db bun.IDB, storeID int64, visitorID *int64) (MoneyArms, error) {
+func MoneyArmsOf(ctx context.Context, db bun.IDB, storeID int64, visitorID *int64, p Platform) (MoneyArms, error) {
 	var arms MoneyArms
-	if visitorID == nil {
+	if visitorID == nil || p.MoneyExperimentsOff {
 		return arms, nil
 	}
 	var rows []struct {

@@ -284,8 +284,10 @@ var heldProduct = regexp.MustCompile(`\(product_id\)=\((\d+)\)`)
 
 // StartExperiment starts a locked draft; a price test holds its products,
 // and a product another running or paused price test holds is a 409
-// naming it (the unique index decides, so concurrent starts cannot both
-// hold it). The caller checks the money gate first.
+// naming it; a shipping test holds its rate, and a rate another holds is
+// a 409 naming the rate and that test (unique indexes decide, so
+// concurrent starts cannot both hold it). The caller checks the money gate
+// first.
 func StartExperiment(ctx context.Context, tx bun.IDB, e *Experiment, now time.Time) error {
 	if err := transition(e, "started", ExperimentDraft); err != nil {
 		return err
@@ -304,8 +306,45 @@ func StartExperiment(ctx context.Context, tx bun.IDB, e *Experiment, now time.Ti
 		}
 	}
 	e.Status, e.StartedAt, e.UpdatedAt = ExperimentRunning, &now, now
-	_, err := tx.NewUpdate().Model(e).Column("status", "started_at", "updated_at").WherePK().Exec(ctx)
+	start := tx.NewUpdate().Model(e).Column("status", "started_at", "updated_at").WherePK()
+	if e.Kind == ExperimentKindShipping {
+		return holdRate(ctx, tx, e, start)
+	}
+	_, err := start.Exec(ctx)
 	return err
+}
+
+// heldRateIndex holds a shipping test's rate while it runs or is paused
+// (migration 20261125010100_shipping_test_hold).
+const heldRateIndex = "experiments_shipping_rate_held_idx"
+
+// holdRate runs start, the update that makes shipping test e running and
+// so holds its rate, under a savepoint: when heldRateIndex refuses it, the
+// transaction goes back to the savepoint (a failed statement would leave
+// it unusable) and reads the test that holds the rate, for a 409 naming
+// both.
+func holdRate(ctx context.Context, tx bun.IDB, e *Experiment, start *bun.UpdateQuery) error {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT hold_rate"); err != nil {
+		return err
+	}
+	_, err := start.Exec(ctx)
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "23505" || pgErr.ConstraintName != heldRateIndex {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT hold_rate"); err != nil {
+		return err
+	}
+	var holders []string
+	if err := tx.NewRaw(`SELECT format(', %s (id %s, %s)', x.name, x.id, x.status) FROM experiments x JOIN experiments e
+		ON x.store_id = e.store_id AND x.surface -> 'shipping_rate_id' = e.surface -> 'shipping_rate_id' AND x.id <> e.id
+		WHERE e.id = ? AND x.kind = ? AND x.status IN (?, ?)`,
+		e.ID, ExperimentKindShipping, ExperimentRunning, ExperimentPaused).Scan(ctx, &holders); err != nil {
+		return err
+	}
+	rate, _ := SurfaceNumber(e.Surface, "shipping_rate_id")
+	return apperr.Conflictf("shipping rate %d is already in another running or paused shipping test%s: end that test first",
+		int64(rate), strings.Join(holders, ""))
 }
 
 // PauseExperiment pauses a locked running experiment and opens its pause.

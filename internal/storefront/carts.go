@@ -144,7 +144,7 @@ func (s *service) changeCart(ctx context.Context, tx bun.Tx, c *models.Cart, lin
 			return nil, err
 		}
 	}
-	if err := models.PriceCart(ctx, tx, c, lines); err != nil {
+	if err := models.PriceCart(ctx, tx, c, lines, s.Platform); err != nil {
 		return nil, err
 	}
 	c.UpdatedAt = now

@@ -425,7 +425,7 @@ func (s *service) checkoutRates(w http.ResponseWriter, r *http.Request) {
 		failure.WriteREST(w, r, err)
 		return
 	}
-	rates, err := models.CheckoutRates(r.Context(), s.DB, c, lines)
+	rates, err := models.CheckoutRates(r.Context(), s.DB, c, lines, s.Platform)
 	if err != nil {
 		failure.WriteREST(w, r, err)
 		return
@@ -637,7 +637,7 @@ func (s *service) readyToComplete(ctx context.Context, db bun.IDB, c *models.Sto
 	if c.ShippingAddress == nil {
 		return apperr.Conflictf("this checkout has no shipping address; the shipping step sets it")
 	}
-	rates, err := models.CheckoutRates(ctx, db, c, lines)
+	rates, err := models.CheckoutRates(ctx, db, c, lines, s.Platform)
 	if err != nil {
 		return err
 	}

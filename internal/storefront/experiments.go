@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -22,7 +23,9 @@ import (
 // and what that arm shows concretely (experimentShows). A broken test
 // (its surface gone) shows the control. An arm's preview token forces its
 // arm of its test, which is answered even as a draft or paused: that is
-// what previews are for.
+// what previews are for. While the platform switches money tests off,
+// price and shipping tests are left out, previewed or not: nothing charges
+// their arms then (models.MoneyArmsOf), so nothing shows them.
 func (s *service) experiments(w http.ResponseWriter, r *http.Request) {
 	views, err := s.readExperiments(r)
 	if err != nil {
@@ -52,11 +55,12 @@ func (s *service) readExperiments(r *http.Request) ([]experimentView, error) {
 	if err != nil {
 		return nil, err
 	}
-	tests, err := models.RunningExperiments(ctx, s.DB, storeID)
+	kinds := s.Platform.StorefrontKinds()
+	tests, err := models.RunningExperiments(ctx, s.DB, storeID, kinds...)
 	if err != nil {
 		return nil, err
 	}
-	if forced != nil {
+	if forced != nil && slices.Contains(kinds, forced.test.Kind) {
 		tests = withForced(tests, forced.test)
 	}
 	views := make([]experimentView, len(tests))

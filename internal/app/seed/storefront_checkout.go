@@ -139,7 +139,7 @@ func scBasket(ctx context.Context, tx bun.Tx, shop *scShop, c *models.Cart, buye
 	for i, l := range basket {
 		cartLines[i].BasketLine = l
 	}
-	if err := models.PriceCart(ctx, tx, c, cartLines); err != nil {
+	if err := models.PriceCart(ctx, tx, c, cartLines, models.Platform{}); err != nil {
 		return err
 	}
 	c.CreatedAt, c.UpdatedAt = at, at
@@ -167,7 +167,7 @@ func scBasket(ctx context.Context, tx bun.Tx, shop *scShop, c *models.Cart, buye
 		if buyer.Attribution != nil {
 			co.UTM = scUTM(buyer.Attribution)
 		}
-		rates, err := models.CheckoutRates(ctx, tx, co, lines)
+		rates, err := models.CheckoutRates(ctx, tx, co, lines, models.Platform{})
 		if err != nil {
 			return err
 		}

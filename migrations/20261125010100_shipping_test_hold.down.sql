@@ -1,0 +1,1 @@
+DROP INDEX experiments_shipping_rate_held_idx;
