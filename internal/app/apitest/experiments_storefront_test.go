@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/auth"
 	"storeadmin/models"
 )
 
@@ -253,6 +254,43 @@ func xsExposures(t *testing.T, e *apitest.Env, storeID int64) []string {
 	return out
 }
 
+// xsIdentify identifies the visitor anon as the storefront does: a cart of
+// theirs carries another email, then the shop's checkout form puts email
+// in it. The visitor keeps the latest email, identified at the first
+// cart's time (which the second email does not move), and the admin's
+// list of visits shows them by it.
+func xsIdentify(t *testing.T, e *apitest.Env, storeID int64, pub, anon, email string) {
+	t.Helper()
+	cart := e.Storefront(http.MethodPost, "/carts", pub, map[string]any{"visitor_id": anon, "email": "first-" + email},
+		nil).Expect(t, http.StatusCreated).Obj("cart")
+	e.Storefront(http.MethodPut, "/carts/"+cart["token"].(string), pub, map[string]any{"email": email}, nil).Expect(t, http.StatusOK)
+	var got struct {
+		Email        string     `bun:"email"`
+		IdentifiedAt *time.Time `bun:"identified_at"`
+	}
+	if err := e.DB.NewRaw("SELECT email, identified_at FROM visitors WHERE store_id = ? AND anon_id = ?", storeID, anon).
+		Scan(context.Background(), &got.Email, &got.IdentifiedAt); err != nil {
+		t.Fatal(err)
+	}
+	created, err := time.Parse(time.RFC3339Nano, cart["updated_at"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created = created.Truncate(time.Microsecond) // as PostgreSQL keeps it
+	if got.Email != email || got.IdentifiedAt == nil || !got.IdentifiedAt.Equal(created) {
+		t.Fatalf("visitor %s: email %q identified at %v, want %q at the first cart's %v", anon, got.Email, got.IdentifiedAt, email, created)
+	}
+	reader := e.Key(storeID, auth.RoleStaff, "analytics:read")
+	r := e.Do(http.MethodGet, "/store/sessions", reader, nil).Expect(t, http.StatusOK)
+	shown := false
+	for _, row := range objectsOf(r.Body["sessions"]) {
+		shown = shown || row["visitor_email"] == email
+	}
+	if !shown {
+		t.Fatalf("no visit of %s shows its email: %s", email, r.Raw)
+	}
+}
+
 // TestExperimentExposures: an experiment_view of a running test records
 // the visitor's first exposure with the server's arm and the event's
 // session and time; bots, the store's staff, preview browsers, paused,
@@ -303,9 +341,7 @@ func TestExperimentExposures(t *testing.T) {
 		t.Fatal(err)
 	}
 	post(chromeUA, sfEvent("s0", "page_view", staff, now, nil))
-	if _, err := e.DB.NewRaw(`UPDATE visitors SET email = 'owner@acme.example' WHERE store_id = ? AND anon_id = ?`, s.ID, staff).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
+	xsIdentify(t, e, s.ID, pub, staff, "owner@acme.example")
 	post(chromeUA, xsView("s1", staff, "hero", now.Add(time.Second), nil))
 	token := "1.2.3.lw9vqk.AAAAAAAAAAAAAAAAAAAAAA" // any arm token marks the browser a preview one
 	post(chromeUA, xsView("p1", preview, "hero", now, map[string]any{"preview": token}))
