@@ -51,9 +51,13 @@ var previewTokenPattern = regexp.MustCompile(`^[0-9a-z]{1,14}(\.[0-9a-z]{1,14}){
 
 // recordExperiments records what the batch's events, once stored, say of
 // A/B tests: the exposures of its experiment_view events, and the
-// sessions' analytics consent. Two statements at most per batch, plus one
-// when it has experiment_view events.
-func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, events []models.StagedEvent) error {
+// sessions' analytics consent. Of two copies of one event id only the
+// first speaks, as only the first is stored (models.StagedEvent.Ord); the
+// statements check the stored event besides (models.RecordExposures). Two
+// statements at most per batch, plus one when it has experiment_view
+// events.
+func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, staged []models.StagedEvent) error {
+	events := firstCopies(staged)
 	var keys []string
 	var consents []models.ConsentReport
 	for _, e := range events {
@@ -61,7 +65,7 @@ func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, events []m
 			keys = append(keys, e.Experiment)
 		}
 		if e.Consent != nil {
-			consents = append(consents, models.ConsentReport{ClientEventID: e.ClientEventID, Ord: e.Ord, Consent: *e.Consent})
+			consents = append(consents, models.ConsentReport{ClientEventID: e.ClientEventID, AnonID: e.AnonID, Ord: e.Ord, Consent: *e.Consent})
 		}
 	}
 	if err := models.RecordConsent(ctx, tx, storeID, consents); err != nil {
@@ -88,8 +92,22 @@ func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, events []m
 		}
 		// The server's arm, never the browser's word.
 		if arm := t.Assign(e.AnonID); arm != nil {
-			seen = append(seen, models.ExposureSeen{ClientEventID: e.ClientEventID, ExperimentID: t.ID, VariantID: arm.ID})
+			seen = append(seen, models.ExposureSeen{ClientEventID: e.ClientEventID, AnonID: e.AnonID, ExperimentID: t.ID, VariantID: arm.ID})
 		}
 	}
 	return models.RecordExposures(ctx, tx, storeID, seen)
+}
+
+// firstCopies is events without the later copies of an event id, in
+// order: what the batch can have stored.
+func firstCopies(events []models.StagedEvent) []models.StagedEvent {
+	ids := make(map[string]bool, len(events))
+	out := make([]models.StagedEvent, 0, len(events))
+	for _, e := range events {
+		if !ids[e.ClientEventID] {
+			ids[e.ClientEventID] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
