@@ -14,34 +14,49 @@ import (
 var experimentKeyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
 
 // stageExperiment checks and stages what an event says of A/B tests: the
-// test an experiment_view saw (experiment, its key; kept in the event's
-// detail), the arm preview token of a preview browser (preview: its
-// events are marked so and are never exposures, whatever the token says,
-// since the browser shows a forced arm), and the shopper's analytics
-// consent (consent, on any event: the session keeps the last reported).
+// test an experiment_view saw (experiment, its key), the arm preview token
+// of a preview browser (preview: its events are marked so and are never
+// exposures, whatever the token says, since the browser shows a forced
+// arm), and the shopper's analytics consent (consent, on any event: the
+// session keeps the last reported). Ingest keeps the first two in the
+// event's detail (experimentDetail).
 func (e *EventInput) stageExperiment(c *checker, s *models.StagedEvent) {
-	detail := map[string]any{}
 	if e.Experiment != nil {
 		if !experimentKeyPattern.MatchString(*e.Experiment) {
 			c.fail("experiment", "must be an A/B test's key: lowercase letters, digits and dashes, at most 63")
 		} else if e.Name != EventExperimentView {
 			c.fail("experiment", "is sent on experiment_view events only")
 		} else {
-			s.Experiment, detail["experiment"] = *e.Experiment, *e.Experiment
+			s.Experiment = *e.Experiment
 		}
 	}
 	if e.Preview != nil {
 		if !previewTokenPattern.MatchString(*e.Preview) {
 			c.fail("preview", "must be an arm's preview token, as POST /store/experiments/{id}/preview-token made it")
 		} else {
-			s.Preview, detail["preview"] = true, true
+			s.Preview = true
 		}
 	}
 	s.Consent = e.Consent
+}
+
+// experimentDetail keeps in e's detail the test it saw (experiment) and
+// whether a preview browser sent it (preview): what the stored event says
+// of A/B tests, which is what models.RecordExposures reads. Ingest sets it
+// for every writer (POST /events, the seed's traffic), so no event is
+// stored without it.
+func experimentDetail(e *models.StagedEvent) {
+	detail := map[string]any{}
+	if e.Experiment != "" {
+		detail["experiment"] = e.Experiment
+	}
+	if e.Preview {
+		detail["preview"] = true
+	}
 	if len(detail) > 0 {
 		buf, _ := json.Marshal(detail)
 		text := string(buf)
-		s.Detail = &text
+		e.Detail = &text
 	}
 }
 
