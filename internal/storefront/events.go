@@ -87,10 +87,14 @@ func (s *service) postEvents(w http.ResponseWriter, r *http.Request) error {
 }
 
 // Ingest stores events, checked and enriched, in the store, sessionised
-// (models.IngestEvents), and records what they say of A/B tests
-// (exposures, consent: recordExperiments): what POST /events does with a
-// batch, and what the seed's traffic goes through.
+// (models.IngestEvents), with what they say of A/B tests in their detail
+// (experimentDetail), and records that (exposures, consent:
+// recordExperiments): what POST /events does with a batch, and what the
+// seed's traffic goes through.
 func Ingest(ctx context.Context, tx bun.Tx, storeID int64, events []models.StagedEvent) (models.Ingested, error) {
+	for i := range events {
+		experimentDetail(&events[i])
+	}
 	got, err := models.IngestEvents(ctx, tx, storeID, events, SessionIdleMinutes*time.Minute)
 	if err != nil {
 		return got, err

@@ -14,34 +14,49 @@ import (
 var experimentKeyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
 
 // stageExperiment checks and stages what an event says of A/B tests: the
-// test an experiment_view saw (experiment, its key; kept in the event's
-// detail), the arm preview token of a preview browser (preview: its
-// events are marked so and are never exposures, whatever the token says,
-// since the browser shows a forced arm), and the shopper's analytics
-// consent (consent, on any event: the session keeps the last reported).
+// test an experiment_view saw (experiment, its key), the arm preview token
+// of a preview browser (preview: its events are marked so and are never
+// exposures, whatever the token says, since the browser shows a forced
+// arm), and the shopper's analytics consent (consent, on any event: the
+// session keeps the last reported). Ingest keeps the first two in the
+// event's detail (experimentDetail).
 func (e *EventInput) stageExperiment(c *checker, s *models.StagedEvent) {
-	detail := map[string]any{}
 	if e.Experiment != nil {
 		if !experimentKeyPattern.MatchString(*e.Experiment) {
 			c.fail("experiment", "must be an A/B test's key: lowercase letters, digits and dashes, at most 63")
 		} else if e.Name != EventExperimentView {
 			c.fail("experiment", "is sent on experiment_view events only")
 		} else {
-			s.Experiment, detail["experiment"] = *e.Experiment, *e.Experiment
+			s.Experiment = *e.Experiment
 		}
 	}
 	if e.Preview != nil {
 		if !previewTokenPattern.MatchString(*e.Preview) {
 			c.fail("preview", "must be an arm's preview token, as POST /store/experiments/{id}/preview-token made it")
 		} else {
-			s.Preview, detail["preview"] = true, true
+			s.Preview = true
 		}
 	}
 	s.Consent = e.Consent
+}
+
+// experimentDetail keeps in e's detail the test it saw (experiment) and
+// whether a preview browser sent it (preview): what the stored event says
+// of A/B tests, which is what models.RecordExposures reads. Ingest sets it
+// for every writer (POST /events, the seed's traffic), so no event is
+// stored without it.
+func experimentDetail(e *models.StagedEvent) {
+	detail := map[string]any{}
+	if e.Experiment != "" {
+		detail["experiment"] = e.Experiment
+	}
+	if e.Preview {
+		detail["preview"] = true
+	}
 	if len(detail) > 0 {
 		buf, _ := json.Marshal(detail)
 		text := string(buf)
-		s.Detail = &text
+		e.Detail = &text
 	}
 }
 
@@ -51,9 +66,13 @@ var previewTokenPattern = regexp.MustCompile(`^[0-9a-z]{1,14}(\.[0-9a-z]{1,14}){
 
 // recordExperiments records what the batch's events, once stored, say of
 // A/B tests: the exposures of its experiment_view events, and the
-// sessions' analytics consent. Two statements at most per batch, plus one
-// when it has experiment_view events.
-func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, events []models.StagedEvent) error {
+// sessions' analytics consent. Of two copies of one event id only the
+// first speaks, as only the first is stored (models.StagedEvent.Ord); the
+// statements check the stored event besides (models.RecordExposures). Two
+// statements at most per batch, plus one when it has experiment_view
+// events.
+func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, staged []models.StagedEvent) error {
+	events := firstCopies(staged)
 	var keys []string
 	var consents []models.ConsentReport
 	for _, e := range events {
@@ -61,7 +80,7 @@ func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, events []m
 			keys = append(keys, e.Experiment)
 		}
 		if e.Consent != nil {
-			consents = append(consents, models.ConsentReport{ClientEventID: e.ClientEventID, Ord: e.Ord, Consent: *e.Consent})
+			consents = append(consents, models.ConsentReport{ClientEventID: e.ClientEventID, AnonID: e.AnonID, Ord: e.Ord, Consent: *e.Consent})
 		}
 	}
 	if err := models.RecordConsent(ctx, tx, storeID, consents); err != nil {
@@ -88,8 +107,22 @@ func recordExperiments(ctx context.Context, tx bun.Tx, storeID int64, events []m
 		}
 		// The server's arm, never the browser's word.
 		if arm := t.Assign(e.AnonID); arm != nil {
-			seen = append(seen, models.ExposureSeen{ClientEventID: e.ClientEventID, ExperimentID: t.ID, VariantID: arm.ID})
+			seen = append(seen, models.ExposureSeen{ClientEventID: e.ClientEventID, AnonID: e.AnonID, ExperimentID: t.ID, VariantID: arm.ID})
 		}
 	}
 	return models.RecordExposures(ctx, tx, storeID, seen)
+}
+
+// firstCopies is events without the later copies of an event id, in
+// order: what the batch can have stored.
+func firstCopies(events []models.StagedEvent) []models.StagedEvent {
+	ids := make(map[string]bool, len(events))
+	out := make([]models.StagedEvent, 0, len(events))
+	for _, e := range events {
+		if !ids[e.ClientEventID] {
+			ids[e.ClientEventID] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -6,10 +6,12 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"storeadmin/internal/app/apitest"
+	"storeadmin/internal/auth"
 	"storeadmin/models"
 )
 
@@ -253,6 +255,43 @@ func xsExposures(t *testing.T, e *apitest.Env, storeID int64) []string {
 	return out
 }
 
+// xsIdentify identifies the visitor anon as the storefront does: a cart of
+// theirs carries another email, then the shop's checkout form puts email
+// in it. The visitor keeps the latest email, identified at the first
+// cart's time (which the second email does not move), and the admin's
+// list of visits shows them by it.
+func xsIdentify(t *testing.T, e *apitest.Env, storeID int64, pub, anon, email string) {
+	t.Helper()
+	cart := e.Storefront(http.MethodPost, "/carts", pub, map[string]any{"visitor_id": anon, "email": "first-" + email},
+		nil).Expect(t, http.StatusCreated).Obj("cart")
+	e.Storefront(http.MethodPut, "/carts/"+cart["token"].(string), pub, map[string]any{"email": email}, nil).Expect(t, http.StatusOK)
+	var got struct {
+		Email        string     `bun:"email"`
+		IdentifiedAt *time.Time `bun:"identified_at"`
+	}
+	if err := e.DB.NewRaw("SELECT email, identified_at FROM visitors WHERE store_id = ? AND anon_id = ?", storeID, anon).
+		Scan(context.Background(), &got.Email, &got.IdentifiedAt); err != nil {
+		t.Fatal(err)
+	}
+	created, err := time.Parse(time.RFC3339Nano, cart["updated_at"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created = created.Truncate(time.Microsecond) // as PostgreSQL keeps it
+	if got.Email != email || got.IdentifiedAt == nil || !got.IdentifiedAt.Equal(created) {
+		t.Fatalf("visitor %s: email %q identified at %v, want %q at the first cart's %v", anon, got.Email, got.IdentifiedAt, email, created)
+	}
+	reader := e.Key(storeID, auth.RoleStaff, "analytics:read")
+	r := e.Do(http.MethodGet, "/store/sessions", reader, nil).Expect(t, http.StatusOK)
+	shown := false
+	for _, row := range objectsOf(r.Body["sessions"]) {
+		shown = shown || row["visitor_email"] == email
+	}
+	if !shown {
+		t.Fatalf("no visit of %s shows its email: %s", email, r.Raw)
+	}
+}
+
 // TestExperimentExposures: an experiment_view of a running test records
 // the visitor's first exposure with the server's arm and the event's
 // session and time; bots, the store's staff, preview browsers, paused,
@@ -303,9 +342,7 @@ func TestExperimentExposures(t *testing.T) {
 		t.Fatal(err)
 	}
 	post(chromeUA, sfEvent("s0", "page_view", staff, now, nil))
-	if _, err := e.DB.NewRaw(`UPDATE visitors SET email = 'owner@acme.example' WHERE store_id = ? AND anon_id = ?`, s.ID, staff).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
+	xsIdentify(t, e, s.ID, pub, staff, "owner@acme.example")
 	post(chromeUA, xsView("s1", staff, "hero", now.Add(time.Second), nil))
 	token := "1.2.3.lw9vqk.AAAAAAAAAAAAAAAAAAAAAA" // any arm token marks the browser a preview one
 	post(chromeUA, xsView("p1", preview, "hero", now, map[string]any{"preview": token}))
@@ -357,6 +394,101 @@ func TestExperimentExposures(t *testing.T) {
 		if r.Body["field"] == nil || r.Message() == "" {
 			t.Fatalf("%s: %v", name, r.Body)
 		}
+	}
+}
+
+// TestExperimentExposuresAreTheStoredEvents: the stored event is the
+// evidence of an exposure or a consent, never the batch's copy of its id.
+// A second copy of an event id in a batch (dropped: the first is stored),
+// or an id stored before and sent again, never records its visitor in a
+// test, nor another visitor in its own arm, nor a preview's view as an
+// exposure, nor another visitor's consent.
+func TestExperimentExposuresAreTheStoredEvents(t *testing.T) {
+	e := apitest.New(t)
+	s := e.Store("Acme")
+	pub := e.PublishableKey(s.ID)
+	ctx := context.Background()
+	page := xsPage(t, e, s.ID, "about", "About", "")
+	xsExperiment(t, e, s.ID, "hero", models.ExperimentKindContent, models.ExperimentRunning, fmt.Sprintf(`{"page_id": %d}`, page),
+		xsArm{"a", 50, `{}`}, xsArm{"b", 50, `{"title": "B"}`})
+	now := time.Now().UTC().Add(-time.Minute)
+	post := func(events ...map[string]any) {
+		t.Helper()
+		e.Storefront(http.MethodPost, "/events", pub, sfBatch(events...), map[string]string{"User-Agent": chromeUA}).Expect(t, http.StatusOK)
+	}
+	a, b := xsVisitorIn(t, "hero", "a-", 1, 50, 50), xsVisitorIn(t, "hero", "b-", 2, 50, 50)
+
+	// The hostile batch: a's page view, then b's view of the test under
+	// the same id (which would record a in b's arm), and b's word on
+	// consent under it.
+	post(sfEvent("x", "page_view", a, now, map[string]any{"consent": true}),
+		xsView("x", b, "hero", now, map[string]any{"consent": false}))
+	// Ids stored before, sent again: b's consent on a's page view; a's
+	// page view and a's preview's view resent as views of the test.
+	post(sfEvent("x", "page_view", b, now, map[string]any{"consent": false}))
+	post(sfEvent("y", "page_view", a, now.Add(time.Second), nil))
+	post(xsView("y", a, "hero", now.Add(time.Second), nil))
+	post(xsView("p", a, "hero", now.Add(2*time.Second), map[string]any{"preview": "1.2.3.lw9vqk.AAAAAAAAAAAAAAAAAAAAAA"}))
+	post(xsView("p", a, "hero", now.Add(2*time.Second), nil))
+	if got := xsExposures(t, e, s.ID); len(got) != 0 {
+		t.Fatalf("exposures of forged views: %v", got)
+	}
+	var consent *bool
+	if err := e.DB.NewRaw(`SELECT s.analytics_consent FROM storefront_sessions s JOIN visitors v ON v.id = s.visitor_id
+		WHERE v.store_id = ? AND v.anon_id = ?`, s.ID, a).Scan(ctx, &consent); err != nil {
+		t.Fatal(err)
+	}
+	if consent == nil || !*consent {
+		t.Fatalf("a's consent, which only a gave (true): %v", consent)
+	}
+
+	// a's own view records a, in a's arm.
+	post(xsView("z", a, "hero", now.Add(3*time.Second), nil))
+	if got := xsExposures(t, e, s.ID); len(got) != 1 || got[0] != a+"/hero/a" {
+		t.Fatalf("exposures after a's own view: %v", got)
+	}
+}
+
+// TestExperimentExposuresLeavePausesOut: a view dated inside a pause of the
+// test (from paused_at, until resumed_at) is no exposure, even when it
+// arrives after the test resumed (a browser's time may be days old); one
+// dated before the pause or from the resume on is.
+func TestExperimentExposuresLeavePausesOut(t *testing.T) {
+	clock := apitest.NewClock(time.Now().UTC().Truncate(time.Second).Add(-3 * time.Hour))
+	e := apitest.New(t, apitest.WithClock(clock.Now))
+	f := newExperimentFixture(t, e, "Acme")
+	pub := e.PublishableKey(f.store.ID)
+	start := clock.Now()
+	id := idOf(t, createExperiment(t, e, f.admin, experimentBody("Hero", models.ExperimentKindContent, f.contentSurface, map[string]any{"title": "B"})))
+	experimentAction(t, e, f.admin, id, "start", nil, http.StatusOK)
+	paused, resumed := start.Add(time.Hour), start.Add(2*time.Hour)
+	clock.Set(paused)
+	experimentAction(t, e, f.admin, id, "pause", map[string]any{"reason": "Black Friday"}, http.StatusOK)
+	clock.Set(resumed)
+	experimentAction(t, e, f.admin, id, "resume", nil, http.StatusOK)
+	clock.Set(start.Add(3 * time.Hour))
+	post := func(events ...map[string]any) {
+		t.Helper()
+		e.Storefront(http.MethodPost, "/events", pub, sfBatch(events...), map[string]string{"User-Agent": chromeUA}).Expect(t, http.StatusOK)
+	}
+
+	post(xsView("p1", "paused-1", "hero", paused, nil), xsView("p2", "paused-1", "hero", paused.Add(30*time.Minute), nil),
+		xsView("p3", "paused-2", "hero", resumed.Add(-time.Millisecond), nil))
+	if got := xsExposures(t, e, f.store.ID); len(got) != 0 {
+		t.Fatalf("exposures of views in the pause: %v", got)
+	}
+	post(xsView("r1", "paused-1", "hero", resumed, nil), xsView("b1", "before-1", "hero", start.Add(30*time.Minute), nil))
+	got := xsExposures(t, e, f.store.ID)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "before-1/hero/") || !strings.HasPrefix(got[1], "paused-1/hero/") {
+		t.Fatalf("exposures of views before the pause and from the resume on: %v", got)
+	}
+	var exposedAt time.Time
+	if err := e.DB.NewRaw(`SELECT x.exposed_at FROM experiment_exposures x JOIN visitors v ON v.id = x.visitor_id
+		WHERE x.experiment_id = ? AND v.anon_id = 'paused-1'`, id).Scan(context.Background(), &exposedAt); err != nil {
+		t.Fatal(err)
+	}
+	if !exposedAt.Equal(resumed) {
+		t.Fatalf("paused-1 exposed at %v, want its first view from the resume on, %v", exposedAt, resumed)
 	}
 }
 
