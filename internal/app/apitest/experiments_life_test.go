@@ -409,19 +409,7 @@ func TestExperimentMoneyGate(t *testing.T) {
 	experimentAction(t, e, admin, first, "end", nil, 200)
 
 	// Released: the two overlapping drafts start at once, one wins.
-	statuses := make([]int, 2)
-	var wg sync.WaitGroup
-	for i, id := range []int64{second, third} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses[i] = e.Do(http.MethodPost, experimentPath(id, "start"), admin, nil).Status
-		}()
-	}
-	wg.Wait()
-	if !(statuses[0] == 200 && statuses[1] == 409 || statuses[0] == 409 && statuses[1] == 200) {
-		t.Fatalf("concurrent starts of tests sharing a product: %v", statuses)
-	}
+	startOneOf(t, e, admin, second, third)
 	var held int
 	if err := e.DB.NewRaw("SELECT count(*) FROM experiment_price_products WHERE store_id = ? AND held AND product_id = ?", f.store.ID, f.products[2]).
 		Scan(context.Background(), &held); err != nil || held != 1 {
@@ -441,6 +429,25 @@ func TestExperimentMoneyGate(t *testing.T) {
 		t.Fatalf("price test with the platform off: %s", r.Raw)
 	}
 	createExperiment(t, off, g.admin, themeBody(g, "Theme", "#000080")) // other kinds run
+}
+
+// startOneOf starts two drafts that hold the same thing at once: one
+// starts (200), the other is refused (409), whichever comes first.
+func startOneOf(t *testing.T, e *apitest.Env, key string, a, b int64) {
+	t.Helper()
+	statuses := make([]int, 2)
+	var wg sync.WaitGroup
+	for i, id := range []int64{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = e.Do(http.MethodPost, experimentPath(id, "start"), key, nil).Status
+		}()
+	}
+	wg.Wait()
+	if !(statuses[0] == 200 && statuses[1] == 409 || statuses[0] == 409 && statuses[1] == 200) {
+		t.Fatalf("two starts at once of tests holding the same thing: %v", statuses)
+	}
 }
 
 // TestExperimentSurfaceGone: a draft whose surface was deleted after it
