@@ -75,7 +75,7 @@ func (s *service) readExperiments(r *http.Request) ([]experimentView, error) {
 			views[i].Arm = &armView{Key: arm.Key, Position: arm.Position, Payload: arm.Payload}
 		}
 	}
-	return views, showArms(ctx, s.DB, storeID, tests, views)
+	return showArms(ctx, s.DB, storeID, tests, views)
 }
 
 // forcedArm is the arm an arm preview token forces, and its test.
@@ -142,8 +142,12 @@ type armView struct {
 
 // showArms fills each view's Shows from the records the tests' surfaces
 // name, read for all the tests at once: one statement per kind present,
-// whatever the number of tests, products or variants.
-func showArms(ctx context.Context, db bun.IDB, storeID int64, tests []models.LiveExperiment, views []experimentView) error {
+// whatever the number of tests, products or variants. It answers the
+// views the storefront may show: a content test of a page not published
+// (yet, or any more) is left out, as the page is not on the storefront and
+// its text is not the shoppers' to read, but for a preview browser, whose
+// signed token is the merchant's.
+func showArms(ctx context.Context, db bun.IDB, storeID int64, tests []models.LiveExperiment, views []experimentView) ([]experimentView, error) {
 	var themeKeys [][2]int64
 	var pageIDs, productIDs, rateIDs []int64
 	for i, e := range tests {
@@ -167,15 +171,22 @@ func showArms(ctx context.Context, db bun.IDB, storeID int64, tests []models.Liv
 	}
 	surfaces, err := readSurfaces(ctx, db, storeID, themeKeys, pageIDs, productIDs, rateIDs)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	shown := views[:0]
 	for i, e := range tests {
-		if e.Broken || views[i].Arm == nil {
-			continue
+		if !e.Broken && views[i].Arm != nil {
+			if e.Kind == models.ExperimentKindContent && !views[i].Preview {
+				id, _ := models.SurfaceNumber(e.Surface, "page_id")
+				if !surfaces.pages[int64(id)].Published {
+					continue
+				}
+			}
+			views[i].Shows = surfaces.show(e, views[i].Arm.Payload)
 		}
-		views[i].Shows = surfaces.show(e, views[i].Arm.Payload)
+		shown = append(shown, views[i])
 	}
-	return nil
+	return shown, nil
 }
 
 // surfaceRecords are the records the shown tests' surfaces name.
@@ -187,9 +198,10 @@ type surfaceRecords struct {
 }
 
 type pageRecord struct {
-	ID       int64  `bun:"id"`
-	Title    string `bun:"title"`
-	BodyHTML string `bun:"body_html"`
+	ID        int64  `bun:"id"`
+	Title     string `bun:"title"`
+	BodyHTML  string `bun:"body_html"`
+	Published bool   `bun:"published"` // as the storefront's pages are: published_at reached
 }
 
 type variantRecord struct {
@@ -219,7 +231,7 @@ func readSurfaces(ctx context.Context, db bun.IDB, storeID int64, themeKeys [][2
 	}
 	if len(pageIDs) > 0 {
 		var rows []pageRecord
-		if err := db.NewRaw("SELECT id, title, body_html FROM pages WHERE store_id = ? AND id IN (?)", storeID, bun.List(pageIDs)).Scan(ctx, &rows); err != nil {
+		if err := db.NewRaw("SELECT id, title, body_html, coalesce(published_at <= now(), false) AS published FROM pages WHERE store_id = ? AND id IN (?)", storeID, bun.List(pageIDs)).Scan(ctx, &rows); err != nil {
 			return out, err
 		}
 		for _, r := range rows {

@@ -1,6 +1,7 @@
 package apitest_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -73,6 +74,22 @@ func TestExperimentPreviewTokens(t *testing.T) {
 	if v := xsArms(t, e, pub, a, "preview", forced.Body["token"].(string))["hero"]; xsArmKey(t, v) != "b" || v["preview"] != true {
 		t.Fatalf("forced arm: %v", v)
 	}
+	// The page unpublished: its tests leave the storefront's answer (its
+	// text is not the shoppers' to read), but for a preview browser, whose
+	// token is the merchant's.
+	publish := func(at string) {
+		if _, err := e.DB.NewRaw("UPDATE pages SET published_at = "+at+" WHERE id = ?", page).Exec(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publish("NULL")
+	if plain := xsArms(t, e, pub, "anyone"); len(plain) != 0 {
+		t.Fatalf("tests of an unpublished page: %v", plain)
+	}
+	if got := xsArms(t, e, pub, "anyone", "preview", token); len(got) != 1 || got["new-hero"] == nil {
+		t.Fatalf("a previewed test of an unpublished page: %v", got)
+	}
+	publish("now()")
 	// Its events are never exposures.
 	e.Storefront(http.MethodPost, "/events", pub, sfBatch(xsView("pv1", a, "hero", t0.Add(-time.Second),
 		map[string]any{"preview": forced.Body["token"]})), nil).Expect(t, http.StatusOK)

@@ -59,11 +59,11 @@ func xsExperiment(t *testing.T, e *apitest.Env, storeID int64, key, kind, status
 	return id, ids
 }
 
-// xsPage inserts a page of the store and answers its id.
+// xsPage inserts a published page of the store and answers its id.
 func xsPage(t *testing.T, e *apitest.Env, storeID int64, handle, title, body string) int64 {
 	t.Helper()
 	var id int64
-	if err := e.DB.NewRaw(`INSERT INTO pages (store_id, handle, title, body_html) VALUES (?, ?, ?, ?) RETURNING id`,
+	if err := e.DB.NewRaw(`INSERT INTO pages (store_id, handle, title, body_html, published_at) VALUES (?, ?, ?, ?, now()) RETURNING id`,
 		storeID, handle, title, body).Scan(context.Background(), &id); err != nil {
 		t.Fatal(err)
 	}
