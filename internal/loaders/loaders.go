@@ -65,6 +65,15 @@ type Loaders struct {
 	// made holds, per record type T, which load made each record
 	// (a map[*T]*batch[T]), for rule 1 of the grouping.
 	made map[any]any
+	// once holds the request's store-wide answers (Once), by key.
+	once map[any]*onceAnswer
+}
+
+// onceAnswer is an answer of Once: done is closed when it is computed.
+type onceAnswer struct {
+	done  chan struct{}
+	value any
+	err   error
 }
 
 // loaderKey names a loader of the registry: a relation and the arguments
@@ -77,7 +86,7 @@ type loaderKey struct {
 // New returns the loaders of one request made by storeID's caller, reading
 // through db.
 func New(db bun.IDB, storeID int64) *Loaders {
-	l := &Loaders{db: db, storeID: storeID, loaders: map[loaderKey]any{}, made: map[any]any{}}
+	l := &Loaders{db: db, storeID: storeID, loaders: map[loaderKey]any{}, made: map[any]any{}, once: map[any]*onceAnswer{}}
 	switch db.(type) {
 	case bun.Tx, *bun.Tx:
 		l.oneAtATime = new(sync.Mutex)
@@ -93,6 +102,43 @@ func (l *Loaders) ClearAll() {
 	defer l.mu.Unlock()
 	clear(l.loaders)
 	clear(l.made)
+	clear(l.once)
+}
+
+// Once answers compute's value for key once in the request (until
+// ClearAll): a store-wide figure that every record of a list answers alike
+// (each experiment's power, which is the store's) is computed for the
+// first and shared, not computed per record. Concurrent callers of one key
+// wait for the first's answer.
+func Once[T any](ctx context.Context, key any, compute func() (T, error)) (T, error) {
+	var zero T
+	l, err := From(ctx)
+	if err != nil {
+		return zero, err
+	}
+	l.mu.Lock()
+	a, ok := l.once[key]
+	if !ok {
+		a = &onceAnswer{done: make(chan struct{})}
+		l.once[key] = a
+	}
+	l.mu.Unlock()
+	if ok {
+		select {
+		case <-a.done:
+		case <-ctx.Done():
+			return zero, ctx.Err()
+		}
+	} else {
+		func() {
+			defer close(a.done)
+			a.value, a.err = compute()
+		}()
+	}
+	if a.err != nil {
+		return zero, a.err
+	}
+	return a.value.(T), nil
 }
 
 // loaderCount is the number of loaders the request has made since it began or was

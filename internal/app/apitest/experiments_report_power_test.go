@@ -45,6 +45,22 @@ func TestExperimentPower(t *testing.T) {
 	if got := g.Data()["experiment"].(map[string]any)["power"].(map[string]any)["traffic"]; !reflect.DeepEqual(got, map[string]any{"sessions": traffic["sessions"], "visitors": traffic["visitors"]}) {
 		t.Fatalf("the experiment's power: %s", g.Raw)
 	}
+	// The store's power is read once for a list, however many
+	// experiments ask it.
+	count := countStatements(e)
+	list := func() {
+		g := e.GraphQL(key, `{ experiments { id power { verdict: refusal } } }`, nil)
+		if g.Status != http.StatusOK || g.ErrorCode() != "" || len(g.Data()["experiments"].([]any)) == 0 {
+			t.Fatalf("experiments with their power: %s", g.Raw)
+		}
+	}
+	one := count(list)
+	for i := range 3 {
+		xrExperiment(t, e, s.ID, "pw-"+strconv.Itoa(i), "conversion", []int64{50, 50}, time.Time{}, "draft", nil)
+	}
+	if four := count(list); four != one {
+		t.Fatalf("experiments with their power: %d statements for 1, %d for 4", one, four)
+	}
 	steps := objectsOf(p["steps"])
 	if len(steps) != 4 || steps[0]["metric"] != "conversion" || wholeNumber(t, steps[0]["events"]) != 300 ||
 		!xrClose(steps[0]["base_rate"].(float64), 300.0/5980) || len(objectsOf(steps[0]["horizons"])) != 4 ||
