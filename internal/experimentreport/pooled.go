@@ -115,11 +115,8 @@ func Pooled(ctx context.Context, db bun.IDB, e *models.Experiment, now time.Time
 		out.Verdict = experimentstats.VerdictInsufficientData
 		return out, nil
 	}
-	cs := compare(pool.Metric, variants, func(v models.ExperimentVariant) armSum { return sums[v.ID] })
-	srm := experimentstats.SampleRatio(exposed, split)
-	out.SRM = ExperimentSRMResult{Failed: srm.Failed, PValue: srm.PValue}
-	out.Comparisons = compared(cs)
-	out.Verdict, out.WinnerPosition = verdictOf(exposed, srm, cs)
+	out.SRM, out.Comparisons, out.Verdict, out.WinnerPosition =
+		judge(pool.Metric, variants, func(v models.ExperimentVariant) armSum { return sums[v.ID] }, exposed, split)
 	return out, nil
 }
 

@@ -102,11 +102,8 @@ func Report(ctx context.Context, db bun.IDB, e *models.Experiment, arms []models
 	}
 	out.Guardrails.ConsentCoverage = rate(consented, sessions)
 
-	cs := compare(e.Metric, arms, func(a models.ExperimentVariant) armSum { return sums[a.ID] })
-	srm := experimentstats.SampleRatio(exposed, split)
-	out.SRM = ExperimentSRMResult{Failed: srm.Failed, PValue: srm.PValue}
-	out.Comparisons = compared(cs)
-	out.Verdict, out.WinnerPosition = verdictOf(exposed, srm, cs)
+	out.SRM, out.Comparisons, out.Verdict, out.WinnerPosition =
+		judge(e.Metric, arms, func(a models.ExperimentVariant) armSum { return sums[a.ID] }, exposed, split)
 	return out, nil
 }
 

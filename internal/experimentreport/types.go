@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"storeadmin/internal/experimentstats"
+	"storeadmin/models"
 )
 
 // The views of the A/B tests' reports (spec "A/B tests"), bound by the
@@ -214,24 +215,26 @@ type ExperimentPooledArm struct {
 	MetricRate   float64 `json:"metric_rate"`
 }
 
-// compared converts experimentstats' comparisons to the view.
-func compared(cs []experimentstats.Comparison) []ExperimentArmCompared {
-	out := make([]ExperimentArmCompared, len(cs))
+// judge is the statistics of the arms' sums, the same for one store's
+// report and a pool's: each arm compared with the first on metric
+// (compare), the sample ratio check of exposed against the configured
+// splits, and the verdict with its winner_position.
+func judge(metric string, arms []models.ExperimentVariant, sumOf func(models.ExperimentVariant) armSum, exposed, split []int64) (
+	ExperimentSRMResult, []ExperimentArmCompared, string, *int64) {
+	cs := compare(metric, arms, sumOf)
+	srm := experimentstats.SampleRatio(exposed, split)
+	comparisons := make([]ExperimentArmCompared, len(cs))
 	for i, c := range cs {
-		out[i] = ExperimentArmCompared{Position: int64(c.Position), Alpha: c.Alpha, Diff: c.Diff, Lift: c.Lift,
+		comparisons[i] = ExperimentArmCompared{Position: int64(c.Position), Alpha: c.Alpha, Diff: c.Diff, Lift: c.Lift,
 			Low: c.Low, High: c.High, PValue: c.PValue, Significant: c.Significant}
 	}
-	return out
-}
-
-// verdictOf is the verdict of arms' exposed visitors, srm and comparisons.
-func verdictOf(exposed []int64, srm experimentstats.SRM, cs []experimentstats.Comparison) (string, *int64) {
-	v, pos := experimentstats.Verdict(experimentstats.VerdictInput{Exposed: exposed, SRM: srm, Comparisons: cs})
-	if pos == nil {
-		return v, nil
+	verdict, pos := experimentstats.Verdict(experimentstats.VerdictInput{Exposed: exposed, SRM: srm, Comparisons: cs})
+	var winner *int64
+	if pos != nil {
+		p := int64(*pos)
+		winner = &p
 	}
-	p := int64(*pos)
-	return v, &p
+	return ExperimentSRMResult{Failed: srm.Failed, PValue: srm.PValue}, comparisons, verdict, winner
 }
 
 // ratio is a/b, 0 when b is 0.
