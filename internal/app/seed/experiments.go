@@ -398,9 +398,11 @@ func (s *abSeeder) traffic(live *models.LiveExperiment, t abTest) []abVisit {
 		event(storefront.EventProductView, func(e *models.StagedEvent) {
 			e.ProductID, e.ProductTitle = &product.ProductID, &product.ProductTitle
 		})
-		switch {
-		case u < truth.order:
+		if u < truth.order {
 			v.order = s.basket(t)
+		}
+		switch {
+		case v.order != nil:
 		case u < truth.add:
 			event(storefront.EventAddToCart, func(e *models.StagedEvent) { e.ProductID, e.Quantity = &product.ProductID, ptr(int64(1)) })
 			if u < truth.checkout {
@@ -435,12 +437,13 @@ func (s *abSeeder) traffic(live *models.LiveExperiment, t abTest) []abVisit {
 }
 
 // basket is what a visitor of t who orders buys: t's product, or what
-// shoppers buy without the price test's product.
+// shoppers buy without the price test's product; nil when the catalogue
+// has nothing else in stock.
 func (s *abSeeder) basket(t abTest) []models.LineAsk {
 	if t.product != nil {
 		return []models.LineAsk{{VariantID: t.product.ID, Quantity: 1}}
 	}
-	for {
+	for range 20 {
 		asks := slices.DeleteFunc(s.shop.asks(s.rng), func(a models.LineAsk) bool {
 			return s.shop.variants[a.VariantID].ProductID == s.priced
 		})
@@ -448,6 +451,7 @@ func (s *abSeeder) basket(t abTest) []models.LineAsk {
 			return asks
 		}
 	}
+	return nil // a catalogue of little but the price test's product: no order
 }
 
 // send stores visits' events as the storefront's POST /events does, then
