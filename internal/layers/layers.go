@@ -9,8 +9,8 @@
 //     storeurl); they import only each other.
 //  2. migrations and models: the schema, the records, their storage and the
 //     rules every caller shares.
-//  3. internal/... (abandonment, analytics, auth, audit, billing, domains, events,
-//     experimentreport, experiments, experimentstats, funnelruns, idempotency,
+//  3. internal/... (abandonment, analytics, auth, audit, billing, customizer, domains,
+//     events, experimentreport, experiments, experimentstats, funnelruns, idempotency,
 //     insights, loaders, mail, media, payments, placement, previews, ratelimit,
 //     recovery, retention, themesettings): the subsystems the surfaces are built from.
 //  4. graph, then resolvers and rest (with rest/...: its OpenAPI document
