@@ -900,6 +900,16 @@ var objectReads = map[string]map[string][]string{
 		"raw":      {"Raw"},
 		"value_id": {"ValueID"},
 	},
+	"CzStudioMockup": {
+		"id":              {"ID"},
+		"image_height":    {"ImageHeight"},
+		"image_src":       {"ImageSrc"},
+		"image_width":     {"ImageWidth"},
+		"name":            {"Name"},
+		"position":        {"Position"},
+		"print_areas":     {"ID"},
+		"product_base_id": {"ProductBaseID"},
+	},
 	"CzTemplate": {
 		"design_id":                     {"DesignID"},
 		"export_format":                 {"ExportFormat"},
@@ -2241,6 +2251,9 @@ var answerKeys = map[string]map[string][]string{
 	},
 	"CheckoutZoneFunnel": {
 		"funnel": {"ID"},
+	},
+	"CzStudioMockup": {
+		"print_areas": {"MockupID"},
 	},
 	"Discount": {
 		"collections": {"ID"},

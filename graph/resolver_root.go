@@ -22,6 +22,7 @@ type resolverRoot struct {
 	collectionMember       CollectionMemberResolver
 	contentPage            ContentPageResolver
 	customer               CustomerResolver
+	czStudioMockup         CzStudioMockupResolver
 	discount               DiscountResolver
 	domain                 DomainResolver
 	draftOrder             DraftOrderResolver
@@ -74,6 +75,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		collectionMember:       r.CollectionMember(),
 		contentPage:            r.ContentPage(),
 		customer:               r.Customer(),
+		czStudioMockup:         r.CzStudioMockup(),
 		discount:               r.Discount(),
 		domain:                 r.Domain(),
 		draftOrder:             r.DraftOrder(),
@@ -141,6 +143,8 @@ func (c *resolverRoot) CollectionMember() CollectionMemberResolver { return c.co
 func (c *resolverRoot) ContentPage() ContentPageResolver { return c.contentPage }
 
 func (c *resolverRoot) Customer() CustomerResolver { return c.customer }
+
+func (c *resolverRoot) CzStudioMockup() CzStudioMockupResolver { return c.czStudioMockup }
 
 func (c *resolverRoot) Discount() DiscountResolver { return c.discount }
 

@@ -218,3 +218,10 @@ var (
 	poolExperiments = loaders.ManyThrough(models.ExperimentsByPool, func(p *models.ExperimentPool) int64 { return p.ID },
 		func(r *models.PoolExperiment) (int64, models.Experiment) { return r.PoolID, r.Experiment })
 )
+
+// The product customizer.
+var (
+	czMockupPrintAreas = loaders.Many(models.PrintAreasByMockup,
+		func(m *models.CzMockup) int64 { return m.ID },
+		func(p *models.CzPrintArea) int64 { return p.MockupID })
+)
