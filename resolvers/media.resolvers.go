@@ -46,9 +46,8 @@ func (r *mutationResolver) FinalizeUpload(ctx context.Context, input graph.Uploa
 	if err != nil {
 		return nil, err
 	}
-	m := &models.Media{StoreID: sid, Key: img.Key, Src: img.Src, Filename: img.Filename, ContentType: img.ContentType,
-		Width: int64(img.Width), Height: int64(img.Height), Thumbhash: img.Thumbhash, Bytes: img.Bytes}
-	if err := models.InsertMedia(ctx, r.db(ctx), m); err != nil {
+	m := img.Record(sid)
+	if err := models.InsertMedia(ctx, r.db(ctx), &m); err != nil {
 		return nil, err
 	}
 	audit.Touch(ctx, "media", m.ID)

@@ -207,12 +207,9 @@ func catImages(ctx context.Context, tx bun.Tx, files *media.Media, storeID int64
 			if err != nil {
 				return nil, fmt.Errorf("store image %s: %w", name, err)
 			}
-			m := &models.Media{
-				StoreID: storeID, Key: img.Key, Src: img.Src, Filename: img.Filename, ContentType: img.ContentType,
-				Width: int64(img.Width), Height: int64(img.Height), Thumbhash: img.Thumbhash, Bytes: img.Bytes,
-				CreatedAt: now.Add(-366 * 24 * time.Hour),
-			}
-			if err := models.InsertMedia(ctx, tx, m); err != nil {
+			m := img.Record(storeID)
+			m.CreatedAt = now.Add(-366 * 24 * time.Hour)
+			if err := models.InsertMedia(ctx, tx, &m); err != nil {
 				return nil, err
 			}
 			out = append(out, catImage{color: ci, style: si, img: img})
