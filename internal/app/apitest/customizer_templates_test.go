@@ -20,7 +20,9 @@ var (
 	czTierKeys = []string{"id", "min_qty", "position", "price_cents", "template_id"}
 )
 
-func czTemplatePath(id int64) string { return "/store/customizer/templates/" + strconv.FormatInt(id, 10) }
+func czTemplatePath(id int64) string {
+	return "/store/customizer/templates/" + strconv.FormatInt(id, 10)
+}
 func czTiersPath(templateID int64) string { return czTemplatePath(templateID) + "/quantity-tiers" }
 func czTierPath(id int64) string {
 	return "/store/customizer/quantity-tiers/" + strconv.FormatInt(id, 10)
