@@ -112,15 +112,15 @@ func insertCzLibraryItem(ctx context.Context, tx bun.Tx, l *models.CzLibrary, co
 }
 
 // checkItemPlacement checks a placement: an existing item or a new value,
-// not both, at a position from 0.
+// not both, at a position from 0 to models.MaxPosition (beyond the end is
+// last).
 func checkItemPlacement(in graph.CzLibraryItemPlacementInput) error {
 	switch {
 	case in.ItemID != nil && in.Value != nil:
 		return apperr.InvalidField("value", "cannot go with item_id: send item_id to move an item, or value to insert a new one")
 	case in.ItemID == nil && in.Value == nil:
 		return apperr.InvalidField("item_id", "or value is required: item_id moves an item of this library, value inserts a new one")
-	case in.Position < 0:
-		return apperr.InvalidField("position", "must not be negative (0 is first; beyond the end is last)")
 	}
-	return nil
+	_, err := position("position", in.Position)
+	return err
 }
