@@ -143,6 +143,7 @@ func TestCzDesigns(t *testing.T) {
 		t.Fatalf("read %v, want %v", got, mug)
 	}
 	e.SameOnGraphQL(t, r, reader, "GetCzDesign", map[string]any{"id": mugID})
+	expectAuditRecord(t, e, admin, "action=createCzDesign&limit=1", "cz_design", tee)
 
 	// An update changes the fields sent; the others stay.
 	put, r := czdDesigns.put(t, e, admin, mugID, map[string]any{"height_px": 900})
@@ -458,6 +459,7 @@ func TestCzDesignElementOrder(t *testing.T) {
 			t.Fatalf("order answered %s", r.Raw)
 		}
 	})
+	expectAuditRecord(t, e, admin, "action=setCzElementOrder&limit=1", "cz_design", id)
 	list, _ := czdElementList(t, e, admin, id)
 	for i, el := range list {
 		if idOf(t, el) != want[i] || el["z_index"] != float64(i) {

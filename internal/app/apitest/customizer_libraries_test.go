@@ -227,6 +227,7 @@ func TestCzLibraryItems(t *testing.T) {
 	r = e.Do(http.MethodPut, czlItemsPath(art), admin, map[string]any{"item_id": bID, "position": 1}).Expect(t, 200)
 	e.SameOnGraphQL(t, r, admin, "PlaceCzLibraryItem", map[string]any{"id": art, "input": map[string]any{"item_id": bID, "position": 1}})
 	czlExpectOrder(t, e, admin, art, cID, bID, dID, aID)
+	expectAuditRecord(t, e, admin, "action=placeCzLibraryItem&limit=1", "cz_library_item", bID)
 
 	// Deleting closes the gap.
 	expectBareDelete(t, e, admin, czlItemPath(bID))
