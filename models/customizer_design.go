@@ -135,10 +135,17 @@ func DeleteCzElement(ctx context.Context, db bun.IDB, storeID, id int64) error {
 // SetCzElementOrder gives the listed elements of a design z_index 0, 1, …
 // in the list's order, in one statement.
 func SetCzElementOrder(ctx context.Context, db bun.IDB, storeID, designID int64, ids []int64) error {
-	_, err := db.NewRaw(`UPDATE cz_elements AS e SET z_index = k.ord - 1
+	return setCzOrder(ctx, db, "cz_elements", "z_index", "design_id", storeID, designID, ids)
+}
+
+// setCzOrder numbers the listed rows of one parent (parent = parentID) of
+// a customizer table 0, 1, … in column, in the list's order, in one
+// statement; rows already in place are not written.
+func setCzOrder(ctx context.Context, db bun.IDB, table, column, parent string, storeID, parentID int64, ids []int64) error {
+	_, err := db.NewRaw(`UPDATE ? AS r SET ? = k.ord - 1
 		FROM unnest(?::bigint[]) WITH ORDINALITY AS k(id, ord)
-		WHERE e.store_id = ? AND e.design_id = ? AND e.id = k.id`,
-		pgdialect.Array(ids), storeID, designID).Exec(ctx)
+		WHERE r.store_id = ? AND r.? = ? AND r.id = k.id AND r.? <> k.ord - 1`,
+		bun.Ident(table), bun.Ident(column), pgdialect.Array(ids), storeID, bun.Ident(parent), parentID, bun.Ident(column)).Exec(ctx)
 	return err
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"storeadmin/internal/base/apperr"
 )
@@ -85,11 +84,7 @@ func InsertCzLibraryItem(ctx context.Context, db bun.IDB, it *CzLibraryItem) err
 // SetCzLibraryItemOrder gives the listed items of a library positions 0,
 // 1, … in the list's order, in one statement.
 func SetCzLibraryItemOrder(ctx context.Context, db bun.IDB, storeID, libraryID int64, ids []int64) error {
-	_, err := db.NewRaw(`UPDATE cz_library_items AS i SET position = k.ord - 1
-		FROM unnest(?::bigint[]) WITH ORDINALITY AS k(id, ord)
-		WHERE i.store_id = ? AND i.library_id = ? AND i.id = k.id AND i.position <> k.ord - 1`,
-		pgdialect.Array(ids), storeID, libraryID).Exec(ctx)
-	return err
+	return setCzOrder(ctx, db, "cz_library_items", "position", "library_id", storeID, libraryID, ids)
 }
 
 // DeleteCzLibraryItem deletes an item and closes the gap it leaves: the

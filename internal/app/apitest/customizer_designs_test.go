@@ -3,6 +3,7 @@ package apitest_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -113,6 +114,20 @@ func expectFieldErrors(t *testing.T, e *apitest.Env, key, method, path string, c
 	}
 }
 
+// withChanges is a copy of body with change applied: a nil value removes
+// its key, any other sets it (one bad field of a valid body at a time).
+func withChanges(body, change map[string]any) map[string]any {
+	out := maps.Clone(body)
+	for k, v := range change {
+		if v == nil {
+			delete(out, k)
+		} else {
+			out[k] = v
+		}
+	}
+	return out
+}
+
 // insertStoreUpload records an uploaded image of the store, w×h pixels,
 // and returns its src.
 func insertStoreUpload(t *testing.T, e *apitest.Env, storeID int64, name string, w, h int64) string {
@@ -181,15 +196,7 @@ func TestCzDesigns(t *testing.T) {
 func TestCzDesignValidation(t *testing.T) {
 	e, _, admin := newAcme(t)
 	good := func(change map[string]any) map[string]any {
-		b := map[string]any{"name": "Card", "width_px": 100, "height_px": 100}
-		for k, v := range change {
-			if v == nil {
-				delete(b, k)
-			} else {
-				b[k] = v
-			}
-		}
-		return b
+		return withChanges(map[string]any{"name": "Card", "width_px": 100, "height_px": 100}, change)
 	}
 	bad := map[string]fieldError{
 		"no name":        {good(map[string]any{"name": nil}), "name"},
@@ -351,15 +358,7 @@ func TestCzDesignElementValidation(t *testing.T) {
 	foreign := insertStoreUpload(t, e, e.Store("Bolt").ID, "theirs.png", 10, 10)
 	insertStoreUpload(t, e, s.ID, "ours.png", 10, 10)
 	with := func(typ string, change map[string]any) map[string]any {
-		b := map[string]any{"element_key": "k", "type": typ, "w": 10, "h": 10}
-		for k, v := range change {
-			if v == nil {
-				delete(b, k)
-			} else {
-				b[k] = v
-			}
-		}
-		return b
+		return withChanges(map[string]any{"element_key": "k", "type": typ, "w": 10, "h": 10}, change)
 	}
 	settings := func(typ string, s map[string]any) map[string]any { return with(typ, map[string]any{"settings": s}) }
 	bad := map[string]fieldError{

@@ -160,15 +160,7 @@ func TestCzLibraries(t *testing.T) {
 func TestCzLibraryValidation(t *testing.T) {
 	e, _, admin := newAcme(t)
 	body := func(change map[string]any) map[string]any {
-		b := map[string]any{"name": "Flowers", "kind": "artwork", "group_key": "flowers"}
-		for k, v := range change {
-			if v == nil {
-				delete(b, k)
-			} else {
-				b[k] = v
-			}
-		}
-		return b
+		return withChanges(map[string]any{"name": "Flowers", "kind": "artwork", "group_key": "flowers"}, change)
 	}
 	expectFieldErrors(t, e, admin, http.MethodPost, czlLibrariesPath, map[string]fieldError{
 		"no name":      {body(map[string]any{"name": nil}), "name"},
