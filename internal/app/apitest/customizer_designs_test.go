@@ -165,6 +165,7 @@ func TestCzDesigns(t *testing.T) {
 	if put["height_px"] != float64(900) || put["width_px"] != float64(2400) || put["name"] != "Mug wrap" {
 		t.Fatalf("updated %v", put)
 	}
+	e.SameOnGraphQL(t, r, admin, "UpdateCzDesign", map[string]any{"id": mugID, "input": map[string]any{"height_px": 900}})
 	r = e.Do(http.MethodGet, czdDesigns.path, reader, nil).Expect(t, 200)
 	expectPayload(t, r, "designs")
 	if ids := rowIDs(objectsOf(r.Body["designs"])); !reflect.DeepEqual(ids, []int64{mugID, tee}) {

@@ -203,20 +203,20 @@ func TestCzLibraryItems(t *testing.T) {
 	aID, bID, cID := idOf(t, a), idOf(t, b), idOf(t, c)
 
 	// A new item at a position; beyond the end is last; a move.
-	d, r := czlPlace(t, e, admin, art, map[string]any{"value": map[string]any{"src": tulip}, "position": 1})
+	d, _ := czlPlace(t, e, admin, art, map[string]any{"value": map[string]any{"src": tulip}, "position": 1})
 	dID := idOf(t, d)
 	if d["position"] != float64(1) {
 		t.Fatalf("placed %v", d)
 	}
 	czlExpectOrder(t, e, admin, art, aID, dID, bID, cID)
-	moved, r := czlPlace(t, e, admin, art, map[string]any{"item_id": aID, "position": 99})
+	moved, _ := czlPlace(t, e, admin, art, map[string]any{"item_id": aID, "position": 99})
 	if moved["position"] != float64(3) || !reflect.DeepEqual(moved["value"], a["value"]) {
 		t.Fatalf("moved past the end: %v", moved)
 	}
 	czlExpectOrder(t, e, admin, art, dID, bID, cID, aID)
 	czlPlace(t, e, admin, art, map[string]any{"item_id": cID, "position": 0})
 	czlExpectOrder(t, e, admin, art, cID, dID, bID, aID)
-	r = e.Do(http.MethodPut, czlItemsPath(art), admin, map[string]any{"item_id": bID, "position": 1}).Expect(t, 200)
+	r := e.Do(http.MethodPut, czlItemsPath(art), admin, map[string]any{"item_id": bID, "position": 1}).Expect(t, 200)
 	e.SameOnGraphQL(t, r, admin, "PlaceCzLibraryItem", map[string]any{"id": art, "input": map[string]any{"item_id": bID, "position": 1}})
 	czlExpectOrder(t, e, admin, art, cID, bID, dID, aID)
 	expectAuditRecord(t, e, admin, "action=placeCzLibraryItem&limit=1", "cz_library_item", bID)
