@@ -521,6 +521,66 @@ type ContentPageInput struct {
 	Seo any `json:"seo,omitempty"`
 }
 
+// A design to create, or on update the fields to change (left out: unchanged).
+type CzDesignInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// The canvas's width in pixels, 1 to 20000; required on create.
+	WidthPx *int64 `json:"width_px,omitempty"`
+	// The canvas's height in pixels, 1 to 20000; required on create.
+	HeightPx *int64 `json:"height_px,omitempty"`
+}
+
+// An element to create, or on update the fields to change (left out: unchanged).
+type CzElementInput struct {
+	// Its name in the design: 1 to 64 lower-case letters, digits, - and _, starting with a letter or digit, unique in the design; required on create.
+	ElementKey *string `json:"element_key,omitempty"`
+	// The group a function may target it with; empty for none (the same shape as element_key).
+	GroupKey *string `json:"group_key,omitempty"`
+	// text, image, artwork or shape; required on create.
+	Type *string `json:"type,omitempty"`
+	// Left edge in the design's pixels, -100000 to 100000; 0 when left out on create.
+	X *float64 `json:"x,omitempty"`
+	// Top edge in the design's pixels, -100000 to 100000; 0 when left out on create.
+	Y *float64 `json:"y,omitempty"`
+	// Width in pixels, above 0 and at most 100000; required on create.
+	W *float64 `json:"w,omitempty"`
+	// Height in pixels, above 0 and at most 100000; required on create.
+	H *float64 `json:"h,omitempty"`
+	// Clockwise rotation in degrees, above -360 and below 360; 0 when left out on create.
+	RotationDeg *float64 `json:"rotation_deg,omitempty"`
+	// The type's settings (README "Designs and elements"); replaces the stored ones when sent, missing settings take their defaults.
+	Settings any `json:"settings,omitempty"`
+}
+
+// A library to create, or on update the name to change: kind, group_key and scope_value are set at creation only (sent on update, they must equal the stored ones).
+type CzLibraryInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// artwork, finish or hole; required on create.
+	Kind *string `json:"kind,omitempty"`
+	// The catalogue it belongs to: 1 to 64 lower-case letters, digits, - and _, starting with a letter or digit; required on create.
+	GroupKey *string `json:"group_key,omitempty"`
+	// The binding library_scope it is offered under, at most 255 characters; empty (the default): every binding.
+	ScopeValue *string `json:"scope_value,omitempty"`
+}
+
+// An item to append to a library.
+type CzLibraryItemInput struct {
+	// What it is, per its library's kind (README "Artwork libraries").
+	Value any `json:"value"`
+}
+
+// An item to put at a position of its library, shifting the others: an existing one (item_id) or a new one (value), not both.
+type CzLibraryItemPlacementInput struct {
+	// The item of this library to move; left out: a new item is inserted.
+	ItemID *int64 `json:"item_id,omitempty"`
+	// The new item's value, per its library's kind; left out: item_id is moved.
+	Value any `json:"value,omitempty"`
+	// Where it goes, from 0; beyond the end: last.
+	Position int64 `json:"position"`
+}
+
 // A quantity tier to create, or on update the fields to change (left out: unchanged).
 type CzQuantityTierInput struct {
 	// From how many units of a line the tier applies, 1 to 1000000, unique in its template; required on create.

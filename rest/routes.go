@@ -231,6 +231,27 @@ var Routes = []Route{
 	{http.MethodGet, "/store/customizer/product-bindings", "ListCzProductBindings", 0, Fields},
 	{http.MethodGet, "/store/customizer/templates/{id}/preview", "GetCzTemplatePreview", 0, Fields},
 
+	// Product customizer: designs, elements, artwork libraries
+	{http.MethodGet, "/store/customizer/designs", "ListCzDesigns", 0, Fields},
+	{http.MethodPost, "/store/customizer/designs", "CreateCzDesign", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/customizer/designs/{id}", "GetCzDesign", 0, Fields},
+	{http.MethodPut, "/store/customizer/designs/{id}", "UpdateCzDesign", 0, Fields},
+	{http.MethodDelete, "/store/customizer/designs/{id}", "DeleteCzDesign", 0, Bare},
+	{http.MethodPut, "/store/customizer/designs/{id}/element-order", "SetCzElementOrder", 0, Bare},
+	{http.MethodGet, "/store/customizer/designs/{id}/elements", "ListCzElements", 0, Fields},
+	{http.MethodPost, "/store/customizer/designs/{id}/elements", "CreateCzElement", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/customizer/elements/{id}", "UpdateCzElement", 0, Fields},
+	{http.MethodDelete, "/store/customizer/elements/{id}", "DeleteCzElement", 0, Bare},
+	{http.MethodGet, "/store/customizer/libraries", "ListCzLibraries", 0, Fields},
+	{http.MethodPost, "/store/customizer/libraries", "CreateCzLibrary", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/customizer/libraries/{id}", "UpdateCzLibrary", 0, Fields},
+	{http.MethodDelete, "/store/customizer/libraries/{id}", "DeleteCzLibrary", 0, Bare},
+	{http.MethodGet, "/store/customizer/libraries/{id}/items", "ListCzLibraryItems", 0, Fields},
+	{http.MethodPost, "/store/customizer/libraries/{id}/items", "CreateCzLibraryItem", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/customizer/libraries/{id}/items", "PlaceCzLibraryItem", 0, Fields},
+	{http.MethodGet, "/store/customizer/library-catalogues", "ListCzLibraryCatalogues", 0, Fields},
+	{http.MethodDelete, "/store/customizer/library-items/{id}", "DeleteCzLibraryItem", 0, Bare},
+
 	// Volume bundles
 	{http.MethodGet, "/store/bundles", "ListBundles", 0, Fields},
 	{http.MethodPost, "/store/bundles", "CreateBundle", http.StatusCreated, Fields},
