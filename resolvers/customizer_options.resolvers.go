@@ -71,7 +71,10 @@ func (r *mutationResolver) SetCzOptionOrder(ctx context.Context, id int64, input
 		for i, o := range options {
 			ids[i] = o.ID
 		}
-		if err := firstErr(czOrder("option", ids, input.Ids), czOptionOrder(options, input.Ids)); err != nil {
+		if err := czOrder("option", ids, input.Ids); err != nil {
+			return err
+		}
+		if err := czOptionOrder(options, input.Ids); err != nil {
 			return err
 		}
 		return models.SetCzOptionOrder(ctx, tx, sid, id, input.Ids)
