@@ -239,12 +239,12 @@ func modeAccepts(mode string, r rune) bool {
 type settingKind int
 
 const (
-	settingText   settingKind = iota // a string of at most maxSettingText characters
-	settingSlug                      // a group_key
-	settingNumber                    // a finite number within ±maxNumberSetting
-	settingShape                     // circle or square
-	settingCount                     // a whole number 1 to 50
-	settingColumns                   // a whole number 1 to 6
+	settingText    settingKind = iota // a string of at most maxSettingText characters
+	settingSlug                       // a group_key
+	settingNumber                     // a finite number within ±maxNumberSetting
+	settingShape                      // circle or square
+	settingCount                      // a whole number 1 to 50
+	settingColumns                    // a whole number 1 to 6
 )
 
 // optionSettings are the settings keys of each option type; what the

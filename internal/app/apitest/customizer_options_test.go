@@ -17,7 +17,9 @@ import (
 
 func czoSetPath(id int64) string    { return "/store/customizer/option-sets/" + strconv.FormatInt(id, 10) }
 func czoOptionPath(id int64) string { return "/store/customizer/options/" + strconv.FormatInt(id, 10) }
-func czoValuePath(id int64) string  { return "/store/customizer/option-values/" + strconv.FormatInt(id, 10) }
+func czoValuePath(id int64) string {
+	return "/store/customizer/option-values/" + strconv.FormatInt(id, 10)
+}
 
 // czoSet checks v against CzOptionSetView.
 func czoSet(t *testing.T, v any) map[string]any {
@@ -906,4 +908,31 @@ func TestCzOptionAccess(t *testing.T) {
 		t.Fatalf("another store's options changed: %v", o)
 	}
 	e.Do(http.MethodPut, "/store/customizer/options/abc", admin, map[string]any{"label": "x"}).Expect(t, 400)
+}
+
+// TestCzOptionListStatements: the lists of options and values read a
+// constant number of statements, whatever their length.
+func TestCzOptionListStatements(t *testing.T) {
+	e, _, admin := newAcme(t)
+	count := countStatements(e)
+	small, big := czoNewSet(t, e, admin, "Small"), czoNewSet(t, e, admin, "Big")
+	var smallOption, bigOption int64
+	for i := range 12 {
+		o := czoNewOption(t, e, admin, big, map[string]any{"label": fmt.Sprint("Option ", i), "type": "select"})
+		czoNewValue(t, e, admin, o, "A", "a")
+		czoNewValue(t, e, admin, o, "B", "b")
+		bigOption = o
+	}
+	smallOption = czoNewOption(t, e, admin, small, map[string]any{"label": "Only", "type": "select"})
+	czoNewValue(t, e, admin, smallOption, "A", "a")
+	read := func(path string) int64 {
+		return count(func() { e.Do(http.MethodGet, path, admin, nil).Expect(t, 200) })
+	}
+	read(czoSetPath(small) + "/options") // the key is cached from here on
+	if a, b := read(czoSetPath(small)+"/options"), read(czoSetPath(big)+"/options"); a != b || a > 3 {
+		t.Fatalf("options of 1: %d statements, of 12: %d", a, b)
+	}
+	if a, b := read(czoOptionPath(smallOption)+"/values"), read(czoOptionPath(bigOption)+"/values"); a != b || a > 3 {
+		t.Fatalf("values of 1: %d statements, of 2: %d", a, b)
+	}
 }
