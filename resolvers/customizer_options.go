@@ -25,7 +25,7 @@ func (r *mutationResolver) czOptionsTx(ctx context.Context, fn func(ctx context.
 // czCheckConditions checks o's conditions against set, the options of its
 // set in order (a new o comes after all of them), reading the value slugs
 // of the options they test.
-func (r *mutationResolver) czCheckConditions(ctx context.Context, tx bun.Tx, sid int64, o *models.CzOption, set []models.CzOption) error {
+func czCheckConditions(ctx context.Context, tx bun.Tx, sid int64, o *models.CzOption, set []models.CzOption) error {
 	if len(o.Conditions) == 0 {
 		return nil
 	}
@@ -40,7 +40,7 @@ func (r *mutationResolver) czCheckConditions(ctx context.Context, tx bun.Tx, sid
 // conditions do not fit: values belong to choice options only, and a
 // condition that tests o against a value was written for the answers of
 // its old type.
-func (r *mutationResolver) czTypeChange(ctx context.Context, tx bun.Tx, sid int64, o *models.CzOption, oldType string, set []models.CzOption) error {
+func czTypeChange(ctx context.Context, tx bun.Tx, sid int64, o *models.CzOption, oldType string, set []models.CzOption) error {
 	if !customizer.ChoiceType(o.Type) {
 		values, err := models.ListCzOptionValues(ctx, tx, sid, o.ID)
 		if err != nil {

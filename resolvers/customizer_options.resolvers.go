@@ -71,7 +71,7 @@ func (r *mutationResolver) SetCzOptionOrder(ctx context.Context, id int64, input
 		for i, o := range options {
 			ids[i] = o.ID
 		}
-		if err := czOrder("option", ids, input.Ids); err != nil {
+		if err := czOrder("option", "option set", ids, input.Ids); err != nil {
 			return err
 		}
 		if err := czOptionOrder(options, input.Ids); err != nil {
@@ -107,7 +107,7 @@ func (r *mutationResolver) CreateCzOption(ctx context.Context, id int64, input g
 		if len(set) >= customizer.MaxOptionsPerSet {
 			return apperr.Conflictf("the option set has %d options, the most a set may have", customizer.MaxOptionsPerSet)
 		}
-		if err := r.czCheckConditions(ctx, tx, sid, o, set); err != nil {
+		if err := czCheckConditions(ctx, tx, sid, o, set); err != nil {
 			return err
 		}
 		return models.InsertCzOption(ctx, tx, o)
@@ -135,12 +135,12 @@ func (r *mutationResolver) UpdateCzOption(ctx context.Context, id int64, input g
 			return err
 		}
 		if input.Conditions != nil {
-			if err := r.czCheckConditions(ctx, tx, sid, o, set); err != nil {
+			if err := czCheckConditions(ctx, tx, sid, o, set); err != nil {
 				return err
 			}
 		}
 		if o.Type != oldType {
-			if err := r.czTypeChange(ctx, tx, sid, o, oldType, set); err != nil {
+			if err := czTypeChange(ctx, tx, sid, o, oldType, set); err != nil {
 				return err
 			}
 		}
@@ -188,7 +188,7 @@ func (r *mutationResolver) SetCzOptionValueOrder(ctx context.Context, id int64, 
 		for i, v := range values {
 			ids[i] = v.ID
 		}
-		if err := czOrder("value", ids, input.Ids); err != nil {
+		if err := czOrder("value", "option", ids, input.Ids); err != nil {
 			return err
 		}
 		return models.SetCzOptionValueOrder(ctx, tx, sid, id, input.Ids)

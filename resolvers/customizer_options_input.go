@@ -89,7 +89,7 @@ func applyCzOptionValueInput(at string, v *models.CzOptionValue, in graph.CzOpti
 
 // czOrder checks a reorder's ids: every one of the parent's records (ids
 // of kind, in their order now), each once, and nothing else.
-func czOrder(kind string, current, ids []int64) error {
+func czOrder(kind, parent string, current, ids []int64) error {
 	mine := make(map[int64]bool, len(current))
 	for _, id := range current {
 		mine[id] = true
@@ -98,7 +98,7 @@ func czOrder(kind string, current, ids []int64) error {
 	for i, id := range ids {
 		field := fmt.Sprintf("ids[%d]", i)
 		if !mine[id] {
-			return apperr.InvalidField(field, "names no %s of this %s (%d)", kind, czParentOf[kind], id)
+			return apperr.InvalidField(field, "names no %s of this %s (%d)", kind, parent, id)
 		}
 		if seen[id] {
 			return apperr.InvalidField(field, "lists %s %d twice", kind, id)
@@ -106,13 +106,10 @@ func czOrder(kind string, current, ids []int64) error {
 		seen[id] = true
 	}
 	if len(ids) != len(current) {
-		return apperr.InvalidField("ids", "must list every %s of the %s, each once: %d of %d are listed", kind, czParentOf[kind], len(ids), len(current))
+		return apperr.InvalidField("ids", "must list every %s of the %s, each once: %d of %d are listed", kind, parent, len(ids), len(current))
 	}
 	return nil
 }
-
-// czParentOf names the parent of the records a reorder moves.
-var czParentOf = map[string]string{"option": "option set", "value": "option"}
 
 // czOptionOrder checks a new order of a set's options against their
 // conditions: each must still come after the options it tests.
