@@ -2,6 +2,7 @@ package resolvers
 
 import (
 	"context"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -152,6 +153,8 @@ func (r *mutationResolver) replaceCzOptionValues(ctx context.Context, tx bun.Tx,
 		}
 		out.Deleted, unnamed = int64(len(ids)), nil
 	}
+	// Fields change one statement per changed value; positions, the
+	// list's order then the kept values', change in one statement at the end.
 	var created []models.CzOptionValue
 	for _, v := range named {
 		old, ok := bySlug[v.Value]
@@ -160,16 +163,11 @@ func (r *mutationResolver) replaceCzOptionValues(ctx context.Context, tx bun.Tx,
 			continue
 		}
 		v.ID, v.CreatedAt = old.ID, old.CreatedAt
-		if czValueChanged(old, v) {
-			if err := models.UpdateCzOptionValue(ctx, tx, &v); err != nil {
-				return nil, err
-			}
-			out.Updated++
+		if !czValueChanged(old, v) {
+			continue
 		}
-	}
-	for i, v := range unnamed {
-		if v.Position != int64(len(named)+i) {
-			v.Position = int64(len(named) + i)
+		out.Updated++
+		if old.Position = v.Position; czValueChanged(old, v) {
 			if err := models.UpdateCzOptionValue(ctx, tx, &v); err != nil {
 				return nil, err
 			}
@@ -179,6 +177,17 @@ func (r *mutationResolver) replaceCzOptionValues(ctx context.Context, tx bun.Tx,
 		return nil, err
 	}
 	out.Created = int64(len(created))
+	ids := make(map[string]int64, len(named))
+	for _, v := range slices.Concat(existing, created) {
+		ids[v.Value] = v.ID
+	}
+	order := make([]int64, 0, len(named)+len(unnamed))
+	for _, v := range slices.Concat(named, unnamed) {
+		order = append(order, ids[v.Value])
+	}
+	if err := models.SetCzOptionValueOrder(ctx, tx, sid, optionID, order); err != nil {
+		return nil, err
+	}
 	if out.Values, err = models.ListCzOptionValues(ctx, tx, sid, optionID); err != nil {
 		return nil, err
 	}
