@@ -490,8 +490,11 @@ func TestCzOptionConditions(t *testing.T) {
 		"a cycle": {map[string]any{"conditions": []any{map[string]any{"op": "filled", "option_id": msgID}}}, "conditions[0].option_id"},
 		"later":   {map[string]any{"conditions": []any{map[string]any{"op": "filled", "option_id": wrap}}}, "conditions[0].option_id"},
 	})
-	expectGraphQLCode(t, e, admin, "BAD_USER_INPUT", map[string]any{"id": colour, "m": msgID},
-		`mutation($id: Int!, $m: Int!) { updateCzOption(id: $id, input: {conditions: [{op: "filled", option_id: $m}]}) { id } }`)
+	g := e.GraphQL(admin, `mutation($id: Int!, $m: Int!) { updateCzOption(id: $id, input: {conditions: [{op: "filled", option_id: $m}]}) { id } }`,
+		map[string]any{"id": colour, "m": msgID})
+	if errs, _ := g.Body["errors"].([]any); len(errs) != 1 || fmt.Sprint(errs[0].(map[string]any)["extensions"].(map[string]any)["field"]) != "conditions[0].option_id" || g.ErrorCode() != "BAD_USER_INPUT" {
+		t.Fatalf("GraphQL names the field: %s", g.Raw)
+	}
 	// A later option may test an earlier one; conditions not sent stay.
 	u, _ := opts.put(t, e, admin, wrap, map[string]any{"conditions": []any{map[string]any{"op": "equals", "option_id": colour, "value": "blue"}}})
 	if len(u["conditions"].([]any)) != 1 {
