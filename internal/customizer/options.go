@@ -183,7 +183,12 @@ func CheckTextValidation(at, typ string, v *models.CzTextValidation) error {
 }
 
 // compilePattern compiles a validation pattern to match a whole answer.
+// The pattern must compile on its own too: "a)(b" would pass once
+// wrapped, and a storefront testing it as written would fail.
 func compilePattern(p string) (*regexp.Regexp, error) {
+	if _, err := regexp.Compile(p); err != nil {
+		return nil, err
+	}
 	return regexp.Compile(`^(?:` + p + `)$`)
 }
 

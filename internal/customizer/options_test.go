@@ -70,6 +70,7 @@ func TestCheckOption(t *testing.T) {
 		"validation on select": {models.CzOption{Label: "x", Type: OptionSelect, Validation: models.CzTextValidation{Mode: ModeDigits}}, "options[2].validation"},
 		"bad pattern":          {models.CzOption{Label: "x", Type: OptionText, Validation: models.CzTextValidation{Pattern: "a{2,1}"}}, "options[2].validation.pattern"},
 		"artwork without key":  {models.CzOption{Label: "x", Type: OptionArtwork}, "options[2].settings.group_key"},
+		"a pattern only whole": {models.CzOption{Label: "x", Type: OptionText, Validation: models.CzTextValidation{Pattern: "a)(b"}}, "options[2].validation.pattern"},
 	} {
 		if got := fieldOf(CheckOption("options[2].", &c.o)); got != c.field {
 			t.Errorf("%s: %s, want %s", name, got, c.field)
