@@ -251,6 +251,23 @@ var Routes = []Route{
 	{http.MethodPut, "/store/customizer/libraries/{id}/items", "PlaceCzLibraryItem", 0, Fields},
 	{http.MethodGet, "/store/customizer/library-catalogues", "ListCzLibraryCatalogues", 0, Fields},
 	{http.MethodDelete, "/store/customizer/library-items/{id}", "DeleteCzLibraryItem", 0, Bare},
+	// Product customizer: option sets, options and values
+	{http.MethodGet, "/store/customizer/option-sets", "ListCzOptionSets", 0, Fields},
+	{http.MethodPost, "/store/customizer/option-sets", "CreateCzOptionSet", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/customizer/option-sets/{id}", "GetCzOptionSet", 0, Fields},
+	{http.MethodPut, "/store/customizer/option-sets/{id}", "UpdateCzOptionSet", 0, Fields},
+	{http.MethodDelete, "/store/customizer/option-sets/{id}", "DeleteCzOptionSet", 0, Bare},
+	{http.MethodPut, "/store/customizer/option-sets/{id}/option-order", "SetCzOptionOrder", 0, Bare},
+	{http.MethodGet, "/store/customizer/option-sets/{id}/options", "ListCzOptions", 0, Fields},
+	{http.MethodPost, "/store/customizer/option-sets/{id}/options", "CreateCzOption", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/customizer/options/{id}", "UpdateCzOption", 0, Fields},
+	{http.MethodDelete, "/store/customizer/options/{id}", "DeleteCzOption", 0, Bare},
+	{http.MethodPut, "/store/customizer/options/{id}/value-order", "SetCzOptionValueOrder", 0, Bare},
+	{http.MethodGet, "/store/customizer/options/{id}/values", "ListCzOptionValues", 0, Fields},
+	{http.MethodPost, "/store/customizer/options/{id}/values", "CreateCzOptionValue", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/customizer/options/{id}/values", "ReplaceCzOptionValues", 0, Fields},
+	{http.MethodPut, "/store/customizer/option-values/{id}", "UpdateCzOptionValue", 0, Fields},
+	{http.MethodDelete, "/store/customizer/option-values/{id}", "DeleteCzOptionValue", 0, Bare},
 
 	// Volume bundles
 	{http.MethodGet, "/store/bundles", "ListBundles", 0, Fields},
