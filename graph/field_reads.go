@@ -828,6 +828,10 @@ var objectReads = map[string]map[string][]string{
 		"position":        {"Position"},
 		"product_base_id": {"ProductBaseID"},
 	},
+	"CzMockupChange": {
+		"mockup":      {"Mockup"},
+		"print_areas": {"PrintAreas"},
+	},
 	"CzOption": {
 		"conditions":           {"Conditions"},
 		"help_text":            {"HelpText"},
@@ -900,6 +904,34 @@ var objectReads = map[string]map[string][]string{
 		"raw":      {"Raw"},
 		"value_id": {"ValueID"},
 	},
+	"CzStatus": {
+		"platform_enabled": {"PlatformEnabled"},
+	},
+	"CzStoreUsage": {
+		"designs":       {"Designs"},
+		"option_sets":   {"OptionSets"},
+		"product_bases": {"ProductBases"},
+	},
+	"CzStudio": {
+		"design":     {"Design"},
+		"elements":   {"Elements"},
+		"placements": {"Placements"},
+	},
+	"CzStudioElement": {
+		"design_id":     {"DesignID"},
+		"element_key":   {"ElementKey"},
+		"group_key":     {"GroupKey"},
+		"h":             {"H"},
+		"id":            {"ID"},
+		"referenced_by": {"ReferencedBy"},
+		"rotation_deg":  {"RotationDeg"},
+		"settings":      {"Settings"},
+		"type":          {"Type"},
+		"w":             {"W"},
+		"x":             {"X"},
+		"y":             {"Y"},
+		"z_index":       {"ZIndex"},
+	},
 	"CzStudioMockup": {
 		"id":              {"ID"},
 		"image_height":    {"ImageHeight"},
@@ -909,6 +941,11 @@ var objectReads = map[string]map[string][]string{
 		"position":        {"Position"},
 		"print_areas":     {"ID"},
 		"product_base_id": {"ProductBaseID"},
+	},
+	"CzStudioPlacement": {
+		"base":     {"Base"},
+		"mockups":  {"Mockups"},
+		"template": {"Template"},
 	},
 	"CzTemplate": {
 		"design_id":                     {"DesignID"},

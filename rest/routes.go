@@ -218,6 +218,26 @@ var Routes = []Route{
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
 	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},
 
+	// Product customizer: product bases, mockups, print areas, studio, usage, status, sheets
+	{http.MethodGet, "/store/customizer/product-bases", "ListCzProductBases", 0, Fields},
+	{http.MethodPost, "/store/customizer/product-bases", "CreateCzProductBase", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/customizer/product-bases/{id}", "GetCzProductBase", 0, Fields},
+	{http.MethodPut, "/store/customizer/product-bases/{id}", "UpdateCzProductBase", 0, Fields},
+	{http.MethodDelete, "/store/customizer/product-bases/{id}", "DeleteCzProductBase", 0, Bare},
+	{http.MethodGet, "/store/customizer/product-bases/{id}/mockups", "ListCzMockups", 0, Fields},
+	{http.MethodPost, "/store/customizer/product-bases/{id}/mockups", "CreateCzMockup", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/customizer/mockups/{id}", "UpdateCzMockup", 0, Spread},
+	{http.MethodDelete, "/store/customizer/mockups/{id}", "DeleteCzMockup", 0, Bare},
+	{http.MethodGet, "/store/customizer/mockups/{id}/print-areas", "ListCzPrintAreas", 0, Fields},
+	{http.MethodPost, "/store/customizer/mockups/{id}/print-areas", "CreateCzPrintArea", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/customizer/print-areas/{id}", "UpdateCzPrintArea", 0, Fields},
+	{http.MethodDelete, "/store/customizer/print-areas/{id}", "DeleteCzPrintArea", 0, Bare},
+	{http.MethodGet, "/store/customizer/designs/{id}/studio", "GetCzStudio", 0, Fields},
+	{http.MethodGet, "/store/customizer/usage", "GetCzUsage", 0, Fields},
+	{http.MethodGet, "/store/customizer/status", "GetCzStatus", 0, Spread},
+	{http.MethodPost, "/store/customizer/sheets/parse", "ParseCzSheet", 0, Fields},
+	{http.MethodPost, "/store/customizer/sheets/build.xlsx", "BuildCzSheet", 0, File},
+
 	// Volume bundles
 	{http.MethodGet, "/store/bundles", "ListBundles", 0, Fields},
 	{http.MethodPost, "/store/bundles", "CreateBundle", http.StatusCreated, Fields},
