@@ -944,7 +944,7 @@ var objectReads = map[string]map[string][]string{
 	},
 	"CzStudioPlacement": {
 		"base":     {"Base"},
-		"mockups":  {"Mockups"},
+		"mockups":  {},
 		"template": {"Template"},
 	},
 	"CzTemplate": {

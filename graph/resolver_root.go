@@ -23,6 +23,7 @@ type resolverRoot struct {
 	contentPage            ContentPageResolver
 	customer               CustomerResolver
 	czStudioMockup         CzStudioMockupResolver
+	czStudioPlacement      CzStudioPlacementResolver
 	discount               DiscountResolver
 	domain                 DomainResolver
 	draftOrder             DraftOrderResolver
@@ -76,6 +77,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		contentPage:            r.ContentPage(),
 		customer:               r.Customer(),
 		czStudioMockup:         r.CzStudioMockup(),
+		czStudioPlacement:      r.CzStudioPlacement(),
 		discount:               r.Discount(),
 		domain:                 r.Domain(),
 		draftOrder:             r.DraftOrder(),
@@ -145,6 +147,8 @@ func (c *resolverRoot) ContentPage() ContentPageResolver { return c.contentPage 
 func (c *resolverRoot) Customer() CustomerResolver { return c.customer }
 
 func (c *resolverRoot) CzStudioMockup() CzStudioMockupResolver { return c.czStudioMockup }
+
+func (c *resolverRoot) CzStudioPlacement() CzStudioPlacementResolver { return c.czStudioPlacement }
 
 func (c *resolverRoot) Discount() DiscountResolver { return c.discount }
 

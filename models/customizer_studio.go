@@ -18,13 +18,12 @@ type CzStudio struct {
 	Placements []CzStudioPlacement `json:"placements"`
 }
 
-// CzStudioPlacement is one template of a design with its product base and
-// the base's mockups (their print areas are loaded for all the placements
-// at once, by czMockupPrintAreas).
+// CzStudioPlacement is one template of a design with its product base.
+// The base's mockups are a relation (czPlacementMockups), so that the
+// mockups of every placement are one load, and their print areas another.
 type CzStudioPlacement struct {
 	Template CzTemplate    `json:"template"`
 	Base     CzProductBase `json:"base"`
-	Mockups  []CzMockup    `json:"mockups"`
 }
 
 // CzStoreUsage maps the id (as a string) of each of a store's designs,
@@ -54,9 +53,9 @@ const boundValues = `SELECT v.id FROM cz_option_values AS v
 		JOIN cz_templates AS t ON t.store_id = b.store_id AND t.id = b.template_id
 		WHERE b.store_id = e.store_id AND t.design_id = e.design_id)`
 
-// CzStudioOf reads a design's studio in five statements whatever its size:
-// the design, its elements with referenced_by, its templates, their bases
-// and the bases' mockups. The mockups' print areas are the loader's.
+// CzStudioOf reads a design's studio in four statements whatever its size:
+// the design, its elements with referenced_by, its templates and their
+// bases. The mockups and their print areas are the loaders'.
 func CzStudioOf(ctx context.Context, db bun.IDB, storeID, designID int64) (*CzStudio, error) {
 	s := &CzStudio{Elements: []CzStudioElement{}, Placements: []CzStudioPlacement{}}
 	err := db.NewSelect().Model(&s.Design).Where("store_id = ? AND id = ?", storeID, designID).Scan(ctx)
@@ -84,27 +83,23 @@ func CzStudioOf(ctx context.Context, db bun.IDB, storeID, designID int64) (*CzSt
 	if err := db.NewSelect().Model(&bases).Where("store_id = ? AND id IN (?)", storeID, bun.List(baseIDs)).Scan(ctx); err != nil {
 		return nil, err
 	}
-	var mockups []CzMockup
-	if err := db.NewSelect().Model(&mockups).Where("store_id = ? AND product_base_id IN (?)", storeID, bun.List(baseIDs)).
-		Order("product_base_id", "position", "id").Scan(ctx); err != nil {
-		return nil, err
-	}
 	baseByID := map[int64]CzProductBase{}
 	for _, b := range bases {
 		baseByID[b.ID] = b
 	}
-	mockupsByBase := map[int64][]CzMockup{}
-	for _, m := range mockups {
-		mockupsByBase[m.ProductBaseID] = append(mockupsByBase[m.ProductBaseID], m)
-	}
 	for _, t := range templates {
-		ms := mockupsByBase[t.ProductBaseID]
-		if ms == nil {
-			ms = []CzMockup{}
-		}
-		s.Placements = append(s.Placements, CzStudioPlacement{Template: t, Base: baseByID[t.ProductBaseID], Mockups: ms})
+		s.Placements = append(s.Placements, CzStudioPlacement{Template: t, Base: baseByID[t.ProductBaseID]})
 	}
 	return s, nil
+}
+
+// MockupsByBases loads the mockups of several product bases, in their
+// order, for a dataloader (the studio's placements).
+func MockupsByBases(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]CzMockup, error) {
+	out := manyRows[CzMockup](len(ids))
+	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).Where("store_id = ? AND product_base_id IN (?)", storeID, bun.List(ids)).
+		Order("product_base_id", "position", "id"), &out)
+	return out, err
 }
 
 // usageRow is one record's usage as CzUsageOf reads it.

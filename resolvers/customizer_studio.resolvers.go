@@ -7,8 +7,13 @@ package resolvers
 
 import (
 	"context"
+	"storeadmin/graph"
 	"storeadmin/models"
 )
+
+func (r *czStudioPlacementResolver) Mockups(ctx context.Context, obj *models.CzStudioPlacement) ([]models.CzMockup, error) {
+	return czPlacementMockups.Answer(ctx, obj, graph.AnswerColumns[models.CzMockup](ctx))
+}
 
 func (r *queryResolver) CzStudio(ctx context.Context, id int64) (*models.CzStudio, error) {
 	return inStore(ctx, func(sid int64) (*models.CzStudio, error) {
@@ -25,3 +30,9 @@ func (r *queryResolver) CzUsage(ctx context.Context) (*models.CzStoreUsage, erro
 func (r *queryResolver) CzStatus(ctx context.Context) (*models.CzStatus, error) {
 	return &models.CzStatus{PlatformEnabled: !r.Platform.CustomizerOff}, nil
 }
+
+func (r *Resolver) CzStudioPlacement() graph.CzStudioPlacementResolver {
+	return &czStudioPlacementResolver{r}
+}
+
+type czStudioPlacementResolver struct{ *Resolver }

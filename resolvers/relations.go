@@ -225,3 +225,8 @@ var (
 		func(m *models.CzMockup) int64 { return m.ID },
 		func(p *models.CzPrintArea) int64 { return p.MockupID })
 )
+
+// The product customizer: the studio's placements.
+var czPlacementMockups = loaders.Many(models.MockupsByBases,
+	func(p *models.CzStudioPlacement) int64 { return p.Base.ID },
+	func(m *models.CzMockup) int64 { return m.ProductBaseID })

@@ -27,7 +27,9 @@ const czbBases = "/store/customizer/product-bases"
 
 func czbBasePath(id int64) string   { return czbBases + "/" + strconv.FormatInt(id, 10) }
 func czbMockupPath(id int64) string { return "/store/customizer/mockups/" + strconv.FormatInt(id, 10) }
-func czbAreaPath(id int64) string   { return "/store/customizer/print-areas/" + strconv.FormatInt(id, 10) }
+func czbAreaPath(id int64) string {
+	return "/store/customizer/print-areas/" + strconv.FormatInt(id, 10)
+}
 
 // czbView checks v against a view's keys and returns it.
 func czbView(what string, keys []string) viewCheck {
