@@ -944,7 +944,7 @@ var objectReads = map[string]map[string][]string{
 	},
 	"CzStudioPlacement": {
 		"base":     {"Base"},
-		"mockups":  {},
+		"mockups":  {"Base"},
 		"template": {"Template"},
 	},
 	"CzTemplate": {
@@ -2291,6 +2291,9 @@ var answerKeys = map[string]map[string][]string{
 	},
 	"CzStudioMockup": {
 		"print_areas": {"MockupID"},
+	},
+	"CzStudioPlacement": {
+		"mockups": {"ProductBaseID"},
 	},
 	"Discount": {
 		"collections": {"ID"},
