@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -542,5 +543,52 @@ func TestCzBaseOtherStore(t *testing.T) {
 	rows, _ := czbList(t, e, bKey, czbAreaRes(mockup).path, "print_areas", czbAreaView)
 	if len(rows) != 1 || rows[0]["name"] != "a" {
 		t.Fatalf("store B's print areas changed: %v", rows)
+	}
+}
+
+// TestCzMockupConcurrentWrites: mockups added and print areas moved at the
+// same time still number their lists 0, 1, … without gaps or twins, and
+// the cap holds (each writer holds the parent).
+func TestCzMockupConcurrentWrites(t *testing.T) {
+	e, s, admin := newAcme(t)
+	base, mockup := czbSetup(t, e, s.ID, admin)
+	src := czbPhoto(t, e, s.ID, 10, 10)
+	areas := czbAreaRes(mockup)
+	var areaIDs []int64
+	for range 5 {
+		areaIDs = append(areaIDs, idOf(t, areas.create(t, e, admin, map[string]any{"name": "a", "x": 0, "y": 0, "w": 1, "h": 1})))
+	}
+	statuses := make(chan int, 30)
+	var wg sync.WaitGroup
+	for i := range 25 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses <- e.Do(http.MethodPost, czbMockupRes(base).path, admin, map[string]any{"name": "m", "image_src": src, "position": i % 3}).Status
+		}()
+	}
+	for i, id := range areaIDs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses <- e.Do(http.MethodPut, czbAreaPath(id), admin, map[string]any{"position": 4 - i}).Status
+		}()
+	}
+	wg.Wait()
+	close(statuses)
+	counts := map[int]int{}
+	for st := range statuses {
+		counts[st]++
+	}
+	if counts[201] != 19 || counts[409] != 6 || counts[200] != 5 {
+		t.Fatalf("statuses %v: want 19 created, 6 past the cap, 5 moved", counts)
+	}
+	for _, res := range []crudResource{czbMockupRes(base), areas} {
+		rows, _ := czbList(t, e, admin, res.path, res.many, res.view)
+		for i, r := range rows {
+			if r["position"] != float64(i) {
+				t.Fatalf("%s: row %d at position %v", res.path, i, r["position"])
+			}
+		}
 	}
 }
