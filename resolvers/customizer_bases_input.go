@@ -2,7 +2,6 @@ package resolvers
 
 import (
 	"context"
-	"math"
 	"sort"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/customizer"
 	"storeadmin/models"
 )
 
@@ -20,8 +20,6 @@ import (
 const (
 	czMaxName     = 255
 	czMaxImageSrc = 2048
-	// czMaxRotation bounds rotation_deg on both sides, exclusive.
-	czMaxRotation = 360
 )
 
 // czRefuseNulls refuses the fields of the input argument sent as an
@@ -123,8 +121,9 @@ func czMockupPhoto(ctx context.Context, db bun.IDB, m *models.CzMockup, src stri
 }
 
 // applyCzPrintAreaInput checks in and writes its fields into p, then
-// checks the whole rectangle against the mockup's photo: a merge is
-// checked as it will be stored.
+// checks the whole rectangle against the mockup's photo
+// (customizer.PrintArea.Check, which a bundle's import runs too): a merge
+// is checked as it will be stored.
 func applyCzPrintAreaInput(ctx context.Context, p *models.CzPrintArea, mockup *models.CzMockup, in graph.CzPrintAreaInput, create bool) error {
 	if err := czRefuseNulls(ctx); err != nil {
 		return err
@@ -142,50 +141,19 @@ func applyCzPrintAreaInput(ctx context.Context, p *models.CzPrintArea, mockup *m
 	if in.Position != nil {
 		p.Position = *in.Position
 	}
+	sent := map[string]bool{}
 	for _, f := range []struct {
 		field string
 		in    *float64
 		to    *float64
 	}{{"x", in.X, &p.X}, {"y", in.Y, &p.Y}, {"w", in.W, &p.W}, {"h", in.H, &p.H}, {"rotation_deg", in.RotationDeg, &p.RotationDeg}} {
 		switch {
-		case f.in != nil && (math.IsNaN(*f.in) || math.IsInf(*f.in, 0)):
-			return apperr.InvalidField(f.field, "must be a finite number")
 		case f.in != nil:
-			*f.to = *f.in
+			*f.to, sent[f.field] = *f.in, true
 		case create && f.field != "rotation_deg":
 			return apperr.InvalidField(f.field, "is required")
 		}
 	}
-	return czFitsMockup(p, mockup, in)
-}
-
-// czFitsMockup checks that p's rectangle lies inside the mockup's photo
-// before rotation (the rotation turns it about its centre; corners may
-// then reach past the photo's edge, where the preview clips them, since a
-// photo replaced by one of another shape rescales x and w apart from y and
-// h). The field blamed is the one sent, the size before the place.
-func czFitsMockup(p *models.CzPrintArea, m *models.CzMockup, in graph.CzPrintAreaInput) error {
-	blame := func(size *float64, sizeField, placeField string) string {
-		if size != nil {
-			return sizeField
-		}
-		return placeField
-	}
-	switch {
-	case p.X < 0:
-		return apperr.InvalidField("x", "must be 0 or more, not %g", p.X)
-	case p.Y < 0:
-		return apperr.InvalidField("y", "must be 0 or more, not %g", p.Y)
-	case p.W <= 0:
-		return apperr.InvalidField("w", "must be more than 0, not %g", p.W)
-	case p.H <= 0:
-		return apperr.InvalidField("h", "must be more than 0, not %g", p.H)
-	case p.X+p.W > float64(m.ImageWidth):
-		return apperr.InvalidField(blame(in.W, "w", "x"), "puts the print area past the photo's right edge: x + w is %g, the photo is %d pixels wide", p.X+p.W, m.ImageWidth)
-	case p.Y+p.H > float64(m.ImageHeight):
-		return apperr.InvalidField(blame(in.H, "h", "y"), "puts the print area past the photo's bottom edge: y + h is %g, the photo is %d pixels high", p.Y+p.H, m.ImageHeight)
-	case p.RotationDeg <= -czMaxRotation || p.RotationDeg >= czMaxRotation:
-		return apperr.InvalidField("rotation_deg", "must be between -%d and %d degrees (exclusive), not %g", czMaxRotation, czMaxRotation, p.RotationDeg)
-	}
-	return nil
+	area := customizer.PrintArea{X: p.X, Y: p.Y, W: p.W, H: p.H, RotationDeg: p.RotationDeg}
+	return area.Check(mockup.ImageWidth, mockup.ImageHeight, sent)
 }
