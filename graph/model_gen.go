@@ -533,6 +533,38 @@ type CzConditionInput struct {
 	Values []string `json:"values,omitempty"`
 }
 
+// A design to create, or on update the fields to change (left out: unchanged).
+type CzDesignInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// The canvas's width in pixels, 1 to 20000; required on create.
+	WidthPx *int64 `json:"width_px,omitempty"`
+	// The canvas's height in pixels, 1 to 20000; required on create.
+	HeightPx *int64 `json:"height_px,omitempty"`
+}
+
+// An element to create, or on update the fields to change (left out: unchanged).
+type CzElementInput struct {
+	// Its name in the design: 1 to 64 lower-case letters, digits, - and _, starting with a letter or digit, unique in the design; required on create.
+	ElementKey *string `json:"element_key,omitempty"`
+	// The group a function may target it with; empty for none (the same shape as element_key).
+	GroupKey *string `json:"group_key,omitempty"`
+	// text, image, artwork or shape; required on create.
+	Type *string `json:"type,omitempty"`
+	// Left edge in the design's pixels, -100000 to 100000; 0 when left out on create.
+	X *float64 `json:"x,omitempty"`
+	// Top edge in the design's pixels, -100000 to 100000; 0 when left out on create.
+	Y *float64 `json:"y,omitempty"`
+	// Width in pixels, above 0 and at most 100000; required on create.
+	W *float64 `json:"w,omitempty"`
+	// Height in pixels, above 0 and at most 100000; required on create.
+	H *float64 `json:"h,omitempty"`
+	// Clockwise rotation in degrees, above -360 and below 360; 0 when left out on create.
+	RotationDeg *float64 `json:"rotation_deg,omitempty"`
+	// The type's settings (README "Designs and elements"); replaces the stored ones when sent, missing settings take their defaults.
+	Settings any `json:"settings,omitempty"`
+}
+
 // What picking a value changes in the design.
 type CzFunctionInput struct {
 	// The element targeted (its element_key); exactly one of element_key and group_key.
@@ -543,6 +575,52 @@ type CzFunctionInput struct {
 	Property string `json:"property"`
 	// What the property becomes: README "Option sets, options and values" says what each property takes.
 	Value string `json:"value"`
+}
+
+// A library to create, or on update the name to change: kind, group_key and scope_value are set at creation only (sent on update, they must equal the stored ones).
+type CzLibraryInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// artwork, finish or hole; required on create.
+	Kind *string `json:"kind,omitempty"`
+	// The catalogue it belongs to: 1 to 64 lower-case letters, digits, - and _, starting with a letter or digit; required on create.
+	GroupKey *string `json:"group_key,omitempty"`
+	// The binding library_scope it is offered under, at most 255 characters; empty (the default): every binding.
+	ScopeValue *string `json:"scope_value,omitempty"`
+}
+
+// An item to append to a library.
+type CzLibraryItemInput struct {
+	// What it is, per its library's kind (README "Artwork libraries").
+	Value any `json:"value"`
+}
+
+// An item to put at a position of its library, shifting the others: an existing one (item_id) or a new one (value), not both.
+type CzLibraryItemPlacementInput struct {
+	// The item of this library to move; left out: a new item is inserted.
+	ItemID *int64 `json:"item_id,omitempty"`
+	// The new item's value, per its library's kind; left out: item_id is moved.
+	Value any `json:"value,omitempty"`
+	// Where it goes, from 0; beyond the end: last.
+	Position int64 `json:"position"`
+}
+
+// A mockup after an update, with its print areas (rescaled when the photo's size changed).
+type CzMockupChange struct {
+	// The mockup.
+	Mockup *models.CzMockup `json:"mockup"`
+	// Its print areas, in order.
+	PrintAreas []models.CzPrintArea `json:"print_areas"`
+}
+
+// A mockup to create, or on update the fields to change (left out: unchanged).
+type CzMockupInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// The src of one of the store's uploads (POST /store/uploads/finalize); its width and height are the upload's. Required on create; on update, a photo of another size rescales the print areas.
+	ImageSrc *string `json:"image_src,omitempty"`
+	// Its place among its base's mockups, from 0; the others shift. Left out on create: last; past the end: last.
+	Position *int64 `json:"position,omitempty"`
 }
 
 // An option to create, or on update the fields to change (left out: unchanged).
@@ -601,12 +679,66 @@ type CzOptionValueOrderInput struct {
 	Ids []int64 `json:"ids"`
 }
 
+// A print area to create, or on update the fields to change (left out: unchanged).
+type CzPrintAreaInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// Left edge in the photo's pixels, 0 or more; required on create.
+	X *float64 `json:"x,omitempty"`
+	// Top edge in the photo's pixels, 0 or more; required on create.
+	Y *float64 `json:"y,omitempty"`
+	// Width in pixels, more than 0; x + w must not pass the photo's width. Required on create.
+	W *float64 `json:"w,omitempty"`
+	// Height in pixels, more than 0; y + h must not pass the photo's height. Required on create.
+	H *float64 `json:"h,omitempty"`
+	// Clockwise rotation about its centre, in degrees, between -360 and 360 (exclusive); 0 when left out on create.
+	RotationDeg *float64 `json:"rotation_deg,omitempty"`
+	// Its place among its mockup's print areas, from 0; the others shift. Left out on create: last; past the end: last.
+	Position *int64 `json:"position,omitempty"`
+}
+
+// A product base to create, or on update the fields to change (left out: unchanged).
+type CzProductBaseInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+}
+
+// A quantity tier to create, or on update the fields to change (left out: unchanged).
+type CzQuantityTierInput struct {
+	// From how many units of a line the tier applies, 1 to 1000000, unique in its template; required on create.
+	MinQty *int64 `json:"min_qty,omitempty"`
+	// The unit price from min_qty on, 0 to 100000000 cents; required on create.
+	PriceCents *int64 `json:"price_cents,omitempty"`
+}
+
 // An option's values, replaced by value slug.
 type CzReplaceOptionValuesInput struct {
 	// The values, whole (fields left out take their defaults), in their new order; at most 200, each slug once.
 	Values []CzOptionValueInput `json:"values"`
 	// Delete the option's values this list does not name; false when left out: they are kept after the named ones.
 	Prune *bool `json:"prune,omitempty"`
+}
+
+// A template to create, or on update the fields to change (left out: unchanged).
+type CzTemplateInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// A design of the store; required on create.
+	DesignID *int64 `json:"design_id,omitempty"`
+	// A product base of the store; required on create.
+	ProductBaseID *int64 `json:"product_base_id,omitempty"`
+	// png or jpeg; png when left out on create.
+	ExportFormat *string `json:"export_format,omitempty"`
+	// Pixels per inch of the print file, 72 to 1200; 300 when left out on create.
+	Ppi *int64 `json:"ppi,omitempty"`
+	// Colours in the price, 0 to 1000; 0 when left out on create.
+	IncludedColors *int64 `json:"included_colors,omitempty"`
+	// Elements in the price, 0 to 1000; 0 when left out on create.
+	IncludedElements *int64 `json:"included_elements,omitempty"`
+	// What each colour beyond included_colors adds to the unit price, 0 to 100000000 cents; 0 when left out on create.
+	PricePerExtraColorCents *int64 `json:"price_per_extra_color_cents,omitempty"`
+	// What each element beyond included_elements adds to the unit price, 0 to 100000000 cents; 0 when left out on create.
+	PricePerExtraElementCents *int64 `json:"price_per_extra_element_cents,omitempty"`
 }
 
 // The rules a text or textarea answer keeps to; fields left out are 0 or empty: no rule.

@@ -25,6 +25,7 @@ type resolverRoot struct {
 	czPreviewOption        CzPreviewOptionResolver
 	czPreviewOptionSet     CzPreviewOptionSetResolver
 	czStudioMockup         CzStudioMockupResolver
+	czStudioPlacement      CzStudioPlacementResolver
 	czTemplatePreview      CzTemplatePreviewResolver
 	discount               DiscountResolver
 	domain                 DomainResolver
@@ -81,6 +82,7 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		czPreviewOption:        r.CzPreviewOption(),
 		czPreviewOptionSet:     r.CzPreviewOptionSet(),
 		czStudioMockup:         r.CzStudioMockup(),
+		czStudioPlacement:      r.CzStudioPlacement(),
 		czTemplatePreview:      r.CzTemplatePreview(),
 		discount:               r.Discount(),
 		domain:                 r.Domain(),
@@ -155,6 +157,8 @@ func (c *resolverRoot) CzPreviewOption() CzPreviewOptionResolver { return c.czPr
 func (c *resolverRoot) CzPreviewOptionSet() CzPreviewOptionSetResolver { return c.czPreviewOptionSet }
 
 func (c *resolverRoot) CzStudioMockup() CzStudioMockupResolver { return c.czStudioMockup }
+
+func (c *resolverRoot) CzStudioPlacement() CzStudioPlacementResolver { return c.czStudioPlacement }
 
 func (c *resolverRoot) CzTemplatePreview() CzTemplatePreviewResolver { return c.czTemplatePreview }
 
