@@ -77,6 +77,9 @@ type DraftOrderLine struct {
 	RequiresShipping bool   `bun:"requires_shipping" json:"requires_shipping"`
 	Taxable          bool   `bun:"taxable" json:"taxable"`
 	WeightGrams      int64  `bun:"weight_grams" json:"weight_grams"`
+	// Properties are the line's properties; a customised line keeps its
+	// selections under CzPropertyKey. Nil for none.
+	Properties map[string]any `bun:"properties,type:jsonb" json:"properties"`
 }
 
 // DraftOrderFilter narrows a draft orders list.

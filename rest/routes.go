@@ -218,6 +218,12 @@ var Routes = []Route{
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
 	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},
 
+	// Product customizer: bindings
+	{http.MethodGet, "/store/customizer/bindings/{productId}", "ListCzProductBindings", 0, Fields},
+	{http.MethodPut, "/store/customizer/bindings/{productId}", "PutCzProductBinding", 0, Fields},
+	{http.MethodDelete, "/store/customizer/bindings/{productId}", "DeleteCzProductBindings", 0, Bare},
+	{http.MethodDelete, "/store/customizer/bindings/{productId}/{bindingId}", "DeleteCzProductBinding", 0, Bare},
+
 	// Volume bundles
 	{http.MethodGet, "/store/bundles", "ListBundles", 0, Fields},
 	{http.MethodPost, "/store/bundles", "CreateBundle", http.StatusCreated, Fields},
