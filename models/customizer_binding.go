@@ -40,17 +40,23 @@ func CzBindingsVisible(ctx context.Context, db bun.IDB, storeID, productID int64
 }
 
 // UpsertCzBinding stores b as the binding of its product and scope,
-// replacing the one there (its id is kept), and reads it back into b.
-func UpsertCzBinding(ctx context.Context, tx bun.IDB, b *CzProductBinding) error {
+// replacing the one there (its id is kept), and answers it as stored.
+func UpsertCzBinding(ctx context.Context, tx bun.IDB, b *CzProductBinding) (*CzProductBinding, error) {
 	if b.DefaultSelections == nil {
 		b.DefaultSelections = map[string]any{}
 	}
+	var id int64
 	_, err := tx.NewInsert().Model(b).ExcludeColumn("id", "created_at", "updated_at").
 		On("CONFLICT (store_id, product_id, option_name, option_value) DO UPDATE").
 		Set("template_id = EXCLUDED.template_id, option_set_id = EXCLUDED.option_set_id").
 		Set("library_scope = EXCLUDED.library_scope, default_selections = EXCLUDED.default_selections, updated_at = now()").
-		Returning("*").Exec(ctx)
-	return classify(err, "the binding")
+		Returning("id").Exec(ctx, &id)
+	if err != nil {
+		return nil, classify(err, "the binding")
+	}
+	out := new(CzProductBinding)
+	err = tx.NewSelect().Model(out).Where("store_id = ? AND id = ?", b.StoreID, id).Scan(ctx)
+	return out, classify(err, "the binding")
 }
 
 // DeleteCzBindings deletes every binding of the product and answers their

@@ -24,7 +24,8 @@ func (r *mutationResolver) PutCzProductBinding(ctx context.Context, productID in
 		if b, err = czBindingOf(ctx, tx, sid, productID, input); err != nil {
 			return err
 		}
-		return models.UpsertCzBinding(ctx, tx, b)
+		b, err = models.UpsertCzBinding(ctx, tx, b)
+		return err
 	})
 	if err != nil {
 		return nil, err
