@@ -165,7 +165,7 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk)
 		}
 		l := BasketLine{StoreID: storeID, Quantity: a.Quantity, Properties: a.Properties}
 		if a.Customization != nil {
-			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v.ID, v.ProductID, v.PriceCents, a.Quantity, a.Customization)
+			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v, a.Quantity, a.Customization)
 			if err != nil {
 				return nil, err
 			}
@@ -252,7 +252,7 @@ func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []Baske
 			return nil, apperr.Conflictf("%s is no longer sold; remove it from the lines", l.Title)
 		}
 		if c := CzCustomizationOf(l.Properties); c != nil {
-			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v.ID, v.ProductID, v.PriceCents, l.Quantity, c.Ask())
+			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v, l.Quantity, c.Ask())
 			if err != nil {
 				return nil, apperr.Conflictf("the customisation of %s no longer fits its product's customizer (%s); remove the line", l.Title, err.Error())
 			}

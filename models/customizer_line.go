@@ -163,12 +163,11 @@ func (l CzLine) UnitPrice(baseCents int64) int64 {
 	return czClamp(baseCents + l.SurchargeCents)
 }
 
-// Customize checks ask for a line of quantity units of the variant (of
-// productID, priced variantPriceCents) and prices it. field names the ask in
-// errors (lines[2].customization): a broken rule is a 400 naming the option
-// by label and id.
-func (r *CzLines) Customize(ctx context.Context, field string, variantID, productID, variantPriceCents, quantity int64, ask *CzLineAsk) (CzLine, error) {
-	b, err := r.bindingFor(ctx, field, variantID, productID, ask.BindingID)
+// Customize checks ask for a line of quantity units of the variant v and
+// prices it. field names the ask in errors (lines[2].customization): a
+// broken rule is a 400 naming the option by label and id.
+func (r *CzLines) Customize(ctx context.Context, field string, v CatalogueVariant, quantity int64, ask *CzLineAsk) (CzLine, error) {
+	b, err := r.bindingFor(ctx, field, v, ask.BindingID)
 	if err != nil {
 		return CzLine{}, err
 	}
@@ -181,52 +180,54 @@ func (r *CzLines) Customize(ctx context.Context, field string, variantID, produc
 		return CzLine{}, err
 	}
 	c := &CzLineCustomization{BindingID: b.binding.ID, TemplateID: b.template.ID, OptionSetID: b.binding.OptionSetID, Selections: sels}
-	base, surcharge := b.price(variantPriceCents, quantity, sels)
+	base, surcharge := b.price(v.PriceCents, quantity, sels)
 	return CzLine{Customization: c, BaseCents: base, SurchargeCents: surcharge}, nil
 }
 
-// CheckDefaultSelections checks a binding's default selections against its
-// option set: each key an option of the set, each answer valid for its
-// option. Required options and conditions are not enforced: defaults are
-// where the customiser starts, not an order. It answers them as stored.
-func (r *CzLines) CheckDefaultSelections(ctx context.Context, field string, b *CzProductBinding, answers map[string]any) (map[string]any, error) {
+// CheckBinding checks a binding about to be stored against its template
+// and option set: every function of a value of the set must target an
+// element_key or group_key of the template's design (a 400 on
+// option_set_id naming the value and the key), and defaults (its
+// default_selections) must name options of the set with answers valid for
+// them (a 400 on default_selections.<option id>). Required options and
+// conditions are not enforced on defaults: they are where the customiser
+// starts, not an order. It answers the defaults to store ({} for none).
+func (r *CzLines) CheckBinding(ctx context.Context, b *CzProductBinding, defaults map[string]any) (map[string]any, error) {
 	cb, err := r.load(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.selections(ctx, cb, field, answers, false); err != nil {
+	if err := cb.checkFunctions("option_set_id"); err != nil {
 		return nil, err
 	}
-	if answers == nil {
-		answers = map[string]any{}
+	if _, err := r.selections(ctx, cb, "default_selections", defaults, false); err != nil {
+		return nil, err
 	}
-	return answers, nil
+	if defaults == nil {
+		defaults = map[string]any{}
+	}
+	return defaults, nil
 }
 
-// CheckBindingFunctions reports the first function of a value of b's option
-// set that targets an element_key or group_key the template's design lacks:
-// a 400 naming the value and the key.
-func (r *CzLines) CheckBindingFunctions(ctx context.Context, field string, b *CzProductBinding) error {
-	cb, err := r.load(ctx, b)
-	if err != nil {
-		return err
-	}
+// checkFunctions reports the first function of a value of the option set
+// that targets an element_key or group_key the template's design lacks.
+func (b *czBinding) checkFunctions(field string) error {
 	elements := map[string]bool{}
-	for _, keys := range cb.groups {
+	for _, keys := range b.groups {
 		for _, k := range keys {
 			elements[k] = true
 		}
 	}
-	for _, o := range cb.options {
-		for _, v := range cb.values[o.ID] {
+	for _, o := range b.options {
+		for _, v := range b.values[o.ID] {
 			for _, f := range v.Functions {
 				switch {
 				case f.ElementKey != nil && !elements[*f.ElementKey]:
 					return apperr.InvalidField(field, "%d: value %q (%d) of option %q (%d) sets element_key %q, which design %d of template %d lacks",
-						b.OptionSetID, v.Value, v.ID, o.Label, o.ID, *f.ElementKey, cb.template.DesignID, cb.template.ID)
-				case f.GroupKey != nil && len(cb.groups[*f.GroupKey]) == 0:
+						b.binding.OptionSetID, v.Value, v.ID, o.Label, o.ID, *f.ElementKey, b.template.DesignID, b.template.ID)
+				case f.GroupKey != nil && len(b.groups[*f.GroupKey]) == 0:
 					return apperr.InvalidField(field, "%d: value %q (%d) of option %q (%d) sets group_key %q, which design %d of template %d lacks",
-						b.OptionSetID, v.Value, v.ID, o.Label, o.ID, *f.GroupKey, cb.template.DesignID, cb.template.ID)
+						b.binding.OptionSetID, v.Value, v.ID, o.Label, o.ID, *f.GroupKey, b.template.DesignID, b.template.ID)
 				}
 			}
 		}
@@ -234,54 +235,38 @@ func (r *CzLines) CheckBindingFunctions(ctx context.Context, field string, b *Cz
 	return nil
 }
 
-// bindingFor finds the binding of a line: the one named (which must be of
-// the line's product), else the product's binding whose option_name the
-// variant has at option_value, else its every-variant binding.
-func (r *CzLines) bindingFor(ctx context.Context, field string, variantID, productID int64, bindingID *int64) (*czBinding, error) {
-	bs, ok := r.byProduct[productID]
+// bindingFor finds the binding of a line of v: the one named (which must
+// be of v's product), else the product's binding whose option_name v has
+// at option_value, else its every-variant binding.
+func (r *CzLines) bindingFor(ctx context.Context, field string, v CatalogueVariant, bindingID *int64) (*czBinding, error) {
+	bs, ok := r.byProduct[v.ProductID]
 	if !ok {
 		var err error
-		if bs, err = ListCzBindings(ctx, r.db, r.storeID, productID); err != nil {
+		if bs, err = ListCzBindings(ctx, r.db, r.storeID, v.ProductID); err != nil {
 			return nil, err
 		}
-		r.byProduct[productID] = bs
+		r.byProduct[v.ProductID] = bs
 	}
 	if len(bs) == 0 {
-		return nil, apperr.InvalidField(field, "is for a product that is not personalisable: product %d has no customizer binding", productID)
+		return nil, apperr.InvalidField(field, "is for a product that is not personalisable: product %d has no customizer binding", v.ProductID)
 	}
 	if bindingID != nil {
 		i := slices.IndexFunc(bs, func(b CzProductBinding) bool { return b.ID == *bindingID })
 		if i < 0 {
-			return nil, apperr.InvalidField(field+".binding_id", "%d is not a binding of product %d", *bindingID, productID)
+			return nil, apperr.InvalidField(field+".binding_id", "%d is not a binding of product %d", *bindingID, v.ProductID)
 		}
 		return r.load(ctx, &bs[i])
-	}
-	var opts struct {
-		Option1 string          `bun:"option1"`
-		Option2 string          `bun:"option2"`
-		Option3 string          `bun:"option3"`
-		Options []ProductOption `bun:"options,type:jsonb"`
-	}
-	err := r.db.NewSelect().TableExpr("product_variants AS v").Join("JOIN products AS p ON p.id = v.product_id AND p.store_id = v.store_id").
-		ColumnExpr("v.option1, v.option2, v.option3, p.options").
-		Where("v.store_id = ? AND v.id = ?", r.storeID, variantID).Scan(ctx, &opts)
-	if err != nil {
-		return nil, classify(err, "the variant")
-	}
-	has := func(name, value string) bool {
-		i := slices.IndexFunc(opts.Options, func(o ProductOption) bool { return o.Name == name })
-		return i >= 0 && i < 3 && []string{opts.Option1, opts.Option2, opts.Option3}[i] == value
 	}
 	every := -1
 	for i, b := range bs {
 		if b.OptionName == "" {
 			every = i
-		} else if has(b.OptionName, b.OptionValue) {
+		} else if v.HasOption(b.OptionName, b.OptionValue) {
 			return r.load(ctx, &bs[i])
 		}
 	}
 	if every < 0 {
-		return nil, apperr.InvalidField(field, "is for variant %d, which no customizer binding of product %d covers", variantID, productID)
+		return nil, apperr.InvalidField(field, "is for variant %d, which no customizer binding of product %d covers", v.ID, v.ProductID)
 	}
 	return r.load(ctx, &bs[every])
 }

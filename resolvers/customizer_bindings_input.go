@@ -52,11 +52,7 @@ func czBindingOf(ctx context.Context, tx bun.IDB, sid, productID int64, in graph
 			return nil, err
 		}
 	}
-	lines := models.NewCzLines(tx, sid)
-	if err := lines.CheckBindingFunctions(ctx, "option_set_id", b); err != nil {
-		return nil, err
-	}
-	if b.DefaultSelections, err = lines.CheckDefaultSelections(ctx, "default_selections", b, defaults); err != nil {
+	if b.DefaultSelections, err = models.NewCzLines(tx, sid).CheckBinding(ctx, b, defaults); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -114,7 +110,8 @@ func czLineAsk(field string, in *graph.CzLineCustomizationInput) (*models.CzLine
 // in order) and prices them: the customizer's unit price, the selections
 // kept in the line's properties. A customised line must be a variant's and
 // may not set its own price.
-func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.DraftLineInput, lines []models.DraftOrderLine, field string) error {
+func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.DraftLineInput, variants map[int64]models.CatalogueVariant,
+	lines []models.DraftOrderLine, field string) error {
 	var cz *models.CzLines
 	for i, l := range in {
 		if l.Customization == nil {
@@ -134,7 +131,7 @@ func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []gr
 		if cz == nil {
 			cz = models.NewCzLines(db, storeID)
 		}
-		line, err := cz.Customize(ctx, at, *lines[i].VariantID, *lines[i].ProductID, lines[i].PriceCents, lines[i].Quantity, ask)
+		line, err := cz.Customize(ctx, at, variants[*l.VariantID], lines[i].Quantity, ask)
 		if err != nil {
 			return err
 		}

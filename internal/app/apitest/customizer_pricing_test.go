@@ -380,3 +380,26 @@ func TestCzSelectionScopedBinding(t *testing.T) {
 	}
 	e.Storefront(http.MethodPut, "/carts/"+cart["token"].(string), s.pub, map[string]any{"first_name": "Ana"}, nil).Expect(t, http.StatusConflict)
 }
+
+// TestCzPricingStatements: a cart's customised lines are checked and
+// priced with a fixed number of statements whatever their number: each
+// product's bindings and each binding's template and option set are read
+// once.
+func TestCzPricingStatements(t *testing.T) {
+	e := apitest.New(t)
+	s := newCzShop(t, e, "Mugs")
+	count := countStatements(e)
+	cart := func(n int) int64 {
+		lines := make([]any, n)
+		for i := range lines {
+			lines[i] = s.line(1, map[int64]any{s.colour: "red", s.name: "Ada" + strings.Repeat("a", i)[:min(i, 6)]})
+		}
+		return count(func() {
+			e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": lines}, nil).Expect(t, http.StatusCreated)
+		})
+	}
+	cart(1) // the key and the store are cached from here on
+	if one, many := cart(1), cart(7); one != many {
+		t.Fatalf("a cart of 1 customised line: %d statements, of 7: %d", one, many)
+	}
+}
