@@ -253,8 +253,11 @@ func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []Baske
 		}
 		if c := CzCustomizationOf(l.Properties); c != nil {
 			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v, l.Quantity, c.Ask())
-			if err != nil {
+			if apperr.CodeOf(err) == apperr.Invalid {
 				return nil, apperr.Conflictf("the customisation of %s no longer fits its product's customizer (%s); remove the line", l.Title, err.Error())
+			}
+			if err != nil {
+				return nil, err
 			}
 			v.PriceCents = line.UnitPrice(arms.Price(v.ProductID, line.BaseCents))
 			l.Properties = withCustomization(l.Properties, line.Customization)
