@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"storeadmin/internal/app/apitest"
-	"storeadmin/internal/auth"
 	"storeadmin/models"
 )
 
@@ -325,7 +324,6 @@ func TestCzSelectionRules(t *testing.T) {
 		Expect(t, http.StatusBadRequest); !strings.Contains(r.Message(), "is not an artwork item offered") {
 		t.Fatalf("another store's artwork: %s", r.Raw)
 	}
-	_ = auth.RoleAdmin
 }
 
 // TestCzSelectionScopedBinding: a variant takes its option value's binding,
