@@ -172,7 +172,7 @@ func draftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.Draft
 		}
 		out = append(out, line)
 	}
-	return out, nil
+	return out, customizeDraftLines(ctx, db, storeID, in, variants, out, field)
 }
 
 // draftLine builds one line: from its variant (whose values the input may

@@ -32,6 +32,10 @@ func (r *draftOrderResolver) Order(ctx context.Context, obj *models.DraftOrder) 
 	return draftOrder.Load(ctx, obj)
 }
 
+func (r *draftOrderLineResolver) Properties(ctx context.Context, obj *models.DraftOrderLine) (any, error) {
+	return models.LineProperties(obj.Properties), nil
+}
+
 func (r *draftOrderLineResolver) Variant(ctx context.Context, obj *models.DraftOrderLine) (*models.ProductVariant, error) {
 	return draftLineVariant.Load(ctx, obj)
 }

@@ -326,7 +326,7 @@ func (s *service) createCheckout(w http.ResponseWriter, r *http.Request) {
 				asks := make([]models.LineAsk, 0, len(cls))
 				for _, l := range cls {
 					if l.VariantID != nil { // a deleted variant's line is not for sale
-						asks = append(asks, models.LineAsk{VariantID: *l.VariantID, Quantity: l.Quantity, Properties: l.Properties})
+						asks = append(asks, models.AskOfLine(l.BasketLine))
 					}
 				}
 				in.Lines = &asks
