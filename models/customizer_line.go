@@ -42,12 +42,15 @@ const (
 	CzOptionNumber      = "number"
 )
 
+// CzOptionTypes are the option types, in the order the README lists them.
+var CzOptionTypes = []string{CzOptionText, CzOptionTextarea, CzOptionSelect, CzOptionSwatch, CzOptionImageChoice, CzOptionArtwork, CzOptionCheckbox, CzOptionNumber}
+
 // CzChoiceTypes are the option types answered by one of their values' slug.
 var CzChoiceTypes = []string{CzOptionSelect, CzOptionSwatch, CzOptionImageChoice}
 
 // CzTextModes are the modes of a text option's validation: which characters
-// an answer may hold ("" and any: every printable character).
-var CzTextModes = []string{"", "any", "letters", "digits", "alphanumeric", "uppercase"}
+// an answer may hold ("": any; czModeAllows says what each other allows).
+var CzTextModes = []string{"", "letters", "letters_digits", "digits", "upper"}
 
 // Bounds of a customised line's answers whatever their option says.
 const (
@@ -525,24 +528,25 @@ func czLimit(limit int64, hard int) int64 {
 }
 
 // czModeAllows says whether s keeps to mode (CzTextModes), and what the mode
-// allows; spaces and line breaks are allowed in every mode.
+// allows. Line breaks are allowed in every mode (a textarea's lines), spaces
+// with letters.
 func czModeAllows(mode, s string) (bool, string) {
 	var ok func(rune) bool
 	var shape string
 	switch mode {
 	case "letters":
-		ok, shape = unicode.IsLetter, "letters"
+		ok, shape = func(r rune) bool { return unicode.IsLetter(r) || r == ' ' }, "letters and spaces"
+	case "letters_digits":
+		ok, shape = func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' }, "letters, digits and spaces"
 	case "digits":
-		ok, shape = unicode.IsDigit, "digits"
-	case "alphanumeric":
-		ok, shape = func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }, "letters and digits"
-	case "uppercase":
-		ok, shape = func(r rune) bool { return !unicode.IsLower(r) }, "upper-case text"
+		ok, shape = func(r rune) bool { return r >= '0' && r <= '9' }, "the digits 0 to 9"
+	case "upper":
+		ok, shape = func(r rune) bool { return !unicode.IsLower(r) }, "text without lower-case letters"
 	default:
 		return true, ""
 	}
 	for _, r := range s {
-		if r != ' ' && r != '\n' && !ok(r) {
+		if r != '\n' && !ok(r) {
 			return false, shape
 		}
 	}
@@ -648,15 +652,18 @@ func (b *czBinding) countFunction(f CustomizerFunction, colours, elements map[st
 	case f.GroupKey != nil:
 		targets = b.groups[*f.GroupKey]
 	}
-	switch strings.ToLower(f.Property) {
-	case "color", "colour":
-		colours[strings.ToLower(strings.TrimSpace(f.Value))] = true
+	// Functions are stored as customizer.CheckFunctions spells them: the
+	// property in lower case, a colour as #rrggbb, visibility visible or
+	// hidden.
+	switch f.Property {
+	case "color":
+		colours[f.Value] = true
 	case "text", "image":
 		for _, t := range targets {
 			elements[t] = true
 		}
 	case "visibility":
-		if slices.Contains([]string{"visible", "true", "show", "1"}, strings.ToLower(strings.TrimSpace(f.Value))) {
+		if f.Value == "visible" {
 			for _, t := range targets {
 				elements[t] = true
 			}
