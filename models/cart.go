@@ -122,8 +122,9 @@ func AskOfLine(l BasketLine) LineAsk {
 // not be oversold, at most what is in stock (PlaceOrder checks it again
 // when the order is placed). Asks of one variant without properties are
 // one line; a customised ask is checked against its binding's option set
-// (a broken rule is a 400 naming the option) and is a line of its own.
-func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk) ([]BasketLine, error) {
+// (a broken rule is a 400 naming the option) and is a line of its own,
+// while p offers the customizer.
+func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk, p Platform) ([]BasketLine, error) {
 	if len(asks) > MaxStorefrontLines {
 		return nil, apperr.Invalidf("lines may list at most %d lines", MaxStorefrontLines)
 	}
@@ -165,7 +166,11 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk)
 		}
 		l := BasketLine{StoreID: storeID, Quantity: a.Quantity, Properties: a.Properties}
 		if a.Customization != nil {
-			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v, a.Quantity, a.Customization)
+			field := fmt.Sprintf("lines[%d].customization", i)
+			if err := p.AllowsCustomization(field); err != nil {
+				return nil, err
+			}
+			line, err := cz.Customize(ctx, field, v, a.Quantity, a.Customization)
 			if err != nil {
 				return nil, err
 			}

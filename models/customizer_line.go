@@ -133,6 +133,16 @@ type czBinding struct {
 	groups map[string][]string
 }
 
+// AllowsCustomization refuses a customised line while the platform offers
+// no product customizer (serve --customizer=false): field names the line's
+// customization. Lines customised before the switch keep their price.
+func (p Platform) AllowsCustomization(field string) error {
+	if p.CustomizerOff {
+		return apperr.Conflictf("%s: the platform offers no product customizer now (GET /store/customizer/status); add the product without customization", field)
+	}
+	return nil
+}
+
 // CzLines checks and prices customised lines of one store; it reads each
 // product's bindings and each binding's template and option set once.
 type CzLines struct {

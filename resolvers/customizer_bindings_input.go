@@ -111,13 +111,16 @@ func czLineAsk(field string, in *graph.CzLineCustomizationInput) (*models.CzLine
 // kept in the line's properties. A customised line must be a variant's and
 // may not set its own price.
 func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.DraftLineInput, variants map[int64]models.CatalogueVariant,
-	lines []models.DraftOrderLine, field string) error {
+	lines []models.DraftOrderLine, field string, p models.Platform) error {
 	var cz *models.CzLines
 	for i, l := range in {
 		if l.Customization == nil {
 			continue
 		}
 		at := fmt.Sprintf("%s[%d].customization", field, i)
+		if err := p.AllowsCustomization(at); err != nil {
+			return err
+		}
 		if l.VariantID == nil {
 			return apperr.InvalidField(at, "needs variant_id: only a catalogue variant's line is customised")
 		}

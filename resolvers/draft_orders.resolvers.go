@@ -72,7 +72,7 @@ func (r *mutationResolver) AddDraftOrderLine(ctx context.Context, id int64, inpu
 		if len(*lines) >= maxDraftLines {
 			return apperr.Conflictf("draft order %s has %d lines, the most a draft may have", d.Name, maxDraftLines)
 		}
-		added, err := draftLines(ctx, tx, d.StoreID, []graph.DraftLineInput{input}, "line")
+		added, err := draftLines(ctx, tx, d.StoreID, []graph.DraftLineInput{input}, "line", r.Platform)
 		if err != nil {
 			return err
 		}

@@ -137,7 +137,7 @@ func (s *service) changeCheckout(ctx context.Context, tx bun.Tx, r *http.Request
 	}
 	replace := in.Lines != nil || c.ID == 0
 	if in.Lines != nil {
-		basket, err := models.BasketLines(ctx, tx, c.StoreID, *in.Lines)
+		basket, err := models.BasketLines(ctx, tx, c.StoreID, *in.Lines, s.Platform)
 		if err != nil {
 			return nil, err
 		}

@@ -401,3 +401,27 @@ func TestCzPricingStatements(t *testing.T) {
 		t.Fatalf("a cart of 1 customised line: %d statements, of 7: %d", one, many)
 	}
 }
+
+// TestCzPlatformOffRefusesCustomizedLines: while the platform offers no
+// customizer (serve --customizer=false), a customised line is a 409 naming
+// it on a draft, a cart and a checkout; the same product without
+// customization still sells.
+func TestCzPlatformOffRefusesCustomizedLines(t *testing.T) {
+	e := apitest.New(t, apitest.WithPlatform(models.Platform{CustomizerOff: true}))
+	s := newCzShop(t, e, "Mugs")
+	r := e.Do(http.MethodPost, "/store/draft-orders", s.admin, map[string]any{"email": "ana@example.com", "lines": []any{s.line(1, czRed(s))}}).
+		Expect(t, http.StatusConflict)
+	if !strings.HasPrefix(r.Message(), "lines[0].customization: the platform offers no product customizer") {
+		t.Fatalf("draft: %s", r.Raw)
+	}
+	for _, path := range []string{"/carts", "/checkouts"} {
+		r := e.Storefront(http.MethodPost, path, s.pub, map[string]any{"email": "ana@example.com", "lines": []any{s.line(1, czRed(s))}}, nil).
+			Expect(t, http.StatusConflict)
+		if !strings.HasPrefix(r.Message(), "lines[0].customization: the platform offers no product customizer") {
+			t.Fatalf("%s: %s", path, r.Raw)
+		}
+	}
+	plain := map[string]any{"variant_id": s.variantID, "quantity": 1}
+	e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{plain}}, nil).Expect(t, http.StatusCreated)
+	e.Do(http.MethodPost, "/store/draft-orders", s.admin, map[string]any{"email": "ana@example.com", "lines": []any{plain}}).Expect(t, http.StatusCreated)
+}
