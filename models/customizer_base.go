@@ -96,10 +96,7 @@ func templateNames(ts []CzTemplate) string {
 
 // MockupsByBase lists the mockups of a product base, in order.
 func MockupsByBase(ctx context.Context, db bun.IDB, storeID, baseID int64) ([]CzMockup, error) {
-	out := []CzMockup{}
-	err := db.NewSelect().Model(&out).Where("czm.store_id = ? AND czm.product_base_id = ?", storeID, baseID).
-		Order("czm.position", "czm.id").Scan(ctx)
-	return out, err
+	return MockupsByBases(ctx, db, storeID, []int64{baseID}, AllColumns)
 }
 
 // GetCzMockup reads one mockup of the store.
@@ -182,11 +179,7 @@ func DeleteCzMockup(ctx context.Context, tx bun.IDB, storeID int64, m *CzMockup)
 
 // PrintAreasOfMockup lists the print areas of one mockup, in order.
 func PrintAreasOfMockup(ctx context.Context, db bun.IDB, storeID, mockupID int64) ([]CzPrintArea, error) {
-	out, err := PrintAreasByMockup(ctx, db, storeID, []int64{mockupID}, AllColumns)
-	if out == nil {
-		out = []CzPrintArea{}
-	}
-	return out, err
+	return PrintAreasByMockup(ctx, db, storeID, []int64{mockupID}, AllColumns)
 }
 
 // GetCzPrintArea reads one print area of the store.

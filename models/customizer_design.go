@@ -74,10 +74,7 @@ func DeleteCzDesign(ctx context.Context, db bun.IDB, storeID, id int64) error {
 // ListCzElements lists every element of a design in paint order (z_index,
 // then id).
 func ListCzElements(ctx context.Context, db bun.IDB, storeID, designID int64, cols Columns) ([]CzElement, error) {
-	out := []CzElement{}
-	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).
-		Where("cze.store_id = ? AND cze.design_id = ?", storeID, designID).Order("cze.z_index", "cze.id"), &out)
-	return out, err
+	return ElementsByDesign(ctx, db, storeID, []int64{designID}, cols)
 }
 
 // CzElementIDs are the ids of a design's elements in paint order.

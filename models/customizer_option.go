@@ -141,10 +141,7 @@ func czoStillReferred(err error) bool {
 // ListCzOptions lists an option set's options in order (a set holds at
 // most a hundred: the whole list).
 func ListCzOptions(ctx context.Context, db bun.IDB, storeID, setID int64) ([]CzOption, error) {
-	out := []CzOption{}
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND option_set_id = ?", storeID, setID).
-		Order("position", "id").Scan(ctx)
-	return out, err
+	return OptionsByOptionSet(ctx, db, storeID, []int64{setID}, AllColumns)
 }
 
 // GetCzOption reads one option of the store.
@@ -210,10 +207,7 @@ func czoRenumber(ctx context.Context, db bun.IDB, table, parent string, storeID,
 // ListCzOptionValues lists an option's values in order (an option holds
 // at most two hundred: the whole list).
 func ListCzOptionValues(ctx context.Context, db bun.IDB, storeID, optionID int64) ([]CzOptionValue, error) {
-	out := []CzOptionValue{}
-	err := db.NewSelect().Model(&out).Where("store_id = ? AND option_id = ?", storeID, optionID).
-		Order("position", "id").Scan(ctx)
-	return out, err
+	return OptionValuesByOption(ctx, db, storeID, []int64{optionID}, AllColumns)
 }
 
 // CzOptionValueSlugs maps each of the options (of the store) that has
