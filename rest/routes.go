@@ -218,6 +218,10 @@ var Routes = []Route{
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
 	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},
 
+	// Product customizer: template bundles
+	{http.MethodGet, "/store/customizer/templates/{id}/export", "ExportCustomizerTemplate", 0, File},
+	{http.MethodPost, "/store/customizer/templates/import", "ImportCustomizerTemplate", 0, Fields},
+
 	// Volume bundles
 	{http.MethodGet, "/store/bundles", "ListBundles", 0, Fields},
 	{http.MethodPost, "/store/bundles", "CreateBundle", http.StatusCreated, Fields},
