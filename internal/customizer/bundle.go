@@ -45,22 +45,25 @@ const FileRefPrefix = "bundle:"
 // whatever its entries declare (a zip bomb declares small sizes and
 // inflates to gigabytes, so sizes are counted as the bytes come out).
 const (
-	MaxBundleBytes       = 32 << 20  // the upload itself
-	MaxBundleEntries     = 2001      // bundle.json and up to 2000 files
-	MaxBundleManifest    = 8 << 20   // bundle.json, inflated
-	MaxBundleFileBytes   = 20 << 20  // one image, inflated (the media upload cap)
-	MaxBundleInflated    = 256 << 20 // every entry read, inflated
-	MaxBundleElements    = 500
-	MaxBundleMockups     = 50
-	MaxBundlePrintAreas  = 50 // per mockup
-	MaxBundleTiers       = 50
+	MaxBundleBytes     = 32 << 20  // the upload itself
+	MaxBundleEntries   = 2001      // bundle.json and up to 2000 files
+	MaxBundleManifest  = 8 << 20   // bundle.json, inflated
+	MaxBundleFileBytes = 20 << 20  // one image, inflated (the media upload cap)
+	MaxBundleInflated  = 256 << 20 // every entry read, inflated
+	// The caps of the API's parts, so that an import makes nothing the
+	// API would not let a seller make.
+	MaxBundleElements   = 200  // per design
+	MaxBundleMockups    = 20   // per product base
+	MaxBundlePrintAreas = 20   // per mockup
+	MaxBundleTiers      = 20   // per template
+	MaxBundleOptions    = 100  // per option set
+	MaxBundleValues     = 200  // per option
+	MaxBundleItems      = 1000 // per library
+	// What one template may use.
 	MaxBundleOptionSets  = 20
-	MaxBundleOptions     = 200 // per option set
-	MaxBundleValues      = 500 // per option
 	MaxBundleLibraries   = 50
-	MaxBundleItems       = 2000 // per library
 	maxBundleKeyRunes    = 64
-	maxBundleNameRunes   = 200
+	maxBundleNameRunes   = 255
 	maxBundleTextRunes   = 2000
 	maxBundleMoneyCents  = 100_000_000
 	maxBundleCount       = math.MaxInt32
@@ -273,7 +276,7 @@ func fileErr(format string, args ...any) error {
 // value is checked (Check) and whose every file reference names an entry.
 func ReadBundle(data []byte) (*Bundle, *BundleFiles, error) {
 	if len(data) > MaxBundleBytes {
-		return nil, nil, fileErr("is %d bytes; a bundle is at most %d MiB", len(data), MaxBundleBytes>>20)
+		return nil, nil, fileErr("is larger than %d MiB, the most a bundle may be", MaxBundleBytes>>20)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
@@ -367,9 +370,6 @@ func DecodeBundle(manifest []byte) (*Bundle, error) {
 			return nil, BundleError(te.Field, "must be a JSON %s, not %s", te.Type.Kind(), te.Value)
 		}
 		return nil, fileErr("holds a %s this version cannot read: %s", BundleManifest, err.Error())
-	}
-	if dec.More() {
-		return nil, fileErr("holds a %s with more than one JSON value", BundleManifest)
 	}
 	return &b, nil
 }

@@ -178,7 +178,9 @@ func czbZip(t *testing.T, entries ...string) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Write([]byte(entries[i+1])) //nolint:errcheck // a bytes.Buffer takes everything
+		if _, err := w.Write([]byte(entries[i+1])); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
@@ -212,11 +214,12 @@ func czbImportGraphQL(t *testing.T, e *apitest.Env, key string, bundle []byte) m
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
-	mw.WriteField("operations", `{"query":"mutation($file: Upload!) { importCustomizerTemplate(file: $file) { design_id elements libraries_created libraries_reused library_items_created option_set_ids options product_base_id template_id values } }","variables":{"file":null}}`) //nolint:errcheck // a bytes.Buffer takes everything
-	mw.WriteField("map", `{"0":["variables.file"]}`)                                                                                                                                                                                                                                  //nolint:errcheck
+	const op = `{"query":"mutation($file: Upload!) { importCustomizerTemplate(file: $file) { design_id elements libraries_created libraries_reused library_items_created option_set_ids options product_base_id template_id values } }","variables":{"file":null}}`
+	_ = mw.WriteField("operations", op)
+	_ = mw.WriteField("map", `{"0":["variables.file"]}`)
 	fw, _ := mw.CreateFormFile("0", "bundle.zip")
-	fw.Write(bundle) //nolint:errcheck
-	mw.Close()       //nolint:errcheck
+	_, _ = fw.Write(bundle)
+	_ = mw.Close()
 	req, _ := http.NewRequest(http.MethodPost, e.URL+"/graphql", &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+key)
@@ -284,7 +287,9 @@ func czbTree(t *testing.T, e *apitest.Env, storeID, id int64) map[string]any {
 	plain := func(v any, drop ...string) map[string]any {
 		var m map[string]any
 		b, _ := json.Marshal(v)
-		json.Unmarshal(b, &m) //nolint:errcheck // our own JSON
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
 		for _, k := range append(drop, "id") {
 			delete(m, k)
 		}
@@ -540,8 +545,7 @@ func TestCzBundleBadBundles(t *testing.T) {
 	// rezip is the good bundle with bundle.json edited by edit (nil: left
 	// out) and the files of extra added (a nil content: left out).
 	rezip := func(edit func(m map[string]any), extra map[string][]byte) []byte {
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
+		var list []string
 		for name, data := range entries {
 			if content, ok := extra[name]; ok {
 				if content == nil {
@@ -554,21 +558,20 @@ func TestCzBundleBadBundles(t *testing.T) {
 					continue
 				}
 				var m map[string]any
-				json.Unmarshal(data, &m) //nolint:errcheck // the export's own
+				if err := json.Unmarshal(data, &m); err != nil {
+					t.Fatal(err)
+				}
 				edit(m)
 				data, _ = json.Marshal(m)
 			}
-			w, _ := zw.Create(name)
-			w.Write(data) //nolint:errcheck
+			list = append(list, name, string(data))
 		}
 		for name, content := range extra {
 			if _, ok := entries[name]; !ok && content != nil {
-				w, _ := zw.Create(name)
-				w.Write(content) //nolint:errcheck
+				list = append(list, name, string(content))
 			}
 		}
-		zw.Close() //nolint:errcheck
-		return buf.Bytes()
+		return czbZip(t, list...)
 	}
 	at := func(m map[string]any, path ...any) map[string]any {
 		var v any = m
@@ -583,11 +586,7 @@ func TestCzBundleBadBundles(t *testing.T) {
 		return v.(map[string]any)
 	}
 	// A zip bomb: a bundle.json of 9 MiB of spaces deflates to kilobytes.
-	var bomb bytes.Buffer
-	zw := zip.NewWriter(&bomb)
-	w, _ := zw.Create("bundle.json")
-	w.Write([]byte(`{"format":"storeadmin.customizer-template","version":1` + strings.Repeat(" ", 9<<20) + `}`)) //nolint:errcheck
-	zw.Close()                                                                                                   //nolint:errcheck
+	bomb := czbZip(t, "bundle.json", `{"format":"storeadmin.customizer-template","version":1`+strings.Repeat(" ", 9<<20)+`}`)
 	// Too many entries.
 	many := []string{"bundle.json", string(entries["bundle.json"])}
 	for i := range customizer.MaxBundleEntries {
@@ -626,7 +625,7 @@ func TestCzBundleBadBundles(t *testing.T) {
 		{"values on a text option", rezip(func(m map[string]any) {
 			at(m, "option_sets", 0, "options", 0)["values"] = at(m, "option_sets", 0, "options", 1)["values"]
 		}, nil), "option_sets[0].options[0].values must be empty"},
-		{"zip bomb", bomb.Bytes(), "larger than 8 MiB inflated"},
+		{"zip bomb", bomb, "larger than 8 MiB inflated"},
 		{"too many entries", czbZip(t, many...), "a bundle holds at most 2001"},
 	}
 	for _, c := range cases {
