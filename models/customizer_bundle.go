@@ -132,11 +132,17 @@ type CzCatalogueKey struct {
 	ScopeValue string
 }
 
-// CzCataloguesPresent says which of keys the store has a library of.
+// CzCataloguesPresent says which of keys the store has a library of. It
+// first waits for any other transaction of the store that called it, so
+// that two imports at once do not both find a catalogue missing and both
+// create it: the second sees the first's.
 func CzCataloguesPresent(ctx context.Context, db bun.IDB, storeID int64, keys []CzCatalogueKey) (map[CzCatalogueKey]bool, error) {
 	out := map[CzCatalogueKey]bool{}
 	if len(keys) == 0 {
 		return out, nil
+	}
+	if _, err := db.NewRaw("SELECT pg_advisory_xact_lock(hashtextextended('cz_catalogues', ?))", storeID).Exec(ctx); err != nil {
+		return nil, err
 	}
 	groups := make([]string, len(keys))
 	for i, k := range keys {

@@ -684,3 +684,39 @@ func TestCzBundleAccess(t *testing.T) {
 		t.Fatalf("a photo from elsewhere: %s", r.Raw)
 	}
 }
+
+// TestCzBundleConcurrentImports: two imports of one bundle at once into a
+// store create its catalogues once; the other reuses them.
+func TestCzBundleConcurrentImports(t *testing.T) {
+	e, s, admin := newAcme(t)
+	bundle := czbExport(t, e, admin, czbFixture(t, e, s.ID))
+	o := e.Store("Other")
+	okey := e.Key(o.ID, auth.RoleAdmin)
+	results := make(chan map[string]any, 2)
+	for range 2 {
+		go func() {
+			req, _ := http.NewRequest(http.MethodPost, e.URL+"/api/v1"+czbImportPath, bytes.NewReader(bundle))
+			req.Header.Set("Authorization", "Bearer "+okey)
+			req.Header.Set("Content-Type", "application/zip")
+			var out map[string]any
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				_ = json.NewDecoder(resp.Body).Decode(&out)
+				resp.Body.Close()
+			}
+			results <- out
+		}()
+	}
+	created, reused := 0.0, 0.0
+	for range 2 {
+		r := <-results
+		imported, _ := r["imported"].(map[string]any)
+		if imported == nil {
+			t.Fatalf("an import failed: %v", r)
+		}
+		created += imported["libraries_created"].(float64)
+		reused += imported["libraries_reused"].(float64)
+	}
+	if created != 3 || reused != 3 || czbCount(t, e, "cz_libraries", o.ID) != 3 {
+		t.Fatalf("created %v, reused %v, libraries %d", created, reused, czbCount(t, e, "cz_libraries", o.ID))
+	}
+}
