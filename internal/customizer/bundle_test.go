@@ -179,9 +179,15 @@ func TestBundleRefused(t *testing.T) {
 			obj(m, "option_sets", 0, "options", 2, "conditions", 1)["values"] = []any{"red", "green"}
 		}), "option_sets[0].options[2].conditions[1].values[1]", `"green", which is no value of option "option-2"`},
 		{"value slug twice", edit(func(m map[string]any) { obj(m, "option_sets", 0, "options", 1, "values", 1)["value"] = "red" }), "option_sets[0].options[1].values[1].value", `"red" again`},
-		{"function on both", edit(func(m map[string]any) { obj(m, "option_sets", 0, "options", 1, "values", 0, "functions", 0)["group_key"] = "art" }), "option_sets[0].options[1].values[0].functions[0]", "exactly one of element_key and group_key"},
-		{"function on no group", edit(func(m map[string]any) { obj(m, "option_sets", 0, "options", 1, "values", 1, "functions", 0)["group_key"] = "ghosts" }), "option_sets[0].options[1].values[1].functions[0].group_key", "no group of the bundle's design"},
-		{"function property", edit(func(m map[string]any) { obj(m, "option_sets", 0, "options", 1, "values", 1, "functions", 0)["property"] = "size" }), "option_sets[0].options[1].values[1].functions[0].property", "must be one of text"},
+		{"function on both", edit(func(m map[string]any) {
+			obj(m, "option_sets", 0, "options", 1, "values", 0, "functions", 0)["group_key"] = "art"
+		}), "option_sets[0].options[1].values[0].functions[0]", "exactly one of element_key and group_key"},
+		{"function on no group", edit(func(m map[string]any) {
+			obj(m, "option_sets", 0, "options", 1, "values", 1, "functions", 0)["group_key"] = "ghosts"
+		}), "option_sets[0].options[1].values[1].functions[0].group_key", "no group of the bundle's design"},
+		{"function property", edit(func(m map[string]any) {
+			obj(m, "option_sets", 0, "options", 1, "values", 1, "functions", 0)["property"] = "size"
+		}), "option_sets[0].options[1].values[1].functions[0].property", "must be one of text"},
 		{"function image by URL", edit(func(m map[string]any) {
 			obj(m, "option_sets", 0, "options", 1, "values", 0, "functions", 1)["value"] = "https://example.com/a.png"
 		}), "option_sets[0].options[1].values[0].functions[1].value", "must be an image of the bundle"},
