@@ -521,6 +521,36 @@ type ContentPageInput struct {
 	Seo any `json:"seo,omitempty"`
 }
 
+// A quantity tier to create, or on update the fields to change (left out: unchanged).
+type CzQuantityTierInput struct {
+	// From how many units of a line the tier applies, 1 to 1000000, unique in its template; required on create.
+	MinQty *int64 `json:"min_qty,omitempty"`
+	// The unit price from min_qty on, 0 to 100000000 cents; required on create.
+	PriceCents *int64 `json:"price_cents,omitempty"`
+}
+
+// A template to create, or on update the fields to change (left out: unchanged).
+type CzTemplateInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// A design of the store; required on create.
+	DesignID *int64 `json:"design_id,omitempty"`
+	// A product base of the store; required on create.
+	ProductBaseID *int64 `json:"product_base_id,omitempty"`
+	// png or jpeg; png when left out on create.
+	ExportFormat *string `json:"export_format,omitempty"`
+	// Pixels per inch of the print file, 72 to 1200; 300 when left out on create.
+	Ppi *int64 `json:"ppi,omitempty"`
+	// Colours in the price, 0 to 1000; 0 when left out on create.
+	IncludedColors *int64 `json:"included_colors,omitempty"`
+	// Elements in the price, 0 to 1000; 0 when left out on create.
+	IncludedElements *int64 `json:"included_elements,omitempty"`
+	// What each colour beyond included_colors adds to the unit price, 0 to 100000000 cents; 0 when left out on create.
+	PricePerExtraColorCents *int64 `json:"price_per_extra_color_cents,omitempty"`
+	// What each element beyond included_elements adds to the unit price, 0 to 100000000 cents; 0 when left out on create.
+	PricePerExtraElementCents *int64 `json:"price_per_extra_element_cents,omitempty"`
+}
+
 // A discount to create, or on update the fields to change (left out: unchanged).
 type DiscountInput struct {
 	// code (default) or automatic.

@@ -22,7 +22,10 @@ type resolverRoot struct {
 	collectionMember       CollectionMemberResolver
 	contentPage            ContentPageResolver
 	customer               CustomerResolver
+	czPreviewOption        CzPreviewOptionResolver
+	czPreviewOptionSet     CzPreviewOptionSetResolver
 	czStudioMockup         CzStudioMockupResolver
+	czTemplatePreview      CzTemplatePreviewResolver
 	discount               DiscountResolver
 	domain                 DomainResolver
 	draftOrder             DraftOrderResolver
@@ -75,7 +78,10 @@ func newResolverRoot(r ResolverRoot) *resolverRoot {
 		collectionMember:       r.CollectionMember(),
 		contentPage:            r.ContentPage(),
 		customer:               r.Customer(),
+		czPreviewOption:        r.CzPreviewOption(),
+		czPreviewOptionSet:     r.CzPreviewOptionSet(),
 		czStudioMockup:         r.CzStudioMockup(),
+		czTemplatePreview:      r.CzTemplatePreview(),
 		discount:               r.Discount(),
 		domain:                 r.Domain(),
 		draftOrder:             r.DraftOrder(),
@@ -144,7 +150,13 @@ func (c *resolverRoot) ContentPage() ContentPageResolver { return c.contentPage 
 
 func (c *resolverRoot) Customer() CustomerResolver { return c.customer }
 
+func (c *resolverRoot) CzPreviewOption() CzPreviewOptionResolver { return c.czPreviewOption }
+
+func (c *resolverRoot) CzPreviewOptionSet() CzPreviewOptionSetResolver { return c.czPreviewOptionSet }
+
 func (c *resolverRoot) CzStudioMockup() CzStudioMockupResolver { return c.czStudioMockup }
+
+func (c *resolverRoot) CzTemplatePreview() CzTemplatePreviewResolver { return c.czTemplatePreview }
 
 func (c *resolverRoot) Discount() DiscountResolver { return c.discount }
 

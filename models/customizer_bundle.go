@@ -1,14 +1,13 @@
 package models
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
-	"errors"
+	"fmt"
+	"slices"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
-
-	"storeadmin/internal/base/apperr"
 )
 
 // CzTemplateTree is a template with everything a bundle carries of it
@@ -31,74 +30,82 @@ type CzTemplateTree struct {
 }
 
 // ReadCzTemplateTree reads the store's template id with its tree; a
-// template of another store, or none, is apperr.NotFound.
+// template of another store, or none, is apperr.NotFound. It reads through
+// the relations' own queries, a fixed number of statements.
 func ReadCzTemplateTree(ctx context.Context, db bun.IDB, storeID, id int64) (*CzTemplateTree, error) {
-	t := &CzTemplateTree{}
-	err := db.NewSelect().Model(&t.Template).Where("store_id = ? AND id = ?", storeID, id).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.NotFoundf("no template %d in this store", id)
+	tpl, err := GetCzTemplate(ctx, db, storeID, id)
+	if err != nil {
+		return nil, err
+	}
+	t := &CzTemplateTree{Template: *tpl}
+	bindings, err := CzBindingsOfTemplate(ctx, db, storeID, id)
+	if err != nil {
+		return nil, err
+	}
+	// The bound sets in the order they were first bound.
+	slices.SortFunc(bindings, func(a, b CzStoreBinding) int { return cmp.Compare(a.ID, b.ID) })
+	var sets []int64
+	for _, b := range bindings {
+		if !slices.Contains(sets, b.OptionSetID) {
+			sets = append(sets, b.OptionSetID)
+		}
+	}
+	one := func(rows, n int, what string) error {
+		if rows != n {
+			return fmt.Errorf("customizer: template %d: %s not found", id, what)
+		}
+		return nil
+	}
+	designs, err := DesignsByID(ctx, db, storeID, []int64{tpl.DesignID}, Columns{})
+	if err == nil {
+		err = one(len(designs), 1, "its design")
 	}
 	if err != nil {
 		return nil, err
 	}
-	design, base := t.Template.DesignID, t.Template.ProductBaseID
-	reads := []func() error{
-		func() error {
-			return db.NewSelect().Model(&t.Tiers).Where("store_id = ? AND template_id = ?", storeID, id).Order("position", "id").Scan(ctx)
-		},
-		func() error {
-			return db.NewSelect().Model(&t.Design).Where("store_id = ? AND id = ?", storeID, design).Scan(ctx)
-		},
-		func() error {
-			return db.NewSelect().Model(&t.Elements).Where("store_id = ? AND design_id = ?", storeID, design).Order("z_index", "id").Scan(ctx)
-		},
-		func() error {
-			return db.NewSelect().Model(&t.Base).Where("store_id = ? AND id = ?", storeID, base).Scan(ctx)
-		},
-		func() error {
-			return db.NewSelect().Model(&t.Mockups).Where("store_id = ? AND product_base_id = ?", storeID, base).Order("position", "id").Scan(ctx)
-		},
-		func() error {
-			return db.NewSelect().Model(&t.PrintAreas).
-				Join("JOIN cz_mockups AS m ON m.store_id = czp.store_id AND m.id = czp.mockup_id").
-				Where("czp.store_id = ? AND m.product_base_id = ?", storeID, base).
-				Order("m.position", "m.id", "czp.position", "czp.id").Scan(ctx)
-		},
-		func() error {
-			return db.NewSelect().Model(&t.OptionSets).
-				Join("JOIN (SELECT option_set_id, min(id) AS first FROM cz_product_bindings WHERE store_id = ? AND template_id = ? GROUP BY option_set_id) AS b ON b.option_set_id = czs.id", storeID, id).
-				Where("czs.store_id = ?", storeID).Order("b.first").Scan(ctx)
-		},
+	bases, err := ProductBasesByID(ctx, db, storeID, []int64{tpl.ProductBaseID}, Columns{})
+	if err == nil {
+		err = one(len(bases), 1, "its product base")
 	}
-	for _, read := range reads {
-		if err := read(); err != nil {
-			return nil, err
-		}
-	}
-	if len(t.OptionSets) == 0 {
-		return t, nil
-	}
-	sets := make([]int64, len(t.OptionSets))
-	for i, s := range t.OptionSets {
-		sets[i] = s.ID
-	}
-	// Options by their set's order in OptionSets, then position.
-	if err := db.NewSelect().Model(&t.Options).
-		Where("store_id = ? AND option_set_id IN (?)", storeID, bun.List(sets)).
-		OrderExpr("array_position(?::bigint[], option_set_id), position, id", pgdialect.Array(sets)).Scan(ctx); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	if len(t.Options) == 0 {
-		return t, nil
+	t.Design, t.Base = designs[0], bases[0]
+	if t.Tiers, err = QuantityTiersByTemplate(ctx, db, storeID, []int64{id}, Columns{}); err != nil {
+		return nil, err
 	}
-	options := make([]int64, len(t.Options))
-	for i, o := range t.Options {
-		options[i] = o.ID
+	if t.Elements, err = ElementsByDesign(ctx, db, storeID, []int64{tpl.DesignID}, Columns{}); err != nil {
+		return nil, err
 	}
-	err = db.NewSelect().Model(&t.Values).
-		Where("store_id = ? AND option_id IN (?)", storeID, bun.List(options)).
-		OrderExpr("array_position(?::bigint[], option_id), position, id", pgdialect.Array(options)).Scan(ctx)
+	if t.Mockups, err = MockupsByBase(ctx, db, storeID, []int64{tpl.ProductBaseID}, Columns{}); err != nil {
+		return nil, err
+	}
+	if t.PrintAreas, err = PrintAreasByMockup(ctx, db, storeID, idsOf(t.Mockups, func(m CzMockup) int64 { return m.ID }), Columns{}); err != nil {
+		return nil, err
+	}
+	byID, err := OptionSetsByID(ctx, db, storeID, sets, Columns{})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range sets {
+		if i := slices.IndexFunc(byID, func(s CzOptionSet) bool { return s.ID == id }); i >= 0 {
+			t.OptionSets = append(t.OptionSets, byID[i])
+		}
+	}
+	if t.Options, err = OptionsByOptionSet(ctx, db, storeID, sets, Columns{}); err != nil {
+		return nil, err
+	}
+	t.Values, err = OptionValuesByOption(ctx, db, storeID, idsOf(t.Options, func(o CzOption) int64 { return o.ID }), Columns{})
 	return t, err
+}
+
+// idsOf is the ids of rows, in order.
+func idsOf[T any](rows []T, id func(T) int64) []int64 {
+	out := make([]int64, len(rows))
+	for i, r := range rows {
+		out[i] = id(r)
+	}
+	return out
 }
 
 // CzLibrariesByGroup reads the store's libraries of the group keys, with

@@ -79,7 +79,9 @@ func (r *Resolver) exportCzTemplate(ctx context.Context, storeID, id int64) (*gr
 		for _, f := range ex.files {
 			data, err := r.Media.ReadImage(ctx, storeID, f.key)
 			if err != nil {
-				return err
+				// A recorded image whose bytes are gone is the service's
+				// fault, not the caller's: no 404 for a template that exists.
+				return fmt.Errorf("customizer: the image %s of template %d: %v", f.key, id, err)
 			}
 			// Images are compressed already: stored as they are.
 			fw, err := zw.CreateHeader(&zip.FileHeader{Name: customizer.BundleFilesDir + f.name, Method: zip.Store, Modified: r.Now()})

@@ -224,4 +224,31 @@ var (
 	czMockupPrintAreas = loaders.Many(models.PrintAreasByMockup,
 		func(m *models.CzMockup) int64 { return m.ID },
 		func(p *models.CzPrintArea) int64 { return p.MockupID })
+
+	// A template's preview: its records, and the options of its option
+	// set with their values.
+	czPreviewBase = loaders.One(models.ProductBasesByID,
+		func(p *models.CzTemplatePreview) *int64 { return &p.Template.ProductBaseID },
+		func(b *models.CzProductBase) int64 { return b.ID })
+	czPreviewDesign = loaders.One(models.DesignsByID,
+		func(p *models.CzTemplatePreview) *int64 { return &p.Template.DesignID },
+		func(d *models.CzDesign) int64 { return d.ID })
+	czPreviewElements = loaders.Many(models.ElementsByDesign,
+		func(p *models.CzTemplatePreview) int64 { return p.Template.DesignID },
+		func(e *models.CzElement) int64 { return e.DesignID })
+	czPreviewMockups = loaders.Many(models.MockupsByBase,
+		func(p *models.CzTemplatePreview) int64 { return p.Template.ProductBaseID },
+		func(m *models.CzMockup) int64 { return m.ProductBaseID })
+	czPreviewTiers = loaders.Many(models.QuantityTiersByTemplate,
+		func(p *models.CzTemplatePreview) int64 { return p.Template.ID },
+		func(q *models.CzQuantityTier) int64 { return q.TemplateID })
+	czPreviewOptionSet = loaders.One(models.OptionSetsByID,
+		func(p *models.CzTemplatePreview) *int64 { return p.OptionSetID },
+		func(s *models.CzOptionSet) int64 { return s.ID })
+	czOptionSetOptions = loaders.Many(models.OptionsByOptionSet,
+		func(s *models.CzOptionSet) int64 { return s.ID },
+		func(o *models.CzOption) int64 { return o.OptionSetID })
+	czOptionValues = loaders.Many(models.OptionValuesByOption,
+		func(o *models.CzOption) int64 { return o.ID },
+		func(v *models.CzOptionValue) int64 { return v.OptionID })
 )

@@ -218,6 +218,19 @@ var Routes = []Route{
 	{http.MethodPost, "/store/uploads/request", "RequestUpload", 0, Spread},
 	{http.MethodPost, "/store/uploads/finalize", "FinalizeUpload", 0, Spread},
 
+	// Product customizer: templates, quantity tiers, the store-wide bindings, the preview
+	{http.MethodGet, "/store/customizer/templates", "ListCzTemplates", 0, Fields},
+	{http.MethodPost, "/store/customizer/templates", "CreateCzTemplate", http.StatusCreated, Fields},
+	{http.MethodGet, "/store/customizer/templates/{id}", "GetCzTemplate", 0, Fields},
+	{http.MethodPut, "/store/customizer/templates/{id}", "UpdateCzTemplate", 0, Fields},
+	{http.MethodDelete, "/store/customizer/templates/{id}", "DeleteCzTemplate", 0, Bare},
+	{http.MethodGet, "/store/customizer/templates/{id}/quantity-tiers", "ListCzQuantityTiers", 0, Fields},
+	{http.MethodPost, "/store/customizer/templates/{id}/quantity-tiers", "CreateCzQuantityTier", http.StatusCreated, Fields},
+	{http.MethodPut, "/store/customizer/quantity-tiers/{id}", "UpdateCzQuantityTier", 0, Fields},
+	{http.MethodDelete, "/store/customizer/quantity-tiers/{id}", "DeleteCzQuantityTier", 0, Bare},
+	{http.MethodGet, "/store/customizer/product-bindings", "ListCzProductBindings", 0, Fields},
+	{http.MethodGet, "/store/customizer/templates/{id}/preview", "GetCzTemplatePreview", 0, Fields},
+
 	// Product customizer: template bundles
 	{http.MethodGet, "/store/customizer/templates/{id}/export", "ExportCustomizerTemplate", 0, File},
 	{http.MethodPost, "/store/customizer/templates/import", "ImportCustomizerTemplate", 0, Fields},

@@ -66,7 +66,8 @@ const (
 	maxBundleNameRunes   = 255
 	maxBundleTextRunes   = 2000
 	maxBundleMoneyCents  = 100_000_000
-	maxBundleCount       = math.MaxInt32
+	maxBundleIncluded    = 1000      // a template's included colours and elements
+	maxBundleMinQty      = 1_000_000 // a tier's min_qty
 	maxBundleCoordinate  = 1_000_000
 	maxBundleDesignSide  = 20000
 	minBundlePPI         = 72
@@ -485,8 +486,8 @@ func (b *Bundle) Check(hasFile func(entry string) bool) error {
 	c.text("template.name", t.Name, maxBundleNameRunes, true)
 	c.oneOf("template.export_format", t.ExportFormat, bundleExportFormats)
 	c.between("template.ppi", t.PPI, minBundlePPI, maxBundlePPI)
-	c.between("template.included_colors", t.IncludedColors, 0, maxBundleCount)
-	c.between("template.included_elements", t.IncludedElements, 0, maxBundleCount)
+	c.between("template.included_colors", t.IncludedColors, 0, maxBundleIncluded)
+	c.between("template.included_elements", t.IncludedElements, 0, maxBundleIncluded)
 	c.between("template.price_per_extra_color_cents", t.PricePerExtraColorCents, 0, maxBundleMoneyCents)
 	c.between("template.price_per_extra_element_cents", t.PricePerExtraElementCents, 0, maxBundleMoneyCents)
 
@@ -494,7 +495,7 @@ func (b *Bundle) Check(hasFile func(entry string) bool) error {
 	minQty := map[int64]bool{}
 	for i, q := range b.QuantityTiers {
 		p := fmt.Sprintf("quantity_tiers[%d]", i)
-		c.between(p+".min_qty", q.MinQty, 1, maxBundleCount)
+		c.between(p+".min_qty", q.MinQty, 1, maxBundleMinQty)
 		c.between(p+".price_cents", q.PriceCents, 0, maxBundleMoneyCents)
 		if minQty[q.MinQty] {
 			c.fail(p+".min_qty", "is %d again: a template has one tier per min_qty", q.MinQty)
