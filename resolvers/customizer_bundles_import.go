@@ -1,16 +1,17 @@
 package resolvers
 
 import (
-	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path"
-	"slices"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
 
+	"storeadmin/graph"
 	"storeadmin/internal/audit"
 	"storeadmin/internal/base/apperr"
 	"storeadmin/internal/customizer"
@@ -194,22 +195,45 @@ func (im *bundleImport) base(ctx context.Context, bb customizer.BundleBase) (int
 	return base.ID, models.InsertCzRows(ctx, im.tx, areas)
 }
 
+// template creates the template and its tiers with the checks and writes
+// of the templates' API (the same input rules, the tiers' cap and their
+// renumbering by min_qty).
 func (im *bundleImport) template(ctx context.Context, b *customizer.Bundle, designID, baseID int64) (int64, error) {
 	bt := b.Template
-	t := models.CzTemplate{StoreID: im.storeID, Name: bt.Name, DesignID: designID, ProductBaseID: baseID, ExportFormat: bt.ExportFormat,
-		PPI: bt.PPI, IncludedColors: bt.IncludedColors, IncludedElements: bt.IncludedElements,
-		PricePerExtraColorCents: bt.PricePerExtraColorCents, PricePerExtraElementCents: bt.PricePerExtraElementCents}
-	if err := models.InsertCzRow(ctx, im.tx, &t); err != nil {
+	t := models.CzTemplate{StoreID: im.storeID}
+	in := graph.CzTemplateInput{Name: &bt.Name, DesignID: &designID, ProductBaseID: &baseID, ExportFormat: &bt.ExportFormat, Ppi: &bt.PPI, IncludedColors: &bt.IncludedColors,
+		IncludedElements: &bt.IncludedElements, PricePerExtraColorCents: &bt.PricePerExtraColorCents, PricePerExtraElementCents: &bt.PricePerExtraElementCents}
+	if err := applyCzTemplateInput(&t, in, true); err != nil {
+		return 0, bundleAt("template", err)
+	}
+	if err := models.InsertCzTemplate(ctx, im.tx, &t); err != nil {
 		return 0, err
 	}
-	// A tier's position is its rank by min_qty, whatever the bundle's order.
-	tiers := slices.Clone(b.QuantityTiers)
-	slices.SortFunc(tiers, func(x, y customizer.BundleTier) int { return cmp.Compare(x.MinQty, y.MinQty) })
-	rows := make([]models.CzQuantityTier, len(tiers))
-	for i, q := range tiers {
-		rows[i] = models.CzQuantityTier{StoreID: im.storeID, TemplateID: t.ID, MinQty: q.MinQty, Position: int64(i), PriceCents: q.PriceCents}
+	for i, bq := range b.QuantityTiers {
+		q := models.CzQuantityTier{StoreID: im.storeID, TemplateID: t.ID}
+		if err := applyCzQuantityTierInput(&q, graph.CzQuantityTierInput{MinQty: &bq.MinQty, PriceCents: &bq.PriceCents}, true); err != nil {
+			return 0, bundleAt(fmt.Sprintf("quantity_tiers[%d]", i), err)
+		}
+		if err := models.InsertCzQuantityTier(ctx, im.tx, &q); err != nil {
+			return 0, bundleAt(fmt.Sprintf("quantity_tiers[%d]", i), err)
+		}
 	}
-	return t.ID, models.InsertCzRows(ctx, im.tx, rows)
+	return t.ID, nil
+}
+
+// bundleAt is an error of a record's own check (which names the record's
+// field, as the API answers it) as a fault of the bundle at the record's
+// path: "name must not be empty" of the template is "bundle.json:
+// template.name must not be empty". Other errors pass unchanged.
+func bundleAt(path string, err error) error {
+	var e *apperr.Error
+	if !errors.As(err, &e) || e.Code != apperr.Invalid && e.Code != apperr.Conflict {
+		return err
+	}
+	if e.Field == "" {
+		return customizer.BundleError(path, "%s", e.Message)
+	}
+	return customizer.BundleError(path+"."+e.Field, "%s", strings.TrimPrefix(strings.TrimPrefix(e.Message, e.Field), " "))
 }
 
 // optionSet creates an option set with its options and values; the

@@ -55,7 +55,6 @@ const (
 	MaxBundleElements   = 200  // per design
 	MaxBundleMockups    = 20   // per product base
 	MaxBundlePrintAreas = 20   // per mockup
-	MaxBundleTiers      = 20   // per template
 	MaxBundleOptions    = 100  // per option set
 	MaxBundleValues     = 200  // per option
 	MaxBundleItems      = 1000 // per library
@@ -491,7 +490,7 @@ func (b *Bundle) Check(hasFile func(entry string) bool) error {
 	c.between("template.price_per_extra_color_cents", t.PricePerExtraColorCents, 0, maxBundleMoneyCents)
 	c.between("template.price_per_extra_element_cents", t.PricePerExtraElementCents, 0, maxBundleMoneyCents)
 
-	c.most("quantity_tiers", len(b.QuantityTiers), MaxBundleTiers)
+	c.most("quantity_tiers", len(b.QuantityTiers), models.MaxCzQuantityTiers)
 	minQty := map[int64]bool{}
 	for i, q := range b.QuantityTiers {
 		p := fmt.Sprintf("quantity_tiers[%d]", i)
