@@ -521,12 +521,160 @@ type ContentPageInput struct {
 	Seo any `json:"seo,omitempty"`
 }
 
+// A condition on an earlier option's answer: README "Option sets, options and values".
+type CzConditionInput struct {
+	// equals, not_equals, in, not_in, filled or empty.
+	Op string `json:"op"`
+	// An earlier option of the same set (a lower position).
+	OptionID int64 `json:"option_id"`
+	// What equals and not_equals compare with (a value slug of a choice option); only with those two ops.
+	Value *string `json:"value,omitempty"`
+	// What in and not_in look among (value slugs of a choice option), 1 to 50; only with those two ops.
+	Values []string `json:"values,omitempty"`
+}
+
+// A design to create, or on update the fields to change (left out: unchanged).
+type CzDesignInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// The canvas's width in pixels, 1 to 20000; required on create.
+	WidthPx *int64 `json:"width_px,omitempty"`
+	// The canvas's height in pixels, 1 to 20000; required on create.
+	HeightPx *int64 `json:"height_px,omitempty"`
+}
+
+// An element to create, or on update the fields to change (left out: unchanged).
+type CzElementInput struct {
+	// Its name in the design: 1 to 64 lower-case letters, digits, - and _, starting with a letter or digit, unique in the design; required on create.
+	ElementKey *string `json:"element_key,omitempty"`
+	// The group a function may target it with; empty for none (the same shape as element_key).
+	GroupKey *string `json:"group_key,omitempty"`
+	// text, image, artwork or shape; required on create.
+	Type *string `json:"type,omitempty"`
+	// Left edge in the design's pixels, -100000 to 100000; 0 when left out on create.
+	X *float64 `json:"x,omitempty"`
+	// Top edge in the design's pixels, -100000 to 100000; 0 when left out on create.
+	Y *float64 `json:"y,omitempty"`
+	// Width in pixels, above 0 and at most 100000; required on create.
+	W *float64 `json:"w,omitempty"`
+	// Height in pixels, above 0 and at most 100000; required on create.
+	H *float64 `json:"h,omitempty"`
+	// Clockwise rotation in degrees, above -360 and below 360; 0 when left out on create.
+	RotationDeg *float64 `json:"rotation_deg,omitempty"`
+	// The type's settings (README "Designs and elements"); replaces the stored ones when sent, missing settings take their defaults.
+	Settings any `json:"settings,omitempty"`
+}
+
+// What picking a value changes in the design.
+type CzFunctionInput struct {
+	// The element targeted (its element_key); exactly one of element_key and group_key.
+	ElementKey *string `json:"element_key,omitempty"`
+	// The group targeted (its group_key); exactly one of element_key and group_key.
+	GroupKey *string `json:"group_key,omitempty"`
+	// text, color, image, visibility or font.
+	Property string `json:"property"`
+	// What the property becomes: README "Option sets, options and values" says what each property takes.
+	Value string `json:"value"`
+}
+
+// A library to create, or on update the name to change: kind, group_key and scope_value are set at creation only (sent on update, they must equal the stored ones).
+type CzLibraryInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// artwork, finish or hole; required on create.
+	Kind *string `json:"kind,omitempty"`
+	// The catalogue it belongs to: 1 to 64 lower-case letters, digits, - and _, starting with a letter or digit; required on create.
+	GroupKey *string `json:"group_key,omitempty"`
+	// The binding library_scope it is offered under, at most 255 characters; empty (the default): every binding.
+	ScopeValue *string `json:"scope_value,omitempty"`
+}
+
+// An item to append to a library.
+type CzLibraryItemInput struct {
+	// What it is, per its library's kind (README "Artwork libraries").
+	Value any `json:"value"`
+}
+
+// An item to put at a position of its library, shifting the others: an existing one (item_id) or a new one (value), not both.
+type CzLibraryItemPlacementInput struct {
+	// The item of this library to move; left out: a new item is inserted.
+	ItemID *int64 `json:"item_id,omitempty"`
+	// The new item's value, per its library's kind; left out: item_id is moved.
+	Value any `json:"value,omitempty"`
+	// Where it goes, from 0; beyond the end: last.
+	Position int64 `json:"position"`
+}
+
+// An option to create, or on update the fields to change (left out: unchanged).
+type CzOptionInput struct {
+	// What the shopper reads, 1 to 255 characters; required on create.
+	Label *string `json:"label,omitempty"`
+	// text, textarea, select, swatch, image_choice, artwork, checkbox or number; required on create.
+	Type *string `json:"type,omitempty"`
+	// Whether an answer is needed when the option is shown; false when left out on create.
+	Required *bool `json:"required,omitempty"`
+	// The heading it is shown under, at most 100 characters; empty for none.
+	Section *string `json:"section,omitempty"`
+	// A hint shown with it, at most 1000 characters.
+	HelpText *string `json:"help_text,omitempty"`
+	// The type's settings (README "Option sets, options and values" lists each type's keys); {} when left out.
+	Settings any `json:"settings,omitempty"`
+	// The rules a text answer keeps to (text and textarea only).
+	Validation *CzTextValidationInput `json:"validation,omitempty"`
+	// What each character of a text answer adds to the unit price, in cents, 0 to 100000000 (text and textarea only).
+	PricePerCharCents *int64 `json:"price_per_char_cents,omitempty"`
+	// The option is shown only when all of these pass; at most 20, each on an earlier option of the set.
+	Conditions []CzConditionInput `json:"conditions,omitempty"`
+}
+
+// A new order of an option set's options.
+type CzOptionOrderInput struct {
+	// Every option of the set, each once, in the new order.
+	Ids []int64 `json:"ids"`
+}
+
+// An option set to create, or on update the fields to change.
+type CzOptionSetInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+}
+
+// An option value to create, or on update the fields to change (left out: unchanged).
+type CzOptionValueInput struct {
+	// What the shopper reads, 1 to 255 characters; required on create.
+	Label *string `json:"label,omitempty"`
+	// Its slug, unique in its option: lower-case letters, digits, - and _, 1 to 64, starting with a letter or digit; required on create.
+	Value *string `json:"value,omitempty"`
+	// What picking it adds to the unit price, in cents, -100000000 to 100000000.
+	PriceDeltaCents *int64 `json:"price_delta_cents,omitempty"`
+	// Its swatch colour, #rrggbb (stored lower-case); empty for none.
+	SwatchHex *string `json:"swatch_hex,omitempty"`
+	// Its thumbnail: the src of an image uploaded to the store; empty for none.
+	ThumbnailURL *string `json:"thumbnail_url,omitempty"`
+	// What picking it changes in the design; at most 20.
+	Functions []CzFunctionInput `json:"functions,omitempty"`
+}
+
+// A new order of an option's values.
+type CzOptionValueOrderInput struct {
+	// Every value of the option, each once, in the new order.
+	Ids []int64 `json:"ids"`
+}
+
 // A quantity tier to create, or on update the fields to change (left out: unchanged).
 type CzQuantityTierInput struct {
 	// From how many units of a line the tier applies, 1 to 1000000, unique in its template; required on create.
 	MinQty *int64 `json:"min_qty,omitempty"`
 	// The unit price from min_qty on, 0 to 100000000 cents; required on create.
 	PriceCents *int64 `json:"price_cents,omitempty"`
+}
+
+// An option's values, replaced by value slug.
+type CzReplaceOptionValuesInput struct {
+	// The values, whole (fields left out take their defaults), in their new order; at most 200, each slug once.
+	Values []CzOptionValueInput `json:"values"`
+	// Delete the option's values this list does not name; false when left out: they are kept after the named ones.
+	Prune *bool `json:"prune,omitempty"`
 }
 
 // A template to create, or on update the fields to change (left out: unchanged).
@@ -549,6 +697,20 @@ type CzTemplateInput struct {
 	PricePerExtraColorCents *int64 `json:"price_per_extra_color_cents,omitempty"`
 	// What each element beyond included_elements adds to the unit price, 0 to 100000000 cents; 0 when left out on create.
 	PricePerExtraElementCents *int64 `json:"price_per_extra_element_cents,omitempty"`
+}
+
+// The rules a text or textarea answer keeps to; fields left out are 0 or empty: no rule.
+type CzTextValidationInput struct {
+	// The most characters in all, 0 to 10000 (0: no limit).
+	MaxLength *int64 `json:"max_length,omitempty"`
+	// The most lines, 0 to 10000 (0: no limit; a text option is one line).
+	MaxLines *int64 `json:"max_lines,omitempty"`
+	// The most characters on any line, 0 to 10000 (0: no limit).
+	CharsPerLine *int64 `json:"chars_per_line,omitempty"`
+	// An RE2 regular expression the whole answer must match, at most 500 characters; empty: none.
+	Pattern *string `json:"pattern,omitempty"`
+	// The characters accepted: empty (any), letters, letters_digits, digits or upper.
+	Mode *string `json:"mode,omitempty"`
 }
 
 // A discount to create, or on update the fields to change (left out: unchanged).

@@ -144,19 +144,29 @@ func (im *bundleImport) run(ctx context.Context, b *customizer.Bundle, res *mode
 	return im.libraries(ctx, b.Libraries, res)
 }
 
+// design creates the design and its elements with the designs' own checks
+// (customizer.CheckElement, with the store's uploads: the images the
+// import stored are among them).
 func (im *bundleImport) design(ctx context.Context, bd customizer.BundleDesign) (int64, error) {
-	d := models.CzDesign{StoreID: im.storeID, Name: bd.Name, WidthPx: bd.WidthPx, HeightPx: bd.HeightPx}
+	d := models.CzDesign{StoreID: im.storeID}
+	if err := applyCzDesignInput(&d, graph.CzDesignInput{Name: &bd.Name, WidthPx: &bd.WidthPx, HeightPx: &bd.HeightPx}, true); err != nil {
+		return 0, bundleAt("design", err)
+	}
 	if err := models.InsertCzRow(ctx, im.tx, &d); err != nil {
 		return 0, err
 	}
 	els := make([]models.CzElement, len(bd.Elements))
 	for i, e := range bd.Elements {
-		settings, err := im.object(ctx, fmt.Sprintf("design.elements[%d].settings", i), e.Settings)
+		at := fmt.Sprintf("design.elements[%d]", i)
+		settings, err := im.object(ctx, at+".settings", e.Settings)
 		if err != nil {
 			return 0, err
 		}
 		els[i] = models.CzElement{StoreID: im.storeID, DesignID: d.ID, ElementKey: e.ElementKey, GroupKey: e.GroupKey, Type: e.Type,
 			X: e.X, Y: e.Y, W: e.W, H: e.H, RotationDeg: e.RotationDeg, ZIndex: e.ZIndex, Settings: settings}
+		if err := checkCzElement(ctx, im.tx, &els[i]); err != nil {
+			return 0, bundleAt(at, err)
+		}
 	}
 	return d.ID, models.InsertCzRows(ctx, im.tx, els)
 }
@@ -233,13 +243,22 @@ func bundleAt(path string, err error) error {
 	if e.Field == "" {
 		return customizer.BundleError(path, "%s", e.Message)
 	}
-	return customizer.BundleError(path+"."+e.Field, "%s", strings.TrimPrefix(strings.TrimPrefix(e.Message, e.Field), " "))
+	at := e.Field
+	if path != "" {
+		at = path + "." + e.Field
+	}
+	return customizer.BundleError(at, "%s", strings.TrimPrefix(strings.TrimPrefix(e.Message, e.Field), " "))
 }
 
-// optionSet creates an option set with its options and values; the
-// options' ids are taken first so that conditions name them.
+// optionSet creates an option set with its options and values, with the
+// options' own checks (customizer.CheckOptionSet, CheckOption,
+// CheckConditions, CheckOptionValue, CheckOptionValueUploads); the options'
+// ids are taken first so that conditions name them.
 func (im *bundleImport) optionSet(ctx context.Context, at string, bs customizer.BundleSet) (id, options, values int64, err error) {
 	set := models.CzOptionSet{StoreID: im.storeID, Name: bs.Name}
+	if err := customizer.CheckOptionSet("", &set); err != nil {
+		return 0, 0, 0, bundleAt(at, err)
+	}
 	if err := models.InsertCzRow(ctx, im.tx, &set); err != nil {
 		return 0, 0, 0, err
 	}
@@ -248,11 +267,12 @@ func (im *bundleImport) optionSet(ctx context.Context, at string, bs customizer.
 		return 0, 0, 0, err
 	}
 	byKey := map[string]int64{}
+	earlier := map[int64]customizer.ConditionTarget{}
 	opts := make([]models.CzOption, len(bs.Options))
 	var vals []models.CzOptionValue
+	var valuePaths []string
 	for i, o := range bs.Options {
 		q := fmt.Sprintf("%s.options[%d]", at, i)
-		byKey[o.Key] = ids[i]
 		settings, err := im.object(ctx, q+".settings", o.Settings)
 		if err != nil {
 			return 0, 0, 0, err
@@ -264,14 +284,31 @@ func (im *bundleImport) optionSet(ctx context.Context, at string, bs customizer.
 		opts[i] = models.CzOption{ID: ids[i], StoreID: im.storeID, OptionSetID: set.ID, Label: o.Label, Type: o.Type, Position: int64(i),
 			Required: o.Required, Section: o.Section, HelpText: o.HelpText, Settings: settings, Validation: o.Validation,
 			PricePerCharCents: o.PricePerCharCents, Conditions: conds}
+		if err := customizer.CheckOption("", &opts[i]); err != nil {
+			return 0, 0, 0, bundleAt(q, err)
+		}
+		if err := customizer.CheckConditions("conditions", opts[i].Conditions, earlier); err != nil {
+			return 0, 0, 0, bundleAt(q, err)
+		}
+		target := customizer.ConditionTarget{Type: o.Type}
 		for j, v := range o.Values {
-			val, err := im.value(ctx, fmt.Sprintf("%s.values[%d]", q, j), v)
+			vp := fmt.Sprintf("%s.values[%d]", q, j)
+			val, err := im.value(ctx, vp, v)
 			if err != nil {
 				return 0, 0, 0, err
 			}
+			if err := customizer.CheckOptionValue("", &val); err != nil {
+				return 0, 0, 0, bundleAt(vp, err)
+			}
 			val.OptionID, val.Position = ids[i], int64(j)
 			vals = append(vals, val)
+			valuePaths = append(valuePaths, vp+".")
+			target.Slugs = append(target.Slugs, val.Value)
 		}
+		byKey[o.Key], earlier[ids[i]] = ids[i], target
+	}
+	if err := customizer.CheckOptionValueUploads(ctx, im.tx, im.storeID, vals, func(i int) string { return valuePaths[i] }); err != nil {
+		return 0, 0, 0, bundleAt("", err)
 	}
 	if err := models.InsertCzRows(ctx, im.tx, opts); err != nil {
 		return 0, 0, 0, err
@@ -318,17 +355,28 @@ func (im *bundleImport) libraries(ctx context.Context, libs []customizer.BundleL
 			res.LibrariesReused++
 			continue
 		}
-		lib := models.CzLibrary{StoreID: im.storeID, Name: l.Name, Kind: l.Kind, GroupKey: l.GroupKey, ScopeValue: l.ScopeValue}
+		at := fmt.Sprintf("libraries[%d]", i)
+		lib := models.CzLibrary{StoreID: im.storeID}
+		in := graph.CzLibraryInput{Name: &l.Name, Kind: &l.Kind, GroupKey: &l.GroupKey, ScopeValue: &l.ScopeValue}
+		if err := applyCzLibraryInput(&lib, in, true); err != nil {
+			return bundleAt(at, err)
+		}
 		if err := models.InsertCzRow(ctx, im.tx, &lib); err != nil {
 			return err
 		}
 		items := make([]models.CzLibraryItem, len(l.Items))
 		for j, it := range l.Items {
-			value, err := im.object(ctx, fmt.Sprintf("libraries[%d].items[%d]", i, j), it.(map[string]any))
+			ip := fmt.Sprintf("%s.items[%d]", at, j)
+			value, err := im.object(ctx, ip, it.(map[string]any))
 			if err != nil {
 				return err
 			}
-			items[j] = models.CzLibraryItem{StoreID: im.storeID, LibraryID: lib.ID, Position: int64(j), Value: value}
+			// The libraries' own check of an item (its upload's size filled in).
+			checked, err := checkCzLibraryItem(ctx, im.tx, &lib, value)
+			if err != nil {
+				return bundleAt(ip, err)
+			}
+			items[j] = models.CzLibraryItem{StoreID: im.storeID, LibraryID: lib.ID, Position: int64(j), Value: checked}
 		}
 		if err := models.InsertCzRows(ctx, im.tx, items); err != nil {
 			return err

@@ -51,13 +51,11 @@ const (
 	MaxBundleFileBytes = 20 << 20  // one image, inflated (the media upload cap)
 	MaxBundleInflated  = 256 << 20 // every entry read, inflated
 	// The caps of the API's parts, so that an import makes nothing the
-	// API would not let a seller make.
-	MaxBundleElements   = 200  // per design
-	MaxBundleMockups    = 20   // per product base
-	MaxBundlePrintAreas = 20   // per mockup
-	MaxBundleOptions    = 100  // per option set
-	MaxBundleValues     = 200  // per option
-	MaxBundleItems      = 1000 // per library
+	// API would not let a seller make (the others are the parts' own:
+	// MaxElementsPerDesign, MaxOptionsPerSet, MaxValuesPerOption,
+	// MaxItemsPerLibrary, models.MaxCzQuantityTiers).
+	MaxBundleMockups    = 20 // per product base
+	MaxBundlePrintAreas = 20 // per mockup
 	// What one template may use.
 	MaxBundleOptionSets  = 20
 	MaxBundleLibraries   = 50
@@ -515,7 +513,7 @@ func (b *Bundle) Check(hasFile func(entry string) bool) error {
 		c.oneOf(p+".kind", l.Kind, bundleLibraryKinds)
 		c.slug(p+".group_key", l.GroupKey, true)
 		c.text(p+".scope_value", l.ScopeValue, maxBundleKeyRunes*2, false)
-		c.most(p+".items", len(l.Items), MaxBundleItems)
+		c.most(p+".items", len(l.Items), MaxItemsPerLibrary)
 		for j, it := range l.Items {
 			if _, ok := it.(map[string]any); !ok {
 				c.fail(fmt.Sprintf("%s.items[%d]", p, j), "must be a JSON object (the item's value)")
@@ -534,7 +532,7 @@ func (b *Bundle) checkDesign(c *checker) designKeys {
 	c.text("design.name", d.Name, maxBundleNameRunes, true)
 	c.between("design.width_px", d.WidthPx, 1, maxBundleDesignSide)
 	c.between("design.height_px", d.HeightPx, 1, maxBundleDesignSide)
-	c.most("design.elements", len(d.Elements), MaxBundleElements)
+	c.most("design.elements", len(d.Elements), MaxElementsPerDesign)
 	keys := designKeys{elements: map[string]bool{}, groups: map[string]bool{}}
 	for i, el := range d.Elements {
 		p := fmt.Sprintf("design.elements[%d]", i)
@@ -587,7 +585,7 @@ func (b *Bundle) checkBase(c *checker) {
 
 func (s *BundleSet) check(c *checker, p string, keys designKeys) {
 	c.text(p+".name", s.Name, maxBundleNameRunes, true)
-	c.most(p+".options", len(s.Options), MaxBundleOptions)
+	c.most(p+".options", len(s.Options), MaxOptionsPerSet)
 	earlier := map[string]*BundleOption{}
 	for i := range s.Options {
 		o := &s.Options[i]
@@ -621,7 +619,7 @@ func (s *BundleSet) check(c *checker, p string, keys designKeys) {
 		if !isChoice && len(o.Values) > 0 {
 			c.fail(q+".values", "must be empty: only %s options take values", strings.Join(bundleChoiceTypes, ", "))
 		}
-		c.most(q+".values", len(o.Values), MaxBundleValues)
+		c.most(q+".values", len(o.Values), MaxValuesPerOption)
 		slugs := map[string]bool{}
 		for j, val := range o.Values {
 			checkBundleValue(c, fmt.Sprintf("%s.values[%d]", q, j), val, keys)
