@@ -205,11 +205,11 @@ func (ex *bundleExport) bundle(t *models.CzTemplateTree, libs []models.CzLibrary
 	libIndex := map[int64]int{}
 	for i, l := range libs {
 		libIndex[l.ID] = i
-		b.Libraries[i] = customizer.BundleLibrary{Name: l.Name, Kind: l.Kind, GroupKey: l.GroupKey, ScopeValue: l.ScopeValue, Items: []any{}}
+		b.Libraries[i] = customizer.BundleLibrary{Name: l.Name, Kind: l.Kind, GroupKey: l.GroupKey, ScopeValue: l.ScopeValue, Items: []customizer.BundleItem{}}
 	}
 	for _, it := range items {
 		l := &b.Libraries[libIndex[it.LibraryID]]
-		l.Items = append(l.Items, ex.object(it.Value))
+		l.Items = append(l.Items, customizer.BundleItem{Value: ex.object(it.Value)})
 	}
 	return b, nil
 }

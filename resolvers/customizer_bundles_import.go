@@ -367,7 +367,7 @@ func (im *bundleImport) libraries(ctx context.Context, libs []customizer.BundleL
 		items := make([]models.CzLibraryItem, len(l.Items))
 		for j, it := range l.Items {
 			ip := fmt.Sprintf("%s.items[%d]", at, j)
-			value, err := im.object(ctx, ip, it.(map[string]any))
+			value, err := im.object(ctx, ip+".value", it.Value)
 			if err != nil {
 				return err
 			}

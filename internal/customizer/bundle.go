@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"path"
+	"reflect"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -199,11 +200,17 @@ type BundleValue struct {
 // BundleLibrary is an artwork library the template uses, known by its
 // group_key and scope_value.
 type BundleLibrary struct {
-	Name       string `json:"name"`
-	Kind       string `json:"kind"`
-	GroupKey   string `json:"group_key"`
-	ScopeValue string `json:"scope_value"`
-	Items      []any  `json:"items"`
+	Name       string       `json:"name"`
+	Kind       string       `json:"kind"`
+	GroupKey   string       `json:"group_key"`
+	ScopeValue string       `json:"scope_value"`
+	Items      []BundleItem `json:"items"`
+}
+
+// BundleItem is an item of a library, in position order: its value as the
+// library's kind has it.
+type BundleItem struct {
+	Value map[string]any `json:"value"`
 }
 
 // Choices the bundle is checked against; the areas' own checks (element
@@ -365,11 +372,32 @@ func DecodeBundle(manifest []byte) (*Bundle, error) {
 	if err := dec.Decode(&b); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return nil, BundleError(te.Field, "must be a JSON %s, not %s", te.Type.Kind(), te.Value)
+			return nil, BundleError(te.Field, "must be %s, not %s", jsonKind(te.Type), te.Value)
 		}
 		return nil, fileErr("holds a %s this version cannot read: %s", BundleManifest, err.Error())
 	}
 	return &b, nil
+}
+
+// jsonKind names what JSON a Go type of the bundle reads.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another JSON value"
 }
 
 // checker walks a bundle, stopping at its first fault.
@@ -515,10 +543,10 @@ func (b *Bundle) Check(hasFile func(entry string) bool) error {
 		c.text(p+".scope_value", l.ScopeValue, maxBundleKeyRunes*2, false)
 		c.most(p+".items", len(l.Items), MaxItemsPerLibrary)
 		for j, it := range l.Items {
-			if _, ok := it.(map[string]any); !ok {
-				c.fail(fmt.Sprintf("%s.items[%d]", p, j), "must be a JSON object (the item's value)")
+			if it.Value == nil {
+				c.fail(fmt.Sprintf("%s.items[%d].value", p, j), "must be a JSON object (the item's value)")
 			}
-			c.json(fmt.Sprintf("%s.items[%d]", p, j), it)
+			c.json(fmt.Sprintf("%s.items[%d].value", p, j), it.Value)
 		}
 	}
 	return c.err

@@ -156,7 +156,7 @@ func TestBundleRefused(t *testing.T) {
 		{"no format", edit(func(m map[string]any) { delete(m, "format") }), "format", "this is not a template bundle"},
 		{"version 2", edit(func(m map[string]any) { m["version"] = 2 }), "version", "reads version 1"},
 		{"unknown field", edit(func(m map[string]any) { obj(m, "design")["depth"] = 3 }), "file", `unknown field "depth"`},
-		{"wrong type", edit(func(m map[string]any) { obj(m, "design")["width_px"] = 1.5 }), "design.width_px", "must be a JSON int64"},
+		{"wrong type", edit(func(m map[string]any) { obj(m, "design")["width_px"] = 1.5 }), "design.width_px", "must be a whole number, not number 1.5"},
 		{"two values", v1Zip(t, append(readV1(t), []byte("{}")...)), "file", "not a JSON object"},
 		{"empty name", edit(func(m map[string]any) { obj(m, "template")["name"] = " " }), "template.name", "must not be empty"},
 		{"export format", edit(func(m map[string]any) { obj(m, "template")["export_format"] = "gif" }), "template.export_format", "must be one of png, jpeg"},
@@ -166,7 +166,7 @@ func TestBundleRefused(t *testing.T) {
 		{"element key", edit(func(m map[string]any) { obj(m, "design", "elements", 0)["element_key"] = "Name" }), "design.elements[0].element_key", "lower-case"},
 		{"rotation", edit(func(m map[string]any) { obj(m, "design", "elements", 0)["rotation_deg"] = 360 }), "design.elements[0].rotation_deg", "between -360 and 360"},
 		{"unknown reference", edit(func(m map[string]any) { obj(m, "design", "elements", 1, "settings")["src"] = "bundle:photo.png" }), "design.elements[1].settings", "no file of the bundle"},
-		{"missing file", edit(func(m map[string]any) { obj(m, "libraries", 0, "items", 0)["src"] = "bundle:files/gone.png" }), "libraries[0].items[0]", "names files/gone.png, which the bundle does not hold"},
+		{"missing file", edit(func(m map[string]any) { obj(m, "libraries", 0, "items", 0, "value")["src"] = "bundle:files/gone.png" }), "libraries[0].items[0].value", "names files/gone.png, which the bundle does not hold"},
 		{"text as photo", edit(func(m map[string]any) { obj(m, "product_base", "mockups", 0)["image_src"] = "mug.png" }), "product_base.mockups[0].image_src", "must be an image of the bundle"},
 		{"print area off the photo", edit(func(m map[string]any) { obj(m, "product_base", "mockups", 0, "print_areas", 0)["x"] = -1 }), "product_base.mockups[0].print_areas[0].x", "between 0 and 64"},
 		{"option type", edit(func(m map[string]any) { obj(m, "option_sets", 0, "options", 0)["type"] = "date" }), "option_sets[0].options[0].type", "must be one of text, textarea"},
@@ -192,7 +192,8 @@ func TestBundleRefused(t *testing.T) {
 			obj(m, "option_sets", 0, "options", 1, "values", 0, "functions", 1)["value"] = "https://example.com/a.png"
 		}), "option_sets[0].options[1].values[0].functions[1].value", "must be an image of the bundle"},
 		{"library group", edit(func(m map[string]any) { obj(m, "libraries", 0)["group_key"] = "" }), "libraries[0].group_key", "lower-case"},
-		{"item not an object", edit(func(m map[string]any) { obj(m, "libraries", 0)["items"] = []any{"star"} }), "libraries[0].items[0]", "must be a JSON object"},
+		{"item not an object", edit(func(m map[string]any) { obj(m, "libraries", 0)["items"] = []any{"star"} }), "libraries.items", "must be an object, not string"},
+		{"item without value", edit(func(m map[string]any) { obj(m, "libraries", 0)["items"] = []any{map[string]any{}} }), "libraries[0].items[0].value", "must be a JSON object"},
 	}
 	for _, c := range cases {
 		_, _, err := ReadBundle(c.bundle)

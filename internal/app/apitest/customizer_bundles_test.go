@@ -625,6 +625,10 @@ func TestCzBundleBadBundles(t *testing.T) {
 		{"values on a text option", rezip(func(m map[string]any) {
 			at(m, "option_sets", 0, "options", 0)["values"] = at(m, "option_sets", 0, "options", 1)["values"]
 		}, nil), "option_sets[0].options[0].values must be empty"},
+		// The parts' own checks, named at the bundle's path.
+		{"an element setting the designs refuse", rezip(func(m map[string]any) { at(m, "design", "elements", 1, "settings")["fit"] = "stretch" }, nil), "bundle.json: design.elements[1].settings.fit"},
+		{"an option setting the options refuse", rezip(func(m map[string]any) { at(m, "option_sets", 0, "options", 0, "settings")["rows"] = 3 }, nil), "bundle.json: option_sets[0].options[0].settings"},
+		{"a library item the libraries refuse", rezip(func(m map[string]any) { delete(at(m, "libraries", 1, "items", 0, "value"), "name") }, nil), "bundle.json: libraries[1].items[0].value.name"},
 		{"zip bomb", bomb, "larger than 8 MiB inflated"},
 		{"too many entries", czbZip(t, many...), "a bundle holds at most 2001"},
 	}
