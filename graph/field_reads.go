@@ -828,6 +828,10 @@ var objectReads = map[string]map[string][]string{
 		"position":        {"Position"},
 		"product_base_id": {"ProductBaseID"},
 	},
+	"CzMockupChange": {
+		"mockup":      {"Mockup"},
+		"print_areas": {"PrintAreas"},
+	},
 	"CzOption": {
 		"conditions":           {"Conditions"},
 		"help_text":            {"HelpText"},
@@ -933,6 +937,9 @@ var objectReads = map[string]map[string][]string{
 		"raw":      {"Raw"},
 		"value_id": {"ValueID"},
 	},
+	"CzStatus": {
+		"platform_enabled": {"PlatformEnabled"},
+	},
 	"CzStoreBinding": {
 		"id":                {"ID"},
 		"library_scope":     {"LibraryScope"},
@@ -948,6 +955,31 @@ var objectReads = map[string]map[string][]string{
 		"template_name":     {"TemplateName"},
 		"uses_artwork_refs": {"UsesArtworkRefs"},
 	},
+	"CzStoreUsage": {
+		"designs":       {"Designs"},
+		"option_sets":   {"OptionSets"},
+		"product_bases": {"ProductBases"},
+	},
+	"CzStudio": {
+		"design":     {"Design"},
+		"elements":   {"Elements"},
+		"placements": {"Placements"},
+	},
+	"CzStudioElement": {
+		"design_id":     {"DesignID"},
+		"element_key":   {"ElementKey"},
+		"group_key":     {"GroupKey"},
+		"h":             {"H"},
+		"id":            {"ID"},
+		"referenced_by": {"ReferencedBy"},
+		"rotation_deg":  {"RotationDeg"},
+		"settings":      {"Settings"},
+		"type":          {"Type"},
+		"w":             {"W"},
+		"x":             {"X"},
+		"y":             {"Y"},
+		"z_index":       {"ZIndex"},
+	},
 	"CzStudioMockup": {
 		"id":              {"ID"},
 		"image_height":    {"ImageHeight"},
@@ -957,6 +989,11 @@ var objectReads = map[string]map[string][]string{
 		"position":        {"Position"},
 		"print_areas":     {"ID"},
 		"product_base_id": {"ProductBaseID"},
+	},
+	"CzStudioPlacement": {
+		"base":     {"Base"},
+		"mockups":  {"Base"},
+		"template": {"Template"},
 	},
 	"CzTemplate": {
 		"design_id":                     {"DesignID"},
@@ -2319,6 +2356,9 @@ var answerKeys = map[string]map[string][]string{
 	},
 	"CzStudioMockup": {
 		"print_areas": {"MockupID"},
+	},
+	"CzStudioPlacement": {
+		"mockups": {"ProductBaseID"},
 	},
 	"CzTemplatePreview": {
 		"elements":       {"DesignID"},

@@ -605,6 +605,24 @@ type CzLibraryItemPlacementInput struct {
 	Position int64 `json:"position"`
 }
 
+// A mockup after an update, with its print areas (rescaled when the photo's size changed).
+type CzMockupChange struct {
+	// The mockup.
+	Mockup *models.CzMockup `json:"mockup"`
+	// Its print areas, in order.
+	PrintAreas []models.CzPrintArea `json:"print_areas"`
+}
+
+// A mockup to create, or on update the fields to change (left out: unchanged).
+type CzMockupInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// The src of one of the store's uploads (POST /store/uploads/finalize); its width and height are the upload's. Required on create; on update, a photo of another size rescales the print areas.
+	ImageSrc *string `json:"image_src,omitempty"`
+	// Its place among its base's mockups, from 0; the others shift. Left out on create: last; past the end: last.
+	Position *int64 `json:"position,omitempty"`
+}
+
 // An option to create, or on update the fields to change (left out: unchanged).
 type CzOptionInput struct {
 	// What the shopper reads, 1 to 255 characters; required on create.
@@ -659,6 +677,30 @@ type CzOptionValueInput struct {
 type CzOptionValueOrderInput struct {
 	// Every value of the option, each once, in the new order.
 	Ids []int64 `json:"ids"`
+}
+
+// A print area to create, or on update the fields to change (left out: unchanged).
+type CzPrintAreaInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
+	// Left edge in the photo's pixels, 0 or more; required on create.
+	X *float64 `json:"x,omitempty"`
+	// Top edge in the photo's pixels, 0 or more; required on create.
+	Y *float64 `json:"y,omitempty"`
+	// Width in pixels, more than 0; x + w must not pass the photo's width. Required on create.
+	W *float64 `json:"w,omitempty"`
+	// Height in pixels, more than 0; y + h must not pass the photo's height. Required on create.
+	H *float64 `json:"h,omitempty"`
+	// Clockwise rotation about its centre, in degrees, between -360 and 360 (exclusive); 0 when left out on create.
+	RotationDeg *float64 `json:"rotation_deg,omitempty"`
+	// Its place among its mockup's print areas, from 0; the others shift. Left out on create: last; past the end: last.
+	Position *int64 `json:"position,omitempty"`
+}
+
+// A product base to create, or on update the fields to change (left out: unchanged).
+type CzProductBaseInput struct {
+	// Its name, 1 to 255 characters; required on create.
+	Name *string `json:"name,omitempty"`
 }
 
 // A quantity tier to create, or on update the fields to change (left out: unchanged).

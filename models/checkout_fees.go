@@ -86,6 +86,10 @@ type Platform struct {
 	// MoneyExperimentsOff: no store runs price or shipping tests (serve
 	// --money-experiments=false), whatever its own opt-in says.
 	MoneyExperimentsOff bool
+	// CustomizerOff: the platform offers no product customizer (serve
+	// --customizer=false). Stores keep their designs, templates and
+	// bindings; GET /store/customizer/status says platform_enabled false.
+	CustomizerOff bool
 }
 
 // PP15PlatformOf is what the platform allows the store: the surcharge when

@@ -77,7 +77,7 @@ func ReadCzTemplateTree(ctx context.Context, db bun.IDB, storeID, id int64) (*Cz
 	if t.Elements, err = ElementsByDesign(ctx, db, storeID, []int64{tpl.DesignID}, Columns{}); err != nil {
 		return nil, err
 	}
-	if t.Mockups, err = MockupsByBase(ctx, db, storeID, []int64{tpl.ProductBaseID}, Columns{}); err != nil {
+	if t.Mockups, err = MockupsByBase(ctx, db, storeID, tpl.ProductBaseID); err != nil {
 		return nil, err
 	}
 	if t.PrintAreas, err = PrintAreasByMockup(ctx, db, storeID, idsOf(t.Mockups, func(m CzMockup) int64 { return m.ID }), Columns{}); err != nil {
@@ -97,15 +97,6 @@ func ReadCzTemplateTree(ctx context.Context, db bun.IDB, storeID, id int64) (*Cz
 	}
 	t.Values, err = OptionValuesByOption(ctx, db, storeID, idsOf(t.Options, func(o CzOption) int64 { return o.ID }), Columns{})
 	return t, err
-}
-
-// idsOf is the ids of rows, in order.
-func idsOf[T any](rows []T, id func(T) int64) []int64 {
-	out := make([]int64, len(rows))
-	for i, r := range rows {
-		out[i] = id(r)
-	}
-	return out
 }
 
 // CzLibrariesByGroup reads the store's libraries of the group keys, with

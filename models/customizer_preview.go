@@ -109,14 +109,6 @@ func ElementsByDesign(ctx context.Context, db bun.IDB, storeID int64, ids []int6
 	return out, err
 }
 
-// MockupsByBase loads the mockups of several product bases, in order.
-func MockupsByBase(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]CzMockup, error) {
-	out := manyRows[CzMockup](len(ids))
-	err := scanRows(ctx, db, db.NewSelect().Model(&out).Apply(cols.Apply).
-		Where("store_id = ? AND product_base_id IN (?)", storeID, bun.List(ids)).Order("product_base_id", "position", "id"), &out)
-	return out, err
-}
-
 // OptionsByOptionSet loads the options of several option sets, in order.
 func OptionsByOptionSet(ctx context.Context, db bun.IDB, storeID int64, ids []int64, cols Columns) ([]CzOption, error) {
 	out := manyRows[CzOption](len(ids))

@@ -2,11 +2,9 @@ package resolvers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path"
-	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
@@ -150,7 +148,7 @@ func (im *bundleImport) run(ctx context.Context, b *customizer.Bundle, res *mode
 func (im *bundleImport) design(ctx context.Context, bd customizer.BundleDesign) (int64, error) {
 	d := models.CzDesign{StoreID: im.storeID}
 	if err := applyCzDesignInput(&d, graph.CzDesignInput{Name: &bd.Name, WidthPx: &bd.WidthPx, HeightPx: &bd.HeightPx}, true); err != nil {
-		return 0, bundleAt("design", err)
+		return 0, customizer.BundleAt("design", err)
 	}
 	if err := models.InsertCzRow(ctx, im.tx, &d); err != nil {
 		return 0, err
@@ -165,14 +163,21 @@ func (im *bundleImport) design(ctx context.Context, bd customizer.BundleDesign) 
 		els[i] = models.CzElement{StoreID: im.storeID, DesignID: d.ID, ElementKey: e.ElementKey, GroupKey: e.GroupKey, Type: e.Type,
 			X: e.X, Y: e.Y, W: e.W, H: e.H, RotationDeg: e.RotationDeg, ZIndex: e.ZIndex, Settings: settings}
 		if err := checkCzElement(ctx, im.tx, &els[i]); err != nil {
-			return 0, bundleAt(at, err)
+			return 0, customizer.BundleAt(at, err)
 		}
 	}
 	return d.ID, models.InsertCzRows(ctx, im.tx, els)
 }
 
+// base creates the product base, its mockups and their print areas with
+// the bases' own checks (a photo that is an upload of the store, with its
+// size; customizer.PrintArea.Check); the mockups' ids are taken first so
+// that their print areas name them.
 func (im *bundleImport) base(ctx context.Context, bb customizer.BundleBase) (int64, error) {
-	base := models.CzProductBase{StoreID: im.storeID, Name: bb.Name}
+	base := models.CzProductBase{StoreID: im.storeID}
+	if err := applyCzProductBaseInput(ctx, &base, graph.CzProductBaseInput{Name: &bb.Name}, true); err != nil {
+		return 0, customizer.BundleAt("product_base", err)
+	}
 	if err := models.InsertCzRow(ctx, im.tx, &base); err != nil {
 		return 0, err
 	}
@@ -183,20 +188,26 @@ func (im *bundleImport) base(ctx context.Context, bb customizer.BundleBase) (int
 	mockups := make([]models.CzMockup, len(bb.Mockups))
 	var areas []models.CzPrintArea
 	for i, m := range bb.Mockups {
-		at := fmt.Sprintf("product_base.mockups[%d].image_src", i)
+		at := fmt.Sprintf("product_base.mockups[%d]", i)
 		_, entry, _, _ := customizer.ParseRef(m.ImageSrc) // Check made it a file
-		photo, err := im.image(ctx, at, entry)
+		photo, err := im.image(ctx, at+".image_src", entry)
 		if err != nil {
 			return 0, err
 		}
 		if photo.Width != m.ImageWidth || photo.Height != m.ImageHeight {
-			return 0, customizer.BundleError(at, "names %s, a %d×%d image, but the mockup says %d×%d: its print areas are in the photo's pixels", entry, photo.Width, photo.Height, m.ImageWidth, m.ImageHeight)
+			return 0, customizer.BundleError(at+".image_src", "names %s, a %d×%d image, but the mockup says %d×%d: its print areas are in the photo's pixels", entry, photo.Width, photo.Height, m.ImageWidth, m.ImageHeight)
 		}
-		mockups[i] = models.CzMockup{ID: ids[i], StoreID: im.storeID, ProductBaseID: base.ID, Name: m.Name, Position: int64(i),
-			ImageSrc: photo.Src, ImageWidth: photo.Width, ImageHeight: photo.Height}
+		mockups[i] = models.CzMockup{ID: ids[i], StoreID: im.storeID, ProductBaseID: base.ID, Position: int64(i)}
+		if err := applyCzMockupInput(ctx, im.tx, &mockups[i], graph.CzMockupInput{Name: &m.Name, ImageSrc: &photo.Src}, true); err != nil {
+			return 0, customizer.BundleAt(at, err)
+		}
 		for j, a := range m.PrintAreas {
-			areas = append(areas, models.CzPrintArea{StoreID: im.storeID, MockupID: ids[i], Name: a.Name, Position: int64(j),
-				X: a.X, Y: a.Y, W: a.W, H: a.H, RotationDeg: a.RotationDeg})
+			area := models.CzPrintArea{StoreID: im.storeID, MockupID: ids[i], Position: int64(j)}
+			in := graph.CzPrintAreaInput{Name: &a.Name, X: &a.X, Y: &a.Y, W: &a.W, H: &a.H, RotationDeg: &a.RotationDeg}
+			if err := applyCzPrintAreaInput(ctx, &area, &mockups[i], in, true); err != nil {
+				return 0, customizer.BundleAt(fmt.Sprintf("%s.print_areas[%d]", at, j), err)
+			}
+			areas = append(areas, area)
 		}
 	}
 	if err := models.InsertCzRows(ctx, im.tx, mockups); err != nil {
@@ -214,7 +225,7 @@ func (im *bundleImport) template(ctx context.Context, b *customizer.Bundle, desi
 	in := graph.CzTemplateInput{Name: &bt.Name, DesignID: &designID, ProductBaseID: &baseID, ExportFormat: &bt.ExportFormat, Ppi: &bt.PPI, IncludedColors: &bt.IncludedColors,
 		IncludedElements: &bt.IncludedElements, PricePerExtraColorCents: &bt.PricePerExtraColorCents, PricePerExtraElementCents: &bt.PricePerExtraElementCents}
 	if err := applyCzTemplateInput(&t, in, true); err != nil {
-		return 0, bundleAt("template", err)
+		return 0, customizer.BundleAt("template", err)
 	}
 	if err := models.InsertCzTemplate(ctx, im.tx, &t); err != nil {
 		return 0, err
@@ -222,32 +233,13 @@ func (im *bundleImport) template(ctx context.Context, b *customizer.Bundle, desi
 	for i, bq := range b.QuantityTiers {
 		q := models.CzQuantityTier{StoreID: im.storeID, TemplateID: t.ID}
 		if err := applyCzQuantityTierInput(&q, graph.CzQuantityTierInput{MinQty: &bq.MinQty, PriceCents: &bq.PriceCents}, true); err != nil {
-			return 0, bundleAt(fmt.Sprintf("quantity_tiers[%d]", i), err)
+			return 0, customizer.BundleAt(fmt.Sprintf("quantity_tiers[%d]", i), err)
 		}
 		if err := models.InsertCzQuantityTier(ctx, im.tx, &q); err != nil {
-			return 0, bundleAt(fmt.Sprintf("quantity_tiers[%d]", i), err)
+			return 0, customizer.BundleAt(fmt.Sprintf("quantity_tiers[%d]", i), err)
 		}
 	}
 	return t.ID, nil
-}
-
-// bundleAt is an error of a record's own check (which names the record's
-// field, as the API answers it) as a fault of the bundle at the record's
-// path: "name must not be empty" of the template is "bundle.json:
-// template.name must not be empty". Other errors pass unchanged.
-func bundleAt(path string, err error) error {
-	var e *apperr.Error
-	if !errors.As(err, &e) || e.Code != apperr.Invalid && e.Code != apperr.Conflict {
-		return err
-	}
-	if e.Field == "" {
-		return customizer.BundleError(path, "%s", e.Message)
-	}
-	at := e.Field
-	if path != "" {
-		at = path + "." + e.Field
-	}
-	return customizer.BundleError(at, "%s", strings.TrimPrefix(strings.TrimPrefix(e.Message, e.Field), " "))
 }
 
 // optionSet creates an option set with its options and values, with the
@@ -257,7 +249,7 @@ func bundleAt(path string, err error) error {
 func (im *bundleImport) optionSet(ctx context.Context, at string, bs customizer.BundleSet) (id, options, values int64, err error) {
 	set := models.CzOptionSet{StoreID: im.storeID, Name: bs.Name}
 	if err := customizer.CheckOptionSet("", &set); err != nil {
-		return 0, 0, 0, bundleAt(at, err)
+		return 0, 0, 0, customizer.BundleAt(at, err)
 	}
 	if err := models.InsertCzRow(ctx, im.tx, &set); err != nil {
 		return 0, 0, 0, err
@@ -285,10 +277,10 @@ func (im *bundleImport) optionSet(ctx context.Context, at string, bs customizer.
 			Required: o.Required, Section: o.Section, HelpText: o.HelpText, Settings: settings, Validation: o.Validation,
 			PricePerCharCents: o.PricePerCharCents, Conditions: conds}
 		if err := customizer.CheckOption("", &opts[i]); err != nil {
-			return 0, 0, 0, bundleAt(q, err)
+			return 0, 0, 0, customizer.BundleAt(q, err)
 		}
 		if err := customizer.CheckConditions("conditions", opts[i].Conditions, earlier); err != nil {
-			return 0, 0, 0, bundleAt(q, err)
+			return 0, 0, 0, customizer.BundleAt(q, err)
 		}
 		target := customizer.ConditionTarget{Type: o.Type}
 		for j, v := range o.Values {
@@ -298,7 +290,7 @@ func (im *bundleImport) optionSet(ctx context.Context, at string, bs customizer.
 				return 0, 0, 0, err
 			}
 			if err := customizer.CheckOptionValue("", &val); err != nil {
-				return 0, 0, 0, bundleAt(vp, err)
+				return 0, 0, 0, customizer.BundleAt(vp, err)
 			}
 			val.OptionID, val.Position = ids[i], int64(j)
 			vals = append(vals, val)
@@ -308,7 +300,7 @@ func (im *bundleImport) optionSet(ctx context.Context, at string, bs customizer.
 		byKey[o.Key], earlier[ids[i]] = ids[i], target
 	}
 	if err := customizer.CheckOptionValueUploads(ctx, im.tx, im.storeID, vals, func(i int) string { return valuePaths[i] }); err != nil {
-		return 0, 0, 0, bundleAt("", err)
+		return 0, 0, 0, customizer.BundleAt("", err)
 	}
 	if err := models.InsertCzRows(ctx, im.tx, opts); err != nil {
 		return 0, 0, 0, err
@@ -359,7 +351,7 @@ func (im *bundleImport) libraries(ctx context.Context, libs []customizer.BundleL
 		lib := models.CzLibrary{StoreID: im.storeID}
 		in := graph.CzLibraryInput{Name: &l.Name, Kind: &l.Kind, GroupKey: &l.GroupKey, ScopeValue: &l.ScopeValue}
 		if err := applyCzLibraryInput(&lib, in, true); err != nil {
-			return bundleAt(at, err)
+			return customizer.BundleAt(at, err)
 		}
 		if err := models.InsertCzRow(ctx, im.tx, &lib); err != nil {
 			return err
@@ -374,7 +366,7 @@ func (im *bundleImport) libraries(ctx context.Context, libs []customizer.BundleL
 			// The libraries' own check of an item (its upload's size filled in).
 			checked, err := checkCzLibraryItem(ctx, im.tx, &lib, value)
 			if err != nil {
-				return bundleAt(ip, err)
+				return customizer.BundleAt(ip, err)
 			}
 			items[j] = models.CzLibraryItem{StoreID: im.storeID, LibraryID: lib.ID, Position: int64(j), Value: checked}
 		}

@@ -236,7 +236,7 @@ var (
 	czPreviewElements = loaders.Many(models.ElementsByDesign,
 		func(p *models.CzTemplatePreview) int64 { return p.Template.DesignID },
 		func(e *models.CzElement) int64 { return e.DesignID })
-	czPreviewMockups = loaders.Many(models.MockupsByBase,
+	czPreviewMockups = loaders.Many(models.MockupsByBases,
 		func(p *models.CzTemplatePreview) int64 { return p.Template.ProductBaseID },
 		func(m *models.CzMockup) int64 { return m.ProductBaseID })
 	czPreviewTiers = loaders.Many(models.QuantityTiersByTemplate,
@@ -251,4 +251,9 @@ var (
 	czOptionValues = loaders.Many(models.OptionValuesByOption,
 		func(o *models.CzOption) int64 { return o.ID },
 		func(v *models.CzOptionValue) int64 { return v.OptionID })
+
+	// The studio's placements.
+	czPlacementMockups = loaders.Many(models.MockupsByBases,
+		func(p *models.CzStudioPlacement) int64 { return p.Base.ID },
+		func(m *models.CzMockup) int64 { return m.ProductBaseID })
 )

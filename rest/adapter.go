@@ -268,16 +268,25 @@ func payload(data json.RawMessage, shape Shape) ([]byte, error) {
 
 // restError is a GraphQL error as the REST client is told it: with the
 // status of its code, and, when it is about one value the client sent, that
-// value named as the client sent it (see restField).
+// value named as the client sent it (see restField), whether the variable
+// check or a resolver found it.
 func (a *Adapter) restError(op *operation, err *gqlerror.Error) *apperr.Error {
 	code := apperr.Internal
 	if c, ok := err.Extensions["code"].(string); ok {
 		code = apperr.Code(c)
 	}
 	out := &apperr.Error{Code: code, Message: err.Message}
-	if field, ok := err.Extensions["field"].(string); ok && len(err.Path) > 1 && strings.HasPrefix(err.Message, field) {
+	field, ok := err.Extensions["field"].(string)
+	if !ok || !strings.HasPrefix(err.Message, field) {
+		return out
+	}
+	if len(err.Path) > 1 {
 		out.Field = a.restField(op, err.Path)
 		out.Message = out.Field + strings.TrimPrefix(err.Message, field)
+	} else {
+		// A resolver's check (the path is only its root field) names the
+		// value in the body's own terms already.
+		out.Field = field
 	}
 	return out
 }

@@ -100,6 +100,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		"let stores charge the handling surcharge (pp15) at checkout; false: none is charged and switching one on is refused (env STOREADMIN_SURCHARGES=0 turns them off)")
 	moneyExperiments := fs.Bool("money-experiments", os.Getenv("STOREADMIN_MONEY_EXPERIMENTS") != "0",
 		"let stores that opt in run price and shipping A/B tests; false: none runs and starting one is refused (env STOREADMIN_MONEY_EXPERIMENTS=0 turns them off)")
+	customizer := fs.Bool("customizer", os.Getenv("STOREADMIN_CUSTOMIZER") != "0",
+		"offer stores the product customizer; false: GET /store/customizer/status says platform_enabled false (env STOREADMIN_CUSTOMIZER=0 turns it off)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -202,7 +204,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		StorefrontOrigins:    splitList(*shopOrigins),
 		StorefrontIP:         ipPolicy,
 		GeoIP:                geo,
-		Platform:             models.Platform{SurchargesOff: !*surcharges, MoneyExperimentsOff: !*moneyExperiments},
+		Platform:             models.Platform{SurchargesOff: !*surcharges, MoneyExperimentsOff: !*moneyExperiments, CustomizerOff: !*customizer},
 	}
 	srv, err := server.New(bdb, cfg, log, time.Now)
 	if err != nil {

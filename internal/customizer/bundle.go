@@ -54,9 +54,8 @@ const (
 	// The caps of the API's parts, so that an import makes nothing the
 	// API would not let a seller make (the others are the parts' own:
 	// MaxElementsPerDesign, MaxOptionsPerSet, MaxValuesPerOption,
-	// MaxItemsPerLibrary, models.MaxCzQuantityTiers).
-	MaxBundleMockups    = 20 // per product base
-	MaxBundlePrintAreas = 20 // per mockup
+	// MaxItemsPerLibrary, models.MaxCzQuantityTiers, MaxMockupsPerBase and
+	// MaxPrintAreasPerMockup).
 	// What one template may use.
 	MaxBundleOptionSets  = 20
 	MaxBundleLibraries   = 50
@@ -266,9 +265,30 @@ type BundleFiles struct {
 }
 
 // BundleError is a fault of bundle.json at path (design.elements[2].x):
-// a 400 naming the path, for the bundle's checks and its import's alike.
+// a 400 naming the path, its message leading with it as every 400 of the
+// API does, for the bundle's checks and its import's alike.
 func BundleError(path, format string, args ...any) error {
-	return &apperr.Error{Code: apperr.Invalid, Field: path, Message: "bundle.json: " + path + " " + fmt.Sprintf(format, args...)}
+	return apperr.InvalidField(path, format, args...)
+}
+
+// BundleAt is an error of a record's own check (which names the record's
+// field, as the API answers it) as a fault of the bundle at the record's
+// path: "name must not be empty" of the template is "bundle.json:
+// template.name must not be empty". A conflict (a cap, a duplicate) is a
+// fault of the bundle too; other errors pass unchanged.
+func BundleAt(path string, err error) error {
+	var e *apperr.Error
+	if !errors.As(err, &e) || e.Code != apperr.Invalid && e.Code != apperr.Conflict {
+		return err
+	}
+	if e.Field == "" {
+		return BundleError(path, "%s", e.Message)
+	}
+	at := e.Field
+	if path != "" {
+		at = path + "." + e.Field
+	}
+	return BundleError(at, "%s", strings.TrimPrefix(strings.TrimPrefix(e.Message, e.Field), " "))
 }
 
 // fileErr is a fault of the zip itself.
@@ -588,24 +608,19 @@ func (b *Bundle) checkDesign(c *checker) designKeys {
 func (b *Bundle) checkBase(c *checker) {
 	base := b.ProductBase
 	c.text("product_base.name", base.Name, maxBundleNameRunes, true)
-	c.most("product_base.mockups", len(base.Mockups), MaxBundleMockups)
+	c.most("product_base.mockups", len(base.Mockups), models.MaxMockupsPerBase)
 	for i, m := range base.Mockups {
 		p := fmt.Sprintf("product_base.mockups[%d]", i)
 		c.text(p+".name", m.Name, maxBundleNameRunes, true)
 		c.file(p+".image_src", m.ImageSrc)
 		c.between(p+".image_width", m.ImageWidth, 1, math.MaxInt32)
 		c.between(p+".image_height", m.ImageHeight, 1, math.MaxInt32)
-		c.most(p+".print_areas", len(m.PrintAreas), MaxBundlePrintAreas)
+		c.most(p+".print_areas", len(m.PrintAreas), models.MaxPrintAreasPerMockup)
 		for j, a := range m.PrintAreas {
 			q := fmt.Sprintf("%s.print_areas[%d]", p, j)
 			c.text(q+".name", a.Name, maxBundleNameRunes, true)
-			c.finite(q+".x", a.X, 0, float64(m.ImageWidth))
-			c.finite(q+".y", a.Y, 0, float64(m.ImageHeight))
-			c.positive(q+".w", a.W)
-			c.positive(q+".h", a.H)
-			c.rotation(q+".rotation_deg", a.RotationDeg)
-			if a.X+a.W > float64(m.ImageWidth) || a.Y+a.H > float64(m.ImageHeight) {
-				c.fail(q, "reaches beyond its mockup's %d×%d photo", m.ImageWidth, m.ImageHeight)
+			if err := (PrintArea{X: a.X, Y: a.Y, W: a.W, H: a.H, RotationDeg: a.RotationDeg}).Check(m.ImageWidth, m.ImageHeight, nil); err != nil && c.err == nil {
+				c.err = BundleAt(q, err)
 			}
 		}
 	}

@@ -168,7 +168,7 @@ func TestBundleRefused(t *testing.T) {
 		{"unknown reference", edit(func(m map[string]any) { obj(m, "design", "elements", 1, "settings")["src"] = "bundle:photo.png" }), "design.elements[1].settings", "no file of the bundle"},
 		{"missing file", edit(func(m map[string]any) { obj(m, "libraries", 0, "items", 0, "value")["src"] = "bundle:files/gone.png" }), "libraries[0].items[0].value", "names files/gone.png, which the bundle does not hold"},
 		{"text as photo", edit(func(m map[string]any) { obj(m, "product_base", "mockups", 0)["image_src"] = "mug.png" }), "product_base.mockups[0].image_src", "must be an image of the bundle"},
-		{"print area off the photo", edit(func(m map[string]any) { obj(m, "product_base", "mockups", 0, "print_areas", 0)["x"] = -1 }), "product_base.mockups[0].print_areas[0].x", "between 0 and 64"},
+		{"print area off the photo", edit(func(m map[string]any) { obj(m, "product_base", "mockups", 0, "print_areas", 0)["x"] = -1 }), "product_base.mockups[0].print_areas[0].x", "must be 0 or more"},
 		{"option type", edit(func(m map[string]any) { obj(m, "option_sets", 0, "options", 0)["type"] = "date" }), "option_sets[0].options[0].type", "must be one of text, textarea"},
 		{"option key twice", edit(func(m map[string]any) { obj(m, "option_sets", 0, "options", 1)["key"] = "option-1" }), "option_sets[0].options[1].key", `"option-1" again`},
 		{"pattern", edit(func(m map[string]any) { obj(m, "option_sets", 0, "options", 0, "validation")["pattern"] = "([a-z" }), "option_sets[0].options[0].validation.pattern", "not a regular expression"},

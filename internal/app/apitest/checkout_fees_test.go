@@ -124,8 +124,8 @@ func TestPP15Settings(t *testing.T) {
 		"unknown field": {map[string]any{"active": true, "value_bps": 100, "cap_cents": 100, "currency": "EUR"}, "currency"},
 	} {
 		r := e.Do(http.MethodPut, "/store/pp15", key, c.body).Expect(t, http.StatusBadRequest)
-		if !strings.HasPrefix(r.Message(), c.field+" ") {
-			t.Errorf("%s: %s, want a message naming %s", name, r.Raw, c.field)
+		if !strings.HasPrefix(r.Message(), c.field+" ") || r.Body["field"] != c.field {
+			t.Errorf("%s: %s, want a message and a field naming %s", name, r.Raw, c.field)
 		}
 	}
 	expectGraphQLCode(t, e, key, "BAD_USER_INPUT", nil, `mutation { updatePP15(input: {active: true, value_bps: 20000, cap_cents: 0}) }`)

@@ -602,15 +602,15 @@ func TestCzBundleBadBundles(t *testing.T) {
 		{"empty zip", czbZip(t), "holds no bundle.json"},
 		{"no bundle.json", rezip(nil, nil), "holds no bundle.json"},
 		{"not JSON", czbZip(t, "bundle.json", "{nope"), "not a JSON object"},
-		{"another format", rezip(func(m map[string]any) { m["format"] = "theme" }, nil), "bundle.json: format must be"},
-		{"another version", rezip(func(m map[string]any) { m["version"] = 2 }, nil), "bundle.json: version is 2"},
+		{"another format", rezip(func(m map[string]any) { m["format"] = "theme" }, nil), "format must be"},
+		{"another version", rezip(func(m map[string]any) { m["version"] = 2 }, nil), "version is 2"},
 		{"unknown field", rezip(func(m map[string]any) { at(m, "template")["colour"] = "red" }, nil), `unknown field "colour"`},
 		{"wrong type", rezip(func(m map[string]any) { at(m, "template")["ppi"] = "300" }, nil), "template.ppi must be"},
 		{"missing file", rezip(func(m map[string]any) {}, map[string][]byte{"files/mug-front.png": nil}), "product_base.mockups[0].image_src names files/mug-front.png, which the bundle does not hold"},
 		{"not a file reference", rezip(func(m map[string]any) { at(m, "product_base", "mockups", 0)["image_src"] = "https://example.com/a.png" }, nil), "product_base.mockups[0].image_src must be an image of the bundle"},
 		{"a file that is no image", rezip(func(m map[string]any) {}, map[string][]byte{"files/mug-back.png": []byte("not a png")}), "product_base.mockups[1].image_src names files/mug-back.png: the uploaded file is not an image"},
 		{"photo of another size", rezip(func(m map[string]any) { at(m, "product_base", "mockups", 1)["image_width"] = 41 }, nil), "a 40×40 image, but the mockup says 41×40"},
-		{"print area outside its photo", rezip(func(m map[string]any) { at(m, "product_base", "mockups", 0, "print_areas", 0)["w"] = 61 }, nil), "product_base.mockups[0].print_areas[0] reaches beyond"},
+		{"print area outside its photo", rezip(func(m map[string]any) { at(m, "product_base", "mockups", 0, "print_areas", 0)["w"] = 61 }, nil), "product_base.mockups[0].print_areas[0].w puts the print area past the photo's right edge"},
 		{"condition on a later option", rezip(func(m map[string]any) { at(m, "option_sets", 0, "options", 2, "conditions", 0)["option"] = "option-4" }, nil), `option_sets[0].options[2].conditions[0].option names "option-4", which is no earlier option`},
 		{"condition on no value", rezip(func(m map[string]any) { at(m, "option_sets", 0, "options", 2, "conditions", 0)["value"] = "green" }, nil), `conditions[0].value names "green", which is no value`},
 		{"function on no element", rezip(func(m map[string]any) {
@@ -626,9 +626,9 @@ func TestCzBundleBadBundles(t *testing.T) {
 			at(m, "option_sets", 0, "options", 0)["values"] = at(m, "option_sets", 0, "options", 1)["values"]
 		}, nil), "option_sets[0].options[0].values must be empty"},
 		// The parts' own checks, named at the bundle's path.
-		{"an element setting the designs refuse", rezip(func(m map[string]any) { at(m, "design", "elements", 1, "settings")["fit"] = "stretch" }, nil), "bundle.json: design.elements[1].settings.fit"},
-		{"an option setting the options refuse", rezip(func(m map[string]any) { at(m, "option_sets", 0, "options", 0, "settings")["rows"] = 3 }, nil), "bundle.json: option_sets[0].options[0].settings"},
-		{"a library item the libraries refuse", rezip(func(m map[string]any) { delete(at(m, "libraries", 1, "items", 0, "value"), "name") }, nil), "bundle.json: libraries[1].items[0].value.name"},
+		{"an element setting the designs refuse", rezip(func(m map[string]any) { at(m, "design", "elements", 1, "settings")["fit"] = "stretch" }, nil), "design.elements[1].settings.fit"},
+		{"an option setting the options refuse", rezip(func(m map[string]any) { at(m, "option_sets", 0, "options", 0, "settings")["rows"] = 3 }, nil), "option_sets[0].options[0].settings"},
+		{"a library item the libraries refuse", rezip(func(m map[string]any) { delete(at(m, "libraries", 1, "items", 0, "value"), "name") }, nil), "libraries[1].items[0].value.name"},
 		{"zip bomb", bomb, "larger than 8 MiB inflated"},
 		{"too many entries", czbZip(t, many...), "a bundle holds at most 2001"},
 	}
@@ -684,7 +684,7 @@ func TestCzBundleAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := e.DoHeaders(http.MethodPost, czbImportPath, okey, czbExport(t, e, admin, id), map[string]string{"Content-Type": "application/zip"}).Expect(t, 400)
-	if !strings.Contains(r.Message(), "product_base.mockups[1].image_src must be an image of the bundle") {
+	if !strings.HasPrefix(r.Message(), "product_base.mockups[1].image_src must be an image of the bundle") || r.Body["field"] != "product_base.mockups[1].image_src" {
 		t.Fatalf("a photo from elsewhere: %s", r.Raw)
 	}
 }
