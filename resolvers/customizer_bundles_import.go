@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
@@ -336,7 +337,8 @@ func (im *bundleImport) value(ctx context.Context, at string, v customizer.Bundl
 func (im *bundleImport) libraries(ctx context.Context, libs []customizer.BundleLibrary, res *models.CustomizerImportResult) error {
 	keys := make([]models.CzCatalogueKey, len(libs))
 	for i, l := range libs {
-		keys[i] = models.CzCatalogueKey{GroupKey: l.GroupKey, ScopeValue: l.ScopeValue}
+		// As the libraries' input keeps them (a scope_value trimmed).
+		keys[i] = models.CzCatalogueKey{GroupKey: l.GroupKey, ScopeValue: strings.TrimSpace(l.ScopeValue)}
 	}
 	present, err := models.CzCataloguesPresent(ctx, im.tx, im.storeID, keys)
 	if err != nil {

@@ -454,6 +454,7 @@ func TestCzBundleRoundTrip(t *testing.T) {
 		}
 	}
 	newID := wholeNumber(t, got["template_id"])
+	expectAuditRecord(t, e, okey, "action=importCustomizerTemplate&limit=1", "cz_template", newID)
 	// The bundle carries no bindings (they are the seller's products'):
 	// bound again, in the bundle's order, the sets are the template's.
 	for i, sid := range got["option_set_ids"].([]any) {
