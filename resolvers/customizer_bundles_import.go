@@ -20,9 +20,10 @@ import (
 // importCzTemplate re-creates a template bundle in the store: every record
 // new, in one transaction, except the artwork catalogues the store already
 // has (a library of the same group_key and scope_value), which are reused
-// and not filled. The bundle is read and checked whole before anything is
-// written; its images are stored as the store's own uploads (and taken
-// back if the transaction fails).
+// and not filled. The bundle's own rules are checked whole before anything
+// is written; each record then passes its part's own checks as it is made,
+// and a failure rolls everything back. Its images are stored as the
+// store's own uploads (and taken back if the transaction fails).
 func (r *Resolver) importCzTemplate(ctx context.Context, storeID int64, file graphql.Upload) (*models.CustomizerImportResult, error) {
 	if file.File == nil {
 		return nil, apperr.InvalidField("file", "is required: a multipart part named file, or the raw bytes as the body")
@@ -110,10 +111,11 @@ func (im *bundleImport) object(ctx context.Context, at string, v map[string]any)
 	}
 	var first error
 	customizer.WalkStrings(v, func(s string) string {
-		out, err := im.text(ctx, at, s)
-		if first == nil {
-			first = err
+		if first != nil {
+			return s
 		}
+		out, err := im.text(ctx, at, s)
+		first = err
 		return out
 	})
 	return v, first
