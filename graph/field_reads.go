@@ -1129,6 +1129,7 @@ var objectReads = map[string]map[string][]string{
 		"price_cents":       {"PriceCents"},
 		"product":           {"ProductID"},
 		"product_id":        {"ProductID"},
+		"properties":        {"Properties"},
 		"quantity":          {"Quantity"},
 		"requires_shipping": {"RequiresShipping"},
 		"sku":               {"SKU"},

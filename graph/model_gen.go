@@ -605,6 +605,14 @@ type CzLibraryItemPlacementInput struct {
 	Position int64 `json:"position"`
 }
 
+// How a line is customised: README "Product customizer / Pricing and selections".
+type CzLineCustomizationInput struct {
+	// The binding of the line's product to use; left out: the one of the line's variant (its option value's, else the every-variant one).
+	BindingID *int64 `json:"binding_id,omitempty"`
+	// The answers by option id (as text): a value's slug for select, swatch and image_choice, text for text and textarea, true or false for checkbox, a number for number, a library item's id for artwork.
+	Selections any `json:"selections"`
+}
+
 // A mockup after an update, with its print areas (rescaled when the photo's size changed).
 type CzMockupChange struct {
 	// The mockup.
@@ -701,6 +709,22 @@ type CzPrintAreaInput struct {
 type CzProductBaseInput struct {
 	// Its name, 1 to 255 characters; required on create.
 	Name *string `json:"name,omitempty"`
+}
+
+// A product's binding to set or replace: one per product and scope (every variant, or one option value).
+type CzProductBindingInput struct {
+	// The template (the store's).
+	TemplateID int64 `json:"template_id"`
+	// The option set (the store's); every function of its values must target an element or group of the template's design.
+	OptionSetID int64 `json:"option_set_id"`
+	// A product option (by name) that scopes the binding; empty or left out, with option_value: every variant.
+	OptionName *string `json:"option_name,omitempty"`
+	// A value of option_name; empty or left out, with option_name: every variant.
+	OptionValue *string `json:"option_value,omitempty"`
+	// The scope_value of the artwork libraries offered (at most 64 characters, one line); empty or left out: the unscoped ones only.
+	LibraryScope *string `json:"library_scope,omitempty"`
+	// The selections the customiser opens with: an object by option id (as text) of answers, each valid for its option; required options and conditions are not enforced. Left out: none.
+	DefaultSelections any `json:"default_selections,omitempty"`
 }
 
 // A quantity tier to create, or on update the fields to change (left out: unchanged).
@@ -862,6 +886,8 @@ type DraftLineInput struct {
 	Taxable *bool `json:"taxable,omitempty"`
 	// Unit weight in grams; left out: the variant's, or 0.
 	WeightGrams *int64 `json:"weight_grams,omitempty"`
+	// Customises a variant line (README "Product customizer / Pricing and selections"): its selections are checked against the product's binding and priced by it; price_cents may not be sent with it.
+	Customization *CzLineCustomizationInput `json:"customization,omitempty"`
 }
 
 // A new draft order; every field is optional.

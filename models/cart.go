@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/mail"
 	"strings"
 	"time"
@@ -99,20 +100,31 @@ type BasketLine struct {
 	RequiresShipping bool `bun:"-" json:"-"`
 }
 
-// LineAsk is a line as a shopper asks for it: a variant and a quantity.
+// LineAsk is a line as a shopper asks for it: a variant and a quantity,
+// customised when it asks for a customization (models/customizer_line.go).
 type LineAsk struct {
-	VariantID  int64          `json:"variant_id"`
-	Quantity   int64          `json:"quantity"`
-	Properties map[string]any `json:"properties"`
+	VariantID     int64          `json:"variant_id"`
+	Quantity      int64          `json:"quantity"`
+	Properties    map[string]any `json:"properties"`
+	Customization *CzLineAsk     `json:"customization"`
+}
+
+// AskOfLine is the ask that makes l again: a cart's line becoming a
+// checkout's, customised as it was.
+func AskOfLine(l BasketLine) LineAsk {
+	props, cz := SplitLineProperties(l.Properties)
+	return LineAsk{VariantID: *l.VariantID, Quantity: l.Quantity, Properties: props, Customization: cz}
 }
 
 // BasketLines turns asks into lines priced from the catalogue: each a
 // variant of the store whose product is active, at most
 // MaxStorefrontQuantity, and, for a variant whose stock is tracked and may
 // not be oversold, at most what is in stock (PlaceOrder checks it again
-// when the order is placed). Asks of one variant with the same properties
-// are one line.
-func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk) ([]BasketLine, error) {
+// when the order is placed). Asks of one variant without properties are
+// one line; a customised ask is checked against its binding's option set
+// (a broken rule is a 400 naming the option) and is a line of its own,
+// while p offers the customizer.
+func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk, p Platform) ([]BasketLine, error) {
 	if len(asks) > MaxStorefrontLines {
 		return nil, apperr.Invalidf("lines may list at most %d lines", MaxStorefrontLines)
 	}
@@ -138,6 +150,7 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk)
 	}
 	out := make([]BasketLine, 0, len(asks))
 	want := map[int64]int64{} // variant → quantity asked over all lines
+	cz := NewCzLines(db, storeID)
 	for i, a := range asks {
 		v, ok := variants[a.VariantID]
 		if !ok || v.ProductStatus != ProductActive {
@@ -152,6 +165,17 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk)
 			continue
 		}
 		l := BasketLine{StoreID: storeID, Quantity: a.Quantity, Properties: a.Properties}
+		if a.Customization != nil {
+			field := fmt.Sprintf("lines[%d].customization", i)
+			if err := p.AllowsCustomization(field); err != nil {
+				return nil, err
+			}
+			line, err := cz.Customize(ctx, field, v, a.Quantity, a.Customization)
+			if err != nil {
+				return nil, err
+			}
+			l.Properties = withCustomization(a.Properties, line.Customization)
+		}
 		l.fill(v)
 		out = append(out, l)
 	}
@@ -164,17 +188,21 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk)
 // sameLine is the index of the line of lines a would add to, or -1.
 func sameLine(lines []BasketLine, a LineAsk) int {
 	for j, l := range lines {
-		if *l.VariantID == a.VariantID && len(l.Properties) == 0 && len(a.Properties) == 0 {
+		if *l.VariantID == a.VariantID && len(l.Properties) == 0 && len(a.Properties) == 0 && a.Customization == nil {
 			return j
 		}
 	}
 	return -1
 }
 
-// checkLineProperties accepts an object of short text.
+// checkLineProperties accepts an object of short text; CzPropertyKey is
+// the customizer's.
 func checkLineProperties(i int, props map[string]any) error {
 	size := 0
 	for k, v := range props {
+		if k == CzPropertyKey {
+			return apperr.InvalidField(fmt.Sprintf("lines[%d].properties.%s", i, k), "is kept by the customizer: send lines[%d].customization", i)
+		}
 		s, ok := v.(string)
 		if !ok {
 			return apperr.Invalidf("lines[%d].properties.%s must be text", i, k)
@@ -198,7 +226,10 @@ func (l *BasketLine) fill(v CatalogueVariant) {
 // now, with the price the arms of the shopper's running price tests
 // charge (so a test's arm charges the price it shows), and answers the
 // engine's lines for them. A line whose variant is no longer sold is a
-// conflict: the shopper must remove it.
+// conflict: the shopper must remove it. A customised line is checked
+// again against its binding and priced by it (CzLine.UnitPrice: the arm
+// changes its base price, the customisation's surcharges are added after);
+// one that no longer keeps to its option set is a conflict too.
 func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []BasketLine, arms MoneyArms) ([]pricing.Line, error) {
 	ids := make([]int64, 0, len(lines))
 	for _, l := range lines {
@@ -214,6 +245,7 @@ func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []Baske
 		}
 	}
 	out := make([]pricing.Line, len(lines))
+	cz := NewCzLines(db, storeID)
 	for i := range lines {
 		l := &lines[i]
 		var v CatalogueVariant
@@ -224,7 +256,19 @@ func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []Baske
 		if !ok || v.ProductStatus != ProductActive {
 			return nil, apperr.Conflictf("%s is no longer sold; remove it from the lines", l.Title)
 		}
-		v.PriceCents = arms.Price(v.ProductID, v.PriceCents)
+		if c := CzCustomizationOf(l.Properties); c != nil {
+			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v, l.Quantity, c.Ask())
+			if apperr.CodeOf(err) == apperr.Invalid {
+				return nil, apperr.Conflictf("the customisation of %s no longer fits its product's customizer (%s); remove the line", l.Title, err.Error())
+			}
+			if err != nil {
+				return nil, err
+			}
+			v.PriceCents = line.UnitPrice(arms.Price(v.ProductID, line.BaseCents))
+			l.Properties = withCustomization(l.Properties, line.Customization)
+		} else {
+			v.PriceCents = arms.Price(v.ProductID, v.PriceCents)
+		}
 		l.fill(v)
 		out[i] = pricing.Line{Key: int64(i), ProductID: v.ProductID, PriceCents: v.PriceCents, Quantity: l.Quantity,
 			WeightGrams: v.WeightGrams, Taxable: v.Taxable, RequiresShipping: v.RequiresShipping}

@@ -368,6 +368,7 @@ func CheckoutPlacement(c *StorefrontCheckout, lines []StorefrontCheckoutLine, pr
 		items[i] = OrderLineItem{
 			VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, VariantTitle: l.VariantTitle, SKU: l.SKU,
 			PriceCents: l.PriceCents, Quantity: l.Quantity, RequiresShipping: l.RequiresShipping, Source: "web",
+			Properties: LineProperties(l.Properties),
 		}
 		if i < len(priced.Lines) {
 			items[i].DiscountCents, items[i].TaxCents = priced.Lines[i].DiscountCents, priced.Lines[i].TaxCents

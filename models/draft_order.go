@@ -77,6 +77,9 @@ type DraftOrderLine struct {
 	RequiresShipping bool   `bun:"requires_shipping" json:"requires_shipping"`
 	Taxable          bool   `bun:"taxable" json:"taxable"`
 	WeightGrams      int64  `bun:"weight_grams" json:"weight_grams"`
+	// Properties are the line's properties; a customised line keeps its
+	// selections under CzPropertyKey. Nil for none.
+	Properties map[string]any `bun:"properties,type:jsonb" json:"properties"`
 }
 
 // DraftOrderFilter narrows a draft orders list.
@@ -244,6 +247,19 @@ type CatalogueVariant struct {
 	TrackInventory   bool   `bun:"track_inventory"`
 	InventoryPolicy  string `bun:"inventory_policy"`
 	Inventory        int64  `bun:"inventory_quantity"`
+	// The variant's option values and its product's options, by which a
+	// customised line finds its binding (HasOption).
+	Option1        string          `bun:"option1"`
+	Option2        string          `bun:"option2"`
+	Option3        string          `bun:"option3"`
+	ProductOptions []ProductOption `bun:"product_options,type:jsonb"`
+}
+
+// HasOption says whether the variant's value of its product's option name
+// is value.
+func (v CatalogueVariant) HasOption(name, value string) bool {
+	i := slices.IndexFunc(v.ProductOptions, func(o ProductOption) bool { return o.Name == name })
+	return i >= 0 && i < 3 && []string{v.Option1, v.Option2, v.Option3}[i] == value
 }
 
 // label names the variant for a shopper: its product's title, and the
@@ -271,6 +287,7 @@ func CatalogueVariants(ctx context.Context, db bun.IDB, storeID int64, ids []int
 	err := db.NewSelect().TableExpr("product_variants AS v").Join("JOIN products AS p ON p.id = v.product_id").
 		ColumnExpr("v.id, v.product_id, p.title AS product_title, p.handle AS product_handle, p.status AS product_status, v.title, v.sku, v.price_cents, v.weight_grams").
 		ColumnExpr("v.taxable, v.requires_shipping, v.track_inventory, v.inventory_policy, v.inventory_quantity").
+		ColumnExpr("v.option1, v.option2, v.option3, p.options AS product_options").
 		Where("v.store_id = ? AND v.id IN (?)", storeID, bun.List(ids)).Scan(ctx, &rows)
 	out := make(map[int64]CatalogueVariant, len(rows))
 	for _, r := range rows {

@@ -261,6 +261,7 @@ func DraftPlacement(d *DraftOrder, lines []DraftOrderLine, priced pricing.Result
 		items[i] = OrderLineItem{
 			VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, VariantTitle: l.VariantTitle, SKU: l.SKU,
 			PriceCents: l.PriceCents, Quantity: l.Quantity, RequiresShipping: l.RequiresShipping, Source: "draft_order",
+			Properties: LineProperties(l.Properties),
 		}
 		if i < len(priced.Lines) {
 			items[i].DiscountCents, items[i].TaxCents = priced.Lines[i].DiscountCents, priced.Lines[i].TaxCents

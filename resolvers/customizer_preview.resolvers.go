@@ -43,7 +43,7 @@ func (r *czTemplatePreviewResolver) OptionSet(ctx context.Context, obj *models.C
 	return czPreviewOptionSet.Load(ctx, obj)
 }
 
-func (r *queryResolver) CzProductBindings(ctx context.Context, limit *int64, offset *int64) ([]models.CzStoreBinding, error) {
+func (r *queryResolver) CzStoreBindings(ctx context.Context, limit *int64, offset *int64) ([]models.CzStoreBinding, error) {
 	return listPage(ctx, limit, offset, func(sid int64, p models.Paging) ([]models.CzStoreBinding, error) {
 		return models.ListCzStoreBindings(ctx, r.db(ctx), sid, p)
 	})

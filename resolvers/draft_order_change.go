@@ -79,7 +79,7 @@ func (r *Resolver) newDraft(ctx context.Context, in graph.DraftOrderInput) (*mod
 		if len(in.Lines) > maxDraftLines {
 			return apperr.Invalidf("lines may list at most %d lines", maxDraftLines)
 		}
-		lines, err := draftLines(ctx, tx, sid, in.Lines, "lines")
+		lines, err := draftLines(ctx, tx, sid, in.Lines, "lines", r.Platform)
 		if err != nil {
 			return err
 		}
@@ -150,7 +150,7 @@ func applyContact(d *models.DraftOrder, in graph.DraftContactInput) error {
 }
 
 // draftLines checks line inputs and fills variant lines from the catalogue.
-func draftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.DraftLineInput, field string) ([]models.DraftOrderLine, error) {
+func draftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.DraftLineInput, field string, p models.Platform) ([]models.DraftOrderLine, error) {
 	var ids []int64
 	for _, l := range in {
 		if l.VariantID != nil {
@@ -172,7 +172,7 @@ func draftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.Draft
 		}
 		out = append(out, line)
 	}
-	return out, nil
+	return out, customizeDraftLines(ctx, db, storeID, in, variants, out, field, p)
 }
 
 // draftLine builds one line: from its variant (whose values the input may

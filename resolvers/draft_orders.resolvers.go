@@ -32,6 +32,10 @@ func (r *draftOrderResolver) Order(ctx context.Context, obj *models.DraftOrder) 
 	return draftOrder.Load(ctx, obj)
 }
 
+func (r *draftOrderLineResolver) Properties(ctx context.Context, obj *models.DraftOrderLine) (any, error) {
+	return models.LineProperties(obj.Properties), nil
+}
+
 func (r *draftOrderLineResolver) Variant(ctx context.Context, obj *models.DraftOrderLine) (*models.ProductVariant, error) {
 	return draftLineVariant.Load(ctx, obj)
 }
@@ -68,7 +72,7 @@ func (r *mutationResolver) AddDraftOrderLine(ctx context.Context, id int64, inpu
 		if len(*lines) >= maxDraftLines {
 			return apperr.Conflictf("draft order %s has %d lines, the most a draft may have", d.Name, maxDraftLines)
 		}
-		added, err := draftLines(ctx, tx, d.StoreID, []graph.DraftLineInput{input}, "line")
+		added, err := draftLines(ctx, tx, d.StoreID, []graph.DraftLineInput{input}, "line", r.Platform)
 		if err != nil {
 			return err
 		}

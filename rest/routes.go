@@ -228,7 +228,7 @@ var Routes = []Route{
 	{http.MethodPost, "/store/customizer/templates/{id}/quantity-tiers", "CreateCzQuantityTier", http.StatusCreated, Fields},
 	{http.MethodPut, "/store/customizer/quantity-tiers/{id}", "UpdateCzQuantityTier", 0, Fields},
 	{http.MethodDelete, "/store/customizer/quantity-tiers/{id}", "DeleteCzQuantityTier", 0, Bare},
-	{http.MethodGet, "/store/customizer/product-bindings", "ListCzProductBindings", 0, Fields},
+	{http.MethodGet, "/store/customizer/product-bindings", "ListCzStoreBindings", 0, Fields},
 	{http.MethodGet, "/store/customizer/templates/{id}/preview", "GetCzTemplatePreview", 0, Fields},
 
 	// Product customizer: designs, elements, artwork libraries
@@ -287,6 +287,11 @@ var Routes = []Route{
 	{http.MethodGet, "/store/customizer/status", "GetCzStatus", 0, Spread},
 	{http.MethodPost, "/store/customizer/sheets/parse", "ParseCzSheet", 0, Fields},
 	{http.MethodPost, "/store/customizer/sheets/build.xlsx", "BuildCzSheet", 0, File},
+	// Product customizer: bindings
+	{http.MethodGet, "/store/customizer/bindings/{productId}", "ListCzProductBindings", 0, Fields},
+	{http.MethodPut, "/store/customizer/bindings/{productId}", "PutCzProductBinding", 0, Fields},
+	{http.MethodDelete, "/store/customizer/bindings/{productId}", "DeleteCzProductBindings", 0, Bare},
+	{http.MethodDelete, "/store/customizer/bindings/{productId}/{bindingId}", "DeleteCzProductBinding", 0, Bare},
 
 	// Product customizer: template bundles
 	{http.MethodGet, "/store/customizer/templates/{id}/export", "ExportCustomizerTemplate", 0, File},

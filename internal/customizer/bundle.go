@@ -11,6 +11,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -215,14 +216,7 @@ type BundleItem struct {
 // Choices the bundle is checked against; the areas' own checks (element
 // settings, option settings) run on import as well.
 var (
-	bundleOptionTypes     = []string{"text", "textarea", "select", "swatch", "image_choice", "artwork", "checkbox", "number"}
-	bundleChoiceTypes     = []string{"select", "swatch", "image_choice"}
-	bundleConditionOps    = []string{"equals", "not_equals", "in", "not_in", "filled", "empty"}
-	bundleFunctionProps   = []string{"text", "color", "image", "visibility", "font"}
-	bundleLibraryKinds    = []string{"artwork", "finish", "hole"}
 	bundleExportFormats   = []string{"png", "jpeg"}
-	bundleSlugPattern     = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-	bundleSwatchPattern   = regexp.MustCompile(`^#[0-9a-f]{6}$`)
 	bundleFileNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 	errFileReference      = "must be an image of the bundle (bundle:files/<name>)"
 )
@@ -447,7 +441,7 @@ func (c *checker) slug(path, s string, required bool) {
 	if s == "" && !required {
 		return
 	}
-	if !bundleSlugPattern.MatchString(s) {
+	if !keyPattern.MatchString(s) {
 		c.fail(path, "must be 1 to 64 lower-case letters, digits, '-' and '_', starting with a letter or digit, not %q", s)
 	}
 }
@@ -558,7 +552,7 @@ func (b *Bundle) Check(hasFile func(entry string) bool) error {
 	for i, l := range b.Libraries {
 		p := fmt.Sprintf("libraries[%d]", i)
 		c.text(p+".name", l.Name, maxBundleNameRunes, true)
-		c.oneOf(p+".kind", l.Kind, bundleLibraryKinds)
+		c.oneOf(p+".kind", l.Kind, LibraryKinds)
 		c.slug(p+".group_key", l.GroupKey, true)
 		c.text(p+".scope_value", l.ScopeValue, maxBundleKeyRunes*2, false)
 		c.most(p+".items", len(l.Items), MaxItemsPerLibrary)
@@ -638,7 +632,7 @@ func (s *BundleSet) check(c *checker, p string, keys designKeys) {
 			c.fail(q+".key", "is %q again: option keys are unique in an option set", o.Key)
 		}
 		c.text(q+".label", o.Label, maxBundleNameRunes, true)
-		c.oneOf(q+".type", o.Type, bundleOptionTypes)
+		c.oneOf(q+".type", o.Type, models.CzOptionTypes)
 		c.text(q+".section", o.Section, maxBundleNameRunes, false)
 		c.text(q+".help_text", o.HelpText, maxBundleTextRunes, false)
 		c.json(q+".settings", o.Settings)
@@ -655,12 +649,8 @@ func (s *BundleSet) check(c *checker, p string, keys designKeys) {
 		for j, cond := range o.Conditions {
 			checkBundleCondition(c, fmt.Sprintf("%s.conditions[%d]", q, j), cond, earlier)
 		}
-		isChoice := false
-		for _, t := range bundleChoiceTypes {
-			isChoice = isChoice || o.Type == t
-		}
-		if !isChoice && len(o.Values) > 0 {
-			c.fail(q+".values", "must be empty: only %s options take values", strings.Join(bundleChoiceTypes, ", "))
+		if !slices.Contains(models.CzChoiceTypes, o.Type) && len(o.Values) > 0 {
+			c.fail(q+".values", "must be empty: only %s options take values", strings.Join(models.CzChoiceTypes, ", "))
 		}
 		c.most(q+".values", len(o.Values), MaxValuesPerOption)
 		slugs := map[string]bool{}
@@ -677,7 +667,7 @@ func (s *BundleSet) check(c *checker, p string, keys designKeys) {
 
 // checkBundleCondition checks a condition against the options before its own.
 func checkBundleCondition(c *checker, p string, cond BundleCondition, earlier map[string]*BundleOption) {
-	c.oneOf(p+".op", cond.Op, bundleConditionOps)
+	c.oneOf(p+".op", cond.Op, conditionOps)
 	target := earlier[cond.Option]
 	if target == nil {
 		c.fail(p+".option", "names %q, which is no earlier option of the set: a condition tests an option before its own", cond.Option)
@@ -723,7 +713,7 @@ func checkBundleValue(c *checker, p string, v BundleValue, keys designKeys) {
 	c.text(p+".label", v.Label, maxBundleNameRunes, true)
 	c.slug(p+".value", v.Value, true)
 	c.between(p+".price_delta_cents", v.PriceDeltaCents, -maxBundleMoneyCents, maxBundleMoneyCents)
-	if v.SwatchHex != "" && !bundleSwatchPattern.MatchString(v.SwatchHex) {
+	if v.SwatchHex != "" && !optionHex.MatchString(v.SwatchHex) {
 		c.fail(p+".swatch_hex", "must be #rrggbb in lower case, or empty")
 	}
 	if v.ThumbnailURL != "" {
@@ -739,7 +729,7 @@ func checkBundleValue(c *checker, p string, v BundleValue, keys designKeys) {
 		case f.GroupKey != nil && !keys.groups[*f.GroupKey]:
 			c.fail(q+".group_key", "names %q, which is no group of the bundle's design", *f.GroupKey)
 		}
-		c.oneOf(q+".property", f.Property, bundleFunctionProps)
+		c.oneOf(q+".property", f.Property, functionProperties)
 		c.text(q+".value", f.Value, maxBundleTextRunes, false)
 		if f.Property == "image" {
 			c.file(q+".value", f.Value)
@@ -808,12 +798,12 @@ func ArtworkGroups(elements []models.CzElement, options []models.CzOption) []str
 		}
 	}
 	for _, el := range elements {
-		if el.Type == "artwork" {
+		if el.Type == ElementArtwork {
 			add(el.Settings, "library_group_key")
 		}
 	}
 	for _, o := range options {
-		if o.Type == "artwork" {
+		if o.Type == models.CzOptionArtwork {
 			add(o.Settings, "group_key")
 		}
 	}

@@ -19,22 +19,6 @@ import (
 	"storeadmin/models"
 )
 
-// The option types (README "Product customizer / Option sets, options and
-// values" says what each answers and which settings it takes).
-const (
-	OptionText        = "text"
-	OptionTextarea    = "textarea"
-	OptionSelect      = "select"
-	OptionSwatch      = "swatch"
-	OptionImageChoice = "image_choice"
-	OptionArtwork     = "artwork"
-	OptionCheckbox    = "checkbox"
-	OptionNumber      = "number"
-)
-
-// OptionTypes are the option types, in the order the README lists them.
-var OptionTypes = []string{OptionText, OptionTextarea, OptionSelect, OptionSwatch, OptionImageChoice, OptionArtwork, OptionCheckbox, OptionNumber}
-
 // The bounds of an option set, its options and their values. Each is far
 // above what a shopper can fill in one product page; they keep one set's
 // preview and a bundle's import bounded.
@@ -58,18 +42,6 @@ const (
 	maxSettingText         = 255
 	maxNumberSetting       = 1e9
 )
-
-// The text modes of a text option's validation: which characters an
-// answer may hold ("" accepts any). Line breaks are always allowed.
-const (
-	ModeAny           = ""
-	ModeLetters       = "letters"        // letters (any script) and spaces
-	ModeLettersDigits = "letters_digits" // letters, digits and spaces
-	ModeDigits        = "digits"         // the digits 0 to 9
-	ModeUpper         = "upper"          // anything but lower-case letters
-)
-
-var textModes = []string{ModeAny, ModeLetters, ModeLettersDigits, ModeDigits, ModeUpper}
 
 // The condition ops.
 const (
@@ -104,12 +76,12 @@ var (
 // ChoiceType reports whether options of type t take values (select,
 // swatch, image_choice).
 func ChoiceType(t string) bool {
-	return t == OptionSelect || t == OptionSwatch || t == OptionImageChoice
+	return t == models.CzOptionSelect || t == models.CzOptionSwatch || t == models.CzOptionImageChoice
 }
 
 // TextType reports whether options of type t take a typed answer that
 // validation and price_per_char_cents apply to (text, textarea).
-func TextType(t string) bool { return t == OptionText || t == OptionTextarea }
+func TextType(t string) bool { return t == models.CzOptionText || t == models.CzOptionTextarea }
 
 // CheckOption checks an option's own fields and normalises them in place:
 // label, type, section, help_text, settings (the type's keys only),
@@ -121,8 +93,8 @@ func CheckOption(at string, o *models.CzOption) error {
 	if o.Label, err = optionText(at+"label", o.Label, MaxOptionLabel, true); err != nil {
 		return err
 	}
-	if !slices.Contains(OptionTypes, o.Type) {
-		return apperr.InvalidField(at+"type", "must be one of %s, not %q", strings.Join(OptionTypes, ", "), o.Type)
+	if !slices.Contains(models.CzOptionTypes, o.Type) {
+		return apperr.InvalidField(at+"type", "must be one of %s, not %q", strings.Join(models.CzOptionTypes, ", "), o.Type)
 	}
 	if o.Section, err = optionText(at+"section", o.Section, MaxOptionSection, false); err != nil {
 		return err
@@ -165,7 +137,7 @@ func CheckTextValidation(at, typ string, v *models.CzTextValidation) error {
 			return apperr.InvalidField(at+"."+c.field, "must be between 0 and %d (0: no limit)", MaxTextRule)
 		}
 	}
-	if typ == OptionText && v.MaxLines > 1 {
+	if typ == models.CzOptionText && v.MaxLines > 1 {
 		return apperr.InvalidField(at+".max_lines", "must be 0 or 1: a text option is one line (use a textarea for more)")
 	}
 	if utf8.RuneCountInString(v.Pattern) > MaxPatternLength {
@@ -176,7 +148,7 @@ func CheckTextValidation(at, typ string, v *models.CzTextValidation) error {
 			return apperr.InvalidField(at+".pattern", "is not an RE2 regular expression: %v", err)
 		}
 	}
-	if !slices.Contains(textModes, v.Mode) {
+	if !slices.Contains(models.CzTextModes, v.Mode) {
 		return apperr.InvalidField(at+".mode", "must be empty (any characters), letters, letters_digits, digits or upper, not %q", v.Mode)
 	}
 	return nil
@@ -190,54 +162,6 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 		return nil, err
 	}
 	return regexp.Compile(`^(?:` + p + `)$`)
-}
-
-// CheckTextAnswer checks a shopper's text answer against an option's
-// validation; a failure names field. The same rules the option's
-// validation was checked to be able to express.
-func CheckTextAnswer(field string, v models.CzTextValidation, answer string) error {
-	if v.MaxLength > 0 && int64(utf8.RuneCountInString(answer)) > v.MaxLength {
-		return apperr.InvalidField(field, "must be at most %d characters", v.MaxLength)
-	}
-	lines := strings.Split(answer, "\n")
-	if v.MaxLines > 0 && int64(len(lines)) > v.MaxLines {
-		return apperr.InvalidField(field, "must be at most %d lines", v.MaxLines)
-	}
-	if v.CharsPerLine > 0 {
-		for i, l := range lines {
-			if int64(utf8.RuneCountInString(l)) > v.CharsPerLine {
-				return apperr.InvalidField(field, "line %d must be at most %d characters", i+1, v.CharsPerLine)
-			}
-		}
-	}
-	for _, r := range answer {
-		if r == '\n' || modeAccepts(v.Mode, r) {
-			continue
-		}
-		return apperr.InvalidField(field, "may not hold %q (mode %s)", r, v.Mode)
-	}
-	if v.Pattern != "" {
-		re, err := compilePattern(v.Pattern)
-		if err != nil || !re.MatchString(answer) {
-			return apperr.InvalidField(field, "must match the pattern %s", v.Pattern)
-		}
-	}
-	return nil
-}
-
-// modeAccepts reports whether a text mode accepts the character r.
-func modeAccepts(mode string, r rune) bool {
-	switch mode {
-	case ModeLetters:
-		return unicode.IsLetter(r) || unicode.IsSpace(r)
-	case ModeLettersDigits:
-		return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r)
-	case ModeDigits:
-		return r >= '0' && r <= '9'
-	case ModeUpper:
-		return !unicode.IsLower(r)
-	}
-	return true
 }
 
 // settingKind is how one settings key is checked.
@@ -255,14 +179,14 @@ const (
 // optionSettings are the settings keys of each option type; what the
 // README documents.
 var optionSettings = map[string]map[string]settingKind{
-	OptionText:        {"placeholder": settingText},
-	OptionTextarea:    {"placeholder": settingText, "rows": settingCount},
-	OptionSelect:      {"placeholder": settingText},
-	OptionSwatch:      {"shape": settingShape},
-	OptionImageChoice: {"columns": settingColumns},
-	OptionArtwork:     {"group_key": settingSlug},
-	OptionCheckbox:    {"label": settingText},
-	OptionNumber:      {"min": settingNumber, "max": settingNumber, "step": settingNumber},
+	models.CzOptionText:        {"placeholder": settingText},
+	models.CzOptionTextarea:    {"placeholder": settingText, "rows": settingCount},
+	models.CzOptionSelect:      {"placeholder": settingText},
+	models.CzOptionSwatch:      {"shape": settingShape},
+	models.CzOptionImageChoice: {"columns": settingColumns},
+	models.CzOptionArtwork:     {"group_key": settingSlug},
+	models.CzOptionCheckbox:    {"label": settingText},
+	models.CzOptionNumber:      {"min": settingNumber, "max": settingNumber, "step": settingNumber},
 }
 
 // checkOptionSettings checks the settings of an option of type typ: an
@@ -291,10 +215,10 @@ func checkOptionSettings(at, typ string, v any) (map[string]any, error) {
 		}
 		out[k] = val
 	}
-	if typ == OptionArtwork && out["group_key"] == nil {
+	if typ == models.CzOptionArtwork && out["group_key"] == nil {
 		return nil, apperr.InvalidField(at+".group_key", "is required: the group_key of the artwork libraries the shopper picks from")
 	}
-	if typ == OptionNumber {
+	if typ == models.CzOptionNumber {
 		lo, hasLo := out["min"].(float64)
 		hi, hasHi := out["max"].(float64)
 		if hasLo && hasHi && lo > hi {
@@ -426,7 +350,7 @@ func checkCondition(at string, c *models.CustomizerCondition, earlier map[int64]
 	if !list && c.Values != nil {
 		return apperr.InvalidField(at+".values", "is only for in and not_in")
 	}
-	if (single || list) && target.Type == OptionArtwork {
+	if (single || list) && target.Type == models.CzOptionArtwork {
 		return apperr.InvalidField(at+".op", "must be filled or empty for an artwork option (option %d)", c.OptionID)
 	}
 	switch {
@@ -463,11 +387,11 @@ func conditionValue(field, v string, optionID int64, target ConditionTarget) (st
 		if !slices.Contains(target.Slugs, v) {
 			return "", apperr.InvalidField(field, "must be a value slug of option %d (%s), not %q", optionID, slugList(target.Slugs), v)
 		}
-	case target.Type == OptionCheckbox:
+	case target.Type == models.CzOptionCheckbox:
 		if v != "true" && v != "false" {
 			return "", apperr.InvalidField(field, "must be true or false for a checkbox option (option %d)", optionID)
 		}
-	case target.Type == OptionNumber:
+	case target.Type == models.CzOptionNumber:
 		if f, err := strconv.ParseFloat(v, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return "", apperr.InvalidField(field, "must be a number for a number option (option %d), not %q", optionID, v)
 		}

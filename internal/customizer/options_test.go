@@ -19,42 +19,8 @@ func fieldOf(err error) string {
 	return apperr.FieldOf(err)
 }
 
-func TestCheckTextAnswer(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		v      models.CzTextValidation
-		answer string
-		ok     bool
-	}{
-		{"no rules", models.CzTextValidation{}, "anything at all ✓\nsecond line", true},
-		{"max_length in runes", models.CzTextValidation{MaxLength: 3}, "éàü", true},
-		{"max_length over", models.CzTextValidation{MaxLength: 3}, "abcd", false},
-		{"max_lines", models.CzTextValidation{MaxLines: 2}, "a\nb", true},
-		{"max_lines over", models.CzTextValidation{MaxLines: 2}, "a\nb\nc", false},
-		{"chars_per_line", models.CzTextValidation{CharsPerLine: 2}, "ab\ncd", true},
-		{"chars_per_line over", models.CzTextValidation{CharsPerLine: 2}, "ab\ncde", false},
-		{"letters", models.CzTextValidation{Mode: ModeLetters}, "Zoë Ana", true},
-		{"letters, a digit", models.CzTextValidation{Mode: ModeLetters}, "Ana 2", false},
-		{"letters_digits", models.CzTextValidation{Mode: ModeLettersDigits}, "Ana 2", true},
-		{"letters_digits, punctuation", models.CzTextValidation{Mode: ModeLettersDigits}, "Ana!", false},
-		{"digits", models.CzTextValidation{Mode: ModeDigits}, "0123\n45", true},
-		{"digits, a space", models.CzTextValidation{Mode: ModeDigits}, "01 23", false},
-		{"upper", models.CzTextValidation{Mode: ModeUpper}, "ANA & BO 2!", true},
-		{"upper, a lower-case letter", models.CzTextValidation{Mode: ModeUpper}, "ANa", false},
-		{"pattern is anchored", models.CzTextValidation{Pattern: "[a-z]+"}, "abc", true},
-		{"pattern, a partial match", models.CzTextValidation{Pattern: "[a-z]+"}, "abc1", false},
-		{"pattern alternation is anchored whole", models.CzTextValidation{Pattern: "a|b"}, "ab", false},
-	} {
-		if err := CheckTextAnswer("answer", c.v, c.answer); (err == nil) != c.ok {
-			t.Errorf("%s: %v", c.name, err)
-		} else if err != nil && fieldOf(err) != "answer" {
-			t.Errorf("%s: field %q", c.name, fieldOf(err))
-		}
-	}
-}
-
 func TestCheckOption(t *testing.T) {
-	o := models.CzOption{Label: " Age ", Type: OptionNumber, Settings: map[string]any{"min": int64(1), "max": 9.5}}
+	o := models.CzOption{Label: " Age ", Type: models.CzOptionNumber, Settings: map[string]any{"min": int64(1), "max": 9.5}}
 	if err := CheckOption("options[2].", &o); err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +32,11 @@ func TestCheckOption(t *testing.T) {
 		field string
 	}{
 		"unknown type":         {models.CzOption{Label: "x", Type: "radio"}, "options[2].type"},
-		"settings of another":  {models.CzOption{Label: "x", Type: OptionCheckbox, Settings: map[string]any{"rows": 2}}, "options[2].settings.rows"},
-		"validation on select": {models.CzOption{Label: "x", Type: OptionSelect, Validation: models.CzTextValidation{Mode: ModeDigits}}, "options[2].validation"},
-		"bad pattern":          {models.CzOption{Label: "x", Type: OptionText, Validation: models.CzTextValidation{Pattern: "a{2,1}"}}, "options[2].validation.pattern"},
-		"artwork without key":  {models.CzOption{Label: "x", Type: OptionArtwork}, "options[2].settings.group_key"},
-		"a pattern only whole": {models.CzOption{Label: "x", Type: OptionText, Validation: models.CzTextValidation{Pattern: "a)(b"}}, "options[2].validation.pattern"},
+		"settings of another":  {models.CzOption{Label: "x", Type: models.CzOptionCheckbox, Settings: map[string]any{"rows": 2}}, "options[2].settings.rows"},
+		"validation on select": {models.CzOption{Label: "x", Type: models.CzOptionSelect, Validation: models.CzTextValidation{Mode: "digits"}}, "options[2].validation"},
+		"bad pattern":          {models.CzOption{Label: "x", Type: models.CzOptionText, Validation: models.CzTextValidation{Pattern: "a{2,1}"}}, "options[2].validation.pattern"},
+		"artwork without key":  {models.CzOption{Label: "x", Type: models.CzOptionArtwork}, "options[2].settings.group_key"},
+		"a pattern only whole": {models.CzOption{Label: "x", Type: models.CzOptionText, Validation: models.CzTextValidation{Pattern: "a)(b"}}, "options[2].validation.pattern"},
 	} {
 		if got := fieldOf(CheckOption("options[2].", &c.o)); got != c.field {
 			t.Errorf("%s: %s, want %s", name, got, c.field)
@@ -80,9 +46,9 @@ func TestCheckOption(t *testing.T) {
 
 func TestCheckConditions(t *testing.T) {
 	earlier := map[int64]ConditionTarget{
-		1: {Type: OptionSelect, Slugs: []string{"red", "blue"}},
-		2: {Type: OptionCheckbox},
-		3: {Type: OptionArtwork},
+		1: {Type: models.CzOptionSelect, Slugs: []string{"red", "blue"}},
+		2: {Type: models.CzOptionCheckbox},
+		3: {Type: models.CzOptionArtwork},
 	}
 	red := "red"
 	conds := []models.CustomizerCondition{{Op: OpEquals, OptionID: 1, Value: &red}, {Op: OpIn, OptionID: 1, Values: []string{"blue"}}, {Op: OpFilled, OptionID: 3}}

@@ -114,8 +114,8 @@ func cartView(c *models.Cart, lines []models.CartLine) map[string]any {
 }
 
 // cartLines makes cart lines of asks.
-func cartLines(ctx context.Context, db bun.IDB, storeID int64, asks []models.LineAsk) ([]models.CartLine, error) {
-	basket, err := models.BasketLines(ctx, db, storeID, asks)
+func cartLines(ctx context.Context, db bun.IDB, storeID int64, asks []models.LineAsk, p models.Platform) ([]models.CartLine, error) {
+	basket, err := models.BasketLines(ctx, db, storeID, asks, p)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (s *service) changeCart(ctx context.Context, tx bun.Tx, c *models.Cart, lin
 	replace := in.Lines != nil || c.ID == 0
 	if in.Lines != nil {
 		var err error
-		if lines, err = cartLines(ctx, tx, c.StoreID, *in.Lines); err != nil {
+		if lines, err = cartLines(ctx, tx, c.StoreID, *in.Lines, s.Platform); err != nil {
 			return nil, err
 		}
 	}

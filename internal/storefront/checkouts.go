@@ -137,7 +137,7 @@ func (s *service) changeCheckout(ctx context.Context, tx bun.Tx, r *http.Request
 	}
 	replace := in.Lines != nil || c.ID == 0
 	if in.Lines != nil {
-		basket, err := models.BasketLines(ctx, tx, c.StoreID, *in.Lines)
+		basket, err := models.BasketLines(ctx, tx, c.StoreID, *in.Lines, s.Platform)
 		if err != nil {
 			return nil, err
 		}
@@ -326,7 +326,7 @@ func (s *service) createCheckout(w http.ResponseWriter, r *http.Request) {
 				asks := make([]models.LineAsk, 0, len(cls))
 				for _, l := range cls {
 					if l.VariantID != nil { // a deleted variant's line is not for sale
-						asks = append(asks, models.LineAsk{VariantID: *l.VariantID, Quantity: l.Quantity, Properties: l.Properties})
+						asks = append(asks, models.AskOfLine(l.BasketLine))
 					}
 				}
 				in.Lines = &asks

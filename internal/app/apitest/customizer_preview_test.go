@@ -37,7 +37,7 @@ func czStoreBindings(t *testing.T, e *apitest.Env, key, query string, vars map[s
 	t.Helper()
 	r := e.Do(http.MethodGet, "/store/customizer/product-bindings?"+query, key, nil).Expect(t, 200)
 	expectPayload(t, r, "bindings")
-	e.SameOnGraphQL(t, r, key, "ListCzProductBindings", vars)
+	e.SameOnGraphQL(t, r, key, "ListCzStoreBindings", vars)
 	return checkObjects(t, "binding", r.Body["bindings"], czStoreBindingView)
 }
 
@@ -273,5 +273,5 @@ func TestCzPreviewAccess(t *testing.T) {
 	}
 	checkAccess(t, e, s.ID, "customizer", map[string]string{"other scope": otherScope}, reads, nil)
 	expectGraphQLCode(t, e, otherScope, "FORBIDDEN", map[string]any{"id": tpl},
-		`{ czProductBindings { id } }`, `query($id: Int!) { czTemplatePreview(id: $id) { template { id } } }`)
+		`{ czStoreBindings { id } }`, `query($id: Int!) { czTemplatePreview(id: $id) { template { id } } }`)
 }

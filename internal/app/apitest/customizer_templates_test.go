@@ -119,7 +119,7 @@ func czInsertOptionSet(t *testing.T, e *apitest.Env, storeID int64, name string,
 			typ = firstType
 		}
 		options[i] = models.CzOption{StoreID: storeID, OptionSetID: s.ID, Label: fmt.Sprintf("Option %d", i), Type: typ, Position: int64(i),
-			Settings: map[string]any{}, Validation: models.CzTextValidation{MaxLength: 20, Mode: "any"}, Conditions: []models.CustomizerCondition{}}
+			Settings: map[string]any{}, Validation: models.CzTextValidation{MaxLength: 20, Mode: ""}, Conditions: []models.CustomizerCondition{}}
 	}
 	if _, err := e.DB.NewInsert().Model(&options).Exec(ctx); err != nil {
 		t.Fatalf("insert options: %v", err)

@@ -131,7 +131,7 @@ func (shop *scShop) asks(rng *rand.Rand) []models.LineAsk {
 func scBasket(ctx context.Context, tx bun.Tx, shop *scShop, c *models.Cart, buyer models.Order,
 	asks []models.LineAsk, stage int, rng *rand.Rand, at time.Time) error {
 	store, tipping := shop.store, shop.tipping
-	basket, err := models.BasketLines(ctx, tx, store.ID, asks)
+	basket, err := models.BasketLines(ctx, tx, store.ID, asks, models.Platform{})
 	if err != nil || len(basket) == 0 {
 		return err
 	}

@@ -1,0 +1,1 @@
+ALTER TABLE draft_order_lines DROP COLUMN properties;
