@@ -388,7 +388,8 @@ func czbCounts(t *testing.T, e *apitest.Env, storeID int64) map[string]int64 {
 // into another is the same template field by field (ids and srcs aside:
 // every image is the same bytes, re-stored as the importing store's
 // upload); bundle.json carries no database id; a second import reuses
-// the artwork catalogues the first created; REST and GraphQL agree.
+// the artwork catalogues the first created; REST and GraphQL agree; the
+// export's statements do not grow with the template.
 func TestCzBundleRoundTrip(t *testing.T) {
 	e, s, admin := newAcme(t)
 	id := czbFixture(t, e, s.ID)
@@ -529,6 +530,25 @@ func TestCzBundleRoundTrip(t *testing.T) {
 	resp.Body.Close()
 	if gentries := czbUnzip(t, data); !bytes.Equal(gentries["bundle.json"], entries["bundle.json"]) {
 		t.Fatalf("GraphQL's bundle differs from REST's")
+	}
+
+	// The export reads a fixed number of statements, whatever the
+	// template holds.
+	count := countStatements(e)
+	statements := count(func() { czbExport(t, e, admin, id) })
+	var tpl0 models.CzTemplate
+	if err := e.DB.NewSelect().Model(&tpl0).Where("id = ?", id).Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		el := &models.CzElement{StoreID: s.ID, DesignID: tpl0.DesignID, ElementKey: fmt.Sprintf("more-%d", i), Type: "shape", W: 1, H: 1, ZIndex: int64(10 + i),
+			Settings: map[string]any{"shape": "ellipse", "fill": "#cccccc", "stroke": "", "stroke_width": 0.0}}
+		if _, err := e.DB.NewInsert().Model(el).Exec(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if more := count(func() { czbExport(t, e, admin, id) }); more != statements {
+		t.Fatalf("the export took %d statements, then %d with more elements", statements, more)
 	}
 }
 
