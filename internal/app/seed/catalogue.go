@@ -203,19 +203,26 @@ func catImages(ctx context.Context, tx bun.Tx, files *media.Media, storeID int64
 				return nil, err
 			}
 			name := models.Handleize(c.name) + "-" + style + ".png"
-			img, err := files.PutImage(ctx, storeID, name, data)
+			img, _, err := storeImage(ctx, tx, files, storeID, name, data, now.Add(-366*24*time.Hour))
 			if err != nil {
-				return nil, fmt.Errorf("store image %s: %w", name, err)
-			}
-			m := img.Record(storeID)
-			m.CreatedAt = now.Add(-366 * 24 * time.Hour)
-			if err := models.InsertMedia(ctx, tx, &m); err != nil {
 				return nil, err
 			}
 			out = append(out, catImage{color: ci, style: si, img: img})
 		}
 	}
 	return out, nil
+}
+
+// storeImage stores a generated picture as the store's upload of at, as an
+// upload through the API would be.
+func storeImage(ctx context.Context, tx bun.Tx, files *media.Media, storeID int64, name string, data []byte, at time.Time) (media.Image, models.Media, error) {
+	img, err := files.PutImage(ctx, storeID, name, data)
+	if err != nil {
+		return img, models.Media{}, fmt.Errorf("store image %s: %w", name, err)
+	}
+	m := img.Record(storeID)
+	m.CreatedAt = at
+	return img, m, models.InsertMedia(ctx, tx, &m)
 }
 
 // catSwatch draws a 480x480 PNG in colour c: a soft diagonal gradient

@@ -168,13 +168,8 @@ func ctImages(ctx context.Context, tx bun.Tx, files *media.Media, storeID int64,
 			return nil, err
 		}
 		name := fmt.Sprintf("journal-%d-%s.png", i+1, models.Handleize(c.name))
-		img, err := files.PutImage(ctx, storeID, name, data)
+		_, m, err := storeImage(ctx, tx, files, storeID, name, data, now.AddDate(0, -9, 0))
 		if err != nil {
-			return nil, fmt.Errorf("store image %s: %w", name, err)
-		}
-		m := img.Record(storeID)
-		m.CreatedAt = now.AddDate(0, -9, 0)
-		if err := models.InsertMedia(ctx, tx, &m); err != nil {
 			return nil, err
 		}
 		out = append(out, m)

@@ -82,6 +82,8 @@ var mediaAreas = []mediaArea{
 	{"abandoned carts and checkouts", withoutMedia(abandoned)},
 	// After abandonment: reminds the abandoned carts and checkouts.
 	{"recovery", withoutMedia(recoveryReminders)},
+	// Personalises the catalogue's mugs, tees and bags.
+	{"product customizer", customizerSlice},
 	// Last: the findings of what every area before made.
 	{"insights", withoutMedia(insights)},
 }
