@@ -293,6 +293,10 @@ var Routes = []Route{
 	{http.MethodDelete, "/store/customizer/bindings/{productId}", "DeleteCzProductBindings", 0, Bare},
 	{http.MethodDelete, "/store/customizer/bindings/{productId}/{bindingId}", "DeleteCzProductBinding", 0, Bare},
 
+	// Product customizer: template bundles
+	{http.MethodGet, "/store/customizer/templates/{id}/export", "ExportCustomizerTemplate", 0, File},
+	{http.MethodPost, "/store/customizer/templates/import", "ImportCustomizerTemplate", 0, Fields},
+
 	// Volume bundles
 	{http.MethodGet, "/store/bundles", "ListBundles", 0, Fields},
 	{http.MethodPost, "/store/bundles", "CreateBundle", http.StatusCreated, Fields},

@@ -35,6 +35,12 @@ var sheetMediaTypes = map[string]string{
 	"XLSX": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
 
+// fieldMediaTypes are the media types of the File routes whose root field
+// writes one fixed type that is no sheet's, by the field's name.
+var fieldMediaTypes = map[string]string{
+	"customizerTemplateExport": "application/zip", // a template bundle
+}
+
 // obj is a JSON object of the document; encoding/json writes its keys
 // sorted, so the document's bytes are the same on every start.
 type obj = map[string]any
@@ -345,7 +351,8 @@ func (b *builder) success(d rest.Described) (obj, error) {
 
 // fileMediaTypes are the media types a File route can answer: those of
 // the SheetFormat its format variable may ask for, or the one its
-// operation names (format: CSV, as the analytics exports' routes do).
+// operation names (format: CSV, as the analytics exports' routes do), or
+// its root field's fixed type (fieldMediaTypes).
 func (b *builder) fileMediaTypes(d rest.Described) []string {
 	var out []string
 	for _, v := range d.Variables {
@@ -358,6 +365,9 @@ func (b *builder) fileMediaTypes(d rest.Described) []string {
 		}
 	}
 	if f, ok := d.Operation.SelectionSet[0].(*ast.Field); ok {
+		if mt, ok := fieldMediaTypes[f.Name]; ok {
+			out = append(out, mt)
+		}
 		for _, a := range f.Arguments {
 			if a.Value.Kind == ast.EnumValue && a.Value.ExpectedType != nil && a.Value.ExpectedType.Name() == "SheetFormat" {
 				if mt, ok := sheetMediaTypes[a.Value.Raw]; ok && !slices.Contains(out, mt) {
