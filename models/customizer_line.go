@@ -248,9 +248,16 @@ func (b *czBinding) checkFunctions(field string) error {
 	return nil
 }
 
+// covers says whether b applies to v: an every-variant binding, or one
+// whose option_name v has at option_value.
+func (b CzProductBinding) covers(v CatalogueVariant) bool {
+	return b.OptionName == "" || v.HasOption(b.OptionName, b.OptionValue)
+}
+
 // bindingFor finds the binding of a line of v: the one named (which must
-// be of v's product), else the product's binding whose option_name v has
-// at option_value, else its every-variant binding.
+// be of v's product and cover v, so a shopper cannot take another
+// variant's tiers and options), else the product's binding whose
+// option_name v has at option_value, else its every-variant binding.
 func (r *CzLines) bindingFor(ctx context.Context, field string, v CatalogueVariant, bindingID *int64) (*czBinding, error) {
 	bs, ok := r.byProduct[v.ProductID]
 	if !ok {
@@ -268,13 +275,17 @@ func (r *CzLines) bindingFor(ctx context.Context, field string, v CatalogueVaria
 		if i < 0 {
 			return nil, apperr.InvalidField(field+".binding_id", "%d is not a binding of product %d", *bindingID, v.ProductID)
 		}
+		if !bs[i].covers(v) {
+			return nil, apperr.InvalidField(field+".binding_id", "%d does not cover variant %d: it is the binding of %s = %q",
+				*bindingID, v.ID, bs[i].OptionName, bs[i].OptionValue)
+		}
 		return r.load(ctx, &bs[i])
 	}
 	every := -1
 	for i, b := range bs {
 		if b.OptionName == "" {
 			every = i
-		} else if v.HasOption(b.OptionName, b.OptionValue) {
+		} else if b.covers(v) {
 			return r.load(ctx, &bs[i])
 		}
 	}

@@ -364,6 +364,20 @@ func TestCzSelectionScopedBinding(t *testing.T) {
 	if got := bindingOf(variants[0], every["id"]); got != every["id"] {
 		t.Fatalf("binding_id named: %v", got)
 	}
+	// binding_id may not pick a binding that does not cover the variant: a
+	// shopper would take its tiers and skip its options.
+	for _, v := range variants {
+		if v["option2"] == "Blue" {
+			continue
+		}
+		r := e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{map[string]any{"variant_id": v["id"], "quantity": 1,
+			"customization": map[string]any{"binding_id": blue["id"], "selections": s.selections(map[int64]any{s.colour: "red", s.name: "Ada"})}}}}, nil).
+			Expect(t, http.StatusBadRequest)
+		if !strings.HasPrefix(r.Message(), "lines[0].customization.binding_id ") || !strings.Contains(r.Message(), "does not cover variant") {
+			t.Fatalf("a binding of another variant: %s", r.Raw)
+		}
+		break
+	}
 
 	// A cart's line the option set no longer fits is a conflict when the
 	// cart is priced again.
