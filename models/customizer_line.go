@@ -478,23 +478,32 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 }
 
 // checkArtwork refuses artwork answers that are not items of the store's
-// libraries offered to the binding: those of its library_scope and the
-// unscoped ones.
+// libraries offered to the option and the binding: artwork libraries of
+// the option's settings.group_key, of the binding's library_scope or
+// unscoped.
 func (r *CzLines) checkArtwork(ctx context.Context, b *czBinding, field string, ids []int64, byKey map[string]*CzOption, sels map[string]CzSelection) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	var found []int64
+	var groups []string
 	err := r.db.NewSelect().TableExpr("cz_library_items AS i").Join("JOIN cz_libraries AS l ON l.store_id = i.store_id AND l.id = i.library_id").
-		ColumnExpr("i.id").Where("i.store_id = ? AND i.id IN (?) AND l.scope_value IN ('', ?)", r.storeID, bun.List(ids), b.binding.LibraryScope).
-		Scan(ctx, &found)
+		ColumnExpr("i.id, l.group_key").Where("i.store_id = ? AND i.id IN (?) AND l.kind = ? AND l.scope_value IN ('', ?)",
+		r.storeID, bun.List(ids), CzOptionArtwork, b.binding.LibraryScope).
+		Scan(ctx, &found, &groups)
 	if err != nil {
 		return err
 	}
 	for k, s := range sels {
-		if o := byKey[k]; o.Type == CzOptionArtwork && !slices.Contains(found, s.ValueID) {
-			return apperr.InvalidField(field+"."+k, "for option %q (%d): %d is not an artwork item offered to this binding (library_scope %q)",
-				o.Label, o.ID, s.ValueID, b.binding.LibraryScope)
+		o := byKey[k]
+		if o.Type != CzOptionArtwork {
+			continue
+		}
+		settings, _ := o.Settings.(map[string]any)
+		group, _ := settings["group_key"].(string)
+		if i := slices.Index(found, s.ValueID); i < 0 || groups[i] != group {
+			return apperr.InvalidField(field+"."+k, "for option %q (%d): %d is not an artwork item offered to this binding (artwork libraries of group_key %q, library_scope %q)",
+				o.Label, o.ID, s.ValueID, group, b.binding.LibraryScope)
 		}
 	}
 	return nil

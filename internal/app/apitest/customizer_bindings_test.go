@@ -49,6 +49,7 @@ type czFixture struct {
 	colour, name, gift, message, count, art int64
 	red, blue                               int64
 	artItem, goldItem, scopedOtherItem      int64
+	otherGroupItem, otherKindItem           int64
 	otherOptionSetID, otherTemplateID       int64 // a second set whose function aims at a key the design lacks
 }
 
@@ -103,7 +104,7 @@ func newCzFixture(t *testing.T, e *apitest.Env, storeID int64) czFixture {
 		Validation: models.CzTextValidation{MaxLines: 2, CharsPerLine: 12, Pattern: `[^#]*`},
 		Conditions: []models.CustomizerCondition{{Op: "equals", OptionID: f.gift, Value: czKey("true")}}})
 	f.count = option(4, "Count", models.CzOptionNumber, false, models.CzOption{Settings: map[string]any{"min": 1, "max": 10}})
-	f.art = option(5, "Art", models.CzOptionArtwork, false, models.CzOption{})
+	f.art = option(5, "Art", models.CzOptionArtwork, false, models.CzOption{Settings: map[string]any{"group_key": "clipart"}})
 	red := &models.CzOptionValue{StoreID: storeID, OptionID: f.colour, Label: "Red", Value: "red", PriceDeltaCents: 100,
 		Functions: []models.CustomizerFunction{{GroupKey: czKey("bg"), Property: "color", Value: "#ff0000"}}}
 	blue := &models.CzOptionValue{StoreID: storeID, OptionID: f.colour, Label: "Blue", Value: "blue", Position: 1,
@@ -119,6 +120,14 @@ func newCzFixture(t *testing.T, e *apitest.Env, storeID int64) czFixture {
 		{StoreID: storeID, LibraryID: gold.ID, Value: map[string]any{}}, {StoreID: storeID, LibraryID: silver.ID, Value: map[string]any{}}}
 	czInsert(t, e, items[0], items[1], items[2])
 	f.artItem, f.goldItem, f.scopedOtherItem = items[0].ID, items[1].ID, items[2].ID
+	// Items the art option does not offer: an unscoped artwork library of
+	// another group, and an unscoped library of another kind in its group.
+	frames := &models.CzLibrary{StoreID: storeID, Name: "Frames", Kind: "artwork", GroupKey: "frames"}
+	finish := &models.CzLibrary{StoreID: storeID, Name: "Finishes", Kind: "finish", GroupKey: "clipart"}
+	czInsert(t, e, frames, finish)
+	other := []*models.CzLibraryItem{{StoreID: storeID, LibraryID: frames.ID, Value: map[string]any{}}, {StoreID: storeID, LibraryID: finish.ID, Value: map[string]any{}}}
+	czInsert(t, e, other[0], other[1])
+	f.otherGroupItem, f.otherKindItem = other[0].ID, other[1].ID
 
 	broken := &models.CzOptionSet{StoreID: storeID, Name: "Broken"}
 	czInsert(t, e, broken)

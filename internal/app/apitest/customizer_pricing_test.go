@@ -256,6 +256,8 @@ func TestCzSelectionRules(t *testing.T) {
 		"a number out of bounds":      {with(map[int64]any{s.count: 11}), "must be at most 10 for " + named(s.count, "Count")},
 		"a number not a number":       {with(map[int64]any{s.count: "3"}), "must be a number"},
 		"an artwork of another scope": {with(map[int64]any{s.art: s.scopedOtherItem}), "is not an artwork item offered to this binding"},
+		"an artwork of another group": {with(map[int64]any{s.art: s.otherGroupItem}), "is not an artwork item offered to this binding"},
+		"an item not of artwork":      {with(map[int64]any{s.art: s.otherKindItem}), "is not an artwork item offered to this binding"},
 		"an artwork not an id":        {with(map[int64]any{s.art: 1.5}), "must be the id of an artwork library item for " + named(s.art, "Art")},
 		"an unknown option":           {with(map[int64]any{999999: "x"}), "999999 is not an option of option set"},
 	} {
