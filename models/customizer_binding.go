@@ -75,24 +75,47 @@ func DeleteCzBinding(ctx context.Context, tx bun.IDB, storeID, productID, bindin
 	return notFoundIfNone(res, err, "the binding")
 }
 
-// CzRecordExists says whether the store has a record of model's table with
-// id; a missing one (or another store's) is a 404 naming what.
-func czRecordExists(ctx context.Context, db bun.IDB, model any, storeID, id int64, what string) error {
-	ok, err := db.NewSelect().Model(model).Where("store_id = ? AND id = ?", storeID, id).Exists(ctx)
-	if err != nil {
+// CheckCzBindingTargets checks that the binding's template and option set
+// are the store's (a 400 naming template_id or option_set_id otherwise, as
+// every reference in a body) and locks the option set (lockCzOptionSet), so
+// no write to its options and values slips between the binding's checks
+// and its upsert.
+func CheckCzBindingTargets(ctx context.Context, db bun.IDB, b *CzProductBinding) error {
+	if err := recordOfStore(ctx, db, "cz_templates", b.StoreID, b.TemplateID, "template_id", "a template"); err != nil {
 		return err
 	}
-	if !ok {
-		return apperr.NotFoundf("%s was not found", what)
+	if err := recordOfStore(ctx, db, "cz_option_sets", b.StoreID, b.OptionSetID, "option_set_id", "an option set"); err != nil {
+		return err
 	}
-	return nil
+	_, err := LockCzOptionSet(ctx, db, b.StoreID, b.OptionSetID)
+	return err
 }
 
-// CheckCzBindingTargets checks that the binding's template and option set
-// are the store's (404 otherwise).
-func CheckCzBindingTargets(ctx context.Context, db bun.IDB, b *CzProductBinding) error {
-	if err := czRecordExists(ctx, db, (*CzTemplate)(nil), b.StoreID, b.TemplateID, "the template (template_id)"); err != nil {
+// CheckCzSetBindings runs the binding checks (CheckBinding) again for
+// every binding of the option set setID after a write to its options or
+// values, under the set's lock: a function aimed at a key a bound design
+// lacks is a 400 on functions, stored defaults the set no longer fits a 409;
+// both name the binding and its product.
+func CheckCzSetBindings(ctx context.Context, db bun.IDB, storeID, setID int64) error {
+	var bs []CzProductBinding
+	if err := db.NewSelect().Model(&bs).Where("store_id = ? AND option_set_id = ?", storeID, setID).Order("id").Scan(ctx); err != nil {
 		return err
 	}
-	return czRecordExists(ctx, db, (*CzOptionSet)(nil), b.StoreID, b.OptionSetID, "the option set (option_set_id)")
+	lines := NewCzLines(db, storeID)
+	for i := range bs {
+		b := &bs[i]
+		cb, err := lines.load(ctx, b)
+		if err != nil {
+			return err
+		}
+		if err := cb.checkFunctions(); err != nil {
+			return apperr.InvalidField("functions", "binding %d of product %d uses option set %v", b.ID, b.ProductID, err)
+		}
+		defaults, _ := b.DefaultSelections.(map[string]any)
+		if _, err := lines.selections(ctx, cb, "default_selections", defaults, false); err != nil {
+			return apperr.Conflictf("the default_selections of binding %d of product %d would no longer fit the option set: %s; change the binding first",
+				b.ID, b.ProductID, err)
+		}
+	}
+	return nil
 }

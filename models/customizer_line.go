@@ -210,8 +210,8 @@ func (r *CzLines) CheckBinding(ctx context.Context, b *CzProductBinding, default
 	if err != nil {
 		return nil, err
 	}
-	if err := cb.checkFunctions("option_set_id"); err != nil {
-		return nil, err
+	if err := cb.checkFunctions(); err != nil {
+		return nil, apperr.InvalidField("option_set_id", "%v", err)
 	}
 	if _, err := r.selections(ctx, cb, "default_selections", defaults, false); err != nil {
 		return nil, err
@@ -223,8 +223,9 @@ func (r *CzLines) CheckBinding(ctx context.Context, b *CzProductBinding, default
 }
 
 // checkFunctions reports the first function of a value of the option set
-// that targets an element_key or group_key the template's design lacks.
-func (b *czBinding) checkFunctions(field string) error {
+// that targets an element_key or group_key the template's design lacks,
+// naming the set, the value and the key.
+func (b *czBinding) checkFunctions() error {
 	elements := map[string]bool{}
 	for _, keys := range b.groups {
 		for _, k := range keys {
@@ -236,10 +237,10 @@ func (b *czBinding) checkFunctions(field string) error {
 			for _, f := range v.Functions {
 				switch {
 				case f.ElementKey != nil && !elements[*f.ElementKey]:
-					return apperr.InvalidField(field, "%d: value %q (%d) of option %q (%d) sets element_key %q, which design %d of template %d lacks",
+					return fmt.Errorf("%d: value %q (%d) of option %q (%d) sets element_key %q, which design %d of template %d lacks",
 						b.binding.OptionSetID, v.Value, v.ID, o.Label, o.ID, *f.ElementKey, b.template.DesignID, b.template.ID)
 				case f.GroupKey != nil && len(b.groups[*f.GroupKey]) == 0:
-					return apperr.InvalidField(field, "%d: value %q (%d) of option %q (%d) sets group_key %q, which design %d of template %d lacks",
+					return fmt.Errorf("%d: value %q (%d) of option %q (%d) sets group_key %q, which design %d of template %d lacks",
 						b.binding.OptionSetID, v.Value, v.ID, o.Label, o.ID, *f.GroupKey, b.template.DesignID, b.template.ID)
 				}
 			}

@@ -237,8 +237,9 @@ func TestCzBindingLifecycle(t *testing.T) {
 	e.Do(http.MethodDelete, czBindingsPath(pid), admin, nil).Expect(t, http.StatusNotFound)
 }
 
-// TestCzBindingRefusals: 400 for each rule of the body, naming the field;
-// 404 for another store's product, template, option set and binding.
+// TestCzBindingRefusals: 400 for each rule of the body, naming the field
+// (another store's template or option set included); 404 for another
+// store's product and binding.
 func TestCzBindingRefusals(t *testing.T) {
 	e, s, admin := newAcme(t)
 	f := newCzFixture(t, e, s.ID)
@@ -289,8 +290,14 @@ func TestCzBindingRefusals(t *testing.T) {
 	e.Do(http.MethodGet, czBindingsPath(opid), admin, nil).Expect(t, http.StatusNotFound)
 	e.Do(http.MethodDelete, czBindingsPath(opid), admin, nil).Expect(t, http.StatusNotFound)
 	e.Do(http.MethodDelete, czBindingsPath(opid, idOf(t, obinding)), admin, nil).Expect(t, http.StatusNotFound)
-	e.Do(http.MethodPut, czBindingsPath(pid), admin, body(map[string]any{"template_id": of.templateID})).Expect(t, http.StatusNotFound)
-	e.Do(http.MethodPut, czBindingsPath(pid), admin, body(map[string]any{"option_set_id": of.optionSetID})).Expect(t, http.StatusNotFound)
+	// A record of another store named in the body is a 400 naming the field,
+	// as every reference sent in an input is.
+	for field, id := range map[string]int64{"template_id": of.templateID, "option_set_id": of.optionSetID} {
+		r := e.Do(http.MethodPut, czBindingsPath(pid), admin, body(map[string]any{field: id})).Expect(t, http.StatusBadRequest)
+		if !strings.HasPrefix(r.Message(), field+" must be ") {
+			t.Fatalf("another store's %s: %s", field, r.Raw)
+		}
+	}
 	e.Do(http.MethodPut, czBindingsPath(999999), admin, body(nil)).Expect(t, http.StatusNotFound)
 	mine := czPutBinding(t, e, admin, pid, body(nil))
 	e.Do(http.MethodDelete, czBindingsPath(opid, idOf(t, mine)), admin, nil).Expect(t, http.StatusNotFound) // not that product's
@@ -320,4 +327,44 @@ func TestCzBindingAccess(t *testing.T) {
 	if rows := e.Do(http.MethodGet, czBindingsPath(pid), admin, nil).Expect(t, http.StatusOK).List("bindings"); len(rows) != 1 {
 		t.Fatalf("a refused write changed the bindings: %v", rows)
 	}
+}
+
+// TestCzBindingSetEdits: a write to a bound option set is checked against
+// its bindings: a value aimed at a key the bound design lacks is a 400 on
+// functions, and deleting, renaming or retyping what a binding's defaults
+// name is a 409 naming the binding and its product; nothing is written.
+func TestCzBindingSetEdits(t *testing.T) {
+	e, s, admin := newAcme(t)
+	f := newCzFixture(t, e, s.ID)
+	pid := idOf(t, createProduct(t, e, admin, func() map[string]any { b := pdSizeColor("MUG"); b["title"] = "Mug"; return b }()))
+	b := czPutBinding(t, e, admin, pid, map[string]any{"template_id": f.templateID, "option_set_id": f.optionSetID,
+		"default_selections": map[string]any{czOpt(f.colour): "red", czOpt(f.count): 3}})
+	names := fmt.Sprintf("binding %v of product %d", b["id"], pid)
+
+	r := e.Do(http.MethodPost, czoOptionPath(f.colour)+"/values", admin, map[string]any{"label": "Gold", "value": "gold",
+		"functions": []any{map[string]any{"element_key": "nope", "property": "color", "value": "#ffd700"}}}).Expect(t, http.StatusBadRequest)
+	if !strings.HasPrefix(r.Message(), "functions "+names) || !strings.Contains(r.Message(), `element_key "nope"`) {
+		t.Fatalf("a value aimed at a key the design lacks: %s", r.Raw)
+	}
+	for name, c := range map[string]struct {
+		method, path string
+		body         any
+	}{
+		"the default value deleted":  {http.MethodDelete, czoValuePath(f.red), nil},
+		"the default value renamed":  {http.MethodPut, czoValuePath(f.red), map[string]any{"label": "Red", "value": "crimson"}},
+		"the default value pruned":   {http.MethodPut, czoOptionPath(f.colour) + "/values", map[string]any{"values": []any{map[string]any{"label": "Blue", "value": "blue"}}, "prune": true}},
+		"the default option deleted": {http.MethodDelete, czoOptionPath(f.count), nil},
+		"the default out of bounds":  {http.MethodPut, czoOptionPath(f.count), map[string]any{"settings": map[string]any{"min": 5, "max": 10}}},
+		"the default option retyped": {http.MethodPut, czoOptionPath(f.count), map[string]any{"type": "text"}},
+	} {
+		r := e.Do(c.method, c.path, admin, c.body).Expect(t, http.StatusConflict)
+		if !strings.Contains(r.Message(), "the default_selections of "+names) {
+			t.Fatalf("%s: %s", name, r.Raw)
+		}
+	}
+	if vs := e.Do(http.MethodGet, czoOptionPath(f.colour)+"/values", admin, nil).Expect(t, http.StatusOK).List("values"); len(vs) != 2 {
+		t.Fatalf("a refused write wrote: %v", vs)
+	}
+	// A write the defaults still fit goes through.
+	e.Do(http.MethodPost, czoOptionPath(f.colour)+"/values", admin, map[string]any{"label": "Green", "value": "green"}).Expect(t, http.StatusCreated)
 }
