@@ -167,7 +167,7 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk,
 		l := BasketLine{StoreID: storeID, Quantity: a.Quantity, Properties: a.Properties}
 		if a.Customization != nil {
 			field := fmt.Sprintf("lines[%d].customization", i)
-			if err := p.AllowsCustomization(field); err != nil {
+			if err := p.AllowsCustomization(field, a.Customization); err != nil {
 				return nil, err
 			}
 			line, err := cz.Customize(ctx, field, v, a.Quantity, a.Customization)
@@ -258,9 +258,6 @@ func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []Baske
 		}
 		if c := CzCustomizationOf(l.Properties); c != nil {
 			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v, l.Quantity, c.Ask())
-			if apperr.CodeOf(err) == apperr.Invalid {
-				return nil, apperr.Conflictf("the customisation of %s no longer fits its product's customizer (%s); remove the line", l.Title, err.Error())
-			}
 			if err != nil {
 				return nil, err
 			}

@@ -133,11 +133,13 @@ type czBinding struct {
 	groups map[string][]string
 }
 
-// AllowsCustomization refuses a customised line while the platform offers
-// no product customizer (serve --customizer=false): field names the line's
-// customization. Lines customised before the switch keep their price.
-func (p Platform) AllowsCustomization(field string) error {
-	if p.CustomizerOff {
+// AllowsCustomization refuses a line asking to be customised while the
+// platform offers no product customizer (serve --customizer=false): field
+// names the line's customization. Lines customised before the switch (a
+// kept ask: a cart's line becoming a checkout's) keep their customisation
+// and price.
+func (p Platform) AllowsCustomization(field string, ask *CzLineAsk) error {
+	if p.CustomizerOff && ask.kept == nil {
 		return apperr.Conflictf("%s: the platform offers no product customizer now (GET /store/customizer/status); add the product without customization", field)
 	}
 	return nil
@@ -178,8 +180,19 @@ func (l CzLine) UnitPrice(baseCents int64) int64 {
 
 // Customize checks ask for a line of quantity units of the variant v and
 // prices it. field names the ask in errors (lines[2].customization): a
-// broken rule is a 400 naming the option by label and id.
+// broken rule is a 400 naming the option by label and id. A line already
+// customised (a kept ask) the customizer no longer fits is a 409 instead:
+// its client sent no field to fix, and removes the line.
 func (r *CzLines) Customize(ctx context.Context, field string, v CatalogueVariant, quantity int64, ask *CzLineAsk) (CzLine, error) {
+	line, err := r.customize(ctx, field, v, quantity, ask)
+	if ask.kept != nil && apperr.CodeOf(err) == apperr.Invalid {
+		return CzLine{}, apperr.Conflictf("the customisation of %s no longer fits its product's customizer (%s); remove the line", v.label(), err.Error())
+	}
+	return line, err
+}
+
+// customize is Customize, every refusal a 400 on field.
+func (r *CzLines) customize(ctx context.Context, field string, v CatalogueVariant, quantity int64, ask *CzLineAsk) (CzLine, error) {
 	b, err := r.bindingFor(ctx, field, v, ask.BindingID)
 	if err != nil {
 		return CzLine{}, err

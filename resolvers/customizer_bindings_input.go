@@ -118,9 +118,6 @@ func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []gr
 			continue
 		}
 		at := fmt.Sprintf("%s[%d].customization", field, i)
-		if err := p.AllowsCustomization(at); err != nil {
-			return err
-		}
 		if l.VariantID == nil {
 			return apperr.InvalidField(at, "needs variant_id: only a catalogue variant's line is customised")
 		}
@@ -129,6 +126,9 @@ func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []gr
 		}
 		ask, err := czLineAsk(at, l.Customization)
 		if err != nil {
+			return err
+		}
+		if err := p.AllowsCustomization(at, ask); err != nil {
 			return err
 		}
 		if cz == nil {

@@ -2,6 +2,7 @@ package apitest_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -388,8 +389,8 @@ func TestCzSelectionScopedBinding(t *testing.T) {
 	if _, err := e.DB.NewRaw(`UPDATE cz_options SET validation = '{"max_length": 2}' WHERE id = ?`, s.name).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	r := e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"]}, nil).Expect(t, http.StatusBadRequest)
-	if !strings.Contains(r.Message(), `option "Name"`) {
+	r := e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"]}, nil).Expect(t, http.StatusConflict)
+	if !strings.Contains(r.Message(), "no longer fits its product's customizer") || !strings.Contains(r.Message(), `option "Name"`) {
 		t.Fatalf("a line that no longer fits: %s", r.Raw)
 	}
 	e.Storefront(http.MethodPut, "/carts/"+cart["token"].(string), s.pub, map[string]any{"first_name": "Ana"}, nil).Expect(t, http.StatusConflict)
@@ -438,6 +439,24 @@ func TestCzPlatformOffRefusesCustomizedLines(t *testing.T) {
 		}
 	}
 	plain := map[string]any{"variant_id": s.variantID, "quantity": 1}
-	e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{plain}}, nil).Expect(t, http.StatusCreated)
+	cart := e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{plain}}, nil).Expect(t, http.StatusCreated).Obj("cart")
 	e.Do(http.MethodPost, "/store/draft-orders", s.admin, map[string]any{"email": "ana@example.com", "lines": []any{plain}}).Expect(t, http.StatusCreated)
+
+	// A cart's line customised before the switch keeps its customisation
+	// and price into its checkout.
+	kept := models.CzLineCustomization{BindingID: s.bindingID, TemplateID: s.templateID, OptionSetID: s.optionSetID,
+		Selections: map[string]models.CzSelection{czOpt(s.colour): {Picked: true, Raw: "red", ValueID: s.red}, czOpt(s.name): {Picked: true, Raw: "Ada"}}}
+	raw, err := json.Marshal(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DB.NewRaw("UPDATE cart_lines SET properties = jsonb_build_object(?, ?::jsonb) WHERE store_id = ?",
+		models.CzPropertyKey, string(raw), s.store.ID).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c := e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"]}, nil).Expect(t, http.StatusCreated).Obj("checkout")
+	props := objectsOf(c["lines"])[0]["properties"].(map[string]any)
+	if props[models.CzPropertyKey].(map[string]any)["binding_id"] != float64(s.bindingID) {
+		t.Fatalf("the kept customisation: %v", props)
+	}
 }
