@@ -151,6 +151,13 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk,
 	out := make([]BasketLine, 0, len(asks))
 	want := map[int64]int64{} // variant → quantity asked over all lines
 	cz := NewCzLines(db, storeID)
+	products := make([]int64, 0, len(variants))
+	for _, v := range variants {
+		products = append(products, v.ProductID)
+	}
+	if err := cz.ProductBindings(ctx, products); err != nil {
+		return nil, err
+	}
 	for i, a := range asks {
 		v, ok := variants[a.VariantID]
 		if !ok || v.ProductStatus != ProductActive {
@@ -175,6 +182,8 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk,
 				return nil, err
 			}
 			l.Properties = withCustomization(a.Properties, line.Customization)
+		} else if err := cz.CheckUncustomized(ctx, fmt.Sprintf("lines[%d].customization", i), v, p); err != nil {
+			return nil, err
 		}
 		l.fill(v)
 		out = append(out, l)

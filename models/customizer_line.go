@@ -262,6 +262,57 @@ func (b *czBinding) checkFunctions() error {
 	return nil
 }
 
+// ProductBindings reads the bindings of the products at once (one
+// statement), so checking lines of many products reads none again.
+func (r *CzLines) ProductBindings(ctx context.Context, productIDs []int64) error {
+	var missing []int64
+	for _, id := range productIDs {
+		if _, ok := r.byProduct[id]; !ok && !slices.Contains(missing, id) {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var bs []CzProductBinding
+	if err := r.db.NewSelect().Model(&bs).Where("store_id = ? AND product_id IN (?)", r.storeID, bun.In(missing)).
+		Order("option_name", "option_value", "id").Scan(ctx); err != nil {
+		return err
+	}
+	for _, id := range missing {
+		r.byProduct[id] = []CzProductBinding{}
+	}
+	for _, b := range bs {
+		r.byProduct[b.ProductID] = append(r.byProduct[b.ProductID], b)
+	}
+	return nil
+}
+
+// CheckUncustomized refuses a line of v sent without customization when a
+// binding covers v and its option set has a required option shown with no
+// answers: a personalisable product is not bought bare (a 400 on field,
+// the line's customization, naming the option). While the platform offers
+// no customizer (p), such a product sells without it.
+func (r *CzLines) CheckUncustomized(ctx context.Context, field string, v CatalogueVariant, p Platform) error {
+	if p.CustomizerOff {
+		return nil
+	}
+	b, err := r.bindingFor(ctx, field, v, nil)
+	if apperr.CodeOf(err) == apperr.Invalid {
+		return nil // no binding covers v: not personalisable
+	}
+	if err != nil {
+		return err
+	}
+	for _, o := range b.options {
+		if o.Required && czShown(o, nil) {
+			return apperr.InvalidField(field, "is needed: %s is personalised (binding %d) and option %q (%d) is required",
+				v.label(), b.binding.ID, o.Label, o.ID)
+		}
+	}
+	return nil
+}
+
 // covers says whether b applies to v: an every-variant binding, or one
 // whose option_name v has at option_value.
 func (b CzProductBinding) covers(v CatalogueVariant) bool {

@@ -109,15 +109,29 @@ func czLineAsk(field string, in *graph.CzLineCustomizationInput) (*models.CzLine
 // customizeDraftLines checks the customised lines of in (built into lines,
 // in order) and prices them: the customizer's unit price, the selections
 // kept in the line's properties. A customised line must be a variant's and
-// may not set its own price.
+// may not set its own price; a variant's line without customization must
+// not be of a personalised variant with a required option.
 func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.DraftLineInput, variants map[int64]models.CatalogueVariant,
 	lines []models.DraftOrderLine, field string, p models.Platform) error {
-	var cz *models.CzLines
+	cz := models.NewCzLines(db, storeID)
+	products := make([]int64, 0, len(variants))
+	for _, v := range variants {
+		products = append(products, v.ProductID)
+	}
+	if err := cz.ProductBindings(ctx, products); err != nil {
+		return err
+	}
 	for i, l := range in {
+		at := fmt.Sprintf("%s[%d].customization", field, i)
 		if l.Customization == nil {
+			if l.VariantID == nil {
+				continue
+			}
+			if err := cz.CheckUncustomized(ctx, at, variants[*l.VariantID], p); err != nil {
+				return err
+			}
 			continue
 		}
-		at := fmt.Sprintf("%s[%d].customization", field, i)
 		if l.VariantID == nil {
 			return apperr.InvalidField(at, "needs variant_id: only a catalogue variant's line is customised")
 		}
@@ -130,9 +144,6 @@ func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []gr
 		}
 		if err := p.AllowsCustomization(at, ask); err != nil {
 			return err
-		}
-		if cz == nil {
-			cz = models.NewCzLines(db, storeID)
 		}
 		line, err := cz.Customize(ctx, at, variants[*l.VariantID], lines[i].Quantity, ask)
 		if err != nil {

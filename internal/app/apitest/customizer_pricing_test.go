@@ -307,6 +307,17 @@ func TestCzSelectionRules(t *testing.T) {
 			t.Fatalf("%s: %s\nwant %q", name, r.Raw, c.says)
 		}
 	}
+	// A personalisable product whose option set has a required option is
+	// not bought without customization.
+	bare := map[string]any{"lines": []any{map[string]any{"variant_id": s.variantID, "quantity": 1}}}
+	for what, r := range map[string]*apitest.Response{
+		"draft": e.Do(http.MethodPost, "/store/draft-orders", s.admin, bare).Expect(t, http.StatusBadRequest),
+		"cart":  e.Storefront(http.MethodPost, "/carts", s.pub, bare, nil).Expect(t, http.StatusBadRequest),
+	} {
+		if !strings.HasPrefix(r.Message(), "lines[0].customization is needed") || !strings.Contains(r.Message(), named(s.colour, "Colour")+" is required") {
+			t.Fatalf("%s without customization: %s", what, r.Raw)
+		}
+	}
 	r := e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{map[string]any{"variant_id": s.variantID, "quantity": 1,
 		"properties": map[string]any{models.CzPropertyKey: "forged"}}}}, nil).Expect(t, http.StatusBadRequest)
 	if !strings.Contains(r.Message(), "is kept by the customizer") {
