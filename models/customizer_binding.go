@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -115,6 +116,42 @@ func CheckCzSetBindings(ctx context.Context, db bun.IDB, storeID, setID int64) e
 		if _, err := lines.selections(ctx, cb, "default_selections", defaults, false); err != nil {
 			return apperr.Conflictf("the default_selections of binding %d of product %d would no longer fit the option set: %s; change the binding first",
 				b.ID, b.ProductID, err)
+		}
+	}
+	return nil
+}
+
+// CheckCzBindingOverlap refuses a scoped binding b of product p that
+// would cover a variant another scoped binding of the product covers (Color
+// = Red and Size = L both cover a red L): a variant takes one binding, so
+// overlapping scopes are a 409 naming the other binding rather than a
+// precedence to learn. A binding of the same option name replaces or sits
+// beside it without overlap.
+func CheckCzBindingOverlap(ctx context.Context, db bun.IDB, p *Product, b *CzProductBinding) error {
+	if b.OptionName == "" {
+		return nil
+	}
+	bs, err := ListCzBindings(ctx, db, b.StoreID, b.ProductID)
+	if err != nil {
+		return err
+	}
+	var variants []ProductVariant
+	if err := db.NewSelect().Model(&variants).Where("product_id = ?", p.ID).Order("position").Scan(ctx); err != nil {
+		return err
+	}
+	covers := func(v ProductVariant, name, value string) bool {
+		i := slices.IndexFunc(p.Options, func(o ProductOption) bool { return o.Name == name })
+		return i >= 0 && i < 3 && []string{v.Option1, v.Option2, v.Option3}[i] == value
+	}
+	for _, o := range bs {
+		if o.OptionName == "" || o.OptionName == b.OptionName {
+			continue
+		}
+		for _, v := range variants {
+			if covers(v, b.OptionName, b.OptionValue) && covers(v, o.OptionName, o.OptionValue) {
+				return apperr.Conflictf("binding %d (%s = %q) of product %d covers variant %q too: a variant takes one binding; delete it first or bind by one option",
+					o.ID, o.OptionName, o.OptionValue, p.ID, v.Title)
+			}
 		}
 	}
 	return nil

@@ -36,6 +36,9 @@ func czBindingOf(ctx context.Context, tx bun.IDB, sid, productID int64, in graph
 	if err := czBindingScope(product, b); err != nil {
 		return nil, err
 	}
+	if err := models.CheckCzBindingOverlap(ctx, tx, product, b); err != nil {
+		return nil, err
+	}
 	if b.LibraryScope, err = czLibraryScope(deref(in.LibraryScope)); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package apitest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -355,6 +356,17 @@ func TestCzSelectionScopedBinding(t *testing.T) {
 	every := czPutBinding(t, e, s.admin, pid, map[string]any{"template_id": s.templateID, "option_set_id": s.optionSetID})
 	blue := czPutBinding(t, e, s.admin, pid, map[string]any{"template_id": s.otherTemplateID, "option_set_id": s.optionSetID,
 		"option_name": "Color", "option_value": "Blue"})
+	// Scopes of two option names that would both cover a variant (Size = S
+	// and Color = Blue: the blue S) are refused; Color = Red beside Color =
+	// Blue is not.
+	r := e.Do(http.MethodPut, czBindingsPath(pid), s.admin, map[string]any{"template_id": s.templateID, "option_set_id": s.optionSetID,
+		"option_name": "Size", "option_value": "S"}).Expect(t, http.StatusConflict)
+	if !strings.Contains(r.Message(), fmt.Sprintf("binding %v (Color = \"Blue\")", blue["id"])) {
+		t.Fatalf("overlapping scopes: %s", r.Raw)
+	}
+	red := czPutBinding(t, e, s.admin, pid, map[string]any{"template_id": s.templateID, "option_set_id": s.optionSetID,
+		"option_name": "Color", "option_value": "Red"})
+	expectBareDelete(t, e, s.admin, czBindingsPath(pid, idOf(t, red)))
 	bindingOf := func(variant map[string]any, bindingID any) float64 {
 		t.Helper()
 		cz := map[string]any{"selections": s.selections(map[int64]any{s.colour: "red", s.name: "Ada"})}
@@ -400,7 +412,7 @@ func TestCzSelectionScopedBinding(t *testing.T) {
 	if _, err := e.DB.NewRaw(`UPDATE cz_options SET validation = '{"max_length": 2}' WHERE id = ?`, s.name).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	r := e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"]}, nil).Expect(t, http.StatusConflict)
+	r = e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"]}, nil).Expect(t, http.StatusConflict)
 	if !strings.Contains(r.Message(), "no longer fits its product's customizer") || !strings.Contains(r.Message(), `option "Name"`) {
 		t.Fatalf("a line that no longer fits: %s", r.Raw)
 	}
