@@ -5,19 +5,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/customizer"
 	"storeadmin/models"
 )
 
 // Bounds of a binding's input (README "Product customizer / Bindings").
 const (
-	maxCzLibraryScope      = 64
 	maxCzDefaultSelections = 16 << 10
 )
 
@@ -39,7 +37,8 @@ func czBindingOf(ctx context.Context, tx bun.IDB, sid, productID int64, in graph
 	if err := models.CheckCzBindingOverlap(ctx, tx, product, b); err != nil {
 		return nil, err
 	}
-	if b.LibraryScope, err = czLibraryScope(deref(in.LibraryScope)); err != nil {
+	b.LibraryScope = strings.TrimSpace(deref(in.LibraryScope))
+	if err := customizer.CheckLibraryScope("library_scope", b.LibraryScope); err != nil {
 		return nil, err
 	}
 	if err := models.CheckCzBindingTargets(ctx, tx, b); err != nil {
@@ -85,19 +84,6 @@ func czBindingScope(p *models.Product, b *models.CzProductBinding) error {
 		return apperr.InvalidField("option_value", "%q is not a value of option %q of product %d", b.OptionValue, b.OptionName, p.ID)
 	}
 	return nil
-}
-
-// czLibraryScope checks a binding's library_scope: one line of at most
-// maxCzLibraryScope characters.
-func czLibraryScope(v string) (string, error) {
-	v = strings.TrimSpace(v)
-	if utf8.RuneCountInString(v) > maxCzLibraryScope {
-		return "", apperr.InvalidField("library_scope", "must be at most %d characters", maxCzLibraryScope)
-	}
-	if strings.ContainsFunc(v, unicode.IsControl) {
-		return "", apperr.InvalidField("library_scope", "must be one line of text")
-	}
-	return v, nil
 }
 
 // czLineAsk is a draft line's customization as the models check it.

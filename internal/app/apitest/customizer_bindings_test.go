@@ -259,8 +259,8 @@ func TestCzBindingRefusals(t *testing.T) {
 		"a value without a name":      {map[string]any{"option_value": "Blue"}, "option_name", "is needed"},
 		"an option of no product":     {map[string]any{"option_name": "Finish", "option_value": "Matte"}, "option_name", `"Finish" is not an option`},
 		"a value the option lacks":    {map[string]any{"option_name": "Color", "option_value": "Green"}, "option_value", `"Green" is not a value`},
-		"a long library scope":        {map[string]any{"library_scope": strings.Repeat("g", 65)}, "library_scope", "at most 64"},
-		"a two-line library scope":    {map[string]any{"library_scope": "a\nb"}, "library_scope", "one line"},
+		"a long library scope":        {map[string]any{"library_scope": strings.Repeat("g", 256)}, "library_scope", "at most 255"},
+		"a two-line library scope":    {map[string]any{"library_scope": "a\nb"}, "library_scope", "control characters"},
 		"defaults not an object":      {map[string]any{"default_selections": []any{"red"}}, "default_selections", "must be an object"},
 		"a default of no option":      {map[string]any{"default_selections": map[string]any{"999999": "red"}}, "default_selections.999999", "is not an option"},
 		"a default value not listed":  {map[string]any{"default_selections": map[string]any{czOpt(f.colour): "green"}}, "default_selections." + czOpt(f.colour), `"green" is not a value of option "Colour"`},
@@ -276,6 +276,10 @@ func TestCzBindingRefusals(t *testing.T) {
 	r := e.Do(http.MethodPut, czBindingsPath(pid), admin, body(map[string]any{"option_set_id": f.otherOptionSetID})).Expect(t, http.StatusBadRequest)
 	if !strings.Contains(r.Message(), `sets element_key "frame"`) {
 		t.Fatalf("the missing key is named: %s", r.Raw)
+	}
+	// Any scope a library's scope_value can hold, a binding can name.
+	if got := czPutBinding(t, e, admin, pid, body(map[string]any{"library_scope": strings.Repeat("g", 255)}))["library_scope"]; got != strings.Repeat("g", 255) {
+		t.Fatalf("a library scope of 255 characters: %v", got)
 	}
 	// Defaults need not answer required options nor keep to conditions.
 	czPutBinding(t, e, admin, pid, body(map[string]any{"default_selections": map[string]any{czOpt(f.message): "Hello"}}))
