@@ -506,6 +506,11 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 		if !ok {
 			return nil, apperr.InvalidField(field, "must be text for %s", name)
 		}
+		// Normalised as conditions' text values are (trimmed), so a
+		// condition compares like with like; blank text answers nothing (it
+		// prints nothing, so it neither satisfies a required option nor is
+		// charged), and a browser's \r\n line breaks are \n.
+		s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
 		if s == "" {
 			return nil, nil
 		}

@@ -168,8 +168,10 @@ func TestCzPricingParts(t *testing.T) {
 		"from 5 units: tier": {5, map[int64]any{s.colour: "red", s.name: "Ada"}, 2000 + 100 + 30 + 50},
 		"from 50 units":      {50, map[int64]any{s.colour: "red", s.name: "Ada"}, 1500 + 100 + 30 + 50},
 		// blue: a colour (+0.50) and the name element made visible (+1.00).
-		"blue":             {1, map[int64]any{s.colour: "blue", s.name: "Grace"}, 2500 + 50 + 50 + 100},
-		"a gift's message": {1, map[int64]any{s.colour: "blue", s.name: "Grace", s.gift: true, s.message: "Hi"}, 2500 + 50 + 50 + 100},
+		"blue":                         {1, map[int64]any{s.colour: "blue", s.name: "Grace"}, 2500 + 50 + 50 + 100},
+		"a gift's message":             {1, map[int64]any{s.colour: "blue", s.name: "Grace", s.gift: true, s.message: "Hi"}, 2500 + 50 + 50 + 100},
+		"name padded: trimmed":         {1, map[int64]any{s.colour: "red", s.name: " Ada "}, 2500 + 100 + 30 + 50},
+		"a message with \\r\\n breaks": {1, map[int64]any{s.colour: "blue", s.name: "Grace", s.gift: true, s.message: "Hi\r\nyou"}, 2500 + 50 + 50 + 100},
 	} {
 		if got := price(c.qty, c.answers); got != c.want {
 			t.Fatalf("%s: %d, want %d", name, got, c.want)
@@ -245,6 +247,7 @@ func TestCzSelectionRules(t *testing.T) {
 		"a value not text":            {with(map[int64]any{s.colour: 3}), "must be the slug of a value of " + named(s.colour, "Colour")},
 		"a required option missing":   {with(map[int64]any{s.name: nil}), "is missing: " + named(s.name, "Name") + " is required"},
 		"required text left empty":    {with(map[int64]any{s.name: ""}), "is missing: " + named(s.name, "Name")},
+		"required text left blank":    {with(map[int64]any{s.name: "  \t "}), "is missing: " + named(s.name, "Name")},
 		"a shown required unanswered": {with(map[int64]any{s.gift: true}), "is missing: " + named(s.message, "Message")},
 		"a hidden option answered":    {with(map[int64]any{s.gift: false, s.message: "Hi"}), "answers " + named(s.message, "Message") + ", which its conditions hide"},
 		"hidden without its box":      {with(map[int64]any{s.message: "Hi"}), "answers " + named(s.message, "Message")},
