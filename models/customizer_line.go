@@ -217,7 +217,8 @@ func (r *CzLines) customize(ctx context.Context, field string, v CatalogueVarian
 // default_selections) must name options of the set with answers valid for
 // them (a 400 on default_selections.<option id>). Required options and
 // conditions are not enforced on defaults: they are where the customiser
-// starts, not an order. It answers the defaults to store ({} for none).
+// starts, not an order. It answers the defaults to store, normalised ({}
+// for none).
 func (r *CzLines) CheckBinding(ctx context.Context, b *CzProductBinding, defaults map[string]any) (map[string]any, error) {
 	cb, err := r.load(ctx, b)
 	if err != nil {
@@ -226,13 +227,13 @@ func (r *CzLines) CheckBinding(ctx context.Context, b *CzProductBinding, default
 	if err := cb.checkFunctions(); err != nil {
 		return nil, apperr.InvalidField("option_set_id", "%v", err)
 	}
-	if _, err := r.selections(ctx, cb, "default_selections", defaults, false); err != nil {
+	sels, err := r.selections(ctx, cb, "default_selections", defaults, false)
+	if err != nil {
 		return nil, err
 	}
-	if defaults == nil {
-		defaults = map[string]any{}
-	}
-	return defaults, nil
+	// Stored as checked, not as sent: 3.0 is 3, text trimmed, nulls and
+	// blank text (unanswered) dropped.
+	return cb.answersOf(sels), nil
 }
 
 // checkFunctions reports the first function of a value of the option set

@@ -277,6 +277,11 @@ func TestCzBindingRefusals(t *testing.T) {
 	if !strings.Contains(r.Message(), `sets element_key "frame"`) {
 		t.Fatalf("the missing key is named: %s", r.Raw)
 	}
+	// Defaults are stored as checked: 3.0 is 3, text trimmed, nulls dropped.
+	got := czPutBinding(t, e, admin, pid, body(map[string]any{"default_selections": map[string]any{czOpt(f.count): 3.0, czOpt(f.name): " Ada ", czOpt(f.gift): nil}}))
+	if d := got["default_selections"].(map[string]any); len(d) != 2 || d[czOpt(f.count)] != float64(3) || d[czOpt(f.name)] != "Ada" {
+		t.Fatalf("defaults stored as sent: %v", d)
+	}
 	// Any scope a library's scope_value can hold, a binding can name.
 	if got := czPutBinding(t, e, admin, pid, body(map[string]any{"library_scope": strings.Repeat("g", 255)}))["library_scope"]; got != strings.Repeat("g", 255) {
 		t.Fatalf("a library scope of 255 characters: %v", got)
