@@ -537,7 +537,7 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 		if hi, ok := czNumber(settings["max"]); ok && f > hi {
 			return nil, apperr.InvalidField(field, "must be at most %g for %s", hi, name)
 		}
-		return &CzSelection{Picked: true, Raw: strconv.FormatFloat(f, 'f', -1, 64)}, nil
+		return &CzSelection{Picked: true, Raw: CzNumberText(f)}, nil
 	case o.Type == CzOptionArtwork:
 		f, ok := czNumber(answer)
 		if !ok || f < 1 || f > math.MaxInt32*1e6 || f != math.Trunc(f) {
@@ -673,6 +673,10 @@ func czShown(o CzOption, sels map[string]CzSelection) bool {
 	}
 	return true
 }
+
+// CzNumberText is the one text form of a number answer, kept in its
+// selection and in conditions that compare with it.
+func CzNumberText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // CzConditionPasses says whether condition c passes for the answer of its
 // option (the value's slug, the text, true/false, the number); filled says

@@ -388,13 +388,23 @@ func conditionValue(field, v string, optionID int64, target ConditionTarget) (st
 			return "", apperr.InvalidField(field, "must be a value slug of option %d (%s), not %q", optionID, slugList(target.Slugs), v)
 		}
 	case target.Type == models.CzOptionCheckbox:
-		if v != "true" && v != "false" {
-			return "", apperr.InvalidField(field, "must be true or false for a checkbox option (option %d)", optionID)
+		// An unticked box is unanswered (README "Pricing and selections"),
+		// so a comparison with false would never pass: only true is
+		// compared with.
+		if v == "false" {
+			return "", apperr.InvalidField(field, "cannot be false for a checkbox option (option %d): an unticked box is unanswered; test it with empty, or not_equals true", optionID)
+		}
+		if v != "true" {
+			return "", apperr.InvalidField(field, "must be true for a checkbox option (option %d)", optionID)
 		}
 	case target.Type == models.CzOptionNumber:
-		if f, err := strconv.ParseFloat(v, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return "", apperr.InvalidField(field, "must be a number for a number option (option %d), not %q", optionID, v)
 		}
+		// Stored in the form a number answer is kept in (5.0 and 5e0 are
+		// 5), so the text comparison of CzConditionPasses matches.
+		v = models.CzNumberText(f)
 	default:
 		t, err := optionText(field, v, MaxConditionText, true)
 		if err != nil {
