@@ -537,6 +537,13 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 		if hi, ok := czNumber(settings["max"]); ok && f > hi {
 			return nil, apperr.InvalidField(field, "must be at most %g for %s", hi, name)
 		}
+		if step, ok := czNumber(settings["step"]); ok && step > 0 {
+			lo, _ := czNumber(settings["min"]) // steps count from min, else 0
+			// Within a float tolerance, so 0.1 + 0.2 is a step of 0.1.
+			if k := (f - lo) / step; math.Abs(k-math.Round(k)) > 1e-9*math.Max(1, math.Abs(k)) {
+				return nil, apperr.InvalidField(field, "must be %g plus a whole number of steps of %g for %s", lo, step, name)
+			}
+		}
 		return &CzSelection{Picked: true, Raw: CzNumberText(f)}, nil
 	case o.Type == CzOptionArtwork:
 		f, ok := czNumber(answer)

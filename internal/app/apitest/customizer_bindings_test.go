@@ -103,7 +103,7 @@ func newCzFixture(t *testing.T, e *apitest.Env, storeID int64) czFixture {
 	f.message = option(3, "Message", models.CzOptionTextarea, true, models.CzOption{
 		Validation: models.CzTextValidation{MaxLines: 2, CharsPerLine: 12, Pattern: `[^#]*`},
 		Conditions: []models.CustomizerCondition{{Op: "equals", OptionID: f.gift, Value: czKey("true")}}})
-	f.count = option(4, "Count", models.CzOptionNumber, false, models.CzOption{Settings: map[string]any{"min": 1, "max": 10}})
+	f.count = option(4, "Count", models.CzOptionNumber, false, models.CzOption{Settings: map[string]any{"min": 1, "max": 10, "step": 0.5}})
 	f.art = option(5, "Art", models.CzOptionArtwork, false, models.CzOption{Settings: map[string]any{"group_key": "clipart"}})
 	red := &models.CzOptionValue{StoreID: storeID, OptionID: f.colour, Label: "Red", Value: "red", PriceDeltaCents: 100,
 		Functions: []models.CustomizerFunction{{GroupKey: czKey("bg"), Property: "color", Value: "#ff0000"}}}

@@ -260,6 +260,7 @@ func TestCzSelectionRules(t *testing.T) {
 		"a checkbox not a boolean":    {with(map[int64]any{s.gift: "yes"}), "must be true or false for " + named(s.gift, "Gift")},
 		"a number out of bounds":      {with(map[int64]any{s.count: 11}), "must be at most 10 for " + named(s.count, "Count")},
 		"a number not a number":       {with(map[int64]any{s.count: "3"}), "must be a number"},
+		"a number off its steps":      {with(map[int64]any{s.count: 3.3}), "must be 1 plus a whole number of steps of 0.5 for " + named(s.count, "Count")},
 		"an artwork of another scope": {with(map[int64]any{s.art: s.scopedOtherItem}), "is not an artwork item offered to this binding"},
 		"an artwork of another group": {with(map[int64]any{s.art: s.otherGroupItem}), "is not an artwork item offered to this binding"},
 		"an item not of artwork":      {with(map[int64]any{s.art: s.otherKindItem}), "is not an artwork item offered to this binding"},
