@@ -54,10 +54,13 @@ var CzTextModes = []string{"", "letters", "letters_digits", "digits", "upper"}
 
 // Bounds of a customised line's answers whatever their option says.
 const (
-	maxCzTextAnswer   = 1_000
-	maxCzNumberAnswer = 1e9
-	maxCzSelections   = 200
+	maxCzTextAnswer = 1_000
+	maxCzSelections = 200
 )
+
+// MaxCzNumber bounds a number answer and a number option's settings
+// (min, max, step) either side of 0.
+const MaxCzNumber = 1e9
 
 // CzLineAsk is how a line asks to be customised: the binding (left out:
 // the one of the line's variant) and the answers by option id.
@@ -526,19 +529,19 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 		}
 		return &CzSelection{Picked: t, Raw: strconv.FormatBool(t)}, nil
 	case o.Type == CzOptionNumber:
-		f, ok := czNumber(answer)
-		if !ok || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > maxCzNumberAnswer {
-			return nil, apperr.InvalidField(field, "must be a number between %g and %g for %s", -maxCzNumberAnswer, maxCzNumberAnswer, name)
+		f, ok := CzNumber(answer)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > MaxCzNumber {
+			return nil, apperr.InvalidField(field, "must be a number between %g and %g for %s", -MaxCzNumber, MaxCzNumber, name)
 		}
 		settings, _ := o.Settings.(map[string]any)
-		if lo, ok := czNumber(settings["min"]); ok && f < lo {
+		if lo, ok := CzNumber(settings["min"]); ok && f < lo {
 			return nil, apperr.InvalidField(field, "must be at least %g for %s", lo, name)
 		}
-		if hi, ok := czNumber(settings["max"]); ok && f > hi {
+		if hi, ok := CzNumber(settings["max"]); ok && f > hi {
 			return nil, apperr.InvalidField(field, "must be at most %g for %s", hi, name)
 		}
-		if step, ok := czNumber(settings["step"]); ok && step > 0 {
-			lo, _ := czNumber(settings["min"]) // steps count from min, else 0
+		if step, ok := CzNumber(settings["step"]); ok && step > 0 {
+			lo, _ := CzNumber(settings["min"]) // steps count from min, else 0
 			// Within a float tolerance, so 0.1 + 0.2 is a step of 0.1.
 			if k := (f - lo) / step; math.Abs(k-math.Round(k)) > 1e-9*math.Max(1, math.Abs(k)) {
 				return nil, apperr.InvalidField(field, "must be %g plus a whole number of steps of %g for %s", lo, step, name)
@@ -546,7 +549,7 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 		}
 		return &CzSelection{Picked: true, Raw: CzNumberText(f)}, nil
 	case o.Type == CzOptionArtwork:
-		f, ok := czNumber(answer)
+		f, ok := CzNumber(answer)
 		if !ok || f < 1 || f > math.MaxInt32*1e6 || f != math.Trunc(f) {
 			return nil, apperr.InvalidField(field, "must be the id of an artwork library item for %s", name)
 		}
@@ -825,8 +828,10 @@ func LineProperties(props map[string]any) any {
 	return props
 }
 
-// czNumber reads a JSON number however it was decoded.
-func czNumber(v any) (float64, bool) {
+// CzNumber reads a JSON number however it was decoded (json.Number from
+// a REST body, float64 from GraphQL or jsonb, an int from Go): the one
+// reader for option settings and answers.
+func CzNumber(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
 		return n, true
