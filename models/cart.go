@@ -151,6 +151,13 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk,
 	out := make([]BasketLine, 0, len(asks))
 	want := map[int64]int64{} // variant → quantity asked over all lines
 	cz := NewCzLines(db, storeID)
+	products := make([]int64, 0, len(variants))
+	for _, v := range variants {
+		products = append(products, v.ProductID)
+	}
+	if err := cz.ProductBindings(ctx, products); err != nil {
+		return nil, err
+	}
 	for i, a := range asks {
 		v, ok := variants[a.VariantID]
 		if !ok || v.ProductStatus != ProductActive {
@@ -167,7 +174,7 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk,
 		l := BasketLine{StoreID: storeID, Quantity: a.Quantity, Properties: a.Properties}
 		if a.Customization != nil {
 			field := fmt.Sprintf("lines[%d].customization", i)
-			if err := p.AllowsCustomization(field); err != nil {
+			if err := p.AllowsCustomization(field, a.Customization); err != nil {
 				return nil, err
 			}
 			line, err := cz.Customize(ctx, field, v, a.Quantity, a.Customization)
@@ -175,6 +182,8 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk,
 				return nil, err
 			}
 			l.Properties = withCustomization(a.Properties, line.Customization)
+		} else if err := cz.CheckUncustomized(ctx, fmt.Sprintf("lines[%d].customization", i), v, p); err != nil {
+			return nil, err
 		}
 		l.fill(v)
 		out = append(out, l)
@@ -258,9 +267,6 @@ func RepriceBasket(ctx context.Context, db bun.IDB, storeID int64, lines []Baske
 		}
 		if c := CzCustomizationOf(l.Properties); c != nil {
 			line, err := cz.Customize(ctx, fmt.Sprintf("lines[%d].customization", i), v, l.Quantity, c.Ask())
-			if apperr.CodeOf(err) == apperr.Invalid {
-				return nil, apperr.Conflictf("the customisation of %s no longer fits its product's customizer (%s); remove the line", l.Title, err.Error())
-			}
 			if err != nil {
 				return nil, err
 			}

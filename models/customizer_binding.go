@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -75,24 +76,83 @@ func DeleteCzBinding(ctx context.Context, tx bun.IDB, storeID, productID, bindin
 	return notFoundIfNone(res, err, "the binding")
 }
 
-// CzRecordExists says whether the store has a record of model's table with
-// id; a missing one (or another store's) is a 404 naming what.
-func czRecordExists(ctx context.Context, db bun.IDB, model any, storeID, id int64, what string) error {
-	ok, err := db.NewSelect().Model(model).Where("store_id = ? AND id = ?", storeID, id).Exists(ctx)
-	if err != nil {
+// CheckCzBindingTargets checks that the binding's template and option set
+// are the store's (a 400 naming template_id or option_set_id otherwise, as
+// every reference in a body) and locks the option set (lockCzOptionSet), so
+// no write to its options and values slips between the binding's checks
+// and its upsert.
+func CheckCzBindingTargets(ctx context.Context, db bun.IDB, b *CzProductBinding) error {
+	if err := recordOfStore(ctx, db, "cz_templates", b.StoreID, b.TemplateID, "template_id", "a template"); err != nil {
 		return err
 	}
-	if !ok {
-		return apperr.NotFoundf("%s was not found", what)
+	if err := recordOfStore(ctx, db, "cz_option_sets", b.StoreID, b.OptionSetID, "option_set_id", "an option set"); err != nil {
+		return err
+	}
+	_, err := LockCzOptionSet(ctx, db, b.StoreID, b.OptionSetID)
+	return err
+}
+
+// CheckCzSetBindings runs the binding checks (CheckBinding) again for
+// every binding of the option set setID after a write to its options or
+// values, under the set's lock: a function aimed at a key a bound design
+// lacks is a 400 on functions, stored defaults the set no longer fits a 409;
+// both name the binding and its product.
+func CheckCzSetBindings(ctx context.Context, db bun.IDB, storeID, setID int64) error {
+	var bs []CzProductBinding
+	if err := db.NewSelect().Model(&bs).Where("store_id = ? AND option_set_id = ?", storeID, setID).Order("id").Scan(ctx); err != nil {
+		return err
+	}
+	lines := NewCzLines(db, storeID)
+	for i := range bs {
+		b := &bs[i]
+		cb, err := lines.load(ctx, b)
+		if err != nil {
+			return err
+		}
+		if err := cb.checkFunctions(); err != nil {
+			return apperr.InvalidField("functions", "binding %d of product %d uses option set %v", b.ID, b.ProductID, err)
+		}
+		defaults, _ := b.DefaultSelections.(map[string]any)
+		if _, err := lines.selections(ctx, cb, "default_selections", defaults, false); err != nil {
+			return apperr.Conflictf("the default_selections of binding %d of product %d would no longer fit the option set: %s; change the binding first",
+				b.ID, b.ProductID, err)
+		}
 	}
 	return nil
 }
 
-// CheckCzBindingTargets checks that the binding's template and option set
-// are the store's (404 otherwise).
-func CheckCzBindingTargets(ctx context.Context, db bun.IDB, b *CzProductBinding) error {
-	if err := czRecordExists(ctx, db, (*CzTemplate)(nil), b.StoreID, b.TemplateID, "the template (template_id)"); err != nil {
+// CheckCzBindingOverlap refuses a scoped binding b of product p that
+// would cover a variant another scoped binding of the product covers (Color
+// = Red and Size = L both cover a red L): a variant takes one binding, so
+// overlapping scopes are a 409 naming the other binding rather than a
+// precedence to learn. A binding of the same option name replaces or sits
+// beside it without overlap.
+func CheckCzBindingOverlap(ctx context.Context, db bun.IDB, p *Product, b *CzProductBinding) error {
+	if b.OptionName == "" {
+		return nil
+	}
+	bs, err := ListCzBindings(ctx, db, b.StoreID, b.ProductID)
+	if err != nil {
 		return err
 	}
-	return czRecordExists(ctx, db, (*CzOptionSet)(nil), b.StoreID, b.OptionSetID, "the option set (option_set_id)")
+	var variants []ProductVariant
+	if err := db.NewSelect().Model(&variants).Where("product_id = ?", p.ID).Order("position").Scan(ctx); err != nil {
+		return err
+	}
+	covers := func(v ProductVariant, name, value string) bool {
+		i := slices.IndexFunc(p.Options, func(o ProductOption) bool { return o.Name == name })
+		return i >= 0 && i < 3 && []string{v.Option1, v.Option2, v.Option3}[i] == value
+	}
+	for _, o := range bs {
+		if o.OptionName == "" || o.OptionName == b.OptionName {
+			continue
+		}
+		for _, v := range variants {
+			if covers(v, b.OptionName, b.OptionValue) && covers(v, o.OptionName, o.OptionValue) {
+				return apperr.Conflictf("binding %d (%s = %q) of product %d covers variant %q too: a variant takes one binding; delete it first or bind by one option",
+					o.ID, o.OptionName, o.OptionValue, p.ID, v.Title)
+			}
+		}
+	}
+	return nil
 }

@@ -54,10 +54,13 @@ var CzTextModes = []string{"", "letters", "letters_digits", "digits", "upper"}
 
 // Bounds of a customised line's answers whatever their option says.
 const (
-	maxCzTextAnswer   = 1_000
-	maxCzNumberAnswer = 1e9
-	maxCzSelections   = 200
+	maxCzTextAnswer = 1_000
+	maxCzSelections = 200
 )
+
+// MaxCzNumber bounds a number answer and a number option's settings
+// (min, max, step) either side of 0.
+const MaxCzNumber = 1e9
 
 // CzLineAsk is how a line asks to be customised: the binding (left out:
 // the one of the line's variant) and the answers by option id.
@@ -133,11 +136,13 @@ type czBinding struct {
 	groups map[string][]string
 }
 
-// AllowsCustomization refuses a customised line while the platform offers
-// no product customizer (serve --customizer=false): field names the line's
-// customization. Lines customised before the switch keep their price.
-func (p Platform) AllowsCustomization(field string) error {
-	if p.CustomizerOff {
+// AllowsCustomization refuses a line asking to be customised while the
+// platform offers no product customizer (serve --customizer=false): field
+// names the line's customization. Lines customised before the switch (a
+// kept ask: a cart's line becoming a checkout's) keep their customisation
+// and price.
+func (p Platform) AllowsCustomization(field string, ask *CzLineAsk) error {
+	if p.CustomizerOff && ask.kept == nil {
 		return apperr.Conflictf("%s: the platform offers no product customizer now (GET /store/customizer/status); add the product without customization", field)
 	}
 	return nil
@@ -178,8 +183,19 @@ func (l CzLine) UnitPrice(baseCents int64) int64 {
 
 // Customize checks ask for a line of quantity units of the variant v and
 // prices it. field names the ask in errors (lines[2].customization): a
-// broken rule is a 400 naming the option by label and id.
+// broken rule is a 400 naming the option by label and id. A line already
+// customised (a kept ask) the customizer no longer fits is a 409 instead:
+// its client sent no field to fix, and removes the line.
 func (r *CzLines) Customize(ctx context.Context, field string, v CatalogueVariant, quantity int64, ask *CzLineAsk) (CzLine, error) {
+	line, err := r.customize(ctx, field, v, quantity, ask)
+	if ask.kept != nil && apperr.CodeOf(err) == apperr.Invalid {
+		return CzLine{}, apperr.Conflictf("the customisation of %s no longer fits its product's customizer (%s); remove the line", v.label(), err.Error())
+	}
+	return line, err
+}
+
+// customize is Customize, every refusal a 400 on field.
+func (r *CzLines) customize(ctx context.Context, field string, v CatalogueVariant, quantity int64, ask *CzLineAsk) (CzLine, error) {
 	b, err := r.bindingFor(ctx, field, v, ask.BindingID)
 	if err != nil {
 		return CzLine{}, err
@@ -204,27 +220,29 @@ func (r *CzLines) Customize(ctx context.Context, field string, v CatalogueVarian
 // default_selections) must name options of the set with answers valid for
 // them (a 400 on default_selections.<option id>). Required options and
 // conditions are not enforced on defaults: they are where the customiser
-// starts, not an order. It answers the defaults to store ({} for none).
+// starts, not an order. It answers the defaults to store, normalised ({}
+// for none).
 func (r *CzLines) CheckBinding(ctx context.Context, b *CzProductBinding, defaults map[string]any) (map[string]any, error) {
 	cb, err := r.load(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	if err := cb.checkFunctions("option_set_id"); err != nil {
+	if err := cb.checkFunctions(); err != nil {
+		return nil, apperr.InvalidField("option_set_id", "%v", err)
+	}
+	sels, err := r.selections(ctx, cb, "default_selections", defaults, false)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := r.selections(ctx, cb, "default_selections", defaults, false); err != nil {
-		return nil, err
-	}
-	if defaults == nil {
-		defaults = map[string]any{}
-	}
-	return defaults, nil
+	// Stored as checked, not as sent: 3.0 is 3, text trimmed, nulls and
+	// blank text (unanswered) dropped.
+	return cb.answersOf(sels), nil
 }
 
 // checkFunctions reports the first function of a value of the option set
-// that targets an element_key or group_key the template's design lacks.
-func (b *czBinding) checkFunctions(field string) error {
+// that targets an element_key or group_key the template's design lacks,
+// naming the set, the value and the key.
+func (b *czBinding) checkFunctions() error {
 	elements := map[string]bool{}
 	for _, keys := range b.groups {
 		for _, k := range keys {
@@ -236,10 +254,10 @@ func (b *czBinding) checkFunctions(field string) error {
 			for _, f := range v.Functions {
 				switch {
 				case f.ElementKey != nil && !elements[*f.ElementKey]:
-					return apperr.InvalidField(field, "%d: value %q (%d) of option %q (%d) sets element_key %q, which design %d of template %d lacks",
+					return fmt.Errorf("%d: value %q (%d) of option %q (%d) sets element_key %q, which design %d of template %d lacks",
 						b.binding.OptionSetID, v.Value, v.ID, o.Label, o.ID, *f.ElementKey, b.template.DesignID, b.template.ID)
 				case f.GroupKey != nil && len(b.groups[*f.GroupKey]) == 0:
-					return apperr.InvalidField(field, "%d: value %q (%d) of option %q (%d) sets group_key %q, which design %d of template %d lacks",
+					return fmt.Errorf("%d: value %q (%d) of option %q (%d) sets group_key %q, which design %d of template %d lacks",
 						b.binding.OptionSetID, v.Value, v.ID, o.Label, o.ID, *f.GroupKey, b.template.DesignID, b.template.ID)
 				}
 			}
@@ -248,9 +266,67 @@ func (b *czBinding) checkFunctions(field string) error {
 	return nil
 }
 
+// ProductBindings reads the bindings of the products at once (one
+// statement), so checking lines of many products reads none again.
+func (r *CzLines) ProductBindings(ctx context.Context, productIDs []int64) error {
+	var missing []int64
+	for _, id := range productIDs {
+		if _, ok := r.byProduct[id]; !ok && !slices.Contains(missing, id) {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var bs []CzProductBinding
+	if err := r.db.NewSelect().Model(&bs).Where("store_id = ? AND product_id IN (?)", r.storeID, bun.In(missing)).
+		Order("option_name", "option_value", "id").Scan(ctx); err != nil {
+		return err
+	}
+	for _, id := range missing {
+		r.byProduct[id] = []CzProductBinding{}
+	}
+	for _, b := range bs {
+		r.byProduct[b.ProductID] = append(r.byProduct[b.ProductID], b)
+	}
+	return nil
+}
+
+// CheckUncustomized refuses a line of v sent without customization when a
+// binding covers v and its option set has a required option shown with no
+// answers: a personalisable product is not bought bare (a 400 on field,
+// the line's customization, naming the option). While the platform offers
+// no customizer (p), such a product sells without it.
+func (r *CzLines) CheckUncustomized(ctx context.Context, field string, v CatalogueVariant, p Platform) error {
+	if p.CustomizerOff {
+		return nil
+	}
+	b, err := r.bindingFor(ctx, field, v, nil)
+	if apperr.CodeOf(err) == apperr.Invalid {
+		return nil // no binding covers v: not personalisable
+	}
+	if err != nil {
+		return err
+	}
+	for _, o := range b.options {
+		if o.Required && czShown(o, nil) {
+			return apperr.InvalidField(field, "is needed: %s is personalised (binding %d) and option %q (%d) is required",
+				v.label(), b.binding.ID, o.Label, o.ID)
+		}
+	}
+	return nil
+}
+
+// covers says whether b applies to v: an every-variant binding, or one
+// whose option_name v has at option_value.
+func (b CzProductBinding) covers(v CatalogueVariant) bool {
+	return b.OptionName == "" || v.HasOption(b.OptionName, b.OptionValue)
+}
+
 // bindingFor finds the binding of a line of v: the one named (which must
-// be of v's product), else the product's binding whose option_name v has
-// at option_value, else its every-variant binding.
+// be of v's product and cover v, so a shopper cannot take another
+// variant's tiers and options), else the product's binding whose
+// option_name v has at option_value, else its every-variant binding.
 func (r *CzLines) bindingFor(ctx context.Context, field string, v CatalogueVariant, bindingID *int64) (*czBinding, error) {
 	bs, ok := r.byProduct[v.ProductID]
 	if !ok {
@@ -268,13 +344,17 @@ func (r *CzLines) bindingFor(ctx context.Context, field string, v CatalogueVaria
 		if i < 0 {
 			return nil, apperr.InvalidField(field+".binding_id", "%d is not a binding of product %d", *bindingID, v.ProductID)
 		}
+		if !bs[i].covers(v) {
+			return nil, apperr.InvalidField(field+".binding_id", "%d does not cover variant %d: it is the binding of %s = %q",
+				*bindingID, v.ID, bs[i].OptionName, bs[i].OptionValue)
+		}
 		return r.load(ctx, &bs[i])
 	}
 	every := -1
 	for i, b := range bs {
 		if b.OptionName == "" {
 			every = i
-		} else if v.HasOption(b.OptionName, b.OptionValue) {
+		} else if b.covers(v) {
 			return r.load(ctx, &bs[i])
 		}
 	}
@@ -430,6 +510,11 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 		if !ok {
 			return nil, apperr.InvalidField(field, "must be text for %s", name)
 		}
+		// Normalised as conditions' text values are (trimmed), so a
+		// condition compares like with like; blank text answers nothing (it
+		// prints nothing, so it neither satisfies a required option nor is
+		// charged), and a browser's \r\n line breaks are \n.
+		s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
 		if s == "" {
 			return nil, nil
 		}
@@ -444,20 +529,27 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 		}
 		return &CzSelection{Picked: t, Raw: strconv.FormatBool(t)}, nil
 	case o.Type == CzOptionNumber:
-		f, ok := czNumber(answer)
-		if !ok || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > maxCzNumberAnswer {
-			return nil, apperr.InvalidField(field, "must be a number between %g and %g for %s", -maxCzNumberAnswer, maxCzNumberAnswer, name)
+		f, ok := CzNumber(answer)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > MaxCzNumber {
+			return nil, apperr.InvalidField(field, "must be a number between %g and %g for %s", -MaxCzNumber, MaxCzNumber, name)
 		}
 		settings, _ := o.Settings.(map[string]any)
-		if lo, ok := czNumber(settings["min"]); ok && f < lo {
+		if lo, ok := CzNumber(settings["min"]); ok && f < lo {
 			return nil, apperr.InvalidField(field, "must be at least %g for %s", lo, name)
 		}
-		if hi, ok := czNumber(settings["max"]); ok && f > hi {
+		if hi, ok := CzNumber(settings["max"]); ok && f > hi {
 			return nil, apperr.InvalidField(field, "must be at most %g for %s", hi, name)
 		}
-		return &CzSelection{Picked: true, Raw: strconv.FormatFloat(f, 'f', -1, 64)}, nil
+		if step, ok := CzNumber(settings["step"]); ok && step > 0 {
+			lo, _ := CzNumber(settings["min"]) // steps count from min, else 0
+			// Within a float tolerance, so 0.1 + 0.2 is a step of 0.1.
+			if k := (f - lo) / step; math.Abs(k-math.Round(k)) > 1e-9*math.Max(1, math.Abs(k)) {
+				return nil, apperr.InvalidField(field, "must be %g plus a whole number of steps of %g for %s", lo, step, name)
+			}
+		}
+		return &CzSelection{Picked: true, Raw: CzNumberText(f)}, nil
 	case o.Type == CzOptionArtwork:
-		f, ok := czNumber(answer)
+		f, ok := CzNumber(answer)
 		if !ok || f < 1 || f > math.MaxInt32*1e6 || f != math.Trunc(f) {
 			return nil, apperr.InvalidField(field, "must be the id of an artwork library item for %s", name)
 		}
@@ -467,23 +559,32 @@ func (b *czBinding) selection(field string, o *CzOption, answer any) (*CzSelecti
 }
 
 // checkArtwork refuses artwork answers that are not items of the store's
-// libraries offered to the binding: those of its library_scope and the
-// unscoped ones.
+// libraries offered to the option and the binding: artwork libraries of
+// the option's settings.group_key, of the binding's library_scope or
+// unscoped.
 func (r *CzLines) checkArtwork(ctx context.Context, b *czBinding, field string, ids []int64, byKey map[string]*CzOption, sels map[string]CzSelection) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	var found []int64
+	var groups []string
 	err := r.db.NewSelect().TableExpr("cz_library_items AS i").Join("JOIN cz_libraries AS l ON l.store_id = i.store_id AND l.id = i.library_id").
-		ColumnExpr("i.id").Where("i.store_id = ? AND i.id IN (?) AND l.scope_value IN ('', ?)", r.storeID, bun.List(ids), b.binding.LibraryScope).
-		Scan(ctx, &found)
+		ColumnExpr("i.id, l.group_key").Where("i.store_id = ? AND i.id IN (?) AND l.kind = ? AND l.scope_value IN ('', ?)",
+		r.storeID, bun.List(ids), CzOptionArtwork, b.binding.LibraryScope).
+		Scan(ctx, &found, &groups)
 	if err != nil {
 		return err
 	}
 	for k, s := range sels {
-		if o := byKey[k]; o.Type == CzOptionArtwork && !slices.Contains(found, s.ValueID) {
-			return apperr.InvalidField(field+"."+k, "for option %q (%d): %d is not an artwork item offered to this binding (library_scope %q)",
-				o.Label, o.ID, s.ValueID, b.binding.LibraryScope)
+		o := byKey[k]
+		if o.Type != CzOptionArtwork {
+			continue
+		}
+		settings, _ := o.Settings.(map[string]any)
+		group, _ := settings["group_key"].(string)
+		if i := slices.Index(found, s.ValueID); i < 0 || groups[i] != group {
+			return apperr.InvalidField(field+"."+k, "for option %q (%d): %d is not an artwork item offered to this binding (artwork libraries of group_key %q, library_scope %q)",
+				o.Label, o.ID, s.ValueID, group, b.binding.LibraryScope)
 		}
 	}
 	return nil
@@ -582,6 +683,10 @@ func czShown(o CzOption, sels map[string]CzSelection) bool {
 	}
 	return true
 }
+
+// CzNumberText is the one text form of a number answer, kept in its
+// selection and in conditions that compare with it.
+func CzNumberText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // CzConditionPasses says whether condition c passes for the answer of its
 // option (the value's slug, the text, true/false, the number); filled says
@@ -723,8 +828,10 @@ func LineProperties(props map[string]any) any {
 	return props
 }
 
-// czNumber reads a JSON number however it was decoded.
-func czNumber(v any) (float64, bool) {
+// CzNumber reads a JSON number however it was decoded (json.Number from
+// a REST body, float64 from GraphQL or jsonb, an int from Go): the one
+// reader for option settings and answers.
+func CzNumber(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
 		return n, true

@@ -61,17 +61,18 @@ func LockCzOption(ctx context.Context, db bun.IDB, storeID, id int64) (*CzOption
 }
 
 // LockCzOptionValue locks the option set of an option value of the store,
-// then reads the value.
-func LockCzOptionValue(ctx context.Context, db bun.IDB, storeID, id int64) (*CzOptionValue, error) {
+// then reads the value; it answers the set's id too.
+func LockCzOptionValue(ctx context.Context, db bun.IDB, storeID, id int64) (*CzOptionValue, int64, error) {
 	setID := db.NewSelect().TableExpr("cz_option_values AS v").
 		Join("JOIN cz_options AS o ON o.store_id = v.store_id AND o.id = v.option_id").
 		ColumnExpr("o.option_set_id").Where("v.store_id = ? AND v.id = ?", storeID, id)
-	if _, err := lockCzOptionSet(ctx, db, storeID, setID, "the option value"); err != nil {
-		return nil, err
+	set, err := lockCzOptionSet(ctx, db, storeID, setID, "the option value")
+	if err != nil {
+		return nil, 0, err
 	}
 	v := new(CzOptionValue)
-	err := db.NewSelect().Model(v).Where("store_id = ? AND id = ?", storeID, id).Scan(ctx)
-	return v, classify(err, "the option value")
+	err = db.NewSelect().Model(v).Where("store_id = ? AND id = ?", storeID, id).Scan(ctx)
+	return v, set.ID, classify(err, "the option value")
 }
 
 // InsertCzOptionSet stores a new option set; it receives its id.

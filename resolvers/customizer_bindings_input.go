@@ -5,19 +5,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
 	"storeadmin/graph"
 	"storeadmin/internal/base/apperr"
+	"storeadmin/internal/customizer"
 	"storeadmin/models"
 )
 
 // Bounds of a binding's input (README "Product customizer / Bindings").
 const (
-	maxCzLibraryScope      = 64
 	maxCzDefaultSelections = 16 << 10
 )
 
@@ -36,7 +34,11 @@ func czBindingOf(ctx context.Context, tx bun.IDB, sid, productID int64, in graph
 	if err := czBindingScope(product, b); err != nil {
 		return nil, err
 	}
-	if b.LibraryScope, err = czLibraryScope(deref(in.LibraryScope)); err != nil {
+	if err := models.CheckCzBindingOverlap(ctx, tx, product, b); err != nil {
+		return nil, err
+	}
+	b.LibraryScope = strings.TrimSpace(deref(in.LibraryScope))
+	if err := customizer.CheckLibraryScope("library_scope", b.LibraryScope); err != nil {
 		return nil, err
 	}
 	if err := models.CheckCzBindingTargets(ctx, tx, b); err != nil {
@@ -84,19 +86,6 @@ func czBindingScope(p *models.Product, b *models.CzProductBinding) error {
 	return nil
 }
 
-// czLibraryScope checks a binding's library_scope: one line of at most
-// maxCzLibraryScope characters.
-func czLibraryScope(v string) (string, error) {
-	v = strings.TrimSpace(v)
-	if utf8.RuneCountInString(v) > maxCzLibraryScope {
-		return "", apperr.InvalidField("library_scope", "must be at most %d characters", maxCzLibraryScope)
-	}
-	if strings.ContainsFunc(v, unicode.IsControl) {
-		return "", apperr.InvalidField("library_scope", "must be one line of text")
-	}
-	return v, nil
-}
-
 // czLineAsk is a draft line's customization as the models check it.
 func czLineAsk(field string, in *graph.CzLineCustomizationInput) (*models.CzLineAsk, error) {
 	sels, ok := in.Selections.(map[string]any)
@@ -109,17 +98,28 @@ func czLineAsk(field string, in *graph.CzLineCustomizationInput) (*models.CzLine
 // customizeDraftLines checks the customised lines of in (built into lines,
 // in order) and prices them: the customizer's unit price, the selections
 // kept in the line's properties. A customised line must be a variant's and
-// may not set its own price.
+// may not set its own price; a variant's line without customization must
+// not be of a personalised variant with a required option.
 func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []graph.DraftLineInput, variants map[int64]models.CatalogueVariant,
 	lines []models.DraftOrderLine, field string, p models.Platform) error {
-	var cz *models.CzLines
+	cz := models.NewCzLines(db, storeID)
+	products := make([]int64, 0, len(variants))
+	for _, v := range variants {
+		products = append(products, v.ProductID)
+	}
+	if err := cz.ProductBindings(ctx, products); err != nil {
+		return err
+	}
 	for i, l := range in {
-		if l.Customization == nil {
-			continue
-		}
 		at := fmt.Sprintf("%s[%d].customization", field, i)
-		if err := p.AllowsCustomization(at); err != nil {
-			return err
+		if l.Customization == nil {
+			if l.VariantID == nil {
+				continue
+			}
+			if err := cz.CheckUncustomized(ctx, at, variants[*l.VariantID], p); err != nil {
+				return err
+			}
+			continue
 		}
 		if l.VariantID == nil {
 			return apperr.InvalidField(at, "needs variant_id: only a catalogue variant's line is customised")
@@ -131,8 +131,8 @@ func customizeDraftLines(ctx context.Context, db bun.IDB, storeID int64, in []gr
 		if err != nil {
 			return err
 		}
-		if cz == nil {
-			cz = models.NewCzLines(db, storeID)
+		if err := p.AllowsCustomization(at, ask); err != nil {
+			return err
 		}
 		line, err := cz.Customize(ctx, at, variants[*l.VariantID], lines[i].Quantity, ask)
 		if err != nil {

@@ -44,7 +44,7 @@ func applyCzLibraryInput(l *models.CzLibrary, in graph.CzLibraryInput, create bo
 		return apperr.InvalidField("kind", "is required: one of %s", strings.Join(customizer.LibraryKinds, ", "))
 	}
 	return firstErr(customizer.CheckLibraryKind(l.Kind), customizer.CheckKey("group_key", l.GroupKey),
-		customizer.CheckLibraryScopeValue(l.ScopeValue))
+		customizer.CheckLibraryScope("scope_value", l.ScopeValue))
 }
 
 // checkCzLibraryItem runs customizer.CheckLibraryItem for a library of

@@ -14,13 +14,22 @@ import (
 
 // czOptionsTx runs a write to option sets, options or values in one
 // transaction for the caller's store; fn takes the set's lock first
-// (models.LockCzOptionSet and its kin).
-func (r *mutationResolver) czOptionsTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx, sid int64) error) error {
+// (models.LockCzOptionSet and its kin) and answers the set it wrote. The
+// set's bindings are then checked against it as written, still under the
+// lock, so no write leaves a binding a design key its values aim at is
+// missing from, or defaults the set no longer fits.
+func (r *mutationResolver) czOptionsTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx, sid int64) (setID int64, err error)) error {
 	sid, err := storeID(ctx)
 	if err != nil {
 		return err
 	}
-	return r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx, sid) })
+	return r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		setID, err := fn(ctx, tx, sid)
+		if err != nil {
+			return err
+		}
+		return models.CheckCzSetBindings(ctx, tx, sid, setID)
+	})
 }
 
 // czCheckConditions checks o's conditions against set, the options of its
@@ -109,11 +118,9 @@ func czReplacementValues(sid, optionID int64, in []graph.CzOptionValueInput) ([]
 // and counts as updated when a stored field (its position included)
 // changes; one that does not is created. The values not named are deleted
 // with prune, otherwise kept after the named ones in their order.
-func (r *mutationResolver) replaceCzOptionValues(ctx context.Context, tx bun.Tx, sid, optionID int64, named []models.CzOptionValue, prune bool) (*models.CzReplaceOptionValues, error) {
-	o, err := models.LockCzOption(ctx, tx, sid, optionID)
-	if err != nil {
-		return nil, err
-	}
+// o is the option, read under its set's lock.
+func (r *mutationResolver) replaceCzOptionValues(ctx context.Context, tx bun.Tx, sid int64, o *models.CzOption, named []models.CzOptionValue, prune bool) (*models.CzReplaceOptionValues, error) {
+	optionID := o.ID
 	if err := czChoiceOption(o); err != nil {
 		return nil, err
 	}

@@ -34,14 +34,14 @@ func (r *mutationResolver) CreateCzOptionSet(ctx context.Context, input graph.Cz
 
 func (r *mutationResolver) UpdateCzOptionSet(ctx context.Context, id int64, input graph.CzOptionSetInput) (*models.CzOptionSet, error) {
 	var set *models.CzOptionSet
-	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (err error) {
+	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (_ int64, err error) {
 		if set, err = models.LockCzOptionSet(ctx, tx, sid, id); err != nil {
-			return err
+			return 0, err
 		}
 		if err := applyCzOptionSetInput(set, input); err != nil {
-			return err
+			return 0, err
 		}
-		return models.UpdateCzOptionSet(ctx, tx, set)
+		return id, models.UpdateCzOptionSet(ctx, tx, set)
 	})
 	if err != nil {
 		return nil, err
@@ -59,25 +59,25 @@ func (r *mutationResolver) DeleteCzOptionSet(ctx context.Context, id int64) (boo
 }
 
 func (r *mutationResolver) SetCzOptionOrder(ctx context.Context, id int64, input graph.CzOptionOrderInput) (bool, error) {
-	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) error {
+	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (int64, error) {
 		if _, err := models.LockCzOptionSet(ctx, tx, sid, id); err != nil {
-			return err
+			return 0, err
 		}
 		options, err := models.ListCzOptions(ctx, tx, sid, id)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		ids := make([]int64, len(options))
 		for i, o := range options {
 			ids[i] = o.ID
 		}
 		if err := czOrder("option", "option set", ids, input.Ids); err != nil {
-			return err
+			return 0, err
 		}
 		if err := czOptionOrder(options, input.Ids); err != nil {
-			return err
+			return 0, err
 		}
-		return models.SetCzOptionOrder(ctx, tx, sid, id, input.Ids)
+		return id, models.SetCzOptionOrder(ctx, tx, sid, id, input.Ids)
 	})
 	if err != nil {
 		return false, err
@@ -96,21 +96,21 @@ func (r *mutationResolver) CreateCzOption(ctx context.Context, id int64, input g
 	if err := customizer.CheckOption("", o); err != nil {
 		return nil, err
 	}
-	err = r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) error {
+	err = r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (int64, error) {
 		if _, err := models.LockCzOptionSet(ctx, tx, sid, id); err != nil {
-			return err
+			return 0, err
 		}
 		set, err := models.ListCzOptions(ctx, tx, sid, id)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if len(set) >= customizer.MaxOptionsPerSet {
-			return apperr.Conflictf("the option set has %d options, the most a set may have", customizer.MaxOptionsPerSet)
+			return 0, apperr.Conflictf("the option set has %d options, the most a set may have", customizer.MaxOptionsPerSet)
 		}
 		if err := czCheckConditions(ctx, tx, sid, o, set); err != nil {
-			return err
+			return 0, err
 		}
-		return models.InsertCzOption(ctx, tx, o)
+		return id, models.InsertCzOption(ctx, tx, o)
 	})
 	if err != nil {
 		return nil, err
@@ -121,30 +121,30 @@ func (r *mutationResolver) CreateCzOption(ctx context.Context, id int64, input g
 
 func (r *mutationResolver) UpdateCzOption(ctx context.Context, id int64, input graph.CzOptionInput) (*models.CzOption, error) {
 	var o *models.CzOption
-	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (err error) {
+	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (_ int64, err error) {
 		if o, err = models.LockCzOption(ctx, tx, sid, id); err != nil {
-			return err
+			return 0, err
 		}
 		oldType := o.Type
 		applyCzOptionInput(o, input)
 		if err := customizer.CheckOption("", o); err != nil {
-			return err
+			return 0, err
 		}
 		set, err := models.ListCzOptions(ctx, tx, sid, o.OptionSetID)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if input.Conditions != nil {
 			if err := czCheckConditions(ctx, tx, sid, o, set); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		if o.Type != oldType {
 			if err := czTypeChange(ctx, tx, sid, o, oldType, set); err != nil {
-				return err
+				return 0, err
 			}
 		}
-		return models.UpdateCzOption(ctx, tx, o)
+		return o.OptionSetID, models.UpdateCzOption(ctx, tx, o)
 	})
 	if err != nil {
 		return nil, err
@@ -154,19 +154,19 @@ func (r *mutationResolver) UpdateCzOption(ctx context.Context, id int64, input g
 }
 
 func (r *mutationResolver) DeleteCzOption(ctx context.Context, id int64) (bool, error) {
-	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) error {
+	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (int64, error) {
 		o, err := models.LockCzOption(ctx, tx, sid, id)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		set, err := models.ListCzOptions(ctx, tx, sid, o.OptionSetID)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if users := czConditionUsers(set, func(c models.CustomizerCondition) bool { return c.OptionID == id }); users != "" {
-			return apperr.Conflictf("the option is tested by the conditions of option %s; change those conditions first", users)
+			return 0, apperr.Conflictf("the option is tested by the conditions of option %s; change those conditions first", users)
 		}
-		return models.DeleteCzOption(ctx, tx, o)
+		return o.OptionSetID, models.DeleteCzOption(ctx, tx, o)
 	})
 	if err != nil {
 		return false, err
@@ -176,22 +176,23 @@ func (r *mutationResolver) DeleteCzOption(ctx context.Context, id int64) (bool, 
 }
 
 func (r *mutationResolver) SetCzOptionValueOrder(ctx context.Context, id int64, input graph.CzOptionValueOrderInput) (bool, error) {
-	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) error {
-		if _, err := models.LockCzOption(ctx, tx, sid, id); err != nil {
-			return err
+	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (int64, error) {
+		o, err := models.LockCzOption(ctx, tx, sid, id)
+		if err != nil {
+			return 0, err
 		}
 		values, err := models.ListCzOptionValues(ctx, tx, sid, id)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		ids := make([]int64, len(values))
 		for i, v := range values {
 			ids[i] = v.ID
 		}
 		if err := czOrder("value", "option", ids, input.Ids); err != nil {
-			return err
+			return 0, err
 		}
-		return models.SetCzOptionValueOrder(ctx, tx, sid, id, input.Ids)
+		return o.OptionSetID, models.SetCzOptionValueOrder(ctx, tx, sid, id, input.Ids)
 	})
 	if err != nil {
 		return false, err
@@ -209,29 +210,29 @@ func (r *mutationResolver) CreateCzOptionValue(ctx context.Context, id int64, in
 	if err := applyCzOptionValueInput("", v, input); err != nil {
 		return nil, err
 	}
-	err = r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) error {
+	err = r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (int64, error) {
 		o, err := models.LockCzOption(ctx, tx, sid, id)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := czChoiceOption(o); err != nil {
-			return err
+			return 0, err
 		}
 		if v.Position, err = models.NextCzOptionValuePosition(ctx, tx, sid, id); err != nil {
-			return err
+			return 0, err
 		}
 		if v.Position >= customizer.MaxValuesPerOption {
-			return apperr.Conflictf("the option has %d values, the most an option may have", customizer.MaxValuesPerOption)
+			return 0, apperr.Conflictf("the option has %d values, the most an option may have", customizer.MaxValuesPerOption)
 		}
 		if err := customizer.CheckOptionValueUploads(ctx, tx, sid, []models.CzOptionValue{*v}, czLoneValue); err != nil {
-			return err
+			return 0, err
 		}
 		values := []models.CzOptionValue{*v}
 		if err := models.InsertCzOptionValues(ctx, tx, values); err != nil {
-			return err
+			return 0, err
 		}
 		*v = values[0]
-		return nil
+		return o.OptionSetID, nil
 	})
 	if err != nil {
 		return nil, err
@@ -250,9 +251,13 @@ func (r *mutationResolver) ReplaceCzOptionValues(ctx context.Context, id int64, 
 		return nil, err
 	}
 	var out *models.CzReplaceOptionValues
-	err = r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (err error) {
-		out, err = r.replaceCzOptionValues(ctx, tx, sid, id, named, deref(input.Prune))
-		return err
+	err = r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (int64, error) {
+		o, err := models.LockCzOption(ctx, tx, sid, id)
+		if err != nil {
+			return 0, err
+		}
+		out, err = r.replaceCzOptionValues(ctx, tx, sid, o, named, deref(input.Prune))
+		return o.OptionSetID, err
 	})
 	if err != nil {
 		return nil, err
@@ -263,23 +268,23 @@ func (r *mutationResolver) ReplaceCzOptionValues(ctx context.Context, id int64, 
 
 func (r *mutationResolver) UpdateCzOptionValue(ctx context.Context, id int64, input graph.CzOptionValueInput) (*models.CzOptionValue, error) {
 	var v *models.CzOptionValue
-	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (err error) {
-		if v, err = models.LockCzOptionValue(ctx, tx, sid, id); err != nil {
-			return err
+	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (setID int64, err error) {
+		if v, setID, err = models.LockCzOptionValue(ctx, tx, sid, id); err != nil {
+			return 0, err
 		}
 		oldSlug := v.Value
 		if err := applyCzOptionValueInput("", v, input); err != nil {
-			return err
+			return 0, err
 		}
 		if v.Value != oldSlug {
 			if err := czSlugsUnnamed(ctx, tx, sid, v.OptionID, []string{oldSlug}, "renamed"); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		if err := customizer.CheckOptionValueUploads(ctx, tx, sid, []models.CzOptionValue{*v}, czLoneValue); err != nil {
-			return err
+			return 0, err
 		}
-		return models.UpdateCzOptionValue(ctx, tx, v)
+		return setID, models.UpdateCzOptionValue(ctx, tx, v)
 	})
 	if err != nil {
 		return nil, err
@@ -289,15 +294,15 @@ func (r *mutationResolver) UpdateCzOptionValue(ctx context.Context, id int64, in
 }
 
 func (r *mutationResolver) DeleteCzOptionValue(ctx context.Context, id int64) (bool, error) {
-	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) error {
-		v, err := models.LockCzOptionValue(ctx, tx, sid, id)
+	err := r.czOptionsTx(ctx, func(ctx context.Context, tx bun.Tx, sid int64) (int64, error) {
+		v, setID, err := models.LockCzOptionValue(ctx, tx, sid, id)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := czSlugsUnnamed(ctx, tx, sid, v.OptionID, []string{v.Value}, "deleted"); err != nil {
-			return err
+			return 0, err
 		}
-		return models.DeleteCzOptionValues(ctx, tx, sid, v.OptionID, []int64{id})
+		return setID, models.DeleteCzOptionValues(ctx, tx, sid, v.OptionID, []int64{id})
 	})
 	if err != nil {
 		return false, err

@@ -10,9 +10,10 @@ import (
 // one list.
 const MaxItemsPerLibrary = 1000
 
-// MaxLibraryScopeValue bounds a library's scope_value, in characters (it
-// matches a binding's library_scope, a product option's value).
-const MaxLibraryScopeValue = 255
+// MaxLibraryScope bounds a library's scope_value and a binding's
+// library_scope, in characters: one bound, since a binding's scope picks
+// the libraries whose scope_value is it.
+const MaxLibraryScope = 255
 
 // The library kinds (README "Product customizer / Artwork libraries").
 const (
@@ -63,10 +64,12 @@ func CheckLibraryKind(kind string) error {
 	return nil
 }
 
-// CheckLibraryScopeValue checks a library's scope_value: any text of at
-// most MaxLibraryScopeValue characters, empty for every binding.
-func CheckLibraryScopeValue(v string) error {
-	_, err := textValue("scope_value", v, MaxLibraryScopeValue, false)
+// CheckLibraryScope checks a library's scope_value or a binding's
+// library_scope (field names which): one line of text without control
+// characters, at most MaxLibraryScope characters; empty for none. The one
+// check for both, so every scope a library can hold a binding can name.
+func CheckLibraryScope(field, v string) error {
+	_, err := textValue(field, v, MaxLibraryScope, false)
 	return err
 }
 

@@ -2,7 +2,6 @@ package customizer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -40,7 +39,6 @@ const (
 	MaxFontFamily          = 100
 	MaxUploadURL           = 2048
 	maxSettingText         = 255
-	maxNumberSetting       = 1e9
 )
 
 // The condition ops.
@@ -170,7 +168,7 @@ type settingKind int
 const (
 	settingText    settingKind = iota // a string of at most maxSettingText characters
 	settingSlug                       // a group_key
-	settingNumber                     // a finite number within ±maxNumberSetting
+	settingNumber                     // a finite number within ±models.MaxCzNumber
 	settingShape                      // circle or square
 	settingCount                      // a whole number 1 to 50
 	settingColumns                    // a whole number 1 to 6
@@ -257,7 +255,7 @@ func checkSetting(field string, kind settingKind, v any) (any, error) {
 		}
 		return s, nil
 	}
-	f, ok := jsonNumber(v)
+	f, ok := models.CzNumber(v)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, apperr.InvalidField(field, "must be a number")
 	}
@@ -272,27 +270,10 @@ func checkSetting(field string, kind settingKind, v any) (any, error) {
 		}
 		return int64(f), nil
 	}
-	if math.Abs(f) > maxNumberSetting {
-		return nil, apperr.InvalidField(field, "must be between %d and %d", -int64(maxNumberSetting), int64(maxNumberSetting))
+	if math.Abs(f) > models.MaxCzNumber {
+		return nil, apperr.InvalidField(field, "must be between %d and %d", -int64(models.MaxCzNumber), int64(models.MaxCzNumber))
 	}
 	return f, nil
-}
-
-// jsonNumber reads a decoded JSON number (json.Number from a REST body,
-// int64 or float64 from a GraphQL literal).
-func jsonNumber(v any) (float64, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		f, err := strconv.ParseFloat(string(n), 64)
-		return f, err == nil
-	case float64:
-		return n, true
-	case int64:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	}
-	return 0, false
 }
 
 // optionText checks a free-text field: trimmed, at most max characters,
@@ -388,13 +369,23 @@ func conditionValue(field, v string, optionID int64, target ConditionTarget) (st
 			return "", apperr.InvalidField(field, "must be a value slug of option %d (%s), not %q", optionID, slugList(target.Slugs), v)
 		}
 	case target.Type == models.CzOptionCheckbox:
-		if v != "true" && v != "false" {
-			return "", apperr.InvalidField(field, "must be true or false for a checkbox option (option %d)", optionID)
+		// An unticked box is unanswered (README "Pricing and selections"),
+		// so a comparison with false would never pass: only true is
+		// compared with.
+		if v == "false" {
+			return "", apperr.InvalidField(field, "cannot be false for a checkbox option (option %d): an unticked box is unanswered; test it with empty, or not_equals true", optionID)
+		}
+		if v != "true" {
+			return "", apperr.InvalidField(field, "must be true for a checkbox option (option %d)", optionID)
 		}
 	case target.Type == models.CzOptionNumber:
-		if f, err := strconv.ParseFloat(v, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return "", apperr.InvalidField(field, "must be a number for a number option (option %d), not %q", optionID, v)
 		}
+		// Stored in the form a number answer is kept in (5.0 and 5e0 are
+		// 5), so the text comparison of CzConditionPasses matches.
+		v = models.CzNumberText(f)
 	default:
 		t, err := optionText(field, v, MaxConditionText, true)
 		if err != nil {

@@ -2,6 +2,7 @@ package customizer
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"storeadmin/internal/base/apperr"
@@ -55,7 +56,21 @@ func TestCheckConditions(t *testing.T) {
 	if err := CheckConditions("conditions", conds, earlier); err != nil {
 		t.Fatal(err)
 	}
-	yes := "yes"
+	// A number option's values are kept in the form its answers are
+	// (models.CzNumberText), so "5.0" and "1e3" match 5 and 1000.
+	numbers := map[int64]ConditionTarget{5: {Type: models.CzOptionNumber}}
+	five := "5.0"
+	nums := []models.CustomizerCondition{{Op: OpEquals, OptionID: 5, Value: &five}, {Op: OpIn, OptionID: 5, Values: []string{"1e3", "0.50"}}}
+	if err := CheckConditions("conditions", nums, numbers); err != nil {
+		t.Fatal(err)
+	}
+	if *nums[0].Value != "5" || !slices.Equal(nums[1].Values, []string{"1000", "0.5"}) {
+		t.Fatalf("number values kept as sent: %q %q", *nums[0].Value, nums[1].Values)
+	}
+	if !models.CzConditionPasses(nums[1], models.CzNumberText(1000), true) {
+		t.Fatal("1e3 does not match the answer 1000")
+	}
+	yes, no := "yes", "false"
 	for name, c := range map[string]struct {
 		c     models.CustomizerCondition
 		field string
@@ -63,6 +78,7 @@ func TestCheckConditions(t *testing.T) {
 		"a later option":     {models.CustomizerCondition{Op: OpFilled, OptionID: 4}, "conditions[0].option_id"},
 		"an unknown slug":    {models.CustomizerCondition{Op: OpNotEquals, OptionID: 1, Value: &yes}, "conditions[0].value"},
 		"a checkbox's yes":   {models.CustomizerCondition{Op: OpEquals, OptionID: 2, Value: &yes}, "conditions[0].value"},
+		"a checkbox's false": {models.CustomizerCondition{Op: OpEquals, OptionID: 2, Value: &no}, "conditions[0].value"},
 		"artwork tested":     {models.CustomizerCondition{Op: OpIn, OptionID: 3, Values: []string{"a"}}, "conditions[0].op"},
 		"filled with value":  {models.CustomizerCondition{Op: OpFilled, OptionID: 2, Value: &yes}, "conditions[0].value"},
 		"not_in, no values":  {models.CustomizerCondition{Op: OpNotIn, OptionID: 1}, "conditions[0].values"},

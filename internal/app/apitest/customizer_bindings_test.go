@@ -49,6 +49,7 @@ type czFixture struct {
 	colour, name, gift, message, count, art int64
 	red, blue                               int64
 	artItem, goldItem, scopedOtherItem      int64
+	otherGroupItem, otherKindItem           int64
 	otherOptionSetID, otherTemplateID       int64 // a second set whose function aims at a key the design lacks
 }
 
@@ -102,8 +103,8 @@ func newCzFixture(t *testing.T, e *apitest.Env, storeID int64) czFixture {
 	f.message = option(3, "Message", models.CzOptionTextarea, true, models.CzOption{
 		Validation: models.CzTextValidation{MaxLines: 2, CharsPerLine: 12, Pattern: `[^#]*`},
 		Conditions: []models.CustomizerCondition{{Op: "equals", OptionID: f.gift, Value: czKey("true")}}})
-	f.count = option(4, "Count", models.CzOptionNumber, false, models.CzOption{Settings: map[string]any{"min": 1, "max": 10}})
-	f.art = option(5, "Art", models.CzOptionArtwork, false, models.CzOption{})
+	f.count = option(4, "Count", models.CzOptionNumber, false, models.CzOption{Settings: map[string]any{"min": 1, "max": 10, "step": 0.5}})
+	f.art = option(5, "Art", models.CzOptionArtwork, false, models.CzOption{Settings: map[string]any{"group_key": "clipart"}})
 	red := &models.CzOptionValue{StoreID: storeID, OptionID: f.colour, Label: "Red", Value: "red", PriceDeltaCents: 100,
 		Functions: []models.CustomizerFunction{{GroupKey: czKey("bg"), Property: "color", Value: "#ff0000"}}}
 	blue := &models.CzOptionValue{StoreID: storeID, OptionID: f.colour, Label: "Blue", Value: "blue", Position: 1,
@@ -119,6 +120,14 @@ func newCzFixture(t *testing.T, e *apitest.Env, storeID int64) czFixture {
 		{StoreID: storeID, LibraryID: gold.ID, Value: map[string]any{}}, {StoreID: storeID, LibraryID: silver.ID, Value: map[string]any{}}}
 	czInsert(t, e, items[0], items[1], items[2])
 	f.artItem, f.goldItem, f.scopedOtherItem = items[0].ID, items[1].ID, items[2].ID
+	// Items the art option does not offer: an unscoped artwork library of
+	// another group, and an unscoped library of another kind in its group.
+	frames := &models.CzLibrary{StoreID: storeID, Name: "Frames", Kind: "artwork", GroupKey: "frames"}
+	finish := &models.CzLibrary{StoreID: storeID, Name: "Finishes", Kind: "finish", GroupKey: "clipart"}
+	czInsert(t, e, frames, finish)
+	other := []*models.CzLibraryItem{{StoreID: storeID, LibraryID: frames.ID, Value: map[string]any{}}, {StoreID: storeID, LibraryID: finish.ID, Value: map[string]any{}}}
+	czInsert(t, e, other[0], other[1])
+	f.otherGroupItem, f.otherKindItem = other[0].ID, other[1].ID
 
 	broken := &models.CzOptionSet{StoreID: storeID, Name: "Broken"}
 	czInsert(t, e, broken)
@@ -228,8 +237,9 @@ func TestCzBindingLifecycle(t *testing.T) {
 	e.Do(http.MethodDelete, czBindingsPath(pid), admin, nil).Expect(t, http.StatusNotFound)
 }
 
-// TestCzBindingRefusals: 400 for each rule of the body, naming the field;
-// 404 for another store's product, template, option set and binding.
+// TestCzBindingRefusals: 400 for each rule of the body, naming the field
+// (another store's template or option set included); 404 for another
+// store's product and binding.
 func TestCzBindingRefusals(t *testing.T) {
 	e, s, admin := newAcme(t)
 	f := newCzFixture(t, e, s.ID)
@@ -249,8 +259,8 @@ func TestCzBindingRefusals(t *testing.T) {
 		"a value without a name":      {map[string]any{"option_value": "Blue"}, "option_name", "is needed"},
 		"an option of no product":     {map[string]any{"option_name": "Finish", "option_value": "Matte"}, "option_name", `"Finish" is not an option`},
 		"a value the option lacks":    {map[string]any{"option_name": "Color", "option_value": "Green"}, "option_value", `"Green" is not a value`},
-		"a long library scope":        {map[string]any{"library_scope": strings.Repeat("g", 65)}, "library_scope", "at most 64"},
-		"a two-line library scope":    {map[string]any{"library_scope": "a\nb"}, "library_scope", "one line"},
+		"a long library scope":        {map[string]any{"library_scope": strings.Repeat("g", 256)}, "library_scope", "at most 255"},
+		"a two-line library scope":    {map[string]any{"library_scope": "a\nb"}, "library_scope", "control characters"},
 		"defaults not an object":      {map[string]any{"default_selections": []any{"red"}}, "default_selections", "must be an object"},
 		"a default of no option":      {map[string]any{"default_selections": map[string]any{"999999": "red"}}, "default_selections.999999", "is not an option"},
 		"a default value not listed":  {map[string]any{"default_selections": map[string]any{czOpt(f.colour): "green"}}, "default_selections." + czOpt(f.colour), `"green" is not a value of option "Colour"`},
@@ -267,6 +277,15 @@ func TestCzBindingRefusals(t *testing.T) {
 	if !strings.Contains(r.Message(), `sets element_key "frame"`) {
 		t.Fatalf("the missing key is named: %s", r.Raw)
 	}
+	// Defaults are stored as checked: 3.0 is 3, text trimmed, nulls dropped.
+	got := czPutBinding(t, e, admin, pid, body(map[string]any{"default_selections": map[string]any{czOpt(f.count): 3.0, czOpt(f.name): " Ada ", czOpt(f.gift): nil}}))
+	if d := got["default_selections"].(map[string]any); len(d) != 2 || d[czOpt(f.count)] != float64(3) || d[czOpt(f.name)] != "Ada" {
+		t.Fatalf("defaults stored as sent: %v", d)
+	}
+	// Any scope a library's scope_value can hold, a binding can name.
+	if got := czPutBinding(t, e, admin, pid, body(map[string]any{"library_scope": strings.Repeat("g", 255)}))["library_scope"]; got != strings.Repeat("g", 255) {
+		t.Fatalf("a library scope of 255 characters: %v", got)
+	}
 	// Defaults need not answer required options nor keep to conditions.
 	czPutBinding(t, e, admin, pid, body(map[string]any{"default_selections": map[string]any{czOpt(f.message): "Hello"}}))
 
@@ -280,8 +299,14 @@ func TestCzBindingRefusals(t *testing.T) {
 	e.Do(http.MethodGet, czBindingsPath(opid), admin, nil).Expect(t, http.StatusNotFound)
 	e.Do(http.MethodDelete, czBindingsPath(opid), admin, nil).Expect(t, http.StatusNotFound)
 	e.Do(http.MethodDelete, czBindingsPath(opid, idOf(t, obinding)), admin, nil).Expect(t, http.StatusNotFound)
-	e.Do(http.MethodPut, czBindingsPath(pid), admin, body(map[string]any{"template_id": of.templateID})).Expect(t, http.StatusNotFound)
-	e.Do(http.MethodPut, czBindingsPath(pid), admin, body(map[string]any{"option_set_id": of.optionSetID})).Expect(t, http.StatusNotFound)
+	// A record of another store named in the body is a 400 naming the field,
+	// as every reference sent in an input is.
+	for field, id := range map[string]int64{"template_id": of.templateID, "option_set_id": of.optionSetID} {
+		r := e.Do(http.MethodPut, czBindingsPath(pid), admin, body(map[string]any{field: id})).Expect(t, http.StatusBadRequest)
+		if !strings.HasPrefix(r.Message(), field+" must be ") {
+			t.Fatalf("another store's %s: %s", field, r.Raw)
+		}
+	}
 	e.Do(http.MethodPut, czBindingsPath(999999), admin, body(nil)).Expect(t, http.StatusNotFound)
 	mine := czPutBinding(t, e, admin, pid, body(nil))
 	e.Do(http.MethodDelete, czBindingsPath(opid, idOf(t, mine)), admin, nil).Expect(t, http.StatusNotFound) // not that product's
@@ -311,4 +336,44 @@ func TestCzBindingAccess(t *testing.T) {
 	if rows := e.Do(http.MethodGet, czBindingsPath(pid), admin, nil).Expect(t, http.StatusOK).List("bindings"); len(rows) != 1 {
 		t.Fatalf("a refused write changed the bindings: %v", rows)
 	}
+}
+
+// TestCzBindingSetEdits: a write to a bound option set is checked against
+// its bindings: a value aimed at a key the bound design lacks is a 400 on
+// functions, and deleting, renaming or retyping what a binding's defaults
+// name is a 409 naming the binding and its product; nothing is written.
+func TestCzBindingSetEdits(t *testing.T) {
+	e, s, admin := newAcme(t)
+	f := newCzFixture(t, e, s.ID)
+	pid := idOf(t, createProduct(t, e, admin, func() map[string]any { b := pdSizeColor("MUG"); b["title"] = "Mug"; return b }()))
+	b := czPutBinding(t, e, admin, pid, map[string]any{"template_id": f.templateID, "option_set_id": f.optionSetID,
+		"default_selections": map[string]any{czOpt(f.colour): "red", czOpt(f.count): 3}})
+	names := fmt.Sprintf("binding %v of product %d", b["id"], pid)
+
+	r := e.Do(http.MethodPost, czoOptionPath(f.colour)+"/values", admin, map[string]any{"label": "Gold", "value": "gold",
+		"functions": []any{map[string]any{"element_key": "nope", "property": "color", "value": "#ffd700"}}}).Expect(t, http.StatusBadRequest)
+	if !strings.HasPrefix(r.Message(), "functions "+names) || !strings.Contains(r.Message(), `element_key "nope"`) {
+		t.Fatalf("a value aimed at a key the design lacks: %s", r.Raw)
+	}
+	for name, c := range map[string]struct {
+		method, path string
+		body         any
+	}{
+		"the default value deleted":  {http.MethodDelete, czoValuePath(f.red), nil},
+		"the default value renamed":  {http.MethodPut, czoValuePath(f.red), map[string]any{"label": "Red", "value": "crimson"}},
+		"the default value pruned":   {http.MethodPut, czoOptionPath(f.colour) + "/values", map[string]any{"values": []any{map[string]any{"label": "Blue", "value": "blue"}}, "prune": true}},
+		"the default option deleted": {http.MethodDelete, czoOptionPath(f.count), nil},
+		"the default out of bounds":  {http.MethodPut, czoOptionPath(f.count), map[string]any{"settings": map[string]any{"min": 5, "max": 10}}},
+		"the default option retyped": {http.MethodPut, czoOptionPath(f.count), map[string]any{"type": "text"}},
+	} {
+		r := e.Do(c.method, c.path, admin, c.body).Expect(t, http.StatusConflict)
+		if !strings.Contains(r.Message(), "the default_selections of "+names) {
+			t.Fatalf("%s: %s", name, r.Raw)
+		}
+	}
+	if vs := e.Do(http.MethodGet, czoOptionPath(f.colour)+"/values", admin, nil).Expect(t, http.StatusOK).List("values"); len(vs) != 2 {
+		t.Fatalf("a refused write wrote: %v", vs)
+	}
+	// A write the defaults still fit goes through.
+	e.Do(http.MethodPost, czoOptionPath(f.colour)+"/values", admin, map[string]any{"label": "Green", "value": "green"}).Expect(t, http.StatusCreated)
 }

@@ -2,6 +2,8 @@ package apitest_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -166,8 +168,10 @@ func TestCzPricingParts(t *testing.T) {
 		"from 5 units: tier": {5, map[int64]any{s.colour: "red", s.name: "Ada"}, 2000 + 100 + 30 + 50},
 		"from 50 units":      {50, map[int64]any{s.colour: "red", s.name: "Ada"}, 1500 + 100 + 30 + 50},
 		// blue: a colour (+0.50) and the name element made visible (+1.00).
-		"blue":             {1, map[int64]any{s.colour: "blue", s.name: "Grace"}, 2500 + 50 + 50 + 100},
-		"a gift's message": {1, map[int64]any{s.colour: "blue", s.name: "Grace", s.gift: true, s.message: "Hi"}, 2500 + 50 + 50 + 100},
+		"blue":                         {1, map[int64]any{s.colour: "blue", s.name: "Grace"}, 2500 + 50 + 50 + 100},
+		"a gift's message":             {1, map[int64]any{s.colour: "blue", s.name: "Grace", s.gift: true, s.message: "Hi"}, 2500 + 50 + 50 + 100},
+		"name padded: trimmed":         {1, map[int64]any{s.colour: "red", s.name: " Ada "}, 2500 + 100 + 30 + 50},
+		"a message with \\r\\n breaks": {1, map[int64]any{s.colour: "blue", s.name: "Grace", s.gift: true, s.message: "Hi\r\nyou"}, 2500 + 50 + 50 + 100},
 	} {
 		if got := price(c.qty, c.answers); got != c.want {
 			t.Fatalf("%s: %d, want %d", name, got, c.want)
@@ -243,6 +247,7 @@ func TestCzSelectionRules(t *testing.T) {
 		"a value not text":            {with(map[int64]any{s.colour: 3}), "must be the slug of a value of " + named(s.colour, "Colour")},
 		"a required option missing":   {with(map[int64]any{s.name: nil}), "is missing: " + named(s.name, "Name") + " is required"},
 		"required text left empty":    {with(map[int64]any{s.name: ""}), "is missing: " + named(s.name, "Name")},
+		"required text left blank":    {with(map[int64]any{s.name: "  \t "}), "is missing: " + named(s.name, "Name")},
 		"a shown required unanswered": {with(map[int64]any{s.gift: true}), "is missing: " + named(s.message, "Message")},
 		"a hidden option answered":    {with(map[int64]any{s.gift: false, s.message: "Hi"}), "answers " + named(s.message, "Message") + ", which its conditions hide"},
 		"hidden without its box":      {with(map[int64]any{s.message: "Hi"}), "answers " + named(s.message, "Message")},
@@ -255,7 +260,10 @@ func TestCzSelectionRules(t *testing.T) {
 		"a checkbox not a boolean":    {with(map[int64]any{s.gift: "yes"}), "must be true or false for " + named(s.gift, "Gift")},
 		"a number out of bounds":      {with(map[int64]any{s.count: 11}), "must be at most 10 for " + named(s.count, "Count")},
 		"a number not a number":       {with(map[int64]any{s.count: "3"}), "must be a number"},
+		"a number off its steps":      {with(map[int64]any{s.count: 3.3}), "must be 1 plus a whole number of steps of 0.5 for " + named(s.count, "Count")},
 		"an artwork of another scope": {with(map[int64]any{s.art: s.scopedOtherItem}), "is not an artwork item offered to this binding"},
+		"an artwork of another group": {with(map[int64]any{s.art: s.otherGroupItem}), "is not an artwork item offered to this binding"},
+		"an item not of artwork":      {with(map[int64]any{s.art: s.otherKindItem}), "is not an artwork item offered to this binding"},
 		"an artwork not an id":        {with(map[int64]any{s.art: 1.5}), "must be the id of an artwork library item for " + named(s.art, "Art")},
 		"an unknown option":           {with(map[int64]any{999999: "x"}), "999999 is not an option of option set"},
 	} {
@@ -304,6 +312,17 @@ func TestCzSelectionRules(t *testing.T) {
 			t.Fatalf("%s: %s\nwant %q", name, r.Raw, c.says)
 		}
 	}
+	// A personalisable product whose option set has a required option is
+	// not bought without customization.
+	bare := map[string]any{"lines": []any{map[string]any{"variant_id": s.variantID, "quantity": 1}}}
+	for what, r := range map[string]*apitest.Response{
+		"draft": e.Do(http.MethodPost, "/store/draft-orders", s.admin, bare).Expect(t, http.StatusBadRequest),
+		"cart":  e.Storefront(http.MethodPost, "/carts", s.pub, bare, nil).Expect(t, http.StatusBadRequest),
+	} {
+		if !strings.HasPrefix(r.Message(), "lines[0].customization is needed") || !strings.Contains(r.Message(), named(s.colour, "Colour")+" is required") {
+			t.Fatalf("%s without customization: %s", what, r.Raw)
+		}
+	}
 	r := e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{map[string]any{"variant_id": s.variantID, "quantity": 1,
 		"properties": map[string]any{models.CzPropertyKey: "forged"}}}}, nil).Expect(t, http.StatusBadRequest)
 	if !strings.Contains(r.Message(), "is kept by the customizer") {
@@ -341,6 +360,17 @@ func TestCzSelectionScopedBinding(t *testing.T) {
 	every := czPutBinding(t, e, s.admin, pid, map[string]any{"template_id": s.templateID, "option_set_id": s.optionSetID})
 	blue := czPutBinding(t, e, s.admin, pid, map[string]any{"template_id": s.otherTemplateID, "option_set_id": s.optionSetID,
 		"option_name": "Color", "option_value": "Blue"})
+	// Scopes of two option names that would both cover a variant (Size = S
+	// and Color = Blue: the blue S) are refused; Color = Red beside Color =
+	// Blue is not.
+	r := e.Do(http.MethodPut, czBindingsPath(pid), s.admin, map[string]any{"template_id": s.templateID, "option_set_id": s.optionSetID,
+		"option_name": "Size", "option_value": "S"}).Expect(t, http.StatusConflict)
+	if !strings.Contains(r.Message(), fmt.Sprintf("binding %v (Color = \"Blue\")", blue["id"])) {
+		t.Fatalf("overlapping scopes: %s", r.Raw)
+	}
+	red := czPutBinding(t, e, s.admin, pid, map[string]any{"template_id": s.templateID, "option_set_id": s.optionSetID,
+		"option_name": "Color", "option_value": "Red"})
+	expectBareDelete(t, e, s.admin, czBindingsPath(pid, idOf(t, red)))
 	bindingOf := func(variant map[string]any, bindingID any) float64 {
 		t.Helper()
 		cz := map[string]any{"selections": s.selections(map[int64]any{s.colour: "red", s.name: "Ada"})}
@@ -364,6 +394,20 @@ func TestCzSelectionScopedBinding(t *testing.T) {
 	if got := bindingOf(variants[0], every["id"]); got != every["id"] {
 		t.Fatalf("binding_id named: %v", got)
 	}
+	// binding_id may not pick a binding that does not cover the variant: a
+	// shopper would take its tiers and skip its options.
+	for _, v := range variants {
+		if v["option2"] == "Blue" {
+			continue
+		}
+		r := e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{map[string]any{"variant_id": v["id"], "quantity": 1,
+			"customization": map[string]any{"binding_id": blue["id"], "selections": s.selections(map[int64]any{s.colour: "red", s.name: "Ada"})}}}}, nil).
+			Expect(t, http.StatusBadRequest)
+		if !strings.HasPrefix(r.Message(), "lines[0].customization.binding_id ") || !strings.Contains(r.Message(), "does not cover variant") {
+			t.Fatalf("a binding of another variant: %s", r.Raw)
+		}
+		break
+	}
 
 	// A cart's line the option set no longer fits is a conflict when the
 	// cart is priced again.
@@ -372,8 +416,8 @@ func TestCzSelectionScopedBinding(t *testing.T) {
 	if _, err := e.DB.NewRaw(`UPDATE cz_options SET validation = '{"max_length": 2}' WHERE id = ?`, s.name).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	r := e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"]}, nil).Expect(t, http.StatusBadRequest)
-	if !strings.Contains(r.Message(), `option "Name"`) {
+	r = e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"]}, nil).Expect(t, http.StatusConflict)
+	if !strings.Contains(r.Message(), "no longer fits its product's customizer") || !strings.Contains(r.Message(), `option "Name"`) {
 		t.Fatalf("a line that no longer fits: %s", r.Raw)
 	}
 	e.Storefront(http.MethodPut, "/carts/"+cart["token"].(string), s.pub, map[string]any{"first_name": "Ana"}, nil).Expect(t, http.StatusConflict)
@@ -422,6 +466,24 @@ func TestCzPlatformOffRefusesCustomizedLines(t *testing.T) {
 		}
 	}
 	plain := map[string]any{"variant_id": s.variantID, "quantity": 1}
-	e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{plain}}, nil).Expect(t, http.StatusCreated)
+	cart := e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{plain}}, nil).Expect(t, http.StatusCreated).Obj("cart")
 	e.Do(http.MethodPost, "/store/draft-orders", s.admin, map[string]any{"email": "ana@example.com", "lines": []any{plain}}).Expect(t, http.StatusCreated)
+
+	// A cart's line customised before the switch keeps its customisation
+	// and price into its checkout.
+	kept := models.CzLineCustomization{BindingID: s.bindingID, TemplateID: s.templateID, OptionSetID: s.optionSetID,
+		Selections: map[string]models.CzSelection{czOpt(s.colour): {Picked: true, Raw: "red", ValueID: s.red}, czOpt(s.name): {Picked: true, Raw: "Ada"}}}
+	raw, err := json.Marshal(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DB.NewRaw("UPDATE cart_lines SET properties = jsonb_build_object(?, ?::jsonb) WHERE store_id = ?",
+		models.CzPropertyKey, string(raw), s.store.ID).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c := e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"]}, nil).Expect(t, http.StatusCreated).Obj("checkout")
+	props := objectsOf(c["lines"])[0]["properties"].(map[string]any)
+	if props[models.CzPropertyKey].(map[string]any)["binding_id"] != float64(s.bindingID) {
+		t.Fatalf("the kept customisation: %v", props)
+	}
 }
