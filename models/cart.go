@@ -107,13 +107,16 @@ type LineAsk struct {
 	Quantity      int64          `json:"quantity"`
 	Properties    map[string]any `json:"properties"`
 	Customization *CzLineAsk     `json:"customization"`
+	// kept marks a stored line asked again (AskOfLine): a plain line the
+	// shopper added before its product became personalised stays plain.
+	kept bool
 }
 
 // AskOfLine is the ask that makes l again: a cart's line becoming a
 // checkout's, customised as it was.
 func AskOfLine(l BasketLine) LineAsk {
 	props, cz := SplitLineProperties(l.Properties)
-	return LineAsk{VariantID: *l.VariantID, Quantity: l.Quantity, Properties: props, Customization: cz}
+	return LineAsk{VariantID: *l.VariantID, Quantity: l.Quantity, Properties: props, Customization: cz, kept: true}
 }
 
 // BasketLines turns asks into lines priced from the catalogue: each a
@@ -182,8 +185,10 @@ func BasketLines(ctx context.Context, db bun.IDB, storeID int64, asks []LineAsk,
 				return nil, err
 			}
 			l.Properties = withCustomization(a.Properties, line.Customization)
-		} else if err := cz.CheckUncustomized(ctx, fmt.Sprintf("lines[%d].customization", i), v, p); err != nil {
-			return nil, err
+		} else if !a.kept {
+			if err := cz.CheckUncustomized(ctx, fmt.Sprintf("lines[%d].customization", i), v, p); err != nil {
+				return nil, err
+			}
 		}
 		l.fill(v)
 		out = append(out, l)

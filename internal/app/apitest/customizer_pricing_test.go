@@ -487,3 +487,18 @@ func TestCzPlatformOffRefusesCustomizedLines(t *testing.T) {
 		t.Fatalf("the kept customisation: %v", props)
 	}
 }
+
+// TestCzPlainLineBeforeBinding: a plain line a shopper put in a cart
+// before its product became personalised stays plain into the checkout
+// (a new plain line of that product is refused, TestCzSelectionRules).
+func TestCzPlainLineBeforeBinding(t *testing.T) {
+	e := apitest.New(t)
+	s := newCzShop(t, e, "Mugs")
+	expectBareDelete(t, e, s.admin, czBindingsPath(s.productID))
+	plain := map[string]any{"variant_id": s.variantID, "quantity": 1}
+	cart := e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{plain}}, nil).Expect(t, http.StatusCreated).Obj("cart")
+	czPutBinding(t, e, s.admin, s.productID, map[string]any{"template_id": s.templateID, "option_set_id": s.optionSetID})
+	e.Storefront(http.MethodPost, "/checkouts", s.pub, map[string]any{"cart_token": cart["token"], "email": "ana@example.com"}, nil).
+		Expect(t, http.StatusCreated)
+	e.Storefront(http.MethodPost, "/carts", s.pub, map[string]any{"lines": []any{plain}}, nil).Expect(t, http.StatusBadRequest)
+}
