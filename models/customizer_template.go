@@ -130,8 +130,19 @@ func ListCzQuantityTiers(ctx context.Context, db bun.IDB, storeID, templateID in
 	return QuantityTiersByTemplate(ctx, db, storeID, []int64{templateID}, cols)
 }
 
-// GetCzQuantityTier reads one quantity tier of the store.
-func GetCzQuantityTier(ctx context.Context, db bun.IDB, storeID, id int64) (*CzQuantityTier, error) {
+// GetCzQuantityTier reads one quantity tier of the store; lock first takes
+// its template's row (the lock every tier write takes), so that the copy
+// read is the one stored until the transaction ends: an update writes back
+// no field another writer changed meanwhile.
+func GetCzQuantityTier(ctx context.Context, db bun.IDB, storeID, id int64, lock bool) (*CzQuantityTier, error) {
+	if lock {
+		err := db.NewSelect().Model((*CzTemplate)(nil)).Column("czt.id").
+			Where("czt.store_id = ? AND czt.id = (SELECT template_id FROM cz_quantity_tiers WHERE store_id = ? AND id = ?)", storeID, storeID, id).
+			For("NO KEY UPDATE").Scan(ctx, new(int64))
+		if err != nil {
+			return nil, classify(err, "the quantity tier")
+		}
+	}
 	q := new(CzQuantityTier)
 	err := db.NewSelect().Model(q).Where("czq.store_id = ? AND czq.id = ?", storeID, id).Scan(ctx)
 	return q, classify(err, "the quantity tier")
@@ -160,11 +171,8 @@ func InsertCzQuantityTier(ctx context.Context, tx bun.IDB, q *CzQuantityTier) er
 }
 
 // UpdateCzQuantityTier writes a tier's min_qty and price and renumbers its
-// template's tiers.
+// template's tiers. The caller read q locked (GetCzQuantityTier).
 func UpdateCzQuantityTier(ctx context.Context, tx bun.IDB, q *CzQuantityTier) error {
-	if _, err := lockCzTemplate(ctx, tx, q.StoreID, q.TemplateID, "NO KEY UPDATE"); err != nil {
-		return err
-	}
 	res, err := tx.NewUpdate().Model(q).Column("min_qty", "price_cents").Where("store_id = ? AND id = ?", q.StoreID, q.ID).Exec(ctx)
 	if err != nil {
 		return tierConflict(err, q.MinQty)
@@ -177,11 +185,8 @@ func UpdateCzQuantityTier(ctx context.Context, tx bun.IDB, q *CzQuantityTier) er
 
 // DeleteCzQuantityTier deletes a tier and renumbers its template's others.
 func DeleteCzQuantityTier(ctx context.Context, tx bun.IDB, storeID, id int64) error {
-	q, err := GetCzQuantityTier(ctx, tx, storeID, id)
+	q, err := GetCzQuantityTier(ctx, tx, storeID, id, true)
 	if err != nil {
-		return err
-	}
-	if _, err := lockCzTemplate(ctx, tx, storeID, q.TemplateID, "NO KEY UPDATE"); err != nil {
 		return err
 	}
 	res, err := tx.NewDelete().Model((*CzQuantityTier)(nil)).Where("store_id = ? AND id = ?", storeID, id).Exec(ctx)

@@ -98,7 +98,7 @@ func (r *mutationResolver) UpdateCzQuantityTier(ctx context.Context, id int64, i
 		return nil, err
 	}
 	return r.writeCzQuantityTier(ctx, sid, func(tx bun.Tx) (int64, error) {
-		q, err := models.GetCzQuantityTier(ctx, tx, sid, id)
+		q, err := models.GetCzQuantityTier(ctx, tx, sid, id, true)
 		if err != nil {
 			return 0, err
 		}

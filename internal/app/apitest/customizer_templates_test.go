@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"storeadmin/internal/app/apitest"
@@ -493,4 +494,27 @@ func TestCzTemplateAccess(t *testing.T) {
 		t.Fatalf("a refused write was written: %v", got)
 	}
 	czCreateTier(t, e, k.writer, tpl, 3, 1)
+}
+
+// TestCzTierConcurrentUpdates: two PUTs of one tier, one of min_qty and one
+// of price_cents, both land: each reads the tier under its template's lock.
+func TestCzTierConcurrentUpdates(t *testing.T) {
+	e, s, admin := newAcme(t)
+	tpl := czCreateTemplate(t, e, admin, newCzTemplateFixture(t, e, s.ID, 1), "Mug")
+	for round := range 16 {
+		tier := idOf(t, czCreateTier(t, e, admin, tpl, int64(100*round+1), 500))
+		var wg sync.WaitGroup
+		for _, body := range []map[string]any{{"min_qty": 100*round + 2}, {"price_cents": 400}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				e.Do(http.MethodPut, czTierPath(tier), admin, body).Expect(t, 200)
+			}()
+		}
+		wg.Wait()
+		want := fmt.Sprintf("%d:400@%d", 100*round+2, round)
+		if got := czTierList(t, e, admin, tpl); !strings.HasSuffix(got, want) {
+			t.Fatalf("round %d: tiers %s, want the last %s (an update was lost)", round, got, want)
+		}
+	}
 }
