@@ -57,6 +57,45 @@ func UpdateCzTemplate(ctx context.Context, db bun.IDB, t *CzTemplate) error {
 	return notFoundIfNone(res, err, "the template")
 }
 
+// LockCzTemplate reads a template of the store and locks it for the rest
+// of tx (FOR UPDATE): an update checks and writes the copy stored, and no
+// binding is made or changed meanwhile (their foreign key check shares the
+// lock).
+func LockCzTemplate(ctx context.Context, tx bun.IDB, storeID, id int64) (*CzTemplate, error) {
+	return lockCzTemplate(ctx, tx, storeID, id, "UPDATE")
+}
+
+// CheckCzTemplateBindings runs, for each binding of the template, the
+// checks PUT /bindings runs (CheckCzBindingTargets, CzLines.CheckBinding),
+// against the template as written in tx: a design swapped for one that
+// lacks a key a bound function targets, or that a binding's defaults no
+// longer fit, is a 409 naming the binding, its product and the reason.
+// The caller holds the template (LockCzTemplate).
+func CheckCzTemplateBindings(ctx context.Context, tx bun.IDB, t *CzTemplate) error {
+	var bindings []CzProductBinding
+	if err := tx.NewSelect().Model(&bindings).Where("store_id = ? AND template_id = ?", t.StoreID, t.ID).
+		Order("product_id", "id").Scan(ctx); err != nil {
+		return err
+	}
+	lines := NewCzLines(tx, t.StoreID)
+	for i := range bindings {
+		b := &bindings[i]
+		if err := CheckCzBindingTargets(ctx, tx, b); err != nil {
+			return err
+		}
+		defaults, _ := b.DefaultSelections.(map[string]any)
+		if _, err := lines.CheckBinding(ctx, b, defaults); err != nil {
+			var ae *apperr.Error
+			if errors.As(err, &ae) && ae.Code == apperr.Invalid {
+				return apperr.Conflictf("design_id %d does not fit binding %d of product %d: %s; change or delete that binding first",
+					t.DesignID, b.ID, b.ProductID, ae.Message)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
 // lockCzTemplate locks a template of the store for the rest of tx, with
 // strength FOR UPDATE or FOR NO KEY UPDATE, and returns it.
 func lockCzTemplate(ctx context.Context, tx bun.IDB, storeID, id int64, strength string) (*CzTemplate, error) {

@@ -518,3 +518,31 @@ func TestCzTierConcurrentUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestCzTemplateDesignSwap: a bound template's design changes only to one
+// its bindings still fit; one lacking a key a bound function targets is a
+// 409 naming the binding, the product and the key, and nothing is written.
+func TestCzTemplateDesignSwap(t *testing.T) {
+	e, s, admin := newAcme(t)
+	ctx := context.Background()
+	f := newCzTemplateFixture(t, e, s.ID, 1)
+	tpl := czCreateTemplate(t, e, admin, f, "Mug")
+	mugs := insertProduct(t, e, s.ID, "mugs")
+	binding := czInsertBinding(t, e, s.ID, mugs, tpl, f.optionSet, "", "")
+	if _, err := e.DB.NewRaw("UPDATE cz_product_bindings SET default_selections = '{}' WHERE id = ?", binding).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	bare := &models.CzDesign{StoreID: s.ID, Name: "Bare", WidthPx: 100, HeightPx: 100}
+	if _, err := e.DB.NewInsert().Model(bare).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Do(http.MethodPut, czTemplatePath(tpl), admin, map[string]any{"design_id": bare.ID, "name": "Renamed"}).Expect(t, 409)
+	if msg := r.Message(); !strings.Contains(msg, fmt.Sprintf("binding %d of product %d", binding, mugs)) || !strings.Contains(msg, `"el-0"`) {
+		t.Fatalf("409 names the binding, product and key: %s", r.Raw)
+	}
+	if got, _ := czTemplates.get(t, e, admin, tpl); got["design_id"] != float64(f.design) || got["name"] != "Mug" {
+		t.Fatalf("a refused swap wrote %v", got)
+	}
+	// The same design keeps fitting: a rename is no swap.
+	e.Do(http.MethodPut, czTemplatePath(tpl), admin, map[string]any{"design_id": f.design, "name": "Renamed"}).Expect(t, 200)
+}
