@@ -55,17 +55,12 @@ func DeleteCzDesign(ctx context.Context, db bun.IDB, storeID, id int64) error {
 	}
 	var users []CzTemplate
 	err := db.NewSelect().Model(&users).Column("id", "name").Where("store_id = ? AND design_id = ?", storeID, id).
-		Order("id").Limit(2).Scan(ctx)
+		Order("name", "id").Limit(4).Scan(ctx)
 	if err != nil {
 		return err
 	}
 	if len(users) > 0 {
-		others := ""
-		if len(users) > 1 {
-			others = " (and others)"
-		}
-		return apperr.Conflictf("the design is used by template %q (id %d)%s; delete the template or point it at another design first",
-			users[0].Name, users[0].ID, others)
+		return apperr.Conflictf("the design is used by %s; delete the templates or point them at another design first", templateNames(users))
 	}
 	res, err := db.NewDelete().Model((*CzDesign)(nil)).Where("store_id = ? AND id = ?", storeID, id).Exec(ctx)
 	return notFoundIfNone(res, err, "the design")

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -539,7 +540,9 @@ func TestCzDesignInUse(t *testing.T) {
 	})
 
 	r := e.Do(http.MethodDelete, czdDesignPath(id), admin, nil).Expect(t, 409)
-	if !strings.Contains(r.Message(), `template "Mug print"`) {
+	// Worded as a product base in use (templateNames): each template by
+	// name and id, up to three.
+	if !regexp.MustCompile(`^the design is used by template "Mug print" \(\d+\); `).MatchString(r.Message()) {
 		t.Fatalf("a design in use: %s", r.Raw)
 	}
 	for name, call := range map[string]apitest.Call{
