@@ -106,6 +106,12 @@ func GetCzMockup(ctx context.Context, db bun.IDB, storeID, id int64) (*CzMockup,
 	return m, classify(err, "the mockup")
 }
 
+// MinCzSizePx is the least width and height of a print area or an element
+// (customizer.PrintArea.Check, customizer's element check): a sliver
+// thinner than a pixel shows nothing, and a photo replaced by a smaller one
+// would rescale it to 0, which the table refuses.
+const MinCzSizePx = 1
+
 // LockCzMockup reads one mockup of the store and locks it until the
 // transaction ends: what changes its print areas' count or positions, or
 // rescales them, holds it.
@@ -136,8 +142,11 @@ func InsertCzMockup(ctx context.Context, tx bun.IDB, m *CzMockup, atEnd bool) er
 // UpdateCzMockup writes a mockup (name, photo and size) and, when position
 // moved, renumbers its base's mockups. When the photo's size changed, the
 // print areas are rescaled in proportion from old: x and w by the width's
-// ratio, y and h by the height's, each kept inside the new photo against
-// rounding. The caller holds the base and the mockup.
+// ratio, y and h by the height's. The size is taken first, kept between
+// MinCzSizePx and the photo's side (so that no ratio shrinks it to
+// 0, which the table refuses), then the place, kept so that the area ends
+// inside the photo against rounding. The caller holds the base and the
+// mockup.
 func UpdateCzMockup(ctx context.Context, tx bun.IDB, old, m *CzMockup) error {
 	res, err := tx.NewUpdate().Model(m).Column("name", "image_src", "image_width", "image_height").
 		Where("store_id = ? AND id = ?", m.StoreID, m.ID).Exec(ctx)
@@ -148,8 +157,8 @@ func UpdateCzMockup(ctx context.Context, tx bun.IDB, old, m *CzMockup) error {
 		rx := float64(m.ImageWidth) / float64(old.ImageWidth)
 		ry := float64(m.ImageHeight) / float64(old.ImageHeight)
 		_, err := tx.NewUpdate().Model((*CzPrintArea)(nil)).
-			Set("x = x * ?0, w = least(w * ?0, ?1 - x * ?0)", rx, float64(m.ImageWidth)).
-			Set("y = y * ?0, h = least(h * ?0, ?1 - y * ?0)", ry, float64(m.ImageHeight)).
+			Set("w = least(greatest(w * ?0, ?2), ?1), x = least(x * ?0, ?1 - least(greatest(w * ?0, ?2), ?1))", rx, float64(m.ImageWidth), float64(MinCzSizePx)).
+			Set("h = least(greatest(h * ?0, ?2), ?1), y = least(y * ?0, ?1 - least(greatest(h * ?0, ?2), ?1))", ry, float64(m.ImageHeight), float64(MinCzSizePx)).
 			Where("store_id = ? AND mockup_id = ?", m.StoreID, m.ID).Exec(ctx)
 		if err != nil {
 			return classify(err, "the print area")

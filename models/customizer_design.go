@@ -55,17 +55,12 @@ func DeleteCzDesign(ctx context.Context, db bun.IDB, storeID, id int64) error {
 	}
 	var users []CzTemplate
 	err := db.NewSelect().Model(&users).Column("id", "name").Where("store_id = ? AND design_id = ?", storeID, id).
-		Order("id").Limit(2).Scan(ctx)
+		Order("name", "id").Limit(4).Scan(ctx)
 	if err != nil {
 		return err
 	}
 	if len(users) > 0 {
-		others := ""
-		if len(users) > 1 {
-			others = " (and others)"
-		}
-		return apperr.Conflictf("the design is used by template %q (id %d)%s; delete the template or point it at another design first",
-			users[0].Name, users[0].ID, others)
+		return apperr.Conflictf("the design is used by %s; delete the templates or point them at another design first", templateNames(users))
 	}
 	res, err := db.NewDelete().Model((*CzDesign)(nil)).Where("store_id = ? AND id = ?", storeID, id).Exec(ctx)
 	return notFoundIfNone(res, err, "the design")
@@ -85,8 +80,19 @@ func CzElementIDs(ctx context.Context, db bun.IDB, storeID, designID int64) ([]i
 	return ids, err
 }
 
-// GetCzElement reads one element of the store.
-func GetCzElement(ctx context.Context, db bun.IDB, storeID, id int64) (*CzElement, error) {
+// GetCzElement reads one element of the store; lock first takes its
+// design's row (the lock every write of the design's elements takes), so
+// that the copy read is the one stored until the transaction ends: an
+// update or delete checks and writes no stale copy.
+func GetCzElement(ctx context.Context, db bun.IDB, storeID, id int64, lock bool) (*CzElement, error) {
+	if lock {
+		err := db.NewSelect().Model((*CzDesign)(nil)).Column("czd.id").
+			Where("czd.store_id = ? AND czd.id = (SELECT design_id FROM cz_elements WHERE store_id = ? AND id = ?)", storeID, storeID, id).
+			For("UPDATE").Scan(ctx, new(int64))
+		if err != nil {
+			return nil, classify(err, "the element")
+		}
+	}
 	el := new(CzElement)
 	err := db.NewSelect().Model(el).Where("cze.store_id = ? AND cze.id = ?", storeID, id).Scan(ctx)
 	return el, classify(err, "the element")

@@ -113,30 +113,36 @@ type usageRow struct {
 // usageSQL counts, for every design, product base and option set of a
 // store, the templates that use it and the distinct products (that still
 // exist: an orphaned binding binds nothing) bound through them; an option
-// set's templates are the distinct templates of its bindings.
+// set's templates are the distinct templates of its bindings. Each kind
+// is counted once, grouped, and joined to its records: no subquery per row.
 const usageSQL = `
 WITH bound AS (
 	SELECT b.template_id, b.option_set_id, b.product_id, p.id IS NOT NULL AS live
 	FROM cz_product_bindings AS b
 	LEFT JOIN products AS p ON p.store_id = b.store_id AND p.id = b.product_id
 	WHERE b.store_id = ?0
+), tpl AS (
+	SELECT id, design_id, product_base_id FROM cz_templates WHERE store_id = ?0
+), tpl_bound AS (
+	SELECT tpl.design_id, tpl.product_base_id, bound.product_id FROM bound JOIN tpl ON tpl.id = bound.template_id WHERE bound.live
 )
-SELECT 'design' AS kind, d.id,
-	(SELECT count(*) FROM cz_templates AS t WHERE t.store_id = ?0 AND t.design_id = d.id) AS template_count,
-	(SELECT count(DISTINCT bound.product_id) FROM bound JOIN cz_templates AS t ON t.store_id = ?0 AND t.id = bound.template_id
-		WHERE t.design_id = d.id AND bound.live) AS product_count
-FROM cz_designs AS d WHERE d.store_id = ?0
+SELECT 'design' AS kind, d.id, coalesce(t.n, 0) AS template_count, coalesce(p.n, 0) AS product_count
+FROM cz_designs AS d
+LEFT JOIN (SELECT design_id, count(*) AS n FROM tpl GROUP BY design_id) AS t ON t.design_id = d.id
+LEFT JOIN (SELECT design_id, count(DISTINCT product_id) AS n FROM tpl_bound GROUP BY design_id) AS p ON p.design_id = d.id
+WHERE d.store_id = ?0
 UNION ALL
-SELECT 'product_base', pb.id,
-	(SELECT count(*) FROM cz_templates AS t WHERE t.store_id = ?0 AND t.product_base_id = pb.id),
-	(SELECT count(DISTINCT bound.product_id) FROM bound JOIN cz_templates AS t ON t.store_id = ?0 AND t.id = bound.template_id
-		WHERE t.product_base_id = pb.id AND bound.live)
-FROM cz_product_bases AS pb WHERE pb.store_id = ?0
+SELECT 'product_base', pb.id, coalesce(t.n, 0), coalesce(p.n, 0)
+FROM cz_product_bases AS pb
+LEFT JOIN (SELECT product_base_id, count(*) AS n FROM tpl GROUP BY product_base_id) AS t ON t.product_base_id = pb.id
+LEFT JOIN (SELECT product_base_id, count(DISTINCT product_id) AS n FROM tpl_bound GROUP BY product_base_id) AS p ON p.product_base_id = pb.id
+WHERE pb.store_id = ?0
 UNION ALL
-SELECT 'option_set', os.id,
-	(SELECT count(DISTINCT bound.template_id) FROM bound WHERE bound.option_set_id = os.id),
-	(SELECT count(DISTINCT bound.product_id) FROM bound WHERE bound.option_set_id = os.id AND bound.live)
-FROM cz_option_sets AS os WHERE os.store_id = ?0`
+SELECT 'option_set', os.id, coalesce(u.templates, 0), coalesce(u.products, 0)
+FROM cz_option_sets AS os
+LEFT JOIN (SELECT option_set_id, count(DISTINCT template_id) AS templates, count(DISTINCT product_id) FILTER (WHERE live) AS products
+	FROM bound GROUP BY option_set_id) AS u ON u.option_set_id = os.id
+WHERE os.store_id = ?0`
 
 // CzUsageOf reads what uses each of a store's designs, product bases and
 // option sets, in one statement.

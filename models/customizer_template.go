@@ -57,6 +57,45 @@ func UpdateCzTemplate(ctx context.Context, db bun.IDB, t *CzTemplate) error {
 	return notFoundIfNone(res, err, "the template")
 }
 
+// LockCzTemplate reads a template of the store and locks it for the rest
+// of tx (FOR UPDATE): an update checks and writes the copy stored, and no
+// binding is made or changed meanwhile (their foreign key check shares the
+// lock).
+func LockCzTemplate(ctx context.Context, tx bun.IDB, storeID, id int64) (*CzTemplate, error) {
+	return lockCzTemplate(ctx, tx, storeID, id, "UPDATE")
+}
+
+// CheckCzTemplateBindings runs, for each binding of the template, the
+// checks PUT /bindings runs (CheckCzBindingTargets, CzLines.CheckBinding),
+// against the template as written in tx: a design swapped for one that
+// lacks a key a bound function targets, or that a binding's defaults no
+// longer fit, is a 409 naming the binding, its product and the reason.
+// The caller holds the template (LockCzTemplate).
+func CheckCzTemplateBindings(ctx context.Context, tx bun.IDB, t *CzTemplate) error {
+	var bindings []CzProductBinding
+	if err := tx.NewSelect().Model(&bindings).Where("store_id = ? AND template_id = ?", t.StoreID, t.ID).
+		Order("product_id", "id").Scan(ctx); err != nil {
+		return err
+	}
+	lines := NewCzLines(tx, t.StoreID)
+	for i := range bindings {
+		b := &bindings[i]
+		if err := CheckCzBindingTargets(ctx, tx, b); err != nil {
+			return err
+		}
+		defaults, _ := b.DefaultSelections.(map[string]any)
+		if _, err := lines.CheckBinding(ctx, b, defaults); err != nil {
+			var ae *apperr.Error
+			if errors.As(err, &ae) && ae.Code == apperr.Invalid {
+				return apperr.Conflictf("design_id %d does not fit binding %d of product %d: %s; change or delete that binding first",
+					t.DesignID, b.ID, b.ProductID, ae.Message)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
 // lockCzTemplate locks a template of the store for the rest of tx, with
 // strength FOR UPDATE or FOR NO KEY UPDATE, and returns it.
 func lockCzTemplate(ctx context.Context, tx bun.IDB, storeID, id int64, strength string) (*CzTemplate, error) {
@@ -130,8 +169,19 @@ func ListCzQuantityTiers(ctx context.Context, db bun.IDB, storeID, templateID in
 	return QuantityTiersByTemplate(ctx, db, storeID, []int64{templateID}, cols)
 }
 
-// GetCzQuantityTier reads one quantity tier of the store.
-func GetCzQuantityTier(ctx context.Context, db bun.IDB, storeID, id int64) (*CzQuantityTier, error) {
+// GetCzQuantityTier reads one quantity tier of the store; lock first takes
+// its template's row (the lock every tier write takes), so that the copy
+// read is the one stored until the transaction ends: an update writes back
+// no field another writer changed meanwhile.
+func GetCzQuantityTier(ctx context.Context, db bun.IDB, storeID, id int64, lock bool) (*CzQuantityTier, error) {
+	if lock {
+		err := db.NewSelect().Model((*CzTemplate)(nil)).Column("czt.id").
+			Where("czt.store_id = ? AND czt.id = (SELECT template_id FROM cz_quantity_tiers WHERE store_id = ? AND id = ?)", storeID, storeID, id).
+			For("NO KEY UPDATE").Scan(ctx, new(int64))
+		if err != nil {
+			return nil, classify(err, "the quantity tier")
+		}
+	}
 	q := new(CzQuantityTier)
 	err := db.NewSelect().Model(q).Where("czq.store_id = ? AND czq.id = ?", storeID, id).Scan(ctx)
 	return q, classify(err, "the quantity tier")
@@ -160,11 +210,8 @@ func InsertCzQuantityTier(ctx context.Context, tx bun.IDB, q *CzQuantityTier) er
 }
 
 // UpdateCzQuantityTier writes a tier's min_qty and price and renumbers its
-// template's tiers.
+// template's tiers. The caller read q locked (GetCzQuantityTier).
 func UpdateCzQuantityTier(ctx context.Context, tx bun.IDB, q *CzQuantityTier) error {
-	if _, err := lockCzTemplate(ctx, tx, q.StoreID, q.TemplateID, "NO KEY UPDATE"); err != nil {
-		return err
-	}
 	res, err := tx.NewUpdate().Model(q).Column("min_qty", "price_cents").Where("store_id = ? AND id = ?", q.StoreID, q.ID).Exec(ctx)
 	if err != nil {
 		return tierConflict(err, q.MinQty)
@@ -177,11 +224,8 @@ func UpdateCzQuantityTier(ctx context.Context, tx bun.IDB, q *CzQuantityTier) er
 
 // DeleteCzQuantityTier deletes a tier and renumbers its template's others.
 func DeleteCzQuantityTier(ctx context.Context, tx bun.IDB, storeID, id int64) error {
-	q, err := GetCzQuantityTier(ctx, tx, storeID, id)
+	q, err := GetCzQuantityTier(ctx, tx, storeID, id, true)
 	if err != nil {
-		return err
-	}
-	if _, err := lockCzTemplate(ctx, tx, storeID, q.TemplateID, "NO KEY UPDATE"); err != nil {
 		return err
 	}
 	res, err := tx.NewDelete().Model((*CzQuantityTier)(nil)).Where("store_id = ? AND id = ?", storeID, id).Exec(ctx)

@@ -28,6 +28,10 @@ func classify(err error, what string) error {
 			return apperr.Invalidf("%s refers to a record that does not exist", what)
 		case "22001":
 			return apperr.Invalidf("a value of %s is too long", what)
+		case "23514":
+			// A check the code should have made first (its own field
+			// error is better): still the client's input, never a 500.
+			return apperr.Invalidf("a value of %s is out of its allowed range", what)
 		}
 	}
 	return err

@@ -103,7 +103,7 @@ func (r *mutationResolver) UpdateCzElement(ctx context.Context, id int64, input 
 		return nil, err
 	}
 	return r.writeCzElement(ctx, func(tx bun.Tx) (*models.CzElement, *models.CzElement, error) {
-		was, err := models.GetCzElement(ctx, tx, sid, id)
+		was, err := models.GetCzElement(ctx, tx, sid, id, true)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -115,11 +115,8 @@ func (r *mutationResolver) UpdateCzElement(ctx context.Context, id int64, input 
 func (r *mutationResolver) DeleteCzElement(ctx context.Context, id int64) (bool, error) {
 	return deleteRecord(ctx, "cz_element", id, func(sid int64) error {
 		return r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			el, err := models.GetCzElement(ctx, tx, sid, id)
+			el, err := models.GetCzElement(ctx, tx, sid, id, true)
 			if err != nil {
-				return err
-			}
-			if _, err := models.GetCzDesign(ctx, tx, sid, el.DesignID, true); err != nil {
 				return err
 			}
 			if err := refuseTargetedElement(ctx, tx, el, el.ElementKey, el.GroupKey, "the element cannot be deleted"); err != nil {

@@ -201,7 +201,7 @@ func saveCzElement(ctx context.Context, tx bun.Tx, el *models.CzElement, was *mo
 			return nil, err
 		}
 	}
-	return models.GetCzElement(ctx, tx, el.StoreID, el.ID)
+	return models.GetCzElement(ctx, tx, el.StoreID, el.ID, false)
 }
 
 // writeCzElement runs saveCzElement in one transaction on the element

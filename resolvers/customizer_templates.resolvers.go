@@ -47,9 +47,10 @@ func (r *mutationResolver) UpdateCzTemplate(ctx context.Context, id int64, input
 	}
 	var t *models.CzTemplate
 	err = r.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if t, err = models.GetCzTemplate(ctx, tx, sid, id); err != nil {
+		if t, err = models.LockCzTemplate(ctx, tx, sid, id); err != nil {
 			return err
 		}
+		was := t.DesignID
 		if err := applyCzTemplateInput(t, input, false); err != nil {
 			return err
 		}
@@ -58,6 +59,11 @@ func (r *mutationResolver) UpdateCzTemplate(ctx context.Context, id int64, input
 		}
 		if err := models.UpdateCzTemplate(ctx, tx, t); err != nil {
 			return err
+		}
+		if t.DesignID != was {
+			if err := models.CheckCzTemplateBindings(ctx, tx, t); err != nil {
+				return err
+			}
 		}
 		t, err = models.GetCzTemplate(ctx, tx, sid, id)
 		return err
@@ -98,7 +104,7 @@ func (r *mutationResolver) UpdateCzQuantityTier(ctx context.Context, id int64, i
 		return nil, err
 	}
 	return r.writeCzQuantityTier(ctx, sid, func(tx bun.Tx) (int64, error) {
-		q, err := models.GetCzQuantityTier(ctx, tx, sid, id)
+		q, err := models.GetCzQuantityTier(ctx, tx, sid, id, true)
 		if err != nil {
 			return 0, err
 		}

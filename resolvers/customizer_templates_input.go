@@ -117,7 +117,7 @@ func (r *Resolver) writeCzQuantityTier(ctx context.Context, sid int64, write fun
 		if err != nil {
 			return err
 		}
-		q, err = models.GetCzQuantityTier(ctx, tx, sid, id)
+		q, err = models.GetCzQuantityTier(ctx, tx, sid, id, false)
 		return err
 	})
 	if err != nil {

@@ -98,8 +98,8 @@ func checkGeometry(el *models.CzElement) error {
 		field string
 		v     float64
 	}{{"w", el.W}, {"h", el.H}} {
-		if !finite(c.v) || c.v <= 0 || c.v > MaxElementSize {
-			return apperr.InvalidField(c.field, "must be above 0 and at most %d pixels", MaxElementSize)
+		if !finite(c.v) || c.v < models.MinCzSizePx || c.v > MaxElementSize {
+			return apperr.InvalidField(c.field, "must be at least %d and at most %d pixels", models.MinCzSizePx, MaxElementSize)
 		}
 	}
 	if !finite(el.RotationDeg) || el.RotationDeg <= -360 || el.RotationDeg >= 360 {

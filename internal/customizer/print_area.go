@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"storeadmin/internal/base/apperr"
+	"storeadmin/models"
 )
 
 // MaxRotationDeg bounds a print area's rotation on both sides, exclusive.
@@ -17,7 +18,7 @@ type PrintArea struct {
 
 // Check checks that the rectangle lies inside a photo of width×height
 // pixels before rotation: every number finite, x and y 0 or more, w and h
-// more than 0, x + w at most width, y + h at most height, the rotation
+// at least models.MinCzSizePx, x + w at most width, y + h at most height, the rotation
 // strictly between -360 and 360. Rotated, its corners may reach past the
 // photo's edge (the preview clips them): a photo replaced by one of another
 // shape rescales x and w apart from y and h, which must not make a valid
@@ -44,10 +45,10 @@ func (a PrintArea) Check(width, height int64, sent map[string]bool) error {
 		return apperr.InvalidField("x", "must be 0 or more, not %g", a.X)
 	case a.Y < 0:
 		return apperr.InvalidField("y", "must be 0 or more, not %g", a.Y)
-	case a.W <= 0:
-		return apperr.InvalidField("w", "must be more than 0, not %g", a.W)
-	case a.H <= 0:
-		return apperr.InvalidField("h", "must be more than 0, not %g", a.H)
+	case a.W < models.MinCzSizePx:
+		return apperr.InvalidField("w", "must be at least %d pixel, not %g", models.MinCzSizePx, a.W)
+	case a.H < models.MinCzSizePx:
+		return apperr.InvalidField("h", "must be at least %d pixel, not %g", models.MinCzSizePx, a.H)
 	case a.X+a.W > float64(width):
 		return apperr.InvalidField(blame("w", "x"), "puts the print area past the photo's right edge: x + w is %g, the photo is %d pixels wide", a.X+a.W, width)
 	case a.Y+a.H > float64(height):

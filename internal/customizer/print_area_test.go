@@ -10,7 +10,7 @@ import (
 func TestPrintAreaCheck(t *testing.T) {
 	ok := []PrintArea{
 		{X: 0, Y: 0, W: 100, H: 50},
-		{X: 99.5, Y: 49.5, W: 0.5, H: 0.5, RotationDeg: 359.99},
+		{X: 99, Y: 49, W: 1, H: 1, RotationDeg: 359.99},
 		{X: 10, Y: 10, W: 80, H: 30, RotationDeg: -359.99}, // rotated corners may pass the edge
 	}
 	for _, a := range ok {
@@ -29,6 +29,8 @@ func TestPrintAreaCheck(t *testing.T) {
 		{PrintArea{X: -1, W: 1, H: 1}, nil, "x"},
 		{PrintArea{Y: -0.1, W: 1, H: 1}, nil, "y"},
 		{PrintArea{W: 0, H: 1}, nil, "w"},
+		{PrintArea{W: 1e-13, H: 1}, nil, "w"},
+		{PrintArea{W: 1, H: 0.5}, nil, "h"},
 		{PrintArea{W: 1, H: -1}, nil, "h"},
 		{PrintArea{X: 50, W: 51, H: 1}, nil, "w"},
 		{PrintArea{X: 50, W: 51, H: 1}, map[string]bool{"x": true}, "x"},

@@ -592,3 +592,25 @@ func TestCzMockupConcurrentWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestCzPrintAreaMinimumSize: a print area thinner than a pixel is a 400
+// naming the field, and a smaller photo never rescales one below a pixel
+// (the table refuses 0: it was a 500) nor past the photo's edge.
+func TestCzPrintAreaMinimumSize(t *testing.T) {
+	e, s, admin := newAcme(t)
+	_, mockup := czbSetup(t, e, s.ID, admin)
+	areas := czbAreaRes(mockup)
+	for field, body := range map[string]map[string]any{
+		"w": {"name": "a", "x": 0, "y": 0, "w": 1e-13, "h": 10},
+		"h": {"name": "a", "x": 0, "y": 0, "w": 10, "h": 0.5},
+	} {
+		if r := e.Do(http.MethodPost, areas.path, admin, body).Expect(t, 400); !strings.HasPrefix(r.Message(), field+" must be at least 1 pixel") {
+			t.Fatalf("%s: %s", field, r.Raw)
+		}
+	}
+	areas.create(t, e, admin, map[string]any{"name": "edge", "x": 999, "y": 799, "w": 1, "h": 1})
+	_, got, _ := czbMockupPut(t, e, admin, mockup, map[string]any{"image_src": czbPhoto(t, e, s.ID, 2, 1)})
+	if a := got[0]; a["w"] != float64(1) || a["h"] != float64(1) || a["x"].(float64)+1 > 2 || a["y"] != float64(0) {
+		t.Fatalf("rescaled area %v: want 1×1 inside a 2×1 photo", a)
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"maps"
 	"net/http"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"storeadmin/internal/app/apitest"
@@ -538,7 +540,9 @@ func TestCzDesignInUse(t *testing.T) {
 	})
 
 	r := e.Do(http.MethodDelete, czdDesignPath(id), admin, nil).Expect(t, 409)
-	if !strings.Contains(r.Message(), `template "Mug print"`) {
+	// Worded as a product base in use (templateNames): each template by
+	// name and id, up to three.
+	if !regexp.MustCompile(`^the design is used by template "Mug print" \(\d+\); `).MatchString(r.Message()) {
 		t.Fatalf("a design in use: %s", r.Raw)
 	}
 	for name, call := range map[string]apitest.Call{
@@ -575,4 +579,29 @@ func TestCzDesignInUse(t *testing.T) {
 	other := czdNewDesign(t, e, admin, "Other")
 	same := czdNewElement(t, e, admin, other, map[string]any{"element_key": "title", "type": "text", "w": 10, "h": 10})
 	expectBareDelete(t, e, admin, czdElementPath(idOf(t, same)))
+}
+
+// TestCzDesignElementConcurrentUpdates: two PUTs of one element, each of
+// another field, both land: each reads the element under its design's lock,
+// not a copy another writer is about to replace.
+func TestCzDesignElementConcurrentUpdates(t *testing.T) {
+	e, _, admin := newAcme(t)
+	id := czdNewDesign(t, e, admin, "Card")
+	for round := range 16 {
+		el := idOf(t, czdNewElement(t, e, admin, id, czdText(fmt.Sprintf("t%d", round))))
+		var wg sync.WaitGroup
+		for _, body := range []map[string]any{{"x": 7}, {"y": 9}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				e.Do(http.MethodPut, czdElementPath(el), admin, body).Expect(t, 200)
+			}()
+		}
+		wg.Wait()
+		list, _ := czdElementList(t, e, admin, id)
+		got := list[len(list)-1]
+		if idOf(t, got) != el || got["x"] != float64(7) || got["y"] != float64(9) {
+			t.Fatalf("round %d: element %v lost an update (want %d at x 7, y 9)", round, got, el)
+		}
+	}
 }

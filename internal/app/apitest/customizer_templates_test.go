@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"storeadmin/internal/app/apitest"
@@ -493,4 +494,55 @@ func TestCzTemplateAccess(t *testing.T) {
 		t.Fatalf("a refused write was written: %v", got)
 	}
 	czCreateTier(t, e, k.writer, tpl, 3, 1)
+}
+
+// TestCzTierConcurrentUpdates: two PUTs of one tier, one of min_qty and one
+// of price_cents, both land: each reads the tier under its template's lock.
+func TestCzTierConcurrentUpdates(t *testing.T) {
+	e, s, admin := newAcme(t)
+	tpl := czCreateTemplate(t, e, admin, newCzTemplateFixture(t, e, s.ID, 1), "Mug")
+	for round := range 16 {
+		tier := idOf(t, czCreateTier(t, e, admin, tpl, int64(100*round+1), 500))
+		var wg sync.WaitGroup
+		for _, body := range []map[string]any{{"min_qty": 100*round + 2}, {"price_cents": 400}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				e.Do(http.MethodPut, czTierPath(tier), admin, body).Expect(t, 200)
+			}()
+		}
+		wg.Wait()
+		want := fmt.Sprintf("%d:400@%d", 100*round+2, round)
+		if got := czTierList(t, e, admin, tpl); !strings.HasSuffix(got, want) {
+			t.Fatalf("round %d: tiers %s, want the last %s (an update was lost)", round, got, want)
+		}
+	}
+}
+
+// TestCzTemplateDesignSwap: a bound template's design changes only to one
+// its bindings still fit; one lacking a key a bound function targets is a
+// 409 naming the binding, the product and the key, and nothing is written.
+func TestCzTemplateDesignSwap(t *testing.T) {
+	e, s, admin := newAcme(t)
+	ctx := context.Background()
+	f := newCzTemplateFixture(t, e, s.ID, 1)
+	tpl := czCreateTemplate(t, e, admin, f, "Mug")
+	mugs := insertProduct(t, e, s.ID, "mugs")
+	binding := czInsertBinding(t, e, s.ID, mugs, tpl, f.optionSet, "", "")
+	if _, err := e.DB.NewRaw("UPDATE cz_product_bindings SET default_selections = '{}' WHERE id = ?", binding).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	bare := &models.CzDesign{StoreID: s.ID, Name: "Bare", WidthPx: 100, HeightPx: 100}
+	if _, err := e.DB.NewInsert().Model(bare).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Do(http.MethodPut, czTemplatePath(tpl), admin, map[string]any{"design_id": bare.ID, "name": "Renamed"}).Expect(t, 409)
+	if msg := r.Message(); !strings.Contains(msg, fmt.Sprintf("binding %d of product %d", binding, mugs)) || !strings.Contains(msg, `"el-0"`) {
+		t.Fatalf("409 names the binding, product and key: %s", r.Raw)
+	}
+	if got, _ := czTemplates.get(t, e, admin, tpl); got["design_id"] != float64(f.design) || got["name"] != "Mug" {
+		t.Fatalf("a refused swap wrote %v", got)
+	}
+	// The same design keeps fitting: a rename is no swap.
+	e.Do(http.MethodPut, czTemplatePath(tpl), admin, map[string]any{"design_id": f.design, "name": "Renamed"}).Expect(t, 200)
 }
