@@ -279,7 +279,7 @@ func (r *CzLines) ProductBindings(ctx context.Context, productIDs []int64) error
 		return nil
 	}
 	var bs []CzProductBinding
-	if err := r.db.NewSelect().Model(&bs).Where("store_id = ? AND product_id IN (?)", r.storeID, bun.In(missing)).
+	if err := r.db.NewSelect().Model(&bs).Where("store_id = ? AND product_id IN (?)", r.storeID, bun.List(missing)).
 		Order("option_name", "option_value", "id").Scan(ctx); err != nil {
 		return err
 	}
