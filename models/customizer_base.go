@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"storeadmin/internal/base/apperr"
 )
@@ -136,7 +135,7 @@ func InsertCzMockup(ctx context.Context, tx bun.IDB, m *CzMockup, atEnd bool) er
 	if _, err := tx.NewInsert().Model(m).Returning("id, created_at").Exec(ctx); err != nil {
 		return classify(err, "the mockup")
 	}
-	return writePositions(ctx, tx, "cz_mockups", m.StoreID, insertAt(idsOf(siblings, func(s CzMockup) int64 { return s.ID }), m.ID, m.Position))
+	return setCzOrder(ctx, tx, "cz_mockups", "position", "product_base_id", m.StoreID, m.ProductBaseID, insertAt(idsOf(siblings, func(s CzMockup) int64 { return s.ID }), m.ID, m.Position))
 }
 
 // UpdateCzMockup writes a mockup (name, photo and size) and, when position
@@ -173,7 +172,7 @@ func UpdateCzMockup(ctx context.Context, tx bun.IDB, old, m *CzMockup) error {
 	}
 	ids := idsOf(siblings, func(s CzMockup) int64 { return s.ID })
 	m.Position = placeAt(m.Position, len(ids)-1, false)
-	return writePositions(ctx, tx, "cz_mockups", m.StoreID, insertAt(removeID(ids, m.ID), m.ID, m.Position))
+	return setCzOrder(ctx, tx, "cz_mockups", "position", "product_base_id", m.StoreID, m.ProductBaseID, insertAt(removeID(ids, m.ID), m.ID, m.Position))
 }
 
 // DeleteCzMockup deletes a mockup with its print areas and closes the gap
@@ -214,7 +213,7 @@ func InsertCzPrintArea(ctx context.Context, tx bun.IDB, p *CzPrintArea, atEnd bo
 	if _, err := tx.NewInsert().Model(p).Returning("id, created_at").Exec(ctx); err != nil {
 		return classify(err, "the print area")
 	}
-	return writePositions(ctx, tx, "cz_print_areas", p.StoreID, insertAt(idsOf(siblings, func(s CzPrintArea) int64 { return s.ID }), p.ID, p.Position))
+	return setCzOrder(ctx, tx, "cz_print_areas", "position", "mockup_id", p.StoreID, p.MockupID, insertAt(idsOf(siblings, func(s CzPrintArea) int64 { return s.ID }), p.ID, p.Position))
 }
 
 // UpdateCzPrintArea writes a print area and, when its position moved,
@@ -234,7 +233,7 @@ func UpdateCzPrintArea(ctx context.Context, tx bun.IDB, oldPosition int64, p *Cz
 	}
 	ids := idsOf(siblings, func(s CzPrintArea) int64 { return s.ID })
 	p.Position = placeAt(p.Position, len(ids)-1, false)
-	return writePositions(ctx, tx, "cz_print_areas", p.StoreID, insertAt(removeID(ids, p.ID), p.ID, p.Position))
+	return setCzOrder(ctx, tx, "cz_print_areas", "position", "mockup_id", p.StoreID, p.MockupID, insertAt(removeID(ids, p.ID), p.ID, p.Position))
 }
 
 // DeleteCzPrintArea deletes a print area and closes the gap in its
@@ -283,16 +282,6 @@ func insertAt(ids []int64, id, position int64) []int64 {
 	out = append(out, ids[:position]...)
 	out = append(out, id)
 	return append(out, ids[position:]...)
-}
-
-// writePositions numbers the store's rows of table in the order of ids,
-// from 0, in one statement.
-func writePositions(ctx context.Context, tx bun.IDB, table string, storeID int64, ids []int64) error {
-	_, err := tx.NewRaw(`UPDATE ? AS t SET position = u.ord - 1
-		FROM unnest(?::bigint[]) WITH ORDINALITY AS u(id, ord)
-		WHERE t.store_id = ? AND t.id = u.id AND t.position <> u.ord - 1`,
-		bun.Ident(table), pgdialect.Array(ids), storeID).Exec(ctx)
-	return err
 }
 
 // closeGap moves up the rows of a parent's list after a deleted row's

@@ -53,14 +53,6 @@ func czName(field string, v *string, create bool) (string, bool, error) {
 	return s, true, nil
 }
 
-// czPosition checks a position sent: 0 to models.MaxPosition.
-func czPosition(v *int64) error {
-	if v != nil && (*v < 0 || *v > models.MaxPosition) {
-		return apperr.InvalidField("position", "must be between 0 and %d, not %d", models.MaxPosition, *v)
-	}
-	return nil
-}
-
 // applyCzProductBaseInput checks in and writes its fields into b.
 func applyCzProductBaseInput(ctx context.Context, b *models.CzProductBase, in graph.CzProductBaseInput, create bool) error {
 	if err := czRefuseNulls(ctx); err != nil {
@@ -86,11 +78,10 @@ func applyCzMockupInput(ctx context.Context, db bun.IDB, m *models.CzMockup, in 
 	if set {
 		m.Name = name
 	}
-	if err := czPosition(in.Position); err != nil {
-		return err
-	}
 	if in.Position != nil {
-		m.Position = *in.Position
+		if m.Position, err = position("position", *in.Position); err != nil {
+			return err
+		}
 	}
 	switch {
 	case in.ImageSrc != nil:
@@ -135,11 +126,10 @@ func applyCzPrintAreaInput(ctx context.Context, p *models.CzPrintArea, mockup *m
 	if set {
 		p.Name = name
 	}
-	if err := czPosition(in.Position); err != nil {
-		return err
-	}
 	if in.Position != nil {
-		p.Position = *in.Position
+		if p.Position, err = position("position", *in.Position); err != nil {
+			return err
+		}
 	}
 	sent := map[string]bool{}
 	for _, f := range []struct {
